@@ -1,0 +1,216 @@
+// Package yamlx is the only package of skillet that imports a YAML library.
+//
+// It parses YAML text into a node tree with positions, converts nodes into
+// plain Go values typed by the YAML 1.2 core schema, and reports syntax errors
+// with a 1-based line and column. Keeping the import in one place means the
+// library can be swapped (go.yaml.in/yaml/v4 today, go.yaml.in/yaml/v3 as the
+// fallback, which has the same Node API) by editing this file alone.
+package yamlx
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// Node is a YAML node with its kind, resolved tag, value, children and the
+// 1-based line and column where it starts.
+type Node = yaml.Node
+
+// Kinds of [Node].
+const (
+	DocumentNode = yaml.DocumentNode
+	MappingNode  = yaml.MappingNode
+	SequenceNode = yaml.SequenceNode
+	ScalarNode   = yaml.ScalarNode
+	AliasNode    = yaml.AliasNode
+)
+
+// Node styles that matter to callers.
+const (
+	LiteralStyle      = yaml.LiteralStyle
+	FoldedStyle       = yaml.FoldedStyle
+	DoubleQuotedStyle = yaml.DoubleQuotedStyle
+	SingleQuotedStyle = yaml.SingleQuotedStyle
+	FlowStyle         = yaml.FlowStyle
+)
+
+// SyntaxError is YAML that could not be parsed. Line and Column are 1-based
+// and relative to the parsed text; either is 0 when unknown.
+type SyntaxError struct {
+	Line    int
+	Column  int
+	Message string
+}
+
+func (e *SyntaxError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("yaml: %d:%d: %s", e.Line, e.Column, e.Message)
+	}
+	return "yaml: " + e.Message
+}
+
+// MappingValueError reports whether the error is the scanner's complaint
+// about a ": " inside a plain scalar ("mapping values are not allowed").
+func (e *SyntaxError) MappingValueError() bool {
+	return strings.Contains(e.Message, "mapping values are not allowed")
+}
+
+// Parse parses one YAML document and returns its root node (the child of the
+// document node). Empty input, or input holding only comments, returns
+// (nil, nil). A syntax error is returned as *[SyntaxError]; a stream with more
+// than one document is an error too.
+func Parse(src []byte) (*Node, error) {
+	if blank(src) {
+		return nil, nil
+	}
+	var doc Node
+	if err := yaml.Load(src, &doc); err != nil {
+		return nil, convertError(err)
+	}
+	if doc.Kind == DocumentNode {
+		if len(doc.Content) == 0 {
+			return nil, nil
+		}
+		return doc.Content[0], nil
+	}
+	return &doc, nil
+}
+
+// blank reports whether src holds nothing but whitespace and comment lines.
+func blank(src []byte) bool {
+	for _, line := range strings.Split(string(src), "\n") {
+		t := strings.TrimSpace(line)
+		if t != "" && !strings.HasPrefix(t, "#") {
+			return false
+		}
+	}
+	return true
+}
+
+func convertError(err error) error {
+	var les *yaml.LoadErrors
+	if errors.As(err, &les) && len(les.Errors) > 0 {
+		e := les.Errors[0]
+		return &SyntaxError{Line: e.Mark.Line, Column: e.Mark.Column, Message: e.Message}
+	}
+	var le *yaml.LoadError
+	if errors.As(err, &le) {
+		msg := le.Message
+		if le.ContextMsg != "" {
+			msg = le.ContextMsg + ": " + msg
+		}
+		return &SyntaxError{Line: le.Mark.Line, Column: le.Mark.Column, Message: msg}
+	}
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	return &SyntaxError{Message: msg}
+}
+
+// KeyText returns the text of a mapping key: the scalar's value, or for a
+// complex key (a sequence or mapping used as a key) its kind in brackets.
+func KeyText(k *Node) string {
+	if k.Kind == AliasNode && k.Alias != nil {
+		k = k.Alias
+	}
+	if k.Kind == ScalarNode {
+		return k.Value
+	}
+	return fmt.Sprintf("<%s key at %d:%d>", kindName(k.Kind), k.Line, k.Column)
+}
+
+func kindName(k yaml.Kind) string {
+	switch k {
+	case MappingNode:
+		return "mapping"
+	case SequenceNode:
+		return "sequence"
+	case ScalarNode:
+		return "scalar"
+	case AliasNode:
+		return "alias"
+	}
+	return "node"
+}
+
+// Scalar returns a scalar node's value typed by the YAML 1.2 core schema
+// (YAML 1.2.2 §10.3.2): quoted and block scalars are strings; plain scalars
+// are null, bool, int (decimal, 0o octal, 0x hex), float or string. So
+// "1.10" is the float 1.1, "yes" and "2001-12-14" are strings, "017" is 17.
+func Scalar(n *Node) any {
+	if n.Style&yaml.TaggedStyle != 0 {
+		return taggedScalar(n)
+	}
+	if n.Style&(LiteralStyle|FoldedStyle|DoubleQuotedStyle|SingleQuotedStyle) != 0 {
+		return n.Value
+	}
+	return plainScalar(n.Value)
+}
+
+func taggedScalar(n *Node) any {
+	switch n.ShortTag() {
+	case "!!str":
+		return n.Value
+	case "!!null", "!!bool", "!!int", "!!float":
+		return plainScalar(n.Value)
+	}
+	return n.Value
+}
+
+var (
+	intDec = regexp.MustCompile(`^[-+]?[0-9]+$`)
+	intOct = regexp.MustCompile(`^0o[0-7]+$`)
+	intHex = regexp.MustCompile(`^0x[0-9a-fA-F]+$`)
+	float  = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+)
+
+func plainScalar(s string) any {
+	switch s {
+	case "", "~", "null", "Null", "NULL":
+		return nil
+	case "true", "True", "TRUE":
+		return true
+	case "false", "False", "FALSE":
+		return false
+	}
+	c := s[0]
+	if !(c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.') {
+		return s
+	}
+	switch {
+	case intDec.MatchString(s):
+		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return i
+		}
+		return s
+	case intOct.MatchString(s):
+		if i, err := strconv.ParseInt(s[2:], 8, 64); err == nil {
+			return i
+		}
+		return s
+	case intHex.MatchString(s):
+		if i, err := strconv.ParseInt(s[2:], 16, 64); err == nil {
+			return i
+		}
+		return s
+	case float.MatchString(s):
+		if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(f, 0) {
+			return f
+		}
+	}
+	return s
+}
+
+// IsString reports whether a scalar node resolves to a string (quoted, block
+// or plain text that is not a number, bool or null).
+func IsString(n *Node) bool {
+	if n.Kind != ScalarNode {
+		return false
+	}
+	_, ok := Scalar(n).(string)
+	return ok
+}

@@ -1,0 +1,152 @@
+package skill
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+var (
+	// specName is the specification's name rule: lowercase ASCII letters
+	// and digits in hyphen-separated runs (spec §name).
+	specName = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	// looseName is 004's rule for a normalised name.
+	looseName = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
+)
+
+// ValidName reports whether name meets the specification's rule: 1-64
+// characters of a-z, 0-9 and "-", no leading, trailing or double hyphen
+// (spec §name).
+func ValidName(name string) bool {
+	return len(name) <= MaxNameChars && specName.MatchString(name)
+}
+
+// Normalize rewrites a name to kebab-case (004): NFKC, accents removed,
+// camelCase split, lower case, every run of other characters turned into a
+// single "-", and no leading or trailing "-". "Release Checklist" becomes
+// "release-checklist"; "PDFProcessing" becomes "pdf-processing". The result
+// may be "" when the name holds no letter or digit.
+func Normalize(name string) string {
+	s := norm.NFKD.String(strings.TrimSpace(name))
+	var b strings.Builder
+	runes := []rune(s)
+	prevDash := true
+	for i, r := range runes {
+		if unicode.Is(unicode.Mn, r) {
+			continue // combining accent
+		}
+		if r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
+			b.WriteRune(r)
+			prevDash = false
+			continue
+		}
+		if r >= 'A' && r <= 'Z' {
+			// Split camelCase: aB -> a-b, and ABc -> a-bc.
+			if !prevDash && i > 0 {
+				p := runes[i-1]
+				nextLower := i+1 < len(runes) && runes[i+1] >= 'a' && runes[i+1] <= 'z'
+				if p >= 'a' && p <= 'z' || (p >= 'A' && p <= 'Z' && nextLower) {
+					b.WriteByte('-')
+				}
+			}
+			b.WriteRune(unicode.ToLower(r))
+			prevDash = false
+			continue
+		}
+		if !prevDash {
+			b.WriteByte('-')
+			prevDash = true
+		}
+	}
+	return strings.Trim(b.String(), "-")
+}
+
+// resolveName applies D3.2 and reports the result. It returns false when
+// the skill must be rejected.
+func (p *parser) resolveName(s *Skill, fm *frontmatter, dirName string) bool {
+	line, col := 0, 0
+	var nameKey *keyPos
+	if fm != nil {
+		nameKey = fm.get("name")
+		if nameKey != nil {
+			line, col = nameKey.line, nameKey.col
+			if nameKey.value != nil && nameKey.value.Kind != 0 {
+				col = nameKey.value.Column
+			}
+		}
+	}
+	raw := strings.TrimSpace(norm.NFKC.String(s.RawName))
+	fromPath := false
+	if raw == "" {
+		if dirName == "" {
+			p.reportSeverity(CodeNameInvalid, SeverityError, line, col, "the skill has no name and none can be taken from its path")
+			return false
+		}
+		fromPath = true
+		raw = strings.TrimSpace(norm.NFKC.String(dirName))
+		if s.HasFrontmatter {
+			p.report(CodeNameMissing, max(line, 1), max(col, 1), "the frontmatter has no name; the %s %q is used", p.nameSource(), dirName)
+		}
+	}
+	p.name = raw
+	if p.opts.Mode == Strict {
+		if msg := specNameProblem(raw); msg != "" {
+			p.report(CodeNameInvalid, line, col, "%s", msg)
+			return false
+		}
+		s.Name = raw
+		if !fromPath && dirName != "" && raw != dirName {
+			p.report(CodeNameMismatch, line, col, "the name %q does not match the %s %q", raw, p.nameSource(), dirName)
+		}
+		return true
+	}
+
+	name := raw
+	switch {
+	case ValidName(raw):
+	case looseName.MatchString(raw):
+		p.report(CodeNameInvalid, line, col, "%s (it still loads)", specNameProblem(raw))
+	default:
+		name = Normalize(raw)
+		if name == "" || !looseName.MatchString(name) {
+			p.reportSeverity(CodeNameInvalid, SeverityError, line, col, "the name %q has no letter or digit to keep; it must match [a-z0-9][a-z0-9._-]*", raw)
+			return false
+		}
+		p.name = name
+		p.report(CodeNameNormalized, line, col, "the name %q was normalised to %q", raw, name)
+		if !ValidName(name) {
+			p.report(CodeNameInvalid, line, col, "%s (it still loads)", specNameProblem(name))
+		}
+	}
+	s.Name = name
+	p.name = name
+	if dirName != "" && name != dirName && !(fromPath && name == Normalize(dirName)) {
+		p.report(CodeNameMismatch, line, col, "the name %q does not match the %s %q", name, p.nameSource(), dirName)
+	}
+	return true
+}
+
+// specNameProblem explains how name breaks the specification's rule, or
+// returns "" when it does not.
+func specNameProblem(name string) string {
+	n := utf8.RuneCountInString(name)
+	switch {
+	case n == 0:
+		return "the name is empty"
+	case n > MaxNameChars:
+		return "the name is " + strconv.Itoa(n) + " characters, over the specification's 64"
+	case name != strings.ToLower(name):
+		return "the name " + strconv.Quote(name) + " must be lower case"
+	case strings.HasPrefix(name, "-") || strings.HasSuffix(name, "-"):
+		return "the name " + strconv.Quote(name) + " cannot start or end with a hyphen"
+	case strings.Contains(name, "--"):
+		return "the name " + strconv.Quote(name) + " cannot contain consecutive hyphens"
+	case !specName.MatchString(name):
+		return "the name " + strconv.Quote(name) + " may only hold a-z, 0-9 and hyphens"
+	}
+	return ""
+}

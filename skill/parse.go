@@ -1,0 +1,441 @@
+package skill
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+)
+
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// Parse reads one SKILL.md (or flat-form NAME.md) from src.
+//
+// Parse is pure: bytes in, value and diagnostics out; it reads no file and
+// never panics. It follows DESIGN.md D3: an optional UTF-8 BOM, LF, CRLF or
+// mixed line endings, a --- fence on the first line and the next line that is
+// exactly --- (trailing blanks allowed) closing it. The frontmatter is decoded
+// as YAML; in lenient mode a broken plain scalar is re-quoted and decoding
+// retried (parse-recovered) before the file is rejected (parse-error).
+//
+// The returned *Skill is nil when the file is rejected: the diagnostics then
+// hold at least one error. Diagnostic paths are opts.Path.
+func Parse(src []byte, opts *Options) (*Skill, []Diagnostic) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	p := &parser{src: src, opts: opts}
+	s := p.parse()
+	if s != nil && HasErrors(p.diags) {
+		s = nil
+	}
+	return s, p.diags
+}
+
+type parser struct {
+	src   []byte
+	opts  *Options
+	diags []Diagnostic
+	name  string // skill name once known, for diagnostics
+}
+
+// report adds a diagnostic with the code's default severity, raised to an
+// error in strict mode when the rule is the specification's.
+func (p *parser) report(code Code, line, col int, format string, args ...any) {
+	info := code.Info()
+	sev := info.Severity
+	if sev == "" {
+		sev = SeverityWarning
+	}
+	if p.opts.Mode == Strict && info.Spec {
+		sev = SeverityError
+	}
+	p.reportSeverity(code, sev, line, col, format, args...)
+}
+
+func (p *parser) reportSeverity(code Code, sev Severity, line, col int, format string, args ...any) {
+	p.diags = append(p.diags, Diagnostic{
+		Code:     code,
+		Severity: sev,
+		Path:     p.opts.Path,
+		Line:     line,
+		Column:   col,
+		Message:  fmt.Sprintf(format, args...),
+		Skill:    p.name,
+	})
+}
+
+// fence locates the parts of a file.
+type fence struct {
+	start     int // offset of the content after the BOM
+	fmStart   int // offset of the frontmatter text (after the opening fence line)
+	fmEnd     int // offset of the closing fence line
+	bodyStart int // offset after the closing fence line
+	fmLine    int // file line of the first frontmatter line
+	bodyLine  int // file line after the closing fence
+	found     bool
+	closed    bool
+	blankLead int // blank lines before the opening fence
+}
+
+// nextLine returns the line starting at i without its line ending, and the
+// offset of the next line.
+func nextLine(b []byte, i int) ([]byte, int) {
+	j := bytes.IndexByte(b[i:], '\n')
+	if j < 0 {
+		line := b[i:]
+		return bytes.TrimSuffix(line, []byte("\r")), len(b)
+	}
+	line := b[i : i+j]
+	return bytes.TrimSuffix(line, []byte("\r")), i + j + 1
+}
+
+func isFenceLine(line []byte) bool {
+	return string(bytes.TrimRight(line, " \t")) == "---"
+}
+
+func isBlank(line []byte) bool {
+	return len(bytes.TrimSpace(line)) == 0
+}
+
+func splitFences(src []byte) fence {
+	f := fence{}
+	if bytes.HasPrefix(src, bom) {
+		f.start = 3
+	}
+	i, lineNo := f.start, 1
+	// Blank lines before the opening fence are tolerated (and reported).
+	for i < len(src) {
+		line, next := nextLine(src, i)
+		if !isBlank(line) {
+			break
+		}
+		if next >= len(src) {
+			break
+		}
+		i, lineNo = next, lineNo+1
+		f.blankLead++
+	}
+	line, next := nextLine(src, i)
+	if !isFenceLine(line) {
+		f.blankLead = 0
+		f.bodyStart, f.bodyLine = f.start, 1
+		return f
+	}
+	f.found = true
+	f.fmStart, f.fmLine = next, lineNo+1
+	i, lineNo = next, lineNo+1
+	for i < len(src) {
+		line, next := nextLine(src, i)
+		if isFenceLine(line) {
+			f.closed = true
+			f.fmEnd = i
+			f.bodyStart, f.bodyLine = next, lineNo+1
+			return f
+		}
+		i, lineNo = next, lineNo+1
+	}
+	f.fmEnd = len(src)
+	f.bodyStart, f.bodyLine = len(src), lineNo
+	return f
+}
+
+func (p *parser) parse() *Skill {
+	src := p.src
+	if off, ok := firstInvalid(src); !ok {
+		line, col := position(src, off)
+		if src[off] == 0 {
+			p.report(CodeInvalidEncoding, line, col, "the file holds a NUL byte: it is binary, not UTF-8 text")
+		} else {
+			p.report(CodeInvalidEncoding, line, col, "the file is not valid UTF-8 (byte 0x%02X at offset %d)", src[off], off)
+		}
+		return nil
+	}
+
+	f := splitFences(src)
+	s := &Skill{HasFrontmatter: f.found}
+	dirName := p.defaultName()
+
+	var fm *frontmatter
+	if f.found {
+		if f.blankLead > 0 {
+			if p.opts.Mode == Strict {
+				p.reportSeverity(CodeNoFrontmatter, SeverityError, 1, 1, "the file must start with the --- fence; %d blank line(s) come first", f.blankLead)
+				return nil
+			}
+			p.report(CodeParseRecovered, 1, 1, "%d blank line(s) before the opening --- fence were skipped", f.blankLead)
+		}
+		if !f.closed {
+			msg := "the frontmatter opened on line %d is never closed by a --- line"
+			if p.opts.Truncated {
+				msg += " (the file was cut at maxSkillBytes before its closing fence)"
+			}
+			p.report(CodeParseError, f.fmLine-1, 1, msg, f.fmLine-1)
+			return nil
+		}
+		var ok bool
+		fm, ok = p.decodeFrontmatter(src[f.fmStart:f.fmEnd], f.fmLine)
+		if !ok {
+			return nil
+		}
+		s.Frontmatter = fm.all
+		if s.Frontmatter == nil {
+			s.Frontmatter = Map{}
+		}
+		s.Recovered = len(fm.repairs) > 0
+		s.Repairs = fm.repairs
+	} else if p.opts.Mode == Strict {
+		p.report(CodeNoFrontmatter, 1, 1, "the file has no frontmatter: it must start with a --- line")
+		return nil
+	}
+
+	// Body.
+	body := src[f.bodyStart:]
+	bodyOff, bodyLine := f.bodyStart, f.bodyLine
+	for bodyOff < len(src) {
+		line, next := nextLine(src, bodyOff)
+		if !isBlank(line) {
+			break
+		}
+		bodyOff, bodyLine = next, bodyLine+1
+	}
+	body = src[bodyOff:]
+	if !f.found {
+		// The body of a file without frontmatter is the whole file.
+		bodyOff, bodyLine = f.start, 1
+		body = src[f.start:]
+	}
+	s.BodyOffset, s.BodyLine = bodyOff, bodyLine
+	trimmed := bytes.TrimRight(body, " \t\r\n")
+	s.BodyLines = countLines(trimmed)
+	if !p.opts.SkipBody {
+		s.Body = normalizeNewlines(trimmed)
+	}
+
+	// Name.
+	if fm != nil {
+		p.applyFields(s, fm)
+	}
+	if !p.resolveName(s, fm, dirName) {
+		return nil
+	}
+
+	// Description.
+	if s.Description == "" {
+		inferred := firstProseLine(body)
+		switch {
+		case inferred == "":
+			p.reportSeverity(CodeNoDescription, SeverityError, descLine(fm, f), 1, "no description: the frontmatter has none and the body has no prose line to use")
+			return nil
+		case !f.found:
+			p.report(CodeNoFrontmatter, 1, 1, "no frontmatter: name %q comes from the %s and the description from the first prose line", s.Name, p.nameSource())
+		default:
+			p.report(CodeNoDescription, descLine(fm, f), 1, "no description in the frontmatter: the catalog uses the first prose line of the body")
+		}
+		s.Description = inferred
+	} else if !f.found {
+		p.report(CodeNoFrontmatter, 1, 1, "no frontmatter")
+	}
+	n := utf8.RuneCountInString(s.Description)
+	dl, dc := 0, 0
+	if fm != nil && fm.descKey != nil {
+		dl, dc = fm.descKey.line, fm.descKey.col
+	}
+	maxDesc := p.opts.MaxDescriptionChars
+	if maxDesc == 0 {
+		maxDesc = DefaultMaxDescriptionChars
+	}
+	switch {
+	case n > MaxDescriptionChars:
+		p.report(CodeDescriptionTooLong, dl, dc, "the description is %d characters, over the specification's %d", n, MaxDescriptionChars)
+	case maxDesc > 0 && n > maxDesc:
+		p.report(CodeDescriptionLong, dl, dc, "the description is %d characters; the catalog cuts it at %d", n, maxDesc)
+	}
+	if n := utf8.RuneCountInString(s.Compatibility); n > MaxCompatibilityChars {
+		l, c := 0, 0
+		if fm != nil && fm.compatKey != nil {
+			l, c = fm.compatKey.line, fm.compatKey.col
+		}
+		p.report(CodeCompatibilityTooLong, l, c, "compatibility is %d characters, over the specification's %d", n, MaxCompatibilityChars)
+	}
+
+	if f.found && len(trimmed) == 0 {
+		p.report(CodeEmptyBody, f.bodyLine-1, 1, "the frontmatter is not followed by any instructions")
+		return nil
+	}
+	return s
+}
+
+// descLine is the line to blame for a missing description: the opening
+// fence, or line 1.
+func descLine(fm *frontmatter, f fence) int {
+	if f.found {
+		return f.fmLine - 1
+	}
+	return 1
+}
+
+// defaultName is the name the path gives: the folder (directory form) or
+// the file stem (flat form).
+func (p *parser) defaultName() string {
+	if p.opts.Path == "" {
+		return ""
+	}
+	path := filepath.Clean(p.opts.Path)
+	if p.opts.Flat {
+		base := filepath.Base(path)
+		return strings.TrimSuffix(base, filepath.Ext(base))
+	}
+	return filepath.Base(filepath.Dir(path))
+}
+
+func (p *parser) nameSource() string {
+	if p.opts.Flat {
+		return "file name"
+	}
+	return "folder name"
+}
+
+func firstInvalid(b []byte) (int, bool) {
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		if j, ok := firstInvalidUTF8(b[:i]); !ok {
+			return j, false
+		}
+		return i, false
+	}
+	return firstInvalidUTF8(b)
+}
+
+func firstInvalidUTF8(b []byte) (int, bool) {
+	if utf8.Valid(b) {
+		return 0, true
+	}
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i, false
+		}
+		i += size
+	}
+	return 0, true
+}
+
+// position converts a byte offset into a 1-based line and character column.
+func position(b []byte, off int) (line, col int) {
+	if off > len(b) {
+		off = len(b)
+	}
+	line = 1 + bytes.Count(b[:off], []byte("\n"))
+	start := bytes.LastIndexByte(b[:off], '\n') + 1
+	prefix := b[start:off]
+	if line == 1 {
+		prefix = bytes.TrimPrefix(prefix, bom)
+	}
+	return line, utf8.RuneCount(prefix) + 1
+}
+
+func countLines(b []byte) int {
+	if len(b) == 0 {
+		return 0
+	}
+	return bytes.Count(b, []byte("\n")) + 1
+}
+
+func normalizeNewlines(b []byte) string {
+	if bytes.IndexByte(b, '\r') < 0 {
+		return string(b)
+	}
+	s := strings.ReplaceAll(string(b), "\r\n", "\n")
+	return strings.ReplaceAll(s, "\r", "\n")
+}
+
+// firstProseLine returns the first line of Markdown prose in body: not a
+// heading, code fence, table, rule, HTML comment or link definition, with
+// list and quote markers removed. When the body has no prose it falls back
+// to the first heading's text.
+func firstProseLine(body []byte) string {
+	inCode, inComment := false, false
+	heading := ""
+	for i := 0; i < len(body); {
+		raw, next := nextLine(body, i)
+		i = next
+		line := strings.TrimSpace(string(raw))
+		if inComment {
+			if strings.Contains(line, "-->") {
+				inComment = false
+			}
+			continue
+		}
+		if strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~") {
+			inCode = !inCode
+			continue
+		}
+		if inCode || line == "" {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(line, "<!--"):
+			if !strings.Contains(line, "-->") {
+				inComment = true
+			}
+			continue
+		case strings.HasPrefix(line, "#"):
+			if heading == "" {
+				heading = strings.TrimSpace(strings.TrimLeft(line, "#"))
+			}
+			continue
+		case strings.HasPrefix(line, "|"), strings.HasPrefix(line, "!["),
+			isRule(line), strings.HasPrefix(line, "<") && strings.HasSuffix(line, ">"),
+			strings.HasPrefix(line, "[") && strings.Contains(line, "]:"):
+			continue
+		}
+		line = stripMarkers(line)
+		if line != "" {
+			return line
+		}
+	}
+	return heading
+}
+
+func isRule(line string) bool {
+	if len(line) < 3 {
+		return false
+	}
+	c := line[0]
+	if c != '-' && c != '*' && c != '_' && c != '=' {
+		return false
+	}
+	for i := 0; i < len(line); i++ {
+		if line[i] != c && line[i] != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+func stripMarkers(line string) string {
+	for {
+		switch {
+		case strings.HasPrefix(line, "> "), line == ">":
+			line = strings.TrimSpace(line[1:])
+		case strings.HasPrefix(line, "- "), strings.HasPrefix(line, "* "), strings.HasPrefix(line, "+ "):
+			line = strings.TrimSpace(line[2:])
+		default:
+			// "1. text"
+			j := 0
+			for j < len(line) && line[j] >= '0' && line[j] <= '9' {
+				j++
+			}
+			if j > 0 && j+1 < len(line) && (line[j] == '.' || line[j] == ')') && line[j+1] == ' ' {
+				line = strings.TrimSpace(line[j+2:])
+				continue
+			}
+			return line
+		}
+	}
+}
+
+// errBudget is returned when expanding YAML aliases exceeds the budget.
+var errBudget = errors.New("the frontmatter is too complex (excessive aliasing)")
