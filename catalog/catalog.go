@@ -1,0 +1,327 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/skillet-go/skillet/skill"
+)
+
+// Options configure [New]. A nil *Options means the zero value: the current
+// folder as workspace, its configuration file if any, the default preset.
+// Non-zero fields override the configuration file (flags override the
+// file, D4.6).
+type Options struct {
+	// Workspace is the project folder; "" means the current folder.
+	Workspace string
+	// ConfigFile is an explicit configuration file. When "", New reads
+	// skillet.yaml or .skillet.yaml from the workspace if present.
+	ConfigFile string
+	// NoConfigFile skips looking for a configuration file.
+	NoConfigFile bool
+	// Preset overrides the configuration's preset (see Presets).
+	Preset string
+	// ExtraPaths are extra roots (folders or loose .md files) appended
+	// after the configuration's extraPaths; relative paths are relative to
+	// the current folder.
+	ExtraPaths []string
+	// NoUser skips the user roots.
+	NoUser bool
+	// Strict forces strict mode (D3.2) whatever the configuration says.
+	Strict bool
+	// MaxSkillBytes, MaxSkills and MaxDescriptionChars override the
+	// configuration when positive.
+	MaxSkillBytes       int
+	MaxSkills           int
+	MaxDescriptionChars int
+	// MaxDepth bounds how deep below a root the walk goes (default 6);
+	// MaxFolders bounds how many grouping folders it reads per root
+	// (default 2000). D4.2.
+	MaxDepth   int
+	MaxFolders int
+	// Home replaces the home folder (tests); "" means os.UserHomeDir.
+	Home string
+	// Getenv replaces os.Getenv (tests); it is asked for XDG_CONFIG_HOME.
+	Getenv func(string) string
+}
+
+// Settings are the effective settings of a catalog after the configuration
+// file and the options are merged.
+type Settings struct {
+	Workspace           string
+	ConfigFile          string
+	Preset              string
+	Mode                skill.Mode
+	MaxSkillBytes       int
+	MaxSkills           int
+	MaxDescriptionChars int
+	CatalogBudgetChars  int
+	ToolName            string
+	MaxDepth            int
+	MaxFolders          int
+}
+
+// Catalog discovers skills under its roots and keeps them cached by path,
+// size and modification time (D4.7): List re-reads only what changed, so it
+// is cheap to call on every turn. A Catalog is safe for concurrent use.
+type Catalog struct {
+	opts        Options
+	cfg         Config
+	cfgDiags    []skill.Diagnostic
+	settings    Settings
+	preset      Preset
+	env         env
+	cwd         string
+	workspace   string
+	wsExists    bool
+	trustedReal []string
+
+	mu    sync.Mutex // serialises List
+	cache map[string]*entry
+
+	snapMu sync.RWMutex
+	snap   *Listing
+}
+
+// Errors returned by the catalog's lookups and file reads; they are wrapped
+// with details, so test them with errors.Is.
+var (
+	// ErrNotFound: no loaded skill has the name.
+	ErrNotFound = errors.New("skill not found")
+	// ErrFileNotFound: the skill has no such bundled file.
+	ErrFileNotFound = errors.New("file not found in the skill folder")
+	// ErrOutside: the path leaves the skill folder (.., an absolute path,
+	// or a symlink to a file outside).
+	ErrOutside = errors.New("path is outside the skill folder")
+	// ErrNotFile: the path names a folder or a special file.
+	ErrNotFile = errors.New("not a regular file")
+	// ErrTooLarge: the file is over the size limit of the read.
+	ErrTooLarge = errors.New("file too large")
+)
+
+// New makes a catalog. It reads the configuration file (a *ConfigError when
+// it is unusable) and resolves settings; discovery happens on List. An
+// unknown preset name is an error too.
+func New(ctx context.Context, opts *Options) (*Catalog, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	c := &Catalog{opts: *opts, cache: map[string]*entry{}}
+	cwd, err := os.Getwd()
+	if err != nil {
+		cwd = "."
+	}
+	c.cwd = cwd
+	c.env.home = opts.Home
+	if c.env.home == "" {
+		c.env.home, _ = os.UserHomeDir()
+	}
+	if c.env.home == "" {
+		c.env.home = "/"
+	}
+	c.env.home = filepath.Clean(c.env.home)
+	c.env.getenv = opts.Getenv
+	if c.env.getenv == nil {
+		c.env.getenv = os.Getenv
+	}
+	ws := opts.Workspace
+	if ws == "" {
+		ws = cwd
+	}
+	ws = c.env.expand(ws, cwd)
+	c.workspace = ws
+	fi, err := os.Stat(ws)
+	c.wsExists = err == nil && fi.IsDir()
+
+	cfgPath := opts.ConfigFile
+	if cfgPath != "" {
+		cfgPath = c.env.expand(cfgPath, cwd)
+	} else if !opts.NoConfigFile && c.wsExists {
+		cfgPath = FindConfig(ws)
+	}
+	if cfgPath != "" {
+		cfg, diags, err := LoadConfig(cfgPath)
+		if err != nil {
+			return nil, err
+		}
+		c.cfg = *cfg
+		c.cfgDiags = diags
+	}
+
+	presetName := c.cfg.Preset
+	if opts.Preset != "" {
+		presetName = opts.Preset
+	}
+	if presetName == "" {
+		presetName = DefaultPreset
+	}
+	p, ok := LookupPreset(presetName)
+	if !ok {
+		return nil, fmt.Errorf("unknown preset %q (known: %v)", presetName, PresetNames())
+	}
+	c.preset = p
+
+	mode, _ := skill.ParseMode(c.cfg.Mode)
+	if opts.Strict {
+		mode = skill.Strict
+	}
+	s := Settings{
+		Workspace:           ws,
+		ConfigFile:          cfgPath,
+		Preset:              p.Name,
+		Mode:                mode,
+		MaxSkillBytes:       pick(opts.MaxSkillBytes, c.cfg.MaxSkillBytes, DefaultMaxSkillBytes),
+		MaxSkills:           pick(opts.MaxSkills, c.cfg.MaxSkills, DefaultMaxSkills),
+		MaxDescriptionChars: pick(opts.MaxDescriptionChars, c.cfg.MaxDescriptionChars, skill.DefaultMaxDescriptionChars),
+		CatalogBudgetChars:  c.cfg.CatalogBudgetChars,
+		ToolName:            c.cfg.ToolName,
+		MaxDepth:            pick(opts.MaxDepth, 0, DefaultMaxDepth),
+		MaxFolders:          pick(opts.MaxFolders, 0, DefaultMaxFolders),
+	}
+	if s.ToolName == "" {
+		s.ToolName = DefaultToolName
+	}
+	c.settings = s
+	for _, t := range c.cfg.TrustedPaths {
+		c.trustedReal = append(c.trustedReal, realPath(c.env.expand(t, ws)))
+	}
+	return c, nil
+}
+
+func pick(vals ...int) int {
+	for _, v := range vals {
+		if v > 0 {
+			return v
+		}
+	}
+	return 0
+}
+
+// Settings returns the effective settings.
+func (c *Catalog) Settings() Settings { return c.settings }
+
+// Config returns the configuration file's values (zero when there is none).
+func (c *Catalog) Config() Config { return c.cfg }
+
+// Workspace returns the absolute workspace path.
+func (c *Catalog) Workspace() string { return c.workspace }
+
+// Skill is one loaded skill: its parsed frontmatter and where it was found.
+// The body is not held (D9); read it with Content or [Catalog.Load].
+type Skill struct {
+	// Skill holds the parsed frontmatter; its Body is always "".
+	*skill.Skill
+	// Location is the absolute path of the SKILL.md (or flat NAME.md) as
+	// found, through any symlinks.
+	Location string
+	// BaseDir is the skill folder: the directory relative paths in the
+	// skill resolve against (for a flat file, the folder holding it).
+	BaseDir string
+	// Root is the root the skill was found under, and Scope its scope.
+	Root  string
+	Scope Scope
+	// Flat says the skill is a loose NAME.md file (004).
+	Flat bool
+	// Bytes is the file's size on disk.
+	Bytes int64
+	// Truncated says the file is larger than maxSkillBytes and only that
+	// many bytes were read (too-large).
+	Truncated bool
+	// Listed says the skill is in the catalog: not hidden and within
+	// maxSkills. Unlisted skills stay loadable by name.
+	Listed bool
+
+	c *Catalog
+}
+
+// Content returns the skill's body, read from disk now (up to maxSkillBytes).
+func (s *Skill) Content() (string, error) {
+	l, err := s.c.load(s)
+	if err != nil {
+		return "", err
+	}
+	return l.Body, nil
+}
+
+// Listing is the result of one discovery: the roots, the loaded skills in
+// precedence order (roots in order, then paths sorted; hidden skills
+// included), and every diagnostic, sorted by path, line and column.
+type Listing struct {
+	Workspace   string             `json:"workspace"`
+	Roots       []Root             `json:"roots"`
+	Skills      []*Skill           `json:"-"`
+	Diagnostics []skill.Diagnostic `json:"diagnostics"`
+}
+
+// Get returns the loaded skill of the given name from the latest listing
+// (listing first if there is none yet). Hidden and unlisted skills are
+// found too. The error wraps ErrNotFound.
+func (c *Catalog) Get(ctx context.Context, name string) (*Skill, error) {
+	l, err := c.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range l.Skills {
+		if s.Name == name {
+			return s, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: %q", ErrNotFound, name)
+}
+
+// current returns the latest listing, running List when there is none.
+func (c *Catalog) current(ctx context.Context) (*Listing, error) {
+	c.snapMu.RLock()
+	l := c.snap
+	c.snapMu.RUnlock()
+	if l != nil {
+		return l, nil
+	}
+	return c.List(ctx)
+}
+
+// Loaded is a skill's body as loaded for the model (stage 2).
+type Loaded struct {
+	Skill *Skill
+	// Body is the Markdown after the frontmatter.
+	Body string
+	// Truncated says the file was cut at maxSkillBytes.
+	Truncated bool
+	// Bytes is how many bytes of the file were read.
+	Bytes int
+}
+
+// Load lists the catalog (cheap when nothing changed), finds the skill and
+// reads its body from disk. The error wraps ErrNotFound for an unknown name.
+func (c *Catalog) Load(ctx context.Context, name string) (*Loaded, error) {
+	l, err := c.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range l.Skills {
+		if s.Name == name {
+			return c.load(s)
+		}
+	}
+	return nil, fmt.Errorf("%w: %q", ErrNotFound, name)
+}
+
+func (c *Catalog) load(s *Skill) (*Loaded, error) {
+	rf, err := readSkillFile(s.Location, c.settings.MaxSkillBytes, nil)
+	if err != nil {
+		return nil, fmt.Errorf("reading skill %q: %w", s.Name, err)
+	}
+	defer rf.release()
+	parsed, _ := skill.Parse(rf.data, &skill.Options{
+		Path: s.Location, Flat: s.Flat, Mode: c.settings.Mode,
+		MaxDescriptionChars: c.settings.MaxDescriptionChars, Truncated: rf.truncated,
+	})
+	if parsed == nil {
+		return nil, fmt.Errorf("skill %q no longer parses: run skillet lint %s", s.Name, s.Location)
+	}
+	return &Loaded{Skill: s, Body: parsed.Body, Truncated: rf.truncated, Bytes: len(rf.data)}, nil
+}

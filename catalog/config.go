@@ -1,0 +1,255 @@
+package catalog
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/skillet-go/skillet/internal/yamlx"
+	"github.com/skillet-go/skillet/skill"
+)
+
+// ConfigFileNames are the names New looks for in the workspace, in order.
+var ConfigFileNames = []string{"skillet.yaml", ".skillet.yaml"}
+
+// Config is the configuration file of DESIGN.md D4.6 (skillet.yaml). Zero
+// values mean "not set": the preset's or the built-in default applies.
+type Config struct {
+	// Path is the file the configuration was read from ("" when none).
+	Path string `json:"-"`
+
+	// Directories are the project roots, relative to the workspace,
+	// highest precedence first; they replace the preset's project roots
+	// (004).
+	Directories []string `json:"directories,omitempty"`
+	// MaxSkillBytes is how many bytes of a SKILL.md are read (004; default
+	// 64000).
+	MaxSkillBytes int `json:"maxSkillBytes,omitempty"`
+	// MaxSkills is how many skills the catalog lists (004; default 100).
+	MaxSkills int `json:"maxSkills,omitempty"`
+	// ToolName is the load tool's name (004; default use_skill).
+	ToolName string `json:"toolName,omitempty"`
+	// Preset names a row of Presets (default agents).
+	Preset string `json:"preset,omitempty"`
+	// UserRoots replace the preset's user roots ("~" is expanded).
+	UserRoots []string `json:"userRoots,omitempty"`
+	// ExtraPaths are extra roots: folders or loose .md files (000).
+	ExtraPaths []string `json:"extraPaths,omitempty"`
+	// TrustedPaths are folders that symlinks may lead into from any root.
+	TrustedPaths []string `json:"trustedPaths,omitempty"`
+	// Mode is "lenient" (default) or "strict".
+	Mode string `json:"mode,omitempty"`
+	// MaxDescriptionChars is where the catalog cuts descriptions (240).
+	MaxDescriptionChars int `json:"maxDescriptionChars,omitempty"`
+	// CatalogBudgetChars bounds the catalog block; 0 means no budget.
+	CatalogBudgetChars int `json:"catalogBudgetChars,omitempty"`
+}
+
+// Defaults of D4.5 and D5.
+const (
+	DefaultMaxSkillBytes = 64000
+	DefaultMaxSkills     = 100
+	DefaultToolName      = "use_skill"
+	DefaultMaxDepth      = 6
+	DefaultMaxFolders    = 2000
+)
+
+// ConfigError is a configuration file that cannot be used: unreadable, not
+// YAML, or a key with a value of the wrong type. Line and Column are 1-based,
+// 0 when unknown.
+type ConfigError struct {
+	Path    string
+	Line    int
+	Column  int
+	Message string
+	Err     error
+}
+
+func (e *ConfigError) Error() string {
+	pos := e.Path
+	if e.Line > 0 {
+		pos = fmt.Sprintf("%s:%d:%d", e.Path, e.Line, e.Column)
+	}
+	return fmt.Sprintf("%s: %s [%s]", pos, e.Message, skill.CodeConfigInvalid)
+}
+
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// FindConfig returns the path of the configuration file in workspace, or ""
+// when there is none.
+func FindConfig(workspace string) string {
+	for _, name := range ConfigFileNames {
+		p := filepath.Join(workspace, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return p
+		}
+	}
+	return ""
+}
+
+// maxConfigBytes bounds the configuration file read.
+const maxConfigBytes = 1 << 20
+
+// LoadConfig reads and parses a configuration file. Unknown keys do not fail
+// the load: they come back as unknown-field warnings. A file that is not
+// YAML, or a key with a value of the wrong type, is a *ConfigError.
+func LoadConfig(path string) (*Config, []skill.Diagnostic, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, &ConfigError{Path: path, Message: "cannot read the configuration file: " + errText(err), Err: err}
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, &ConfigError{Path: path, Message: "cannot read the configuration file: " + errText(err), Err: err}
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil, &ConfigError{Path: path, Message: "the configuration file is not a regular file"}
+	}
+	if fi.Size() > maxConfigBytes {
+		return nil, nil, &ConfigError{Path: path, Message: fmt.Sprintf("the configuration file is %d bytes, over the %d-byte limit", fi.Size(), maxConfigBytes)}
+	}
+	data := make([]byte, fi.Size())
+	n, err := f.ReadAt(data, 0)
+	if err != nil && n != len(data) {
+		return nil, nil, &ConfigError{Path: path, Message: "cannot read the configuration file: " + errText(err), Err: err}
+	}
+	return ParseConfig(path, data[:n])
+}
+
+// ParseConfig parses configuration text; path is used in errors and
+// diagnostics only. See [LoadConfig].
+func ParseConfig(path string, data []byte) (*Config, []skill.Diagnostic, error) {
+	cfg := &Config{Path: path}
+	root, err := yamlx.Parse(data)
+	if err != nil {
+		var se *yamlx.SyntaxError
+		if errors.As(err, &se) {
+			return nil, nil, &ConfigError{Path: path, Line: se.Line, Column: se.Column, Message: "invalid YAML: " + se.Message, Err: err}
+		}
+		return nil, nil, &ConfigError{Path: path, Message: "invalid YAML: " + err.Error(), Err: err}
+	}
+	if root == nil {
+		return cfg, nil, nil
+	}
+	if root.Kind != yamlx.MappingNode {
+		return nil, nil, &ConfigError{Path: path, Line: root.Line, Column: root.Column, Message: "the configuration must be a mapping of keys to values"}
+	}
+	var diags []skill.Diagnostic
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		key := yamlx.KeyText(k)
+		bad := func(want string) error {
+			return &ConfigError{Path: path, Line: v.Line, Column: v.Column, Message: fmt.Sprintf("%s must be %s", key, want)}
+		}
+		var err error
+		switch key {
+		case "directories":
+			cfg.Directories, err = stringList(v, bad)
+		case "userRoots":
+			cfg.UserRoots, err = stringList(v, bad)
+		case "extraPaths":
+			cfg.ExtraPaths, err = stringList(v, bad)
+		case "trustedPaths":
+			cfg.TrustedPaths, err = stringList(v, bad)
+		case "maxSkillBytes":
+			cfg.MaxSkillBytes, err = positiveInt(v, bad)
+		case "maxSkills":
+			cfg.MaxSkills, err = positiveInt(v, bad)
+		case "maxDescriptionChars":
+			cfg.MaxDescriptionChars, err = positiveInt(v, bad)
+		case "catalogBudgetChars":
+			cfg.CatalogBudgetChars, err = positiveInt(v, bad)
+		case "toolName":
+			cfg.ToolName, err = stringValue(v, bad)
+			if err == nil && !validToolName(cfg.ToolName) {
+				err = bad("1-64 characters of letters, digits, _ and -")
+			}
+		case "preset":
+			cfg.Preset, err = stringValue(v, bad)
+			if err == nil {
+				if _, ok := LookupPreset(cfg.Preset); !ok {
+					err = bad("one of " + strings.Join(PresetNames(), ", "))
+				}
+			}
+		case "mode":
+			cfg.Mode, err = stringValue(v, bad)
+			if _, ok := skill.ParseMode(cfg.Mode); err == nil && !ok {
+				err = bad(`"lenient" or "strict"`)
+			}
+		default:
+			diags = append(diags, skill.Diagnostic{
+				Code: skill.CodeUnknownField, Severity: skill.SeverityWarning, Path: path,
+				Line: k.Line, Column: k.Column,
+				Message: fmt.Sprintf("unknown configuration key %q (ignored)", key),
+			})
+		}
+		if err != nil {
+			return nil, diags, err
+		}
+	}
+	return cfg, diags, nil
+}
+
+func validToolName(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+func stringValue(v *yamlx.Node, bad func(string) error) (string, error) {
+	if v.Kind != yamlx.ScalarNode {
+		return "", bad("a string")
+	}
+	return strings.TrimSpace(v.Value), nil
+}
+
+func stringList(v *yamlx.Node, bad func(string) error) ([]string, error) {
+	switch v.Kind {
+	case yamlx.ScalarNode:
+		if yamlx.Scalar(v) == nil {
+			return nil, nil
+		}
+		return []string{v.Value}, nil
+	case yamlx.SequenceNode:
+		out := make([]string, 0, len(v.Content))
+		for _, c := range v.Content {
+			if c.Kind != yamlx.ScalarNode || yamlx.Scalar(c) == nil {
+				return nil, bad("a list of strings")
+			}
+			out = append(out, c.Value)
+		}
+		return out, nil
+	}
+	return nil, bad("a list of strings")
+}
+
+func positiveInt(v *yamlx.Node, bad func(string) error) (int, error) {
+	if v.Kind != yamlx.ScalarNode {
+		return 0, bad("a positive integer")
+	}
+	n, err := strconv.Atoi(strings.ReplaceAll(strings.TrimSpace(v.Value), "_", ""))
+	if err != nil || n <= 0 {
+		return 0, bad("a positive integer")
+	}
+	return n, nil
+}
+
+// errText is an error's text without the path os errors repeat.
+func errText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}

@@ -1,0 +1,208 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+)
+
+// File is one bundled file of a skill.
+type File struct {
+	// Path is relative to the skill folder, with "/" separators.
+	Path string
+	// Size is the file's size in bytes.
+	Size int64
+}
+
+// DefaultFileLimit is how many files Files lists when no limit is given.
+const DefaultFileLimit = 10_000
+
+// skipDirs are folders inside a skill that are never listed or served.
+var skipDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, "node_modules": true, "__pycache__": true}
+
+// CleanPath checks a path a model or client gave for a file inside a skill
+// and returns it cleaned, with "/" separators. Absolute paths, paths with a
+// volume or drive, and paths with a ".." element are refused (ErrOutside);
+// so are empty paths (ErrFileNotFound).
+func CleanPath(p string) (string, error) {
+	q := strings.ReplaceAll(p, `\`, "/")
+	if strings.TrimSpace(q) == "" {
+		return "", fmt.Errorf("%w: empty path", ErrFileNotFound)
+	}
+	if strings.ContainsRune(q, 0) {
+		return "", fmt.Errorf("%w: %q holds a NUL byte", ErrOutside, p)
+	}
+	if strings.HasPrefix(q, "/") || filepath.IsAbs(p) || filepath.VolumeName(p) != "" || (len(q) >= 2 && q[1] == ':') {
+		return "", fmt.Errorf("%w: %q is absolute; give a path relative to the skill folder", ErrOutside, p)
+	}
+	for _, el := range strings.Split(q, "/") {
+		if el == ".." {
+			return "", fmt.Errorf("%w: %q climbs out with \"..\"", ErrOutside, p)
+		}
+	}
+	return path.Clean(q), nil
+}
+
+// ReadFile reads a bundled file of the named skill (stage 3). The path is
+// relative to the skill folder; the read goes through os.Root opened at
+// that folder, so neither ".." nor a symlink can leave it. A file larger
+// than limit bytes is refused with ErrTooLarge (limit <= 0: no limit).
+// Errors wrap ErrNotFound, ErrFileNotFound, ErrOutside, ErrNotFile or
+// ErrTooLarge.
+func (c *Catalog) ReadFile(ctx context.Context, name, rel string, limit int64) ([]byte, error) {
+	s, err := c.Get(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return s.ReadFile(rel, limit)
+}
+
+// ReadFile reads a bundled file of the skill; see [Catalog.ReadFile].
+func (s *Skill) ReadFile(rel string, limit int64) ([]byte, error) {
+	clean, err := CleanPath(rel)
+	if err != nil {
+		return nil, err
+	}
+	if clean == "." {
+		return nil, fmt.Errorf("%w: %q is the skill folder itself", ErrNotFile, rel)
+	}
+	if s.Flat && clean != filepath.Base(s.Location) {
+		return nil, fmt.Errorf("%w: %q (a flat-form skill has no bundled files)", ErrFileNotFound, rel)
+	}
+	root, err := os.OpenRoot(s.BaseDir)
+	if err != nil {
+		return nil, fmt.Errorf("opening the skill folder: %w", err)
+	}
+	defer root.Close()
+	f, err := root.OpenFile(filepath.FromSlash(clean), os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, fileError(rel, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fileError(rel, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: %q is %s", ErrNotFile, rel, fileKind(fi.Mode()))
+	}
+	if limit > 0 && fi.Size() > limit {
+		return nil, fmt.Errorf("%w: %q is %d bytes, over the %d-byte limit", ErrTooLarge, rel, fi.Size(), limit)
+	}
+	r := io.Reader(f)
+	if limit > 0 {
+		r = io.LimitReader(f, limit+1)
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fileError(rel, err)
+	}
+	if limit > 0 && int64(len(data)) > limit {
+		return nil, fmt.Errorf("%w: %q grew past the %d-byte limit while it was read", ErrTooLarge, rel, limit)
+	}
+	return data, nil
+}
+
+// fileError maps an os.Root error to the catalog's errors.
+func fileError(rel string, err error) error {
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "escapes from parent") || strings.Contains(msg, "path escapes"):
+		return fmt.Errorf("%w: %q leads outside the skill folder", ErrOutside, rel)
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%w: %q", ErrFileNotFound, rel)
+	case errors.Is(err, syscall.ELOOP):
+		return fmt.Errorf("%w: %q is a symlink loop", ErrOutside, rel)
+	case errors.Is(err, syscall.ENOTDIR):
+		return fmt.Errorf("%w: %q", ErrFileNotFound, rel)
+	case errors.Is(err, syscall.EISDIR):
+		return fmt.Errorf("%w: %q is a folder", ErrNotFile, rel)
+	}
+	return fmt.Errorf("reading %q: %w", rel, err)
+}
+
+// Files lists the regular files of the named skill folder, SKILL.md
+// included, sorted by path, with "/" separators. Symlinks are listed when
+// they lead to a file inside the folder; symlinked folders are not entered;
+// .git, node_modules and similar folders are skipped. At most limit files
+// are returned (limit <= 0: DefaultFileLimit); more reports that some were
+// left out.
+func (c *Catalog) Files(ctx context.Context, name string, limit int) (files []File, more bool, err error) {
+	s, err := c.Get(ctx, name)
+	if err != nil {
+		return nil, false, err
+	}
+	return s.Files(ctx, limit)
+}
+
+// Files lists the skill's files; see [Catalog.Files].
+func (s *Skill) Files(ctx context.Context, limit int) (files []File, more bool, err error) {
+	if limit <= 0 {
+		limit = DefaultFileLimit
+	}
+	if s.Flat {
+		fi, err := os.Stat(s.Location)
+		if err != nil {
+			return nil, false, err
+		}
+		return []File{{Path: filepath.Base(s.Location), Size: fi.Size()}}, false, nil
+	}
+	root, err := os.OpenRoot(s.BaseDir)
+	if err != nil {
+		return nil, false, fmt.Errorf("opening the skill folder: %w", err)
+	}
+	defer root.Close()
+	err = fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == "." {
+				return err
+			}
+			return nil // an unreadable entry is left out
+		}
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		if d.IsDir() {
+			if p != "." && skipDirs[d.Name()] {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		var size int64
+		switch {
+		case d.Type().IsRegular():
+			info, err := d.Info()
+			if err != nil {
+				return nil
+			}
+			size = info.Size()
+		case d.Type()&fs.ModeSymlink != 0:
+			info, err := root.Stat(filepath.FromSlash(p)) // follows, confined to the folder
+			if err != nil || !info.Mode().IsRegular() {
+				return nil
+			}
+			size = info.Size()
+		default:
+			return nil
+		}
+		if len(files) >= limit {
+			more = true
+			return fs.SkipAll
+		}
+		files = append(files, File{Path: p, Size: size})
+		return nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	return files, more, nil
+}

@@ -1,0 +1,175 @@
+package catalog
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/skillet-go/skillet/skill"
+)
+
+// Scope says where a root comes from; it orders precedence (D4.1).
+type Scope string
+
+// Scopes, highest precedence first.
+const (
+	ScopeProject Scope = "project"
+	ScopeUser    Scope = "user"
+	ScopeExtra   Scope = "extra"
+)
+
+// Root is one place skills are discovered from.
+type Root struct {
+	// Path is the absolute, cleaned path as configured (symlinks not
+	// resolved).
+	Path string `json:"path"`
+	// Scope is project, user or extra.
+	Scope Scope `json:"scope"`
+	// Exists reports whether Path existed when the roots were resolved.
+	Exists bool `json:"exists"`
+	// File says the root is a loose .md file (an extra path, 000).
+	File bool `json:"-"`
+	// Boundary is the folder (symlinks resolved) that everything found
+	// under this root must stay inside (D4.4): the workspace for project
+	// roots, the home folder for user roots, the path itself for extra
+	// paths. trustedPaths extend every boundary.
+	Boundary string `json:"-"`
+	// Flat says loose NAME.md files directly inside the root are skills.
+	Flat bool `json:"-"`
+}
+
+// env abstracts the process environment for tests.
+type env struct {
+	home   string
+	getenv func(string) string
+}
+
+// expand turns "~", "~/x" and "$XDG_CONFIG_HOME/x" into absolute paths;
+// relative paths are joined to base.
+func (e env) expand(p, base string) string {
+	switch {
+	case p == "~":
+		p = e.home
+	case strings.HasPrefix(p, "~/") || strings.HasPrefix(p, `~\`):
+		p = filepath.Join(e.home, p[2:])
+	case strings.HasPrefix(p, "$XDG_CONFIG_HOME"):
+		xdg := e.getenv("XDG_CONFIG_HOME")
+		if xdg == "" || !filepath.IsAbs(xdg) {
+			xdg = filepath.Join(e.home, ".config")
+		}
+		p = filepath.Join(xdg, strings.TrimPrefix(p, "$XDG_CONFIG_HOME"))
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(base, p)
+	}
+	return filepath.Clean(p)
+}
+
+// realPath resolves symlinks in p; when p does not exist it resolves the
+// longest existing prefix, so boundaries compare like with like.
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	dir, base := filepath.Split(p)
+	dir = filepath.Clean(dir)
+	if dir == p || dir == "." || dir == "" {
+		return p
+	}
+	return filepath.Join(realPath(dir), base)
+}
+
+// within reports whether p is dir or inside it (both absolute and clean).
+func within(p, dir string) bool {
+	if p == dir {
+		return true
+	}
+	rel, err := filepath.Rel(dir, p)
+	if err != nil {
+		return false
+	}
+	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// resolveRoots builds the ordered root list from the preset, configuration
+// and options, and the diagnostics of D4.4 for configured directories that
+// leave the workspace.
+func (c *Catalog) resolveRoots() ([]*Root, []skill.Diagnostic) {
+	var roots []*Root
+	var diags []skill.Diagnostic
+	seen := map[string]bool{}
+	ws := c.workspace
+	wsReal := realPath(ws)
+	add := func(r *Root) {
+		if seen[r.Path] {
+			return
+		}
+		seen[r.Path] = true
+		fi, err := os.Stat(r.Path)
+		r.Exists = err == nil
+		if err == nil && !fi.IsDir() {
+			r.File = true
+		}
+		roots = append(roots, r)
+	}
+
+	project := c.preset.Project
+	if len(c.cfg.Directories) > 0 {
+		project = c.cfg.Directories
+	}
+	if c.wsExists {
+		for _, d := range project {
+			p := c.env.expand(d, ws)
+			if !within(p, ws) || (pathExists(p) && !c.trusted(realPath(p)) && !within(realPath(p), wsReal)) {
+				diags = append(diags, skill.Diagnostic{
+					Code: skill.CodeDirectoryEscape, Severity: skill.SeverityError, Path: p,
+					Message: fmt.Sprintf("the configured directory %q resolves to %s, outside the workspace %s; it is not scanned", d, realPath(p), ws),
+				})
+				continue
+			}
+			add(&Root{Path: p, Scope: ScopeProject, Boundary: wsReal, Flat: c.preset.Flat})
+		}
+	}
+	if !c.opts.NoUser {
+		user := c.preset.User
+		if len(c.cfg.UserRoots) > 0 {
+			user = c.cfg.UserRoots
+		}
+		for _, u := range user {
+			p := c.env.expand(u, c.env.home)
+			boundary := c.env.home
+			if !within(p, c.env.home) {
+				// A user root configured outside the home folder (an
+				// absolute userRoots entry, or $XDG_CONFIG_HOME elsewhere)
+				// is its own boundary.
+				boundary = p
+			}
+			add(&Root{Path: p, Scope: ScopeUser, Boundary: realPath(boundary), Flat: c.preset.Flat})
+		}
+	}
+	for _, x := range c.cfg.ExtraPaths {
+		p := c.env.expand(x, ws)
+		add(&Root{Path: p, Scope: ScopeExtra, Boundary: realPath(p), Flat: true})
+	}
+	for _, x := range c.opts.ExtraPaths {
+		p := c.env.expand(x, c.cwd)
+		add(&Root{Path: p, Scope: ScopeExtra, Boundary: realPath(p), Flat: true})
+	}
+	return roots, diags
+}
+
+func pathExists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+// trusted reports whether a resolved path lies in one of the trustedPaths.
+func (c *Catalog) trusted(real string) bool {
+	for _, t := range c.trustedReal {
+		if within(real, t) {
+			return true
+		}
+	}
+	return false
+}
