@@ -1,0 +1,219 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/skill"
+)
+
+func newListCmd(g *globals, io *IO) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the skills an agent would load",
+		Long: `List the skills found in the roots, in precedence order: a table on a
+terminal, tab-separated lines otherwise, or the JSON object of DESIGN.md D8
+with --json. Problems are summed up in one line on stderr; run skillet lint
+for each of them.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := g.catalog(cmd.Context())
+			if err != nil {
+				return err
+			}
+			l, err := c.List(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				if err := writeJSON(io.Out, listingJSON(l)); err != nil {
+					return err
+				}
+			} else {
+				writeTable(io, l)
+			}
+			if !g.quiet {
+				summary(io.Err, len(l.Skills), l.Diagnostics)
+			}
+			for _, d := range l.Diagnostics {
+				if d.Code == skill.CodeWorkspaceMissing {
+					return silent(exitFail)
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the listing as JSON (DESIGN.md D8)")
+	return cmd
+}
+
+// summary prints "N skills, M warnings, K errors; run skillet lint for
+// details" when there is anything to report.
+func summary(w io.Writer, skills int, diags []skill.Diagnostic) {
+	var warnings, errors int
+	for _, d := range diags {
+		if d.Severity == skill.SeverityError {
+			errors++
+		} else {
+			warnings++
+		}
+	}
+	if warnings+errors == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%s, %s, %s; run skillet lint for details\n",
+		plural(skills, "skill"), plural(warnings, "warning"), plural(errors, "error"))
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// The JSON shapes of DESIGN.md D8. Field names are a contract.
+type listJSONOut struct {
+	Workspace   string             `json:"workspace"`
+	Roots       []rootJSON         `json:"roots"`
+	Skills      []skillJSON        `json:"skills"`
+	Diagnostics []skill.Diagnostic `json:"diagnostics"`
+}
+
+type rootJSON struct {
+	Path   string        `json:"path"`
+	Scope  catalog.Scope `json:"scope"`
+	Exists bool          `json:"exists"`
+}
+
+type skillJSON struct {
+	Name          string            `json:"name"`
+	Description   string            `json:"description"`
+	WhenToUse     string            `json:"whenToUse"`
+	Location      string            `json:"location"`
+	BaseDir       string            `json:"baseDir"`
+	Scope         catalog.Scope     `json:"scope"`
+	Hidden        bool              `json:"hidden"`
+	Bytes         int64             `json:"bytes"`
+	Truncated     bool              `json:"truncated"`
+	License       string            `json:"license"`
+	Compatibility string            `json:"compatibility"`
+	Metadata      map[string]string `json:"metadata"`
+	AllowedTools  []string          `json:"allowedTools"`
+	Extra         skill.Map         `json:"extra"`
+}
+
+func slash(p string) string { return filepath.ToSlash(p) }
+
+func listingJSON(l *catalog.Listing) listJSONOut {
+	out := listJSONOut{
+		Workspace:   slash(l.Workspace),
+		Roots:       []rootJSON{},
+		Skills:      []skillJSON{},
+		Diagnostics: []skill.Diagnostic{},
+	}
+	for _, r := range l.Roots {
+		out.Roots = append(out.Roots, rootJSON{Path: slash(r.Path), Scope: r.Scope, Exists: r.Exists})
+	}
+	for _, s := range l.Skills {
+		out.Skills = append(out.Skills, toSkillJSON(s))
+	}
+	for _, d := range l.Diagnostics {
+		d.Path = slash(d.Path)
+		d.Related = slash(d.Related)
+		out.Diagnostics = append(out.Diagnostics, d)
+	}
+	return out
+}
+
+func toSkillJSON(s *catalog.Skill) skillJSON {
+	j := skillJSON{
+		Name: s.Name, Description: s.Description, WhenToUse: s.WhenToUse,
+		Location: slash(s.Location), BaseDir: slash(s.BaseDir), Scope: s.Scope,
+		Hidden: s.Hidden(), Bytes: s.Bytes, Truncated: s.Truncated,
+		License: s.License, Compatibility: s.Compatibility,
+		Metadata: s.Metadata, AllowedTools: s.AllowedTools, Extra: s.Extra,
+	}
+	if j.Metadata == nil {
+		j.Metadata = map[string]string{}
+	}
+	if j.AllowedTools == nil {
+		j.AllowedTools = []string{}
+	}
+	if j.Extra == nil {
+		j.Extra = skill.Map{}
+	}
+	return j
+}
+
+// writeTable prints the listing: an aligned table with a header on a
+// terminal, tab-separated "name scope location description" lines
+// otherwise.
+func writeTable(io *IO, l *catalog.Listing) {
+	if !io.OutTTY {
+		for _, s := range l.Skills {
+			fmt.Fprintf(io.Out, "%s\t%s\t%s\t%s\n", s.Name, scopeLabel(s), s.Location, oneLine(s.Description))
+		}
+		return
+	}
+	if len(l.Skills) == 0 {
+		fmt.Fprintln(io.Out, "No skills found. Roots searched:")
+		for _, r := range l.Roots {
+			state := ""
+			if !r.Exists {
+				state = " (missing)"
+			}
+			fmt.Fprintf(io.Out, "  %s  %s%s\n", r.Scope, r.Path, state)
+		}
+		return
+	}
+	tw := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
+	nameW, scopeW := len("NAME"), len("SCOPE")
+	for _, s := range l.Skills {
+		nameW = max(nameW, utf8.RuneCountInString(s.Name))
+		scopeW = max(scopeW, len(scopeLabel(s)))
+	}
+	descW := 60
+	if io.Width > 0 {
+		descW = max(io.Width-nameW-scopeW-4, 20)
+	}
+	fmt.Fprintln(tw, "NAME\tSCOPE\tDESCRIPTION")
+	for _, s := range l.Skills {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Name, scopeLabel(s), clip(oneLine(s.Description), descW))
+	}
+	tw.Flush()
+}
+
+func scopeLabel(s *catalog.Skill) string {
+	label := string(s.Scope)
+	if s.Hidden() {
+		label += ",hidden"
+	}
+	return label
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
