@@ -45,9 +45,11 @@ func (p *parser) decodeFrontmatter(text []byte, lineOff int) (*frontmatter, bool
 	fm := &frontmatter{lineOff: lineOff}
 	fm.lines = strings.Split(strings.ReplaceAll(string(text), "\r\n", "\n"), "\n")
 	for i, l := range fm.lines {
-		fm.lines[i] = strings.TrimSuffix(l, "\r")
+		// YAML reads a lone CR as a line break; the file's lines are
+		// counted by LF, so a stray CR inside a line is read as a space.
+		fm.lines[i] = strings.ReplaceAll(strings.TrimSuffix(l, "\r"), "\r", " ")
 	}
-	root, err := yamlx.Parse(text)
+	root, err := yamlx.Parse([]byte(strings.Join(fm.lines, "\n")))
 	if err != nil {
 		first := err
 		if p.opts.Mode == Lenient {
@@ -114,6 +116,11 @@ func (p *parser) repair(fm *frontmatter, err error) (*yamlx.Node, error) {
 			return nil, err
 		}
 		idx := se.Line - 1
+		if idx < len(fm.lines) && strings.TrimSpace(fm.lines[idx]) != "" && se.Column <= indentOf(fm.lines[idx])+1 {
+			// The error is at the start of a line (a tab, a stray
+			// character before any key): no value to re-quote.
+			return nil, err
+		}
 		if idx >= len(fm.lines) {
 			idx = len(fm.lines) - 1
 		}
