@@ -1,0 +1,614 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/skillet-go/skillet/skill"
+)
+
+func TestRootsByPreset(t *testing.T) {
+	e := newEnv(t)
+	type r struct {
+		Path  string
+		Scope Scope
+	}
+	rel := func(l *Listing) []r {
+		var out []r
+		for _, root := range l.Roots {
+			p := root.Path
+			if x, err := filepath.Rel(filepath.Dir(e.ws), p); err == nil {
+				p = filepath.ToSlash(x)
+			}
+			out = append(out, r{p, root.Scope})
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		name string
+		opts *Options
+		env  map[string]string
+		want []r
+	}{
+		{"agents default", nil, nil, []r{
+			{"ws/.agents/skills", ScopeProject}, {"ws/skills", ScopeProject},
+			{"home/.agents/skills", ScopeUser}, {"home/.config/skillet/skills", ScopeUser}}},
+		{"XDG_CONFIG_HOME", nil, map[string]string{"XDG_CONFIG_HOME": filepath.Join(e.home, "xdg")}, []r{
+			{"ws/.agents/skills", ScopeProject}, {"ws/skills", ScopeProject},
+			{"home/.agents/skills", ScopeUser}, {"home/xdg/skillet/skills", ScopeUser}}},
+		{"claude", &Options{Preset: "claude"}, nil, []r{{"ws/.claude/skills", ScopeProject}, {"home/.claude/skills", ScopeUser}}},
+		{"kestrel no user", &Options{Preset: "kestrel", NoUser: true}, nil, []r{{"ws/.kestrel/skills", ScopeProject}, {"ws/skills", ScopeProject}}},
+		{"codex", &Options{Preset: "codex"}, nil, []r{{"ws/.agents/skills", ScopeProject}, {"home/.agents/skills", ScopeUser}, {"home/.codex/skills", ScopeUser}}},
+		{"extra paths", &Options{Preset: "brute", NoUser: true, ExtraPaths: []string{"~/more", filepath.Join(e.ws, "x.md")}}, nil, []r{
+			{"ws/.brute/skills", ScopeProject}, {"home/more", ScopeExtra}, {"ws/x.md", ScopeExtra}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			o := e.opts(tt.opts)
+			if tt.env != nil {
+				o.Getenv = func(k string) string { return tt.env[k] }
+			}
+			c, err := New(context.Background(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, err := c.List(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, rel(l)); diff != "" {
+				t.Errorf("roots (-want +got):\n%s", diff)
+			}
+		})
+	}
+	if _, err := New(context.Background(), e.opts(&Options{Preset: "nope"})); err == nil {
+		t.Error("an unknown preset was accepted")
+	}
+}
+
+func TestEveryPresetIsData(t *testing.T) {
+	seen := map[string]bool{}
+	for _, p := range Presets {
+		if seen[p.Name] || len(p.Project) == 0 || p.Source == "" {
+			t.Errorf("preset %q: duplicate, no project roots, or no source", p.Name)
+		}
+		seen[p.Name] = true
+	}
+	for _, want := range []string{"agents", "claude", "codex", "opencode", "gemini", "brute", "kestrel"} {
+		if !seen[want] {
+			t.Errorf("preset %q of DESIGN.md D4.1 is missing", want)
+		}
+	}
+}
+
+func TestShapes(t *testing.T) {
+	e := newEnv(t)
+	writeTree(t, e.ws, map[string]string{
+		"skills/alpha/SKILL.md":                    skillMD("alpha"),
+		"skills/alpha/scripts/run.sh":              "echo",
+		"skills/alpha/nested/SKILL.md":             skillMD("nested"), // a bundled file, not a skill
+		"skills/beta.md":                           skillMD("beta"),   // flat form
+		"skills/README.md":                         "# Skills\n\nThis folder holds skills.\n",
+		"skills/group/gamma/SKILL.md":              skillMD("gamma"),
+		"skills/group/deeper/delta/SKILL.md":       skillMD("delta"),
+		"skills/group/notes.md":                    "not a flat skill: not directly in a root\n",
+		"skills/lower/skill.md":                    skillMD("lower"),
+		"skills/.hidden/SKILL.md":                  skillMD("hidden"),
+		"skills/_draft/SKILL.md":                   skillMD("draft"),
+		"skills/node_modules/pkg/SKILL.md":         skillMD("pkg"),
+		"skills/empty-folder/<dir>":                "<dir>",
+		"skills/no-skill-here/notes.txt":           "stray file",
+		"skills/only-groups/inner/epsilon/SKILL.md": skillMD("epsilon"),
+	})
+	_, l := e.list(t, &Options{NoUser: true})
+	want := []string{"alpha", "beta", "delta", "gamma", "lower", "epsilon"}
+	if diff := cmp.Diff(want, names(l)); diff != "" {
+		t.Errorf("skills (-want +got):\n%s", diff)
+	}
+	wantDiags := []string{
+		"file-case ws/skills/lower/skill.md",
+		"file-missing ws/skills/no-skill-here",
+	}
+	if diff := cmp.Diff(wantDiags, codes(l, filepath.Dir(e.ws))); diff != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	}
+	for _, s := range l.Skills {
+		switch s.Name {
+		case "beta":
+			if !s.Flat || s.BaseDir != filepath.Join(e.ws, "skills") {
+				t.Errorf("beta: flat %v base %s", s.Flat, s.BaseDir)
+			}
+		case "alpha":
+			if s.Flat || s.Location != filepath.Join(e.ws, "skills/alpha/SKILL.md") || s.Scope != ScopeProject {
+				t.Errorf("alpha: %+v", s)
+			}
+		}
+	}
+}
+
+func TestExtraRoots(t *testing.T) {
+	e := newEnv(t)
+	writeTree(t, e.home, map[string]string{
+		"one-skill/SKILL.md": skillMD("one-skill"),
+		"loose/tips.md":      "# Tips\n\nUseful tips.\n",
+		"notes.txt":          "x",
+	})
+	_, l := e.list(t, &Options{NoUser: true, ExtraPaths: []string{
+		filepath.Join(e.home, "one-skill"),     // a root that is itself a skill folder
+		filepath.Join(e.home, "loose/tips.md"), // a loose .md file
+		filepath.Join(e.home, "notes.txt"),     // not a .md file
+	}})
+	if diff := cmp.Diff([]string{"one-skill", "tips"}, names(l)); diff != "" {
+		t.Errorf("skills (-want +got):\n%s", diff)
+	}
+	if got := codes(l, e.home); !cmp.Equal(got, []string{"no-frontmatter loose/tips.md", "unreadable notes.txt"}) {
+		t.Errorf("diagnostics %v", got)
+	}
+}
+
+func TestWalkLimits(t *testing.T) {
+	e := newEnv(t)
+	writeTree(t, e.ws, map[string]string{
+		"skills/a/b/c/d/e/six/SKILL.md":     skillMD("six"),   // skill folder at depth 6
+		"skills/a/b/c/d/e/f/seven/SKILL.md": skillMD("seven"), // depth 7
+	})
+	_, l := e.list(t, &Options{NoUser: true})
+	if diff := cmp.Diff([]string{"six"}, names(l)); diff != "" {
+		t.Errorf("skills (-want +got):\n%s", diff)
+	}
+	if d := findDiag(l, skill.CodeWalkLimit); d == nil || !strings.HasSuffix(d.Path, "a/b/c/d/e/f/seven") {
+		t.Errorf("walk-limit diagnostic: %+v", d)
+	}
+
+	e2 := newEnv(t)
+	files := map[string]string{}
+	for _, g := range []string{"g1", "g2", "g3", "g4", "g5"} {
+		files["skills/"+g+"/s-"+g+"/SKILL.md"] = skillMD("s-" + g)
+	}
+	writeTree(t, e2.ws, files)
+	_, l = e2.list(t, &Options{NoUser: true, MaxFolders: 3}) // the root and two grouping folders
+	if diff := cmp.Diff([]string{"s-g1", "s-g2"}, names(l)); diff != "" {
+		t.Errorf("folder limit (-want +got):\n%s", diff)
+	}
+	if d := findDiag(l, skill.CodeWalkLimit); d == nil || !strings.HasSuffix(d.Path, "skills/g3") {
+		t.Errorf("walk-limit diagnostic: %+v", d)
+	}
+}
+
+func TestPrecedence(t *testing.T) {
+	e := newEnv(t)
+	writeTree(t, e.ws, map[string]string{
+		".agents/skills/shared/SKILL.md": skillMD("shared"),
+		"skills/shared/SKILL.md":         skillMD("shared"),
+		"skills/project-only/SKILL.md":   skillMD("project-only"),
+		"skills/zeta/SKILL.md":           skillMD("same-name"),
+		"skills/eta/SKILL.md":            skillMD("same-name"),
+	})
+	writeTree(t, e.home, map[string]string{
+		".agents/skills/shared/SKILL.md":    skillMD("shared"),
+		".agents/skills/user-only/SKILL.md": skillMD("user-only"),
+	})
+	_, l := e.list(t, nil)
+	if diff := cmp.Diff([]string{"shared", "same-name", "project-only", "user-only"}, names(l)); diff != "" {
+		t.Errorf("skills (-want +got):\n%s", diff)
+	}
+	if l.Skills[0].Location != filepath.Join(e.ws, ".agents/skills/shared/SKILL.md") {
+		t.Errorf("the first project root does not win: %s", l.Skills[0].Location)
+	}
+	// eta sorts before zeta, so zeta's copy is the duplicate.
+	if l.Skills[1].Location != filepath.Join(e.ws, "skills/eta/SKILL.md") {
+		t.Errorf("same-name: %s loaded, want the first in path order", l.Skills[1].Location)
+	}
+	want := []string{
+		"shadowed home/.agents/skills/shared/SKILL.md",
+		"name-mismatch ws/skills/eta/SKILL.md",
+		"duplicate-name ws/skills/shared/SKILL.md",
+		"duplicate-name ws/skills/zeta/SKILL.md",
+		"name-mismatch ws/skills/zeta/SKILL.md",
+	}
+	if diff := cmp.Diff(want, codes(l, filepath.Dir(e.ws))); diff != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	}
+	d := findDiag(l, skill.CodeShadowed)
+	if !strings.Contains(d.Message, filepath.Join(e.ws, ".agents/skills/shared/SKILL.md")) || d.Related == "" {
+		t.Errorf("shadowed does not name both paths: %+v", d)
+	}
+}
+
+func TestDeterministicOrder(t *testing.T) {
+	e := newEnv(t)
+	files := map[string]string{}
+	for _, n := range []string{"k", "b", "x", "a", "m", "q", "c"} {
+		files["skills/"+n+"/SKILL.md"] = skillMD(n)
+		files["skills/"+n+"/SKILL.md"] = "---\nname: " + n + "\n---\nno description line\n" // each with a warning
+	}
+	writeTree(t, e.ws, files)
+	_, first := e.list(t, &Options{NoUser: true})
+	for range 5 {
+		_, again := e.list(t, &Options{NoUser: true})
+		if diff := cmp.Diff(names(first), names(again)); diff != "" {
+			t.Fatalf("order changed:\n%s", diff)
+		}
+		if diff := cmp.Diff(codes(first, e.ws), codes(again, e.ws)); diff != "" {
+			t.Fatalf("diagnostic order changed:\n%s", diff)
+		}
+	}
+	if diff := cmp.Diff([]string{"a", "b", "c", "k", "m", "q", "x"}, names(first)); diff != "" {
+		t.Errorf("not in path order (-want +got):\n%s", diff)
+	}
+}
+
+func TestSymlinks(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		ws      map[string]string // relative to the workspace
+		outside map[string]string // relative to a folder beside the workspace
+		trusted bool
+		skills  []string
+		diags   []string
+	}{
+		{
+			name:   "folder symlink inside the workspace is followed",
+			ws:     map[string]string{"store/real/SKILL.md": skillMD("real"), "skills/real": "-> ../store/real"},
+			skills: []string{"real"},
+		},
+		{
+			name:   "file symlink inside the workspace is followed",
+			ws:     map[string]string{"store/file.md": skillMD("linked"), "skills/linked/SKILL.md": "-> ../../store/file.md"},
+			skills: []string{"linked"},
+		},
+		{
+			name:   "symlinked root inside the workspace",
+			ws:     map[string]string{"store/s/SKILL.md": skillMD("s"), "skills": "-> store"},
+			skills: []string{"s"},
+		},
+		{
+			name:   "the same file twice is loaded once",
+			ws:     map[string]string{"skills/a/SKILL.md": skillMD("a"), "skills/b": "-> a"},
+			skills: []string{"a"},
+		},
+		{
+			name:   "dangling",
+			ws:     map[string]string{"skills/gone": "-> ../nowhere", "skills/ok/SKILL.md": skillMD("ok"), "skills/ok2/SKILL.md": "-> missing.md"},
+			skills: []string{"ok"},
+			diags:  []string{"broken-link ws/skills/gone", "broken-link ws/skills/ok2/SKILL.md"},
+		},
+		{
+			name:   "loop",
+			ws:     map[string]string{"skills/l1": "-> l2", "skills/l2": "-> l1", "skills/ok/SKILL.md": skillMD("ok")},
+			skills: []string{"ok"},
+			diags:  []string{"symlink-loop ws/skills/l1", "symlink-loop ws/skills/l2"},
+		},
+		{
+			name:   "folder loop through an ancestor",
+			ws:     map[string]string{"skills/g/up": "-> ..", "skills/g/s/SKILL.md": skillMD("s")},
+			skills: []string{"s"},
+			diags:  []string{"symlink-loop ws/skills/g/up"},
+		},
+		{
+			name:    "escaping folder",
+			ws:      map[string]string{"skills/evil": "-> ../../outside/secret"},
+			outside: map[string]string{"secret/SKILL.md": skillMD("secret")},
+			diags:   []string{"path-escape ws/skills/evil"},
+		},
+		{
+			name:    "escaping file",
+			ws:      map[string]string{"skills/evil/SKILL.md": "-> ../../../outside/secret.md"},
+			outside: map[string]string{"secret.md": skillMD("evil")},
+			diags:   []string{"path-escape ws/skills/evil/SKILL.md"},
+		},
+		{
+			name:    "escaping root is a directory-escape",
+			ws:      map[string]string{"skills": "-> ../outside/skills"},
+			outside: map[string]string{"skills/x/SKILL.md": skillMD("x")},
+			diags:   []string{"directory-escape ws/skills"},
+		},
+		{
+			name:    "trustedPaths allow an escape",
+			ws:      map[string]string{"skills/shared": "-> ../../outside/shared"},
+			outside: map[string]string{"shared/SKILL.md": skillMD("shared")},
+			trusted: true,
+			skills:  []string{"shared"},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			outside := filepath.Join(filepath.Dir(e.ws), "outside")
+			writeTree(t, outside, tt.outside)
+			writeTree(t, e.ws, tt.ws)
+			if tt.trusted {
+				writeTree(t, e.ws, map[string]string{"skillet.yaml": "trustedPaths: [" + outside + "]\n"})
+			}
+			_, l := e.list(t, &Options{NoUser: true})
+			if diff := cmp.Diff(tt.skills, names(l)); diff != "" {
+				t.Errorf("skills (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.diags, codes(l, filepath.Dir(e.ws))); diff != "" {
+				t.Errorf("diagnostics (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestUserRootBoundary(t *testing.T) {
+	e := newEnv(t)
+	outside := filepath.Join(filepath.Dir(e.ws), "elsewhere")
+	writeTree(t, outside, map[string]string{"x/SKILL.md": skillMD("x")})
+	writeTree(t, e.home, map[string]string{
+		".agents/skills": "-> " + outside,
+		"dotfiles/skills/y/SKILL.md": skillMD("y"),
+		".config/skillet/skills":     "-> ../../dotfiles/skills",
+	})
+	_, l := e.list(t, nil)
+	if diff := cmp.Diff([]string{"y"}, names(l)); diff != "" {
+		t.Errorf("skills (-want +got):\n%s", diff)
+	}
+	if got := codes(l, e.home); !cmp.Equal(got, []string{"path-escape .agents/skills"}) {
+		t.Errorf("diagnostics %v", got)
+	}
+}
+
+func TestDirectoryEscape(t *testing.T) {
+	e := newEnv(t)
+	writeTree(t, e.ws, map[string]string{
+		"skillet.yaml":          "directories: [../outside, skills, /etc]\n",
+		"skills/in/SKILL.md":    skillMD("in"),
+		"../outside/x/SKILL.md": skillMD("x"),
+	})
+	_, l := e.list(t, &Options{NoUser: true})
+	if diff := cmp.Diff([]string{"in"}, names(l)); diff != "" {
+		t.Errorf("skills (-want +got):\n%s", diff)
+	}
+	got := codes(l, filepath.Dir(e.ws))
+	want := []string{"directory-escape /etc", "directory-escape outside"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	}
+}
+
+func TestWorkspaceMissing(t *testing.T) {
+	e := newEnv(t)
+	_, l := e.list(t, &Options{Workspace: filepath.Join(e.ws, "nope"), NoUser: true})
+	if d := findDiag(l, skill.CodeWorkspaceMissing); d == nil || d.Severity != skill.SeverityError {
+		t.Errorf("no workspace-missing error: %v", l.Diagnostics)
+	}
+	if len(l.Roots) != 0 {
+		t.Errorf("project roots of a missing workspace were scanned: %v", l.Roots)
+	}
+}
+
+func TestLimits(t *testing.T) {
+	e := newEnv(t)
+	big := "---\nname: big\ndescription: A big one.\n---\n" + strings.Repeat("é line of text\n", 1000) // 16 bytes a line
+	files := map[string]string{"skills/big/SKILL.md": big}
+	for _, n := range []string{"s1", "s2", "s3", "s4"} {
+		files["skills/"+n+"/SKILL.md"] = skillMD(n)
+	}
+	files["skills/s0/SKILL.md"] = "---\nname: s0\ndescription: hidden\ndisable-model-invocation: true\n---\nbody\n"
+	writeTree(t, e.ws, files)
+	c, l := e.list(t, &Options{NoUser: true, MaxSkillBytes: 1001, MaxSkills: 3})
+
+	var bigSkill *Skill
+	listed := []string{}
+	for _, s := range l.Skills {
+		if s.Name == "big" {
+			bigSkill = s
+		}
+		if s.Listed {
+			listed = append(listed, s.Name)
+		}
+	}
+	if bigSkill == nil || !bigSkill.Truncated || bigSkill.Bytes != int64(len(big)) {
+		t.Fatalf("big skill: %+v", bigSkill)
+	}
+	loaded, err := c.Load(context.Background(), "big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !loaded.Truncated || loaded.Bytes > 1001 || !strings.HasSuffix(loaded.Body, "é line of text") && !strings.HasSuffix(loaded.Body, "line") {
+		t.Errorf("load: truncated %v bytes %d", loaded.Truncated, loaded.Bytes)
+	}
+	if !strings.HasPrefix(loaded.Body, "é line of text") || strings.ContainsRune(loaded.Body, 0xFFFD) {
+		t.Errorf("truncated body cut badly: %q", loaded.Body[:20])
+	}
+	if d := findDiag(l, skill.CodeTooLarge); d == nil || !strings.Contains(d.Message, "1001") {
+		t.Errorf("too-large: %+v", d)
+	}
+	// maxSkills 3: hidden skills do not count, the rest stay loadable.
+	if diff := cmp.Diff([]string{"big", "s1", "s2"}, listed); diff != "" {
+		t.Errorf("listed (-want +got):\n%s", diff)
+	}
+	d := findDiag(l, skill.CodeCatalogTruncated)
+	if d == nil || !strings.Contains(d.Message, "s3, s4") {
+		t.Errorf("catalog-truncated does not name the skills left out: %+v", d)
+	}
+	if _, err := c.Load(context.Background(), "s4"); err != nil {
+		t.Errorf("a skill beyond maxSkills is not loadable: %v", err)
+	}
+	if s, err := c.Get(context.Background(), "s0"); err != nil || !s.Hidden() || s.Listed {
+		t.Errorf("hidden skill: %v %v", s, err)
+	}
+	if _, err := c.Get(context.Background(), "nope"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("unknown name: %v", err)
+	}
+}
+
+func TestConfigFile(t *testing.T) {
+	e := newEnv(t)
+	writeTree(t, e.ws, map[string]string{
+		".skillet.yaml": `# team settings
+directories: [team-skills]
+maxSkillBytes: 5000
+maxSkills: 7
+toolName: load_skill
+mode: strict
+maxDescriptionChars: 100
+catalogBudgetChars: 4000
+colour: blue
+`,
+		"team-skills/t/SKILL.md": skillMD("t"),
+		"skills/ignored/SKILL.md": skillMD("ignored"),
+	})
+	c, l := e.list(t, &Options{NoUser: true})
+	s := c.Settings()
+	want := Settings{Workspace: e.ws, ConfigFile: filepath.Join(e.ws, ".skillet.yaml"), Preset: "agents", Mode: skill.Strict,
+		MaxSkillBytes: 5000, MaxSkills: 7, MaxDescriptionChars: 100, CatalogBudgetChars: 4000, ToolName: "load_skill",
+		MaxDepth: DefaultMaxDepth, MaxFolders: DefaultMaxFolders}
+	if diff := cmp.Diff(want, s); diff != "" {
+		t.Errorf("settings (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"t"}, names(l)); diff != "" {
+		t.Errorf("directories did not replace the project roots (-want +got):\n%s", diff)
+	}
+	d := findDiag(l, skill.CodeUnknownField)
+	if d == nil || d.Line != 9 || d.Column != 1 || !strings.Contains(d.Message, "colour") {
+		t.Errorf("unknown key: %+v", d)
+	}
+	// Flags override the file.
+	c, err := New(context.Background(), e.opts(&Options{MaxSkills: 2, Preset: "claude"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Settings().MaxSkills != 2 || c.Settings().Preset != "claude" {
+		t.Errorf("flags did not override: %+v", c.Settings())
+	}
+
+	for _, bad := range []struct{ text, want string }{
+		{"maxSkills: many\n", ":1:12: maxSkills must be a positive integer"},
+		{"directories: {a: b}\n", ":1:14: directories must be a list of strings"},
+		{"mode: loose\n", `mode must be "lenient" or "strict"`},
+		{"preset: nope\n", "preset must be one of agents"},
+		{"toolName: 'has space'\n", "toolName must be"},
+		{"key: [unclosed\n", "invalid YAML"},
+		{"- a list\n", "must be a mapping"},
+	} {
+		writeTree(t, e.ws, map[string]string{"bad.yaml": bad.text})
+		_, err := New(context.Background(), e.opts(&Options{ConfigFile: filepath.Join(e.ws, "bad.yaml")}))
+		var ce *ConfigError
+		if !errors.As(err, &ce) || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%q: error %v, want a ConfigError containing %q", bad.text, err, bad.want)
+		}
+	}
+	if _, err := New(context.Background(), e.opts(&Options{ConfigFile: filepath.Join(e.ws, "missing.yaml")})); err == nil {
+		t.Error("a missing explicit configuration file was accepted")
+	}
+}
+
+func TestCache(t *testing.T) {
+	e := newEnv(t)
+	writeTree(t, e.ws, map[string]string{
+		"skills/a/SKILL.md": skillMD("a"),
+		"skills/b/SKILL.md": skillMD("b"),
+	})
+	c, err := New(context.Background(), e.opts(&Options{NoUser: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	list := func() *Listing {
+		l, err := c.List(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	l := list()
+	if diff := cmp.Diff([]string{"a", "b"}, names(l)); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+	first := l.Skills[0].Skill
+
+	// Unchanged: the parsed skill is reused, not re-read.
+	if l := list(); l.Skills[0].Skill != first {
+		t.Error("an unchanged file was parsed again")
+	}
+
+	// A rewrite with the same size and modification time is not seen: the
+	// cache trusts size, mtime and inode (D4.7) and does not re-read.
+	pa := filepath.Join(e.ws, "skills/a/SKILL.md")
+	fi, _ := os.Stat(pa)
+	same := strings.Replace(skillMD("a"), "The a skill.", "The A skill.", 1)
+	if err := os.WriteFile(pa, []byte(same), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(pa, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if got := list().Skills[0].Description; got != "The a skill." {
+		t.Errorf("an unchanged stamp was re-read: %q", got)
+	}
+
+	// An edit is seen.
+	edited := strings.Replace(skillMD("a"), "The a skill.", "The edited a skill.", 1)
+	if err := os.WriteFile(pa, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := list().Skills[0].Description; got != "The edited a skill." {
+		t.Errorf("edit not seen: %q", got)
+	}
+	// An addition and a removal are seen.
+	writeTree(t, e.ws, map[string]string{"skills/c/SKILL.md": skillMD("c")})
+	if diff := cmp.Diff([]string{"a", "b", "c"}, names(list())); diff != "" {
+		t.Errorf("addition (-want +got):\n%s", diff)
+	}
+	if err := os.RemoveAll(filepath.Join(e.ws, "skills/b")); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"a", "c"}, names(list())); diff != "" {
+		t.Errorf("removal (-want +got):\n%s", diff)
+	}
+	// A file that becomes invalid is reported, and valid again is loaded.
+	if err := os.WriteFile(pa, []byte("---\nname: a\ndescription: \"open\n---\nbody\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l = list()
+	if diff := cmp.Diff([]string{"c"}, names(l)); diff != "" || findDiag(l, skill.CodeParseError) == nil {
+		t.Errorf("broken edit: %v %v", names(l), l.Diagnostics)
+	}
+	time.Sleep(10 * time.Millisecond)
+	if err := os.WriteFile(pa, []byte(skillMD("a")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"a", "c"}, names(list())); diff != "" {
+		t.Errorf("repair not seen (-want +got):\n%s", diff)
+	}
+}
+
+func TestLoadAndContent(t *testing.T) {
+	e := newEnv(t)
+	writeTree(t, e.ws, map[string]string{"skills/a/SKILL.md": "---\nname: a\ndescription: d\n---\n\n# A\r\n\r\nStep one.\r\n"})
+	c, l := e.list(t, &Options{NoUser: true})
+	if l.Skills[0].Body != "" {
+		t.Error("the listing holds the body")
+	}
+	got, err := l.Skills[0].Content()
+	if err != nil || got != "# A\n\nStep one." {
+		t.Errorf("Content() = %q, %v", got, err)
+	}
+	ld, err := c.Load(context.Background(), "a")
+	if err != nil || ld.Body != got || ld.Truncated || ld.Bytes == 0 {
+		t.Errorf("Load = %+v, %v", ld, err)
+	}
+	if _, err := c.Load(context.Background(), "zzz"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("unknown: %v", err)
+	}
+}
+
+func TestContextCancelled(t *testing.T) {
+	e := newEnv(t)
+	c, err := New(context.Background(), e.opts(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := c.List(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("List on a cancelled context: %v", err)
+	}
+}
