@@ -90,20 +90,20 @@ func TestEveryPresetIsData(t *testing.T) {
 func TestShapes(t *testing.T) {
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{
-		"skills/alpha/SKILL.md":                    skillMD("alpha"),
-		"skills/alpha/scripts/run.sh":              "echo",
-		"skills/alpha/nested/SKILL.md":             skillMD("nested"), // a bundled file, not a skill
-		"skills/beta.md":                           skillMD("beta"),   // flat form
-		"skills/README.md":                         "# Skills\n\nThis folder holds skills.\n",
-		"skills/group/gamma/SKILL.md":              skillMD("gamma"),
-		"skills/group/deeper/delta/SKILL.md":       skillMD("delta"),
-		"skills/group/notes.md":                    "not a flat skill: not directly in a root\n",
-		"skills/lower/skill.md":                    skillMD("lower"),
-		"skills/.hidden/SKILL.md":                  skillMD("hidden"),
-		"skills/_draft/SKILL.md":                   skillMD("draft"),
-		"skills/node_modules/pkg/SKILL.md":         skillMD("pkg"),
-		"skills/empty-folder/<dir>":                "<dir>",
-		"skills/no-skill-here/notes.txt":           "stray file",
+		"skills/alpha/SKILL.md":                     skillMD("alpha"),
+		"skills/alpha/scripts/run.sh":               "echo",
+		"skills/alpha/nested/SKILL.md":              skillMD("nested"), // a bundled file, not a skill
+		"skills/beta.md":                            skillMD("beta"),   // flat form
+		"skills/README.md":                          "# Skills\n\nThis folder holds skills.\n",
+		"skills/group/gamma/SKILL.md":               skillMD("gamma"),
+		"skills/group/deeper/delta/SKILL.md":        skillMD("delta"),
+		"skills/group/notes.md":                     "not a flat skill: not directly in a root\n",
+		"skills/lower/skill.md":                     skillMD("lower"),
+		"skills/.hidden/SKILL.md":                   skillMD("hidden"),
+		"skills/_draft/SKILL.md":                    skillMD("draft"),
+		"skills/node_modules/pkg/SKILL.md":          skillMD("pkg"),
+		"skills/empty-folder/<dir>":                 "<dir>",
+		"skills/no-skill-here/notes.txt":            "stray file",
 		"skills/only-groups/inner/epsilon/SKILL.md": skillMD("epsilon"),
 	})
 	_, l := e.list(t, &Options{NoUser: true})
@@ -341,7 +341,7 @@ func TestUserRootBoundary(t *testing.T) {
 	outside := filepath.Join(filepath.Dir(e.ws), "elsewhere")
 	writeTree(t, outside, map[string]string{"x/SKILL.md": skillMD("x")})
 	writeTree(t, e.home, map[string]string{
-		".agents/skills": "-> " + outside,
+		".agents/skills":             "-> " + outside,
 		"dotfiles/skills/y/SKILL.md": skillMD("y"),
 		".config/skillet/skills":     "-> ../../dotfiles/skills",
 	})
@@ -452,7 +452,7 @@ maxDescriptionChars: 100
 catalogBudgetChars: 4000
 colour: blue
 `,
-		"team-skills/t/SKILL.md": skillMD("t"),
+		"team-skills/t/SKILL.md":  skillMD("t"),
 		"skills/ignored/SKILL.md": skillMD("ignored"),
 	})
 	c, l := e.list(t, &Options{NoUser: true})

@@ -3,6 +3,7 @@ package skill
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 )
 
@@ -195,4 +196,70 @@ type Options struct {
 	// Truncated says the caller read only the first part of a larger file;
 	// it only changes the wording of a missing closing fence.
 	Truncated bool
+}
+
+// UnmarshalJSON reads a JSON object into m, keeping key order. Nested
+// objects become Map, arrays []any, integers int64, other numbers float64.
+func (m *Map) UnmarshalJSON(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	v, err := decodeJSON(dec)
+	if err != nil {
+		return err
+	}
+	mm, ok := v.(Map)
+	if !ok {
+		if v == nil {
+			*m = nil
+			return nil
+		}
+		return fmt.Errorf("skill.Map: JSON value is not an object")
+	}
+	*m = mm
+	return nil
+}
+
+func decodeJSON(dec *json.Decoder) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '{':
+			m := Map{}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				key, _ := kt.(string)
+				v, err := decodeJSON(dec)
+				if err != nil {
+					return nil, err
+				}
+				m = append(m, Field{Key: key, Value: v})
+			}
+			_, err := dec.Token() // '}'
+			return m, err
+		case '[':
+			list := []any{}
+			for dec.More() {
+				v, err := decodeJSON(dec)
+				if err != nil {
+					return nil, err
+				}
+				list = append(list, v)
+			}
+			_, err := dec.Token() // ']'
+			return list, err
+		}
+	case json.Number:
+		if i, err := t.Int64(); err == nil {
+			return i, nil
+		}
+		return t.Float64()
+	}
+	return tok, nil
 }

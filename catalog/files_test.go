@@ -1,0 +1,106 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestReadFile(t *testing.T) {
+	e := newEnv(t)
+	outside := filepath.Join(filepath.Dir(e.ws), "outside")
+	writeTree(t, outside, map[string]string{"secret.txt": "top secret"})
+	writeTree(t, e.ws, map[string]string{
+		"skills/a/SKILL.md":            skillMD("a"),
+		"skills/a/references/guide.md": "# Guide\n",
+		"skills/a/references/big.txt":  strings.Repeat("x", 2000),
+		"skills/a/link-in.md":          "-> references/guide.md",
+		"skills/a/link-out.txt":        "-> " + filepath.Join(outside, "secret.txt"),
+		"skills/a/dir-out":             "-> " + outside,
+		"skills/b/SKILL.md":            skillMD("b"),
+		"skills/b/private.txt":         "b's file",
+		"skills/flat.md":               skillMD("flat"),
+	})
+	c, _ := e.list(t, &Options{NoUser: true})
+	ctx := context.Background()
+	for _, tt := range []struct {
+		skill, path string
+		limit       int64
+		want        string
+		err         error
+	}{
+		{"a", "references/guide.md", 0, "# Guide\n", nil},
+		{"a", "./references//guide.md", 0, "# Guide\n", nil},
+		{"a", `references\guide.md`, 0, "# Guide\n", nil},
+		{"a", "link-in.md", 0, "# Guide\n", nil},
+		{"a", "SKILL.md", 0, skillMD("a"), nil},
+		{"a", "references/big.txt", 1000, "", ErrTooLarge},
+		{"a", "references/big.txt", 2000, strings.Repeat("x", 2000), nil},
+		{"a", "../b/private.txt", 0, "", ErrOutside},
+		{"a", "references/../../b/private.txt", 0, "", ErrOutside},
+		{"a", filepath.Join(e.ws, "skills/b/private.txt"), 0, "", ErrOutside},
+		{"a", "/etc/passwd", 0, "", ErrOutside},
+		{"a", "C:/Windows/win.ini", 0, "", ErrOutside},
+		{"a", "link-out.txt", 0, "", ErrOutside},
+		{"a", "dir-out/secret.txt", 0, "", ErrOutside},
+		{"a", "references", 0, "", ErrNotFile},
+		{"a", ".", 0, "", ErrNotFile},
+		{"a", "missing.md", 0, "", ErrFileNotFound},
+		{"a", "", 0, "", ErrFileNotFound},
+		{"a", "bad\x00name", 0, "", ErrOutside},
+		{"zzz", "x", 0, "", ErrNotFound},
+		{"flat", "flat.md", 0, skillMD("flat"), nil},
+		{"flat", "a/SKILL.md", 0, "", ErrFileNotFound},
+	} {
+		got, err := c.ReadFile(ctx, tt.skill, tt.path, tt.limit)
+		if tt.err != nil {
+			if !errors.Is(err, tt.err) {
+				t.Errorf("%s %q: error %v, want %v", tt.skill, tt.path, err, tt.err)
+			}
+			if got != nil {
+				t.Errorf("%s %q: returned %d bytes with an error", tt.skill, tt.path, len(got))
+			}
+			continue
+		}
+		if err != nil || string(got) != tt.want {
+			t.Errorf("%s %q: %q, %v", tt.skill, tt.path, got, err)
+		}
+	}
+}
+
+func TestFiles(t *testing.T) {
+	e := newEnv(t)
+	writeTree(t, e.ws, map[string]string{
+		"skills/a/SKILL.md":            skillMD("a"),
+		"skills/a/scripts/run.sh":      "echo hi",
+		"skills/a/references/z.md":     "z",
+		"skills/a/references/b.md":     "bb",
+		"skills/a/.git/config":         "x",
+		"skills/a/node_modules/p/i.js": "x",
+		"skills/a/nested/SKILL.md":     skillMD("nested"),
+		"skills/a/link.md":             "-> references/b.md",
+		"skills/a/out.md":              "-> ../../../outside.md",
+		"skills/a/loop":                "-> loop",
+		"outside.md":                   "x",
+	})
+	c, _ := e.list(t, &Options{NoUser: true})
+	files, more, err := c.Files(context.Background(), "a", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []File{
+		{"SKILL.md", int64(len(skillMD("a")))}, {"link.md", 2}, {"nested/SKILL.md", int64(len(skillMD("nested")))},
+		{"references/b.md", 2}, {"references/z.md", 1}, {"scripts/run.sh", 7},
+	}
+	if diff := cmp.Diff(want, files); diff != "" || more {
+		t.Errorf("files (-want +got):\n%s\nmore %v", diff, more)
+	}
+	files, more, err = c.Files(context.Background(), "a", 2)
+	if err != nil || len(files) != 2 || !more {
+		t.Errorf("limit 2: %v more=%v err=%v", files, more, err)
+	}
+}
