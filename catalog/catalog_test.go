@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -610,5 +611,40 @@ func TestContextCancelled(t *testing.T) {
 	cancel()
 	if _, err := c.List(ctx); !errors.Is(err, context.Canceled) {
 		t.Errorf("List on a cancelled context: %v", err)
+	}
+}
+
+// TestNothingWritten checks that discovery, loading and file reads change
+// nothing on disk: every path, size, mode and modification time is the same
+// afterwards.
+func TestNothingWritten(t *testing.T) {
+	e := newEnv(t)
+	writeTree(t, e.ws, map[string]string{
+		"skills/a/SKILL.md":        "---\nname: A Skill\ndescription: Use when: x\n---\nbody\n",
+		"skills/a/references/r.md": "r",
+		"skills/b.md":              "# B\n\nflat\n",
+		"skills/loop":              "-> loop",
+		"skills/gone":              "-> nowhere",
+		"skills/c/SKILL.md":        "---\nname: c\n---\n",
+	})
+	snapshot := func() map[string]string {
+		out := map[string]string{}
+		filepath.Walk(filepath.Dir(e.ws), func(p string, fi os.FileInfo, err error) error {
+			if err == nil {
+				out[p] = fmt.Sprintf("%v %v %d", fi.Mode(), fi.ModTime(), fi.Size())
+			}
+			return nil
+		})
+		return out
+	}
+	before := snapshot()
+	c, _ := e.list(t, nil)
+	ctx := context.Background()
+	c.Load(ctx, "a-skill")
+	c.ReadFile(ctx, "a-skill", "references/r.md", 0)
+	c.Files(ctx, "a-skill", 0)
+	c.List(ctx)
+	if diff := cmp.Diff(before, snapshot()); diff != "" {
+		t.Errorf("the tree changed (-before +after):\n%s", diff)
 	}
 }
