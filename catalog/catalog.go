@@ -80,8 +80,18 @@ type Catalog struct {
 	wsExists    bool
 	trustedReal []string
 
-	mu    sync.Mutex // serialises List
-	cache map[string]*entry
+	mu sync.Mutex // serialises List; guards what follows
+	// cache holds the entry of every skill file of the last List by path;
+	// dirs holds the folders read. The next* maps and the buffers are
+	// reused from List to List so a warm List does not allocate per skill.
+	cache, nextCache map[string]*entry
+	dirs, nextDirs   map[string]*dirState
+	byName           map[string]*Skill
+	seenFile         map[stamp]bool
+	onStack          map[string]bool
+	candBuf          []candidate
+	entBuf           []*entry
+	todoBuf          []int
 
 	snapMu sync.RWMutex
 	snap   *Listing

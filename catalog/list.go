@@ -24,13 +24,18 @@ type entry struct {
 	size      int64
 	truncated bool
 	readErr   error
+	// listed is the catalog Skill built from this entry by the last List,
+	// reused while nothing about it changes.
+	listed *Skill
 }
 
 // List discovers skills under every root and returns the listing. Files
 // whose size, modification time and inode are unchanged since the last
-// List are not read again (D4.7); edits, additions and removals are seen.
-// One bad entry never fails the listing: it becomes a diagnostic. The error
-// is non-nil only when ctx is done.
+// List are not read again, and folders whose stamp is unchanged are not
+// read again either (D4.7): a warm List costs about one stat per skill and
+// no allocation per unchanged skill. Edits, additions and removals are
+// seen. One bad entry never fails the listing: it becomes a diagnostic. The
+// error is non-nil only when ctx is done.
 func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -49,44 +54,61 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 	diags = append(diags, rootDiags...)
 
 	// Walk every root, in precedence order.
-	var cands []candidate
+	if c.nextDirs == nil {
+		c.nextDirs = map[string]*dirState{}
+	}
+	clear(c.nextDirs)
+	cands := c.candBuf[:0]
 	for _, r := range roots {
-		w := &walker{ctx: ctx, c: c, root: r}
+		w := &walker{ctx: ctx, c: c, root: r, cands: cands}
 		w.walkRoot()
-		cands = append(cands, w.cands...)
+		cands = w.cands
 		diags = append(diags, w.diags...)
 		l.Roots = append(l.Roots, *r)
 	}
+	c.dirs, c.nextDirs = c.nextDirs, c.dirs
+	c.candBuf = cands[:0]
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 
-	// Read and parse, in parallel; unchanged files come from the cache.
+	// Read and parse what changed, in parallel; the rest comes from the
+	// cache.
 	entries := c.readAll(ctx, cands)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 
 	// Precedence: first found wins (D4.3).
-	next := make(map[string]*entry, len(entries))
-	byName := map[string]*Skill{}
-	seenFile := map[stamp]string{}
-	for i, cand := range cands {
+	if c.nextCache == nil {
+		c.nextCache = make(map[string]*entry, len(cands))
+	}
+	next := c.nextCache
+	clear(next)
+	if c.byName == nil {
+		c.byName, c.seenFile = map[string]*Skill{}, map[stamp]bool{}
+	}
+	byName, seenFile := c.byName, c.seenFile
+	clear(byName)
+	clear(seenFile)
+	l.Skills = make([]*Skill, 0, len(cands))
+	for i := range cands {
+		cand := &cands[i]
 		e := entries[i]
 		if e == nil {
 			continue
 		}
 		if e.readErr != nil {
-			diags = append(diags, readDiag(cand, e.readErr))
+			diags = append(diags, readDiag(*cand, e.readErr))
 			continue
 		}
 		next[cand.path] = e
 		if e.stamp.ino != 0 {
 			key := stamp{ino: e.stamp.ino, dev: e.stamp.dev}
-			if _, dup := seenFile[key]; dup {
+			if seenFile[key] {
 				continue // the same file reached twice through symlinks (000)
 			}
-			seenFile[key] = cand.path
+			seenFile[key] = true
 		}
 		diags = append(diags, e.diags...)
 		if cand.fileCase {
@@ -100,8 +122,12 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 		if e.skill == nil {
 			continue
 		}
-		s := &Skill{Skill: e.skill, Location: cand.path, BaseDir: cand.dir, Root: cand.root.Path,
-			Scope: cand.root.Scope, Flat: cand.flat, Bytes: e.size, Truncated: e.truncated, c: c}
+		s := e.listed
+		if s == nil || s.Location != cand.path || s.BaseDir != cand.dir || s.Root != cand.root.Path || s.Scope != cand.root.Scope || s.Flat != cand.flat {
+			s = &Skill{Skill: e.skill, Location: cand.path, BaseDir: cand.dir, Root: cand.root.Path,
+				Scope: cand.root.Scope, Flat: cand.flat, Bytes: e.size, Truncated: e.truncated, c: c}
+			e.listed = s
+		}
 		if w, ok := byName[s.Name]; ok {
 			if w.Scope == s.Scope {
 				diags = append(diags, skill.Diagnostic{Code: skill.CodeDuplicateName, Severity: skill.SeverityError,
@@ -117,21 +143,31 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 		byName[s.Name] = s
 		l.Skills = append(l.Skills, s)
 	}
-	c.cache = next
+	c.cache, c.nextCache = next, c.cache
 
 	// maxSkills (D4.5): the catalog lists at most that many visible skills.
+	// Skills are never changed once handed out: one whose Listed flag
+	// changes is copied.
 	var left []string
 	listed := 0
-	for _, s := range l.Skills {
-		if s.Hidden() {
-			continue
+	for i, s := range l.Skills {
+		want := false
+		if !s.Hidden() {
+			if listed < c.settings.MaxSkills {
+				want = true
+				listed++
+			} else {
+				left = append(left, s.Name)
+			}
 		}
-		if listed < c.settings.MaxSkills {
-			s.Listed = true
-			listed++
-			continue
+		if s.Listed != want {
+			cp := *s
+			cp.Listed = want
+			l.Skills[i] = &cp
+			if e := c.cache[s.Location]; e != nil {
+				e.listed = &cp
+			}
 		}
-		left = append(left, s.Name)
 	}
 	if len(left) > 0 {
 		diags = append(diags, skill.Diagnostic{Code: skill.CodeCatalogTruncated, Severity: skill.SeverityWarning,
@@ -148,11 +184,30 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 	return l, nil
 }
 
-// readAll reads and parses the candidates with a bounded pool of workers.
-// The result is index-aligned with cands.
+// readAll returns the entry of every candidate, index-aligned with cands:
+// from the cache when the file is unchanged, else read and parsed by a
+// bounded pool of workers.
 func (c *Catalog) readAll(ctx context.Context, cands []candidate) []*entry {
-	out := make([]*entry, len(cands))
-	workers := min(max(runtime.GOMAXPROCS(0)*4, 4), 32, len(cands))
+	out := c.entBuf[:0]
+	if cap(out) < len(cands) {
+		out = make([]*entry, 0, len(cands))
+	}
+	out = out[:len(cands)]
+	c.entBuf = out
+	todo := c.todoBuf[:0]
+	for i := range cands {
+		if e := c.cached(&cands[i]); e != nil {
+			out[i] = e
+		} else {
+			out[i] = nil
+			todo = append(todo, i)
+		}
+	}
+	c.todoBuf = todo[:0]
+	if len(todo) == 0 {
+		return out
+	}
+	workers := min(max(runtime.GOMAXPROCS(0)*4, 4), 32, len(todo))
 	var next int
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -160,12 +215,13 @@ func (c *Catalog) readAll(ctx context.Context, cands []candidate) []*entry {
 		wg.Go(func() {
 			for {
 				mu.Lock()
-				i := next
+				k := next
 				next++
 				mu.Unlock()
-				if i >= len(cands) || ctx.Err() != nil {
+				if k >= len(todo) || ctx.Err() != nil {
 					return
 				}
+				i := todo[k]
 				out[i] = c.readOne(cands[i])
 			}
 		})
@@ -174,14 +230,29 @@ func (c *Catalog) readAll(ctx context.Context, cands []candidate) []*entry {
 	return out
 }
 
-// readOne returns the cached entry when the file is unchanged, else reads
-// and parses it.
-func (c *Catalog) readOne(cand candidate) *entry {
-	if old, ok := c.cache[cand.path]; ok && old.stamp != (stamp{}) {
-		if st, err := statStamp(cand.path); err == nil && st == old.stamp {
-			return old
+// cached returns the cache entry of a candidate whose file is unchanged,
+// or nil.
+func (c *Catalog) cached(cand *candidate) *entry {
+	old, ok := c.cache[cand.path]
+	if !ok || old.stamp == (stamp{}) {
+		return nil
+	}
+	st := cand.stamp
+	if st == (stamp{}) {
+		// A symlinked skill file: stat through the link.
+		var err error
+		if st, err = statStamp(cand.path); err != nil {
+			return nil
 		}
 	}
+	if st != old.stamp {
+		return nil
+	}
+	return old
+}
+
+// readOne reads and parses a skill file.
+func (c *Catalog) readOne(cand candidate) *entry {
 	boundary := func(real string) bool {
 		return within(real, cand.root.Boundary) || c.trusted(real)
 	}

@@ -22,7 +22,40 @@ type candidate struct {
 	path     string // absolute path as found
 	dir      string // base directory
 	flat     bool
-	fileCase bool // named skill.md in another letter case
+	fileCase bool  // named skill.md in another letter case
+	stamp    stamp // from the walk's lstat; zero when unknown (symlinks)
+}
+
+// pathRef is a path with its NUL-terminated bytes prebuilt, so the warm
+// walk can stat it without allocating.
+type pathRef struct {
+	path string
+	z    []byte
+}
+
+func newRef(p string) pathRef {
+	z := make([]byte, len(p)+1)
+	copy(z, p)
+	return pathRef{path: p, z: z}
+}
+
+// child is one entry of a folder as the walk needs it.
+type child struct {
+	name  string
+	ref   pathRef     // dir/name
+	skill pathRef     // dir/name/SKILL.md
+	typ   fs.FileMode // type bits from the directory entry
+	// real is the child's symlink-free path, built from realParent the
+	// first time the walk needs it.
+	real, realParent string
+}
+
+// dirState is what a folder held when it was last read. A warm List reuses
+// it while the folder's stamp is unchanged, so it reads no folder again.
+type dirState struct {
+	stamp    stamp
+	children []child
+	err      error
 }
 
 // walker walks one root (D4.2, D4.4).
@@ -79,96 +112,141 @@ func (w *walker) walkRoot() {
 		}
 		return
 	}
-	w.onStack = map[string]bool{}
-	w.visit(r.Path, real, 0)
+	if w.c.onStack == nil {
+		w.c.onStack = map[string]bool{}
+	}
+	w.onStack = w.c.onStack
+	clear(w.onStack)
+	w.visit(newRef(r.Path), newRef(filepath.Join(r.Path, SkillFile)), nil, real, 0)
 }
 
 // visit looks at one folder: a skill folder when it holds SKILL.md (or
-// skill.md in another case), else a grouping folder to walk into.
-func (w *walker) visit(dir, real string, depth int) {
+// skill.md in another case), else a grouping folder to walk into. The
+// folder's symlink-free path is linkReal when it was reached through a
+// symlink, else ch.real.
+func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth int) {
 	if w.stopWalk || w.ctx.Err() != nil {
 		return
 	}
-	if w.onStack[real] {
-		w.diag(skill.CodeSymlinkLoop, dir, "the folder leads back to %s, which is already being walked; skipped", real)
-		return
-	}
 	if depth > w.c.settings.MaxDepth {
-		w.limit(dir, fmt.Sprintf("it is deeper than %d levels below the root", w.c.settings.MaxDepth))
+		w.limit(dir.path, fmt.Sprintf("it is deeper than %d levels below the root", w.c.settings.MaxDepth))
 		return
 	}
-	file := filepath.Join(dir, SkillFile)
-	if _, err := os.Lstat(file); err == nil {
-		w.cands = append(w.cands, candidate{root: w.root, path: file, dir: dir})
-		return
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		if errors.Is(err, fs.ErrPermission) {
-			w.diag(skill.CodeUnreadable, dir, "the folder cannot be searched: %s; skipped", errText(err))
-			return
+	st, mode, err := lstatRef(skillFile)
+	switch {
+	case err == nil:
+		c := candidate{root: w.root, path: skillFile.path, dir: dir.path}
+		if mode.IsRegular() {
+			c.stamp = st
 		}
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		w.diag(skill.CodeUnreadable, dir, "the folder cannot be read: %s; skipped", errText(err))
+		w.cands = append(w.cands, c)
+		return
+	case errors.Is(err, fs.ErrPermission):
+		w.diag(skill.CodeUnreadable, dir.path, "the folder cannot be searched: %s; skipped", errText(err))
 		return
 	}
-	for _, e := range entries {
-		if name := e.Name(); name != SkillFile && strings.EqualFold(name, SkillFile) && !e.IsDir() {
-			w.cands = append(w.cands, candidate{root: w.root, path: filepath.Join(dir, name), dir: dir, fileCase: true})
+	ds := w.c.readDir(dir)
+	if ds.err != nil {
+		w.diag(skill.CodeUnreadable, dir.path, "the folder cannot be read: %s; skipped", errText(ds.err))
+		return
+	}
+	for _, e := range ds.children {
+		if e.name != SkillFile && strings.EqualFold(e.name, SkillFile) && !e.typ.IsDir() {
+			w.cands = append(w.cands, candidate{root: w.root, path: e.ref.path, dir: dir.path, fileCase: true})
 			return
 		}
 	}
 	w.folders++
 	if w.folders > w.c.settings.MaxFolders {
-		w.limit(dir, fmt.Sprintf("the root has more than %d folders", w.c.settings.MaxFolders))
+		w.limit(dir.path, fmt.Sprintf("the root has more than %d folders", w.c.settings.MaxFolders))
 		w.stopWalk = true
 		return
 	}
-	w.onStack[real] = true
+	r := linkReal
+	if r == "" {
+		r = ch.real
+	}
+	if w.onStack[r] {
+		w.diag(skill.CodeSymlinkLoop, dir.path, "the folder leads back to %s, which is already being walked; skipped", r)
+		return
+	}
+	w.onStack[r] = true
 	before := len(w.cands)
-	hasFile := w.entries(dir, real, depth, entries)
-	delete(w.onStack, real)
+	hasFile := w.entries(dir.path, r, depth, ds.children)
+	delete(w.onStack, r)
 	if depth > 0 && hasFile && len(w.cands) == before && !w.stopWalk {
-		w.diag(skill.CodeFileMissing, dir, "the folder holds files but no %s, and no skill below it", SkillFile)
+		w.diag(skill.CodeFileMissing, dir.path, "the folder holds files but no %s, and no skill below it", SkillFile)
 	}
 }
 
-// entries walks the children of a grouping folder (or root). It reports
-// whether the folder holds at least one regular, non-ignored file.
-func (w *walker) entries(dir, real string, depth int, entries []os.DirEntry) (hasFile bool) {
+// readDir returns the folder's entries, from the previous List when the
+// folder's stamp is unchanged.
+func (c *Catalog) readDir(dir pathRef) *dirState {
+	st, _, err := statRef(dir)
+	if err == nil {
+		if old, ok := c.dirs[dir.path]; ok && old.stamp == st && old.err == nil {
+			c.nextDirs[dir.path] = old
+			return old
+		}
+	}
+	ds := &dirState{stamp: st}
+	entries, err := os.ReadDir(dir.path)
+	if err != nil {
+		ds.err = err
+		return ds
+	}
+	ds.children = make([]child, 0, len(entries))
 	for _, e := range entries {
 		name := e.Name()
 		if ignored(name) {
 			continue
 		}
-		full := filepath.Join(dir, name)
-		childReal := filepath.Join(real, name)
-		typ := e.Type()
+		p := filepath.Join(dir.path, name)
+		ch := child{name: name, ref: newRef(p), typ: e.Type()}
+		if ch.typ.IsDir() || ch.typ&fs.ModeSymlink != 0 {
+			ch.skill = newRef(filepath.Join(p, SkillFile))
+		}
+		ds.children = append(ds.children, ch)
+	}
+	c.nextDirs[dir.path] = ds
+	return ds
+}
+
+// entries walks the children of a grouping folder (or root). It reports
+// whether the folder holds at least one regular, non-ignored file.
+func (w *walker) entries(dir, real string, depth int, children []child) (hasFile bool) {
+	for i := range children {
+		e := &children[i]
+		typ := e.typ
+		linkReal := ""
+		if e.realParent != real || e.real == "" {
+			e.realParent, e.real = real, filepath.Join(real, e.name)
+		}
 		if typ&fs.ModeSymlink != 0 {
-			fi, err := os.Stat(full)
+			fi, err := os.Stat(e.ref.path)
 			if err != nil {
-				w.linkError(full, err)
+				w.linkError(e.ref.path, err)
 				continue
 			}
-			r, err := filepath.EvalSymlinks(full)
+			r, err := filepath.EvalSymlinks(e.ref.path)
 			if err != nil {
-				w.linkError(full, err)
+				w.linkError(e.ref.path, err)
 				continue
 			}
 			if !w.allowed(r) {
-				w.diag(skill.CodePathEscape, full, "the symlink resolves to %s, outside the boundary %s; skipped", r, w.root.Boundary)
+				w.diag(skill.CodePathEscape, e.ref.path, "the symlink resolves to %s, outside the boundary %s; skipped", r, w.root.Boundary)
 				continue
 			}
-			childReal = r
+			linkReal = r
 			typ = fi.Mode().Type()
 		}
 		switch {
 		case typ.IsDir():
-			w.visit(full, childReal, depth+1)
+			w.visit(e.ref, e.skill, e, linkReal, depth+1)
 		case typ.IsRegular():
 			hasFile = true
-			if depth == 0 && w.root.Flat && isFlatSkill(name) {
-				w.cands = append(w.cands, candidate{root: w.root, path: full, dir: dir, flat: true})
+			if depth == 0 && w.root.Flat && isFlatSkill(e.name) {
+				w.cands = append(w.cands, candidate{root: w.root, path: e.ref.path, dir: dir, flat: true})
 			}
 		}
 		if w.stopWalk {

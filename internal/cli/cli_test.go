@@ -9,6 +9,9 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/testcorpus"
 )
 
 func TestMain(m *testing.M) {
@@ -56,5 +59,35 @@ func TestExamplesClean(t *testing.T) {
 	}
 	if errb.Len() != 0 {
 		t.Errorf("stderr: %s", errb.String())
+	}
+}
+
+// TestStreamedJSONIsTheSame checks that the streamed list --json writes
+// byte for byte what encoding the whole D8 object at once writes, for an
+// empty listing and for the corpus.
+func TestStreamedJSONIsTheSame(t *testing.T) {
+	dirs := []string{t.TempDir()}
+	if c := testcorpus.Find(); c != "" {
+		dirs = append(dirs, c)
+	}
+	for _, dir := range dirs {
+		c, err := catalog.New(context.Background(), &catalog.Options{Workspace: dir, NoUser: true, ExtraPaths: testcorpus.Roots(dir)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := c.List(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var whole, streamed bytes.Buffer
+		if err := writeJSON(&whole, listingJSON(l)); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeListingJSON(&streamed, l); err != nil {
+			t.Fatal(err)
+		}
+		if whole.String() != streamed.String() {
+			t.Errorf("%s: streamed JSON differs (%d vs %d bytes)", dir, streamed.Len(), whole.Len())
+		}
 	}
 }

@@ -1,0 +1,5 @@
+package catalog
+
+import "syscall"
+
+const sysFstatat = syscall.SYS_FSTATAT
