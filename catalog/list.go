@@ -288,6 +288,9 @@ func readDiag(cand candidate, err error) skill.Diagnostic {
 			d.Code = skill.CodeUnreadable
 			d.Message = "the skill file disappeared while it was being read; skipped"
 		}
+	case errors.Is(err, errUnstable):
+		d.Code = skill.CodeUnreadable
+		d.Message = fmt.Sprintf("the skill file kept changing while it was read (%d attempts); skipped until it settles", readAttempts)
 	case errors.Is(err, ErrNotFile):
 		d.Code = skill.CodeUnreadable
 		d.Message = fmt.Sprintf("the skill file is %s; skipped", err)

@@ -47,10 +47,18 @@ func (e *errEscape) Error() string {
 }
 func (e *errEscape) Unwrap() error { return ErrOutside }
 
+// readAttempts bounds how often a file that changes while it is read is
+// read again.
+const readAttempts = 3
+
+// errUnstable is a file that kept changing while it was read.
+var errUnstable = errors.New("the file kept changing while it was being read")
+
 // readSkillFile reads up to max bytes of a skill file. It never blocks on a
 // FIFO or device: the file is opened non-blocking and must be regular. When
 // the file is a symlink, allowed (if not nil) must accept its resolved
-// target.
+// target. A file whose size, time or inode changes during the read is read
+// again, up to readAttempts times, so a torn read is never parsed.
 func readSkillFile(path string, max int, allowed func(string) bool) (*readResult, error) {
 	f, err := openNoFollow(path)
 	if err != nil && isSymlinkErr(err) {
@@ -67,40 +75,46 @@ func readSkillFile(path string, max int, allowed func(string) bool) (*readResult
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w (%s)", ErrNotFile, fileKind(fi.Mode()))
-	}
 	bp := bufPool.Get().(*[]byte)
-	buf := (*bp)[:0]
-	if cap(buf) < max+1 {
-		buf = make([]byte, 0, max+1)
+	if cap(*bp) < max+1 {
+		*bp = make([]byte, 0, max+1)
 	}
-	buf = buf[:max+1]
-	n, err := io.ReadFull(f, buf)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		*bp = buf[:0]
+	fail := func(err error) (*readResult, error) {
 		bufPool.Put(bp)
 		return nil, err
 	}
-	*bp = buf[:0]
-	r := &readResult{data: buf[:n], size: fi.Size(), stamp: stampOf(fi), buf: bp}
-	if n > max {
-		r.truncated = true
-		r.data = cutRune(buf[:max])
+	for range readAttempts {
+		fi, err := f.Stat()
+		if err != nil {
+			return fail(err)
+		}
+		if !fi.Mode().IsRegular() {
+			return fail(fmt.Errorf("%w (%s)", ErrNotFile, fileKind(fi.Mode())))
+		}
+		want := max + 1
+		if fi.Size() < int64(want) {
+			want = int(fi.Size())
+		}
+		buf := (*bp)[:want]
+		n, err := f.ReadAt(buf, 0)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return fail(err)
+		}
+		fi2, err := f.Stat()
+		if err != nil {
+			return fail(err)
+		}
+		if stampOf(fi2) != stampOf(fi) {
+			continue
+		}
+		r := &readResult{data: buf[:n], size: fi.Size(), stamp: stampOf(fi), buf: bp}
+		if n > max {
+			r.truncated = true
+			r.data = cutRune(buf[:max])
+		}
+		return r, nil
 	}
-	// A file that changed while it was read gets no stamp, so the next
-	// List reads it again.
-	if fi2, err := f.Stat(); err != nil || stampOf(fi2) != r.stamp {
-		r.stamp = stamp{}
-	}
-	if r.size < int64(n) {
-		r.size = int64(n)
-	}
-	return r, nil
+	return fail(errUnstable)
 }
 
 // cutRune drops a trailing partial UTF-8 sequence.
