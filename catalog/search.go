@@ -4,9 +4,14 @@ import (
 	"context"
 	"errors"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
+	"weak"
+
+	"github.com/skillet-go/skillet/skill"
 )
 
 // ErrEmptyQuery is returned by [Catalog.Search] and [Listing.Search] when
@@ -86,7 +91,7 @@ func (l *Listing) Search(query string, limit int) ([]SearchResult, error) {
 	docs := make([]doc, len(l.Skills))
 	var total [3]float64
 	for i, s := range l.Skills {
-		docs[i].fields = [3][]string{tokens(s.Name), tokens(s.WhenToUse), tokens(s.Description)}
+		docs[i].fields = docTokens(s.Skill)
 		for f := range 3 {
 			total[f] += float64(len(docs[i].fields[f]))
 		}
@@ -207,6 +212,47 @@ func queryTerms(q string) []string {
 		return all
 	}
 	return kept
+}
+
+// tokenCache holds the stemmed words of each parsed skill's name,
+// when-to-use and description. The catalog keeps a parsed *skill.Skill
+// while its file is unchanged (D4.7), so searches after the first do not
+// tokenize again. Keys are weak: an entry goes when its skill is garbage
+// collected. An entry is used only while the texts it was built from are
+// still the skill's.
+var tokenCache = struct {
+	sync.Mutex
+	m map[weak.Pointer[skill.Skill]]*tokenEntry
+}{m: map[weak.Pointer[skill.Skill]]*tokenEntry{}}
+
+type tokenEntry struct {
+	name, when, desc string
+	fields           [3][]string
+}
+
+// docTokens returns the stemmed words of s's name, when-to-use and
+// description, from the cache when they are there.
+func docTokens(s *skill.Skill) [3][]string {
+	key := weak.Make(s)
+	tokenCache.Lock()
+	e := tokenCache.m[key]
+	tokenCache.Unlock()
+	if e != nil && e.name == s.Name && e.when == s.WhenToUse && e.desc == s.Description {
+		return e.fields
+	}
+	e = &tokenEntry{name: s.Name, when: s.WhenToUse, desc: s.Description,
+		fields: [3][]string{tokens(s.Name), tokens(s.WhenToUse), tokens(s.Description)}}
+	tokenCache.Lock()
+	if _, ok := tokenCache.m[key]; !ok {
+		runtime.AddCleanup(s, func(k weak.Pointer[skill.Skill]) {
+			tokenCache.Lock()
+			delete(tokenCache.m, k)
+			tokenCache.Unlock()
+		}, key)
+	}
+	tokenCache.m[key] = e
+	tokenCache.Unlock()
+	return e.fields
 }
 
 // tokens returns the stemmed words of a field.

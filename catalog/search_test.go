@@ -247,3 +247,28 @@ func TestSearchCorpusNames(t *testing.T) {
 		}
 	}
 }
+
+func TestSearchSeesChangedFields(t *testing.T) {
+	// Search caches each parsed skill's words; a caller that changes a
+	// skill's fields in memory still gets results for the new text.
+	c := writeSkills(t, searchSkills, nil)
+	l, err := c.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, _ := l.Search("helm chart", 0); len(res) != 0 {
+		t.Fatalf("before: %v", names(res))
+	}
+	for _, s := range l.Skills {
+		if s.Name == "beta" || s.Name == "deploy-preview" {
+			s.Description = "Package the app as a Helm chart."
+		}
+	}
+	res, err := l.Search("helm chart", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"deploy-preview"}, names(res)); diff != "" {
+		t.Errorf("after the change (-want +got):\n%s", diff)
+	}
+}
