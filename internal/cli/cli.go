@@ -194,6 +194,10 @@ or in another agent's layout with --preset.`,
 		newValidateCmd(io),
 		newReadPropertiesCmd(io),
 		newToPromptCmd(io),
+		newPromptCmd(g, io),
+		newShowCmd(g, io),
+		newSearchCmd(g, io),
+		newToolSchemaCmd(g, io),
 	)
 	return root
 }

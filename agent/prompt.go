@@ -1,0 +1,268 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/skillet-go/skillet/catalog"
+)
+
+// Layer is one part of a system prompt. Render returns its text, or "" to
+// contribute nothing this time.
+type Layer interface {
+	Render(ctx context.Context) (string, error)
+}
+
+// LayerFunc adapts a function to [Layer].
+type LayerFunc func(ctx context.Context) (string, error)
+
+// Render calls f.
+func (f LayerFunc) Render(ctx context.Context) (string, error) { return f(ctx) }
+
+// Text is a layer of fixed text.
+type Text string
+
+// Render returns t.
+func (t Text) Render(context.Context) (string, error) { return string(t), nil }
+
+// Stack is a system prompt made of named layers rendered in order (seed
+// 000's system-prompt stack). The zero value is an empty stack.
+type Stack struct {
+	names  []string
+	layers []Layer
+}
+
+// Add appends a layer and returns the stack.
+func (s *Stack) Add(name string, l Layer) *Stack {
+	s.names = append(s.names, name)
+	s.layers = append(s.layers, l)
+	return s
+}
+
+// Names returns the layers' names in order.
+func (s *Stack) Names() []string { return append([]string(nil), s.names...) }
+
+// Layer returns the first layer named name, or nil.
+func (s *Stack) Layer(name string) Layer {
+	for i, n := range s.names {
+		if n == name {
+			return s.layers[i]
+		}
+	}
+	return nil
+}
+
+// Render renders every layer in order and joins the texts that are not
+// empty (trailing white space trimmed) with a blank line; the result ends
+// in a newline unless it is empty. The first error stops it, wrapped with
+// the layer's name.
+func (s *Stack) Render(ctx context.Context) (string, error) {
+	var parts []string
+	for i, l := range s.layers {
+		text, err := l.Render(ctx)
+		if err != nil {
+			return "", fmt.Errorf("prompt layer %q: %w", s.names[i], err)
+		}
+		if text = strings.TrimRight(text, " \t\r\n"); text != "" {
+			parts = append(parts, text)
+		}
+	}
+	if len(parts) == 0 {
+		return "", nil
+	}
+	return strings.Join(parts, "\n\n") + "\n", nil
+}
+
+// Layer names used by [NewStack].
+const (
+	LayerIdentity     = "identity"
+	LayerSkills       = "skills"
+	LayerInstructions = "instructions"
+)
+
+// Provider is a row of the provider presets: which layers its system
+// prompt stack has.
+type Provider struct {
+	// Name is the provider's name.
+	Name string
+	// Skills says the stack includes the skills layer.
+	Skills bool
+}
+
+// Providers are the presets of seed 000: the skills layer is part of the
+// default stack for anthropic, openai, google and default; the ollama stack
+// leaves it out to keep prompts lean for small local models (DESIGN.md
+// D5.3). Presets are data: add a row to add a provider.
+var Providers = []Provider{
+	{Name: "anthropic", Skills: true},
+	{Name: "openai", Skills: true},
+	{Name: "google", Skills: true},
+	{Name: "default", Skills: true},
+	{Name: "ollama", Skills: false},
+}
+
+// DefaultProvider is the preset used for an empty provider name.
+const DefaultProvider = "default"
+
+// ErrUnknownProvider is returned by [LookupProvider] and [NewStack] for a
+// name that is not in [Providers].
+var ErrUnknownProvider = errors.New("unknown provider")
+
+// LookupProvider returns the preset named name (case-insensitive; ""
+// means DefaultProvider). The error wraps ErrUnknownProvider.
+func LookupProvider(name string) (Provider, error) {
+	if name == "" {
+		name = DefaultProvider
+	}
+	for _, p := range Providers {
+		if strings.EqualFold(p.Name, name) {
+			return p, nil
+		}
+	}
+	return Provider{}, fmt.Errorf("%w %q (known: %s)", ErrUnknownProvider, name, strings.Join(ProviderNames(), ", "))
+}
+
+// ProviderNames returns the presets' names.
+func ProviderNames() []string {
+	names := make([]string, len(Providers))
+	for i, p := range Providers {
+		names[i] = p.Name
+	}
+	return names
+}
+
+// StackOptions give [NewStack] its layers. A nil *StackOptions means an
+// empty stack.
+type StackOptions struct {
+	// Identity is the first layer: who the agent is. nil means none.
+	Identity Layer
+	// Skills is the source of the skills layer (the catalog block); nil
+	// means no skills layer even for a provider that has one.
+	Skills *Skills
+	// Instructions is the last layer: the caller's own rules. nil means
+	// none.
+	Instructions Layer
+}
+
+// NewStack returns the system-prompt stack of a provider preset: identity,
+// then the skills layer when the preset includes it, then instructions
+// (layers left nil in opts are left out). The error wraps
+// ErrUnknownProvider.
+func NewStack(provider string, opts *StackOptions) (*Stack, error) {
+	p, err := LookupProvider(provider)
+	if err != nil {
+		return nil, err
+	}
+	var o StackOptions
+	if opts != nil {
+		o = *opts
+	}
+	s := &Stack{}
+	if o.Identity != nil {
+		s.Add(LayerIdentity, o.Identity)
+	}
+	if p.Skills && o.Skills != nil {
+		s.Add(LayerSkills, o.Skills.Layer())
+	}
+	if o.Instructions != nil {
+		s.Add(LayerInstructions, o.Instructions)
+	}
+	return s, nil
+}
+
+// Options configure [New]. A nil *Options means the zero value: discover
+// every skill of the catalog, with the catalog's settings.
+type Options struct {
+	// Skills, when not nil, is the caller's own skill list (seed 000: "or
+	// objects you built yourself"): the block shows these instead of
+	// discovering, and the tool loads only skills of these names. An empty
+	// non-nil slice means no skills: no block, and a tool that says none
+	// are available.
+	Skills []*catalog.Skill
+	// Block configures the catalog block. Zero fields take the catalog's
+	// settings: toolName, maxDescriptionChars and catalogBudgetChars.
+	Block *BlockOptions
+	// Tool configures the load tool; its Skills field is replaced by the
+	// one above.
+	Tool *ToolOptions
+}
+
+// Skills wires one catalog into an agent: the catalog block for the system
+// prompt ([Skills.Block], [Skills.Layer]) and the load tool ([Skills.Tool])
+// are built from the same [catalog.Catalog], so they cannot disagree about
+// roots, names or the tool's name (seed 000: "point both the prompt and the
+// tool at the same root"). It is safe for concurrent use.
+type Skills struct {
+	c     *catalog.Catalog
+	own   []*catalog.Skill
+	block BlockOptions
+	tool  *Tool
+}
+
+// New returns the skills wiring of c.
+func New(c *catalog.Catalog, opts *Options) *Skills {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	var to ToolOptions
+	if o.Tool != nil {
+		to = *o.Tool
+	}
+	to.Skills = o.Skills
+	s := &Skills{c: c, own: o.Skills}
+	s.tool = NewTool(c, &to)
+	if o.Block != nil {
+		s.block = *o.Block
+	}
+	set := c.Settings()
+	s.block.ToolName = s.tool.Name()
+	if s.block.MaxDescriptionChars == 0 {
+		s.block.MaxDescriptionChars = set.MaxDescriptionChars
+	}
+	if s.block.BudgetChars == 0 {
+		s.block.BudgetChars = set.CatalogBudgetChars
+	}
+	return s
+}
+
+// Catalog returns the catalog.
+func (s *Skills) Catalog() *catalog.Catalog { return s.c }
+
+// Tool returns the load tool.
+func (s *Skills) Tool() *Tool { return s.tool }
+
+// Session returns the tool's session.
+func (s *Skills) Session() *Session { return s.tool.Session() }
+
+// Block renders the catalog block now: of the caller's list when one was
+// given, else of the catalog's current listing ([RenderListing]). The error
+// is ctx's or a caller's template's.
+func (s *Skills) Block(ctx context.Context) (*Block, error) {
+	if s.own != nil {
+		return Render(s.own, &s.block)
+	}
+	l, err := s.c.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return RenderListing(l, &s.block)
+}
+
+// Layer returns the skills layer: the catalog block, rendered afresh on
+// every Render so edits on disk reach the next prompt. It renders "" when
+// there is no skill to show and none left out, whatever the format.
+func (s *Skills) Layer() Layer {
+	return LayerFunc(func(ctx context.Context) (string, error) {
+		b, err := s.Block(ctx)
+		if err != nil {
+			return "", err
+		}
+		if len(b.Entries) == 0 && b.LeftOut() == 0 {
+			return "", nil
+		}
+		return b.Text, nil
+	})
+}

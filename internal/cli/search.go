@@ -1,0 +1,111 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillet-go/skillet/catalog"
+)
+
+func newSearchCmd(g *globals, io *IO) *cobra.Command {
+	var (
+		limit  int
+		asJSON bool
+	)
+	cmd := &cobra.Command{
+		Use:   "search QUERY...",
+		Short: "Rank the skills by how well they match a query",
+		Long: `Rank every skill (those beyond maxSkills and hidden ones included) by how
+well its name, description and when-to-use hint match QUERY, best first:
+the ranking the load tool's query argument uses (BM25F; a query equal to a
+skill's name ranks it first). Prints name, score, scope and description, or
+JSON with --json. Exits 1 when no skill matches.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			if limit < 0 {
+				return usagef("--limit must be 0 (no limit) or more")
+			}
+			c, err := g.catalog(ctx)
+			if err != nil {
+				return err
+			}
+			query := strings.Join(args, " ")
+			res, err := c.Search(ctx, query, limit)
+			if errors.Is(err, catalog.ErrEmptyQuery) {
+				return usagef("the query %q holds no words to search for", query)
+			}
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				out := []searchJSON{}
+				for _, r := range res {
+					out = append(out, searchJSON{
+						Name: r.Skill.Name, Score: roundScore(r.Score), Description: r.Skill.Description,
+						WhenToUse: r.Skill.WhenToUse, Location: slash(r.Skill.Location), Scope: r.Skill.Scope,
+						Hidden: r.Skill.Hidden(), Listed: r.Skill.Listed, Matched: r.Matched,
+					})
+				}
+				if err := writeJSON(io.Out, out); err != nil {
+					return err
+				}
+			} else {
+				writeSearch(io, res)
+			}
+			if len(res) == 0 {
+				fmt.Fprintf(io.Err, "no skill matches %q\n", query)
+				return silent(exitFail)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().IntVarP(&limit, "limit", "n", 10, "print at most this many skills (0: all that match)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the results as JSON")
+	return cmd
+}
+
+// searchJSON is one result of skillet search --json.
+type searchJSON struct {
+	Name        string        `json:"name"`
+	Score       float64       `json:"score"`
+	Description string        `json:"description"`
+	WhenToUse   string        `json:"whenToUse"`
+	Location    string        `json:"location"`
+	Scope       catalog.Scope `json:"scope"`
+	Hidden      bool          `json:"hidden"`
+	Listed      bool          `json:"listed"`
+	Matched     []string      `json:"matched"`
+}
+
+func roundScore(f float64) float64 {
+	return float64(int64(f*1000+0.5)) / 1000
+}
+
+// writeSearch prints results as a table on a terminal, tab-separated
+// "name score scope location description" lines otherwise.
+func writeSearch(io *IO, res []catalog.SearchResult) {
+	if !io.OutTTY {
+		for _, r := range res {
+			fmt.Fprintf(io.Out, "%s\t%.3f\t%s\t%s\t%s\n", r.Skill.Name, r.Score, scopeLabel(r.Skill), r.Skill.Location, oneLine(r.Skill.Description))
+		}
+		return
+	}
+	if len(res) == 0 {
+		return
+	}
+	tw := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
+	descW := 60
+	if io.Width > 0 {
+		descW = max(io.Width-50, 20)
+	}
+	fmt.Fprintln(tw, "NAME\tSCORE\tSCOPE\tDESCRIPTION")
+	for _, r := range res {
+		fmt.Fprintf(tw, "%s\t%.2f\t%s\t%s\n", r.Skill.Name, r.Score, scopeLabel(r.Skill), clip(oneLine(r.Skill.Description), descW))
+	}
+	tw.Flush()
+}
