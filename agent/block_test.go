@@ -340,7 +340,10 @@ func TestBlockBudgetGolden(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: no diagnostic", tt.name)
 		}
-		golden(t, strings.TrimSuffix(tt.name, ".xml")+".diag", d.String()+"\n")
+		// The budget is derived from the block's size, which depends on
+		// where the checkout lives; the golden file names it $BUDGET.
+		dtext := strings.ReplaceAll(d.String(), fmt.Sprintf("budget of %d", tt.budget), "budget of $BUDGET")
+		golden(t, strings.TrimSuffix(tt.name, ".xml")+".diag", dtext+"\n")
 		if d.Code != skill.CodeCatalogTruncated || d.Severity != skill.SeverityWarning {
 			t.Errorf("%s: diagnostic %s %s", tt.name, d.Code, d.Severity)
 		}
