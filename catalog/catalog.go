@@ -249,7 +249,11 @@ type Skill struct {
 }
 
 // Content returns the skill's body, read from disk now (up to maxSkillBytes).
+// A Skill that did not come from a Catalog has no content to read.
 func (s *Skill) Content() (string, error) {
+	if s.c == nil {
+		return "", fmt.Errorf("%w: %q was not loaded by a Catalog", ErrNotFound, s.Name)
+	}
 	l, err := s.c.load(s)
 	if err != nil {
 		return "", err
