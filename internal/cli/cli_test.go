@@ -91,3 +91,18 @@ func TestStreamedJSONIsTheSame(t *testing.T) {
 		}
 	}
 }
+
+func TestPrintable(t *testing.T) {
+	for in, want := range map[string]string{
+		"/a/b/SKILL.md":  "/a/b/SKILL.md",
+		"/a/new\nline/x": `/a/new\nline/x`,
+		"/a/\x1b[31m/x":  `/a/\x1b[31m/x`,
+		"/a/bad-\xff/x":  `/a/bad-\xff/x`,
+		"Café — déjà vu": "Café — déjà vu",
+		"tab\there":      `tab\there`,
+	} {
+		if got := printable(in); got != want {
+			t.Errorf("printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

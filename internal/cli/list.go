@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"unicode/utf8"
@@ -219,7 +220,7 @@ func toSkillJSON(s *catalog.Skill) skillJSON {
 func writeTable(io *IO, l *catalog.Listing) {
 	if !io.OutTTY {
 		for _, s := range l.Skills {
-			fmt.Fprintf(io.Out, "%s\t%s\t%s\t%s\n", s.Name, scopeLabel(s), s.Location, oneLine(s.Description))
+			fmt.Fprintf(io.Out, "%s\t%s\t%s\t%s\n", s.Name, scopeLabel(s), printable(s.Location), printable(oneLine(s.Description)))
 		}
 		return
 	}
@@ -246,7 +247,7 @@ func writeTable(io *IO, l *catalog.Listing) {
 	}
 	fmt.Fprintln(tw, "NAME\tSCOPE\tDESCRIPTION")
 	for _, s := range l.Skills {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Name, scopeLabel(s), clip(oneLine(s.Description), descW))
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Name, scopeLabel(s), clip(printable(oneLine(s.Description)), descW))
 	}
 	tw.Flush()
 }
@@ -260,6 +261,23 @@ func scopeLabel(s *catalog.Skill) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// printable escapes control characters and invalid UTF-8 (a folder can be
+// named anything), so one skill is always one line of text output.
+func printable(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	q := strconv.Quote(s)
+	return q[1 : len(q)-1]
+}
 
 func clip(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
