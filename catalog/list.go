@@ -49,14 +49,18 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 	diags = append(diags, rootDiags...)
 
 	// Walk every root, in precedence order.
-	var cands []candidate
+	var cands, ignored []candidate
 	for _, r := range roots {
 		w := &walker{ctx: ctx, c: c, root: r}
 		w.walkRoot()
 		cands = append(cands, w.cands...)
+		ignored = append(ignored, w.ignored...)
 		diags = append(diags, w.diags...)
 		l.Roots = append(l.Roots, *r)
 	}
+	// Ignored files come last, so one that is the same file as a skill
+	// (through a symlink) never takes that file's place.
+	cands = append(cands, ignored...)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -76,8 +80,10 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 		if e == nil {
 			continue
 		}
+		cd := &Candidate{Path: cand.path, Root: cand.root.Path, Scope: cand.root.Scope, Flat: cand.flat, Ignored: cand.ignored}
 		if e.readErr != nil {
 			diags = append(diags, readDiag(cand, e.readErr))
+			l.Candidates = append(l.Candidates, cd)
 			continue
 		}
 		next[cand.path] = e
@@ -88,6 +94,7 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 			}
 			seenFile[key] = cand.path
 		}
+		l.Candidates = append(l.Candidates, cd)
 		diags = append(diags, e.diags...)
 		if cand.fileCase {
 			diags = append(diags, skill.Diagnostic{Code: skill.CodeFileCase, Severity: skill.SeverityWarning, Path: cand.path,
@@ -102,6 +109,10 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 		}
 		s := &Skill{Skill: e.skill, Location: cand.path, BaseDir: cand.dir, Root: cand.root.Path,
 			Scope: cand.root.Scope, Flat: cand.flat, Bytes: e.size, Truncated: e.truncated, c: c}
+		cd.Skill = s
+		if cand.ignored {
+			continue
+		}
 		if w, ok := byName[s.Name]; ok {
 			if w.Scope == s.Scope {
 				diags = append(diags, skill.Diagnostic{Code: skill.CodeDuplicateName, Severity: skill.SeverityError,

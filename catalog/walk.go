@@ -23,6 +23,7 @@ type candidate struct {
 	dir      string // base directory
 	flat     bool
 	fileCase bool // named skill.md in another letter case
+	ignored  bool // below an entry starting with "_" or "." (Options.Ignored)
 }
 
 // walker walks one root (D4.2, D4.4).
@@ -36,6 +37,10 @@ type walker struct {
 	cands    []candidate
 	diags    []skill.Diagnostic
 	stopWalk bool
+	// ignored are the candidates found under ignored entries (ignored.go).
+	ignored        []candidate
+	ignoredFolders int
+	ignoredLimited bool
 }
 
 // nonSkillFiles are loose Markdown files that are never flat-form skills.
@@ -139,6 +144,9 @@ func (w *walker) entries(dir, real string, depth int, entries []os.DirEntry) (ha
 	for _, e := range entries {
 		name := e.Name()
 		if ignored(name) {
+			if w.c.opts.Ignored {
+				w.ignoredEntry(filepath.Join(dir, name), name, depth, e.Type())
+			}
 			continue
 		}
 		full := filepath.Join(dir, name)
