@@ -194,6 +194,8 @@ or in another agent's layout with --preset.`,
 		newValidateCmd(io),
 		newReadPropertiesCmd(io),
 		newToPromptCmd(io),
+		newLintCmd(g, io),
+		newNewCmd(g, io),
 	)
 	return root
 }
