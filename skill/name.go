@@ -109,7 +109,7 @@ func (p *parser) resolveName(s *Skill, fm *frontmatter, dirName string) bool {
 	switch {
 	case ValidName(raw):
 	case looseName.MatchString(raw):
-		p.report(CodeNameInvalid, line, col, "%s (it still loads)", specNameProblem(raw))
+		p.reportSeverity(CodeNameInvalid, SeverityWarning, line, col, "%s (it still loads)", specNameProblem(raw))
 	default:
 		name = Normalize(raw)
 		if name == "" || !looseName.MatchString(name) {
@@ -119,7 +119,7 @@ func (p *parser) resolveName(s *Skill, fm *frontmatter, dirName string) bool {
 		p.name = name
 		p.report(CodeNameNormalized, line, col, "the name %q was normalised to %q", raw, name)
 		if !ValidName(name) {
-			p.report(CodeNameInvalid, line, col, "%s (it still loads)", specNameProblem(name))
+			p.reportSeverity(CodeNameInvalid, SeverityWarning, line, col, "%s (it still loads)", specNameProblem(name))
 		}
 	}
 	s.Name = name
