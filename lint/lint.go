@@ -302,7 +302,7 @@ func inScope(p string, scope []string) bool {
 func dropIgnoredNameMismatch(diags []skill.Diagnostic, files map[string]*File) []skill.Diagnostic {
 	return slices.DeleteFunc(diags, func(d skill.Diagnostic) bool {
 		f := files[d.Path]
-		if d.Code != skill.CodeNameMismatch || f == nil || !f.Ignored || f.Name == "" {
+		if d.Code != skill.CodeNameMismatch || f == nil || !f.Ignored || d.Skill == "" {
 			return false
 		}
 		folder := filepath.Base(filepath.Dir(d.Path))
@@ -310,7 +310,7 @@ func dropIgnoredNameMismatch(diags []skill.Diagnostic, files map[string]*File) [
 			base := filepath.Base(d.Path)
 			folder = strings.TrimSuffix(base, filepath.Ext(base))
 		}
-		return strings.TrimLeft(folder, "_.") == f.Name
+		return strings.TrimLeft(folder, "_.") == d.Skill
 	})
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -29,6 +30,9 @@ warning, so the description must fit maxDescriptionChars (240 by default).`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if !cmd.Flags().Changed("description") {
+				return usagef("--description is required: say what the skill does and when to use it")
+			}
 			opts.Name = args[0]
 			c, err := g.catalog(cmd.Context())
 			if err != nil {
@@ -44,7 +48,8 @@ warning, so the description must fit maxDescriptionChars (240 by default).`,
 			if res.Asked != "" {
 				fmt.Fprintf(io.Err, "skillet: the name %q was normalised to %q\n", res.Asked, res.Name)
 			}
-			fmt.Fprintln(io.Out, res.Path)
+			cwd, _ := os.Getwd()
+			fmt.Fprintln(io.Out, lint.Display(res.Path, cwd))
 			return nil
 		},
 	}
@@ -52,6 +57,5 @@ warning, so the description must fit maxDescriptionChars (240 by default).`,
 	f.StringVar(&opts.Description, "description", "", "what the skill does and when to use it (required)")
 	f.StringVar(&opts.WhenToUse, "when", "", "an extra routing hint: when the model should use it")
 	f.BoolVar(&opts.Flat, "flat", false, "write the flat form NAME.md instead of NAME/SKILL.md")
-	_ = cmd.MarkFlagRequired("description")
 	return cmd
 }
