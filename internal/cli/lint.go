@@ -39,8 +39,9 @@ func newLintCmd(g *globals, io *IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "lint [PATH|NAME...]",
 		Short: "Check skills for everything an agent would object to",
-		Long: `Check every skill file of the workspace, including drafts (under entries
-starting with "_") that the runtime skips, with the parser the runtime uses.
+		Long: `Check every skill file of the workspace with the parser the runtime uses,
+including those the runtime skips by name: drafts under entries starting with
+"_" and hidden folders starting with "." (not .git or node_modules).
 PATH limits the report to files or folders (a folder outside the roots is
 checked as an extra root); NAME is a skill's name.
 
