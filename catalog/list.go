@@ -59,13 +59,18 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 	}
 	clear(c.nextDirs)
 	cands := c.candBuf[:0]
+	var ignoredCands []candidate
 	for _, r := range roots {
 		w := &walker{ctx: ctx, c: c, root: r, cands: cands}
 		w.walkRoot()
 		cands = w.cands
+		ignoredCands = append(ignoredCands, w.ignored...)
 		diags = append(diags, w.diags...)
 		l.Roots = append(l.Roots, *r)
 	}
+	// Ignored files come last, so one that is the same file as a skill
+	// (through a symlink) never takes that file's place.
+	cands = append(cands, ignoredCands...)
 	c.dirs, c.nextDirs = c.nextDirs, c.dirs
 	c.candBuf = cands[:0]
 	if err := ctx.Err(); err != nil {
@@ -92,6 +97,15 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 	clear(byName)
 	clear(seenFile)
 	l.Skills = make([]*Skill, 0, len(cands))
+	// Candidates point into one backing array: no allocation per skill.
+	cdBuf := make([]Candidate, 0, len(cands))
+	l.Candidates = make([]*Candidate, 0, len(cands))
+	addCandidate := func(cand *candidate) *Candidate {
+		cdBuf = append(cdBuf, Candidate{Path: cand.path, Root: cand.root.Path, Scope: cand.root.Scope, Flat: cand.flat, Ignored: cand.ignored})
+		cd := &cdBuf[len(cdBuf)-1]
+		l.Candidates = append(l.Candidates, cd)
+		return cd
+	}
 	for i := range cands {
 		cand := &cands[i]
 		e := entries[i]
@@ -100,6 +114,7 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 		}
 		if e.readErr != nil {
 			diags = append(diags, readDiag(*cand, e.readErr))
+			addCandidate(cand)
 			continue
 		}
 		next[cand.path] = e
@@ -110,6 +125,7 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 			}
 			seenFile[key] = true
 		}
+		cd := addCandidate(cand)
 		diags = append(diags, e.diags...)
 		if cand.fileCase {
 			diags = append(diags, skill.Diagnostic{Code: skill.CodeFileCase, Severity: skill.SeverityWarning, Path: cand.path,
@@ -127,6 +143,10 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 			s = &Skill{Skill: e.skill, Location: cand.path, BaseDir: cand.dir, Root: cand.root.Path,
 				Scope: cand.root.Scope, Flat: cand.flat, Bytes: e.size, Truncated: e.truncated, c: c}
 			e.listed = s
+		}
+		cd.Skill = s
+		if cand.ignored {
+			continue
 		}
 		if w, ok := byName[s.Name]; ok {
 			if w.Scope == s.Scope {
@@ -149,6 +169,7 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 	// Skills are never changed once handed out: one whose Listed flag
 	// changes is copied.
 	var left []string
+	var copied map[*Skill]*Skill
 	listed := 0
 	for i, s := range l.Skills {
 		want := false
@@ -167,6 +188,15 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 			if e := c.cache[s.Location]; e != nil {
 				e.listed = &cp
 			}
+			if copied == nil {
+				copied = map[*Skill]*Skill{}
+			}
+			copied[s] = &cp
+		}
+	}
+	for _, cd := range l.Candidates {
+		if cp, ok := copied[cd.Skill]; ok {
+			cd.Skill = cp
 		}
 	}
 	if len(left) > 0 {

@@ -23,6 +23,7 @@ type candidate struct {
 	dir      string // base directory
 	flat     bool
 	fileCase bool  // named skill.md in another letter case
+	ignored  bool  // below an entry starting with "_" or "." (Options.Ignored)
 	stamp    stamp // from the walk's lstat; zero when unknown (symlinks)
 }
 
@@ -55,7 +56,10 @@ type child struct {
 type dirState struct {
 	stamp    stamp
 	children []child
-	err      error
+	// ignored are the entries discovery skips by name, kept only with
+	// Options.Ignored (ignored.go).
+	ignored []child
+	err     error
 }
 
 // walker walks one root (D4.2, D4.4).
@@ -69,6 +73,10 @@ type walker struct {
 	cands    []candidate
 	diags    []skill.Diagnostic
 	stopWalk bool
+	// ignored are the candidates found under ignored entries (ignored.go).
+	ignored        []candidate
+	ignoredFolders int
+	ignoredLimited bool
 }
 
 // nonSkillFiles are loose Markdown files that are never flat-form skills.
@@ -173,6 +181,10 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 	w.onStack[r] = true
 	before := len(w.cands)
 	hasFile := w.entries(dir.path, r, depth, ds.children)
+	for i := range ds.ignored {
+		e := &ds.ignored[i]
+		w.ignoredEntry(e.ref.path, e.name, depth, e.typ)
+	}
 	delete(w.onStack, r)
 	if depth > 0 && hasFile && len(w.cands) == before && !w.stopWalk {
 		w.diag(skill.CodeFileMissing, dir.path, "the folder holds files but no %s, and no skill below it", SkillFile)
@@ -199,6 +211,9 @@ func (c *Catalog) readDir(dir pathRef) *dirState {
 	for _, e := range entries {
 		name := e.Name()
 		if ignored(name) {
+			if c.opts.Ignored {
+				ds.ignored = append(ds.ignored, child{name: name, ref: newRef(filepath.Join(dir.path, name)), typ: e.Type()})
+			}
 			continue
 		}
 		p := filepath.Join(dir.path, name)

@@ -198,6 +198,8 @@ or in another agent's layout with --preset.`,
 		newShowCmd(g, io),
 		newSearchCmd(g, io),
 		newToolSchemaCmd(g, io),
+		newLintCmd(g, io),
+		newNewCmd(g, io),
 	)
 	return root
 }

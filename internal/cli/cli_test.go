@@ -4,31 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/testcorpus"
 )
-
-func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
-		"skillet": func() { os.Exit(Main()) },
-	})
-}
-
-// TestScripts runs the testdata/script/*.txtar scenarios against the real
-// command. Run with -update to rewrite the expected outputs in place.
-func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
-		Dir:                 "testdata/script",
-		RequireExplicitExec: true,
-		UpdateScripts:       *update,
-	})
-}
 
 // TestExamplesClean checks that the bundled examples load with no
 // diagnostic at all, and that the README's command finds all three.

@@ -1,0 +1,33 @@
+package cli
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// completeSkillNames completes the names of the skills the catalog of the
+// global flags loads (hidden ones included: they can be invoked by name),
+// each with its description, leaving out names already given. It never
+// offers files; on any error it offers nothing.
+func completeSkillNames(g *globals) cobra.CompletionFunc {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		c, err := g.catalog(cmd.Context())
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		l, err := c.List(cmd.Context())
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		var out []cobra.Completion
+		for _, s := range l.Skills {
+			if !strings.HasPrefix(s.Name, toComplete) || slices.Contains(args, s.Name) {
+				continue
+			}
+			out = append(out, cobra.CompletionWithDesc(s.Name, clip(oneLine(s.Description), 80)))
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
+}

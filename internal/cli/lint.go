@@ -1,0 +1,185 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/lint"
+)
+
+// options returns the catalog options the global flags describe.
+func (g *globals) options() *catalog.Options {
+	return &catalog.Options{
+		Workspace:  g.workspace,
+		ConfigFile: g.config,
+		Preset:     g.preset,
+		ExtraPaths: g.roots,
+		NoUser:     g.noUser,
+		Strict:     g.strict,
+	}
+}
+
+// fixKinds are the values --fix takes.
+var fixKinds = []string{"quote", "name"}
+
+func newLintCmd(g *globals, io *IO) *cobra.Command {
+	var (
+		asJSON bool
+		format string
+		compat bool
+		fix    string
+		diff   bool
+	)
+	cmd := &cobra.Command{
+		Use:   "lint [PATH|NAME...]",
+		Short: "Check skills for everything an agent would object to",
+		Long: `Check every skill file of the workspace with the parser the runtime uses,
+including those the runtime skips by name: drafts under entries starting with
+"_" and hidden folders starting with "." (not .git or node_modules).
+PATH limits the report to files or folders (a folder outside the roots is
+checked as an extra root); NAME is a skill's name.
+
+Findings are printed as "path:line:col: level: message [code]", or as JSON
+(--json, DESIGN.md D8) or SARIF 2.1.0 (--format sarif); a summary line goes
+to stderr. --strict raises the specification's rules to errors. --compat
+adds, for each skill, the presets that would discover it and the rules of
+known hosts it breaks.
+
+--fix rewrites what is mechanical and safe: a value that only parsed after
+quoting is quoted in the file (line endings and every other byte kept);
+--fix=name also makes each name equal its folder. --diff prints the fixes
+as a unified diff instead of writing them.
+
+Exit status: 1 when there is at least one error, 0 otherwise, 2 on usage
+errors.`,
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			names, _ := completeSkillNames(g)(cmd, args, toComplete)
+			return names, cobra.ShellCompDirectiveDefault
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if asJSON {
+				if cmd.Flags().Changed("format") && format != "json" {
+					return usagef("--json and --format %s disagree", format)
+				}
+				format = "json"
+			}
+			if !slices.Contains([]string{"text", "json", "sarif"}, format) {
+				return usagef("unknown --format %q (text, json or sarif)", format)
+			}
+			fixOpts, doFix, err := parseFix(cmd.Flags().Changed("fix"), fix, diff)
+			if err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			opts := &lint.Options{Catalog: g.options(), Targets: args, Compat: compat}
+			r, err := lint.Run(ctx, opts)
+			if err != nil {
+				if errors.Is(err, lint.ErrTarget) || strings.HasPrefix(err.Error(), "unknown preset") {
+					return &usageError{err}
+				}
+				return err
+			}
+			cwd, _ := os.Getwd()
+			if doFix {
+				changes, skips, err := lint.Fix(ctx, r, fixOpts)
+				if err != nil {
+					return err
+				}
+				for _, s := range skips {
+					fmt.Fprintf(io.Err, "%s: not fixed: %v\n", lint.Display(s.Path, cwd), s.Err)
+				}
+				if diff {
+					for _, c := range changes {
+						io.Out.Write(c.Diff(cwd))
+					}
+					if !g.quiet {
+						fmt.Fprintf(io.Err, "%s would be fixed; %s\n", plural(len(changes), "file"), r.Summary())
+					}
+					return exitFor(r)
+				}
+				written := 0
+				for _, c := range changes {
+					if err := c.Write(); err != nil {
+						fmt.Fprintf(io.Err, "%s: not fixed: %v\n", lint.Display(c.Path, cwd), err)
+						continue
+					}
+					written++
+					for _, f := range c.Fixes {
+						fmt.Fprintf(io.Err, "%s: fixed: %s\n", lint.Display(c.Path, cwd), f)
+					}
+				}
+				if written > 0 {
+					// Report what is left.
+					if r, err = lint.Run(ctx, opts); err != nil {
+						return err
+					}
+				}
+			}
+			switch format {
+			case "json":
+				err = r.WriteJSON(io.Out)
+			case "sarif":
+				err = r.WriteSARIF(io.Out, version())
+			default:
+				err = r.WriteText(io.Out, cwd)
+				if err == nil && compat {
+					if len(r.Diagnostics) > 0 && len(r.Compat) > 0 {
+						fmt.Fprintln(io.Out)
+					}
+					err = r.WriteCompat(io.Out, cwd)
+				}
+			}
+			if err != nil {
+				return err
+			}
+			if !g.quiet {
+				fmt.Fprintln(io.Err, r.Summary())
+			}
+			return exitFor(r)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&asJSON, "json", false, "print the report as JSON (DESIGN.md D8); same as --format json")
+	f.StringVar(&format, "format", "text", "report format: text, json or sarif")
+	f.BoolVar(&compat, "compat", false, "add the compatibility report: presets that discover each skill, host rules it breaks")
+	f.StringVar(&fix, "fix", "", "apply safe fixes; --fix=name also sets each name to its folder's")
+	f.Lookup("fix").NoOptDefVal = "quote"
+	f.BoolVar(&diff, "diff", false, "with --fix (implied), print the fixes as a unified diff instead of writing them")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]cobra.Completion{"text", "json", "sarif"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("fix", cobra.FixedCompletions(fixKinds, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+// parseFix reads --fix[=KINDS] (a comma-separated list of quote and name;
+// quote is always on) and --diff (which implies --fix).
+func parseFix(set bool, value string, diff bool) (*lint.FixOptions, bool, error) {
+	if !set && !diff {
+		return nil, false, nil
+	}
+	opts := &lint.FixOptions{}
+	if set {
+		for _, k := range strings.Split(value, ",") {
+			switch strings.TrimSpace(k) {
+			case "quote":
+			case "name":
+				opts.Name = true
+			default:
+				return nil, false, usagef("unknown --fix %q (quote or name)", k)
+			}
+		}
+	}
+	return opts, true, nil
+}
+
+func exitFor(r *lint.Report) error {
+	if r.HasErrors() {
+		return silent(exitFail)
+	}
+	return nil
+}

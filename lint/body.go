@@ -1,0 +1,394 @@
+package lint
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+
+	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/skill"
+)
+
+// checkBody runs the checks that need a skill's body: body-too-long and
+// broken-reference. The body is read with the runtime's own loader
+// (catalog.Skill.Content), so it is what a model would be given.
+func checkBody(s *catalog.Skill) []skill.Diagnostic {
+	var diags []skill.Diagnostic
+	if s.BodyLines > skill.MaxBodyLines {
+		diags = append(diags, skill.Diagnostic{
+			Code: skill.CodeBodyTooLong, Severity: severity(skill.CodeBodyTooLong),
+			Path: s.Location, Line: s.BodyLine + skill.MaxBodyLines, Column: 1, Skill: s.Name,
+			Message: fmt.Sprintf("the body is %d lines, over the %d the specification recommends; move detail into files under references/ and link them",
+				s.BodyLines, skill.MaxBodyLines),
+		})
+	}
+	body, err := s.Content()
+	if err != nil || body == "" {
+		return diags
+	}
+	root, err := os.OpenRoot(s.BaseDir)
+	if err != nil {
+		return diags
+	}
+	defer root.Close()
+	for _, ref := range References([]byte(body)) {
+		problem := checkReference(root, ref.Target, ref.Code)
+		if problem == "" {
+			continue
+		}
+		kind := "links to"
+		if ref.Code {
+			kind = "names"
+		}
+		diags = append(diags, skill.Diagnostic{
+			Code: skill.CodeBrokenReference, Severity: severity(skill.CodeBrokenReference),
+			Path: s.Location, Line: s.BodyLine + ref.Line - 1, Column: ref.Column, Skill: s.Name,
+			Message: fmt.Sprintf("the body %s %q, which %s", kind, ref.Target, problem),
+		})
+	}
+	return diags
+}
+
+func severity(code skill.Code) skill.Severity {
+	if sev := code.Info().Severity; sev != "" {
+		return sev
+	}
+	return skill.SeverityWarning
+}
+
+// Reference is a relative path a skill body refers to: the destination of
+// a Markdown link or image, or a path in a code span that starts with one
+// of the specification's folders (scripts/, references/, assets/).
+type Reference struct {
+	// Target is the path as written, with backslash escapes removed.
+	Target string
+	// Line and Column are 1-based positions in the body (Column counts
+	// characters); they point at the target when it can be found in the
+	// text, else at the start of the link text.
+	Line, Column int
+	// Code says the reference is a path in a code span, not a link.
+	Code bool
+}
+
+// bundleDirs are the folders the specification names for bundled files
+// (spec: optional directories); a code span path must start with one of
+// them to count as a reference, so commands and paths of the user's project
+// in backticks are left alone.
+var bundleDirs = []string{"scripts/", "references/", "assets/"}
+
+// References extracts the relative references of a Markdown body, in order.
+// Links and images are found with a CommonMark parser (goldmark), so links
+// inside code blocks and code spans are not links, and reference-style
+// links resolve to their definitions. URLs (any scheme), protocol-relative
+// and absolute paths, anchors (#...), home-relative paths (~) and
+// placeholders (<...>, {...}, $VAR, globs, "...") are not references.
+// Query strings and fragments are dropped; percent-escapes are decoded.
+// Fenced and indented code blocks are not searched for paths.
+func References(body []byte) []Reference {
+	doc := goldmark.New().Parser().Parse(text.NewReader(body))
+	var refs []Reference
+	lines := lineStarts(body)
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
+			return ast.WalkSkipChildren, nil
+		case *ast.Link:
+			refs = appendLink(refs, body, lines, n, n.Destination)
+			return ast.WalkContinue, nil
+		case *ast.Image:
+			refs = appendLink(refs, body, lines, n, n.Destination)
+			return ast.WalkContinue, nil
+		case *ast.CodeSpan:
+			if !insideLink(n) {
+				refs = appendCodeSpan(refs, body, lines, n)
+			}
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return refs
+}
+
+func appendLink(refs []Reference, body []byte, lines []int, n ast.Node, dest []byte) []Reference {
+	raw := strings.TrimSpace(string(dest))
+	target, ok := relativeTarget(unescape(raw))
+	if !ok {
+		return refs
+	}
+	off := textStart(n)
+	if off < 0 {
+		return refs
+	}
+	// Point at the destination when it follows the link text (inline
+	// links); reference links point at the opening bracket of their text.
+	end := min(len(body), off+4096)
+	if p := bytes.Index(body[off:end], []byte("]("+raw)); p >= 0 {
+		off += p + 2
+	} else if p := bytes.Index(body[off:end], []byte("](<"+raw)); p >= 0 {
+		off += p + 3
+	} else {
+		if off > 0 && body[off-1] == '[' {
+			off--
+		}
+		if off > 0 && body[off-1] == '!' {
+			off--
+		}
+	}
+	line, col := position(body, lines, off)
+	return append(refs, Reference{Target: target, Line: line, Column: col})
+}
+
+func appendCodeSpan(refs []Reference, body []byte, lines []int, n *ast.CodeSpan) []Reference {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		t, ok := c.(*ast.Text)
+		if !ok {
+			continue
+		}
+		seg := body[t.Segment.Start:t.Segment.Stop]
+		for i := 0; i < len(seg); {
+			for i < len(seg) && isSpace(seg[i]) {
+				i++
+			}
+			j := i
+			for j < len(seg) && !isSpace(seg[j]) {
+				j++
+			}
+			if j > i {
+				tok, lead := trimToken(string(seg[i:j]))
+				if target, ok := codePath(tok); ok {
+					line, col := position(body, lines, t.Segment.Start+i+lead)
+					refs = append(refs, Reference{Target: target, Line: line, Column: col, Code: true})
+				}
+			}
+			i = j
+		}
+	}
+	return refs
+}
+
+// insideLink reports whether n is part of a link's text, whose destination
+// is checked already.
+func insideLink(n ast.Node) bool {
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		if _, ok := p.(*ast.Link); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
+
+// trimToken strips quotes and punctuation around a token and an option
+// prefix (--file=); it returns the token and how many bytes were cut from
+// its start.
+func trimToken(tok string) (string, int) {
+	lead := 0
+	if i := strings.LastIndexByte(tok, '='); i >= 0 {
+		lead, tok = i+1, tok[i+1:]
+	}
+	t := strings.TrimLeft(tok, "\"'(")
+	lead += len(tok) - len(t)
+	return strings.TrimRight(t, "\"'),;:"), lead
+}
+
+// codePath accepts a code span token as a reference when it is a relative
+// path into one of the bundle folders.
+func codePath(tok string) (string, bool) {
+	p := strings.TrimPrefix(tok, "./")
+	ok := false
+	for _, d := range bundleDirs {
+		// The folder alone ("assets/") names the convention, not a file.
+		if strings.HasPrefix(p, d) && len(p) > len(d) {
+			ok = true
+		}
+	}
+	if !ok {
+		return "", false
+	}
+	return relativeTarget(tok)
+}
+
+// placeholderChars mark a path as a pattern or a placeholder rather than
+// a file.
+const placeholderChars = "<>{}$*|[]`"
+
+// relativeTarget returns the file part of a link destination when it is a
+// relative path worth checking.
+func relativeTarget(dest string) (string, bool) {
+	dest = strings.TrimSpace(dest)
+	if dest == "" || dest[0] == '#' || dest[0] == '/' || dest[0] == '\\' || dest[0] == '~' || hasScheme(dest) {
+		return "", false
+	}
+	if strings.ContainsAny(dest, placeholderChars) || strings.Contains(dest, "...") || strings.Contains(dest, "…") {
+		return "", false
+	}
+	if i := strings.IndexAny(dest, "?#"); i >= 0 {
+		dest = dest[:i]
+	}
+	if u, err := url.PathUnescape(dest); err == nil {
+		dest = u
+	}
+	if dest == "" || dest == "." || dest == "./" {
+		return "", false
+	}
+	return dest, true
+}
+
+// hasScheme reports whether s starts with a URI scheme ("https:", "mailto:")
+// or a Windows drive ("C:").
+func hasScheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'):
+		case i > 0 && c == ':':
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// unescape removes CommonMark backslash escapes of ASCII punctuation.
+func unescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", s[i+1]) >= 0 {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// checkReference says what is wrong with a reference, or "" when the file
+// exists in the skill folder. The check goes through os.Root, as the
+// runtime's bundled-file reads do, so a path that climbs out with ".." or
+// through a symlink is reported too. A code-span path without an extension
+// may name a Markdown file without its ".md".
+func checkReference(root *os.Root, target string, code bool) string {
+	p := strings.ReplaceAll(target, `\`, "/")
+	clean := path.Clean(p)
+	if clean == ".." || strings.HasPrefix(clean, "../") {
+		return "leaves the skill folder; files a skill uses must be inside it"
+	}
+	_, err := root.Stat(clean)
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, fs.ErrNotExist):
+		if code && path.Ext(clean) == "" {
+			if _, err := root.Stat(clean + ".md"); err == nil {
+				return ""
+			}
+		}
+		if other := caseVariant(root, clean); other != "" {
+			return fmt.Sprintf("does not exist in the skill folder (%s does: letter case matters)", other)
+		}
+		return "does not exist in the skill folder"
+	case strings.Contains(err.Error(), "escapes"):
+		return "resolves outside the skill folder through a symlink"
+	}
+	return ""
+}
+
+// caseVariant finds a file whose path differs from p only in letter case,
+// element by element, or returns "".
+func caseVariant(root *os.Root, p string) string {
+	dir := "."
+	for _, el := range strings.Split(p, "/") {
+		f, err := root.Open(dir)
+		if err != nil {
+			return ""
+		}
+		names, err := f.Readdirnames(-1)
+		f.Close()
+		if err != nil {
+			return ""
+		}
+		match := ""
+		for _, n := range names {
+			if n == el {
+				match = n
+				break
+			}
+			if match == "" && strings.EqualFold(n, el) {
+				match = n
+			}
+		}
+		if match == "" {
+			return ""
+		}
+		dir = path.Join(dir, match)
+	}
+	if dir == p {
+		return ""
+	}
+	return dir
+}
+
+// textStart returns the offset of a link's first text, or of its parent
+// block, or -1.
+func textStart(n ast.Node) int {
+	found := -1
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if t, ok := c.(*ast.Text); ok && entering {
+			found = t.Segment.Start
+			return ast.WalkStop, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	if found >= 0 {
+		return found
+	}
+	for p := n.Parent(); p != nil; p = p.Parent() {
+		if p.Type() == ast.TypeBlock && p.Lines().Len() > 0 {
+			return p.Lines().At(0).Start
+		}
+	}
+	return -1
+}
+
+func lineStarts(b []byte) []int {
+	starts := []int{0}
+	for i, c := range b {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// position converts a byte offset into a 1-based line and character column.
+func position(b []byte, starts []int, off int) (int, int) {
+	off = min(max(off, 0), len(b))
+	lo, hi := 0, len(starts)-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if starts[mid] <= off {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo + 1, utf8.RuneCount(b[starts[lo]:off]) + 1
+}

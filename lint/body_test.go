@@ -1,0 +1,38 @@
+package lint
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestReferences(t *testing.T) {
+	for _, tt := range []struct {
+		name, body string
+		want       []Reference
+	}{
+		{"inline link", "See [a](references/a.md).\n", []Reference{{Target: "references/a.md", Line: 1, Column: 9}}},
+		{"image and anchor", "![i](assets/i.png#x) [t](#top)\n", []Reference{{Target: "assets/i.png", Line: 1, Column: 6}}},
+		{"reference link", "[a][r]\n\n[r]: references/r.md\n", []Reference{{Target: "references/r.md", Line: 1, Column: 1}}},
+		{"percent escape and query", "[a](references/a%20b.md?x=1)\n", []Reference{{Target: "references/a b.md", Line: 1, Column: 5}}},
+		{"angle destination", "[a](<references/a b.md>)\n", []Reference{{Target: "references/a b.md", Line: 1, Column: 6}}},
+		{"backslash escape", "[a](references/a\\_b.md)\n", []Reference{{Target: "references/a_b.md", Line: 1, Column: 5}}},
+		{"code span paths", "Run `python scripts/x.py --out=assets/o.txt`.\n", []Reference{
+			{Target: "scripts/x.py", Line: 1, Column: 13, Code: true},
+			{Target: "assets/o.txt", Line: 1, Column: 32, Code: true}}},
+		{"code span inside a link", "[`scripts/x.sh`](scripts/x.sh)\n", []Reference{{Target: "scripts/x.sh", Line: 1, Column: 18}}},
+		{"second line, wide characters", "Überblick\n— [a](references/ä.md)\n", []Reference{{Target: "references/ä.md", Line: 2, Column: 7}}},
+		{"not references", "" +
+			"[u](https://x.y/a.md) [m](mailto:a@b) [c](C:/x) [r](/abs) [h](~/x) [p](references/<n>.md)\n" +
+			"`references/{x}.md` `assets/*.png` `scripts/...` `assets/` `src/main.go` `CHANGELOG.md`\n" +
+			"```\n[f](references/f.md) `scripts/f.sh`\n```\n\n    [i](references/i.md)\n\n<a href=\"references/h.md\">h</a>\n",
+			nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := References([]byte(tt.body))
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}

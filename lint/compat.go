@@ -1,0 +1,327 @@
+package lint
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/skillsref"
+	"github.com/skillet-go/skillet/skill"
+)
+
+// HostRule names one rule a host applies to skill files.
+type HostRule string
+
+// The rules of [Hosts]. Each is checked against the file as written (the
+// frontmatter's own keys and values, not skillet's repaired or inferred
+// ones).
+const (
+	// RuleFrontmatter: the file must open with --- frontmatter.
+	RuleFrontmatter HostRule = "frontmatter"
+	// RuleStrictYAML: the frontmatter must be valid YAML as written; the
+	// host has no repair for an unquoted ": " in a value.
+	RuleStrictYAML HostRule = "strict-yaml"
+	// RuleNameField and RuleDescriptionField: the key must be present and
+	// not empty.
+	RuleNameField        HostRule = "name-field"
+	RuleDescriptionField HostRule = "description-field"
+	// RuleSpecName: 1-64 characters of a-z, 0-9 and "-", no leading,
+	// trailing or double hyphen (spec: name).
+	RuleSpecName HostRule = "spec-name"
+	// RuleNameLength: at most 64 characters.
+	RuleNameLength HostRule = "name-length"
+	// RuleNameMatchesFolder: the name equals the folder name.
+	RuleNameMatchesFolder HostRule = "name-matches-folder"
+	// RuleDescriptionLength: at most 1024 characters (spec: description).
+	RuleDescriptionLength HostRule = "description-length"
+	// RuleCompatibilityLength: at most 500 characters.
+	RuleCompatibilityLength HostRule = "compatibility-length"
+	// RuleMetadataStrings: metadata maps strings to strings.
+	RuleMetadataStrings HostRule = "metadata-strings"
+	// RuleFields: only the host's Fields are accepted.
+	RuleFields HostRule = "fields"
+	// RuleReservedWords: the name must not contain "anthropic" or "claude".
+	RuleReservedWords HostRule = "reserved-words"
+	// RuleNoAngleBrackets: the description must not contain "<" or ">".
+	RuleNoAngleBrackets HostRule = "no-angle-brackets"
+	// RuleNoXMLTags: name and description must not contain XML tags.
+	RuleNoXMLTags HostRule = "no-xml-tags"
+	// RuleSkillFileName: the file must be named exactly SKILL.md, in a
+	// skill folder.
+	RuleSkillFileName HostRule = "skill-file-name"
+	// RuleReferenceValidator: the reference validator (skills-ref
+	// validate) must accept the folder; its messages are the breaks.
+	RuleReferenceValidator HostRule = "skills-ref"
+)
+
+// specFields are the six fields of the specification.
+var specFields = []string{"allowed-tools", "compatibility", "description", "license", "metadata", "name"}
+
+// Host is an agent or tool with rules of its own for skill files. Hosts is
+// a table, like catalog.Presets: adding a host is adding a row.
+type Host struct {
+	// Name is the short id shown in reports.
+	Name string
+	// Title says who the host is.
+	Title string
+	// Source is where its rules are documented.
+	Source string
+	// Rules are the rules it applies.
+	Rules []HostRule
+	// Fields, for RuleFields, are the only frontmatter fields it accepts.
+	Fields []string
+}
+
+// Hosts are the known hosts whose rules the compatibility report checks,
+// from reference/agent-skills-spec.md §3, §6-7 and reference/peers.md §2.
+var Hosts = []Host{
+	{Name: "spec", Title: "the Agent Skills specification (agentskills.io)", Source: "agent-skills-spec.md §3",
+		Rules: []HostRule{RuleFrontmatter, RuleNameField, RuleDescriptionField, RuleSpecName, RuleNameMatchesFolder,
+			RuleDescriptionLength, RuleCompatibilityLength, RuleMetadataStrings}},
+	{Name: "skills-ref", Title: "the specification's reference validator (skills-ref validate)", Source: "agent-skills-spec.md §6",
+		Rules: []HostRule{RuleReferenceValidator}},
+	{Name: "anthropic", Title: "Anthropic's skill packager (quick_validate.py, package_skill.py)", Source: "agent-skills-spec.md §7.2",
+		Rules: []HostRule{RuleSkillFileName, RuleFrontmatter, RuleFields, RuleSpecName, RuleDescriptionLength,
+			RuleNoAngleBrackets, RuleCompatibilityLength}, Fields: specFields},
+	{Name: "claude-api", Title: "the Claude API and claude.ai skill upload", Source: "agent-skills-spec.md §7.3",
+		Rules: []HostRule{RuleFrontmatter, RuleFields, RuleDescriptionField, RuleSpecName, RuleReservedWords,
+			RuleNoXMLTags, RuleDescriptionLength}, Fields: specFields},
+	{Name: "openai", Title: "OpenAI's skill validator (openai/skills quick_validate.py)", Source: "agent-skills-spec.md §7.2",
+		Rules:  []HostRule{RuleFrontmatter, RuleFields, RuleSpecName, RuleDescriptionLength},
+		Fields: []string{"allowed-tools", "description", "license", "metadata", "name"}},
+	{Name: "codex", Title: "OpenAI Codex", Source: "peers.md §2.1",
+		Rules: []HostRule{RuleSkillFileName, RuleFrontmatter, RuleStrictYAML, RuleDescriptionField, RuleNameLength, RuleDescriptionLength}},
+	{Name: "opencode", Title: "OpenCode", Source: "peers.md §2.2",
+		Rules: []HostRule{RuleFrontmatter, RuleNameField, RuleDescriptionField}},
+	{Name: "gemini", Title: "Gemini CLI", Source: "peers.md §2.5",
+		Rules: []HostRule{RuleFrontmatter}},
+}
+
+// Compat is the compatibility report of one skill file: which presets of
+// catalog.Presets would discover it in this workspace, and which rules of
+// which [Hosts] it breaks.
+type Compat struct {
+	Path string `json:"path"`
+	Name string `json:"name"`
+	// Presets are the names of the presets that find the file, in table
+	// order.
+	Presets []string `json:"presets"`
+	// Breaks are the host rules the file breaks, in host order.
+	Breaks []Break `json:"breaks"`
+}
+
+// Break is one host rule a skill file breaks.
+type Break struct {
+	Host    string   `json:"host"`
+	Rule    HostRule `json:"rule"`
+	Message string   `json:"message"`
+}
+
+// compatReport builds the compatibility report of every parsed, non-ignored
+// candidate in scope.
+func compatReport(ctx context.Context, copts *catalog.Options, l *catalog.Listing, scope []string) []*Compat {
+	found := presetFinds(ctx, copts, l.Workspace)
+	out := []*Compat{}
+	for _, cd := range l.Candidates {
+		if cd.Skill == nil || cd.Ignored || (scope != nil && !inScope(cd.Path, scope)) {
+			continue
+		}
+		c := &Compat{Path: cd.Path, Name: cd.Skill.Name, Presets: []string{}, Breaks: []Break{}}
+		real := evalOrSelf(cd.Path)
+		for _, p := range catalog.Presets {
+			if found[p.Name][real] {
+				c.Presets = append(c.Presets, p.Name)
+			}
+		}
+		in := newCompatInput(cd)
+		for _, h := range Hosts {
+			for _, rule := range h.Rules {
+				for _, msg := range in.check(rule, &h) {
+					c.Breaks = append(c.Breaks, Break{Host: h.Name, Rule: rule, Message: msg})
+				}
+			}
+		}
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(a, b *Compat) int { return strings.Compare(a.Path, b.Path) })
+	return out
+}
+
+// presetFinds lists, for each preset, the skill files (symlinks resolved)
+// it finds in the workspace: its own layout, without the configuration's
+// directories or extra roots, which are skillet's.
+func presetFinds(ctx context.Context, copts *catalog.Options, workspace string) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for _, p := range catalog.Presets {
+		set := map[string]bool{}
+		out[p.Name] = set
+		c, err := catalog.New(ctx, &catalog.Options{Workspace: workspace, NoConfigFile: true, Preset: p.Name,
+			NoUser: copts.NoUser, Home: copts.Home, Getenv: copts.Getenv, MaxDepth: copts.MaxDepth, MaxFolders: copts.MaxFolders})
+		if err != nil {
+			continue
+		}
+		l, err := c.List(ctx)
+		if err != nil {
+			continue
+		}
+		for _, cd := range l.Candidates {
+			set[evalOrSelf(cd.Path)] = true
+		}
+	}
+	return out
+}
+
+// compatInput is what the host rules look at: the file as written.
+type compatInput struct {
+	cd          *catalog.Candidate
+	s           *skill.Skill
+	folder      string
+	name        string // the frontmatter's name, as written
+	hasName     bool
+	description string // the frontmatter's description, as written
+	hasDesc     bool
+}
+
+func newCompatInput(cd *catalog.Candidate) *compatInput {
+	in := &compatInput{cd: cd, s: cd.Skill.Skill}
+	if cd.Flat {
+		base := filepath.Base(cd.Path)
+		in.folder = strings.TrimSuffix(base, filepath.Ext(base))
+	} else {
+		in.folder = filepath.Base(filepath.Dir(cd.Path))
+	}
+	if v, ok := in.s.Frontmatter.Get("name"); ok {
+		in.name, in.hasName = fmt.Sprint(scalarText(v)), true
+	}
+	if v, ok := in.s.Frontmatter.Get("description"); ok {
+		in.description, in.hasDesc = strings.TrimSpace(fmt.Sprint(scalarText(v))), true
+	}
+	return in
+}
+
+func scalarText(v any) any {
+	if v == nil {
+		return ""
+	}
+	return v
+}
+
+// xmlTag matches something that reads as an XML or HTML tag.
+var xmlTag = regexp.MustCompile(`<\s*/?\s*[A-Za-z][A-Za-z0-9_:.-]*(\s[^<>]*)?/?\s*>`)
+
+// check returns the messages of the ways the file breaks rule (none when
+// it keeps it).
+func (in *compatInput) check(rule HostRule, h *Host) []string {
+	s := in.s
+	name := in.name
+	if !in.hasName {
+		name = in.folder
+	}
+	switch rule {
+	case RuleFrontmatter:
+		if !s.HasFrontmatter {
+			return []string{"the file has no frontmatter"}
+		}
+	case RuleStrictYAML:
+		if s.Recovered {
+			lines := make([]string, len(s.Repairs))
+			for i, r := range s.Repairs {
+				lines[i] = fmt.Sprint(r.Line)
+			}
+			return []string{"the frontmatter is not valid YAML as written (line " + strings.Join(lines, ", ") + " needs quoting)"}
+		}
+	case RuleNameField:
+		if !in.hasName || strings.TrimSpace(in.name) == "" {
+			return []string{"the frontmatter has no name"}
+		}
+	case RuleDescriptionField:
+		if !in.hasDesc || in.description == "" {
+			return []string{"the frontmatter has no description"}
+		}
+	case RuleSpecName:
+		if !skill.ValidName(name) {
+			return []string{fmt.Sprintf("the name %q breaks the rule: 1-64 characters of a-z, 0-9 and -, no leading, trailing or double hyphen", name)}
+		}
+	case RuleNameLength:
+		if n := utf8.RuneCountInString(name); n > skill.MaxNameChars {
+			return []string{fmt.Sprintf("the name is %d characters, over 64", n)}
+		}
+	case RuleNameMatchesFolder:
+		if in.hasName && name != in.folder {
+			return []string{fmt.Sprintf("the name %q differs from the folder name %q", name, in.folder)}
+		}
+	case RuleDescriptionLength:
+		if n := utf8.RuneCountInString(in.description); n > skill.MaxDescriptionChars {
+			return []string{fmt.Sprintf("the description is %d characters, over 1024", n)}
+		}
+	case RuleCompatibilityLength:
+		if n := utf8.RuneCountInString(s.Compatibility); n > skill.MaxCompatibilityChars {
+			return []string{fmt.Sprintf("compatibility is %d characters, over 500", n)}
+		}
+	case RuleMetadataStrings:
+		if v, ok := s.Frontmatter.Get("metadata"); ok && !stringMap(v) {
+			return []string{"metadata is not a map of strings"}
+		}
+	case RuleFields:
+		var extra []string
+		for _, k := range s.Frontmatter.Keys() {
+			if !slices.Contains(h.Fields, k) {
+				extra = append(extra, k)
+			}
+		}
+		if len(extra) > 0 {
+			return []string{fmt.Sprintf("fields it rejects: %s (it accepts only %s)", strings.Join(extra, ", "), strings.Join(h.Fields, ", "))}
+		}
+	case RuleReservedWords:
+		lower := strings.ToLower(name)
+		for _, w := range []string{"anthropic", "claude"} {
+			if strings.Contains(lower, w) {
+				return []string{fmt.Sprintf("the name %q contains the reserved word %q", name, w)}
+			}
+		}
+	case RuleNoAngleBrackets:
+		if strings.ContainsAny(in.description, "<>") {
+			return []string{"the description contains < or >"}
+		}
+	case RuleNoXMLTags:
+		var out []string
+		if xmlTag.MatchString(name) {
+			out = append(out, "the name contains an XML tag")
+		}
+		if xmlTag.MatchString(in.description) {
+			out = append(out, "the description contains an XML tag")
+		}
+		return out
+	case RuleSkillFileName:
+		if in.cd.Flat {
+			return []string{"a flat-form file is not a skill folder with a SKILL.md"}
+		}
+		if b := filepath.Base(in.cd.Path); b != catalog.SkillFile {
+			return []string{fmt.Sprintf("the file is named %s; only %s is found", b, catalog.SkillFile)}
+		}
+	case RuleReferenceValidator:
+		if in.cd.Flat {
+			return []string{"a flat-form file is not a skill folder"}
+		}
+		return skillsref.Validate(filepath.Dir(in.cd.Path))
+	}
+	return nil
+}
+
+func stringMap(v any) bool {
+	m, ok := v.(skill.Map)
+	if !ok {
+		return false
+	}
+	for _, f := range m {
+		if _, ok := f.Value.(string); !ok {
+			return false
+		}
+	}
+	return true
+}

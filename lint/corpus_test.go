@@ -1,0 +1,52 @@
+package lint
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/skill"
+)
+
+// TestCorpus lints the real-world corpus as an extra root and checks the
+// count of every code, and the file and skill counts. A change in these
+// numbers is a change in what skillet tells authors about published skills:
+// look at the difference before updating them.
+func TestCorpus(t *testing.T) {
+	corpus := corpusDir(t)
+	r, err := Run(context.Background(), &Options{
+		Catalog: &catalog.Options{Workspace: t.TempDir(), NoConfigFile: true, NoUser: true},
+		Targets: []string{corpus},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[skill.Code]int{}
+	for _, d := range r.Diagnostics {
+		got[d.Code]++
+	}
+	want := map[skill.Code]int{
+		skill.CodeBodyTooLong:        29,
+		skill.CodeBrokenReference:    28,
+		skill.CodeDescriptionLong:    229,
+		skill.CodeDescriptionTooLong: 1,
+		skill.CodeDuplicateName:      1, // webapp-testing in anthropics-skills and github-awesome-copilot
+		skill.CodeMetadataInvalid:    2,
+		skill.CodeNameMismatch:       4, // vercel-agent-skills: vercel-* names in shorter folders
+		skill.CodeTooLarge:           2,
+		skill.CodeUnknownField:       2,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("diagnostics per code (-want +got):\n%s", diff)
+	}
+	// 462 SKILL.md files: 435 found by discovery, 12 more under hidden
+	// folders (openai-skills' .curated, .system, .experimental;
+	// awesome-copilot's .github/skills), and 15 inside other skills'
+	// folders, which are bundled files (D4.2). One duplicate does not load.
+	wantCounts := Counts{Files: 447, Skills: 434, Errors: 1, Warnings: 297}
+	if diff := cmp.Diff(wantCounts, r.Counts); diff != "" {
+		t.Errorf("counts (-want +got):\n%s", diff)
+	}
+}

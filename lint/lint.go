@@ -1,0 +1,345 @@
+package lint
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/skill"
+)
+
+// Options configure [Run]. A nil *Options lints the current folder as the
+// runtime would discover it.
+type Options struct {
+	// Catalog configures discovery exactly as for the runtime: workspace,
+	// configuration file, preset, extra roots, strict mode and limits. A
+	// nil Catalog is the zero catalog.Options. Run always sets Ignored, so
+	// files under entries starting with "_" or "." are checked too.
+	Catalog *catalog.Options
+	// Targets limits the report to these files, folders or skill names.
+	// A file or folder that no root covers is linted as an extra root
+	// (as with --root); a name is the folder of the loaded skill of that
+	// name. Empty means the whole workspace.
+	Targets []string
+	// Compat fills Report.Compat (the compatibility report).
+	Compat bool
+}
+
+// ErrTarget is returned by [Run] for a target that is neither an existing
+// path nor the name of a skill; the error wraps it with the target.
+var ErrTarget = errors.New("no such file, folder or skill")
+
+// Report is the result of a lint run.
+type Report struct {
+	// Workspace is the absolute workspace path.
+	Workspace string
+	// Settings are the effective settings of the catalog that was linted.
+	Settings catalog.Settings
+	// Files are the skill files checked and every other path with a
+	// finding (a folder, the workspace), sorted by path.
+	Files []*File
+	// Diagnostics are all findings, sorted by path, line, column and code.
+	Diagnostics []skill.Diagnostic
+	// Compat is the compatibility report, when Options.Compat was set: one
+	// entry per skill file that parses (ignored files excepted), sorted
+	// by path.
+	Compat []*Compat
+	// Counts sums the report up.
+	Counts Counts
+}
+
+// File is one path of the report with its findings.
+type File struct {
+	// Path is absolute.
+	Path string
+	// Name is the skill's name, "" when the path is not a skill file or
+	// the file did not parse far enough to have one.
+	Name string
+	// Skill says the path is a skill file that was read (Counts.Files);
+	// Loaded that it loads (Counts.Skills); Ignored that it sits under an
+	// entry starting with "_" (a draft) or "." (hidden), so it is checked
+	// but never loaded; Flat that it is a flat-form NAME.md.
+	Skill, Loaded, Ignored, Flat bool
+	// Diagnostics are the findings about this path, sorted.
+	Diagnostics []skill.Diagnostic
+}
+
+// Counts sums a report up: skill files checked, skills that load, and
+// findings by level (D8's "counts").
+type Counts struct {
+	Files    int `json:"files"`
+	Skills   int `json:"skills"`
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+}
+
+// HasErrors reports whether the report holds at least one error: the
+// condition for skillet lint's exit code 1.
+func (r *Report) HasErrors() bool { return r.Counts.Errors > 0 }
+
+// Run lints the skills of a workspace (DESIGN.md D6). It discovers them with
+// package catalog, so every discovery finding (walk, symlinks, boundaries,
+// precedence, limits) and every parse finding is the runtime's own, and adds
+// the checks only lint makes: body-too-long, broken-reference, and the
+// compatibility report. Ignored files (skill files under entries starting
+// with "_" or ".", which the runtime skips: drafts and hidden folders) are
+// read, parsed and checked the same way, but never loaded, so they take no
+// part in duplicate-name, shadowed or catalog-truncated.
+//
+// A configuration file that cannot be used becomes a config-invalid error
+// in the report, with nothing else checked. The error is non-nil when ctx
+// is done, for an unknown preset, and for a target that does not exist
+// (wrapping [ErrTarget]).
+func Run(ctx context.Context, opts *Options) (*Report, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	copts := catalog.Options{}
+	if opts.Catalog != nil {
+		copts = *opts.Catalog
+	}
+	copts.Ignored = true
+	c, err := catalog.New(ctx, &copts)
+	if err != nil {
+		var ce *catalog.ConfigError
+		if errors.As(err, &ce) {
+			return configReport(ce), nil
+		}
+		return nil, err
+	}
+	l, err := c.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var scope []string
+	if len(opts.Targets) > 0 {
+		var extra []string
+		scope, extra, err = resolveTargets(opts.Targets, l)
+		if err != nil {
+			return nil, err
+		}
+		if len(extra) > 0 {
+			copts.ExtraPaths = append(slices.Clone(copts.ExtraPaths), extra...)
+			if c, err = catalog.New(ctx, &copts); err != nil {
+				return nil, err
+			}
+			if l, err = c.List(ctx); err != nil {
+				return nil, err
+			}
+		}
+	}
+
+	r := &Report{Workspace: l.Workspace, Settings: c.Settings()}
+	diags := slices.Clone(l.Diagnostics)
+	files := map[string]*File{}
+	for _, cd := range l.Candidates {
+		f := &File{Path: cd.Path, Skill: true, Ignored: cd.Ignored, Flat: cd.Flat}
+		files[cd.Path] = f
+		if cd.Skill == nil {
+			continue
+		}
+		f.Name = cd.Skill.Name
+		f.Loaded = !cd.Ignored && slices.Contains(l.Skills, cd.Skill)
+		diags = append(diags, checkBody(cd.Skill)...)
+	}
+	diags = dropIgnoredNameMismatch(diags, files)
+	if r.Settings.Mode == skill.Strict {
+		for i := range diags {
+			if RuleSpec(diags[i].Code) {
+				diags[i].Severity = skill.SeverityError
+			}
+		}
+	}
+	if scope != nil {
+		diags = slices.DeleteFunc(diags, func(d skill.Diagnostic) bool {
+			return !inScope(d.Path, scope) && !(d.Related != "" && inScope(d.Related, scope))
+		})
+		for p := range files {
+			if !inScope(p, scope) {
+				delete(files, p)
+			}
+		}
+	}
+	diags = dedupe(diags)
+	sortDiagnostics(diags)
+	r.Diagnostics = diags
+	for _, d := range diags {
+		f := files[d.Path]
+		if f == nil {
+			f = &File{Path: d.Path}
+			files[d.Path] = f
+		}
+		if f.Name == "" && f.Skill {
+			f.Name = d.Skill
+		}
+		f.Diagnostics = append(f.Diagnostics, d)
+		if d.Severity == skill.SeverityError {
+			r.Counts.Errors++
+		} else {
+			r.Counts.Warnings++
+		}
+	}
+	for _, f := range files {
+		r.Files = append(r.Files, f)
+		if f.Skill {
+			r.Counts.Files++
+		}
+		if f.Loaded {
+			r.Counts.Skills++
+		}
+	}
+	slices.SortFunc(r.Files, func(a, b *File) int { return strings.Compare(a.Path, b.Path) })
+	if opts.Compat {
+		r.Compat = compatReport(ctx, &copts, l, scope)
+	}
+	return r, nil
+}
+
+// RuleSpec reports whether code is a rule of the Agent Skills
+// specification (raised to an error in strict mode).
+func RuleSpec(code skill.Code) bool { return code.Info().Spec }
+
+func configReport(ce *catalog.ConfigError) *Report {
+	d := skill.Diagnostic{Code: skill.CodeConfigInvalid, Severity: skill.SeverityError,
+		Path: ce.Path, Line: ce.Line, Column: ce.Column, Message: ce.Message}
+	return &Report{
+		Workspace:   filepath.Dir(ce.Path),
+		Files:       []*File{{Path: ce.Path, Diagnostics: []skill.Diagnostic{d}}},
+		Diagnostics: []skill.Diagnostic{d},
+		Counts:      Counts{Errors: 1},
+	}
+}
+
+// resolveTargets turns targets into absolute paths. Existing paths that no
+// root covers are returned in extra too (to become extra roots); names of
+// skills become their folders (or flat files).
+func resolveTargets(targets []string, l *catalog.Listing) (scope, extra []string, err error) {
+	for _, t := range targets {
+		abs, aerr := filepath.Abs(t)
+		fi, serr := os.Stat(abs)
+		if aerr != nil || serr != nil {
+			if p := skillByName(l, t); p != "" {
+				scope = append(scope, p)
+				continue
+			}
+			return nil, nil, fmt.Errorf("%w: %s", ErrTarget, t)
+		}
+		abs = filepath.Clean(abs)
+		scope = append(scope, abs)
+		if covered(abs, l.Roots) {
+			continue
+		}
+		if !fi.IsDir() && strings.EqualFold(filepath.Base(abs), catalog.SkillFile) {
+			// A skill file names its folder, so the folder is the root
+			// and the file keeps its directory form.
+			extra = append(extra, filepath.Dir(abs))
+			continue
+		}
+		extra = append(extra, abs)
+	}
+	return scope, extra, nil
+}
+
+func skillByName(l *catalog.Listing, name string) string {
+	for _, s := range l.Skills {
+		if s.Name == name {
+			if s.Flat {
+				return s.Location
+			}
+			return s.BaseDir
+		}
+	}
+	return ""
+}
+
+// covered reports whether p lies in one of the roots that exist.
+func covered(p string, roots []catalog.Root) bool {
+	real := evalOrSelf(p)
+	for _, r := range roots {
+		if r.Exists && (within(p, r.Path) || within(real, evalOrSelf(r.Path))) {
+			return true
+		}
+	}
+	return false
+}
+
+func evalOrSelf(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// within reports whether p is dir or inside it (both absolute and clean).
+func within(p, dir string) bool {
+	if p == dir {
+		return true
+	}
+	rel, err := filepath.Rel(dir, p)
+	if err != nil {
+		return false
+	}
+	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+func inScope(p string, scope []string) bool {
+	for _, s := range scope {
+		if within(p, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// dropIgnoredNameMismatch removes name-mismatch from ignored files whose
+// name is their folder's (or file's) without the leading "_" or ".": a
+// draft matches once it is published under that name.
+func dropIgnoredNameMismatch(diags []skill.Diagnostic, files map[string]*File) []skill.Diagnostic {
+	return slices.DeleteFunc(diags, func(d skill.Diagnostic) bool {
+		f := files[d.Path]
+		if d.Code != skill.CodeNameMismatch || f == nil || !f.Ignored || d.Skill == "" {
+			return false
+		}
+		folder := filepath.Base(filepath.Dir(d.Path))
+		if f.Flat {
+			base := filepath.Base(d.Path)
+			folder = strings.TrimSuffix(base, filepath.Ext(base))
+		}
+		return strings.TrimLeft(folder, "_.") == d.Skill
+	})
+}
+
+func dedupe(diags []skill.Diagnostic) []skill.Diagnostic {
+	seen := map[skill.Diagnostic]bool{}
+	return slices.DeleteFunc(diags, func(d skill.Diagnostic) bool {
+		if seen[d] {
+			return true
+		}
+		seen[d] = true
+		return false
+	})
+}
+
+// sortDiagnostics orders by path, line, column, code and message.
+func sortDiagnostics(diags []skill.Diagnostic) {
+	slices.SortStableFunc(diags, func(a, b skill.Diagnostic) int {
+		if c := strings.Compare(a.Path, b.Path); c != 0 {
+			return c
+		}
+		if a.Line != b.Line {
+			return a.Line - b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column - b.Column
+		}
+		if c := strings.Compare(string(a.Code), string(b.Code)); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Message, b.Message)
+	})
+}

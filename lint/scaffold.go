@@ -1,0 +1,234 @@
+package lint
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/skill"
+)
+
+// ScaffoldOptions describe the skill [Scaffold] writes (skillet new, 004's
+// "skills new").
+type ScaffoldOptions struct {
+	// Name is the skill's name; it is normalised to kebab-case.
+	Name string
+	// Description is required; WhenToUse is optional.
+	Description string
+	WhenToUse   string
+	// Flat writes the flat form ROOT/NAME.md instead of ROOT/NAME/SKILL.md.
+	Flat bool
+}
+
+// Scaffolded says what [Scaffold] wrote.
+type Scaffolded struct {
+	// Path is the absolute path of the file written.
+	Path string
+	// Name is the name used, and Asked the name given, when normalising
+	// changed it ("" otherwise).
+	Name, Asked string
+}
+
+// Errors of [Scaffold]; they are wrapped with details.
+var (
+	// ErrExists: a skill of that name, or the file or folder it would be
+	// written to, already exists. Nothing is written.
+	ErrExists = errors.New("already exists")
+	// ErrInvalid: the name or description cannot be used as given.
+	ErrInvalid = errors.New("invalid")
+	// ErrNoRoot: there is no project directory to write into (the
+	// workspace does not exist, or every configured directory escapes it).
+	ErrNoRoot = errors.New("no project directory to write into")
+)
+
+// Scaffold writes a new skill into the first project root of c (the first
+// configured directory, or the preset's first project directory, created if
+// missing). The name is normalised to kebab-case (Scaffolded.Asked says when
+// that changed it). It never overwrites: when a project skill of that name
+// exists, or the target file or folder does, it returns ErrExists and writes
+// nothing. What it writes loads with no diagnostic at all, so it passes
+// skillet lint with no error and no warning: the description must therefore
+// fit maxDescriptionChars (ErrInvalid otherwise).
+func Scaffold(ctx context.Context, c *catalog.Catalog, opts *ScaffoldOptions) (*Scaffolded, error) {
+	if opts == nil {
+		opts = &ScaffoldOptions{}
+	}
+	name := skill.Normalize(opts.Name)
+	switch {
+	case name == "":
+		return nil, fmt.Errorf("%w name %q: it has no letter or digit", ErrInvalid, opts.Name)
+	case !skill.ValidName(name):
+		return nil, fmt.Errorf("%w name %q: %d characters, over the specification's %d", ErrInvalid, name, utf8.RuneCountInString(name), skill.MaxNameChars)
+	}
+	desc := strings.TrimSpace(opts.Description)
+	when := strings.TrimSpace(opts.WhenToUse)
+	limit := min(c.Settings().MaxDescriptionChars, skill.MaxDescriptionChars)
+	switch n := utf8.RuneCountInString(desc); {
+	case desc == "":
+		return nil, fmt.Errorf("%w description: a description is required", ErrInvalid)
+	case !utf8.ValidString(desc) || !utf8.ValidString(when):
+		return nil, fmt.Errorf("%w description: not valid UTF-8", ErrInvalid)
+	case n > limit:
+		return nil, fmt.Errorf("%w description: %d characters, over the %d the catalog shows (maxDescriptionChars); shorten it", ErrInvalid, n, limit)
+	}
+
+	l, err := c.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var root *catalog.Root
+	for i := range l.Roots {
+		if l.Roots[i].Scope == catalog.ScopeProject {
+			root = &l.Roots[i]
+			break
+		}
+	}
+	if root == nil {
+		return nil, fmt.Errorf("%w in workspace %s", ErrNoRoot, l.Workspace)
+	}
+	if opts.Flat && !root.Flat {
+		return nil, fmt.Errorf("%w: the preset %s does not read flat-form files; leave out --flat", ErrInvalid, c.Settings().Preset)
+	}
+	for _, cd := range l.Candidates {
+		if cd.Skill != nil && !cd.Ignored && cd.Scope == catalog.ScopeProject && cd.Skill.Name == name {
+			return nil, fmt.Errorf("the skill %q %w at %s", name, ErrExists, cd.Path)
+		}
+	}
+	dir, path := filepath.Join(root.Path, name), filepath.Join(root.Path, name, catalog.SkillFile)
+	if opts.Flat {
+		path = filepath.Join(root.Path, name+".md")
+	}
+	for _, p := range []string{dir, filepath.Join(root.Path, name+".md")} {
+		if _, err := os.Lstat(p); err == nil {
+			return nil, fmt.Errorf("%s %w", p, ErrExists)
+		}
+	}
+
+	src := ScaffoldSource(name, desc, when)
+	_, diags := skill.Parse(src, &skill.Options{Path: path, Flat: opts.Flat, Mode: c.Settings().Mode,
+		MaxDescriptionChars: c.Settings().MaxDescriptionChars})
+	if len(diags) > 0 {
+		return nil, fmt.Errorf("%w: the scaffold would not load cleanly: %s", ErrInvalid, diags[0].Message)
+	}
+	if err := os.MkdirAll(root.Path, 0o755); err != nil {
+		return nil, err
+	}
+	if !opts.Flat {
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			if errors.Is(err, os.ErrExist) {
+				return nil, fmt.Errorf("%s %w", dir, ErrExists)
+			}
+			return nil, err
+		}
+	}
+	if err := writeNew(path, src); err != nil {
+		if !opts.Flat {
+			os.Remove(dir)
+		}
+		if errors.Is(err, os.ErrExist) {
+			return nil, fmt.Errorf("%s %w", path, ErrExists)
+		}
+		return nil, err
+	}
+	out := &Scaffolded{Path: path, Name: name}
+	if name != opts.Name {
+		out.Asked = opts.Name
+	}
+	return out, nil
+}
+
+// writeNew creates path (it must not exist) with data.
+func writeNew(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(path)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(path)
+		return err
+	}
+	return nil
+}
+
+// ScaffoldSource returns the SKILL.md that Scaffold writes: frontmatter
+// with name, description and (when given) when-to-use, values quoted where
+// YAML needs it, then a heading and a numbered list for the author to
+// replace with the procedure. name must meet the specification's rule.
+func ScaffoldSource(name, description, whenToUse string) []byte {
+	var b strings.Builder
+	b.WriteString("---\n")
+	b.WriteString("name: " + yamlText(name) + "\n")
+	b.WriteString("description: " + yamlText(description) + "\n")
+	if whenToUse != "" {
+		b.WriteString("when-to-use: " + yamlText(whenToUse) + "\n")
+	}
+	b.WriteString("---\n\n")
+	b.WriteString("# " + title(name) + "\n\n")
+	if whenToUse != "" {
+		b.WriteString("Use this skill when: " + oneLine(whenToUse) + "\n\n")
+	}
+	b.WriteString("## Steps\n\n")
+	b.WriteString("1. Replace this list with the procedure, one action per step, in the order\n")
+	b.WriteString("   the model should follow it.\n")
+	b.WriteString("2. Say how to check that each step worked, and what to do when it did not.\n")
+	b.WriteString("3. Put long reference material in files under references/ and say here\n")
+	b.WriteString("   when to read each one.\n")
+	return []byte(b.String())
+}
+
+func title(name string) string {
+	s := strings.ReplaceAll(name, "-", " ")
+	r, size := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[size:]
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// yamlText writes s as a YAML scalar: plain when YAML reads that back as
+// the same string, else double-quoted.
+func yamlText(s string) string {
+	if plainSafe(s) {
+		return s
+	}
+	return strconv.Quote(s)
+}
+
+// plainSafe is deliberately narrow: one line, no surrounding blanks, no
+// character that starts YAML syntax at the front, no ": " or " #" inside,
+// no trailing ":", and not a number, bool or null.
+func plainSafe(s string) bool {
+	if s == "" || s != strings.TrimSpace(s) || strings.ContainsAny(s, "\n\r\t\"\\") {
+		return false
+	}
+	if strings.ContainsRune("-?:,[]{}#&*!|>'%@`", rune(s[0])) {
+		return false
+	}
+	if strings.Contains(s, ": ") || strings.Contains(s, " #") || strings.HasSuffix(s, ":") {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	if c := s[0]; c >= '0' && c <= '9' || c == '+' || c == '.' || c == '~' {
+		return false
+	}
+	switch strings.ToLower(s) {
+	case "true", "false", "null", "yes", "no", "on", "off":
+		return false
+	}
+	return true
+}
