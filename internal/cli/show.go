@@ -27,6 +27,12 @@ refuses (outside the folder, a folder, binary, too large), exits 1 with the
 tool's error text on stderr. --json prints {"tool", "name", "path", "text",
 "isError"} on stdout instead of the text.`,
 		Args: cobra.ExactArgs(1),
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			if len(args) > 0 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			return completeSkillNames(g)(cmd, args, toComplete)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			c, err := g.catalog(ctx)
