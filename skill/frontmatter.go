@@ -1,6 +1,7 @@
 package skill
 
 import (
+	"bytes"
 	"errors"
 	"regexp"
 	"strconv"
@@ -20,13 +21,23 @@ type keyPos struct {
 // from (after repairs) and where its lines sit in the file.
 type frontmatter struct {
 	root      *yamlx.Node
-	lines     []string // frontmatter text lines, after repairs
+	text      []byte   // the frontmatter text, LF line endings
+	lines     []string // its lines (after repairs), split on first use
 	lineOff   int      // file line of lines[0]
 	keys      []keyPos // top-level keys, first occurrence only
 	all       Map
 	repairs   []Repair
 	descKey   *keyPos
 	compatKey *keyPos
+}
+
+// splitLines fills fm.lines from fm.text; only repairs and source-text
+// extraction need the lines, so a clean file never splits them.
+func (fm *frontmatter) splitLines() []string {
+	if fm.lines == nil {
+		fm.lines = strings.Split(string(fm.text), "\n")
+	}
+	return fm.lines
 }
 
 func (fm *frontmatter) get(key string) *keyPos {
@@ -43,13 +54,15 @@ const maxRepairs = 16
 
 func (p *parser) decodeFrontmatter(text []byte, lineOff int) (*frontmatter, bool) {
 	fm := &frontmatter{lineOff: lineOff}
-	fm.lines = strings.Split(strings.ReplaceAll(string(text), "\r\n", "\n"), "\n")
-	for i, l := range fm.lines {
+	if bytes.IndexByte(text, '\r') >= 0 {
 		// YAML reads a lone CR as a line break; the file's lines are
-		// counted by LF, so a stray CR inside a line is read as a space.
-		fm.lines[i] = strings.ReplaceAll(strings.TrimSuffix(l, "\r"), "\r", " ")
+		// counted by LF, so CRLF becomes LF and a stray CR inside a line
+		// is read as a space.
+		text = bytes.ReplaceAll(text, []byte("\r\n"), []byte("\n"))
+		text = bytes.ReplaceAll(text, []byte("\r"), []byte(" "))
 	}
-	root, err := yamlx.Parse([]byte(strings.Join(fm.lines, "\n")))
+	fm.text = text
+	root, err := yamlx.Parse(text)
 	if err != nil {
 		first := err
 		if p.opts.Mode == Lenient {
@@ -108,6 +121,7 @@ var keyLine = regexp.MustCompile(`^(\s*)([A-Za-z0-9_][A-Za-z0-9_./ -]*?)\s*:(?:[
 // re-quoted as a double-quoted string, and decoding is tried again. Every
 // successful rewrite is reported as parse-recovered.
 func (p *parser) repair(fm *frontmatter, err error) (*yamlx.Node, error) {
+	fm.splitLines()
 	repaired := map[int]bool{}
 	var reports []Diagnostic
 	for attempt := 0; attempt < maxRepairs; attempt++ {
@@ -542,6 +556,7 @@ func nodeText(fm *frontmatter, v, next *yamlx.Node, idx int) string {
 		// A block collection starts at its first entry; take whole lines.
 		startCol = 1
 	}
+	fm.splitLines()
 	endLine, endCol := len(fm.lines)+1, 1
 	if next != nil {
 		endLine, endCol = next.Line, next.Column

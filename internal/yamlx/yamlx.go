@@ -82,12 +82,23 @@ func Parse(src []byte) (*Node, error) {
 	return &doc, nil
 }
 
-// blank reports whether src holds nothing but whitespace and comment lines.
+// blank reports whether src holds nothing but white space and comment lines.
 func blank(src []byte) bool {
-	for _, line := range strings.Split(string(src), "\n") {
-		t := strings.TrimSpace(line)
-		if t != "" && !strings.HasPrefix(t, "#") {
+	lineStart := true
+	inComment := false
+	for _, c := range src {
+		switch {
+		case c == '\n':
+			lineStart, inComment = true, false
+		case inComment:
+		case c == ' ' || c == '\t' || c == '\r':
+		case c == '#' && lineStart:
+			inComment = true
+		default:
 			return false
+		}
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			lineStart = false
 		}
 	}
 	return true
