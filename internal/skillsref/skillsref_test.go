@@ -1,0 +1,73 @@
+package skillsref
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/skillet-go/skillet/skill"
+)
+
+func TestPyJSONString(t *testing.T) {
+	for in, want := range map[string]string{
+		`plain`:       `"plain"`,
+		"é":           `"\u00e9"`,
+		"😀":           `"\ud83d\ude00"`,
+		"a\"b\\c":     `"a\"b\\c"`,
+		"tab\there\n": `"tab\there\n"`,
+		"\x01":        `"\u0001"`,
+		"<tag> & 'x'": `"<tag> & 'x'"`,
+		"\u2028":      `"\u2028"`,
+	} {
+		if got := pyJSONString(in); got != want {
+			t.Errorf("pyJSONString(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestPyRepr(t *testing.T) {
+	v := skill.Map{{Key: "a", Value: "b"}, {Key: "n", Value: []any{"x", int64(1)}}, {Key: "q", Value: "it's"}}
+	if got, want := pyRepr(v), `{'a': 'b', 'n': ['x', '1'], 'q': "it's"}`; got != want {
+		t.Errorf("pyRepr = %s, want %s", got, want)
+	}
+}
+
+func TestValidateMessages(t *testing.T) {
+	for _, tt := range []struct {
+		dir, file string
+		want      []string
+	}{
+		{"good", "---\nname: good\ndescription: d\n---\nb\n", nil},
+		{"Upper", "---\nname: Upper\ndescription: d\n---\nb\n", []string{
+			"Skill name 'Upper' must be lowercase",
+		}},
+		{"x", "---\nname: -a--b-\ndescription: d\n---\nb\n", []string{
+			"Skill name cannot start or end with a hyphen",
+			"Skill name cannot contain consecutive hyphens",
+			"Directory name 'x' must match skill name '-a--b-'",
+		}},
+		{"long", "---\nname: long\ndescription: " + strings.Repeat("d", 1025) + "\ncompatibility: " + strings.Repeat("c", 501) + "\n---\nb\n", []string{
+			"Description exceeds 1024 character limit (1025 chars)",
+			"Compatibility exceeds 500 character limit (501 chars)",
+		}},
+		{"missing", "---\nlicense: MIT\n---\nb\n", []string{
+			"Missing required field in frontmatter: name",
+			"Missing required field in frontmatter: description",
+		}},
+		{"empty", "---\n---\nb\n", []string{"SKILL.md frontmatter must be a YAML mapping"}},
+		{"list", "---\n- a\n---\nb\n", []string{"SKILL.md frontmatter must be a YAML mapping"}},
+	} {
+		dir := filepath.Join(t.TempDir(), tt.dir)
+		os.MkdirAll(dir, 0o755)
+		os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte(tt.file), 0o644)
+		if diff := cmp.Diff(tt.want, Validate(dir)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.dir, diff)
+		}
+	}
+	if got := Validate(filepath.Join(t.TempDir(), "nope")); len(got) != 1 || !strings.HasPrefix(got[0], "Path does not exist: ") {
+		t.Errorf("missing path: %v", got)
+	}
+}
