@@ -22,7 +22,7 @@ var pngBytes = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe")
 
 // fixture is a workspace with the cases the server must handle.
 var fixture = map[string]string{
-	"skills/alpha/SKILL.md": "---\nname: alpha\ndescription: Alpha does things with files.\nlicense: MIT\nmetadata:\n  version: \"1.10\"\n  owner: team\nallowed-tools: Read Grep\n---\n\n# Alpha\n\nRead [the guide](references/guide.md) first.\n",
+	"skills/alpha/SKILL.md":            "---\nname: alpha\ndescription: Alpha does things with files.\nlicense: MIT\nmetadata:\n  version: \"1.10\"\n  owner: team\nallowed-tools: Read Grep\n---\n\n# Alpha\n\nRead [the guide](references/guide.md) first.\n",
 	"skills/alpha/references/guide.md": "# Guide\n\nStep one.\n",
 	"skills/alpha/scripts/run.sh":      "#!/bin/sh\necho run\n",
 	"skills/alpha/assets/logo.png":     string(pngBytes),

@@ -424,4 +424,6 @@ func (m *minLevel) Handle(ctx context.Context, r slog.Record) error { return m.h
 func (m *minLevel) WithAttrs(as []slog.Attr) slog.Handler {
 	return &minLevel{h: m.h.WithAttrs(as), min: m.min}
 }
-func (m *minLevel) WithGroup(g string) slog.Handler { return &minLevel{h: m.h.WithGroup(g), min: m.min} }
+func (m *minLevel) WithGroup(g string) slog.Handler {
+	return &minLevel{h: m.h.WithGroup(g), min: m.min}
+}
