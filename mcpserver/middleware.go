@@ -3,15 +3,13 @@ package mcpserver
 import (
 	"context"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // skillMethods are the requests answered from the skills: they run under
-// the shared lock and count as in flight for a clean shutdown. Long-lived
-// requests (subscriptions/listen) are not among them.
+// the shared lock, so each answer comes from one snapshot.
 var skillMethods = map[string]bool{
 	"initialize": true, "server/discover": true,
 	"resources/list": true, "resources/templates/list": true, "resources/read": true,
@@ -26,8 +24,6 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if !skillMethods[method] {
 			return next(ctx, method, req)
 		}
-		s.inflight.add()
-		defer s.inflight.done()
 		start := time.Now()
 		s.mu.RLock()
 		res, err := s.handle(ctx, next, method, req)
@@ -69,48 +65,4 @@ func (s *Server) checkReadURI(uri string) error {
 		return invalidParams("the skill %q has no file %q (%s)", name, rel, uri)
 	}
 	return nil
-}
-
-// inflight counts requests being answered, so a shutdown can wait for them.
-type inflight struct {
-	mu   sync.Mutex
-	n    int
-	idle chan struct{} // closed when n drops to 0; nil when nobody waits
-}
-
-func (f *inflight) add() {
-	f.mu.Lock()
-	f.n++
-	f.mu.Unlock()
-}
-
-func (f *inflight) done() {
-	f.mu.Lock()
-	f.n--
-	if f.n == 0 && f.idle != nil {
-		close(f.idle)
-		f.idle = nil
-	}
-	f.mu.Unlock()
-}
-
-// wait returns when no request is in flight, or ctx's error when it is
-// done first.
-func (f *inflight) wait(ctx context.Context) error {
-	f.mu.Lock()
-	if f.n == 0 {
-		f.mu.Unlock()
-		return nil
-	}
-	if f.idle == nil {
-		f.idle = make(chan struct{})
-	}
-	ch := f.idle
-	f.mu.Unlock()
-	select {
-	case <-ch:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

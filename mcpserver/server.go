@@ -152,8 +152,6 @@ type Server struct {
 
 	reloadMu sync.Mutex      // one reload at a time
 	logged   map[string]bool // diagnostics already logged (under reloadMu)
-
-	inflight inflight
 }
 
 // New builds the server: it lists the catalog, reads every file of every
@@ -374,7 +372,7 @@ func (s *Server) logDiagnostics(sn *snapshot) {
 		}
 		if key := d.String(); !s.logged[key] {
 			s.logged[key] = true
-			s.log.Warn("skill not served", "diagnostic", key)
+			s.log.Warn("catalog error", "diagnostic", key)
 		}
 	}
 	for _, d := range sn.diags {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
@@ -79,12 +80,14 @@ func CheckListenAddr(addr string, listenAny bool) error {
 }
 
 // Serve answers streamable HTTP on ln until ctx is done, then shuts down
-// cleanly: it stops accepting, lets requests in flight finish (up to
-// Options.ShutdownTimeout), closes the remaining sessions and returns nil.
+// cleanly: it stops accepting, lets requests in flight finish and their
+// answers go out (up to Options.ShutdownTimeout), closes the remaining
+// sessions (the notification streams of stateful clients) and returns nil.
 // Other errors are the listener's.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, opts *HTTPOptions) error {
+	var posts inflight
 	hs := &http.Server{
-		Handler:           s.Handler(opts),
+		Handler:           countPOSTs(s.Handler(opts), &posts),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	errc := make(chan error, 1)
@@ -98,9 +101,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, opts *HTTPOptions) 
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.ShutdownTimeout)
 	defer cancel()
 	go func() {
-		// Requests answered, close the sessions whose streams would
-		// otherwise keep their connections busy.
-		_ = s.inflight.wait(sctx)
+		// Once every request is answered, close the sessions whose
+		// notification streams would keep their connections busy.
+		_ = posts.wait(sctx)
 		for ss := range s.mcp.Sessions() {
 			_ = ss.Close()
 		}
@@ -117,27 +120,33 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, opts *HTTPOptions) 
 
 // Run serves one client over t (for example &mcp.StdioTransport{}) until
 // the client disconnects (nil) or ctx is done; then it lets the requests
-// in flight finish (up to Options.ShutdownTimeout) before it closes the
-// session and returns nil.
+// in flight finish (up to Options.ShutdownTimeout) and their answers go
+// out before it closes the session and returns nil.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
-	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	defer cancel()
-	errc := make(chan error, 1)
-	go func() { errc <- s.mcp.Run(rctx, t) }()
+	// The session's own context outlives ctx, so that answers in flight
+	// can still be written after ctx is done.
+	var calls inflight
+	ss, err := s.mcp.Connect(context.WithoutCancel(ctx), drainTransport{t, &calls}, nil)
+	if err != nil {
+		return err
+	}
+	waitc := make(chan error, 1)
+	go func() { waitc <- ss.Wait() }()
 	select {
-	case err := <-errc:
+	case err := <-waitc:
+		if errors.Is(err, io.EOF) {
+			err = nil
+		}
 		return err
 	case <-ctx.Done():
 	}
 	s.log.Info("shutting down: finishing requests in flight")
-	wctx, wcancel := context.WithTimeout(rctx, s.opts.ShutdownTimeout)
-	if err := s.inflight.wait(wctx); err != nil {
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.ShutdownTimeout)
+	defer cancel()
+	if err := calls.wait(wctx); err != nil {
 		s.log.Warn("shutdown timed out with requests in flight", "error", err)
 	}
-	wcancel()
-	cancel()
-	if err := <-errc; err != nil && !errors.Is(err, context.Canceled) {
-		return err
-	}
+	_ = ss.Close() // waits for the answers to be written
+	<-waitc
 	return nil
 }
