@@ -2,8 +2,11 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
+	"io"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -56,9 +59,13 @@ func (f *inflight) wait(ctx context.Context) error {
 // drainTransport counts the calls a connection has read and not yet
 // answered, so that [Server.Run] can wait until every answer is written
 // before it closes the session (closing drops answers not yet written).
+// For the same reason, when the client closes its side (EOF on stdin
+// after its last request), the end of input is passed on only once the
+// calls read before it are answered, or after grace.
 type drainTransport struct {
 	mcp.Transport
-	f *inflight
+	f     *inflight
+	grace time.Duration
 }
 
 func (t drainTransport) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -66,18 +73,25 @@ func (t drainTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &drainConn{Connection: c, f: t.f, ids: map[jsonrpc.ID]bool{}}, nil
+	return &drainConn{Connection: c, f: t.f, grace: t.grace, ids: map[jsonrpc.ID]bool{}}, nil
 }
 
 type drainConn struct {
 	mcp.Connection
-	f   *inflight
-	mu  sync.Mutex
-	ids map[jsonrpc.ID]bool
+	f     *inflight
+	grace time.Duration
+	mu    sync.Mutex
+	ids   map[jsonrpc.ID]bool
 }
 
 func (c *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
+	if errors.Is(err, io.EOF) {
+		wctx, cancel := context.WithTimeout(ctx, c.grace)
+		_ = c.f.wait(wctx)
+		cancel()
+		return msg, err
+	}
 	// subscriptions/listen stays open until the client leaves: it is not
 	// waited for.
 	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && req.Method != "subscriptions/listen" {

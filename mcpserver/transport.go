@@ -126,7 +126,7 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	// The session's own context outlives ctx, so that answers in flight
 	// can still be written after ctx is done.
 	var calls inflight
-	ss, err := s.mcp.Connect(context.WithoutCancel(ctx), drainTransport{t, &calls}, nil)
+	ss, err := s.mcp.Connect(context.WithoutCancel(ctx), drainTransport{t, &calls, s.opts.ShutdownTimeout}, nil)
 	if err != nil {
 		return err
 	}
