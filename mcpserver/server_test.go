@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -388,7 +389,7 @@ func TestSkillsGet(t *testing.T) {
 		t.Fatal(err)
 	}
 	list := allSkills(t, cs)
-	if diff := cmp.Diff(list[0], res.Skill); diff != "" {
+	if diff := cmp.Diff(list[0], res.Skill, cmpopts.IgnoreUnexported(SkillEntry{})); diff != "" {
 		t.Errorf("skills/get differs from the skills/list entry (-list +get):\n%s", diff)
 	}
 	for _, tt := range []struct{ uri, msg string }{

@@ -64,6 +64,12 @@ type served struct {
 	// kept says the skill file no longer loads and this is the last good
 	// version, carried over from the previous snapshot.
 	kept bool
+	// pdiags are the diagnostics of parsing the served SKILL.md, diags
+	// the server's about the skill, incomplete why not every file is
+	// served ("" when all are); kept for the next reload to reuse.
+	pdiags     []skill.Diagnostic
+	diags      []skill.Diagnostic
+	incomplete string
 	// fp identifies the skill's served content, to tell whether a reload
 	// changed anything.
 	fp string
@@ -253,16 +259,22 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served) 
 
 	// The skill file: read through its path as found, since the catalog
 	// already checked where it leads (D4.4).
-	sf, err := s.readFile(cs.Name, skillFile, old, func() (*os.File, error) {
-		return os.OpenFile(cs.Location, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	})
+	sf, sfReused, err := s.readFile(cs.Name, skillFile, old,
+		func() (fs.FileInfo, error) { return os.Stat(cs.Location) },
+		func() (*os.File, error) { return os.OpenFile(cs.Location, os.O_RDONLY|syscall.O_NONBLOCK, 0) })
 	if err != nil {
 		return nil, nil, err
 	}
-	parsed, pdiags := skill.Parse(sf.bytes(), &skill.Options{
-		Path: cs.Location, Flat: cs.Flat, Mode: s.cat.Settings().Mode,
-		MaxDescriptionChars: s.cat.Settings().MaxDescriptionChars,
-	})
+	var parsed *skill.Skill
+	var pdiags []skill.Diagnostic
+	if sfReused && old.cat.Location == cs.Location {
+		parsed, pdiags = old.parsed, old.pdiags
+	} else {
+		parsed, pdiags = skill.Parse(sf.bytes(), &skill.Options{
+			Path: cs.Location, Flat: cs.Flat, Mode: s.cat.Settings().Mode,
+			MaxDescriptionChars: s.cat.Settings().MaxDescriptionChars,
+		})
+	}
 	if parsed == nil {
 		for _, d := range pdiags {
 			if d.Severity == skill.SeverityError {
@@ -274,8 +286,9 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served) 
 	if parsed.Name != cs.Name {
 		return nil, nil, fmt.Errorf("its name changed to %q while it was read", parsed.Name)
 	}
-	sv.parsed = parsed
+	sv.parsed, sv.pdiags = parsed, pdiags
 	sv.files = append(sv.files, sf)
+	allReused := sfReused
 
 	// Bundled files, read through os.Root at the skill folder so that no
 	// path and no symlink can lead out of it.
@@ -302,9 +315,11 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served) 
 			if err := ctx.Err(); err != nil {
 				return nil, nil, err
 			}
-			f, err := s.readFile(cs.Name, cf.Path, old, func() (*os.File, error) {
-				return root.OpenFile(filepath.FromSlash(cf.Path), os.O_RDONLY|syscall.O_NONBLOCK, 0)
-			})
+			native := filepath.FromSlash(cf.Path)
+			f, reused, err := s.readFile(cs.Name, cf.Path, old,
+				func() (fs.FileInfo, error) { return root.Stat(native) },
+				func() (*os.File, error) { return root.OpenFile(native, os.O_RDONLY|syscall.O_NONBLOCK, 0) })
+			allReused = allReused && reused
 			if err != nil {
 				incomplete = "not every file of the skill folder can be served"
 				diags = append(diags, diag(CodeFileNotServed, filepath.Join(cs.BaseDir, filepath.FromSlash(cf.Path)), cs.Name,
@@ -315,6 +330,13 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served) 
 		}
 	}
 	slices.SortFunc(sv.files, func(a, b *file) int { return strings.Compare(a.rel, b.rel) })
+	if allReused && incomplete == "" && old.incomplete == "" && old.cat.Location == cs.Location &&
+		old.cat.Listed == cs.Listed && slices.EqualFunc(old.files, sv.files, func(a, b *file) bool { return a.rel == b.rel }) {
+		// Nothing this skill serves changed: keep everything built from it.
+		c := *old
+		c.cat, c.kept = cs, false
+		return &c, old.diags, nil
+	}
 	for _, f := range sv.files {
 		sv.byRel[f.rel] = f
 	}
@@ -323,46 +345,48 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served) 
 	diags = append(diags, s.extensionEntry(sv, pdiags, incomplete)...)
 	sv.prompt = newPrompt(sv)
 	sv.fp = sv.fingerprint()
+	sv.incomplete, sv.diags = incomplete, diags
 	return sv, diags, nil
 }
 
 // readFile reads one file of a skill, or reuses the previous snapshot's
-// copy when the file is the same one with the same size and modification
-// time.
-func (s *Server) readFile(name, rel string, old *served, open func() (*os.File, error)) (*file, error) {
+// copy (reused true) when the file is the same one with the same size and
+// modification time, which costs one stat.
+func (s *Server) readFile(name, rel string, old *served, stat func() (fs.FileInfo, error), open func() (*os.File, error)) (_ *file, reused bool, _ error) {
+	if old != nil {
+		if of := old.byRel[rel]; of != nil && of.info != nil {
+			if fi, err := stat(); err == nil && sameFile(of.info, fi) {
+				return of, true, nil
+			}
+		}
+	}
 	f, err := open()
 	if err != nil {
-		return nil, fileErr(err)
+		return nil, false, fileErr(err)
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w (%s)", catalog.ErrNotFile, fi.Mode().Type())
+		return nil, false, fmt.Errorf("%w (%s)", catalog.ErrNotFile, fi.Mode().Type())
 	}
 	if fi.Size() > s.opts.MaxFileBytes {
-		return nil, fmt.Errorf("%w: %d bytes, over the %d-byte limit of a served file", catalog.ErrTooLarge, fi.Size(), s.opts.MaxFileBytes)
-	}
-	if old != nil {
-		if of := old.byRel[rel]; of != nil && sameFile(of.info, fi) {
-			c := *of // the bytes are shared: no snapshot ever changes them
-			return &c, nil
-		}
+		return nil, false, fmt.Errorf("%w: %d bytes, over the %d-byte limit of a served file", catalog.ErrTooLarge, fi.Size(), s.opts.MaxFileBytes)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, s.opts.MaxFileBytes+1))
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if int64(len(data)) > s.opts.MaxFileBytes {
-		return nil, fmt.Errorf("%w: it grew past the %d-byte limit of a served file while it was read", catalog.ErrTooLarge, s.opts.MaxFileBytes)
+		return nil, false, fmt.Errorf("%w: it grew past the %d-byte limit of a served file while it was read", catalog.ErrTooLarge, s.opts.MaxFileBytes)
 	}
 	// A file that changed while it was read is not reused next time.
 	if fi2, err := f.Stat(); err != nil || !sameFile(fi, fi2) || fi2.Size() != int64(len(data)) {
 		fi = nil
 	}
-	return newFile(name, rel, data, fi), nil
+	return newFile(name, rel, data, fi), false, nil
 }
 
 func sameFile(a, b fs.FileInfo) bool {
@@ -475,6 +499,10 @@ func (s *Server) extensionEntry(sv *served, pdiags []skill.Diagnostic, incomplet
 	for _, f := range sv.files {
 		e.Resources.Files = append(e.Resources.Files, SkillResource{URI: f.uri, Digest: f.digest, Size: f.size})
 		total += f.size
+	}
+	if err := e.seal(); err != nil {
+		sv.excluded = "its entry cannot be written as JSON"
+		return append(diags, diag(CodeExtensionExcluded, sv.cat.Location, sv.name, "not in skills/list: %s: %v", sv.excluded, err))
 	}
 	sv.entry = e
 	if n := len(sv.files); n > MaxSkillFiles {

@@ -40,7 +40,10 @@ func (s *Server) Handler(opts *HTTPOptions) http.Handler {
 		opts = &HTTPOptions{}
 	}
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
-		Stateless:           !opts.Stateful,
+		Stateless: !opts.Stateful,
+		// A stateless answer is one JSON body: the server sends nothing
+		// else during a request, so an event stream would only add framing.
+		JSONResponse:        !opts.Stateful,
 		Logger:              s.sdkLog,
 		MaxRequestBodyBytes: opts.MaxRequestBytes,
 	})

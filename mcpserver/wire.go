@@ -103,6 +103,29 @@ type SkillEntry struct {
 	// Resources is the complete manifest of the skill's files, SKILL.md
 	// included.
 	Resources Manifest `json:"resources"`
+
+	// raw is the entry as JSON, encoded once when the server builds it, so
+	// that every page of skills/list does not encode it again.
+	raw json.RawMessage
+}
+
+// MarshalJSON writes the entry.
+func (e *SkillEntry) MarshalJSON() ([]byte, error) {
+	if e.raw != nil {
+		return e.raw, nil
+	}
+	type plain SkillEntry // without this method
+	return json.Marshal((*plain)(e))
+}
+
+// seal encodes the entry once; it must not change afterwards.
+func (e *SkillEntry) seal() error {
+	raw, err := e.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	e.raw = raw
+	return nil
 }
 
 // Manifest is a skill's file list, or the marker "dynamic" for content
