@@ -57,6 +57,24 @@ func await(t *testing.T, ch chan string, what string) string {
 	}
 }
 
+// eventually waits until ok holds, checking again after each
+// resources/list_changed: a reload may catch a file half written (as
+// os.WriteFile truncates, then writes), and the next one serves it whole.
+func eventually(t *testing.T, n *notes, what string, ok func() bool) {
+	t.Helper()
+	for range 50 {
+		if ok() {
+			return
+		}
+		select {
+		case <-n.resources:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%s: still not served after 20s", what)
+		}
+	}
+	t.Fatalf("%s: not served after 50 reloads", what)
+}
+
 // watch runs s.Watch until the test ends.
 func watch(t *testing.T, s *Server) {
 	ctx, cancel := context.WithCancel(context.Background())
@@ -160,22 +178,23 @@ func TestReload(t *testing.T) {
 			if !strings.Contains(string(after.Skill.Frontmatter), "edited") || after.Skill.Resources.Files[0].Digest == before.Skill.Resources.Files[0].Digest {
 				t.Fatalf("after editing: entry %s %+v", after.Skill.Frontmatter, after.Skill.Resources)
 			}
-			if got := readText(t, cs, "skill://two/SKILL.md"); !strings.Contains(got, "Two, edited.") {
-				t.Fatalf("after editing: SKILL.md reads %q", got)
-			}
+			eventually(t, n, "SKILL.md after the edit", func() bool {
+				return strings.Contains(readText(t, cs, "skill://two/SKILL.md"), "Two, edited.")
+			})
 
 			// A file in a folder created after the watch started.
 			n.drain()
 			writeTree(t, dir, map[string]string{"two/references/new/deep.md": "deep\n"})
 			await(t, n.resources, "resources/list_changed after adding a file in a new folder")
-			if got := readText(t, cs, "skill://two/references/new/deep.md"); got != "deep\n" {
-				t.Fatalf("new file reads %q", got)
-			}
+			eventually(t, n, "the new file", func() bool {
+				res, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "skill://two/references/new/deep.md"})
+				return err == nil && res.Contents[0].Text == "deep\n"
+			})
 			writeTree(t, dir, map[string]string{"two/references/new/deep.md": "deeper\n"})
 			await(t, n.resources, "resources/list_changed after editing a file in a new folder")
-			if got := readText(t, cs, "skill://two/references/new/deep.md"); got != "deeper\n" {
-				t.Fatalf("edited file reads %q", got)
-			}
+			eventually(t, n, "the edited file", func() bool {
+				return readText(t, cs, "skill://two/references/new/deep.md") == "deeper\n"
+			})
 
 			// Remove.
 			n.drain()

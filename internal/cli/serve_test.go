@@ -156,14 +156,21 @@ func TestServeStdioE2E(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(ws, "skills", "release", "references", "steps.md"), []byte("1. Tag.\n2. Push.\n3. Announce.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case <-n.resources:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("no resources/list_changed after an edit; stderr:\n%s", stderr.String())
-	}
-	res, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "skill://release/references/steps.md"})
-	if err != nil || !strings.Contains(res.Contents[0].Text, "Announce") {
-		t.Fatalf("after the edit: %+v, %v", res, err)
+	// A reload may catch the file half written; the next one serves it
+	// whole.
+	for i := 0; ; i++ {
+		select {
+		case <-n.resources:
+		case <-time.After(30 * time.Second):
+			t.Fatalf("no resources/list_changed after an edit; stderr:\n%s", stderr.String())
+		}
+		res, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "skill://release/references/steps.md"})
+		if err == nil && strings.Contains(res.Contents[0].Text, "Announce") {
+			break
+		}
+		if i == 10 {
+			t.Fatalf("after the edit: %+v, %v", res, err)
+		}
 	}
 	if err := cs.Close(); err != nil {
 		t.Logf("close: %v", err)
