@@ -191,3 +191,8 @@ func wantCode(t testing.TB, err error, code int64) {
 		t.Fatalf("error code %d (%s), want %d", we.Code, we.Message, code)
 	}
 }
+
+// removeAll removes a path of the workspace.
+func removeAll(ws, rel string) error {
+	return os.RemoveAll(filepath.Join(ws, filepath.FromSlash(rel)))
+}

@@ -43,7 +43,11 @@ func (s *Server) handle(ctx context.Context, next mcp.MethodHandler, method stri
 			}
 		}
 	}
-	return next(ctx, method, req)
+	res, err := next(ctx, method, req)
+	if err == nil && res != nil {
+		s.decorate(method, req, res)
+	}
+	return res, err
 }
 
 // checkReadURI explains why a resources/read URI is refused, before the

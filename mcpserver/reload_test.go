@@ -150,6 +150,10 @@ func TestReload(t *testing.T) {
 			writeTree(t, dir, map[string]string{"two/SKILL.md": skillMD("two", "The second skill.", "Two.\n")})
 			await(t, n.resources, "resources/list_changed after adding a skill")
 			await(t, n.prompts, "prompts/list_changed after adding a skill")
+			await(t, n.tools, "tools/list_changed after adding a skill")
+			if got := toolEnum(t, listTools(t, cs)[0]); !slices.Equal(got, []string{"one", "two"}) {
+				t.Fatalf("after adding: the tool's name enum is %v", got)
+			}
 			if got := entryURIs(t, cs); !slices.Equal(got, []string{"skill://one/SKILL.md", "skill://two/SKILL.md"}) {
 				t.Fatalf("after adding: skills/list %v", got)
 			}
@@ -203,6 +207,10 @@ func TestReload(t *testing.T) {
 			}
 			await(t, n.resources, "resources/list_changed after removing a skill")
 			await(t, n.prompts, "prompts/list_changed after removing a skill")
+			await(t, n.tools, "tools/list_changed after removing a skill")
+			if got := toolEnum(t, listTools(t, cs)[0]); !slices.Equal(got, []string{"one"}) {
+				t.Fatalf("after removing: the tool's name enum is %v", got)
+			}
 			if got := entryURIs(t, cs); !slices.Equal(got, []string{"skill://one/SKILL.md"}) {
 				t.Fatalf("after removing: skills/list %v", got)
 			}
@@ -225,11 +233,13 @@ func TestReloadHalfWritten(t *testing.T) {
 	good := skillMD("one", "The first skill.", "One.\n")
 	writeTree(t, ws, map[string]string{"skills/one/SKILL.md": good, "skills/one/notes.md": "notes\n"})
 	s := newServer(t, ws, &Options{CacheTTL: -1}) // no client-side caching of reads
-	cs := connect(t, s, nil, nil)
+	n := newNotes()
+	cs := connect(t, s, n.options(), nil)
 	entry, err := getSkill(t.Context(), cs, "skill://one/SKILL.md")
 	if err != nil {
 		t.Fatal(err)
 	}
+	instructions := s.snap.Load().instructions
 
 	for _, half := range []string{
 		"---\nname: one\ndescription: [The fir",           // cut inside a flow sequence: YAML error
@@ -237,12 +247,14 @@ func TestReloadHalfWritten(t *testing.T) {
 		"\xff\xfe---\nname: one\n",                        // not UTF-8
 	} {
 		writeTree(t, ws, map[string]string{"skills/one/SKILL.md": half})
-		changed, err := s.Reload(t.Context())
-		if err != nil {
+		// The load tool reads the disk through the catalog (package agent),
+		// so its name enum may lose the skill meanwhile; what the server
+		// serves from its snapshot does not change.
+		if _, err := s.Reload(t.Context()); err != nil {
 			t.Fatal(err)
 		}
-		if changed {
-			t.Errorf("%q: the reload changed what clients see", half)
+		if got := s.snap.Load().instructions; got != instructions {
+			t.Errorf("%q: instructions changed to %q", half, got)
 		}
 		if !slices.ContainsFunc(s.Diagnostics(), func(d skill.Diagnostic) bool { return d.Code == CodeReloadKept && d.Skill == "one" }) {
 			t.Errorf("%q: no reload-kept diagnostic: %v", half, s.Diagnostics())
@@ -257,6 +269,11 @@ func TestReloadHalfWritten(t *testing.T) {
 		if text := readText(t, cs, "skill://one/SKILL.md"); text != good {
 			t.Errorf("%q: SKILL.md reads %q, want the last good bytes", half, text)
 		}
+	}
+
+	time.Sleep(50 * time.Millisecond) // the SDK sends list_changed after 10 ms
+	if len(n.resources) != 0 || len(n.prompts) != 0 {
+		t.Errorf("resources or prompts list_changed while the skill was half written")
 	}
 
 	// Written in full: the new version is served.

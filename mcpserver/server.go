@@ -1,7 +1,9 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -13,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -152,6 +155,8 @@ type Server struct {
 
 	reloadMu sync.Mutex      // one reload at a time
 	logged   map[string]bool // diagnostics already logged (under reloadMu)
+
+	tool *agent.Tool // the load tool (layer 3)
 }
 
 // New builds the server: it lists the catalog, reads every file of every
@@ -161,10 +166,13 @@ func New(ctx context.Context, cat *catalog.Catalog, opts *Options) (*Server, err
 	s := &Server{cat: cat, opts: opts.withDefaults(), logged: map[string]bool{}}
 	s.log = s.opts.Logger
 	ttl := int(s.opts.CacheTTL / time.Millisecond)
+	s.tool = s.newTool()
 	caps := &mcp.ServerCapabilities{
 		Resources: &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
 		Prompts:   &mcp.PromptCapabilities{ListChanged: true},
-		Tools:     &mcp.ToolCapabilities{ListChanged: true},
+	}
+	if s.opts.Tool != ToolNever {
+		caps.Tools = &mcp.ToolCapabilities{ListChanged: true}
 	}
 	caps.AddExtension(ExtensionID, map[string]any{"directoryRead": true})
 	s.sdkLog = s.log
@@ -258,7 +266,7 @@ func (s *Server) Reload(ctx context.Context) (bool, error) {
 
 // same reports whether two snapshots serve the same thing.
 func same(a, b *snapshot) bool {
-	if len(a.skills) != len(b.skills) {
+	if len(a.skills) != len(b.skills) || a.instructions != b.instructions || !sameTool(a.tool, b.tool) {
 		return false
 	}
 	for i := range a.skills {
@@ -302,25 +310,16 @@ func (s *Server) apply(prev, next *snapshot) (changed []string) {
 	if len(gone) > 0 {
 		s.mcp.RemoveResources(gone...)
 	}
-	touched := false
 	for uri, f := range next.files {
 		old := prev.files[uri]
 		if old != nil && old.digest == f.digest && sameResource(old.resource, f.resource) {
 			continue
 		}
+		// Added, or replaced because its bytes changed: either way
+		// clients hear notifications/resources/list_changed.
 		s.mcp.AddResource(f.resource, s.readResource)
-		touched = true
 		if old != nil {
 			changed = append(changed, uri)
-		}
-	}
-	if !touched && len(gone) == 0 && len(prev.files) > 0 {
-		// Something changed that resources/list does not show (which skills
-		// are listed, a skill's standing in the extension): clients still
-		// hear that the server's skills changed.
-		for _, f := range next.files {
-			s.mcp.AddResource(f.resource, s.readResource)
-			break
 		}
 	}
 
@@ -339,8 +338,23 @@ func (s *Server) apply(prev, next *snapshot) (changed []string) {
 		}
 		s.mcp.AddPrompt(sv.prompt, s.getPrompt)
 	}
+	// The tool goes out again on every change, so clients hear
+	// notifications/tools/list_changed and see the name enum of the skills
+	// served now.
+	if next.tool != nil {
+		s.mcp.AddTool(next.tool, s.callTool)
+	}
 	s.snap.Store(next)
 	return changed
+}
+
+func sameTool(a, b *mcp.Tool) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	as, _ := a.InputSchema.(json.RawMessage)
+	bs, _ := b.InputSchema.(json.RawMessage)
+	return a.Name == b.Name && a.Description == b.Description && bytes.Equal(as, bs)
 }
 
 func sameResource(a, b *mcp.Resource) bool {

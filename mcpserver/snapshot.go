@@ -43,6 +43,10 @@ type snapshot struct {
 	// diags are the server's own diagnostics (the catalog's are in
 	// listing.Diagnostics).
 	diags []skill.Diagnostic
+	// instructions is the catalog block sent as the server's
+	// instructions, and tool the load tool (nil with ToolNever).
+	instructions string
+	tool         *mcp.Tool
 }
 
 // served is one served skill.
@@ -223,6 +227,9 @@ func (s *Server) build(ctx context.Context, prev *snapshot) (*snapshot, error) {
 		}
 	}
 	slices.SortFunc(next.entries, func(a, b *served) int { return strings.Compare(a.uri, b.uri) })
+	if err := s.layers(ctx, next); err != nil {
+		return nil, err
+	}
 	return next, nil
 }
 

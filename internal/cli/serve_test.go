@@ -130,6 +130,13 @@ func exercise(t *testing.T, cs *mcp.ClientSession) {
 	if err != nil || len(dir.Resources) != 2 {
 		t.Fatalf("resources/directory/read: %+v, %v", dir, err)
 	}
+	tr, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "use_skill", Arguments: map[string]any{"name": "release"}})
+	if err != nil || tr.IsError || !strings.Contains(tr.Content[0].(*mcp.TextContent).Text, "Base directory for this skill: skill://release") {
+		t.Fatalf("tools/call: %+v, %v", tr, err)
+	}
+	if !strings.Contains(cs.InitializeResult().Instructions, "<location>skill://release/SKILL.md</location>") {
+		t.Errorf("instructions: %s", cs.InitializeResult().Instructions)
+	}
 	p, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "private"})
 	if err != nil || !strings.Contains(p.Messages[0].Content.(*mcp.TextContent).Text, "Steps.") {
 		t.Fatalf("prompts/get: %+v, %v", p, err)

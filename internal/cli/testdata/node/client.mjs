@@ -106,6 +106,16 @@ check("prompts/list has the hidden skill", prompts.includes("beta"), prompts.joi
 const prompt = await client.getPrompt({ name: "beta", arguments: { arguments: "main" } });
 check("prompts/get", prompt.messages[0]?.content?.text?.includes("Request: main"));
 
+// The load tool, for clients without the Skills Extension.
+const tools = (await client.listTools()).tools;
+const tool = tools.find((t) => t.name === "use_skill");
+check("tools/list has use_skill with a name enum", JSON.stringify(tool?.inputSchema?.properties?.name?.enum) === JSON.stringify(["alpha", "colon", "crlf"]), JSON.stringify(tool?.inputSchema));
+const loaded = await client.callTool({ name: "use_skill", arguments: { name: "alpha" } });
+check("tools/call loads the skill", !loaded.isError && loaded.content[0]?.text?.includes("# Skill: alpha") && loaded.content[0]?.text?.includes("Base directory for this skill: skill://alpha"), loaded.content[0]?.text);
+const unknown = await client.callTool({ name: "use_skill", arguments: { name: "nope" } });
+check("tools/call of an unknown skill is an error result", unknown.isError === true, unknown.content[0]?.text);
+check("instructions carry the catalog block", (client.getInstructions() ?? "").includes("<location>skill://alpha/SKILL.md</location>"), client.getInstructions());
+
 await client.close();
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
