@@ -85,3 +85,21 @@ func BenchmarkReloadUnchanged(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkToolCall measures one load through the tool on the corpus.
+func BenchmarkToolCall(b *testing.B) {
+	dir := testcorpus.Dir(b)
+	cat, err := catalog.New(b.Context(), &catalog.Options{Workspace: b.TempDir(), NoUser: true, NoConfigFile: true, ExtraPaths: testcorpus.Roots(dir)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := New(b.Context(), cat, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if res := s.tool.Call(b.Context(), []byte(`{"name":"skill-creator"}`)); res.IsError {
+			b.Fatal(res.Text)
+		}
+	}
+}
