@@ -128,11 +128,13 @@ func (c *drainConn) Close() error {
 	return c.Connection.Close()
 }
 
-// countPOSTs counts the HTTP requests being answered other than GET (which
-// a stateful client keeps open for notifications), for [Server.Serve].
+// countPOSTs counts the HTTP requests being answered, for [Server.Serve]:
+// not GET, which a stateful client keeps open for notifications, nor
+// subscriptions/listen, which a 2026-07-28 client keeps open for the same
+// reason; closing the sessions ends those.
 func countPOSTs(h http.Handler, f *inflight) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet {
+		if r.Method == http.MethodGet || r.Header.Get("Mcp-Method") == "subscriptions/listen" {
 			h.ServeHTTP(w, r)
 			return
 		}

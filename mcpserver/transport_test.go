@@ -357,6 +357,40 @@ func TestServeShutdown(t *testing.T) {
 	}
 }
 
+// TestServeShutdownListening: clients holding notification streams open
+// (a stateful GET, a 2026-07-28 subscriptions/listen) do not hold the
+// shutdown until its timeout.
+func TestServeShutdownListening(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		stateful bool
+		version  string
+	}{{"stateful", true, legacy}, {"stateless-listen", false, ProtocolCacheable}} {
+		t.Run(tt.name, func(t *testing.T) {
+			var lb logBuffer
+			s := newServer(t, newWorkspace(t), &Options{Logger: lb.logger(), ShutdownTimeout: 5 * time.Second})
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- s.Serve(ctx, ln, &HTTPOptions{Stateful: tt.stateful}) }()
+			cs := connectHTTP(t, "http://"+ln.Addr().String()+Path, tt.version, newNotes().options())
+			if _, err := listSkills(t.Context(), cs, ""); err != nil {
+				t.Fatal(err)
+			}
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("Serve: %v", err)
+			}
+			if strings.Contains(lb.String(), "timed out") {
+				t.Errorf("the shutdown waited for the notification stream:\n%s", lb.String())
+			}
+		})
+	}
+}
+
 // TestRunShutdown: the same for one session (stdio).
 func TestRunShutdown(t *testing.T) {
 	s := newServer(t, newWorkspace(t), nil)

@@ -24,6 +24,11 @@ func nodeSetup(t *testing.T) (dir string, major int) {
 	if testing.Short() {
 		t.Skip("-short: the Node clients are not run")
 	}
+	if raceEnabled {
+		// They drive a separately built skillet, so the race detector adds
+		// nothing; the run without it covers them.
+		t.Skip("-race: the Node clients run in the test run without the race detector")
+	}
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node not found: the MCP clients from the npm registry are not run (install Node 20 or later)")
