@@ -229,8 +229,10 @@ func (s *Server) Skills() (names []string, extension int) {
 
 // Reload lists the catalog again, reads what changed and, when anything
 // did, swaps in the new state and notifies connected clients:
-// notifications/resources/list_changed, notifications/tools/list_changed
-// and notifications/prompts/list_changed, and
+// notifications/resources/list_changed when files were added, removed or
+// changed, notifications/tools/list_changed (the tool goes out again with
+// the name enum of the skills now), notifications/prompts/list_changed
+// when prompts were added, removed or changed, and
 // notifications/resources/updated for each changed file a client
 // subscribed to. It reports whether anything changed. A skill whose file
 // no longer loads keeps being served as it last loaded (reload-kept).
