@@ -200,6 +200,7 @@ or in another agent's layout with --preset.`,
 		newToolSchemaCmd(g, io),
 		newLintCmd(g, io),
 		newNewCmd(g, io),
+		newServeCmd(g, io),
 	)
 	return root
 }

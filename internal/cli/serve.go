@@ -1,0 +1,151 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skillet-go/skillet/mcpserver"
+)
+
+type serveOptions struct {
+	http            string
+	stateful        bool
+	listenAny       bool
+	noWatch         bool
+	poll            bool
+	pollInterval    time.Duration
+	ttl             time.Duration
+	tool            string
+	logLevel        string
+	maxRequestBytes int64
+}
+
+func newServeCmd(g *globals, io *IO) *cobra.Command {
+	o := &serveOptions{}
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the skills to MCP clients (stdio, or streamable HTTP with --http)",
+		Long: `Serve the skills found in the roots as an MCP server (DESIGN.md D7).
+
+By default it speaks MCP over stdin and stdout, for a client that starts it
+as a subprocess. With --http localhost:PORT it serves streamable HTTP at
+http://localhost:PORT/mcp, stateless unless --stateful is given (stateful
+sessions let the server push list_changed notifications). An address that
+listens on every interface (":8080", "0.0.0.0:8080") is refused unless
+--listen-any is given.
+
+Every client gets the skills in the way it supports: every file as a
+resource skill://NAME/PATH, each skill as a prompt, and the MCP Skills
+Extension (skills/list, skills/get, resources/directory/read).
+
+The roots are watched: a skill added, edited or removed on disk reaches
+connected clients without a restart. Logs go to stderr, never stdout.
+SIGINT or SIGTERM stops the server once the requests in flight are answered.`,
+		Example: `  skillet serve --no-user --root ./skills
+  skillet serve --http localhost:8080
+  skillet serve --http :8080 --listen-any --stateful`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runServe(cmd.Context(), g, io, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.http, "http", "", "serve streamable HTTP on `HOST:PORT` (for example localhost:8080; port 0 picks one) instead of stdio")
+	f.BoolVar(&o.stateful, "stateful", false, "keep a session per HTTP client, so reloads are pushed as notifications")
+	f.BoolVar(&o.listenAny, "listen-any", false, "allow an --http address that listens on every network interface")
+	f.BoolVar(&o.noWatch, "no-watch", false, "do not watch the roots for changes")
+	f.BoolVar(&o.poll, "poll", false, "poll the roots for changes instead of using file system notifications")
+	f.DurationVar(&o.pollInterval, "poll-interval", 2*time.Second, "how often to poll, with --poll or where notifications fail")
+	f.DurationVar(&o.ttl, "ttl", time.Minute, "how long clients may cache listings and reads (ttlMs, protocol 2026-07-28)")
+	f.StringVar(&o.tool, "tool", "auto", "when to offer the load tool: auto (to clients without the Skills Extension), always, never")
+	f.StringVar(&o.logLevel, "log-level", "info", "log level on stderr: debug, info, warn, error")
+	f.Int64Var(&o.maxRequestBytes, "max-request-bytes", 0, "the largest HTTP request body accepted (default 4 MiB)")
+	_ = cmd.RegisterFlagCompletionFunc("tool", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp
+	})
+	return cmd
+}
+
+func runServe(ctx context.Context, g *globals, io *IO, o *serveOptions) error {
+	if o.http == "" && (o.stateful || o.listenAny || o.maxRequestBytes != 0) {
+		return usagef("--stateful, --listen-any and --max-request-bytes need --http")
+	}
+	if o.http != "" {
+		if err := mcpserver.CheckListenAddr(o.http, o.listenAny); err != nil {
+			return &usageError{fmt.Errorf("--http: %w", err)}
+		}
+	}
+	tool, ok := mcpserver.ParseToolMode(o.tool)
+	if !ok {
+		return usagef("--tool must be auto, always or never, not %q", o.tool)
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(o.logLevel)); err != nil {
+		return usagef("--log-level must be debug, info, warn or error, not %q", o.logLevel)
+	}
+	if g.quiet && level < slog.LevelWarn {
+		level = slog.LevelWarn
+	}
+	if o.ttl < 0 {
+		return usagef("--ttl cannot be negative")
+	}
+	logger := slog.New(slog.NewTextHandler(io.Err, &slog.HandlerOptions{Level: level}))
+
+	c, err := g.catalog(ctx)
+	if err != nil {
+		return err
+	}
+	ttl := o.ttl
+	if ttl == 0 {
+		ttl = -1 // "immediately stale" rather than the default
+	}
+	srv, err := mcpserver.New(ctx, c, &mcpserver.Options{
+		Version:      version(),
+		Logger:       logger,
+		Tool:         tool,
+		CacheTTL:     ttl,
+		Poll:         o.poll,
+		PollInterval: o.pollInterval,
+	})
+	if err != nil {
+		return err
+	}
+	if !o.noWatch {
+		go func() {
+			if err := srv.Watch(ctx); err != nil {
+				logger.Warn("watching the roots stopped", "error", err)
+			}
+		}()
+	}
+
+	if o.http == "" {
+		logger.Info("serving MCP over stdio", "workspace", c.Workspace())
+		return srv.Run(ctx, &mcpserver.LineTransport{Reader: io.In, Writer: io.Out})
+	}
+	ln, err := net.Listen("tcp", o.http)
+	if err != nil {
+		return err
+	}
+	mode := "stateless"
+	if o.stateful {
+		mode = "stateful"
+	}
+	logger.Info("serving MCP over streamable HTTP", "url", "http://"+hostPort(ln.Addr())+mcpserver.Path, "mode", mode, "workspace", c.Workspace())
+	return srv.Serve(ctx, ln, &mcpserver.HTTPOptions{Stateful: o.stateful, MaxRequestBytes: o.maxRequestBytes})
+}
+
+// hostPort prints a listener's address as a URL host.
+func hostPort(a net.Addr) string {
+	s := a.String()
+	if strings.HasPrefix(s, "[::]") || strings.HasPrefix(s, "0.0.0.0") {
+		_, port, _ := net.SplitHostPort(s)
+		return "localhost:" + port
+	}
+	return s
+}

@@ -1,0 +1,307 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skillet-go/skillet/mcpserver"
+)
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// skilletBinary builds cmd/skillet once per test run.
+func skilletBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "skillet-e2e")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "skillet")
+		if runtime.GOOS == "windows" {
+			binPath += ".exe"
+		}
+		out, err := exec.Command("go", "build", "-o", binPath, "../../cmd/skillet").CombinedOutput()
+		if err != nil {
+			buildErr = err
+			binPath = string(out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("building skillet: %v\n%s", buildErr, binPath)
+	}
+	return binPath
+}
+
+// e2eWorkspace is a workspace with two skills, one with a bundled file.
+func e2eWorkspace(t *testing.T) string {
+	ws := t.TempDir()
+	for p, content := range map[string]string{
+		"skills/release/SKILL.md":             "---\nname: release\ndescription: Cut a release.\n---\nRead references/steps.md.\n",
+		"skills/release/references/steps.md":  "1. Tag.\n2. Push.\n",
+		"skills/private/SKILL.md":             "---\nname: private\ndescription: Only by hand.\ndisable-model-invocation: true\n---\nSteps.\n",
+		"skills/release/assets/icon.bin":      "\x00\x01\xfe\xff",
+		"skills/release/references/notes.txt": "notes\n",
+	} {
+		full := filepath.Join(ws, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ws
+}
+
+func e2eClient(t *testing.T, n *e2eNotes) *mcp.Client {
+	opts := &mcp.ClientOptions{}
+	if n != nil {
+		opts.ResourceListChangedHandler = func(context.Context, *mcp.ResourceListChangedRequest) { n.resources <- struct{}{} }
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, opts)
+	for _, err := range []error{
+		mcp.AddSendingCustomMethod[*mcpserver.ListSkillsParams, *mcpserver.ListSkillsResult](c, mcpserver.MethodListSkills),
+		mcp.AddSendingCustomMethod[*mcpserver.GetSkillParams, *mcpserver.GetSkillResult](c, mcpserver.MethodGetSkill),
+		mcp.AddSendingCustomMethod[*mcpserver.ReadDirectoryParams, *mcpserver.ReadDirectoryResult](c, mcpserver.MethodReadDirectory),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return c
+}
+
+type e2eNotes struct{ resources chan struct{} }
+
+// exercise runs the same checks over any transport.
+func exercise(t *testing.T, cs *mcp.ClientSession) {
+	t.Helper()
+	ctx := t.Context()
+	caps := cs.InitializeResult().Capabilities
+	if _, ok := caps.Extensions[mcpserver.ExtensionID]; !ok || caps.Resources == nil {
+		t.Fatalf("capabilities %+v", caps)
+	}
+	list, err := mcp.CallCustomMethod[*mcpserver.ListSkillsParams, *mcpserver.ListSkillsResult](ctx, cs, mcpserver.MethodListSkills, &mcpserver.ListSkillsParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var uris []string
+	for _, e := range list.Skills {
+		uris = append(uris, e.URI)
+	}
+	if !slices.Equal(uris, []string{"skill://private/SKILL.md", "skill://release/SKILL.md"}) {
+		t.Fatalf("skills/list: %v", uris)
+	}
+	release := list.Skills[1]
+	if len(release.Resources.Files) != 4 {
+		t.Errorf("release manifest: %+v", release.Resources.Files)
+	}
+	res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "skill://release/references/steps.md"})
+	if err != nil || res.Contents[0].Text != "1. Tag.\n2. Push.\n" {
+		t.Fatalf("resources/read: %+v, %v", res, err)
+	}
+	res, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "skill://release/assets/icon.bin"})
+	if err != nil || string(res.Contents[0].Blob) != "\x00\x01\xfe\xff" {
+		t.Fatalf("binary resources/read: %+v, %v", res, err)
+	}
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "skill://release/../private/SKILL.md"}); err == nil {
+		t.Error("a URI with .. was read")
+	}
+	dir, err := mcp.CallCustomMethod[*mcpserver.ReadDirectoryParams, *mcpserver.ReadDirectoryResult](ctx, cs, mcpserver.MethodReadDirectory, &mcpserver.ReadDirectoryParams{URI: "skill://release/references"})
+	if err != nil || len(dir.Resources) != 2 {
+		t.Fatalf("resources/directory/read: %+v, %v", dir, err)
+	}
+	tr, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "use_skill", Arguments: map[string]any{"name": "release"}})
+	if err != nil || tr.IsError || !strings.Contains(tr.Content[0].(*mcp.TextContent).Text, "Base directory for this skill: skill://release") {
+		t.Fatalf("tools/call: %+v, %v", tr, err)
+	}
+	if !strings.Contains(cs.InitializeResult().Instructions, "<location>skill://release/SKILL.md</location>") {
+		t.Errorf("instructions: %s", cs.InitializeResult().Instructions)
+	}
+	p, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "private"})
+	if err != nil || !strings.Contains(p.Messages[0].Content.(*mcp.TextContent).Text, "Steps.") {
+		t.Fatalf("prompts/get: %+v, %v", p, err)
+	}
+}
+
+// TestServeStdioE2E starts the built skillet serve as a subprocess and
+// talks to it over stdio with the SDK's client, edits a skill on disk and
+// hears of it.
+func TestServeStdioE2E(t *testing.T) {
+	bin := skilletBinary(t)
+	ws := e2eWorkspace(t)
+	cmd := exec.Command(bin, "serve", "-w", ws, "--no-user", "--log-level", "debug")
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	n := &e2eNotes{resources: make(chan struct{}, 100)}
+	cs, err := e2eClient(t, n).Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exercise(t, cs)
+
+	// Live reload reaches the connected client.
+	if err := os.WriteFile(filepath.Join(ws, "skills", "release", "references", "steps.md"), []byte("1. Tag.\n2. Push.\n3. Announce.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A reload may catch the file half written; the next one serves it
+	// whole.
+	for i := 0; ; i++ {
+		select {
+		case <-n.resources:
+		case <-time.After(30 * time.Second):
+			t.Fatalf("no resources/list_changed after an edit; stderr:\n%s", stderr.String())
+		}
+		res, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "skill://release/references/steps.md"})
+		if err == nil && strings.Contains(res.Contents[0].Text, "Announce") {
+			break
+		}
+		if i == 10 {
+			t.Fatalf("after the edit: %+v, %v", res, err)
+		}
+	}
+	if err := cs.Close(); err != nil {
+		t.Logf("close: %v", err)
+	}
+	if !strings.Contains(stderr.String(), `msg="serving MCP over stdio"`) {
+		t.Errorf("stderr lacks the start line:\n%s", stderr.String())
+	}
+}
+
+var urlLine = regexp.MustCompile(`url=(http://\S+)`)
+
+// startHTTP starts skillet serve --http localhost:0 and returns the
+// endpoint it logs, the process and its stderr so far.
+func startHTTP(t *testing.T, bin string, args ...string) (string, *exec.Cmd, *syncBuffer) {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"serve", "--http", "localhost:0"}, args...)...)
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	buf := &syncBuffer{}
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(pipe)
+		for sc.Scan() {
+			buf.add(sc.Text() + "\n")
+			if m := urlLine.FindStringSubmatch(sc.Text()); m != nil {
+				select {
+				case found <- m[1]:
+				default:
+				}
+			}
+		}
+	}()
+	select {
+	case url := <-found:
+		return url, cmd, buf
+	case <-time.After(60 * time.Second):
+		t.Fatalf("no url logged; stderr:\n%s", buf.String())
+		return "", nil, nil
+	}
+}
+
+// TestServeHTTPE2E does the same over streamable HTTP, stateless and
+// stateful, and stops the server with SIGINT.
+func TestServeHTTPE2E(t *testing.T) {
+	bin := skilletBinary(t)
+	for _, tt := range []struct {
+		name    string
+		args    []string
+		version string
+	}{
+		{"stateless", nil, "2026-07-28"},
+		{"stateless-legacy", nil, "2025-11-25"},
+		{"stateful", []string{"--stateful"}, "2025-11-25"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ws := e2eWorkspace(t)
+			url, cmd, stderr := startHTTP(t, bin, append([]string{"-w", ws, "--no-user"}, tt.args...)...)
+			n := &e2eNotes{resources: make(chan struct{}, 100)}
+			cs, err := e2eClient(t, n).Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: tt.version})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := cs.InitializeResult().ProtocolVersion; got != tt.version {
+				t.Errorf("negotiated %s, want %s", got, tt.version)
+			}
+			exercise(t, cs)
+			if tt.name == "stateful" {
+				if err := os.WriteFile(filepath.Join(ws, "skills", "release", "SKILL.md"), []byte("---\nname: release\ndescription: Cut a release, edited.\n---\nRead references/steps.md.\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				select {
+				case <-n.resources:
+				case <-time.After(30 * time.Second):
+					t.Fatalf("no resources/list_changed pushed over stateful HTTP; stderr:\n%s", stderr.String())
+				}
+			}
+			cs.Close()
+			if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("exit after SIGINT: %v; stderr:\n%s", err, stderr.String())
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatalf("still running 30s after SIGINT; stderr:\n%s", stderr.String())
+			}
+			if !strings.Contains(stderr.String(), "shutting down") {
+				t.Errorf("stderr lacks the shutdown line:\n%s", stderr.String())
+			}
+		})
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) add(x string) {
+	s.mu.Lock()
+	s.b.WriteString(x)
+	s.mu.Unlock()
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.add(string(p))
+	return len(p), nil
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}

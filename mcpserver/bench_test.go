@@ -1,0 +1,105 @@
+package mcpserver
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/testcorpus"
+)
+
+// benchServer serves the corpus over stateless HTTP.
+func benchServer(b *testing.B) string {
+	dir := testcorpus.Dir(b)
+	cat, err := catalog.New(b.Context(), &catalog.Options{Workspace: b.TempDir(), NoUser: true, NoConfigFile: true, ExtraPaths: testcorpus.Roots(dir)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := New(b.Context(), cat, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler(nil))
+	b.Cleanup(ts.Close)
+	return ts.URL + Path
+}
+
+func benchPost(b *testing.B, url, method, params string) {
+	body := `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":{` + params + `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"b","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+			req.Header.Set("Mcp-Method", method)
+			if method == "resources/read" {
+				req.Header.Set("Mcp-Name", "skill://skill-creator/SKILL.md")
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if resp.StatusCode != 200 {
+				data, _ := io.ReadAll(resp.Body)
+				b.Fatalf("HTTP %d: %s", resp.StatusCode, data)
+			}
+			buf := make([]byte, 32<<10)
+			for {
+				if _, err := resp.Body.Read(buf); err != nil {
+					break
+				}
+			}
+			resp.Body.Close()
+		}
+	})
+}
+
+func BenchmarkHTTPSkillsList(b *testing.B) {
+	benchPost(b, benchServer(b), "skills/list", "")
+}
+
+func BenchmarkHTTPReadResource(b *testing.B) {
+	benchPost(b, benchServer(b), "resources/read", `"uri":"skill://skill-creator/SKILL.md",`)
+}
+
+// BenchmarkReloadUnchanged measures a reload that finds nothing changed:
+// what a poll costs on the corpus.
+func BenchmarkReloadUnchanged(b *testing.B) {
+	dir := testcorpus.Dir(b)
+	cat, err := catalog.New(b.Context(), &catalog.Options{Workspace: b.TempDir(), NoUser: true, NoConfigFile: true, ExtraPaths: testcorpus.Roots(dir)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := New(b.Context(), cat, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if changed, err := s.Reload(b.Context()); err != nil || changed {
+			b.Fatalf("Reload = %v, %v", changed, err)
+		}
+	}
+}
+
+// BenchmarkToolCall measures one load through the tool on the corpus.
+func BenchmarkToolCall(b *testing.B) {
+	dir := testcorpus.Dir(b)
+	cat, err := catalog.New(b.Context(), &catalog.Options{Workspace: b.TempDir(), NoUser: true, NoConfigFile: true, ExtraPaths: testcorpus.Roots(dir)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := New(b.Context(), cat, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if res := s.tool.Call(b.Context(), []byte(`{"name":"skill-creator"}`)); res.IsError {
+			b.Fatal(res.Text)
+		}
+	}
+}

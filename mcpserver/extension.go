@@ -1,0 +1,121 @@
+package mcpserver
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// newProtocol reports whether the request speaks protocol 2026-07-28 or
+// later: from the request's own _meta (the sessionless protocol, SEP-2575),
+// else from what the session negotiated.
+func newProtocol(ss *mcp.ServerSession, meta mcp.Meta) bool {
+	if v, ok := meta[mcp.MetaKeyProtocolVersion].(string); ok {
+		return v >= ProtocolCacheable
+	}
+	if ss != nil {
+		if ip := ss.InitializeParams(); ip != nil {
+			return ip.ProtocolVersion >= ProtocolCacheable
+		}
+	}
+	return false
+}
+
+// cache returns the resultType, ttlMs and cacheScope of a cacheable
+// extension result: set on protocol 2026-07-28 and later, empty before
+// (reference/sep-2640.md §0.2).
+func (s *Server) cache(ss *mcp.ServerSession, meta mcp.Meta) (string, *int, string) {
+	if !newProtocol(ss, meta) {
+		return "", nil, ""
+	}
+	ttl := int(s.opts.CacheTTL / time.Millisecond)
+	return "complete", &ttl, "public"
+}
+
+// listSkills answers skills/list: entries sorted by URI, PageSize per page.
+func (s *Server) listSkills(_ context.Context, ss *mcp.ServerSession, p *ListSkillsParams) (*ListSkillsResult, error) {
+	var cursor string
+	var meta mcp.Meta
+	if p != nil {
+		cursor, meta = p.Cursor, p.Meta
+	}
+	after, err := decodeCursor(cursor)
+	if err != nil {
+		return nil, invalidParams("%v", err)
+	}
+	entries := s.snap.Load().entries
+	i := sort.Search(len(entries), func(i int) bool { return entries[i].uri > after })
+	end := min(i+s.opts.PageSize, len(entries))
+	res := &ListSkillsResult{Skills: make([]*SkillEntry, 0, end-i)}
+	for _, sv := range entries[i:end] {
+		res.Skills = append(res.Skills, sv.entry)
+	}
+	if end < len(entries) {
+		res.NextCursor = encodeCursor(entries[end-1].uri)
+	}
+	res.ResultType, res.TTLMs, res.CacheScope = s.cache(ss, meta)
+	return res, nil
+}
+
+// getSkill answers skills/get for the URI of a served skill's SKILL.md.
+func (s *Server) getSkill(_ context.Context, ss *mcp.ServerSession, p *GetSkillParams) (*GetSkillResult, error) {
+	if p == nil || p.URI == "" {
+		return nil, invalidParams("skills/get needs the uri of a skill's SKILL.md")
+	}
+	name, rel, err := ParseURI(p.URI)
+	if err != nil {
+		return nil, invalidParams("%v", err)
+	}
+	sv := s.snap.Load().byName[name]
+	switch {
+	case sv == nil:
+		return nil, invalidParams("no skill is served at %s", p.URI)
+	case rel != skillFile:
+		return nil, invalidParams("%s is not a skill: a skill is named by the URI of its SKILL.md, %s", p.URI, sv.uri)
+	case sv.entry == nil:
+		return nil, invalidParams("the skill %s is not served through the Skills Extension: %s (read it with resources/read)", p.URI, sv.excluded)
+	}
+	res := &GetSkillResult{Skill: sv.entry}
+	res.ResultType, res.TTLMs, res.CacheScope = s.cache(ss, p.Meta)
+	return res, nil
+}
+
+// readDirectory answers resources/directory/read: the direct children of
+// a folder of a served skill, PageSize*5 per page.
+func (s *Server) readDirectory(_ context.Context, ss *mcp.ServerSession, p *ReadDirectoryParams) (*ReadDirectoryResult, error) {
+	if p == nil || p.URI == "" {
+		return nil, invalidParams("resources/directory/read needs the uri of a directory")
+	}
+	after, err := decodeCursor(p.Cursor)
+	if err != nil {
+		return nil, invalidParams("%v", err)
+	}
+	name, rel, err := ParseURI(strings.TrimSuffix(p.URI, "/"))
+	if err != nil {
+		return nil, invalidParams("%v", err)
+	}
+	sv := s.snap.Load().byName[name]
+	if sv == nil {
+		return nil, invalidParams("no skill is served at %s", p.URI)
+	}
+	children, ok := sv.dirs[rel]
+	if !ok {
+		if sv.byRel[rel] != nil {
+			return nil, invalidParams("%s is not a directory resource", p.URI)
+		}
+		return nil, invalidParams("%s is not a directory of the skill %q", p.URI, name)
+	}
+	i := sort.Search(len(children), func(i int) bool { return children[i].URI > after })
+	end := min(i+s.opts.PageSize*5, len(children))
+	res := &ReadDirectoryResult{Resources: children[i:end:end]}
+	if end < len(children) {
+		res.NextCursor = encodeCursor(children[end-1].URI)
+	}
+	if newProtocol(ss, p.Meta) {
+		res.ResultType = "complete"
+	}
+	return res, nil
+}

@@ -1,0 +1,315 @@
+package mcpserver
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skillet-go/skillet/skill"
+)
+
+// notes collects the list_changed notifications a client receives.
+type notes struct {
+	resources, prompts, tools, updated chan string
+}
+
+func newNotes() *notes {
+	return &notes{make(chan string, 1000), make(chan string, 1000), make(chan string, 1000), make(chan string, 1000)}
+}
+
+func (n *notes) options() *mcp.ClientOptions {
+	return &mcp.ClientOptions{
+		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) { n.resources <- "changed" },
+		PromptListChangedHandler:   func(context.Context, *mcp.PromptListChangedRequest) { n.prompts <- "changed" },
+		ToolListChangedHandler:     func(context.Context, *mcp.ToolListChangedRequest) { n.tools <- "changed" },
+		ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) {
+			n.updated <- r.Params.URI
+		},
+	}
+}
+
+// drain empties every channel.
+func (n *notes) drain() {
+	for _, ch := range []chan string{n.resources, n.prompts, n.tools, n.updated} {
+		for len(ch) > 0 {
+			<-ch
+		}
+	}
+}
+
+// await waits for one message on ch; the bound only keeps a broken test
+// from hanging.
+func await(t *testing.T, ch chan string, what string) string {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(20 * time.Second):
+		t.Fatalf("no %s within 20s", what)
+		return ""
+	}
+}
+
+// eventually waits until ok holds, checking again after each
+// resources/list_changed: a reload may catch a file half written (as
+// os.WriteFile truncates, then writes), and the next one serves it whole.
+func eventually(t *testing.T, n *notes, what string, ok func() bool) {
+	t.Helper()
+	for range 50 {
+		if ok() {
+			return
+		}
+		select {
+		case <-n.resources:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%s: still not served after 20s", what)
+		}
+	}
+	t.Fatalf("%s: not served after 50 reloads", what)
+}
+
+// watch runs s.Watch until the test ends.
+func watch(t *testing.T, s *Server) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Watch(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Watch: %v", err)
+		}
+	})
+}
+
+func skillMD(name, desc, body string) string {
+	return "---\nname: " + name + "\ndescription: " + desc + "\n---\n" + body
+}
+
+func entryURIs(t *testing.T, cs *mcp.ClientSession) []string {
+	t.Helper()
+	var uris []string
+	for _, e := range allSkills(t, cs) {
+		uris = append(uris, e.URI)
+	}
+	return uris
+}
+
+func promptNames(t *testing.T, cs *mcp.ClientSession) []string {
+	t.Helper()
+	var names []string
+	for p, err := range cs.Prompts(t.Context(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, p.Name)
+	}
+	return names
+}
+
+func readText(t *testing.T, cs *mcp.ClientSession, uri string) string {
+	t.Helper()
+	res, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: uri})
+	if err != nil {
+		t.Fatalf("%s: %v", uri, err)
+	}
+	return res.Contents[0].Text
+}
+
+// TestReload adds, edits and removes a skill on disk while a client is
+// connected; the client hears of each change and sees it, on both
+// protocol eras, through file notifications and through polling.
+func TestReload(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		version string
+		poll    bool
+	}{
+		{"notify/" + legacy, legacy, false},
+		{"notify/" + ProtocolCacheable, ProtocolCacheable, false},
+		{"poll/" + legacy, legacy, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ws := t.TempDir()
+			dir := filepath.Join(ws, "skills")
+			writeTree(t, ws, map[string]string{"skills/one/SKILL.md": skillMD("one", "The first skill.", "One.\n")})
+			// ttlMs 0: on 2026-07-28 the SDK's client caches reads for
+			// ttlMs, and this test reads the same URI before and after.
+			s := newServer(t, ws, &Options{Debounce: 30 * time.Millisecond, Poll: tt.poll, PollInterval: 50 * time.Millisecond, CacheTTL: -1})
+			n := newNotes()
+			cs := connect(t, s, n.options(), &mcp.ClientSessionOptions{ProtocolVersion: tt.version})
+			watch(t, s)
+
+			// Add.
+			writeTree(t, dir, map[string]string{"two/SKILL.md": skillMD("two", "The second skill.", "Two.\n")})
+			await(t, n.resources, "resources/list_changed after adding a skill")
+			await(t, n.prompts, "prompts/list_changed after adding a skill")
+			await(t, n.tools, "tools/list_changed after adding a skill")
+			if got := toolEnum(t, listTools(t, cs)[0]); !slices.Equal(got, []string{"one", "two"}) {
+				t.Fatalf("after adding: the tool's name enum is %v", got)
+			}
+			if got := entryURIs(t, cs); !slices.Equal(got, []string{"skill://one/SKILL.md", "skill://two/SKILL.md"}) {
+				t.Fatalf("after adding: skills/list %v", got)
+			}
+			if got := promptNames(t, cs); !slices.Equal(got, []string{"one", "two"}) {
+				t.Fatalf("after adding: prompts %v", got)
+			}
+			before, err := getSkill(t.Context(), cs, "skill://two/SKILL.md")
+			if err != nil {
+				t.Fatal(err)
+			}
+
+			// Edit, with a subscription to the edited file.
+			if err := cs.Subscribe(t.Context(), &mcp.SubscribeParams{URI: "skill://two/SKILL.md"}); err != nil {
+				t.Fatal(err)
+			}
+			n.drain()
+			writeTree(t, dir, map[string]string{"two/SKILL.md": skillMD("two", "The second skill, edited.", "Two, edited.\n")})
+			await(t, n.resources, "resources/list_changed after an edit")
+			if uri := await(t, n.updated, "resources/updated after an edit"); uri != "skill://two/SKILL.md" {
+				t.Errorf("resources/updated for %s", uri)
+			}
+			after, err := getSkill(t.Context(), cs, "skill://two/SKILL.md")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(after.Skill.Frontmatter), "edited") || after.Skill.Resources.Files[0].Digest == before.Skill.Resources.Files[0].Digest {
+				t.Fatalf("after editing: entry %s %+v", after.Skill.Frontmatter, after.Skill.Resources)
+			}
+			eventually(t, n, "SKILL.md after the edit", func() bool {
+				return strings.Contains(readText(t, cs, "skill://two/SKILL.md"), "Two, edited.")
+			})
+
+			// A file in a folder created after the watch started.
+			n.drain()
+			writeTree(t, dir, map[string]string{"two/references/new/deep.md": "deep\n"})
+			await(t, n.resources, "resources/list_changed after adding a file in a new folder")
+			eventually(t, n, "the new file", func() bool {
+				res, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "skill://two/references/new/deep.md"})
+				return err == nil && res.Contents[0].Text == "deep\n"
+			})
+			writeTree(t, dir, map[string]string{"two/references/new/deep.md": "deeper\n"})
+			await(t, n.resources, "resources/list_changed after editing a file in a new folder")
+			eventually(t, n, "the edited file", func() bool {
+				return readText(t, cs, "skill://two/references/new/deep.md") == "deeper\n"
+			})
+
+			// Remove.
+			n.drain()
+			if err := os.RemoveAll(filepath.Join(dir, "two")); err != nil {
+				t.Fatal(err)
+			}
+			await(t, n.resources, "resources/list_changed after removing a skill")
+			await(t, n.prompts, "prompts/list_changed after removing a skill")
+			await(t, n.tools, "tools/list_changed after removing a skill")
+			if got := toolEnum(t, listTools(t, cs)[0]); !slices.Equal(got, []string{"one"}) {
+				t.Fatalf("after removing: the tool's name enum is %v", got)
+			}
+			if got := entryURIs(t, cs); !slices.Equal(got, []string{"skill://one/SKILL.md"}) {
+				t.Fatalf("after removing: skills/list %v", got)
+			}
+			if got := promptNames(t, cs); !slices.Equal(got, []string{"one"}) {
+				t.Fatalf("after removing: prompts %v", got)
+			}
+			_, err = cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "skill://two/SKILL.md"})
+			wantCode(t, err, jsonrpc.CodeInvalidParams)
+			_, err = getSkill(t.Context(), cs, "skill://two/SKILL.md")
+			wantCode(t, err, jsonrpc.CodeInvalidParams)
+		})
+	}
+}
+
+// TestReloadHalfWritten: a skill file that stops parsing (as while an
+// editor writes it) leaves the last good version served, manifest and
+// bytes in step, until it parses again.
+func TestReloadHalfWritten(t *testing.T) {
+	ws := t.TempDir()
+	good := skillMD("one", "The first skill.", "One.\n")
+	writeTree(t, ws, map[string]string{"skills/one/SKILL.md": good, "skills/one/notes.md": "notes\n"})
+	s := newServer(t, ws, &Options{CacheTTL: -1}) // no client-side caching of reads
+	n := newNotes()
+	cs := connect(t, s, n.options(), nil)
+	entry, err := getSkill(t.Context(), cs, "skill://one/SKILL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	instructions := s.snap.Load().instructions
+
+	for _, half := range []string{
+		"---\nname: one\ndescription: [The fir",           // cut inside a flow sequence: YAML error
+		"---\nname: one\ndescription: The first skill.\n", // no closing fence yet
+		"\xff\xfe---\nname: one\n",                        // not UTF-8
+	} {
+		writeTree(t, ws, map[string]string{"skills/one/SKILL.md": half})
+		// The load tool reads the disk through the catalog (package agent),
+		// so its name enum may lose the skill meanwhile; what the server
+		// serves from its snapshot does not change.
+		if _, err := s.Reload(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if got := s.snap.Load().instructions; got != instructions {
+			t.Errorf("%q: instructions changed to %q", half, got)
+		}
+		if !slices.ContainsFunc(s.Diagnostics(), func(d skill.Diagnostic) bool { return d.Code == CodeReloadKept && d.Skill == "one" }) {
+			t.Errorf("%q: no reload-kept diagnostic: %v", half, s.Diagnostics())
+		}
+		got, err := getSkill(t.Context(), cs, "skill://one/SKILL.md")
+		if err != nil {
+			t.Fatalf("%q: %v", half, err)
+		}
+		if string(got.Skill.Frontmatter) != string(entry.Skill.Frontmatter) || got.Skill.Resources.Files[0] != entry.Skill.Resources.Files[0] {
+			t.Errorf("%q: entry changed to %s %+v", half, got.Skill.Frontmatter, got.Skill.Resources)
+		}
+		if text := readText(t, cs, "skill://one/SKILL.md"); text != good {
+			t.Errorf("%q: SKILL.md reads %q, want the last good bytes", half, text)
+		}
+	}
+
+	time.Sleep(50 * time.Millisecond) // the SDK sends list_changed after 10 ms
+	if len(n.resources) != 0 || len(n.prompts) != 0 {
+		t.Errorf("resources or prompts list_changed while the skill was half written")
+	}
+
+	// Written in full: the new version is served.
+	writeTree(t, ws, map[string]string{"skills/one/SKILL.md": skillMD("one", "Rewritten.", "New.\n")})
+	if changed, err := s.Reload(t.Context()); err != nil || !changed {
+		t.Fatalf("Reload = %v, %v; want a change", changed, err)
+	}
+	if text := readText(t, cs, "skill://one/SKILL.md"); !strings.Contains(text, "Rewritten.") {
+		t.Errorf("SKILL.md reads %q", text)
+	}
+	if slices.ContainsFunc(s.Diagnostics(), func(d skill.Diagnostic) bool { return d.Code == CodeReloadKept }) {
+		t.Errorf("reload-kept remains: %v", s.Diagnostics())
+	}
+}
+
+// TestReloadUnchanged: a reload with nothing changed on disk reports no
+// change and sends no notification.
+func TestReloadUnchanged(t *testing.T) {
+	ws := newWorkspace(t)
+	s := newServer(t, ws, nil)
+	n := newNotes()
+	connect(t, s, n.options(), &mcp.ClientSessionOptions{ProtocolVersion: legacy})
+	for range 3 {
+		if changed, err := s.Reload(t.Context()); err != nil || changed {
+			t.Fatalf("Reload = %v, %v; want no change", changed, err)
+		}
+	}
+	// A change after them is heard: had the quiet reloads notified, this
+	// notification would not be the first.
+	writeTree(t, ws, map[string]string{"skills/alpha/references/guide.md": "# Guide\n\nStep two.\n"})
+	if changed, err := s.Reload(t.Context()); err != nil || !changed {
+		t.Fatalf("Reload = %v, %v; want a change", changed, err)
+	}
+	await(t, n.resources, "resources/list_changed")
+	time.Sleep(50 * time.Millisecond) // the SDK batches notifications over 10 ms
+	if len(n.resources) != 0 {
+		t.Errorf("%d more resources/list_changed", len(n.resources))
+	}
+}

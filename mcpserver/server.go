@@ -1,0 +1,443 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skillet-go/skillet/agent"
+	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/skill"
+)
+
+// Options configure [New]. A nil *Options means the zero value; every zero
+// field takes the default given beside it.
+type Options struct {
+	// Name and Version are the serverInfo sent to clients (default
+	// "skillet" and "devel").
+	Name    string
+	Version string
+	// Logger receives the server's log (reloads, diagnostics, requests at
+	// debug level). Nil discards it. The SDK's own log goes to the same
+	// logger, at warning level and above unless the logger is enabled for
+	// debug.
+	Logger *slog.Logger
+	// Tool says when the load tool is offered (default [ToolAuto]).
+	Tool ToolMode
+	// PageSize is how many entries one skills/list page holds (default
+	// 100); directory listings hold five times as many.
+	PageSize int
+	// CacheTTL is the freshness hint (ttlMs) of skills/list, skills/get,
+	// resources/list and resources/read results on protocol 2026-07-28
+	// (default 60 s; negative means 0, "immediately stale").
+	CacheTTL time.Duration
+	// MaxFileBytes is the size of the largest file served (default 16 MiB,
+	// the extension's per-skill limit). A larger file is left out with a
+	// file-not-served diagnostic, and its skill leaves skills/list since
+	// its manifest would be incomplete.
+	MaxFileBytes int64
+	// MaxFiles bounds the files served per skill (default
+	// catalog.DefaultFileLimit).
+	MaxFiles int
+	// Debounce is how long [Server.Watch] waits after the last change on
+	// disk before it reloads (default 200 ms).
+	Debounce time.Duration
+	// PollInterval is how often [Server.Watch] reloads when file system
+	// notifications are unavailable or failed, or always when Poll is set
+	// (default 2 s).
+	PollInterval time.Duration
+	// Poll makes [Server.Watch] poll even where notifications work.
+	Poll bool
+	// ShutdownTimeout bounds how long [Server.Run] and [Server.Serve] wait
+	// for requests in flight once their context is done (default 10 s).
+	ShutdownTimeout time.Duration
+}
+
+// ToolMode says when the load tool is in tools/list.
+type ToolMode string
+
+// Tool modes (DESIGN.md D7 layer 3; reference/sep-2640.md §4).
+const (
+	// ToolAuto offers the tool to clients that do not advertise the Skills
+	// Extension in their capabilities: those that do load skills through
+	// skills/list and resources/read themselves.
+	ToolAuto ToolMode = "auto"
+	// ToolAlways offers the tool to every client.
+	ToolAlways ToolMode = "always"
+	// ToolNever offers no tool.
+	ToolNever ToolMode = "never"
+)
+
+// ParseToolMode parses "auto", "always" or "never" ("" is auto).
+func ParseToolMode(s string) (ToolMode, bool) {
+	switch ToolMode(s) {
+	case "", ToolAuto:
+		return ToolAuto, true
+	case ToolAlways, ToolNever:
+		return ToolMode(s), true
+	}
+	return "", false
+}
+
+func (o *Options) withDefaults() Options {
+	var r Options
+	if o != nil {
+		r = *o
+	}
+	if r.Name == "" {
+		r.Name = "skillet"
+	}
+	if r.Version == "" {
+		r.Version = "devel"
+	}
+	if r.Logger == nil {
+		r.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if r.Tool == "" {
+		r.Tool = ToolAuto
+	}
+	if r.PageSize <= 0 {
+		r.PageSize = 100
+	}
+	if r.CacheTTL == 0 {
+		r.CacheTTL = 60 * time.Second
+	}
+	if r.CacheTTL < 0 {
+		r.CacheTTL = 0
+	}
+	if r.MaxFileBytes <= 0 {
+		r.MaxFileBytes = MaxSkillBytes
+	}
+	if r.MaxFiles <= 0 {
+		r.MaxFiles = catalog.DefaultFileLimit
+	}
+	if r.Debounce <= 0 {
+		r.Debounce = 200 * time.Millisecond
+	}
+	if r.PollInterval <= 0 {
+		r.PollInterval = 2 * time.Second
+	}
+	if r.ShutdownTimeout <= 0 {
+		r.ShutdownTimeout = 10 * time.Second
+	}
+	return r
+}
+
+// Server serves the skills of a catalog over MCP. Make one with [New],
+// then connect clients with [Server.Run] (one session, for example stdio),
+// [Server.Serve] (streamable HTTP) or through [Server.MCP]. A Server is
+// safe for concurrent use.
+type Server struct {
+	cat  *catalog.Catalog
+	opts Options
+	log  *slog.Logger
+	mcp  *mcp.Server
+	// sdkLog is the logger the SDK writes to: warnings and up unless the
+	// server logs at debug level.
+	sdkLog *slog.Logger
+
+	// mu orders requests against reloads: a request that reads skills
+	// holds it shared, a reload holds it exclusively while it swaps the
+	// snapshot and updates the SDK's lists, so every answer comes from one
+	// snapshot.
+	mu   sync.RWMutex
+	snap atomic.Pointer[snapshot]
+
+	reloadMu sync.Mutex      // one reload at a time
+	logged   map[string]bool // diagnostics already logged (under reloadMu)
+
+	tool *agent.Tool // the load tool (layer 3)
+}
+
+// New builds the server: it lists the catalog, reads every file of every
+// skill and registers resources and prompts. The error is non-nil only when
+// ctx is done; bad skills become diagnostics ([Server.Diagnostics]).
+func New(ctx context.Context, cat *catalog.Catalog, opts *Options) (*Server, error) {
+	s := &Server{cat: cat, opts: opts.withDefaults(), logged: map[string]bool{}}
+	s.log = s.opts.Logger
+	ttl := int(s.opts.CacheTTL / time.Millisecond)
+	s.tool = s.newTool()
+	caps := &mcp.ServerCapabilities{
+		Resources: &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
+		Prompts:   &mcp.PromptCapabilities{ListChanged: true},
+	}
+	if s.opts.Tool != ToolNever {
+		caps.Tools = &mcp.ToolCapabilities{ListChanged: true}
+	}
+	caps.AddExtension(ExtensionID, map[string]any{"directoryRead": true})
+	s.sdkLog = s.log
+	if !s.log.Enabled(ctx, slog.LevelDebug) {
+		s.sdkLog = slog.New(&minLevel{h: s.log.Handler(), min: slog.LevelWarn})
+	}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: s.opts.Name, Version: s.opts.Version}, &mcp.ServerOptions{
+		Capabilities: caps,
+		Logger:       s.sdkLog,
+		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) {
+			c.TTLMs, c.CacheScope = ttl, "public"
+		},
+		// Subscriptions are kept by the SDK; a reload sends
+		// notifications/resources/updated for each changed file.
+		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
+		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+	})
+	s.mcp.AddReceivingMiddleware(s.middleware)
+	for _, err := range []error{
+		mcp.AddReceivingCustomMethod(s.mcp, MethodListSkills, s.listSkills),
+		mcp.AddReceivingCustomMethod(s.mcp, MethodGetSkill, s.getSkill),
+		mcp.AddReceivingCustomMethod(s.mcp, MethodReadDirectory, s.readDirectory),
+	} {
+		if err != nil {
+			return nil, fmt.Errorf("registering the Skills Extension: %w", err)
+		}
+	}
+	if _, err := s.Reload(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// MCP returns the underlying SDK server, to connect other transports.
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Diagnostics returns the catalog's diagnostics and the server's own
+// (extension-excluded, extension-limit, file-not-served, reload-kept) as
+// of the last reload.
+func (s *Server) Diagnostics() []skill.Diagnostic {
+	sn := s.snap.Load()
+	return append(slices.Clone(sn.listing.Diagnostics), sn.diags...)
+}
+
+// Skills returns the names of the served skills, sorted, and how many of
+// them are served through the extension's skills/list.
+func (s *Server) Skills() (names []string, extension int) {
+	sn := s.snap.Load()
+	for _, sv := range sn.skills {
+		names = append(names, sv.name)
+	}
+	return names, len(sn.entries)
+}
+
+// Reload lists the catalog again, reads what changed and, when anything
+// did, swaps in the new state and notifies connected clients:
+// notifications/resources/list_changed when files were added, removed or
+// changed, notifications/tools/list_changed (the tool goes out again with
+// the name enum of the skills now), notifications/prompts/list_changed
+// when prompts were added, removed or changed, and
+// notifications/resources/updated for each changed file a client
+// subscribed to. It reports whether anything changed. A skill whose file
+// no longer loads keeps being served as it last loaded (reload-kept).
+func (s *Server) Reload(ctx context.Context) (bool, error) {
+	s.reloadMu.Lock()
+	defer s.reloadMu.Unlock()
+	prev := s.snap.Load()
+	next, err := s.build(ctx, prev)
+	if err != nil {
+		return false, err
+	}
+	s.logDiagnostics(next)
+	if prev != nil && same(prev, next) {
+		// Keep the new listing (diagnostics may differ) without any
+		// change clients can see.
+		s.mu.Lock()
+		s.snap.Store(next)
+		s.mu.Unlock()
+		return false, nil
+	}
+	if prev == nil {
+		prev = &snapshot{byName: map[string]*served{}, files: map[string]*file{}}
+	}
+	changed := s.apply(prev, next)
+	for _, uri := range changed {
+		_ = s.mcp.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri})
+	}
+	added, removed, edited := diffCounts(prev, next)
+	s.log.Info("skills loaded", "skills", len(next.skills), "skills_list", len(next.entries),
+		"files", len(next.files), "added", added, "removed", removed, "changed", edited)
+	return true, nil
+}
+
+// same reports whether two snapshots serve the same thing.
+func same(a, b *snapshot) bool {
+	if len(a.skills) != len(b.skills) || a.instructions != b.instructions || !sameTool(a.tool, b.tool) {
+		return false
+	}
+	for i := range a.skills {
+		if a.skills[i].fp != b.skills[i].fp {
+			return false
+		}
+	}
+	return true
+}
+
+func diffCounts(prev, next *snapshot) (added, removed, changed int) {
+	for name, sv := range next.byName {
+		switch old := prev.byName[name]; {
+		case old == nil:
+			added++
+		case old.fp != sv.fp:
+			changed++
+		}
+	}
+	for name := range prev.byName {
+		if next.byName[name] == nil {
+			removed++
+		}
+	}
+	return added, removed, changed
+}
+
+// apply swaps in next and brings the SDK's resource and prompt lists in
+// line with it, under the exclusive lock, so no request sees a mix. The
+// SDK sends the list_changed notifications. It returns the URIs of files
+// whose content changed.
+func (s *Server) apply(prev, next *snapshot) (changed []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var gone []string
+	for uri := range prev.files {
+		if next.files[uri] == nil {
+			gone = append(gone, uri)
+		}
+	}
+	if len(gone) > 0 {
+		s.mcp.RemoveResources(gone...)
+	}
+	for uri, f := range next.files {
+		old := prev.files[uri]
+		if old != nil && old.digest == f.digest && sameResource(old.resource, f.resource) {
+			continue
+		}
+		// Added, or replaced because its bytes changed: either way
+		// clients hear notifications/resources/list_changed.
+		s.mcp.AddResource(f.resource, s.readResource)
+		if old != nil {
+			changed = append(changed, uri)
+		}
+	}
+
+	var goneNames []string
+	for name := range prev.byName {
+		if next.byName[name] == nil {
+			goneNames = append(goneNames, name)
+		}
+	}
+	if len(goneNames) > 0 {
+		s.mcp.RemovePrompts(goneNames...)
+	}
+	for _, sv := range next.skills {
+		if old := prev.byName[sv.name]; old != nil && samePrompt(old.prompt, sv.prompt) {
+			continue
+		}
+		s.mcp.AddPrompt(sv.prompt, s.getPrompt)
+	}
+	// The tool goes out again on every change, so clients hear
+	// notifications/tools/list_changed and see the name enum of the skills
+	// served now.
+	if next.tool != nil {
+		s.mcp.AddTool(next.tool, s.callTool)
+	}
+	s.snap.Store(next)
+	return changed
+}
+
+func sameTool(a, b *mcp.Tool) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	as, _ := a.InputSchema.(json.RawMessage)
+	bs, _ := b.InputSchema.(json.RawMessage)
+	return a.Name == b.Name && a.Description == b.Description && bytes.Equal(as, bs)
+}
+
+func sameResource(a, b *mcp.Resource) bool {
+	return a.URI == b.URI && a.Name == b.Name && a.Title == b.Title && a.Description == b.Description &&
+		a.MIMEType == b.MIMEType && a.Size == b.Size
+}
+
+func samePrompt(a, b *mcp.Prompt) bool {
+	if a.Name != b.Name || a.Description != b.Description || a.Title != b.Title || len(a.Arguments) != len(b.Arguments) {
+		return false
+	}
+	for i := range a.Arguments {
+		if *a.Arguments[i] != *b.Arguments[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// logDiagnostics logs each diagnostic once: the server's own as warnings,
+// the catalog's errors (skills that are not served), and a count of the
+// catalog's warnings.
+func (s *Server) logDiagnostics(sn *snapshot) {
+	warnings := 0
+	for _, d := range sn.listing.Diagnostics {
+		if d.Severity != skill.SeverityError {
+			warnings++
+			continue
+		}
+		if key := d.String(); !s.logged[key] {
+			s.logged[key] = true
+			s.log.Warn("catalog error", "diagnostic", key)
+		}
+	}
+	for _, d := range sn.diags {
+		if key := d.String(); !s.logged[key] {
+			s.logged[key] = true
+			s.log.Warn(string(d.Code), "skill", d.Skill, "diagnostic", key)
+		}
+	}
+	if key := fmt.Sprintf("catalog-warnings:%d", warnings); warnings > 0 && !s.logged[key] {
+		s.logged[key] = true
+		s.log.Info("catalog warnings (run skillet lint for each)", "warnings", warnings)
+	}
+}
+
+// readResource answers resources/read for a served file from the current
+// snapshot. The SDK only calls it for registered URIs; a file removed by a
+// reload since is not found.
+func (s *Server) readResource(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	f := s.snap.Load().files[req.Params.URI]
+	if f == nil {
+		return nil, mcp.ResourceNotFoundError(req.Params.URI)
+	}
+	c := &mcp.ResourceContents{URI: f.uri, MIMEType: f.mime}
+	if f.isText() {
+		c.Text = f.text
+	} else {
+		c.Blob = f.blob
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{c}}, nil
+}
+
+// invalidParams is the JSON-RPC error -32602.
+func invalidParams(format string, args ...any) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(format, args...)}
+}
+
+// minLevel drops records below a level.
+type minLevel struct {
+	h   slog.Handler
+	min slog.Level
+}
+
+func (m *minLevel) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= m.min && m.h.Enabled(ctx, l)
+}
+func (m *minLevel) Handle(ctx context.Context, r slog.Record) error { return m.h.Handle(ctx, r) }
+func (m *minLevel) WithAttrs(as []slog.Attr) slog.Handler {
+	return &minLevel{h: m.h.WithAttrs(as), min: m.min}
+}
+func (m *minLevel) WithGroup(g string) slog.Handler {
+	return &minLevel{h: m.h.WithGroup(g), min: m.min}
+}

@@ -1,0 +1,559 @@
+package mcpserver
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/skill"
+)
+
+// skillFile is the path every skill's instructions are served under,
+// whatever the file is called on disk (skill.md, or NAME.md for a
+// flat-form skill): skill://NAME/SKILL.md (SEP-2640 §Resource Mapping).
+const skillFile = "SKILL.md"
+
+// A snapshot is everything the server answers from, built from one
+// catalog listing and the bytes of every served file. It is never changed
+// once built: a reload builds a new one and swaps it in, so the manifest
+// digests always describe exactly the bytes resources/read returns.
+type snapshot struct {
+	listing *catalog.Listing
+	skills  []*served // by name
+	byName  map[string]*served
+	files   map[string]*file // by URI
+	// entries are the skills served through the extension, by URI.
+	entries []*served
+	// diags are the server's own diagnostics (the catalog's are in
+	// listing.Diagnostics).
+	diags []skill.Diagnostic
+	// instructions is the catalog block sent as the server's
+	// instructions, and tool the load tool (nil with ToolNever).
+	instructions string
+	tool         *mcp.Tool
+}
+
+// served is one served skill.
+type served struct {
+	name   string
+	cat    *catalog.Skill
+	parsed *skill.Skill // parsed from the served SKILL.md bytes, body included
+	uri    string       // skill://NAME/SKILL.md
+	files  []*file      // by path
+	byRel  map[string]*file
+	// dirs maps each folder ("" for the skill root) to its direct
+	// children, sorted by URI.
+	dirs map[string][]*mcp.Resource
+	// entry is the skill's skills/list entry; nil when it is excluded,
+	// and then excluded says why.
+	entry    *SkillEntry
+	excluded string
+	prompt   *mcp.Prompt
+	// kept says the skill file no longer loads and this is the last good
+	// version, carried over from the previous snapshot.
+	kept bool
+	// pdiags are the diagnostics of parsing the served SKILL.md, diags
+	// the server's about the skill, incomplete why not every file is
+	// served ("" when all are); kept for the next reload to reuse.
+	pdiags     []skill.Diagnostic
+	diags      []skill.Diagnostic
+	incomplete string
+	// fp identifies the skill's served content, to tell whether a reload
+	// changed anything.
+	fp string
+}
+
+// file is one served file of a skill, with its bytes.
+type file struct {
+	rel    string // relative to the skill folder, "/" separators
+	uri    string
+	text   string // the content when it is text (valid, non-empty UTF-8)
+	blob   []byte // the content otherwise
+	size   int64
+	digest string // "sha256:" + 64 lowercase hex digits
+	mime   string
+	// info is the file's stat when it was read, for reuse by the next
+	// snapshot; nil when the file changed while it was read.
+	info     fs.FileInfo
+	resource *mcp.Resource
+}
+
+// isText reports whether the file goes out as text rather than blob.
+func (f *file) isText() bool { return f.blob == nil }
+
+func newFile(skillName, rel string, data []byte, info fs.FileInfo) *file {
+	sum := sha256.Sum256(data)
+	f := &file{
+		rel:    rel,
+		uri:    URI(skillName, rel),
+		size:   int64(len(data)),
+		digest: "sha256:" + hex.EncodeToString(sum[:]),
+		info:   info,
+	}
+	// Go's JSON encoder turns invalid UTF-8 into U+FFFD, so only valid
+	// UTF-8 can go out as text and keep its digest; an empty file goes out
+	// as an empty blob, since MCP text contents cannot be empty.
+	text := len(data) > 0 && utf8.Valid(data)
+	if text {
+		f.text = string(data)
+	} else {
+		f.blob = slices.Clone(data)
+		if f.blob == nil {
+			f.blob = []byte{}
+		}
+	}
+	f.mime = mimeType(rel, text)
+	if rel == skillFile {
+		f.mime = MIMEMarkdown
+	}
+	return f
+}
+
+// bytes returns the file's content.
+func (f *file) bytes() []byte {
+	if f.isText() {
+		return []byte(f.text)
+	}
+	return f.blob
+}
+
+// build makes a new snapshot from a fresh catalog listing, reusing the
+// bytes of files unchanged since prev (nil for the first build).
+func (s *Server) build(ctx context.Context, prev *snapshot) (*snapshot, error) {
+	l, err := s.cat.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	next := &snapshot{listing: l, byName: map[string]*served{}, files: map[string]*file{}}
+
+	type result struct {
+		sv    *served
+		diags []skill.Diagnostic
+		err   error
+	}
+	results := make([]result, len(l.Skills))
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for range min(max(runtime.GOMAXPROCS(0)*2, 2), 16, max(len(l.Skills), 1)) {
+		wg.Go(func() {
+			for i := range work {
+				cs := l.Skills[i]
+				var old *served
+				if prev != nil {
+					old = prev.byName[cs.Name]
+				}
+				sv, diags, err := s.snapSkill(ctx, cs, old)
+				results[i] = result{sv, diags, err}
+			}
+		})
+	}
+	for i := range l.Skills {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	for i, r := range results {
+		cs := l.Skills[i]
+		next.diags = append(next.diags, r.diags...)
+		sv := r.sv
+		if r.err != nil {
+			// The file was listed but could not be read back or parsed:
+			// it changed under us. Keep the last good version if there is
+			// one; the change that caused this brings another reload.
+			if old := prevSkill(prev, cs.Name); old != nil {
+				next.diags = append(next.diags, diag(CodeReloadKept, cs.Location, cs.Name,
+					"the skill file changed and no longer loads (%v); the last good version is still served", r.err))
+				sv = keep(old)
+			} else {
+				next.diags = append(next.diags, diag(CodeFileNotServed, cs.Location, cs.Name,
+					"the skill is not served: %v", r.err))
+				continue
+			}
+		}
+		next.add(sv)
+	}
+
+	// A skill of the previous snapshot whose file still exists but no
+	// longer loads (a half-written edit: parse-error, invalid-encoding...)
+	// stays served as it was until it loads again.
+	if prev != nil {
+		failed := map[string]string{}
+		for _, d := range l.Diagnostics {
+			if d.Severity == skill.SeverityError {
+				failed[d.Path] = d.Message
+			}
+		}
+		for _, old := range prev.skills {
+			if _, ok := next.byName[old.name]; ok {
+				continue
+			}
+			why, ok := failed[old.cat.Location]
+			if !ok {
+				continue
+			}
+			if _, err := os.Lstat(old.cat.Location); err != nil {
+				continue
+			}
+			next.diags = append(next.diags, diag(CodeReloadKept, old.cat.Location, old.name,
+				"the skill file changed and no longer loads (%s); the last good version is still served", why))
+			next.add(keep(old))
+		}
+	}
+
+	slices.SortFunc(next.skills, func(a, b *served) int { return strings.Compare(a.name, b.name) })
+	for _, sv := range next.skills {
+		if sv.entry != nil {
+			next.entries = append(next.entries, sv)
+		}
+	}
+	slices.SortFunc(next.entries, func(a, b *served) int { return strings.Compare(a.uri, b.uri) })
+	if err := s.layers(ctx, next); err != nil {
+		return nil, err
+	}
+	return next, nil
+}
+
+func prevSkill(prev *snapshot, name string) *served {
+	if prev == nil {
+		return nil
+	}
+	return prev.byName[name]
+}
+
+// keep returns a copy of old marked as carried over.
+func keep(old *served) *served {
+	c := *old
+	c.kept = true
+	return &c
+}
+
+func (sn *snapshot) add(sv *served) {
+	sn.skills = append(sn.skills, sv)
+	sn.byName[sv.name] = sv
+	for _, f := range sv.files {
+		sn.files[f.uri] = f
+	}
+}
+
+// snapSkill reads every file of one skill. The error is non-nil when the
+// skill file itself cannot be read or no longer parses to the same skill;
+// the diagnostics report files left out and why the skill is not served
+// through the extension.
+func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served) (*served, []skill.Diagnostic, error) {
+	sv := &served{name: cs.Name, cat: cs, uri: URI(cs.Name, skillFile), byRel: map[string]*file{}}
+	var diags []skill.Diagnostic
+	incomplete := ""
+
+	// The skill file: read through its path as found, since the catalog
+	// already checked where it leads (D4.4).
+	sf, sfReused, err := s.readFile(cs.Name, skillFile, old,
+		func() (fs.FileInfo, error) { return os.Stat(cs.Location) },
+		func() (*os.File, error) { return os.OpenFile(cs.Location, os.O_RDONLY|syscall.O_NONBLOCK, 0) })
+	if err != nil {
+		return nil, nil, err
+	}
+	var parsed *skill.Skill
+	var pdiags []skill.Diagnostic
+	if sfReused && old.cat.Location == cs.Location {
+		parsed, pdiags = old.parsed, old.pdiags
+	} else {
+		parsed, pdiags = skill.Parse(sf.bytes(), &skill.Options{
+			Path: cs.Location, Flat: cs.Flat, Mode: s.cat.Settings().Mode,
+			MaxDescriptionChars: s.cat.Settings().MaxDescriptionChars,
+		})
+	}
+	if parsed == nil {
+		for _, d := range pdiags {
+			if d.Severity == skill.SeverityError {
+				return nil, nil, fmt.Errorf("%s [%s]", d.Message, d.Code)
+			}
+		}
+		return nil, nil, errors.New("it does not parse")
+	}
+	if parsed.Name != cs.Name {
+		return nil, nil, fmt.Errorf("its name changed to %q while it was read", parsed.Name)
+	}
+	sv.parsed, sv.pdiags = parsed, pdiags
+	sv.files = append(sv.files, sf)
+	allReused := sfReused
+
+	// Bundled files, read through os.Root at the skill folder so that no
+	// path and no symlink can lead out of it.
+	if !cs.Flat {
+		list, more, err := cs.Files(ctx, s.opts.MaxFiles)
+		if err != nil {
+			return nil, nil, fmt.Errorf("listing the skill folder: %w", err)
+		}
+		if more {
+			incomplete = fmt.Sprintf("it has more than %d files", s.opts.MaxFiles)
+			diags = append(diags, diag(CodeFileNotServed, cs.BaseDir, cs.Name,
+				"the skill folder has more than %d files; only the first %d are served", s.opts.MaxFiles, s.opts.MaxFiles))
+		}
+		root, err := os.OpenRoot(cs.BaseDir)
+		if err != nil {
+			return nil, nil, fmt.Errorf("opening the skill folder: %w", err)
+		}
+		defer root.Close()
+		skillBase := filepath.Base(cs.Location)
+		for _, cf := range list {
+			if cf.Path == skillBase || cf.Path == skillFile {
+				continue // served as SKILL.md above
+			}
+			if err := ctx.Err(); err != nil {
+				return nil, nil, err
+			}
+			native := filepath.FromSlash(cf.Path)
+			f, reused, err := s.readFile(cs.Name, cf.Path, old,
+				func() (fs.FileInfo, error) { return root.Stat(native) },
+				func() (*os.File, error) { return root.OpenFile(native, os.O_RDONLY|syscall.O_NONBLOCK, 0) })
+			allReused = allReused && reused
+			if err != nil {
+				incomplete = "not every file of the skill folder can be served"
+				diags = append(diags, diag(CodeFileNotServed, filepath.Join(cs.BaseDir, filepath.FromSlash(cf.Path)), cs.Name,
+					"the file is not served: %v", err))
+				continue
+			}
+			sv.files = append(sv.files, f)
+		}
+	}
+	slices.SortFunc(sv.files, func(a, b *file) int { return strings.Compare(a.rel, b.rel) })
+	if allReused && incomplete == "" && old.incomplete == "" && old.cat.Location == cs.Location &&
+		old.cat.Listed == cs.Listed && slices.EqualFunc(old.files, sv.files, func(a, b *file) bool { return a.rel == b.rel }) {
+		// Nothing this skill serves changed: keep everything built from it.
+		c := *old
+		c.cat, c.kept = cs, false
+		return &c, old.diags, nil
+	}
+	for _, f := range sv.files {
+		sv.byRel[f.rel] = f
+	}
+	s.describe(sv)
+	sv.indexDirs()
+	diags = append(diags, s.extensionEntry(sv, pdiags, incomplete)...)
+	sv.prompt = newPrompt(sv)
+	sv.fp = sv.fingerprint()
+	sv.incomplete, sv.diags = incomplete, diags
+	return sv, diags, nil
+}
+
+// readFile reads one file of a skill, or reuses the previous snapshot's
+// copy (reused true) when the file is the same one with the same size and
+// modification time, which costs one stat.
+func (s *Server) readFile(name, rel string, old *served, stat func() (fs.FileInfo, error), open func() (*os.File, error)) (_ *file, reused bool, _ error) {
+	if old != nil {
+		if of := old.byRel[rel]; of != nil && of.info != nil {
+			if fi, err := stat(); err == nil && sameFile(of.info, fi) {
+				return of, true, nil
+			}
+		}
+	}
+	f, err := open()
+	if err != nil {
+		return nil, false, fileErr(err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, false, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, false, fmt.Errorf("%w (%s)", catalog.ErrNotFile, fi.Mode().Type())
+	}
+	if fi.Size() > s.opts.MaxFileBytes {
+		return nil, false, fmt.Errorf("%w: %d bytes, over the %d-byte limit of a served file", catalog.ErrTooLarge, fi.Size(), s.opts.MaxFileBytes)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, s.opts.MaxFileBytes+1))
+	if err != nil {
+		return nil, false, err
+	}
+	if int64(len(data)) > s.opts.MaxFileBytes {
+		return nil, false, fmt.Errorf("%w: it grew past the %d-byte limit of a served file while it was read", catalog.ErrTooLarge, s.opts.MaxFileBytes)
+	}
+	// A file that changed while it was read is not reused next time.
+	if fi2, err := f.Stat(); err != nil || !sameFile(fi, fi2) || fi2.Size() != int64(len(data)) {
+		fi = nil
+	}
+	return newFile(name, rel, data, fi), false, nil
+}
+
+func sameFile(a, b fs.FileInfo) bool {
+	return a != nil && b != nil && os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
+}
+
+// fileErr turns an os.Root error into a short reason.
+func fileErr(err error) error {
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "escapes from parent") || strings.Contains(msg, "path escapes"):
+		return fmt.Errorf("%w (a symlink that leads out of the skill folder)", catalog.ErrOutside)
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%w (it disappeared)", catalog.ErrFileNotFound)
+	case errors.Is(err, syscall.ELOOP):
+		return fmt.Errorf("%w (a symlink loop)", catalog.ErrOutside)
+	}
+	return err
+}
+
+// describe sets the resource metadata of every file: SKILL.md carries the
+// skill's name and description (SEP-2640 §Resource Metadata).
+func (s *Server) describe(sv *served) {
+	for _, f := range sv.files {
+		r := &mcp.Resource{URI: f.uri, MIMEType: f.mime, Size: f.size, Name: sv.name + "/" + f.rel}
+		if f.rel == skillFile {
+			r.Name = sv.name
+			r.Description = sv.parsed.Description
+		}
+		f.resource = r
+	}
+}
+
+// indexDirs builds the folder tree of the skill's files for
+// resources/directory/read. Children are named by their last segment, as
+// a directory listing names them.
+func (sv *served) indexDirs() {
+	children := map[string]map[string]*mcp.Resource{"": {}}
+	for _, f := range sv.files {
+		dir := ""
+		parts := strings.Split(f.rel, "/")
+		for i := range len(parts) - 1 {
+			sub := path.Join(dir, parts[i])
+			if children[sub] == nil {
+				children[sub] = map[string]*mcp.Resource{}
+			}
+			uri := URI(sv.name, sub)
+			children[dir][uri] = &mcp.Resource{URI: uri, Name: parts[i], MIMEType: MIMEDirectory}
+			dir = sub
+		}
+		children[dir][f.uri] = &mcp.Resource{URI: f.uri, Name: parts[len(parts)-1], MIMEType: f.mime, Size: f.size}
+	}
+	sv.dirs = make(map[string][]*mcp.Resource, len(children))
+	for dir, m := range children {
+		list := make([]*mcp.Resource, 0, len(m))
+		for _, r := range m {
+			list = append(list, r)
+		}
+		slices.SortFunc(list, func(a, b *mcp.Resource) int { return strings.Compare(a.URI, b.URI) })
+		sv.dirs[dir] = list
+	}
+}
+
+// extensionEntry decides whether the skill can be served conformantly
+// through the extension and builds its entry. A host parses the SKILL.md
+// it reads with its own YAML parser and compares the result with the
+// entry's frontmatter, and checks the name against the URI and the
+// specification (SEP-2640 §Frontmatter, §Resource Mapping), so only
+// frontmatter that parsed as plain YAML and a name that meets the rule
+// qualify (DESIGN.md D7).
+func (s *Server) extensionEntry(sv *served, pdiags []skill.Diagnostic, incomplete string) []skill.Diagnostic {
+	p := sv.parsed
+	why := ""
+	fmName, _ := p.Frontmatter.Get("name")
+	fmDesc, _ := p.Frontmatter.Get("description")
+	desc, _ := fmDesc.(string)
+	switch {
+	case !p.HasFrontmatter:
+		why = "the file has no frontmatter"
+	case p.Recovered:
+		line := 0
+		if len(p.Repairs) > 0 {
+			line = p.Repairs[0].Line
+		}
+		why = fmt.Sprintf("its frontmatter is not plain YAML: it only parsed after a repair (line %d), so a host's parser would reject it", line)
+	case !skill.ValidName(sv.name):
+		why = fmt.Sprintf("the name %q does not meet the specification's rule (1-64 of a-z, 0-9 and single hyphens)", sv.name)
+	case fmName != sv.name:
+		why = fmt.Sprintf("the frontmatter name %v is not the served name %q", fmtValue(fmName), sv.name)
+	case strings.TrimSpace(desc) == "":
+		why = "the frontmatter has no description"
+	case hasCode(pdiags, skill.CodeDuplicateField):
+		why = "a frontmatter key appears twice, which YAML parsers reject"
+	case incomplete != "":
+		why = incomplete + ", so its manifest would be incomplete"
+	}
+	var diags []skill.Diagnostic
+	if why != "" {
+		sv.excluded = why
+		return append(diags, diag(CodeExtensionExcluded, sv.cat.Location, sv.name,
+			"not in skills/list: %s; it is still served as resources, in the instructions, by the tool and as a prompt", why))
+	}
+	fm, err := p.Frontmatter.MarshalJSON()
+	if err != nil {
+		sv.excluded = "its frontmatter cannot be written as JSON"
+		return append(diags, diag(CodeExtensionExcluded, sv.cat.Location, sv.name, "not in skills/list: %s: %v", sv.excluded, err))
+	}
+	e := &SkillEntry{URI: sv.uri, Frontmatter: fm}
+	var total int64
+	for _, f := range sv.files {
+		e.Resources.Files = append(e.Resources.Files, SkillResource{URI: f.uri, Digest: f.digest, Size: f.size})
+		total += f.size
+	}
+	if err := e.seal(); err != nil {
+		sv.excluded = "its entry cannot be written as JSON"
+		return append(diags, diag(CodeExtensionExcluded, sv.cat.Location, sv.name, "not in skills/list: %s: %v", sv.excluded, err))
+	}
+	sv.entry = e
+	if n := len(sv.files); n > MaxSkillFiles {
+		diags = append(diags, diag(CodeExtensionLimit, sv.cat.BaseDir, sv.name,
+			"the skill has %d files, over the %d hosts must accept (SEP-2640 limits); some hosts may refuse it", n, MaxSkillFiles))
+	}
+	if total > MaxSkillBytes {
+		diags = append(diags, diag(CodeExtensionLimit, sv.cat.BaseDir, sv.name,
+			"the skill's files add up to %d bytes, over the %d (16 MiB) hosts must accept (SEP-2640 limits); some hosts may refuse it", total, MaxSkillBytes))
+	}
+	return diags
+}
+
+func fmtValue(v any) string {
+	if v == nil {
+		return "(absent)"
+	}
+	if s, ok := v.(string); ok {
+		return fmt.Sprintf("%q", s)
+	}
+	return fmt.Sprintf("%v", v)
+}
+
+func hasCode(diags []skill.Diagnostic, code skill.Code) bool {
+	return slices.ContainsFunc(diags, func(d skill.Diagnostic) bool { return d.Code == code })
+}
+
+// fingerprint identifies what the skill serves: files and their digests,
+// metadata, entry and prompt.
+func (sv *served) fingerprint() string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%t\x00%t\x00%s\x00", sv.name, sv.parsed.Description, sv.parsed.WhenToUse,
+		sv.parsed.Hidden(), sv.cat.Listed, sv.excluded)
+	if sv.entry != nil {
+		h.Write(sv.entry.Frontmatter)
+	}
+	for _, f := range sv.files {
+		fmt.Fprintf(h, "\x00%s\x00%s\x00%s", f.uri, f.digest, f.mime)
+	}
+	if sv.prompt != nil {
+		fmt.Fprintf(h, "\x00%s\x00%s", sv.prompt.Description, sv.prompt.Title)
+		for _, a := range sv.prompt.Arguments {
+			fmt.Fprintf(h, "\x00%s\x00%s", a.Name, a.Description)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}

@@ -1,0 +1,155 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Path is where [Server.Handler] answers MCP requests.
+const Path = "/mcp"
+
+// HTTPOptions configure [Server.Handler] and [Server.Serve]. A nil
+// *HTTPOptions means the zero value: stateless, default body limit.
+type HTTPOptions struct {
+	// Stateful keeps a session per client (Mcp-Session-Id), so the server
+	// can push list_changed notifications after a reload. The default,
+	// stateless, answers each request on its own: any number of identical
+	// instances can sit behind a load balancer (DESIGN.md D10), and
+	// clients learn of changes from ttlMs and by listing again.
+	Stateful bool
+	// MaxRequestBytes bounds a request body (default: the SDK's 4 MiB); a
+	// larger request gets 413 and the server goes on.
+	MaxRequestBytes int64
+}
+
+// Handler returns the HTTP handler of the server: streamable HTTP at
+// [Path] with the SDK's DNS-rebinding protection on (a request that
+// arrives on a loopback address with a Host that is not loopback gets 403)
+// and the standard library's cross-origin protection, plus GET /healthz,
+// which answers "ok" for load balancers.
+func (s *Server) Handler(opts *HTTPOptions) http.Handler {
+	if opts == nil {
+		opts = &HTTPOptions{}
+	}
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
+		Stateless: !opts.Stateful,
+		// A stateless answer is one JSON body: the server sends nothing
+		// else during a request, so an event stream would only add framing.
+		JSONResponse:        !opts.Stateful,
+		Logger:              s.sdkLog,
+		MaxRequestBodyBytes: opts.MaxRequestBytes,
+	})
+	mux := http.NewServeMux()
+	mux.Handle(Path, http.NewCrossOriginProtection().Handler(h))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = w.Write([]byte("ok\n"))
+	})
+	return mux
+}
+
+// ErrListenAny is returned by [CheckListenAddr] for an address that binds
+// every network interface when that was not asked for.
+var ErrListenAny = errors.New("the address listens on every network interface")
+
+// CheckListenAddr checks an --http address: HOST:PORT with a port
+// (0 picks a free one). An address that listens on every interface (":PORT",
+// "0.0.0.0:PORT", "[::]:PORT") is refused with an error wrapping
+// [ErrListenAny] unless listenAny is set; servers bind to localhost by
+// default, as gopls's MCP server does.
+func CheckListenAddr(addr string, listenAny bool) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("%q is not HOST:PORT (for example localhost:8080): %w", addr, err)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("%q: the port must be a number from 0 to 65535", addr)
+	}
+	if listenAny {
+		return nil
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		return fmt.Errorf("%w: %q; use localhost:%s, or give --listen-any to serve other machines", ErrListenAny, addr, port)
+	}
+	return nil
+}
+
+// Serve answers streamable HTTP on ln until ctx is done, then shuts down
+// cleanly: it stops accepting, lets requests in flight finish and their
+// answers go out (up to Options.ShutdownTimeout), closes the remaining
+// sessions (the notification streams of stateful clients) and returns nil.
+// Other errors are the listener's.
+func (s *Server) Serve(ctx context.Context, ln net.Listener, opts *HTTPOptions) error {
+	var posts inflight
+	hs := &http.Server{
+		Handler:           countPOSTs(s.Handler(opts), &posts),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	s.log.Info("shutting down: finishing requests in flight")
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.ShutdownTimeout)
+	defer cancel()
+	go func() {
+		// Once every request is answered, close the sessions whose
+		// notification streams would keep their connections busy.
+		_ = posts.wait(sctx)
+		for ss := range s.mcp.Sessions() {
+			_ = ss.Close()
+		}
+	}()
+	if err := hs.Shutdown(sctx); err != nil {
+		s.log.Warn("shutdown timed out; closing the remaining connections", "error", err)
+		_ = hs.Close()
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// Run serves one client over t (for example &mcp.StdioTransport{}) until
+// the client disconnects (nil) or ctx is done; then it lets the requests
+// in flight finish (up to Options.ShutdownTimeout) and their answers go
+// out before it closes the session and returns nil.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	// The session's own context outlives ctx, so that answers in flight
+	// can still be written after ctx is done.
+	var calls inflight
+	ss, err := s.mcp.Connect(context.WithoutCancel(ctx), drainTransport{t, &calls, s.opts.ShutdownTimeout}, nil)
+	if err != nil {
+		return err
+	}
+	waitc := make(chan error, 1)
+	go func() { waitc <- ss.Wait() }()
+	select {
+	case err := <-waitc:
+		if errors.Is(err, io.EOF) {
+			err = nil
+		}
+		return err
+	case <-ctx.Done():
+	}
+	s.log.Info("shutting down: finishing requests in flight")
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.ShutdownTimeout)
+	defer cancel()
+	if err := calls.wait(wctx); err != nil {
+		s.log.Warn("shutdown timed out with requests in flight", "error", err)
+	}
+	_ = ss.Close() // waits for the answers to be written
+	<-waitc
+	return nil
+}

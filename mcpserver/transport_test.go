@@ -1,0 +1,518 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func TestCheckListenAddr(t *testing.T) {
+	for _, tt := range []struct {
+		addr      string
+		listenAny bool
+		ok        bool
+		any       bool
+	}{
+		{"localhost:8080", false, true, false},
+		{"127.0.0.1:0", false, true, false},
+		{"[::1]:8080", false, true, false},
+		{"192.168.1.5:8080", false, true, false},
+		{":8080", false, false, true},
+		{"0.0.0.0:8080", false, false, true},
+		{"[::]:8080", false, false, true},
+		{":8080", true, true, false},
+		{"0.0.0.0:8080", true, true, false},
+		{"localhost", false, false, false},
+		{"8080", false, false, false},
+		{"localhost:http", false, false, false},
+		{"localhost:70000", false, false, false},
+	} {
+		err := CheckListenAddr(tt.addr, tt.listenAny)
+		if (err == nil) != tt.ok || errors.Is(err, ErrListenAny) != tt.any {
+			t.Errorf("CheckListenAddr(%q, %v) = %v", tt.addr, tt.listenAny, err)
+		}
+	}
+}
+
+// serveHTTP runs s.Serve on a loopback port until the test ends and
+// returns the endpoint URL.
+func serveHTTP(t *testing.T, s *Server, opts *HTTPOptions) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln, opts) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	return "http://" + ln.Addr().String() + Path
+}
+
+func connectHTTP(t *testing.T, url, version string, copts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, copts)
+	registerClient(t, c)
+	cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// rawCall posts one JSON-RPC request the way a client of the given
+// protocol version does, without a session, and returns the HTTP status and
+// the JSON-RPC response (from a JSON or an event-stream body).
+func rawCall(t *testing.T, url, version, method string, params map[string]any) (int, map[string]any) {
+	t.Helper()
+	if params == nil {
+		params = map[string]any{}
+	}
+	if version >= ProtocolCacheable {
+		params["_meta"] = map[string]any{
+			mcp.MetaKeyProtocolVersion:    version,
+			mcp.MetaKeyClientInfo:         map[string]any{"name": "raw", "version": "1"},
+			mcp.MetaKeyClientCapabilities: map[string]any{},
+		}
+	}
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	req, _ := http.NewRequestWithContext(t.Context(), "POST", url, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", version)
+	req.Header.Set("Mcp-Method", method)
+	switch method {
+	case "resources/read":
+		req.Header.Set("Mcp-Name", fmt.Sprint(params["uri"]))
+	case "tools/call", "prompts/get":
+		req.Header.Set("Mcp-Name", fmt.Sprint(params["name"]))
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		for line := range strings.Lines(string(data)) {
+			if rest, ok := strings.CutPrefix(line, "data: "); ok {
+				data = []byte(rest)
+			}
+		}
+	}
+	var msg map[string]any
+	if err := json.Unmarshal(data, &msg); err != nil {
+		return resp.StatusCode, map[string]any{"raw": string(data)}
+	}
+	return resp.StatusCode, msg
+}
+
+func errorCode(msg map[string]any) float64 {
+	e, _ := msg["error"].(map[string]any)
+	code, _ := e["code"].(float64)
+	return code
+}
+
+func TestHTTPStateless(t *testing.T) {
+	ws := newWorkspace(t)
+	s := newServer(t, ws, nil)
+	url := serveHTTP(t, s, nil)
+	for _, version := range []string{legacy, ProtocolCacheable} {
+		t.Run(version, func(t *testing.T) {
+			cs := connectHTTP(t, url, version, nil)
+			if got := cs.InitializeResult().ProtocolVersion; got != version {
+				t.Errorf("negotiated %s, want %s", got, version)
+			}
+			entries := allSkills(t, cs)
+			if len(entries) != 4 {
+				t.Errorf("%d skills listed, want 4", len(entries))
+			}
+			res, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "skill://alpha/assets/logo.png"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(res.Contents[0].Blob, pngBytes) {
+				t.Errorf("logo.png read back as %q", res.Contents[0].Blob)
+			}
+			if _, err := getSkill(t.Context(), cs, "skill://nope/SKILL.md"); err == nil {
+				t.Error("skills/get of an unknown skill succeeded")
+			}
+
+			// The same errors on the wire, as a client of another SDK sees them.
+			for _, tt := range []struct {
+				method string
+				params map[string]any
+			}{
+				{MethodGetSkill, map[string]any{"uri": "skill://nope/SKILL.md"}},
+				{MethodListSkills, map[string]any{"cursor": "bogus"}},
+				{MethodReadDirectory, map[string]any{"uri": "skill://alpha/SKILL.md"}},
+				{"resources/read", map[string]any{"uri": "skill://alpha/../../outside/secret.txt"}},
+				{"resources/read", map[string]any{"uri": "skill://alpha/%2e%2e/%2e%2e/outside/secret.txt"}},
+			} {
+				status, msg := rawCall(t, url, version, tt.method, tt.params)
+				if errorCode(msg) != jsonrpc.CodeInvalidParams {
+					t.Errorf("%s %v: HTTP %d, %v; want error -32602", tt.method, tt.params, status, msg)
+				}
+				if strings.Contains(fmt.Sprint(msg), "SECRET") {
+					t.Errorf("%s %v: bytes from outside the skill: %v", tt.method, tt.params, msg)
+				}
+			}
+			status, msg := rawCall(t, url, version, MethodListSkills, nil)
+			result, _ := msg["result"].(map[string]any)
+			if status != 200 || result == nil {
+				t.Fatalf("raw skills/list: HTTP %d %v", status, msg)
+			}
+			_, hasTTL := result["ttlMs"]
+			if cacheable := version >= ProtocolCacheable; hasTTL != cacheable || (result["resultType"] == "complete") != cacheable {
+				t.Errorf("raw skills/list on %s: ttlMs present %v, resultType %v", version, hasTTL, result["resultType"])
+			}
+		})
+	}
+}
+
+// TestHTTPBadInput: malformed JSON-RPC, an oversized body, a foreign Host
+// and a client that hangs up mid-request each get an answer (or nothing)
+// and leave the server answering the next client.
+func TestHTTPBadInput(t *testing.T) {
+	s := newServer(t, newWorkspace(t), nil)
+	url := serveHTTP(t, s, &HTTPOptions{MaxRequestBytes: 4096})
+	healthy := func() {
+		t.Helper()
+		status, msg := rawCall(t, url, legacy, MethodGetSkill, map[string]any{"uri": "skill://alpha/SKILL.md"})
+		if status != 200 || msg["result"] == nil {
+			t.Fatalf("the server no longer answers: HTTP %d %v", status, msg)
+		}
+	}
+	healthy()
+	post := func(body string, header map[string]string) int {
+		t.Helper()
+		req, _ := http.NewRequestWithContext(t.Context(), "POST", url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		for k, v := range header {
+			req.Header.Set(k, v)
+		}
+		if h := header["Host"]; h != "" {
+			req.Host = h
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for _, tt := range []struct {
+		name   string
+		body   string
+		header map[string]string
+		want   int
+	}{
+		{"not JSON", "{this is not json", nil, http.StatusBadRequest},
+		{"not JSON-RPC", `{"hello":"world"}`, nil, http.StatusBadRequest},
+		{"empty", "", nil, http.StatusBadRequest},
+		{"oversized", `{"jsonrpc":"2.0","id":1,"method":"skills/list","params":{"cursor":"` + strings.Repeat("x", 8192) + `"}}`, nil, http.StatusRequestEntityTooLarge},
+		{"foreign host", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, map[string]string{"Host": "evil.example"}, http.StatusForbidden},
+	} {
+		if got := post(tt.body, tt.header); got != tt.want {
+			t.Errorf("%s: HTTP %d, want %d", tt.name, got, tt.want)
+		}
+		healthy()
+	}
+
+	// A client that sends half a request and hangs up.
+	conn, err := net.Dial("tcp", strings.TrimSuffix(strings.TrimPrefix(url, "http://"), Path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{\"jsonrpc\":\"2.0\",", Path)
+	conn.Close()
+	healthy()
+
+	// A client that gives up while its request is being answered.
+	ctx, cancel := context.WithCancel(t.Context())
+	c := mcp.NewClient(&mcp.Implementation{Name: "quitter", Version: "1"}, nil)
+	registerClient(t, c)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: legacy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errc := make(chan error, 1)
+	go func() { _, err := listSkills(ctx, cs, ""); errc <- err }()
+	cancel()
+	<-errc
+	cs.Close()
+	healthy()
+
+	resp, err := http.Get(strings.TrimSuffix(url, Path) + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || string(body) != "ok\n" {
+		t.Errorf("/healthz: %d %q", resp.StatusCode, body)
+	}
+}
+
+// TestHTTPStatefulNotifications: a stateful session hears of a reload.
+func TestHTTPStatefulNotifications(t *testing.T) {
+	ws := newWorkspace(t)
+	s := newServer(t, ws, nil)
+	url := serveHTTP(t, s, &HTTPOptions{Stateful: true})
+	n := newNotes()
+	cs := connectHTTP(t, url, legacy, n.options())
+	if cs.ID() == "" {
+		t.Error("stateful server gave no session id")
+	}
+	writeTree(t, ws, map[string]string{"skills/delta/SKILL.md": skillMD("delta", "Added later.", "Delta.\n")})
+	if changed, err := s.Reload(t.Context()); err != nil || !changed {
+		t.Fatalf("Reload = %v, %v", changed, err)
+	}
+	await(t, n.resources, "resources/list_changed over stateful HTTP")
+	if _, err := getSkill(t.Context(), cs, "skill://delta/SKILL.md"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// slowMethod registers test/slow, which blocks until release is closed,
+// and returns a channel that receives once per call started.
+func slowMethod(t *testing.T, s *Server, release chan struct{}) chan struct{} {
+	started := make(chan struct{}, 10)
+	err := mcp.AddReceivingCustomMethod(s.MCP(), "test/slow", func(ctx context.Context, _ *mcp.ServerSession, _ *ListSkillsParams) (*ListSkillsResult, error) {
+		started <- struct{}{}
+		<-release
+		return &ListSkillsResult{Skills: []*SkillEntry{}}, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return started
+}
+
+// TestServeShutdown: when Serve's context ends, a request in flight is
+// answered before the server stops.
+func TestServeShutdown(t *testing.T) {
+	s := newServer(t, newWorkspace(t), nil)
+	release := make(chan struct{})
+	started := slowMethod(t, s, release)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln, &HTTPOptions{Stateful: true}) }()
+	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	if err := mcp.AddSendingCustomMethod[*ListSkillsParams, *ListSkillsResult](c, "test/slow"); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String() + Path}, &mcp.ClientSessionOptions{ProtocolVersion: legacy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	callErr := make(chan error, 1)
+	go func() {
+		_, err := mcp.CallCustomMethod[*ListSkillsParams, *ListSkillsResult](t.Context(), cs, "test/slow", &ListSkillsParams{})
+		callErr <- err
+	}()
+	<-started
+	cancel()
+	select {
+	case err := <-done:
+		t.Fatalf("Serve returned (%v) with a request in flight", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(release)
+	if err := <-callErr; err != nil {
+		t.Errorf("the request in flight failed: %v", err)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+	// The port is closed.
+	if c, err := net.DialTimeout("tcp", ln.Addr().String(), time.Second); err == nil {
+		c.Close()
+		t.Error("still listening after shutdown")
+	}
+}
+
+// TestServeShutdownListening: clients holding notification streams open
+// (a stateful GET, a 2026-07-28 subscriptions/listen) do not hold the
+// shutdown until its timeout.
+func TestServeShutdownListening(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		stateful bool
+		version  string
+	}{{"stateful", true, legacy}, {"stateless-listen", false, ProtocolCacheable}} {
+		t.Run(tt.name, func(t *testing.T) {
+			var lb logBuffer
+			s := newServer(t, newWorkspace(t), &Options{Logger: lb.logger(), ShutdownTimeout: 5 * time.Second})
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- s.Serve(ctx, ln, &HTTPOptions{Stateful: tt.stateful}) }()
+			cs := connectHTTP(t, "http://"+ln.Addr().String()+Path, tt.version, newNotes().options())
+			if _, err := listSkills(t.Context(), cs, ""); err != nil {
+				t.Fatal(err)
+			}
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("Serve: %v", err)
+			}
+			if strings.Contains(lb.String(), "timed out") {
+				t.Errorf("the shutdown waited for the notification stream:\n%s", lb.String())
+			}
+		})
+	}
+}
+
+// TestRunShutdown: the same for one session (stdio).
+func TestRunShutdown(t *testing.T) {
+	s := newServer(t, newWorkspace(t), nil)
+	release := make(chan struct{})
+	started := slowMethod(t, s, release)
+	st, ct := mcp.NewInMemoryTransports()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx, st) }()
+	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	if err := mcp.AddSendingCustomMethod[*ListSkillsParams, *ListSkillsResult](c, "test/slow"); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := c.Connect(t.Context(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	callErr := make(chan error, 1)
+	go func() {
+		_, err := mcp.CallCustomMethod[*ListSkillsParams, *ListSkillsResult](t.Context(), cs, "test/slow", &ListSkillsParams{})
+		callErr <- err
+	}()
+	<-started
+	cancel()
+	select {
+	case err := <-done:
+		t.Fatalf("Run returned (%v) with a request in flight", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(release)
+	if err := <-callErr; err != nil {
+		t.Errorf("the request in flight failed: %v", err)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("Run: %v", err)
+	}
+}
+
+// TestLineTransportBadInput: over stdio, a line that is not JSON, not
+// JSON-RPC, a batch or over the size limit gets an error response and the
+// session goes on answering.
+func TestLineTransportBadInput(t *testing.T) {
+	s := newServer(t, newWorkspace(t), nil)
+	lines := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`this is not json`,
+		``,
+		`{"jsonrpc":"2.0","id":3,"method":5}`,
+		`[{"jsonrpc":"2.0","id":4,"method":"ping"}]`,
+		`{"jsonrpc":"2.0","id":5,"method":"skills/list","params":{"cursor":"` + strings.Repeat("x", 2000) + `"}}`,
+		`{"jsonrpc":"2.0","id":6,"method":"skills/get","params":{"uri":"skill://alpha/SKILL.md"}}`,
+		`{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"skill://alpha/../../outside/secret.txt"}}`,
+	}
+	pr, pw := io.Pipe()
+	out := &syncWriter{lines: make(chan string, 100)}
+	done := make(chan error, 1)
+	go func() { done <- s.Run(t.Context(), &LineTransport{Reader: pr, Writer: out, MaxLineBytes: 1024}) }()
+	go io.WriteString(pw, strings.Join(lines, "\n")+"\n")
+	var answers []map[string]any
+	for len(answers) < 7 {
+		select {
+		case line := <-out.lines:
+			var msg map[string]any
+			if err := json.Unmarshal([]byte(line), &msg); err != nil {
+				t.Fatalf("stdout holds a line that is not JSON: %q", line)
+			}
+			answers = append(answers, msg)
+		case <-time.After(20 * time.Second):
+			t.Fatalf("answers so far: %v", answers)
+		}
+	}
+	byID := map[any]map[string]any{}
+	var nullID []float64
+	for _, a := range answers {
+		if a["id"] == nil {
+			nullID = append(nullID, errorCode(a))
+			continue
+		}
+		byID[a["id"]] = a
+	}
+	for id, code := range map[float64]float64{3: jsonrpc.CodeInvalidRequest, 7: jsonrpc.CodeInvalidParams} {
+		if got := errorCode(byID[id]); got != code {
+			t.Errorf("id %v: %v, want error %v", id, byID[id], code)
+		}
+	}
+	if byID[6.0]["result"] == nil {
+		t.Errorf("the request after the bad lines got %v", byID[6.0])
+	}
+	// The line that is not JSON, the batch and the oversized line have no
+	// id to answer.
+	slices.Sort(nullID)
+	if want := []float64{jsonrpc.CodeParseError, jsonrpc.CodeInvalidRequest, jsonrpc.CodeInvalidRequest}; !slices.Equal(nullID, slices.Sorted(slices.Values(want))) {
+		t.Errorf("answers without id: %v, want %v", nullID, want)
+	}
+	if strings.Contains(fmt.Sprint(answers), "SECRET") {
+		t.Errorf("bytes from outside the skill: %v", answers)
+	}
+	pw.Close()
+	if err := <-done; err != nil {
+		t.Errorf("Run: %v", err)
+	}
+}
+
+// syncWriter passes each complete line written to it on a channel.
+type syncWriter struct {
+	buf   []byte
+	lines chan string
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.buf = append(s.buf, p...)
+	for {
+		i := bytes.IndexByte(s.buf, '\n')
+		if i < 0 {
+			break
+		}
+		s.lines <- string(s.buf[:i])
+		s.buf = s.buf[i+1:]
+	}
+	return len(p), nil
+}
+
+func (s *syncWriter) Close() error { return nil }
