@@ -99,6 +99,11 @@ type ToolOptions struct {
 	// means its absolute folder (catalog.Skill.BaseDir). The MCP server
 	// passes one returning skill://NAME/.
 	BaseDir func(*catalog.Skill) string
+	// Listing returns the listing a call works on; nil means the
+	// catalog's List. A server that already keeps a current listing (the
+	// MCP server's snapshot, refreshed by its file watcher) passes it here
+	// so a call does not list the catalog again.
+	Listing func(ctx context.Context) (*catalog.Listing, error)
 }
 
 // Tool is the load tool of DESIGN.md D5.2: stage 2 (a skill's
@@ -120,6 +125,7 @@ type Tool struct {
 	searchLimit int
 	baseDir     func(*catalog.Skill) string
 	description string
+	listing     func(ctx context.Context) (*catalog.Listing, error)
 }
 
 // NewTool returns the load tool over c.
@@ -130,7 +136,10 @@ func NewTool(c *catalog.Catalog, opts *ToolOptions) *Tool {
 	}
 	t := &Tool{c: c, name: o.Name, session: o.Session, allowHidden: o.AllowHidden,
 		maxFile: o.MaxFileBytes, maxEnum: o.MaxEnum, searchLimit: o.SearchLimit, baseDir: o.BaseDir,
-		description: o.Description}
+		description: o.Description, listing: o.Listing}
+	if t.listing == nil {
+		t.listing = c.List
+	}
 	if t.name == "" {
 		t.name = c.Settings().ToolName
 	}
@@ -201,7 +210,7 @@ var baseSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 // never), unless there are more than MaxEnum of them or none. Each call
 // returns a new schema the caller may modify. The error is ctx's.
 func (t *Tool) InputSchema(ctx context.Context) (*jsonschema.Schema, error) {
-	l, err := t.c.List(ctx)
+	l, err := t.listing(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -264,7 +273,18 @@ func (d *Definition) SchemaMap() (map[string]any, error) {
 // Definition returns the tool's definition for the current listing. The
 // error is ctx's.
 func (t *Tool) Definition(ctx context.Context) (*Definition, error) {
-	s, err := t.InputSchema(ctx)
+	l, err := t.listing(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return t.DefinitionFor(l)
+}
+
+// DefinitionFor returns the tool's definition with the name enum of the
+// given listing, for a caller that holds the listing the tool will soon
+// serve (the MCP server builds it before it swaps a new snapshot in).
+func (t *Tool) DefinitionFor(l *catalog.Listing) (*Definition, error) {
+	s, err := t.schemaFor(l)
 	if err != nil {
 		return nil, err
 	}
@@ -408,7 +428,7 @@ func (t *Tool) Invoke(ctx context.Context, in Input) Result {
 	if err := ctx.Err(); err != nil {
 		return errorResult("the call was cancelled: %v", err)
 	}
-	l, err := t.c.List(ctx)
+	l, err := t.listing(ctx)
 	if err != nil {
 		return errorResult("the skills could not be listed: %v", err)
 	}
@@ -447,7 +467,7 @@ func (t *Tool) Invoke(ctx context.Context, in Input) Result {
 
 // load returns the body result for s.
 func (t *Tool) load(ctx context.Context, l *catalog.Listing, s *catalog.Skill) Result {
-	ld, err := t.c.Load(ctx, s.Name)
+	ld, err := s.Load()
 	if errors.Is(err, catalog.ErrNotFound) {
 		return t.unknown(l, s.Name)
 	}

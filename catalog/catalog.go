@@ -258,6 +258,16 @@ type Skill struct {
 	c *Catalog
 }
 
+// Load reads the skill's body from disk now (up to maxSkillBytes), without
+// listing the catalog again: for a caller that has just listed. A Skill that
+// did not come from a Catalog cannot be loaded (ErrNotFound).
+func (s *Skill) Load() (*Loaded, error) {
+	if s.c == nil {
+		return nil, fmt.Errorf("%w: %q was not loaded by a Catalog", ErrNotFound, s.Name)
+	}
+	return s.c.load(s)
+}
+
 // Content returns the skill's body, read from disk now (up to maxSkillBytes).
 // A Skill that did not come from a Catalog has no content to read.
 func (s *Skill) Content() (string, error) {

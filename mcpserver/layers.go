@@ -25,6 +25,14 @@ func (s *Server) newTool() *agent.Tool {
 		// through resources/read, so the base directory it is told is the
 		// skill's directory resource.
 		BaseDir: func(cs *catalog.Skill) string { return URI(cs.Name, "") },
+		// A call works on the served snapshot's listing, kept current by
+		// the watcher, rather than listing the catalog again.
+		Listing: func(ctx context.Context) (*catalog.Listing, error) {
+			if sn := s.snap.Load(); sn != nil && sn.toolListing != nil {
+				return sn.toolListing, nil
+			}
+			return s.cat.List(ctx)
+		},
 		Session: agent.NewSession(&agent.SessionOptions{OnLoad: func(ctx context.Context, l agent.Load) error {
 			s.log.Debug("skill loaded through the tool", "skill", l.Name, "path", l.Path, "bytes", l.Bytes)
 			return nil
@@ -78,13 +86,14 @@ func (s *Server) layers(ctx context.Context, sn *snapshot) error {
 		return fmt.Errorf("rendering the catalog block: %w", err)
 	}
 	sn.instructions = block.Text
+	sn.toolListing = &l
 	if d, ok := block.Diagnostic(s.cat.Workspace()); ok {
 		sn.diags = append(sn.diags, d)
 	}
 	if s.opts.Tool == ToolNever {
 		return nil
 	}
-	def, err := s.tool.Definition(ctx)
+	def, err := s.tool.DefinitionFor(&l)
 	if err != nil {
 		return err
 	}

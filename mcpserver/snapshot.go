@@ -47,6 +47,9 @@ type snapshot struct {
 	// instructions, and tool the load tool (nil with ToolNever).
 	instructions string
 	tool         *mcp.Tool
+	// toolListing is the listing of the served skills, which the load
+	// tool's calls work on.
+	toolListing *catalog.Listing
 }
 
 // served is one served skill.
