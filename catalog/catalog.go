@@ -97,7 +97,7 @@ type Catalog struct {
 	cache, nextCache map[string]*entry
 	dirs, nextDirs   map[string]*dirState
 	byName           map[string]*Skill
-	seenFile         map[stamp]bool
+	seenFile         map[stamp]int
 	onStack          map[string]bool
 	candBuf          []candidate
 	entBuf           []*entry

@@ -311,6 +311,17 @@ func TestSymlinks(t *testing.T) {
 			diags:   []string{"directory-escape ws/skills"},
 		},
 		{
+			name:    "links to files that are not skills are never opened or checked",
+			ws:      map[string]string{"skills/grp/s/SKILL.md": skillMD("s"), "skills/grp/logo.png": "-> ../../../outside/logo.png", "skills/tool": "-> ../../outside/tool"},
+			outside: map[string]string{"logo.png": "png", "tool": "binary"},
+			skills:  []string{"s"},
+		},
+		{
+			name:   "a symlinked alias of a skill does not take its place",
+			ws:     map[string]string{"skills/alias.md": "-> good/SKILL.md", "skills/good/SKILL.md": skillMD("good"), "skills/good/references/r.md": "r"},
+			skills: []string{"good"},
+		},
+		{
 			name:    "trustedPaths allow an escape",
 			ws:      map[string]string{"skills/shared": "-> ../../outside/shared"},
 			outside: map[string]string{"shared/SKILL.md": skillMD("shared")},
@@ -352,6 +363,20 @@ func TestUserRootBoundary(t *testing.T) {
 	}
 	if got := codes(l, e.home); !cmp.Equal(got, []string{"path-escape .agents/skills"}) {
 		t.Errorf("diagnostics %v", got)
+	}
+}
+
+func TestMissingExtraRoot(t *testing.T) {
+	e := newEnv(t)
+	_, l := e.list(t, &Options{NoUser: true, ExtraPaths: []string{filepath.Join(e.ws, "typo")}})
+	if got := codes(l, e.ws); !cmp.Equal(got, []string{"unreadable typo"}) {
+		t.Errorf("diagnostics %v, want the missing extra path named", got)
+	}
+	// An empty directories list means no project roots at all.
+	writeTree(t, e.ws, map[string]string{"skillet.yaml": "directories: []\n", "skills/s/SKILL.md": skillMD("s")})
+	_, l = e.list(t, &Options{NoUser: true})
+	if len(l.Roots) != 0 || len(l.Skills) != 0 {
+		t.Errorf("directories: [] still scanned %v", l.Roots)
 	}
 }
 

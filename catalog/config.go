@@ -98,27 +98,11 @@ const maxConfigBytes = 1 << 20
 // the load: they come back as unknown-field warnings. A file that is not
 // YAML, or a key with a value of the wrong type, is a *ConfigError.
 func LoadConfig(path string) (*Config, []skill.Diagnostic, error) {
-	f, err := os.Open(path)
+	data, err := ReadRegular(path, maxConfigBytes)
 	if err != nil {
 		return nil, nil, &ConfigError{Path: path, Message: "cannot read the configuration file: " + errText(err), Err: err}
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, &ConfigError{Path: path, Message: "cannot read the configuration file: " + errText(err), Err: err}
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, nil, &ConfigError{Path: path, Message: "the configuration file is not a regular file"}
-	}
-	if fi.Size() > maxConfigBytes {
-		return nil, nil, &ConfigError{Path: path, Message: fmt.Sprintf("the configuration file is %d bytes, over the %d-byte limit", fi.Size(), maxConfigBytes)}
-	}
-	data := make([]byte, fi.Size())
-	n, err := f.ReadAt(data, 0)
-	if err != nil && n != len(data) {
-		return nil, nil, &ConfigError{Path: path, Message: "cannot read the configuration file: " + errText(err), Err: err}
-	}
-	return ParseConfig(path, data[:n])
+	return ParseConfig(path, data)
 }
 
 // ParseConfig parses configuration text; path is used in errors and
@@ -218,7 +202,7 @@ func stringList(v *yamlx.Node, bad func(string) error) ([]string, error) {
 	switch v.Kind {
 	case yamlx.ScalarNode:
 		if yamlx.Scalar(v) == nil {
-			return nil, nil
+			return []string{}, nil // "key:" with no value: an empty list
 		}
 		return []string{v.Value}, nil
 	case yamlx.SequenceNode:

@@ -91,11 +91,24 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 	next := c.nextCache
 	clear(next)
 	if c.byName == nil {
-		c.byName, c.seenFile = map[string]*Skill{}, map[stamp]bool{}
+		c.byName, c.seenFile = map[string]*Skill{}, map[stamp]int{}
 	}
 	byName, seenFile := c.byName, c.seenFile
 	clear(byName)
 	clear(seenFile)
+	// The same file reached twice (through symlinks) is loaded once (000):
+	// through the path that is most its own, a directory-form SKILL.md
+	// that is not itself a symlink, else the first found.
+	for i := range cands {
+		e := entries[i]
+		if e == nil || e.readErr != nil || e.stamp.ino == 0 {
+			continue
+		}
+		key := stamp{ino: e.stamp.ino, dev: e.stamp.dev}
+		if j, ok := seenFile[key]; !ok || ownPath(&cands[i], &cands[j]) {
+			seenFile[key] = i
+		}
+	}
 	l.Skills = make([]*Skill, 0, len(cands))
 	// Candidates point into one backing array: no allocation per skill.
 	cdBuf := make([]Candidate, 0, len(cands))
@@ -118,12 +131,8 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 			continue
 		}
 		next[cand.path] = e
-		if e.stamp.ino != 0 {
-			key := stamp{ino: e.stamp.ino, dev: e.stamp.dev}
-			if seenFile[key] {
-				continue // the same file reached twice through symlinks (000)
-			}
-			seenFile[key] = true
+		if e.stamp.ino != 0 && seenFile[stamp{ino: e.stamp.ino, dev: e.stamp.dev}] != i {
+			continue // another path to the same file is loaded (000)
 		}
 		cd := addCandidate(cand)
 		diags = append(diags, e.diags...)
@@ -202,8 +211,8 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 	if len(left) > 0 {
 		diags = append(diags, skill.Diagnostic{Code: skill.CodeCatalogTruncated, Severity: skill.SeverityWarning,
 			Path: c.workspace,
-			Message: fmt.Sprintf("the catalog lists %d skills (maxSkills %d); %d more stay loadable by name and findable by search: %s",
-				listed, c.settings.MaxSkills, len(left), strings.Join(left, ", "))})
+			Message: fmt.Sprintf("the catalog lists %s (maxSkills %d); %d more %s loadable by name and findable by search: %s",
+				countOf(listed, "skill"), c.settings.MaxSkills, len(left), map[bool]string{true: "stays", false: "stay"}[len(left) == 1], strings.Join(left, ", "))})
 	}
 	sortDiagnostics(diags)
 	l.Diagnostics = diags
@@ -212,6 +221,28 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 	c.snap = l
 	c.snapMu.Unlock()
 	return l, nil
+}
+
+// countOf is "1 skill" or "N skills".
+func countOf(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// ownPath reports whether candidate a is a better path to a file than b,
+// which reaches the same file: not ignored over ignored, directory form
+// over flat form, a SKILL.md that is a regular file over a symlink.
+func ownPath(a, b *candidate) bool {
+	if a.ignored != b.ignored {
+		return !a.ignored
+	}
+	if a.flat != b.flat {
+		return !a.flat
+	}
+	aLink, bLink := a.stamp == (stamp{}), b.stamp == (stamp{})
+	return bLink && !aLink
 }
 
 // readAll returns the entry of every candidate, index-aligned with cands:

@@ -151,3 +151,35 @@ func statStamp(path string) (stamp, error) {
 	}
 	return stampOf(fi), nil
 }
+
+// ReadRegular reads a whole file that must be a regular file of at most max
+// bytes, without ever blocking: it is opened non-blocking, so a FIFO or a
+// device in its place is refused (ErrNotFile) instead of hanging or
+// reading forever, and a larger file is refused with ErrTooLarge. Symlinks
+// are followed. It is for files a user names (configuration, templates,
+// a skill given on the command line).
+func ReadRegular(path string, max int64) ([]byte, error) {
+	f, err := openFollow(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w (%s)", path, ErrNotFile, fileKind(fi.Mode()))
+	}
+	if fi.Size() > max {
+		return nil, fmt.Errorf("%s: %w: %d bytes, over the %d-byte limit", path, ErrTooLarge, fi.Size(), max)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("%s: %w: it grew past the %d-byte limit while it was read", path, ErrTooLarge, max)
+	}
+	return data, nil
+}

@@ -115,8 +115,8 @@ func (c *Catalog) resolveRoots() ([]*Root, []skill.Diagnostic) {
 	}
 
 	project := c.preset.Project
-	if len(c.cfg.Directories) > 0 {
-		project = c.cfg.Directories
+	if c.cfg.Directories != nil {
+		project = c.cfg.Directories // an empty list means no project roots
 	}
 	if c.wsExists {
 		for _, d := range project {
@@ -133,7 +133,7 @@ func (c *Catalog) resolveRoots() ([]*Root, []skill.Diagnostic) {
 	}
 	if !c.opts.NoUser {
 		user := c.preset.User
-		if len(c.cfg.UserRoots) > 0 {
+		if c.cfg.UserRoots != nil {
 			user = c.cfg.UserRoots
 		}
 		for _, u := range user {
@@ -148,13 +148,24 @@ func (c *Catalog) resolveRoots() ([]*Root, []skill.Diagnostic) {
 			add(&Root{Path: p, Scope: ScopeUser, Boundary: realPath(boundary), Flat: c.preset.Flat})
 		}
 	}
+	var extra []string
 	for _, x := range c.cfg.ExtraPaths {
-		p := c.env.expand(x, ws)
-		add(&Root{Path: p, Scope: ScopeExtra, Boundary: realPath(p), Flat: true})
+		extra = append(extra, c.env.expand(x, ws))
 	}
 	for _, x := range c.opts.ExtraPaths {
-		p := c.env.expand(x, c.cwd)
-		add(&Root{Path: p, Scope: ScopeExtra, Boundary: realPath(p), Flat: true})
+		extra = append(extra, c.env.expand(x, c.cwd))
+	}
+	for _, p := range extra {
+		r := &Root{Path: p, Scope: ScopeExtra, Boundary: realPath(p), Flat: true}
+		add(r)
+		if !r.Exists {
+			// Preset roots often do not exist; an extra path was named on
+			// purpose, so a missing one is most likely a typo.
+			diags = append(diags, skill.Diagnostic{
+				Code: skill.CodeUnreadable, Severity: skill.SeverityWarning, Path: p,
+				Message: "the extra path does not exist; nothing is discovered there",
+			})
+		}
 	}
 	return roots, diags
 }

@@ -243,6 +243,17 @@ func (w *walker) entries(dir, real string, depth int, children []child) (hasFile
 				w.linkError(e.ref.path, err)
 				continue
 			}
+			// Only a link that could be a skill (a folder, or a flat-form
+			// file directly in a root) must stay inside the boundary; a
+			// link to any other file is never opened.
+			if !fi.IsDir() {
+				if fi.Mode().IsRegular() {
+					hasFile = true
+				}
+				if !(depth == 0 && w.root.Flat && isFlatSkill(e.name)) {
+					continue
+				}
+			}
 			r, err := filepath.EvalSymlinks(e.ref.path)
 			if err != nil {
 				w.linkError(e.ref.path, err)
@@ -261,7 +272,13 @@ func (w *walker) entries(dir, real string, depth int, children []child) (hasFile
 		case typ.IsRegular():
 			hasFile = true
 			if depth == 0 && w.root.Flat && isFlatSkill(e.name) {
-				w.cands = append(w.cands, candidate{root: w.root, path: e.ref.path, dir: dir, flat: true})
+				c := candidate{root: w.root, path: e.ref.path, dir: dir, flat: true}
+				if linkReal == "" {
+					if st, mode, err := lstatRef(e.ref); err == nil && mode.IsRegular() {
+						c.stamp = st
+					}
+				}
+				w.cands = append(w.cands, c)
 			}
 		}
 		if w.stopWalk {

@@ -208,6 +208,14 @@ func trimToken(tok string) (string, int) {
 // codePath accepts a code span token as a reference when it is a relative
 // path into one of the bundle folders.
 func codePath(tok string) (string, bool) {
+	// "scripts/run.sh:12" or "file.py:12:5" names a line of a file.
+	for {
+		i := strings.LastIndexByte(tok, ':')
+		if i < 0 || i == len(tok)-1 || strings.Trim(tok[i+1:], "0123456789") != "" {
+			break
+		}
+		tok = tok[:i]
+	}
 	p := strings.TrimPrefix(tok, "./")
 	ok := false
 	for _, d := range bundleDirs {

@@ -20,6 +20,9 @@ func TestReferences(t *testing.T) {
 		{"code span paths", "Run `python scripts/x.py --out=assets/o.txt`.\n", []Reference{
 			{Target: "scripts/x.py", Line: 1, Column: 13, Code: true},
 			{Target: "assets/o.txt", Line: 1, Column: 32, Code: true}}},
+		{"code span with a line number", "See `scripts/run.sh:12` and `references/r.md:3:5`.\n", []Reference{
+			{Target: "scripts/run.sh", Line: 1, Column: 6, Code: true},
+			{Target: "references/r.md", Line: 1, Column: 30, Code: true}}},
 		{"code span inside a link", "[`scripts/x.sh`](scripts/x.sh)\n", []Reference{{Target: "scripts/x.sh", Line: 1, Column: 18}}},
 		{"second line, wide characters", "Überblick\n— [a](references/ä.md)\n", []Reference{{Target: "references/ä.md", Line: 2, Column: 7}}},
 		{"not references", "" +

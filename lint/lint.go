@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -148,6 +149,18 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 		diags = append(diags, checkBody(cd.Skill)...)
 	}
 	diags = dropIgnoredNameMismatch(diags, files)
+	// The catalog's character budget (catalogBudgetChars, D5.1): render the
+	// block as an agent would and report what it shortened or left out.
+	if set := c.Settings(); set.CatalogBudgetChars > 0 {
+		b, err := agent.RenderListing(l, &agent.BlockOptions{
+			ToolName: set.ToolName, MaxDescriptionChars: set.MaxDescriptionChars, BudgetChars: set.CatalogBudgetChars,
+		})
+		if err == nil {
+			if d, ok := b.Diagnostic(l.Workspace); ok {
+				diags = append(diags, d)
+			}
+		}
+	}
 	if r.Settings.Mode == skill.Strict {
 		for i := range diags {
 			if RuleSpec(diags[i].Code) {

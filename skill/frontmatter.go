@@ -159,7 +159,7 @@ func (p *parser) repair(fm *frontmatter, err error) (*yamlx.Node, error) {
 		}
 		repaired[start] = true
 		fileLine := start + fm.lineOff
-		fm.repairs = append(fm.repairs, Repair{Line: fileLine, EndLine: end + fm.lineOff, Key: key, Text: text})
+		fm.repairs = append(fm.repairs, Repair{Line: fileLine, EndLine: end + fm.lineOff, Key: key, Text: text, Error: se.Message})
 		col := len([]rune(indent+key)) + 3
 		reports = append(reports, Diagnostic{Code: CodeParseRecovered, Line: fileLine, Column: col,
 			Message: "the value of " + strconv.Quote(key) + " is not valid YAML (" + se.Message + "); it was read as a quoted string"})
@@ -190,6 +190,9 @@ func owner(lines []string, idx int) (start, end int, ok bool) {
 		}
 		if indentOf(lines[i]) <= indentOf(lines[j]) {
 			break
+		}
+		if mi := keyLine.FindStringSubmatch(lines[i]); mi != nil && KnownField(mi[2]) {
+			break // a known field indented by mistake, not a continuation
 		}
 		m := keyLine.FindStringSubmatch(lines[j])
 		if m == nil {

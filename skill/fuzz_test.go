@@ -30,6 +30,9 @@ func FuzzParse(f *testing.F) {
 		if strict {
 			opts.Mode = Strict
 		}
+		keep := *opts
+		keep.KeepRejected = true
+		Parse(src, &keep) // must not panic either
 		s, diags := Parse(src, opts)
 		if (s == nil) != HasErrors(diags) {
 			t.Fatalf("skill %v but errors %v: %v", s != nil, HasErrors(diags), diags)

@@ -113,7 +113,7 @@ func (p *parser) resolveName(s *Skill, fm *frontmatter, dirName string) bool {
 	default:
 		name = Normalize(raw)
 		if name == "" || !looseName.MatchString(name) {
-			p.reportSeverity(CodeNameInvalid, SeverityError, line, col, "the name %q has no letter or digit to keep; it must match [a-z0-9][a-z0-9._-]*", raw)
+			p.reportSeverity(CodeNameInvalid, SeverityError, line, col, "the name %q has no letter or digit from a-z and 0-9 to keep; names are lower-case a-z, 0-9 and hyphens", raw)
 			return false
 		}
 		p.name = name

@@ -26,9 +26,13 @@ func Parse(src []byte, opts *Options) (*Skill, []Diagnostic) {
 	if opts == nil {
 		opts = &Options{}
 	}
+	if bytes.IndexByte(src, '\n') < 0 && bytes.IndexByte(src, '\r') >= 0 {
+		// Old Mac line endings (CR only): read each CR as a line break.
+		src = bytes.ReplaceAll(src, []byte("\r"), []byte("\n"))
+	}
 	p := &parser{src: src, opts: opts}
 	s := p.parse()
-	if s != nil && HasErrors(p.diags) {
+	if s != nil && HasErrors(p.diags) && !opts.KeepRejected {
 		s = nil
 	}
 	return s, p.diags
@@ -218,7 +222,7 @@ func (p *parser) parse() *Skill {
 	if fm != nil {
 		p.applyFields(s, fm)
 	}
-	if !p.resolveName(s, fm, dirName) {
+	if !p.resolveName(s, fm, dirName) && !p.opts.KeepRejected {
 		return nil
 	}
 
@@ -228,7 +232,9 @@ func (p *parser) parse() *Skill {
 		switch {
 		case inferred == "":
 			p.reportSeverity(CodeNoDescription, SeverityError, descLine(fm, f), 1, "no description: the frontmatter has none and the body has no prose line to use")
-			return nil
+			if !p.opts.KeepRejected {
+				return nil
+			}
 		case !f.found:
 			p.report(CodeNoFrontmatter, 1, 1, "no frontmatter: name %q comes from the %s and the description from the first prose line", s.Name, p.nameSource())
 		default:
@@ -263,7 +269,6 @@ func (p *parser) parse() *Skill {
 
 	if f.found && len(trimmed) == 0 {
 		p.report(CodeEmptyBody, f.bodyLine-1, 1, "the frontmatter is not followed by any instructions")
-		return nil
 	}
 	return s
 }

@@ -38,6 +38,7 @@ func TestParseFences(t *testing.T) {
 		{"blank lines before the fence", "\n\n---\nname: x\ndescription: d\n---\nbody", "d", "body", []string{"parse-recovered@1:1"}},
 		{"unclosed frontmatter", "---\nname: x\ndescription: d\nbody", "", "", []string{"parse-error@1:1"}},
 		{"empty body", "---\nname: x\ndescription: d\n---\n\n  \n", "", "", []string{"empty-body@4:1"}},
+		{"CR-only line endings", "---\rname: x\rdescription: d\r---\rbody\r", "d", "body", nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s, diags := Parse([]byte(tt.src), &Options{Path: "/ws/skills/x/SKILL.md"})
@@ -123,14 +124,14 @@ func TestParseRepair(t *testing.T) {
 			src:      "---\nname: x\ndescription: Use this skill when: the user asks\n---\nbody",
 			wantDesc: "Use this skill when: the user asks",
 			diags:    []string{"parse-recovered@3:14"},
-			repairs:  []Repair{{Line: 3, EndLine: 3, Key: "description", Text: `description: "Use this skill when: the user asks"`}},
+			repairs:  []Repair{{Line: 3, EndLine: 3, Key: "description", Text: `description: "Use this skill when: the user asks"`, Error: "mapping values are not allowed in this context"}},
 		},
 		{
 			name:     "continuation lines folded",
 			src:      "---\nname: x\ndescription: Use when\n  needed: for tests\n  and more\nlicense: MIT\n---\nbody",
 			wantDesc: "Use when needed: for tests and more",
 			diags:    []string{"parse-recovered@3:14"},
-			repairs:  []Repair{{Line: 3, EndLine: 5, Key: "description", Text: `description: "Use when needed: for tests and more"`}},
+			repairs:  []Repair{{Line: 3, EndLine: 5, Key: "description", Text: `description: "Use when needed: for tests and more"`, Error: "mapping values are not allowed in this context"}},
 		},
 		{
 			name:     "two broken lines",
@@ -166,6 +167,11 @@ func TestParseRepair(t *testing.T) {
 			name:  "unrepairable: unterminated quote",
 			src:   "---\nname: x\ndescription: \"never closed\n---\nbody",
 			diags: []string{"parse-error@4:1"},
+		},
+		{
+			name:  "unrepairable: a known field indented by mistake",
+			src:   "---\nname: indentedkey\n  description: indented\n---\nbody",
+			diags: []string{"parse-error@3:14"},
 		},
 		{
 			name:  "unrepairable: tab indentation",

@@ -69,6 +69,8 @@ type Repair struct {
 	EndLine int
 	Key     string
 	Text    string
+	// Error is the YAML parser's complaint that the repair answered.
+	Error string
 }
 
 // Hidden reports whether the skill is left out of the catalog
@@ -196,6 +198,11 @@ type Options struct {
 	// Truncated says the caller read only the first part of a larger file;
 	// it only changes the wording of a missing closing fence.
 	Truncated bool
+	// KeepRejected returns the skill, as far as it could be read, even
+	// when the diagnostics hold errors, for tools that inspect invalid
+	// files (lint, the reference validator's commands). A file whose
+	// frontmatter cannot be decoded at all still returns nil.
+	KeepRejected bool
 }
 
 // UnmarshalJSON reads a JSON object into m, keeping key order. Nested

@@ -38,10 +38,18 @@ type IO struct {
 }
 
 // Main runs skillet with the process's arguments and streams and returns
-// the exit code. SIGINT and SIGTERM cancel the command's context.
+// the exit code. The first SIGINT or SIGTERM cancels the command's context;
+// a second one ends the process.
 func Main() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// The first SIGINT or SIGTERM cancels the command's context (serve
+	// shuts down cleanly); after it the default handling is back, so a
+	// second one ends the process at once.
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
 	io := &IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}
 	if fd := int(os.Stdout.Fd()); term.IsTerminal(fd) {
 		io.OutTTY = true

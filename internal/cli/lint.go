@@ -76,6 +76,9 @@ errors.`,
 			if err != nil {
 				return err
 			}
+			if diff && (format != "text" || compat) {
+				return usagef("--diff prints a unified diff; it cannot be combined with --json, --format or --compat")
+			}
 			ctx := cmd.Context()
 			opts := &lint.Options{Catalog: g.options(), Targets: args, Compat: compat}
 			r, err := lint.Run(ctx, opts)
@@ -86,6 +89,7 @@ errors.`,
 				return err
 			}
 			cwd, _ := os.Getwd()
+			fixFailed := 0
 			if doFix {
 				changes, skips, err := lint.Fix(ctx, r, fixOpts)
 				if err != nil {
@@ -103,10 +107,11 @@ errors.`,
 					}
 					return exitFor(r)
 				}
-				written := 0
+				written, failed := 0, 0
 				for _, c := range changes {
 					if err := c.Write(); err != nil {
 						fmt.Fprintf(io.Err, "%s: not fixed: %v\n", lint.Display(c.Path, cwd), err)
+						failed++
 						continue
 					}
 					written++
@@ -114,6 +119,7 @@ errors.`,
 						fmt.Fprintf(io.Err, "%s: fixed: %s\n", lint.Display(c.Path, cwd), f)
 					}
 				}
+				fixFailed = failed
 				if written > 0 {
 					// Report what is left.
 					if r, err = lint.Run(ctx, opts); err != nil {
@@ -140,6 +146,9 @@ errors.`,
 			}
 			if !g.quiet {
 				fmt.Fprintln(io.Err, r.Summary())
+			}
+			if fixFailed > 0 {
+				return silent(exitFail) // a fix that could not be written is a failure
 			}
 			return exitFor(r)
 		},

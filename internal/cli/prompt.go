@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"text/template"
@@ -10,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillet-go/skillet/agent"
+	"github.com/skillet-go/skillet/catalog"
 )
 
 func newPromptCmd(g *globals, io *IO) *cobra.Command {
@@ -56,7 +56,7 @@ A line on stderr gives the block's size and what was left out.`,
 			}
 			var tmpl *template.Template
 			if tmplFile != "" {
-				data, err := os.ReadFile(tmplFile)
+				data, err := catalog.ReadRegular(tmplFile, 1<<20)
 				if err != nil {
 					return fmt.Errorf("reading the template: %w", err)
 				}
@@ -67,6 +67,9 @@ A line on stderr gives the block's size and what was left out.`,
 			c, err := g.catalog(ctx)
 			if err != nil {
 				return err
+			}
+			if budget == 0 && cmd.Flags().Changed("budget-chars") {
+				budget = -1 // an explicit 0 turns off the configured budget
 			}
 			sk := agent.New(c, &agent.Options{Block: &agent.BlockOptions{Format: f, Template: tmpl, BudgetChars: budget}})
 			stack, err := agent.NewStack(p.Name, &agent.StackOptions{Skills: sk})
@@ -97,7 +100,7 @@ A line on stderr gives the block's size and what was left out.`,
 	fl.StringVar(&format, "format", "xml", "the block's format: xml, markdown or json")
 	fl.StringVar(&tmplFile, "template", "", "render the block with this Go text/template file instead")
 	fl.StringVar(&provider, "provider", agent.DefaultProvider, "the provider preset: "+strings.Join(agent.ProviderNames(), ", "))
-	fl.IntVar(&budget, "budget-chars", 0, "bound the block to this many characters (default: catalogBudgetChars from the configuration, else none)")
+	fl.IntVar(&budget, "budget-chars", 0, "bound the block to this many characters; 0 turns the budget off (default: catalogBudgetChars from the configuration, else none)")
 	_ = cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"xml", "markdown", "json"}, cobra.ShellCompDirectiveNoFileComp
 	})

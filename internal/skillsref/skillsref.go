@@ -3,10 +3,14 @@
 // their messages, JSON keys and XML shape, so scripts written against it
 // switch over unchanged (DESIGN.md D8; reference/agent-skills-spec.md §6).
 //
-// The file itself is read by skillet's own parser in strict mode, so a few
-// inputs the reference tool rejects for reasons of its YAML library (flow
-// style such as [a, b], a UTF-8 BOM) are accepted here; every rule of the
-// specification is checked with the reference tool's wording.
+// The file itself is read by skillet's own parser (YAML 1.2, line-based
+// fences), so a few inputs the reference tool rejects only because of its
+// YAML library are accepted here: flow style such as [a, b], anchors and
+// aliases, explicit tags, a UTF-8 BOM, CRLF. Duplicate keys and values that
+// need repair are invalid YAML and rejected, as there. Names follow the
+// specification's ASCII rule (a-z, 0-9, hyphens) where the reference tool
+// also accepts other Unicode letters. Every rule of the specification is
+// checked with the reference tool's wording.
 package skillsref
 
 import (
@@ -23,6 +27,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -52,6 +57,9 @@ func FindSkillFile(dir string) string {
 	return ""
 }
 
+// maxFileBytes bounds the SKILL.md the reference commands read.
+const maxFileBytes = 8 << 20
+
 // parsed is a SKILL.md read for the reference commands.
 type parsed struct {
 	file string
@@ -66,12 +74,12 @@ func load(dir string) (*parsed, error) {
 	if file == "" {
 		return nil, &Error{"Missing required file: SKILL.md"}
 	}
-	data, err := os.ReadFile(file)
+	data, err := catalog.ReadRegular(file, maxFileBytes)
 	if err != nil {
-		return nil, &Error{"Cannot read " + file + ": " + err.Error()}
+		return nil, &Error{"Cannot read " + err.Error()}
 	}
 	// The reference tool stops at the first structural problem.
-	s, diags := skill.Parse(data, &skill.Options{Path: file, MaxDescriptionChars: -1})
+	s, diags := skill.Parse(data, &skill.Options{Path: file, MaxDescriptionChars: -1, KeepRejected: true})
 	for _, d := range diags {
 		switch d.Code {
 		case skill.CodeInvalidEncoding:
@@ -86,25 +94,27 @@ func load(dir string) (*parsed, error) {
 				return nil, &Error{"SKILL.md frontmatter must be a YAML mapping"}
 			}
 			return nil, &Error{"Invalid YAML in frontmatter: " + strings.TrimPrefix(d.Message, "invalid YAML in the frontmatter: ")}
-		}
-	}
-	// Strict parsing never repairs; a lenient parse that had to repair is
-	// invalid YAML for the reference tool.
-	for _, d := range diags {
-		if d.Code == skill.CodeParseRecovered && strings.Contains(d.Message, "not valid YAML") {
-			return nil, &Error{"Invalid YAML in frontmatter: " + d.Message}
+		case skill.CodeParseRecovered:
+			if d.Line == 1 && strings.Contains(d.Message, "blank line") {
+				return nil, &Error{"SKILL.md must start with YAML frontmatter (---)"}
+			}
+		case skill.CodeDuplicateField:
+			// Duplicate keys are invalid YAML; the reference tool's parser
+			// rejects them.
+			return nil, &Error{fmt.Sprintf("Invalid YAML in frontmatter: %s (line %d)", d.Message, d.Line)}
 		}
 	}
 	if s == nil {
-		// Rejected for a rule the reference tool checks later (or not at
-		// all): re-read without the rules to get the fields.
-		s, _ = skill.Parse(data, &skill.Options{MaxDescriptionChars: -1})
-		if s == nil {
-			if d := firstError(diags); d != nil {
-				return nil, &Error{d.Message}
-			}
-			return nil, &Error{"SKILL.md could not be parsed"}
+		if d := firstError(diags); d != nil {
+			return nil, &Error{d.Message}
 		}
+		return nil, &Error{"SKILL.md could not be parsed"}
+	}
+	// A value that only parsed after repair is invalid YAML for the
+	// reference tool, which does not repair.
+	if len(s.Repairs) > 0 {
+		r := s.Repairs[0]
+		return nil, &Error{fmt.Sprintf("Invalid YAML in frontmatter: %s (line %d)", r.Error, r.Line)}
 	}
 	if len(s.Frontmatter) == 0 {
 		return nil, &Error{"SKILL.md frontmatter must be a YAML mapping"}

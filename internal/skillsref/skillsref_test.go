@@ -58,6 +58,10 @@ func TestValidateMessages(t *testing.T) {
 			"Missing required field in frontmatter: description",
 		}},
 		{"empty", "---\n---\nb\n", []string{"SKILL.md frontmatter must be a YAML mapping"}},
+		{"emptybody", "---\nname: emptybody\ndescription: d\n---\n", nil},
+		{"dup", "---\nname: dup\nname: dup\ndescription: d\n---\nb\n", []string{`Invalid YAML in frontmatter: the key "name" appears more than once; the first value is used (line 3)`}},
+		{"colon", "---\nname: colon\ndescription: Use when: asked\n---\nb\n", []string{"Invalid YAML in frontmatter: mapping values are not allowed in this context (line 3)"}},
+		{"blank", "\n---\nname: blank\ndescription: d\n---\nb\n", []string{"SKILL.md must start with YAML frontmatter (---)"}},
 		{"list", "---\n- a\n---\nb\n", []string{"SKILL.md frontmatter must be a YAML mapping"}},
 	} {
 		dir := filepath.Join(t.TempDir(), tt.dir)
