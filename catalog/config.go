@@ -83,8 +83,10 @@ func (e *ConfigError) Unwrap() error { return e.Err }
 // when there is none.
 func FindConfig(workspace string) string {
 	for _, name := range ConfigFileNames {
+		// Anything of that name counts: a folder or a pipe in its place
+		// is reported by LoadConfig rather than silently skipped.
 		p := filepath.Join(workspace, name)
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+		if _, err := os.Stat(p); err == nil {
 			return p
 		}
 	}
