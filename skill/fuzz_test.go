@@ -38,6 +38,9 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("skill %v but errors %v: %v", s != nil, HasErrors(diags), diags)
 		}
 		lines := bytes.Count(src, []byte("\n")) + 1
+		if lines == 1 {
+			lines += bytes.Count(src, []byte("\r")) // a CR-only file
+		}
 		for _, d := range diags {
 			if d.Line < 0 || d.Line > lines || d.Column < 0 {
 				t.Fatalf("position %d:%d outside a %d-line file: %v", d.Line, d.Column, lines, d)
