@@ -60,13 +60,27 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 	clear(c.nextDirs)
 	cands := c.candBuf[:0]
 	var ignoredCands []candidate
+	// With nothing cached (the first List), files are read and parsed
+	// while the walk goes on; later Lists walk first and read only what
+	// changed.
+	var early *pipeline
+	if len(c.cache) == 0 {
+		early = c.startPipeline(ctx)
+	}
 	for _, r := range roots {
 		w := &walker{ctx: ctx, c: c, root: r, cands: cands}
+		if early != nil {
+			w.emit = early.send
+		}
 		w.walkRoot()
 		cands = w.cands
 		ignoredCands = append(ignoredCands, w.ignored...)
 		diags = append(diags, w.diags...)
 		l.Roots = append(l.Roots, *r)
+	}
+	var entries []*entry
+	if early != nil {
+		entries = early.wait(len(cands))
 	}
 	// Ignored files come last, so one that is the same file as a skill
 	// (through a symlink) never takes that file's place.
@@ -77,9 +91,9 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 		return nil, err
 	}
 
-	// Read and parse what changed, in parallel; the rest comes from the
-	// cache.
-	entries := c.readAll(ctx, cands)
+	// Read and parse what changed (and was not read early), in parallel;
+	// the rest comes from the cache.
+	entries = c.readAll(ctx, cands, entries)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -246,9 +260,9 @@ func ownPath(a, b *candidate) bool {
 }
 
 // readAll returns the entry of every candidate, index-aligned with cands:
-// from the cache when the file is unchanged, else read and parsed by a
-// bounded pool of workers.
-func (c *Catalog) readAll(ctx context.Context, cands []candidate) []*entry {
+// those in done (read early), from the cache when the file is unchanged,
+// else read and parsed by a bounded pool of workers.
+func (c *Catalog) readAll(ctx context.Context, cands []candidate, done []*entry) []*entry {
 	out := c.entBuf[:0]
 	if cap(out) < len(cands) {
 		out = make([]*entry, 0, len(cands))
@@ -257,18 +271,23 @@ func (c *Catalog) readAll(ctx context.Context, cands []candidate) []*entry {
 	c.entBuf = out
 	todo := c.todoBuf[:0]
 	for i := range cands {
-		if e := c.cached(&cands[i]); e != nil {
-			out[i] = e
-		} else {
-			out[i] = nil
-			todo = append(todo, i)
+		switch {
+		case i < len(done) && done[i] != nil:
+			out[i] = done[i]
+		default:
+			if e := c.cached(&cands[i]); e != nil {
+				out[i] = e
+			} else {
+				out[i] = nil
+				todo = append(todo, i)
+			}
 		}
 	}
 	c.todoBuf = todo[:0]
 	if len(todo) == 0 {
 		return out
 	}
-	workers := min(max(runtime.GOMAXPROCS(0)*4, 4), 32, len(todo))
+	workers := min(readWorkers(), len(todo))
 	var next int
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -289,6 +308,58 @@ func (c *Catalog) readAll(ctx context.Context, cands []candidate) []*entry {
 	}
 	wg.Wait()
 	return out
+}
+
+// readWorkers is how many files are read and parsed at once.
+func readWorkers() int { return min(max(runtime.GOMAXPROCS(0)*4, 4), 32) }
+
+// pipeline reads and parses candidates as the walk finds them.
+type pipeline struct {
+	c    *Catalog
+	jobs chan job
+	wg   sync.WaitGroup
+	mu   sync.Mutex
+	out  []*entry
+}
+
+type job struct {
+	i    int
+	cand candidate
+}
+
+func (c *Catalog) startPipeline(ctx context.Context) *pipeline {
+	p := &pipeline{c: c, jobs: make(chan job, 256)}
+	for range readWorkers() {
+		p.wg.Go(func() {
+			for j := range p.jobs {
+				if ctx.Err() != nil {
+					continue
+				}
+				e := c.readOne(j.cand)
+				p.mu.Lock()
+				if j.i >= len(p.out) {
+					p.out = append(p.out, make([]*entry, j.i+1-len(p.out))...)
+				}
+				p.out[j.i] = e
+				p.mu.Unlock()
+			}
+		})
+	}
+	return p
+}
+
+// send hands one candidate (index i of the listing's candidates) to the
+// readers.
+func (p *pipeline) send(i int, c candidate) { p.jobs <- job{i, c} }
+
+// wait returns the entries of the first n candidates once all are read.
+func (p *pipeline) wait(n int) []*entry {
+	close(p.jobs)
+	p.wg.Wait()
+	if len(p.out) < n {
+		p.out = append(p.out, make([]*entry, n-len(p.out))...)
+	}
+	return p.out[:n]
 }
 
 // cached returns the cache entry of a candidate whose file is unchanged,

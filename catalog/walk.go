@@ -73,6 +73,9 @@ type walker struct {
 	cands    []candidate
 	diags    []skill.Diagnostic
 	stopWalk bool
+	// emit, when set, is handed every candidate as it is found, with its
+	// index in cands, so reading can start while the walk goes on.
+	emit func(i int, c candidate)
 	// ignored are the candidates found under ignored entries (ignored.go).
 	ignored        []candidate
 	ignoredFolders int
@@ -89,6 +92,14 @@ var nonSkillFiles = map[string]bool{
 // starting with "." or "_" (004) and node_modules.
 func ignored(name string) bool {
 	return name == "" || name[0] == '.' || name[0] == '_' || name == "node_modules"
+}
+
+// add records a candidate (and hands it to emit).
+func (w *walker) add(c candidate) {
+	w.cands = append(w.cands, c)
+	if w.emit != nil {
+		w.emit(len(w.cands)-1, c)
+	}
 }
 
 func (w *walker) diag(code skill.Code, path, format string, args ...any) {
@@ -114,7 +125,7 @@ func (w *walker) walkRoot() {
 	}
 	if r.File {
 		if strings.EqualFold(filepath.Ext(r.Path), ".md") {
-			w.cands = append(w.cands, candidate{root: r, path: r.Path, dir: filepath.Dir(r.Path), flat: filepath.Base(r.Path) != SkillFile})
+			w.add(candidate{root: r, path: r.Path, dir: filepath.Dir(r.Path), flat: filepath.Base(r.Path) != SkillFile})
 		} else {
 			w.diag(skill.CodeUnreadable, r.Path, "the extra path is a file but not a .md file; it is not scanned")
 		}
@@ -147,7 +158,7 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 		if mode.IsRegular() {
 			c.stamp = st
 		}
-		w.cands = append(w.cands, c)
+		w.add(c)
 		return
 	case errors.Is(err, fs.ErrPermission):
 		w.diag(skill.CodeUnreadable, dir.path, "the folder cannot be searched: %s; skipped", errText(err))
@@ -160,7 +171,7 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 	}
 	for _, e := range ds.children {
 		if e.name != SkillFile && strings.EqualFold(e.name, SkillFile) && !e.typ.IsDir() {
-			w.cands = append(w.cands, candidate{root: w.root, path: e.ref.path, dir: dir.path, fileCase: true})
+			w.add(candidate{root: w.root, path: e.ref.path, dir: dir.path, fileCase: true})
 			return
 		}
 	}
@@ -278,7 +289,7 @@ func (w *walker) entries(dir, real string, depth int, children []child) (hasFile
 						c.stamp = st
 					}
 				}
-				w.cands = append(w.cands, c)
+				w.add(c)
 			}
 		}
 		if w.stopWalk {
