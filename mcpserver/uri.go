@@ -137,7 +137,9 @@ func decodeCursor(c string) (string, error) {
 		return "", fmt.Errorf("%w %q: not made by this server", ErrInvalidCursor, clipURI(c))
 	}
 	key, ok := strings.CutPrefix(string(b), cursorTag)
-	if !ok || key == "" {
+	// The decoder skips CR and LF; only the exact spelling this server
+	// writes is a cursor of its own.
+	if !ok || key == "" || encodeCursor(key) != c {
 		return "", fmt.Errorf("%w %q: not made by this server", ErrInvalidCursor, clipURI(c))
 	}
 	return key, nil
