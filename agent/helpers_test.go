@@ -1,6 +1,8 @@
 package agent_test
 
 import (
+	"github.com/skillet-go/skillet/internal/testcorpus"
+
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -68,23 +70,8 @@ func portable(t testing.TB, s string) string {
 	return strings.ReplaceAll(s, examplesDir(t), "$EXAMPLES")
 }
 
-// corpusDir returns the real corpus (SKILLET_CORPUS, else
-// ../../shared/corpus from this package) or skips the test.
-func corpusDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("SKILLET_CORPUS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "corpus")
-	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		t.Skipf("corpus not found at %s (set SKILLET_CORPUS): skipping", dir)
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return abs
-}
+// corpusDir returns the real corpus or skips the test.
+func corpusDir(t testing.TB) string { return testcorpus.Dir(t) }
 
 // corpusCatalog is a catalog over one root of the corpus.
 func corpusCatalog(t testing.TB, sub string, opts *catalog.Options) (*catalog.Catalog, string) {

@@ -228,7 +228,7 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 			Message: fmt.Sprintf("the catalog lists %s (maxSkills %d); %d more %s loadable by name and findable by search: %s",
 				countOf(listed, "skill"), c.settings.MaxSkills, len(left), map[bool]string{true: "stays", false: "stay"}[len(left) == 1], strings.Join(left, ", "))})
 	}
-	sortDiagnostics(diags)
+	skill.SortDiagnostics(diags)
 	l.Diagnostics = diags
 
 	c.snapMu.Lock()
@@ -431,21 +431,4 @@ func readDiag(cand candidate, err error) skill.Diagnostic {
 		d.Message = fmt.Sprintf("the skill file cannot be read: %s; skipped", errText(err))
 	}
 	return d
-}
-
-// sortDiagnostics orders diagnostics by path, line, column and code, so
-// output is deterministic.
-func sortDiagnostics(diags []skill.Diagnostic) {
-	slices.SortStableFunc(diags, func(a, b skill.Diagnostic) int {
-		if c := strings.Compare(a.Path, b.Path); c != 0 {
-			return c
-		}
-		if a.Line != b.Line {
-			return a.Line - b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column - b.Column
-		}
-		return strings.Compare(string(a.Code), string(b.Code))
-	})
 }

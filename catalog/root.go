@@ -80,6 +80,10 @@ func realPath(p string) string {
 	return filepath.Join(realPath(dir), base)
 }
 
+// Within reports whether path p is dir or inside it (both absolute and
+// clean); it compares paths as given, without resolving symlinks.
+func Within(p, dir string) bool { return within(p, dir) }
+
 // within reports whether p is dir or inside it (both absolute and clean).
 func within(p, dir string) bool {
 	if p == dir {

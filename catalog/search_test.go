@@ -1,6 +1,8 @@
 package catalog_test
 
 import (
+	"github.com/skillet-go/skillet/internal/testcorpus"
+
 	"context"
 	"errors"
 	"os"
@@ -204,21 +206,7 @@ func TestSearchSeesEdits(t *testing.T) {
 }
 
 // corpusDir returns the real corpus or skips.
-func corpusDir(t testing.TB) string {
-	t.Helper()
-	dir := os.Getenv("SKILLET_CORPUS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "corpus")
-	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		t.Skipf("corpus not found at %s (set SKILLET_CORPUS): skipping", dir)
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return abs
-}
+func corpusDir(t testing.TB) string { return testcorpus.Dir(t) }
 
 func TestSearchCorpusNames(t *testing.T) {
 	dir := corpusDir(t)

@@ -179,7 +179,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 		}
 	}
 	diags = dedupe(diags)
-	sortDiagnostics(diags)
+	skill.SortDiagnostics(diags)
 	r.Diagnostics = diags
 	for _, d := range diags {
 		f := files[d.Path]
@@ -274,7 +274,7 @@ func skillByName(l *catalog.Listing, name string) string {
 func covered(p string, roots []catalog.Root) bool {
 	real := evalOrSelf(p)
 	for _, r := range roots {
-		if r.Exists && (within(p, r.Path) || within(real, evalOrSelf(r.Path))) {
+		if r.Exists && (catalog.Within(p, r.Path) || catalog.Within(real, evalOrSelf(r.Path))) {
 			return true
 		}
 	}
@@ -288,21 +288,9 @@ func evalOrSelf(p string) string {
 	return p
 }
 
-// within reports whether p is dir or inside it (both absolute and clean).
-func within(p, dir string) bool {
-	if p == dir {
-		return true
-	}
-	rel, err := filepath.Rel(dir, p)
-	if err != nil {
-		return false
-	}
-	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
-}
-
 func inScope(p string, scope []string) bool {
 	for _, s := range scope {
-		if within(p, s) {
+		if catalog.Within(p, s) {
 			return true
 		}
 	}
@@ -335,24 +323,5 @@ func dedupe(diags []skill.Diagnostic) []skill.Diagnostic {
 		}
 		seen[d] = true
 		return false
-	})
-}
-
-// sortDiagnostics orders by path, line, column, code and message.
-func sortDiagnostics(diags []skill.Diagnostic) {
-	slices.SortStableFunc(diags, func(a, b skill.Diagnostic) int {
-		if c := strings.Compare(a.Path, b.Path); c != 0 {
-			return c
-		}
-		if a.Line != b.Line {
-			return a.Line - b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column - b.Column
-		}
-		if c := strings.Compare(string(a.Code), string(b.Code)); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Message, b.Message)
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -17,7 +18,7 @@ func Display(p, base string) string {
 	if base == "" || !filepath.IsAbs(p) {
 		return p
 	}
-	if within(p, base) {
+	if catalog.Within(p, base) {
 		if rel, err := filepath.Rel(base, p); err == nil {
 			return rel
 		}

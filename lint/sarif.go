@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -163,7 +164,7 @@ func (r *Report) physical(p string, line, col int) sarifPhysical {
 }
 
 func (r *Report) artifact(p string) sarifArtifactLoc {
-	if r.Workspace != "" && within(p, r.Workspace) {
+	if r.Workspace != "" && catalog.Within(p, r.Workspace) {
 		rel, err := filepath.Rel(r.Workspace, p)
 		if err == nil {
 			if rel == "." {

@@ -2,6 +2,7 @@ package skill
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -156,4 +157,24 @@ func HasErrors(diags []Diagnostic) bool {
 		}
 	}
 	return false
+}
+
+// SortDiagnostics orders diagnostics by path, line, column, code and
+// message, so every report is deterministic.
+func SortDiagnostics(diags []Diagnostic) {
+	slices.SortStableFunc(diags, func(a, b Diagnostic) int {
+		if c := strings.Compare(a.Path, b.Path); c != 0 {
+			return c
+		}
+		if a.Line != b.Line {
+			return a.Line - b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column - b.Column
+		}
+		if c := strings.Compare(string(a.Code), string(b.Code)); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Message, b.Message)
+	})
 }
