@@ -1,8 +1,6 @@
 package agent_test
 
 import (
-	"github.com/skillet-go/skillet/internal/testcorpus"
-
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -16,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/testcorpus"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")

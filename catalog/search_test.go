@@ -1,8 +1,6 @@
 package catalog_test
 
 import (
-	"github.com/skillet-go/skillet/internal/testcorpus"
-
 	"context"
 	"errors"
 	"os"
@@ -14,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/testcorpus"
 )
 
 // writeSkills creates W/skills/NAME/SKILL.md for each entry and returns a
