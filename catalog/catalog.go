@@ -255,7 +255,72 @@ type Skill struct {
 	// maxSkills. Unlisted skills stay loadable by name.
 	Listed bool
 
-	c *Catalog
+	c        *Catalog
+	boundary string // the root's boundary (D4.4), symlinks resolved
+}
+
+// allowed reports whether a resolved path lies inside the skill's root
+// boundary or a trusted path.
+func (s *Skill) allowed(real string) bool {
+	if s.c == nil {
+		return false
+	}
+	return within(real, s.boundary) || s.c.trusted(real)
+}
+
+// OpenSkillFile opens the skill's SKILL.md (or flat NAME.md) for reading,
+// without blocking, and checks that the file actually opened lies inside
+// the root's boundary (D4.4): on Linux the kernel is asked which file the
+// descriptor refers to, so a symlink swapped in after discovery is caught
+// (ErrOutside). The file must be regular (ErrNotFile).
+func (s *Skill) OpenSkillFile() (*os.File, error) {
+	if s.c == nil {
+		return nil, fmt.Errorf("%w: %q was not loaded by a Catalog", ErrNotFound, s.Name)
+	}
+	f, err := openFollow(s.Location)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkOpened(f, s.allowed); err != nil {
+		f.Close()
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%w (%s)", ErrNotFile, fileKind(fi.Mode()))
+	}
+	return f, nil
+}
+
+// OpenRoot opens the skill folder as an os.Root, through which no path and
+// no symlink can lead out of it, after checking that the folder actually
+// opened lies inside the root's boundary (D4.4), so a skill folder swapped
+// for a symlink after discovery is refused (ErrOutside).
+func (s *Skill) OpenRoot() (*os.Root, error) {
+	if s.c == nil {
+		return nil, fmt.Errorf("%w: %q was not loaded by a Catalog", ErrNotFound, s.Name)
+	}
+	root, err := os.OpenRoot(s.BaseDir)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := root.Open(".")
+	if err != nil {
+		root.Close()
+		return nil, err
+	}
+	err = checkOpened(dir, s.allowed)
+	dir.Close()
+	if err != nil {
+		root.Close()
+		return nil, err
+	}
+	return root, nil
 }
 
 // Load reads the skill's body from disk now (up to maxSkillBytes), without
@@ -369,7 +434,7 @@ func (c *Catalog) Load(ctx context.Context, name string) (*Loaded, error) {
 }
 
 func (c *Catalog) load(s *Skill) (*Loaded, error) {
-	rf, err := readSkillFile(s.Location, c.settings.MaxSkillBytes, nil)
+	rf, err := readSkillFile(s.Location, c.settings.MaxSkillBytes, s.allowed)
 	if err != nil {
 		return nil, fmt.Errorf("reading skill %q: %w", s.Name, err)
 	}

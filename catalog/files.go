@@ -77,7 +77,7 @@ func (s *Skill) ReadFile(rel string, limit int64) ([]byte, error) {
 	if s.Flat && clean != filepath.Base(s.Location) {
 		return nil, fmt.Errorf("%w: %q (a flat-form skill has no bundled files)", ErrFileNotFound, rel)
 	}
-	root, err := os.OpenRoot(s.BaseDir)
+	root, err := s.OpenRoot()
 	if err != nil {
 		return nil, fmt.Errorf("opening the skill folder: %w", err)
 	}
@@ -155,7 +155,7 @@ func (s *Skill) Files(ctx context.Context, limit int) (files []File, more bool, 
 		}
 		return []File{{Path: filepath.Base(s.Location), Size: fi.Size()}}, false, nil
 	}
-	root, err := os.OpenRoot(s.BaseDir)
+	root, err := s.OpenRoot()
 	if err != nil {
 		return nil, false, fmt.Errorf("opening the skill folder: %w", err)
 	}

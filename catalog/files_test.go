@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -102,5 +103,59 @@ func TestFiles(t *testing.T) {
 	files, more, err = c.Files(context.Background(), "a", 2)
 	if err != nil || len(files) != 2 || !more {
 		t.Errorf("limit 2: %v more=%v err=%v", files, more, err)
+	}
+}
+
+// TestSwappedAfterDiscovery checks the boundary at read time: a skill
+// folder or SKILL.md swapped for a symlink leading outside after List is
+// refused when read, whatever the path says (D4.4).
+func TestSwappedAfterDiscovery(t *testing.T) {
+	e := newEnv(t)
+	outside := filepath.Join(filepath.Dir(e.ws), "outside")
+	writeTree(t, outside, map[string]string{
+		"secret/SKILL.md":        skillMD("a"),
+		"secret/references/r.md": "secret reference",
+		"secret.md":              skillMD("b"),
+	})
+	writeTree(t, e.ws, map[string]string{
+		"skills/a/SKILL.md":        skillMD("a"),
+		"skills/a/references/r.md": "r",
+		"skills/b/SKILL.md":        skillMD("b"),
+	})
+	c, _ := e.list(t, &Options{NoUser: true})
+	ctx := context.Background()
+	a, err := c.Get(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := c.Get(ctx, "b")
+	// Swap the folder of a and the SKILL.md of b.
+	must(t, os.Rename(filepath.Join(e.ws, "skills/a"), filepath.Join(e.ws, "a-old")))
+	must(t, os.Symlink(filepath.Join(outside, "secret"), filepath.Join(e.ws, "skills/a")))
+	must(t, os.Remove(filepath.Join(e.ws, "skills/b/SKILL.md")))
+	must(t, os.Symlink(filepath.Join(outside, "secret.md"), filepath.Join(e.ws, "skills/b/SKILL.md")))
+
+	if _, err := a.ReadFile("references/r.md", 0); !errors.Is(err, ErrOutside) {
+		t.Errorf("ReadFile through a swapped folder: %v", err)
+	}
+	if _, _, err := a.Files(ctx, 0); !errors.Is(err, ErrOutside) {
+		t.Errorf("Files through a swapped folder: %v", err)
+	}
+	if _, err := a.Content(); !errors.Is(err, ErrOutside) {
+		t.Errorf("Content through a swapped folder: %v", err)
+	}
+	if f, err := b.OpenSkillFile(); !errors.Is(err, ErrOutside) {
+		if f != nil {
+			f.Close()
+		}
+		t.Errorf("OpenSkillFile of a swapped SKILL.md: %v", err)
+	}
+	if _, err := b.Load(); !errors.Is(err, ErrOutside) {
+		t.Errorf("Load of a swapped SKILL.md: %v", err)
+	}
+	// The next List reports both.
+	l, _ := c.List(ctx)
+	if got := codes(l, e.ws); !cmp.Equal(got, []string{"path-escape skills/a", "path-escape skills/b/SKILL.md"}) {
+		t.Errorf("after the swap: %v", got)
 	}
 }

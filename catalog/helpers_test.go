@@ -124,3 +124,10 @@ func findDiag(l *Listing, code skill.Code) *skill.Diagnostic {
 	}
 	return nil
 }
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

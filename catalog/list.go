@@ -162,9 +162,10 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 			continue
 		}
 		s := e.listed
-		if s == nil || s.Location != cand.path || s.BaseDir != cand.dir || s.Root != cand.root.Path || s.Scope != cand.root.Scope || s.Flat != cand.flat {
+		if s == nil || s.Location != cand.path || s.BaseDir != cand.dir || s.Root != cand.root.Path || s.Scope != cand.root.Scope || s.Flat != cand.flat || s.boundary != cand.root.Boundary {
 			s = &Skill{Skill: e.skill, Location: cand.path, BaseDir: cand.dir, Root: cand.root.Path,
-				Scope: cand.root.Scope, Flat: cand.flat, Bytes: e.size, Truncated: e.truncated, c: c}
+				Scope: cand.root.Scope, Flat: cand.flat, Bytes: e.size, Truncated: e.truncated, c: c,
+				boundary: cand.root.Boundary}
 			e.listed = s
 		}
 		cd.Skill = s

@@ -75,6 +75,9 @@ func readSkillFile(path string, max int, allowed func(string) bool) (*readResult
 		return nil, err
 	}
 	defer f.Close()
+	if err := checkOpened(f, allowed); err != nil {
+		return nil, err
+	}
 	bp := bufPool.Get().(*[]byte)
 	if cap(*bp) < max+1 {
 		*bp = make([]byte, 0, max+1)
@@ -182,4 +185,23 @@ func ReadRegular(path string, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w: it grew past the %d-byte limit while it was read", path, ErrTooLarge, max)
 	}
 	return data, nil
+}
+
+func evalName(f *os.File) (string, error) { return filepath.EvalSymlinks(f.Name()) }
+
+// checkOpened verifies that the file f, already open, lies where allowed
+// accepts (the skill's boundary, D4.4). It is the check that holds when a
+// path is swapped for a symlink between the walk and the read.
+func checkOpened(f *os.File, allowed func(string) bool) error {
+	if allowed == nil {
+		return nil
+	}
+	real, err := openedPath(f)
+	if err != nil {
+		return err
+	}
+	if !allowed(real) {
+		return &errEscape{target: real}
+	}
+	return nil
 }

@@ -111,13 +111,6 @@ func checkPermissionDenied(t *testing.T, base string) {
 	}
 }
 
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 func copyFile(t *testing.T, from, to string) {
 	t.Helper()
 	in, err := os.Open(from)

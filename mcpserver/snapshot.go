@@ -267,11 +267,12 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served) 
 	var diags []skill.Diagnostic
 	incomplete := ""
 
-	// The skill file: read through its path as found, since the catalog
-	// already checked where it leads (D4.4).
+	// The skill file: opened through the catalog, which checks that the
+	// file actually opened is inside the root's boundary (D4.4), so a
+	// symlink swapped in since discovery is refused.
 	sf, sfReused, err := s.readFile(cs.Name, skillFile, old,
 		func() (fs.FileInfo, error) { return os.Stat(cs.Location) },
-		func() (*os.File, error) { return os.OpenFile(cs.Location, os.O_RDONLY|syscall.O_NONBLOCK, 0) })
+		cs.OpenSkillFile)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -312,7 +313,7 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served) 
 			diags = append(diags, diag(CodeFileNotServed, cs.BaseDir, cs.Name,
 				"the skill folder has more than %d files; only the first %d are served", s.opts.MaxFiles, s.opts.MaxFiles))
 		}
-		root, err := os.OpenRoot(cs.BaseDir)
+		root, err := cs.OpenRoot() // checked to be inside the boundary
 		if err != nil {
 			return nil, nil, fmt.Errorf("opening the skill folder: %w", err)
 		}
