@@ -36,6 +36,11 @@ type SessionOptions struct {
 	OnLoad func(ctx context.Context, l Load) error
 	// Now replaces time.Now (tests).
 	Now func() time.Time
+	// Keep bounds how many loads the session remembers, the most recent
+	// ones: 0 keeps every load, a negative value keeps none (OnLoad still
+	// sees each). A long-lived session shared by many clients, such as an
+	// MCP server's, sets it so memory does not grow with every call.
+	Keep int
 }
 
 // Session records what one agent run pulled in through the load tool, so
@@ -46,6 +51,7 @@ type SessionOptions struct {
 type Session struct {
 	onLoad func(context.Context, Load) error
 	now    func() time.Time
+	keep   int
 
 	mu    sync.Mutex
 	loads []Load
@@ -56,6 +62,7 @@ func NewSession(opts *SessionOptions) *Session {
 	s := &Session{now: time.Now}
 	if opts != nil {
 		s.onLoad = opts.OnLoad
+		s.keep = opts.Keep
 		if opts.Now != nil {
 			s.now = opts.Now
 		}
@@ -75,8 +82,14 @@ func (s *Session) Record(ctx context.Context, l Load) error {
 			return err
 		}
 	}
+	if s.keep < 0 {
+		return nil
+	}
 	s.mu.Lock()
 	s.loads = append(s.loads, l)
+	if s.keep > 0 && len(s.loads) > s.keep {
+		s.loads = slices.Delete(s.loads, 0, len(s.loads)-s.keep)
+	}
 	s.mu.Unlock()
 	return nil
 }

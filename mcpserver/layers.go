@@ -33,7 +33,9 @@ func (s *Server) newTool() *agent.Tool {
 			}
 			return s.cat.List(ctx)
 		},
-		Session: agent.NewSession(&agent.SessionOptions{OnLoad: func(ctx context.Context, l agent.Load) error {
+		// One session serves every client, so it remembers nothing: each
+		// load is logged instead.
+		Session: agent.NewSession(&agent.SessionOptions{Keep: -1, OnLoad: func(ctx context.Context, l agent.Load) error {
 			s.log.Debug("skill loaded through the tool", "skill", l.Name, "path", l.Path, "bytes", l.Bytes)
 			return nil
 		}}),

@@ -313,3 +313,61 @@ func TestReloadUnchanged(t *testing.T) {
 		t.Errorf("%d more resources/list_changed", len(n.resources))
 	}
 }
+
+// settled waits out the watcher's first reload, so a change made after it
+// can only be seen through a file notification.
+func settled(t *testing.T, s *Server) {
+	time.Sleep(300 * time.Millisecond) // not an assertion: the first reload's window
+}
+
+// TestReloadSymlinkedRoot checks that a root reached through a symlink is
+// watched where it leads.
+func TestReloadSymlinkedRoot(t *testing.T) {
+	ws := t.TempDir()
+	writeTree(t, ws, map[string]string{"real/one/SKILL.md": skillMD("one", "The first skill.", "One.\n")})
+	if err := os.Symlink("real", filepath.Join(ws, "skills")); err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(t, ws, &Options{Debounce: 50 * time.Millisecond, CacheTTL: -1})
+	n := newNotes()
+	cs := connect(t, s, n.options(), nil)
+	watch(t, s)
+	settled(t, s)
+	writeTree(t, ws, map[string]string{"real/two/SKILL.md": skillMD("two", "The second skill.", "Two.\n")})
+	eventually(t, n, "a skill added under the symlinked root", func() bool {
+		return slices.Contains(promptNames(t, cs), "two")
+	})
+}
+
+// TestReloadNoisyFolder checks that a folder written to without pause (a
+// log file every 20 ms, less than the debounce) does not hold a reload back
+// forever.
+func TestReloadNoisyFolder(t *testing.T) {
+	ws := t.TempDir()
+	writeTree(t, ws, map[string]string{"skills/one/SKILL.md": skillMD("one", "The first skill.", "One.\n")})
+	s := newServer(t, ws, &Options{Debounce: 50 * time.Millisecond, CacheTTL: -1})
+	n := newNotes()
+	cs := connect(t, s, n.options(), nil)
+	watch(t, s)
+	settled(t, s)
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		log := filepath.Join(ws, "skills", "one", "app.log")
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+				os.WriteFile(log, []byte(strings.Repeat("x", i%100)), 0o644)
+			}
+		}
+	}()
+	defer func() { close(stop); <-done }()
+	time.Sleep(100 * time.Millisecond)
+	writeTree(t, ws, map[string]string{"skills/one/SKILL.md": skillMD("one", "The first skill, edited.", "One.\n")})
+	eventually(t, n, "an edit next to a file written without pause", func() bool {
+		return strings.Contains(readText(t, cs, "skill://one/SKILL.md"), "edited")
+	})
+}

@@ -59,6 +59,21 @@ func (w *watcher) run(ctx context.Context) error {
 	}
 	debounce := time.NewTimer(time.Hour)
 	debounce.Stop()
+	// Changes that never pause (a log file written every 100 ms in a
+	// watched folder) must not hold a reload back forever: one happens at
+	// the latest maxWait after the first change.
+	maxWait := max(10*w.s.opts.Debounce, time.Second)
+	var pending time.Time
+	settle := func() {
+		if pending.IsZero() {
+			pending = time.Now()
+		}
+		wait := w.s.opts.Debounce
+		if left := maxWait - time.Since(pending); left < wait {
+			wait = max(left, 0)
+		}
+		debounce.Reset(wait)
+	}
 	var tick <-chan time.Time
 	startPoll := func() {
 		if tick == nil {
@@ -91,19 +106,20 @@ func (w *watcher) run(ctx context.Context) error {
 			if ev.Op.Has(fsnotify.Create) {
 				w.addTree(ev.Name)
 			}
-			debounce.Reset(w.s.opts.Debounce)
+			settle()
 		case err, ok := <-errs:
 			if !ok {
 				errs = nil
 				continue
 			}
 			if errors.Is(err, fsnotify.ErrEventOverflow) {
-				debounce.Reset(w.s.opts.Debounce)
+				settle()
 				continue
 			}
 			w.s.log.Warn("file notifications failed; polling for changes", "interval", w.s.opts.PollInterval, "error", err)
 			w.poll = true
 		case <-debounce.C:
+			pending = time.Time{}
 			w.reload(ctx)
 		case <-tick:
 			w.reload(ctx)
@@ -155,22 +171,33 @@ func (w *watcher) sync() {
 	}
 }
 
-// addTree watches dir and every folder below it.
-func (w *watcher) addTree(dir string) {
+// addTree watches dir and every folder below it. A symlinked folder (a
+// symlinked root, a linked skill) is watched where it leads, all the way
+// down; WalkDir itself does not follow links.
+func (w *watcher) addTree(dir string) { w.addTreeVisit(dir, map[string]bool{}) }
+
+// addTreeVisit is addTree with the set of resolved folders already walked
+// in this call, which stops symlink loops.
+func (w *watcher) addTreeVisit(dir string, visited map[string]bool) {
 	fi, err := os.Stat(dir)
 	if err != nil || !fi.IsDir() {
 		return
 	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	if visited[dir] {
+		return
+	}
+	visited[dir] = true
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
 		if !d.IsDir() {
-			if d.Type()&fs.ModeSymlink != 0 && p != dir {
-				// A symlinked folder (a linked skill) is watched too;
-				// WalkDir does not enter it.
+			if d.Type()&fs.ModeSymlink != 0 {
 				if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-					w.add(p)
+					w.addTreeVisit(p, visited)
 				}
 			}
 			return nil
