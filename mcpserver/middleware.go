@@ -60,13 +60,13 @@ func (s *Server) checkReadURI(uri string) error {
 	}
 	sv := s.snap.Load().byName[name]
 	if sv == nil {
-		return invalidParams("no skill %q is served (%s)", name, uri)
+		return invalidParams("no skill %q is served (%s)", name, clipURI(uri))
 	}
 	if _, dir := sv.dirs[rel]; dir {
-		return invalidParams("%s is a directory, not a file; list it with resources/directory/read", uri)
+		return invalidParams("%s is a directory, not a file; list it with resources/directory/read", clipURI(uri))
 	}
 	if sv.byRel[rel] == nil {
-		return invalidParams("the skill %q has no file %q (%s)", name, rel, uri)
+		return invalidParams("the skill %q has no file %q (%s)", name, clipURI(rel), clipURI(uri))
 	}
 	return nil
 }

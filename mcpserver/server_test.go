@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -655,5 +656,42 @@ func TestLimits(t *testing.T) {
 	wantCode(t, err, jsonrpc.CodeInvalidParams)
 	if _, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "skill://huge/SKILL.md"}); err != nil {
 		t.Errorf("huge's SKILL.md is not served: %v", err)
+	}
+}
+
+// TestBackslashFileName checks that a file whose name holds a backslash,
+// which no skill:// URI can name, keeps its skill out of skills/list (its
+// manifest could not be read back) with a diagnostic, while the skill's
+// other files are still served.
+func TestBackslashFileName(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("a backslash is a separator on Windows")
+	}
+	ws := t.TempDir()
+	writeTree(t, ws, map[string]string{
+		"skills/odd/SKILL.md":   "---\nname: odd\ndescription: An odd file name.\n---\nBody.\n",
+		"skills/odd/a\\b.txt":   "odd",
+		"skills/odd/normal.txt": "normal",
+	})
+	s := newServer(t, ws, nil)
+	cs := connect(t, s, nil, nil)
+	res, err := listSkills(t.Context(), cs, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Skills) != 0 {
+		t.Errorf("skills/list lists a skill whose manifest cannot be read back: %+v", res.Skills)
+	}
+	if _, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "skill://odd/normal.txt"}); err != nil {
+		t.Errorf("the skill's other files are not served: %v", err)
+	}
+	found := false
+	for _, d := range s.Diagnostics() {
+		if strings.Contains(d.Message, "backslash") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no diagnostic names the backslash: %v", s.Diagnostics())
 	}
 }

@@ -326,6 +326,14 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served) 
 			if err := ctx.Err(); err != nil {
 				return nil, nil, err
 			}
+			if strings.ContainsAny(cf.Path, "\\\x00") {
+				// A skill:// URI cannot name it (ParseURI refuses "\"), so it
+				// cannot be in a manifest a host can read back.
+				incomplete = "a file name holds a backslash"
+				diags = append(diags, diag(CodeFileNotServed, filepath.Join(cs.BaseDir, filepath.FromSlash(cf.Path)), cs.Name,
+					"the file is not served: its name holds a backslash, which a skill:// URI cannot carry"))
+				continue
+			}
 			native := filepath.FromSlash(cf.Path)
 			f, reused, err := s.readFile(cs.Name, cf.Path, old,
 				func() (fs.FileInfo, error) { return root.Stat(native) },

@@ -25,10 +25,18 @@ type HTTPOptions struct {
 	// instances can sit behind a load balancer (DESIGN.md D10), and
 	// clients learn of changes from ttlMs and by listing again.
 	Stateful bool
-	// MaxRequestBytes bounds a request body (default: the SDK's 4 MiB); a
-	// larger request gets 413 and the server goes on.
+	// MaxRequestBytes bounds a request body (default, and for any value
+	// below 1: the SDK's 4 MiB); a larger request gets 413 and the server
+	// goes on.
 	MaxRequestBytes int64
+	// SessionTimeout closes a stateful session idle for that long, so
+	// clients that go away without closing do not hold memory forever
+	// (default DefaultSessionTimeout; negative: never).
+	SessionTimeout time.Duration
 }
+
+// DefaultSessionTimeout is how long an idle stateful session lives.
+const DefaultSessionTimeout = 30 * time.Minute
 
 // Handler returns the HTTP handler of the server: streamable HTTP at
 // [Path] with the SDK's DNS-rebinding protection on (a request that
@@ -39,13 +47,25 @@ func (s *Server) Handler(opts *HTTPOptions) http.Handler {
 	if opts == nil {
 		opts = &HTTPOptions{}
 	}
+	maxBody := opts.MaxRequestBytes
+	if maxBody < 1 {
+		maxBody = 0 // the SDK's default; a negative value would lift the limit
+	}
+	timeout := opts.SessionTimeout
+	switch {
+	case timeout == 0:
+		timeout = DefaultSessionTimeout
+	case timeout < 0:
+		timeout = 0
+	}
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
 		Stateless: !opts.Stateful,
 		// A stateless answer is one JSON body: the server sends nothing
 		// else during a request, so an event stream would only add framing.
 		JSONResponse:        !opts.Stateful,
 		Logger:              s.sdkLog,
-		MaxRequestBodyBytes: opts.MaxRequestBytes,
+		MaxRequestBodyBytes: maxBody,
+		SessionTimeout:      timeout,
 	})
 	mux := http.NewServeMux()
 	mux.Handle(Path, http.NewCrossOriginProtection().Handler(h))

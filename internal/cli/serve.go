@@ -76,6 +76,9 @@ func runServe(ctx context.Context, g *globals, io *IO, o *serveOptions) error {
 	if o.http == "" && (o.stateful || o.listenAny || o.maxRequestBytes != 0) {
 		return usagef("--stateful, --listen-any and --max-request-bytes need --http")
 	}
+	if o.maxRequestBytes < 0 {
+		return usagef("--max-request-bytes must be positive")
+	}
 	if o.http != "" {
 		if err := mcpserver.CheckListenAddr(o.http, o.listenAny); err != nil {
 			return &usageError{fmt.Errorf("--http: %w", err)}
