@@ -99,6 +99,11 @@ type ToolOptions struct {
 	// means its absolute folder (catalog.Skill.BaseDir). The MCP server
 	// passes one returning skill://NAME/.
 	BaseDir func(*catalog.Skill) string
+	// Source is where calls read a skill's body and bundled files; nil
+	// means the disk, through the catalog. A server that serves snapshots
+	// of the files (the MCP server) passes its snapshot, so every answer
+	// comes from the same bytes.
+	Source Source
 	// Listing returns the listing a call works on; nil means the
 	// catalog's List. A server that already keeps a current listing (the
 	// MCP server's snapshot, refreshed by its file watcher) passes it here
@@ -126,6 +131,31 @@ type Tool struct {
 	baseDir     func(*catalog.Skill) string
 	description string
 	listing     func(ctx context.Context) (*catalog.Listing, error)
+	source      Source
+}
+
+// Source gives the load tool a skill's body and bundled files. The
+// catalog's Skill methods (Load, Files, ReadFile) are the default one.
+type Source interface {
+	// Load returns the skill's body.
+	Load(ctx context.Context, s *catalog.Skill) (*catalog.Loaded, error)
+	// Files lists the skill's files, SKILL.md included, sorted, with "/"
+	// separators; more says some were left out.
+	Files(ctx context.Context, s *catalog.Skill) (files []catalog.File, more bool, err error)
+	// ReadFile returns a bundled file's bytes, at most limit of them
+	// (errors wrap the catalog's sentinel errors).
+	ReadFile(ctx context.Context, s *catalog.Skill, rel string, limit int64) ([]byte, error)
+}
+
+// diskSource reads through the catalog.
+type diskSource struct{}
+
+func (diskSource) Load(_ context.Context, s *catalog.Skill) (*catalog.Loaded, error) { return s.Load() }
+func (diskSource) Files(ctx context.Context, s *catalog.Skill) ([]catalog.File, bool, error) {
+	return s.Files(ctx, 0)
+}
+func (diskSource) ReadFile(_ context.Context, s *catalog.Skill, rel string, limit int64) ([]byte, error) {
+	return s.ReadFile(rel, limit)
 }
 
 // NewTool returns the load tool over c.
@@ -136,7 +166,10 @@ func NewTool(c *catalog.Catalog, opts *ToolOptions) *Tool {
 	}
 	t := &Tool{c: c, name: o.Name, session: o.Session, allowHidden: o.AllowHidden,
 		maxFile: o.MaxFileBytes, maxEnum: o.MaxEnum, searchLimit: o.SearchLimit, baseDir: o.BaseDir,
-		description: o.Description, listing: o.Listing}
+		description: o.Description, listing: o.Listing, source: o.Source}
+	if t.source == nil {
+		t.source = diskSource{}
+	}
 	if t.listing == nil {
 		t.listing = c.List
 	}
@@ -467,7 +500,7 @@ func (t *Tool) Invoke(ctx context.Context, in Input) Result {
 
 // load returns the body result for s.
 func (t *Tool) load(ctx context.Context, l *catalog.Listing, s *catalog.Skill) Result {
-	ld, err := s.Load()
+	ld, err := t.source.Load(ctx, s)
 	if errors.Is(err, catalog.ErrNotFound) {
 		return t.unknown(l, s.Name)
 	}
@@ -499,8 +532,8 @@ func (t *Tool) load(ctx context.Context, l *catalog.Listing, s *catalog.Skill) R
 
 // bundled returns the skill's files other than its SKILL.md, and whether
 // the listing stopped at catalog.DefaultFileLimit.
-func bundled(ctx context.Context, s *catalog.Skill) ([]string, bool, error) {
-	files, more, err := s.Files(ctx, 0)
+func (t *Tool) bundled(ctx context.Context, s *catalog.Skill) ([]string, bool, error) {
+	files, more, err := t.source.Files(ctx, s)
 	if err != nil {
 		return nil, false, err
 	}
@@ -520,7 +553,7 @@ func bundled(ctx context.Context, s *catalog.Skill) ([]string, bool, error) {
 
 // fileSample writes the "Bundled files" lines of a load result.
 func (t *Tool) fileSample(ctx context.Context, s *catalog.Skill) string {
-	files, more, err := bundled(ctx, s)
+	files, more, err := t.bundled(ctx, s)
 	if err != nil {
 		return fmt.Sprintf("Bundled files: not listed (%v).\n", err)
 	}
@@ -586,7 +619,7 @@ func sample(paths []string, n int) []string {
 // readFile returns the text of bundled file rel of s.
 func (t *Tool) readFile(ctx context.Context, s *catalog.Skill, rel string) Result {
 	base := t.baseDir(s)
-	data, err := s.ReadFile(rel, t.maxFile)
+	data, err := t.source.ReadFile(ctx, s, rel, t.maxFile)
 	if err != nil {
 		msg := fmt.Sprintf("cannot read %q from the skill %q: %v.", rel, s.Name, err)
 		switch {
@@ -624,7 +657,7 @@ func (t *Tool) readFile(ctx context.Context, s *catalog.Skill, rel string) Resul
 // filesHint names the files the model could have meant: those under rel
 // when it is a folder, else the skill's files.
 func (t *Tool) filesHint(ctx context.Context, s *catalog.Skill, rel string) string {
-	files, _, err := bundled(ctx, s)
+	files, _, err := t.bundled(ctx, s)
 	if err != nil {
 		return ""
 	}

@@ -25,6 +25,8 @@ func (s *Server) newTool() *agent.Tool {
 		// through resources/read, so the base directory it is told is the
 		// skill's directory resource.
 		BaseDir: func(cs *catalog.Skill) string { return URI(cs.Name, "") },
+		// Bodies and files come from the snapshot resources/read serves.
+		Source: snapSource{s},
 		// A call works on the served snapshot's listing, kept current by
 		// the watcher, rather than listing the catalog again.
 		Listing: func(ctx context.Context) (*catalog.Listing, error) {

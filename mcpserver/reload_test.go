@@ -247,11 +247,14 @@ func TestReloadHalfWritten(t *testing.T) {
 		"\xff\xfe---\nname: one\n",                        // not UTF-8
 	} {
 		writeTree(t, ws, map[string]string{"skills/one/SKILL.md": half})
-		// The load tool reads the disk through the catalog (package agent),
-		// so its name enum may lose the skill meanwhile; what the server
-		// serves from its snapshot does not change.
+		// Everything, the load tool included, answers from the snapshot:
+		// the last good version.
 		if _, err := s.Reload(t.Context()); err != nil {
 			t.Fatal(err)
+		}
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "use_skill", Arguments: map[string]any{"name": "one"}})
+		if err != nil || res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "One.") {
+			t.Errorf("%q: the load tool does not serve the kept version: %v %+v", half, err, res)
 		}
 		if got := s.snap.Load().instructions; got != instructions {
 			t.Errorf("%q: instructions changed to %q", half, got)
