@@ -296,14 +296,9 @@ func toValue(n *yamlx.Node, budget *int, depth int) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			key := yamlx.KeyText(k)
-			if k.Kind == yamlx.ScalarNode && k.Value == "<<" && k.Style == 0 {
-				if m, ok := val.(Map); ok {
-					out = append(out, m...)
-					continue
-				}
-			}
-			out = append(out, Field{Key: key, Value: val})
+			// "<<" is an ordinary key: merge keys are a YAML 1.1 extension
+			// that a YAML 1.2 core parser (another host's) does not apply.
+			out = append(out, Field{Key: yamlx.KeyText(k), Value: val})
 		}
 		return out, nil
 	case yamlx.ScalarNode:

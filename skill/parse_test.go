@@ -479,3 +479,15 @@ func TestSplitTools(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+func TestFrontmatterMergeKeyIsAKey(t *testing.T) {
+	src := "---\nname: x\ndescription: d\nbase: &b {a: 1}\nmore:\n  <<: *b\n  c: 2\n---\nbody\n"
+	s, diags := Parse([]byte(src), &Options{Path: "/r/x/SKILL.md"})
+	if s == nil {
+		t.Fatalf("rejected: %v", diags)
+	}
+	more, _ := s.Frontmatter.Get("more")
+	if got := more.(Map).Keys(); !cmp.Equal(got, []string{"<<", "c"}) {
+		t.Errorf("keys of more: %v, want << kept as a key (YAML 1.2 core)", got)
+	}
+}
