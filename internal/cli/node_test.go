@@ -124,7 +124,7 @@ func conformanceCLI(t *testing.T, dir string, major int) string {
 // hidden skill and a skill outside the extension.
 func nodeWorkspace(t *testing.T) string {
 	ws := t.TempDir()
-	for p, content := range map[string]string{
+	writeFiles(t, ws, map[string]string{
 		"skills/alpha/SKILL.md":             "---\nname: alpha\ndescription: Alpha does things.\nmetadata:\n  version: \"1.10\"\n---\nRead references/guide.md.\n",
 		"skills/alpha/references/guide.md":  "guide\n",
 		"skills/alpha/references/deep/x.md": "deep\n",
@@ -132,15 +132,7 @@ func nodeWorkspace(t *testing.T) string {
 		"skills/beta/SKILL.md":              "---\nname: beta\ndescription: Only by hand.\ndisable-model-invocation: true\n---\nBeta steps.\n",
 		"skills/colon/SKILL.md":             "---\nname: colon\ndescription: Use when: the YAML needs repair\n---\nRepaired.\n",
 		"skills/crlf/SKILL.md":              "\ufeff---\r\nname: crlf\r\ndescription: CRLF and a BOM.\r\n---\r\nBody.\r\n",
-	} {
-		full := filepath.Join(ws, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	return ws
 }
 

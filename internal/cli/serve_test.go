@@ -54,21 +54,13 @@ func skilletBinary(t *testing.T) string {
 // e2eWorkspace is a workspace with two skills, one with a bundled file.
 func e2eWorkspace(t *testing.T) string {
 	ws := t.TempDir()
-	for p, content := range map[string]string{
+	writeFiles(t, ws, map[string]string{
 		"skills/release/SKILL.md":             "---\nname: release\ndescription: Cut a release.\n---\nRead references/steps.md.\n",
 		"skills/release/references/steps.md":  "1. Tag.\n2. Push.\n",
 		"skills/private/SKILL.md":             "---\nname: private\ndescription: Only by hand.\ndisable-model-invocation: true\n---\nSteps.\n",
 		"skills/release/assets/icon.bin":      "\x00\x01\xfe\xff",
 		"skills/release/references/notes.txt": "notes\n",
-	} {
-		full := filepath.Join(ws, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	return ws
 }
 
@@ -304,4 +296,19 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// writeFiles writes each file of files (paths relative to dir, "/"
+// separators), making folders as needed.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for p, content := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
