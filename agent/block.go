@@ -15,9 +15,9 @@ import (
 // Format is a built-in format of the catalog block.
 type Format string
 
-// The built-in formats (DESIGN.md D5.1).
+// The built-in formats (docs/disclosure.md#catalog-block).
 const (
-	// FormatXML is the <available_skills> block of seed 000, one element
+	// FormatXML is the <available_skills> block of Brute, one element
 	// per line, every text XML-escaped. It is the default.
 	FormatXML Format = "xml"
 	// FormatMarkdown is a "## Available skills" list, one item per skill.
@@ -66,13 +66,13 @@ type BlockOptions struct {
 	ToolName string
 	// MaxDescriptionChars is where descriptions and when-to-use hints are
 	// cut (on a word boundary, with "…"); 0 means
-	// skill.DefaultMaxDescriptionChars (240, seed 004), a negative value
+	// skill.DefaultMaxDescriptionChars (240, Kestrel), a negative value
 	// disables the cut.
 	MaxDescriptionChars int
 	// BudgetChars bounds the whole block, in characters (code points); 0
 	// or less means no budget. Over the budget, descriptions are dropped
 	// from the last skill upwards, keeping every name, and only when even
-	// the names do not fit are entries dropped from the end (D5.1). The
+	// the names do not fit are entries dropped from the end (docs/disclosure.md#catalog-block). The
 	// block then ends with one line saying how many skills are not shown
 	// and that the tool's query argument searches them.
 	BudgetChars int
@@ -92,7 +92,7 @@ type BlockOptions struct {
 // DefaultPreamble returns the preamble of the catalog block for a load tool
 // named toolName: how to load a skill and read its files, and that skill
 // text is project guidance that cannot override the system's identity or
-// safety rules (seed 004, "Safety"; DESIGN.md D5.1). It holds no XML markup
+// safety rules (Kestrel, "Safety"; docs/disclosure.md#catalog-block). It holds no XML markup
 // characters, so the XML block stays well-formed.
 func DefaultPreamble(toolName string) string {
 	return "Skills are instructions for particular kinds of task. When a task matches a skill below, call the " +
@@ -178,8 +178,8 @@ func (b *Block) LeftOut() int { return len(b.Dropped) + len(b.NotListed) }
 // rule of thumb for English text.
 func (b *Block) Tokens() int { return (len(b.Text) + 3) / 4 }
 
-// Diagnostic returns the catalog-truncated warning for the budget (D5.1,
-// D6): which skills lost their description and which were left out to fit
+// Diagnostic returns the catalog-truncated warning for the budget (docs/disclosure.md#catalog-block,
+// docs/lint.md): which skills lost their description and which were left out to fit
 // BudgetChars, with path as the diagnostic's path (the workspace or the
 // configuration file). ok is false when the budget cut nothing. Skills
 // beyond maxSkills are reported by catalog.Catalog.List, not here.
@@ -206,7 +206,7 @@ func (b *Block) Diagnostic(path string) (d skill.Diagnostic, ok bool) {
 // Render renders the catalog block of skills, in their order. Hidden skills
 // (disable-model-invocation) are left out and named in Block.Hidden; every
 // other skill is shown, whatever its Listed flag: the slice is the caller's
-// choice (seed 000: "objects you built yourself"). The error comes only
+// choice (Brute: "objects you built yourself"). The error comes only
 // from a caller's Template.
 func Render(skills []*catalog.Skill, opts *BlockOptions) (*Block, error) {
 	var shown, hidden []*catalog.Skill
@@ -226,7 +226,7 @@ func Render(skills []*catalog.Skill, opts *BlockOptions) (*Block, error) {
 // RenderListing renders the catalog block of a listing: its Listed skills
 // in precedence order. Hidden skills are left out; visible skills beyond
 // maxSkills are counted in the last line (and named in Block.NotListed),
-// since the tool can still load and search them (D4.5). The error comes
+// since the tool can still load and search them (docs/discovery.md#limits). The error comes
 // only from a caller's Template.
 func RenderListing(l *catalog.Listing, opts *BlockOptions) (*Block, error) {
 	var shown, hidden []*catalog.Skill
@@ -368,7 +368,7 @@ func smallest(lo, hi int, ok func(int) bool) int {
 }
 
 // note is the block's last line: how many skills are shown by name only or
-// not at all, and that the tool's query argument searches them (D5.1).
+// not at all, and that the tool's query argument searches them (docs/disclosure.md#catalog-block).
 func note(toolName string, shown, nameOnly, leftOut int) string {
 	var parts []string
 	switch {
@@ -424,7 +424,7 @@ func (c *blockConfig) render(entries []Entry, nameOnly, leftOut int) (string, er
 	return xmlBlock(data), nil
 }
 
-// xmlBlock writes the <available_skills> block of D5.1.
+// xmlBlock writes the <available_skills> block of docs/disclosure.md#catalog-block.
 func xmlBlock(d *BlockData) string {
 	if len(d.Skills) == 0 && d.LeftOut == 0 {
 		return ""

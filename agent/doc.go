@@ -1,5 +1,5 @@
 // Package agent gives a Go agent loop what it needs for the three stages
-// of Agent Skills' progressive disclosure (DESIGN.md D1, D5): the catalog
+// of Agent Skills' progressive disclosure (docs/ARCHITECTURE.md#the-three-stages, docs/disclosure.md): the catalog
 // block for the system prompt (stage 1), the load tool that returns a
 // skill's instructions (stage 2) and its bundled files (stage 3), the
 // session record of what was loaded, and a system-prompt stack with
@@ -24,7 +24,7 @@
 //
 // # The catalog block
 //
-// [Render] and [RenderListing] write the block of D5.1 in XML (default),
+// [Render] and [RenderListing] write the block of docs/disclosure.md#catalog-block in XML (default),
 // Markdown, JSON or a caller's text/template ([ParseTemplate]). Every text
 // in the XML block is escaped, so a description can neither close a tag
 // nor add an entry. Descriptions are cut at maxDescriptionChars on a word
@@ -51,6 +51,6 @@
 // A [Session] records each successful load (name, time, bytes) and can
 // run a callback on each, for telemetry or to refuse a load. A [Stack]
 // composes named prompt [Layer]s; [NewStack] builds the provider presets
-// of seed 000, where anthropic, openai, google and default include the
+// of Brute, where anthropic, openai, google and default include the
 // skills layer and ollama leaves it out.
 package agent

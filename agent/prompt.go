@@ -91,10 +91,11 @@ type Provider struct {
 	Skills bool
 }
 
-// Providers are the presets of seed 000: the skills layer is part of the
+// Providers are the presets of Brute: the skills layer is part of the
 // default stack for anthropic, openai, google and default; the ollama stack
-// leaves it out to keep prompts lean for small local models (DESIGN.md
-// D5.3). Presets are data: add a row to add a provider.
+// leaves it out to keep prompts lean for small local models
+// (docs/disclosure.md#agent-wiring). Presets are data: add a row to add a
+// provider.
 var Providers = []Provider{
 	{Name: "anthropic", Skills: true},
 	{Name: "openai", Skills: true},
@@ -175,7 +176,7 @@ func NewStack(provider string, opts *StackOptions) (*Stack, error) {
 // Options configure [New]. A nil *Options means the zero value: discover
 // every skill of the catalog, with the catalog's settings.
 type Options struct {
-	// Skills, when not nil, is the caller's own skill list (seed 000: "or
+	// Skills, when not nil, is the caller's own skill list (Brute: "or
 	// objects you built yourself"): the block shows these instead of
 	// discovering, and the tool loads only skills of these names. An empty
 	// non-nil slice means no skills: no block, and a tool that says none
@@ -192,7 +193,7 @@ type Options struct {
 // Skills wires one catalog into an agent: the catalog block for the system
 // prompt ([Skills.Block], [Skills.Layer]) and the load tool ([Skills.Tool])
 // are built from the same [catalog.Catalog], so they cannot disagree about
-// roots, names or the tool's name (seed 000: "point both the prompt and the
+// roots, names or the tool's name (Brute: "point both the prompt and the
 // tool at the same root"). It is safe for concurrent use.
 type Skills struct {
 	c     *catalog.Catalog

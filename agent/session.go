@@ -45,8 +45,8 @@ type SessionOptions struct {
 
 // Session records what one agent run pulled in through the load tool, so
 // other code (telemetry, policy checks, UI) can see it without re-reading
-// the workspace (seed 004: "Loaded skills are recorded on the session";
-// DESIGN.md D5.2). A Session is safe for concurrent use. The zero value is
+// the workspace (Kestrel: "Loaded skills are recorded on the session";
+// docs/disclosure.md#load-tool). A Session is safe for concurrent use. The zero value is
 // not usable; call [NewSession].
 type Session struct {
 	onLoad func(context.Context, Load) error

@@ -17,7 +17,7 @@ const Ellipsis = "…"
 // cut. A word longer than half of max is cut inside the word rather than
 // dropped. max <= 0 disables the cut (white space is still collapsed).
 // This is the catalog's description rule (004: "the prompt truncates
-// descriptions at 240 characters"; DESIGN.md D5.1).
+// descriptions at 240 characters"; docs/disclosure.md#catalog-block).
 func Shorten(s string, max int) (out string, cut bool) {
 	s = strings.Join(strings.Fields(s), " ")
 	if max <= 0 || utf8.RuneCountInString(s) <= max {
@@ -52,7 +52,7 @@ func Shorten(s string, max int) (out string, cut bool) {
 // EscapeXML escapes s for XML text and attribute values: & < > " ' become
 // entities, and characters XML 1.0 forbids (most C0 controls, U+FFFE,
 // U+FFFF, invalid UTF-8) become U+FFFD, so the result always parses and no
-// text can open or close an element (DESIGN.md D5.1).
+// text can open or close an element (docs/disclosure.md#catalog-block).
 func EscapeXML(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))

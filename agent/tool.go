@@ -36,10 +36,10 @@ const (
 	maxNamesInError = 100
 )
 
-// Input is the load tool's argument object (DESIGN.md D5.2). Every field is
+// Input is the load tool's argument object (docs/disclosure.md#load-tool). Every field is
 // optional; which ones are set selects the call:
 //
-//	{}                              list the available skills (seed 004)
+//	{}                              list the available skills (Kestrel)
 //	{"name": N}                     load skill N's instructions
 //	{"name": N, "path": P}          read bundled file P of skill N
 //	{"query": Q}                    search every skill for Q
@@ -65,20 +65,20 @@ func errorResult(format string, args ...any) Result {
 // ToolOptions configure [NewTool]. A nil *ToolOptions means the zero value.
 type ToolOptions struct {
 	// Name is the tool's name; "" means the catalog's toolName setting
-	// (default use_skill, seed 004).
+	// (default use_skill, Kestrel).
 	Name string
 	// Session records every successful load; nil means a new session of
 	// the tool's own (see [Tool.Session]). Build one Tool per conversation
 	// (or per MCP session) to keep their records apart; a Tool is cheap.
 	Session *Session
 	// Skills, when not nil, restricts the tool to the skills of these
-	// names: the caller's own list (seed 000). An empty non-nil slice
+	// names: the caller's own list (Brute). An empty non-nil slice
 	// means no skills at all. Hidden skills in it stay hidden.
 	Skills []*catalog.Skill
 	// AllowHidden lets the tool load hidden skills
 	// (disable-model-invocation) by explicit name. Leave it false for a
 	// tool the model calls: such skills are for explicit invocation only
-	// (seed 000; Claude Code also refuses model calls for them), so the
+	// (Brute; Claude Code also refuses model calls for them), so the
 	// call gets an error result saying so. Set it for a person's explicit
 	// invocation (skillet show, a slash command). Hidden skills are never
 	// listed, searched, or put in the schema's enum.
@@ -111,7 +111,7 @@ type ToolOptions struct {
 	Listing func(ctx context.Context) (*catalog.Listing, error)
 }
 
-// Tool is the load tool of DESIGN.md D5.2: stage 2 (a skill's
+// Tool is the load tool of docs/disclosure.md#load-tool: stage 2 (a skill's
 // instructions) and stage 3 (its bundled files) of progressive disclosure,
 // plus listing and search. It reads from one [catalog.Catalog] on every
 // call, so skills added, edited or removed on disk are seen without a
@@ -438,12 +438,12 @@ func (t *Tool) visibleNames(l *catalog.Listing) []string {
 }
 
 // Invoke runs the tool on decoded arguments; see [Input] for the calls.
-// It lists the catalog first (cheap when nothing changed, D4.7), so every
+// It lists the catalog first (cheap when nothing changed, docs/discovery.md#caching), so every
 // result reflects the skills on disk now. It never panics and always
 // returns a result:
 //
-//   - name: the skill's body in the seed 000 shape, "<skill name=...>" and
-//     the seed 004 "# Skill: NAME" heading, a note when the body was cut at
+//   - name: the skill's body in the Brute shape, "<skill name=...>" and
+//     the Kestrel "# Skill: NAME" heading, a note when the body was cut at
 //     maxSkillBytes, the absolute base directory with a sentence saying
 //     relative paths resolve against it, and up to SampledFiles bundled
 //     files (sorted, "/" separators, never their contents; a last line

@@ -151,7 +151,7 @@ func BenchmarkListOneChanged(b *testing.B) {
 	os.WriteFile(target, data, 0o644)
 }
 
-// TestWarmListDoesNotAllocatePerSkill checks D9's allocation rule: a warm
+// TestWarmListDoesNotAllocatePerSkill checks docs/performance.md's allocation rule: a warm
 // List of ten times more unchanged skills makes (almost) no more
 // allocations.
 func TestWarmListDoesNotAllocatePerSkill(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 // Options configure [New]. A nil *Options means the zero value: the current
 // folder as workspace, its configuration file if any, the default preset.
 // Non-zero fields override the configuration file (flags override the
-// file, D4.6).
+// file, docs/discovery.md#configuration).
 type Options struct {
 	// Workspace is the project folder; "" means the current folder.
 	Workspace string
@@ -31,7 +31,7 @@ type Options struct {
 	ExtraPaths []string
 	// NoUser skips the user roots.
 	NoUser bool
-	// Strict forces strict mode (D3.2) whatever the configuration says.
+	// Strict forces strict mode (docs/format.md#names) whatever the configuration says.
 	Strict bool
 	// MaxSkillBytes, MaxSkills and MaxDescriptionChars override the
 	// configuration when positive.
@@ -40,7 +40,7 @@ type Options struct {
 	MaxDescriptionChars int
 	// MaxDepth bounds how deep below a root the walk goes (default 6);
 	// MaxFolders bounds how many grouping folders it reads per root
-	// (default 2000). D4.2.
+	// (default 2000). docs/discovery.md#shapes.
 	MaxDepth   int
 	MaxFolders int
 	// Home replaces the home folder (tests); "" means os.UserHomeDir.
@@ -76,7 +76,7 @@ type Settings struct {
 }
 
 // Catalog discovers skills under its roots and keeps them cached by path,
-// size and modification time (D4.7): List re-reads only what changed, so it
+// size and modification time (docs/discovery.md#caching): List re-reads only what changed, so it
 // is cheap to call on every turn. A Catalog is safe for concurrent use.
 type Catalog struct {
 	opts        Options
@@ -231,7 +231,7 @@ func (c *Catalog) Config() Config { return c.cfg }
 func (c *Catalog) Workspace() string { return c.workspace }
 
 // Skill is one loaded skill: its parsed frontmatter and where it was found.
-// The body is not held (D9); read it with Content or [Catalog.Load].
+// The body is not held (docs/performance.md); read it with Content or [Catalog.Load].
 type Skill struct {
 	// Skill holds the parsed frontmatter; its Body is always "".
 	*skill.Skill
@@ -244,7 +244,7 @@ type Skill struct {
 	// Root is the root the skill was found under, and Scope its scope.
 	Root  string
 	Scope Scope
-	// Flat says the skill is a loose NAME.md file (004).
+	// Flat says the skill is a loose NAME.md file (Kestrel).
 	Flat bool
 	// Bytes is the file's size on disk.
 	Bytes int64
@@ -256,7 +256,7 @@ type Skill struct {
 	Listed bool
 
 	c        *Catalog
-	boundary string // the root's boundary (D4.4), symlinks resolved
+	boundary string // the root's boundary (docs/discovery.md#boundaries), symlinks resolved
 }
 
 // allowed reports whether a resolved path lies inside the skill's root
@@ -270,7 +270,7 @@ func (s *Skill) allowed(real string) bool {
 
 // OpenSkillFile opens the skill's SKILL.md (or flat NAME.md) for reading,
 // without blocking, and checks that the file actually opened lies inside
-// the root's boundary (D4.4): on Linux the kernel is asked which file the
+// the root's boundary (docs/discovery.md#boundaries): on Linux the kernel is asked which file the
 // descriptor refers to, so a symlink swapped in after discovery is caught
 // (ErrOutside). The file must be regular (ErrNotFile).
 func (s *Skill) OpenSkillFile() (*os.File, error) {
@@ -299,7 +299,7 @@ func (s *Skill) OpenSkillFile() (*os.File, error) {
 
 // OpenRoot opens the skill folder as an os.Root, through which no path and
 // no symlink can lead out of it, after checking that the folder actually
-// opened lies inside the root's boundary (D4.4), so a skill folder swapped
+// opened lies inside the root's boundary (docs/discovery.md#boundaries), so a skill folder swapped
 // for a symlink after discovery is refused (ErrOutside).
 func (s *Skill) OpenRoot() (*os.Root, error) {
 	if s.c == nil {

@@ -83,7 +83,7 @@ func TestEveryPresetIsData(t *testing.T) {
 	}
 	for _, want := range []string{"agents", "claude", "codex", "opencode", "gemini", "brute", "kestrel"} {
 		if !seen[want] {
-			t.Errorf("preset %q of DESIGN.md D4.1 is missing", want)
+			t.Errorf("preset %q of docs/discovery.md#roots is missing", want)
 		}
 	}
 }
@@ -556,7 +556,7 @@ func TestCache(t *testing.T) {
 	}
 
 	// A rewrite with the same size and modification time is not seen: the
-	// cache trusts size, mtime and inode (D4.7) and does not re-read.
+	// cache trusts size, mtime and inode (docs/discovery.md#caching) and does not re-read.
 	pa := filepath.Join(e.ws, "skills/a/SKILL.md")
 	fi, _ := os.Stat(pa)
 	same := strings.Replace(skillMD("a"), "The a skill.", "The A skill.", 1)

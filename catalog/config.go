@@ -16,7 +16,7 @@ import (
 // ConfigFileNames are the names New looks for in the workspace, in order.
 var ConfigFileNames = []string{"skillet.yaml", ".skillet.yaml"}
 
-// Config is the configuration file of DESIGN.md D4.6 (skillet.yaml). Zero
+// Config is the configuration file of docs/discovery.md#configuration (skillet.yaml). Zero
 // values mean "not set": the preset's or the built-in default applies.
 type Config struct {
 	// Path is the file the configuration was read from ("" when none).
@@ -24,7 +24,7 @@ type Config struct {
 
 	// Directories are the project roots, relative to the workspace,
 	// highest precedence first; they replace the preset's project roots
-	// (004).
+	// (Kestrel).
 	Directories []string `json:"directories,omitempty"`
 	// MaxSkillBytes is how many bytes of a SKILL.md are read (004; default
 	// 64000).
@@ -37,7 +37,7 @@ type Config struct {
 	Preset string `json:"preset,omitempty"`
 	// UserRoots replace the preset's user roots ("~" is expanded).
 	UserRoots []string `json:"userRoots,omitempty"`
-	// ExtraPaths are extra roots: folders or loose .md files (000).
+	// ExtraPaths are extra roots: folders or loose .md files (Brute).
 	ExtraPaths []string `json:"extraPaths,omitempty"`
 	// TrustedPaths are folders that symlinks may lead into from any root.
 	TrustedPaths []string `json:"trustedPaths,omitempty"`
@@ -49,7 +49,7 @@ type Config struct {
 	CatalogBudgetChars int `json:"catalogBudgetChars,omitempty"`
 }
 
-// Defaults of D4.5 and D5.
+// Defaults of docs/discovery.md#limits and docs/disclosure.md.
 const (
 	DefaultMaxSkillBytes = 64000
 	DefaultMaxSkills     = 100

@@ -12,7 +12,7 @@ import (
 )
 
 // TestCorpus loads every published skill of the corpus: each SKILL.md either
-// loads, or is a bundled file of a skill folder above it (D4.2), or is named
+// loads, or is a bundled file of a skill folder above it (docs/discovery.md#shapes), or is named
 // in a diagnostic. The exact counts make any change of behaviour visible.
 func TestCorpus(t *testing.T) {
 	dir := testcorpus.Dir(t)

@@ -1,7 +1,7 @@
 // Package catalog discovers Agent Skills on disk and keeps them ready for an
 // agent: roots and scopes, presets of other agents' layouts, the walk with
 // its bounds, symlink and boundary rules, precedence, limits, the
-// configuration file and the mtime cache (DESIGN.md D4).
+// configuration file and the mtime cache (docs/discovery.md).
 //
 // # Roots
 //

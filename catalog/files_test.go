@@ -108,7 +108,7 @@ func TestFiles(t *testing.T) {
 
 // TestSwappedAfterDiscovery checks the boundary at read time: a skill
 // folder or SKILL.md swapped for a symlink leading outside after List is
-// refused when read, whatever the path says (D4.4).
+// refused when read, whatever the path says (docs/discovery.md#boundaries).
 func TestSwappedAfterDiscovery(t *testing.T) {
 	e := newEnv(t)
 	outside := filepath.Join(filepath.Dir(e.ws), "outside")

@@ -32,7 +32,7 @@ type entry struct {
 // List discovers skills under every root and returns the listing. Files
 // whose size, modification time and inode are unchanged since the last
 // List are not read again, and folders whose stamp is unchanged are not
-// read again either (D4.7): a warm List costs about one stat per skill and
+// read again either (docs/discovery.md#caching): a warm List costs about one stat per skill and
 // no allocation per unchanged skill. Edits, additions and removals are
 // seen. One bad entry never fails the listing: it becomes a diagnostic. The
 // error is non-nil only when ctx is done.
@@ -98,7 +98,7 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 		return nil, err
 	}
 
-	// Precedence: first found wins (D4.3).
+	// Precedence: first found wins (docs/discovery.md#precedence).
 	if c.nextCache == nil {
 		c.nextCache = make(map[string]*entry, len(cands))
 	}
@@ -110,7 +110,7 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 	byName, seenFile := c.byName, c.seenFile
 	clear(byName)
 	clear(seenFile)
-	// The same file reached twice (through symlinks) is loaded once (000):
+	// The same file reached twice (through symlinks) is loaded once (Brute):
 	// through the path that is most its own, a directory-form SKILL.md
 	// that is not itself a symlink, else the first found.
 	for i := range cands {
@@ -146,7 +146,7 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 		}
 		next[cand.path] = e
 		if e.stamp.ino != 0 && seenFile[stamp{ino: e.stamp.ino, dev: e.stamp.dev}] != i {
-			continue // another path to the same file is loaded (000)
+			continue // another path to the same file is loaded (Brute)
 		}
 		cd := addCandidate(cand)
 		diags = append(diags, e.diags...)
@@ -189,7 +189,7 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 	}
 	c.cache, c.nextCache = next, c.cache
 
-	// maxSkills (D4.5): the catalog lists at most that many visible skills.
+	// maxSkills (docs/discovery.md#limits): the catalog lists at most that many visible skills.
 	// Skills are never changed once handed out: one whose Listed flag
 	// changes is copied.
 	var left []string
@@ -401,7 +401,7 @@ func (c *Catalog) readOne(cand candidate) *entry {
 	return &entry{stamp: rf.stamp, skill: s, diags: diags, size: rf.size, truncated: rf.truncated}
 }
 
-// readDiag turns a failed read into the diagnostic of D4.4.
+// readDiag turns a failed read into the diagnostic of docs/discovery.md#boundaries.
 func readDiag(cand candidate, err error) skill.Diagnostic {
 	d := skill.Diagnostic{Path: cand.path, Severity: skill.SeverityWarning}
 	var esc *errEscape

@@ -3,7 +3,7 @@ package catalog
 import "strings"
 
 // Preset is a named layout of skill roots: the folders one agent scans, so
-// that one command shows what that agent would load (DESIGN.md D4.1).
+// that one command shows what that agent would load (docs/discovery.md#roots).
 // Project paths are relative to the workspace; user paths start with "~"
 // (the home folder) or "$XDG_CONFIG_HOME" (default ~/.config).
 type Preset struct {
@@ -11,7 +11,7 @@ type Preset struct {
 	Project []string
 	User    []string
 	// Flat says loose NAME.md files directly inside a root are skills too
-	// (004's flat form).
+	// (Kestrel's flat form).
 	Flat bool
 	// Source says where the layout comes from.
 	Source string
@@ -26,7 +26,7 @@ const DefaultPreset = "agents"
 var Presets = []Preset{
 	{Name: "agents", Project: []string{".agents/skills", "skills"},
 		User: []string{"~/.agents/skills", "$XDG_CONFIG_HOME/skillet/skills"}, Flat: true,
-		Source: "the cross-client .agents/skills convention (Agent Skills client guide), 004's skills/"},
+		Source: "the cross-client .agents/skills convention (Agent Skills client guide), Kestrel's skills/"},
 	{Name: "claude", Project: []string{".claude/skills"}, User: []string{"~/.claude/skills"},
 		Source: "Claude Code"},
 	{Name: "codex", Project: []string{".agents/skills"}, User: []string{"~/.agents/skills", "~/.codex/skills"},
@@ -38,9 +38,9 @@ var Presets = []Preset{
 	{Name: "copilot", Project: []string{".github/skills", ".claude/skills", ".agents/skills"},
 		User: []string{"~/.copilot/skills", "~/.claude/skills", "~/.agents/skills"}, Source: "GitHub Copilot"},
 	{Name: "brute", Project: []string{".brute/skills"}, User: []string{"~/.config/brute/skills"},
-		Source: "Brute (seed 000)"},
+		Source: "Brute, the Ruby agent (docs/hosts.md#brute)"},
 	{Name: "kestrel", Project: []string{".kestrel/skills", "skills"}, Flat: true,
-		Source: "Kestrel (seed 004)"},
+		Source: "Kestrel, the TypeScript agent (docs/hosts.md#kestrel)"},
 }
 
 // LookupPreset returns the preset of the given name (case-insensitive).

@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 )
 
-// stamp identifies one version of a file for the mtime cache (D4.7).
+// stamp identifies one version of a file for the mtime cache (docs/discovery.md#caching).
 type stamp struct {
 	size  int64
 	mtime int64
@@ -190,7 +190,7 @@ func ReadRegular(path string, max int64) ([]byte, error) {
 func evalName(f *os.File) (string, error) { return filepath.EvalSymlinks(f.Name()) }
 
 // checkOpened verifies that the file f, already open, lies where allowed
-// accepts (the skill's boundary, D4.4). It is the check that holds when a
+// accepts (the skill's boundary, docs/discovery.md#boundaries). It is the check that holds when a
 // path is swapped for a symlink between the walk and the read.
 func checkOpened(f *os.File, allowed func(string) bool) error {
 	if allowed == nil {

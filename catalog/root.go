@@ -9,7 +9,7 @@ import (
 	"github.com/skillet-go/skillet/skill"
 )
 
-// Scope says where a root comes from; it orders precedence (D4.1).
+// Scope says where a root comes from; it orders precedence (docs/discovery.md#roots).
 type Scope string
 
 // Scopes, highest precedence first.
@@ -31,7 +31,7 @@ type Root struct {
 	// File says the root is a loose .md file (an extra path, 000).
 	File bool `json:"-"`
 	// Boundary is the folder (symlinks resolved) that everything found
-	// under this root must stay inside (D4.4): the workspace for project
+	// under this root must stay inside (docs/discovery.md#boundaries): the workspace for project
 	// roots, the home folder for user roots, the path itself for extra
 	// paths. trustedPaths extend every boundary.
 	Boundary string `json:"-"`
@@ -97,7 +97,7 @@ func within(p, dir string) bool {
 }
 
 // resolveRoots builds the ordered root list from the preset, configuration
-// and options, and the diagnostics of D4.4 for configured directories that
+// and options, and the diagnostics of docs/discovery.md#boundaries for configured directories that
 // leave the workspace.
 func (c *Catalog) resolveRoots() ([]*Root, []skill.Diagnostic) {
 	var roots []*Root

@@ -37,7 +37,7 @@ type SearchResult struct {
 // Search ranks the skills of the current listing against query, best first,
 // and returns at most limit results (limit <= 0: every skill that matches).
 // It lists first, so skills added or edited since the last call are seen
-// (D4.7). The ranking is described at [Listing.Search]. The error wraps
+// (docs/discovery.md#caching). The ranking is described at [Listing.Search]. The error wraps
 // ErrEmptyQuery when the query has no words, or is ctx's error.
 func (c *Catalog) Search(ctx context.Context, query string, limit int) ([]SearchResult, error) {
 	l, err := c.List(ctx)
@@ -216,7 +216,7 @@ func queryTerms(q string) []string {
 
 // tokenCache holds the stemmed words of each parsed skill's name,
 // when-to-use and description. The catalog keeps a parsed *skill.Skill
-// while its file is unchanged (D4.7), so searches after the first do not
+// while its file is unchanged (docs/discovery.md#caching), so searches after the first do not
 // tokenize again. Keys are weak: an entry goes when its skill is garbage
 // collected. An entry is used only while the texts it was built from are
 // still the skill's.

@@ -153,7 +153,7 @@ func TestSearchEmptyQuery(t *testing.T) {
 }
 
 func TestSearchFindsUnlisted(t *testing.T) {
-	// With maxSkills 2, the others stay findable by search (D4.5).
+	// With maxSkills 2, the others stay findable by search (docs/discovery.md#limits).
 	c := writeSkills(t, searchSkills, &catalog.Options{MaxSkills: 2})
 	l, err := c.List(context.Background())
 	if err != nil {

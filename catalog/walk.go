@@ -62,7 +62,7 @@ type dirState struct {
 	err     error
 }
 
-// walker walks one root (D4.2, D4.4).
+// walker walks one root (docs/discovery.md#shapes, docs/discovery.md#boundaries).
 type walker struct {
 	ctx      context.Context
 	c        *Catalog
@@ -89,7 +89,7 @@ var nonSkillFiles = map[string]bool{
 }
 
 // ignored reports whether a folder entry is skipped by discovery: names
-// starting with "." or "_" (004) and node_modules.
+// starting with "." or "_" (Kestrel) and node_modules.
 func ignored(name string) bool {
 	return name == "" || name[0] == '.' || name[0] == '_' || name == "node_modules"
 }

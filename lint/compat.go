@@ -78,27 +78,27 @@ type Host struct {
 }
 
 // Hosts are the known hosts whose rules the compatibility report checks,
-// from reference/agent-skills-spec.md §3, §6-7 and reference/peers.md §2.
+// from the specification (https://agentskills.io/specification), its reference validator and the hosts' own documentation (docs/hosts.md).
 var Hosts = []Host{
-	{Name: "spec", Title: "the Agent Skills specification (agentskills.io)", Source: "agent-skills-spec.md §3",
+	{Name: "spec", Title: "the Agent Skills specification (agentskills.io)", Source: "https://agentskills.io/specification",
 		Rules: []HostRule{RuleFrontmatter, RuleNameField, RuleDescriptionField, RuleSpecName, RuleNameMatchesFolder,
 			RuleDescriptionLength, RuleCompatibilityLength, RuleMetadataStrings}},
-	{Name: "skills-ref", Title: "the specification's reference validator (skills-ref validate)", Source: "agent-skills-spec.md §6",
+	{Name: "skills-ref", Title: "the specification's reference validator (skills-ref validate)", Source: "https://agentskills.io/specification (skills-ref)",
 		Rules: []HostRule{RuleReferenceValidator}},
-	{Name: "anthropic", Title: "Anthropic's skill packager (quick_validate.py, package_skill.py)", Source: "agent-skills-spec.md §7.2",
+	{Name: "anthropic", Title: "Anthropic's skill packager (quick_validate.py, package_skill.py)", Source: "docs/hosts.md",
 		Rules: []HostRule{RuleSkillFileName, RuleFrontmatter, RuleFields, RuleSpecName, RuleDescriptionLength,
 			RuleNoAngleBrackets, RuleCompatibilityLength}, Fields: specFields},
-	{Name: "claude-api", Title: "the Claude API and claude.ai skill upload", Source: "agent-skills-spec.md §7.3",
+	{Name: "claude-api", Title: "the Claude API and claude.ai skill upload", Source: "docs/hosts.md",
 		Rules: []HostRule{RuleFrontmatter, RuleFields, RuleDescriptionField, RuleSpecName, RuleReservedWords,
 			RuleNoXMLTags, RuleDescriptionLength}, Fields: specFields},
-	{Name: "openai", Title: "OpenAI's skill validator (openai/skills quick_validate.py)", Source: "agent-skills-spec.md §7.2",
+	{Name: "openai", Title: "OpenAI's skill validator (openai/skills quick_validate.py)", Source: "docs/hosts.md",
 		Rules:  []HostRule{RuleFrontmatter, RuleFields, RuleSpecName, RuleDescriptionLength},
 		Fields: []string{"allowed-tools", "description", "license", "metadata", "name"}},
-	{Name: "codex", Title: "OpenAI Codex", Source: "peers.md §2.1",
+	{Name: "codex", Title: "OpenAI Codex", Source: "docs/hosts.md",
 		Rules: []HostRule{RuleSkillFileName, RuleFrontmatter, RuleStrictYAML, RuleDescriptionField, RuleNameLength, RuleDescriptionLength}},
-	{Name: "opencode", Title: "OpenCode", Source: "peers.md §2.2",
+	{Name: "opencode", Title: "OpenCode", Source: "docs/hosts.md",
 		Rules: []HostRule{RuleFrontmatter, RuleNameField, RuleDescriptionField}},
-	{Name: "gemini", Title: "Gemini CLI", Source: "peers.md §2.5",
+	{Name: "gemini", Title: "Gemini CLI", Source: "docs/hosts.md",
 		Rules: []HostRule{RuleFrontmatter}},
 }
 

@@ -44,7 +44,7 @@ func TestCorpus(t *testing.T) {
 	// 462 SKILL.md files: 435 found by discovery, 12 more under hidden
 	// folders (openai-skills' .curated, .system, .experimental;
 	// awesome-copilot's .github/skills), and 15 inside other skills'
-	// folders, which are bundled files (D4.2). One duplicate does not load.
+	// folders, which are bundled files (docs/discovery.md#shapes). One duplicate does not load.
 	wantCounts := Counts{Files: 447, Skills: 434, Errors: 1, Warnings: 297}
 	if diff := cmp.Diff(wantCounts, r.Counts); diff != "" {
 		t.Errorf("counts (-want +got):\n%s", diff)

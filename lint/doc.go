@@ -1,5 +1,5 @@
 // Package lint checks Agent Skills the way the runtime reads them and
-// reports every problem any agent would object to (DESIGN.md D6): the
+// reports every problem any agent would object to (docs/lint.md): the
 // library behind skillet lint and skillet new.
 //
 // # Checks
@@ -25,7 +25,7 @@
 // folder without the "_" or "." has no name-mismatch. Version-control
 // stores, node_modules, __pycache__ and .venv are not searched. A SKILL.md
 // inside another skill's folder is one of that skill's bundled files
-// (DESIGN.md D4.2), not a skill, and is not checked as one.
+// (docs/discovery.md#shapes), not a skill, and is not checked as one.
 //
 // [Rules] describes each code (title, help text, default level), as
 // analyzers describe their categories in golang.org/x/tools/go/analysis.
@@ -33,7 +33,7 @@
 // # Reports
 //
 // A [Report] is written as text ("path:line:col: level: message [code]",
-// the convention of Go tools, sorted), as the JSON object of DESIGN.md D8,
+// the convention of Go tools, sorted), as the JSON object of docs/output.md,
 // or as SARIF 2.1.0 for code-scanning services, and summed up by
 // [Report.Summary]. With Options.Compat it also says, for each skill, which
 // presets of catalog.Presets would discover it in the workspace and which

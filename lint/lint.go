@@ -71,7 +71,7 @@ type File struct {
 }
 
 // Counts sums a report up: skill files checked, skills that load, and
-// findings by level (D8's "counts").
+// findings by level (docs/output.md's "counts").
 type Counts struct {
 	Files    int `json:"files"`
 	Skills   int `json:"skills"`
@@ -83,7 +83,7 @@ type Counts struct {
 // condition for skillet lint's exit code 1.
 func (r *Report) HasErrors() bool { return r.Counts.Errors > 0 }
 
-// Run lints the skills of a workspace (DESIGN.md D6). It discovers them with
+// Run lints the skills of a workspace (docs/lint.md). It discovers them with
 // package catalog, so every discovery finding (walk, symlinks, boundaries,
 // precedence, limits) and every parse finding is the runtime's own, and adds
 // the checks only lint makes: body-too-long, broken-reference, and the
@@ -149,7 +149,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 		diags = append(diags, checkBody(cd.Skill)...)
 	}
 	diags = dropIgnoredNameMismatch(diags, files)
-	// The catalog's character budget (catalogBudgetChars, D5.1): render the
+	// The catalog's character budget (catalogBudgetChars, docs/disclosure.md#catalog-block): render the
 	// block as an agent would and report what it shortened or left out.
 	if set := c.Settings(); set.CatalogBudgetChars > 0 {
 		b, err := agent.RenderListing(l, &agent.BlockOptions{

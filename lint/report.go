@@ -77,7 +77,7 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-// The JSON report of DESIGN.md D8 (004's workspace, per-file issues,
+// The JSON report of docs/output.md (Kestrel's workspace, per-file issues,
 // counts). Field names are a contract.
 type jsonReport struct {
 	Workspace string     `json:"workspace"`
@@ -101,7 +101,7 @@ type jsonIssue struct {
 	Related string         `json:"related,omitempty"`
 }
 
-// WriteJSON writes the report as the JSON object of DESIGN.md D8:
+// WriteJSON writes the report as the JSON object of docs/output.md:
 // {"workspace", "files": [{"path", "name", "issues": [{"code", "level",
 // "message", "line", "column"}]}], "counts": {"files", "skills", "errors",
 // "warnings"}}, plus "compat" when the compatibility report was asked for.

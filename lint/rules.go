@@ -11,7 +11,7 @@ import (
 // text saying what is wrong and how to fix it. SARIF reports carry one rule
 // per code (reportingDescriptor), with Help as its help text.
 type Rule struct {
-	// Code is the stable rule id (DESIGN.md D6).
+	// Code is the stable rule id (docs/lint.md).
 	Code skill.Code
 	// Severity is the default level; with strict mode, rules whose Spec
 	// is true are errors.
@@ -26,7 +26,7 @@ type Rule struct {
 	Source string
 }
 
-// Rules lists every diagnostic code in the order of DESIGN.md D6, with its
+// Rules lists every diagnostic code in the order of docs/lint.md, with its
 // help text. It is built from skill.Codes, so a code added there gets a
 // rule here; a code without help text below gets its summary as help.
 var Rules = buildRules()
@@ -60,7 +60,7 @@ func buildRules() []Rule {
 // what to change.
 var ruleHelp = map[skill.Code]string{
 	skill.CodeWorkspaceMissing: "The workspace folder given with --workspace (or the current folder) does not exist, so no project root is scanned. Check the path.",
-	skill.CodeDirectoryEscape: "A directory listed under directories in skillet.yaml resolves (possibly through a symlink) to a folder outside the workspace. It is not scanned: discovery never leaves the workspace (004). " +
+	skill.CodeDirectoryEscape: "A directory listed under directories in skillet.yaml resolves (possibly through a symlink) to a folder outside the workspace. It is not scanned: discovery never leaves the workspace (Kestrel). " +
 		"Use a path inside the workspace, or add the target to trustedPaths.",
 	skill.CodeFileMissing: "A folder inside a skills root holds files but no SKILL.md, and no skill below it, so it is not a skill. Add a SKILL.md (skillet new writes one) or move the files out of the root.",
 	skill.CodePathEscape: "The file or folder is a symlink whose target lies outside the boundary of its root (the workspace for project roots, the home folder for user roots). It is skipped. " +

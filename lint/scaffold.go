@@ -15,7 +15,7 @@ import (
 	"github.com/skillet-go/skillet/skill"
 )
 
-// ScaffoldOptions describe the skill [Scaffold] writes (skillet new, 004's
+// ScaffoldOptions describe the skill [Scaffold] writes (skillet new, Kestrel's
 // "skills new").
 type ScaffoldOptions struct {
 	// Name is the skill's name; it is normalised to kebab-case.

@@ -14,10 +14,10 @@ const (
 	// skills/list and skills/get, because a host could not verify it
 	// (frontmatter that only parsed after repair, a name outside the
 	// specification's rule, no description, a duplicate key, an incomplete
-	// manifest). SEP-2640 §Frontmatter, §Resources; DESIGN.md D7.
+	// manifest). SEP-2640 (docs/mcp.md#skills-extension); docs/mcp.md.
 	CodeExtensionExcluded skill.Code = "extension-excluded"
 	// CodeExtensionLimit: the skill has more than 512 files or more than
-	// 16 MiB; it is still listed (SEP-2640 §Limits).
+	// 16 MiB; it is still listed (SEP-2640 (docs/mcp.md#skills-extension)).
 	CodeExtensionLimit skill.Code = "extension-limit"
 	// CodeFileNotServed: a file in the skill folder is not served (larger
 	// than the per-file limit, unreadable, or too many files).

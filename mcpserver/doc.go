@@ -1,15 +1,15 @@
 // Package mcpserver serves the skills of a [catalog.Catalog] over the Model
 // Context Protocol, on the official Go SDK, so that every MCP client gets
-// them in the way it supports (DESIGN.md D7):
+// them in the way it supports (docs/mcp.md):
 //
 //  1. Resources: every file of every served skill is a resource
 //     skill://NAME/PATH. SKILL.md has MIME type text/markdown and the
 //     skill's name and description; files that are valid UTF-8 go out as
 //     text, anything else as blob, byte for byte.
 //  2. Instructions: the server's instructions carry the catalog block of
-//     DESIGN.md D5.1, rendered by package agent with skill:// URIs as
+//     docs/disclosure.md#catalog-block, rendered by package agent with skill:// URIs as
 //     locations, and say how to read the skills as resources.
-//  3. The load tool of D5.2: package agent's tool, with the same schema
+//  3. The load tool of docs/disclosure.md#load-tool: package agent's tool, with the same schema
 //     (its name enum lists the skills a model may load, hidden ones aside,
 //     and changes on reload) and
 //     the same outputs, skill://NAME as base directory. With [ToolAuto] it
@@ -18,7 +18,7 @@
 //  4. Prompts: each skill is an MCP prompt, hidden skills
 //     (disable-model-invocation) included, so a user can invoke any skill
 //     explicitly.
-//  5. The Skills Extension (SEP-2640, reference/sep-2640.md): the
+//  5. The Skills Extension (SEP-2640, docs/mcp.md#skills-extension): the
 //     capability extensions["io.modelcontextprotocol/skills"] =
 //     {"directoryRead": true} beside resources; skills/list with cursor
 //     pagination, skills/get, resources/directory/read; manifests of

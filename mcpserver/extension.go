@@ -26,7 +26,7 @@ func newProtocol(ss *mcp.ServerSession, meta mcp.Meta) bool {
 
 // cache returns the resultType, ttlMs and cacheScope of a cacheable
 // extension result: set on protocol 2026-07-28 and later, empty before
-// (reference/sep-2640.md §0.2).
+// (docs/mcp.md#skills-extension).
 func (s *Server) cache(ss *mcp.ServerSession, meta mcp.Meta) (string, *int, string) {
 	if !newProtocol(ss, meta) {
 		return "", nil, ""

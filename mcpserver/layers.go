@@ -13,12 +13,12 @@ import (
 	"github.com/skillet-go/skillet/catalog"
 )
 
-// Layers 2 and 3 of DESIGN.md D7 come from package agent, so an MCP client
+// Layers 2 and 3 of docs/mcp.md come from package agent, so an MCP client
 // sees the catalog block and the load tool exactly as an agent built on
 // skillet does: the same renderer, the same tool, the same outputs; only
 // locations and base directories are skill:// URIs instead of paths.
 
-// newTool returns the load tool of D5.2 over the server's catalog.
+// newTool returns the load tool of docs/disclosure.md#load-tool over the server's catalog.
 func (s *Server) newTool() *agent.Tool {
 	return agent.NewTool(s.cat, &agent.ToolOptions{
 		// The model reads a skill's files through the tool's "path" or
@@ -57,7 +57,7 @@ func (s *Server) preamble() string {
 	return agent.DefaultPreamble(s.tool.Name()) + " " + res
 }
 
-// layers renders the instructions (the catalog block of D5.1 with
+// layers renders the instructions (the catalog block of docs/disclosure.md#catalog-block with
 // skill:// locations, by agent.RenderListing) and the load tool's
 // definition (agent's, whose name enum follows the listing) for a
 // snapshot.

@@ -15,7 +15,7 @@ const PromptArgument = "arguments"
 // maxPromptFiles is how many bundled files a prompt names.
 const maxPromptFiles = 10
 
-// newPrompt makes the skill's prompt (layer 4 of DESIGN.md D7). Hidden
+// newPrompt makes the skill's prompt (layer 4 of docs/mcp.md). Hidden
 // skills (disable-model-invocation) get one too: a prompt is invoked by the
 // user, which is exactly how such a skill is meant to be used.
 func newPrompt(sv *served) *mcp.Prompt {

@@ -66,7 +66,7 @@ type Options struct {
 // ToolMode says when the load tool is in tools/list.
 type ToolMode string
 
-// Tool modes (DESIGN.md D7 layer 3; reference/sep-2640.md §4).
+// Tool modes (docs/mcp.md layer 3; docs/mcp.md#skills-extension).
 const (
 	// ToolAuto offers the tool to clients that do not advertise the Skills
 	// Extension in their capabilities: those that do load skills through

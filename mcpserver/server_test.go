@@ -321,7 +321,7 @@ func sum(b []byte) string {
 
 // TestGoldenDigests serves the worked example of the extension's overview
 // page (its two file texts) and expects its published digests and sizes
-// (reference/sep-2640.md §1.14).
+// (docs/mcp.md#skills-extension).
 func TestGoldenDigests(t *testing.T) {
 	ws := t.TempDir()
 	writeTree(t, ws, map[string]string{

@@ -26,7 +26,7 @@ import (
 
 // skillFile is the path every skill's instructions are served under,
 // whatever the file is called on disk (skill.md, or NAME.md for a
-// flat-form skill): skill://NAME/SKILL.md (SEP-2640 §Resource Mapping).
+// flat-form skill): skill://NAME/SKILL.md (SEP-2640 (docs/mcp.md#skills-extension) Mapping).
 const skillFile = "SKILL.md"
 
 // A snapshot is everything the server answers from, built from one
@@ -268,7 +268,7 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served) 
 	incomplete := ""
 
 	// The skill file: opened through the catalog, which checks that the
-	// file actually opened is inside the root's boundary (D4.4), so a
+	// file actually opened is inside the root's boundary (docs/discovery.md#boundaries), so a
 	// symlink swapped in since discovery is refused.
 	sf, sfReused, err := s.readFile(cs.Name, skillFile, old,
 		func() (fs.FileInfo, error) { return os.Stat(cs.Location) },
@@ -427,7 +427,7 @@ func fileErr(err error) error {
 }
 
 // describe sets the resource metadata of every file: SKILL.md carries the
-// skill's name and description (SEP-2640 §Resource Metadata).
+// skill's name and description (SEP-2640 (docs/mcp.md#skills-extension) Metadata).
 func (s *Server) describe(sv *served) {
 	for _, f := range sv.files {
 		r := &mcp.Resource{URI: f.uri, MIMEType: f.mime, Size: f.size, Name: sv.name + "/" + f.rel}
@@ -473,9 +473,9 @@ func (sv *served) indexDirs() {
 // through the extension and builds its entry. A host parses the SKILL.md
 // it reads with its own YAML parser and compares the result with the
 // entry's frontmatter, and checks the name against the URI and the
-// specification (SEP-2640 §Frontmatter, §Resource Mapping), so only
+// specification (SEP-2640 (docs/mcp.md#skills-extension) Mapping), so only
 // frontmatter that parsed as plain YAML and a name that meets the rule
-// qualify (DESIGN.md D7).
+// qualify (docs/mcp.md).
 func (s *Server) extensionEntry(sv *served, pdiags []skill.Diagnostic, incomplete string) []skill.Diagnostic {
 	p := sv.parsed
 	why := ""

@@ -25,7 +25,7 @@ func (src snapSource) served(cs *catalog.Skill) (*served, error) {
 }
 
 // Load returns the body of the served SKILL.md, cut at maxSkillBytes as
-// the catalog cuts it (D4.5).
+// the catalog cuts it (docs/discovery.md#limits).
 func (src snapSource) Load(_ context.Context, cs *catalog.Skill) (*catalog.Loaded, error) {
 	sv, err := src.served(cs)
 	if err != nil {

@@ -22,7 +22,7 @@ type HTTPOptions struct {
 	// Stateful keeps a session per client (Mcp-Session-Id), so the server
 	// can push list_changed notifications after a reload. The default,
 	// stateless, answers each request on its own: any number of identical
-	// instances can sit behind a load balancer (DESIGN.md D10), and
+	// instances can sit behind a load balancer (docs/serving.md), and
 	// clients learn of changes from ttlMs and by listing again.
 	Stateful bool
 	// MaxRequestBytes bounds a request body (default, and for any value

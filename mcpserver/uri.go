@@ -10,7 +10,7 @@ import (
 )
 
 // Scheme is the URI scheme of served skill files: skill://NAME/PATH
-// (SEP-2640 §Resource Mapping).
+// (SEP-2640 (docs/mcp.md#skills-extension) Mapping).
 const Scheme = "skill"
 
 const schemePrefix = Scheme + "://"
@@ -27,7 +27,7 @@ var (
 )
 
 // nameRule is the loosest name the catalog serves ([a-z0-9][a-z0-9._-]*,
-// DESIGN.md D3.2): every such name is an RFC 3986 reg-name, so it sits in
+// docs/format.md#names): every such name is an RFC 3986 reg-name, so it sits in
 // the URI authority unencoded.
 var nameRule = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
 
@@ -35,7 +35,7 @@ var nameRule = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
 // followed by each segment of rel percent-encoded as a URI path segment
 // (url.PathEscape: "a b.md" becomes "a%20b.md"). rel is relative to the
 // skill folder with "/" separators; "" gives the skill's root directory
-// skill://NAME (no trailing slash, SEP-2640 §Resource Mapping).
+// skill://NAME (no trailing slash, SEP-2640 (docs/mcp.md#skills-extension) Mapping).
 func URI(name, rel string) string {
 	if rel == "" {
 		return schemePrefix + name

@@ -8,7 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The SEP-2640 Skills Extension on the wire (reference/sep-2640.md §1; the
+// The SEP-2640 Skills Extension on the wire (docs/mcp.md#skills-extension; the
 // stable extension page, which adds the cache fields to skills/get). The
 // types serve both sides: the server answers with them and a Go client
 // registers them with mcp.AddSendingCustomMethod.
@@ -25,7 +25,7 @@ const (
 )
 
 // Limits per skill that hosts must accept and servers should not exceed
-// (SEP-2640 §Limits). The server reports a skill over either limit and
+// (SEP-2640 (docs/mcp.md#skills-extension)). The server reports a skill over either limit and
 // still serves it.
 const (
 	MaxSkillFiles = 512
@@ -129,7 +129,7 @@ func (e *SkillEntry) seal() error {
 }
 
 // Manifest is a skill's file list, or the marker "dynamic" for content
-// generated on demand (SEP-2640 §Resources). This server always sends a
+// generated on demand (SEP-2640 (docs/mcp.md#skills-extension)). This server always sends a
 // complete list; Dynamic is there so a client can decode any server.
 type Manifest struct {
 	Files   []SkillResource

@@ -22,7 +22,7 @@ const (
 type Code string
 
 // Diagnostic codes. The first group comes from the 004 seed's lint table, the
-// rest are skillet's (DESIGN.md D6).
+// rest are skillet's (docs/lint.md).
 const (
 	CodeWorkspaceMissing     Code = "workspace-missing"
 	CodeDirectoryEscape      Code = "directory-escape"
@@ -69,41 +69,41 @@ type CodeInfo struct {
 	Source   string
 }
 
-// Codes lists every diagnostic code in the order of DESIGN.md D6.
+// Codes lists every diagnostic code in the order of docs/lint.md.
 var Codes = []CodeInfo{
 	{CodeWorkspaceMissing, SeverityError, false, "the workspace path does not exist", "004"},
 	{CodeDirectoryEscape, SeverityError, false, "a configured directory resolves outside the workspace", "004"},
 	{CodeFileMissing, SeverityError, false, "a skill folder has no SKILL.md", "004"},
-	{CodePathEscape, SeverityError, false, "a file resolves outside the boundary of its root (for example through a symlink)", "004, D4.4"},
+	{CodePathEscape, SeverityError, false, "a file resolves outside the boundary of its root (for example through a symlink)", "Kestrel, docs/discovery.md#boundaries"},
 	{CodeEmptyBody, SeverityError, false, "frontmatter exists but nothing follows it", "004"},
-	{CodeNameInvalid, SeverityError, true, "the name does not match [a-z0-9][a-z0-9._-]* after normalisation (a warning when only the spec's stricter rule is broken)", "004, spec §name"},
-	{CodeDuplicateName, SeverityError, false, "two files claim the same skill name in one scope; only the first is loaded", "004, D4.3"},
-	{CodeNoFrontmatter, SeverityWarning, true, "no frontmatter: name and description are inferred from the path and the first line", "004, spec §SKILL.md format"},
-	{CodeNoDescription, SeverityWarning, true, "no description: the catalog uses the first prose line of the body", "004, spec §description"},
-	{CodeNameMismatch, SeverityWarning, true, "the folder or file name and the frontmatter name disagree", "004, spec §name"},
+	{CodeNameInvalid, SeverityError, true, "the name does not match [a-z0-9][a-z0-9._-]* after normalisation (a warning when only the spec's stricter rule is broken)", "Kestrel, spec §name"},
+	{CodeDuplicateName, SeverityError, false, "two files claim the same skill name in one scope; only the first is loaded", "Kestrel, docs/discovery.md#precedence"},
+	{CodeNoFrontmatter, SeverityWarning, true, "no frontmatter: name and description are inferred from the path and the first line", "Kestrel, spec §SKILL.md format"},
+	{CodeNoDescription, SeverityWarning, true, "no description: the catalog uses the first prose line of the body", "Kestrel, spec §description"},
+	{CodeNameMismatch, SeverityWarning, true, "the folder or file name and the frontmatter name disagree", "Kestrel, spec §name"},
 	{CodeNameNormalized, SeverityWarning, true, "the raw name was rewritten to kebab-case", "004"},
 	{CodeDescriptionLong, SeverityWarning, false, "the description is longer than maxDescriptionChars; the catalog truncates it", "004"},
 	{CodeTooLarge, SeverityWarning, false, "the file is larger than maxSkillBytes; only that many bytes are read", "004"},
-	{CodeParseError, SeverityError, false, "YAML frontmatter that could not be parsed or repaired", "D3.1"},
-	{CodeParseRecovered, SeverityWarning, true, "YAML frontmatter repaired (for example an unquoted \": \" in a value)", "D3.1, client guide"},
-	{CodeInvalidEncoding, SeverityError, false, "the file is not UTF-8 text", "D3.3"},
+	{CodeParseError, SeverityError, false, "YAML frontmatter that could not be parsed or repaired", "docs/format.md#parsing"},
+	{CodeParseRecovered, SeverityWarning, true, "YAML frontmatter repaired (for example an unquoted \": \" in a value)", "docs/format.md#parsing, client guide"},
+	{CodeInvalidEncoding, SeverityError, false, "the file is not UTF-8 text", "docs/format.md#encoding"},
 	{CodeDescriptionTooLong, SeverityWarning, true, "the description is over the specification's 1024 characters", "spec §description"},
 	{CodeCompatibilityTooLong, SeverityWarning, true, "compatibility is over the specification's 500 characters", "spec §compatibility"},
 	{CodeMetadataInvalid, SeverityWarning, true, "metadata is not a map of strings", "spec §metadata"},
 	{CodeUnknownField, SeverityWarning, true, "a frontmatter field outside the specification and the recognised extensions", "000"},
-	{CodeShadowed, SeverityWarning, false, "a higher-precedence root has a skill of the same name", "000, 004, D4.3"},
-	{CodeBrokenLink, SeverityWarning, false, "a symlink whose target does not exist; skipped", "D4.4"},
-	{CodeSymlinkLoop, SeverityWarning, false, "a symlink loop; skipped", "D4.4"},
-	{CodeUnreadable, SeverityWarning, false, "an entry that cannot be read (permissions, not a regular file); skipped", "D4.4"},
-	{CodeWalkLimit, SeverityWarning, false, "the depth or folder limit of a root was reached; the walk stopped early", "D4.2"},
+	{CodeShadowed, SeverityWarning, false, "a higher-precedence root has a skill of the same name", "Brute, Kestrel, docs/discovery.md#precedence"},
+	{CodeBrokenLink, SeverityWarning, false, "a symlink whose target does not exist; skipped", "docs/discovery.md#boundaries"},
+	{CodeSymlinkLoop, SeverityWarning, false, "a symlink loop; skipped", "docs/discovery.md#boundaries"},
+	{CodeUnreadable, SeverityWarning, false, "an entry that cannot be read (permissions, not a regular file); skipped", "docs/discovery.md#boundaries"},
+	{CodeWalkLimit, SeverityWarning, false, "the depth or folder limit of a root was reached; the walk stopped early", "docs/discovery.md#shapes"},
 	{CodeBodyTooLong, SeverityWarning, false, "the body is over 500 lines (specification guidance)", "spec §progressive disclosure"},
 	{CodeBrokenReference, SeverityWarning, false, "the body refers to a relative file that does not exist in the skill folder", "spec §file references"},
-	{CodeCatalogTruncated, SeverityWarning, false, "skills beyond maxSkills or the catalog budget were shortened or left out", "004, D4.5, D5.1"},
+	{CodeCatalogTruncated, SeverityWarning, false, "skills beyond maxSkills or the catalog budget were shortened or left out", "Kestrel, docs/discovery.md#limits, docs/disclosure.md#catalog-block"},
 	{CodeNameMissing, SeverityWarning, true, "the frontmatter has no name; the folder or file name is used", "spec §name"},
 	{CodeFieldInvalid, SeverityWarning, true, "a known field has the wrong type (for example a list where a string is required)", "spec §frontmatter"},
 	{CodeDuplicateField, SeverityWarning, true, "a frontmatter key appears twice; the first value is used", "YAML 1.2 §3.2.1.1"},
-	{CodeFileCase, SeverityWarning, false, "the skill file is named in another letter case than SKILL.md", "D4.2"},
-	{CodeConfigInvalid, SeverityError, false, "the configuration file could not be read or has a wrong value", "D4.6"},
+	{CodeFileCase, SeverityWarning, false, "the skill file is named in another letter case than SKILL.md", "docs/discovery.md#shapes"},
+	{CodeConfigInvalid, SeverityError, false, "the configuration file could not be read or has a wrong value", "docs/discovery.md#configuration"},
 }
 
 // Info returns the [CodeInfo] of c, or a zero CodeInfo with Code set when c

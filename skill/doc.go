@@ -1,6 +1,6 @@
 // Package skill parses one SKILL.md: it splits the --- fences (BOM, CRLF and
 // mixed line endings allowed), decodes the YAML frontmatter, repairs broken
-// plain scalars, applies the field rules of DESIGN.md D3 and reports every
+// plain scalars, applies the field rules of docs/format.md and reports every
 // departure as a [Diagnostic] with a code, a line and a column.
 //
 // [Parse] is pure: bytes in, a [*Skill] and diagnostics out. It reads no file

@@ -116,7 +116,7 @@ func (p *parser) yamlError(err error, lineOff int) {
 // word (letters, digits, _ . - / and inner spaces).
 var keyLine = regexp.MustCompile(`^(\s*)([A-Za-z0-9_][A-Za-z0-9_./ -]*?)\s*:(?:[ \t]+(.*))?$`)
 
-// repair implements D3.1's repair-and-retry: at the line the YAML error
+// repair implements docs/format.md#parsing's repair-and-retry: at the line the YAML error
 // names, the value of a "key: value" line (with its continuation lines) is
 // re-quoted as a double-quoted string, and decoding is tried again. Every
 // successful rewrite is reported as parse-recovered.
@@ -307,7 +307,7 @@ func toValue(n *yamlx.Node, budget *int, depth int) (any, error) {
 	return nil, nil
 }
 
-// fieldKind groups the fields of the D3 table.
+// fieldKind groups the fields of the docs/format.md table.
 var specFields = map[string]bool{
 	"name": true, "description": true, "license": true,
 	"compatibility": true, "metadata": true, "allowed-tools": true,
@@ -324,7 +324,7 @@ var extensionFields = map[string]bool{
 	"agent": true, "background": true, "hooks": true, "paths": true, "shell": true,
 }
 
-// KnownField reports whether key is a field of the D3 table: one of the
+// KnownField reports whether key is a field of the docs/format.md table: one of the
 // specification's six, when-to-use with its aliases,
 // disable-model-invocation, or a recognised extension field.
 func KnownField(key string) bool {

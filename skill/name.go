@@ -14,7 +14,7 @@ var (
 	// specName is the specification's name rule: lowercase ASCII letters
 	// and digits in hyphen-separated runs (spec §name).
 	specName = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-	// looseName is 004's rule for a normalised name.
+	// looseName is Kestrel's rule for a normalised name.
 	looseName = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
 )
 
@@ -25,7 +25,7 @@ func ValidName(name string) bool {
 	return len(name) <= MaxNameChars && specName.MatchString(name)
 }
 
-// Normalize rewrites a name to kebab-case (004): NFKC, accents removed,
+// Normalize rewrites a name to kebab-case (Kestrel): NFKC, accents removed,
 // camelCase split, lower case, every run of other characters turned into a
 // single "-", and no leading or trailing "-". "Release Checklist" becomes
 // "release-checklist"; "PDFProcessing" becomes "pdf-processing". The result
@@ -65,7 +65,7 @@ func Normalize(name string) string {
 	return strings.Trim(b.String(), "-")
 }
 
-// resolveName applies D3.2 and reports the result. It returns false when
+// resolveName applies docs/format.md#names and reports the result. It returns false when
 // the skill must be rejected.
 func (p *parser) resolveName(s *Skill, fm *frontmatter, dirName string) bool {
 	line, col := 0, 0

@@ -14,7 +14,7 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 // Parse reads one SKILL.md (or flat-form NAME.md) from src.
 //
 // Parse is pure: bytes in, value and diagnostics out; it reads no file and
-// never panics. It follows DESIGN.md D3: an optional UTF-8 BOM, LF, CRLF or
+// never panics. It follows docs/format.md: an optional UTF-8 BOM, LF, CRLF or
 // mixed line endings, a --- fence on the first line and the next line that is
 // exactly --- (trailing blanks allowed) closing it. The frontmatter is decoded
 // as YAML; in lenient mode a broken plain scalar is re-quoted and decoding

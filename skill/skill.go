@@ -7,10 +7,10 @@ import (
 	"strings"
 )
 
-// Skill is one parsed SKILL.md: the frontmatter fields of DESIGN.md D3 and,
+// Skill is one parsed SKILL.md: the frontmatter fields of docs/format.md and,
 // unless [Options.SkipBody] was set, the Markdown body.
 type Skill struct {
-	// Name is the skill's name after the rules of D3.2: the frontmatter
+	// Name is the skill's name after the rules of docs/format.md#names: the frontmatter
 	// name (normalised to kebab-case in lenient mode), or the folder or file
 	// name when the frontmatter has none.
 	Name string
@@ -134,7 +134,7 @@ func (m Map) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// Mode selects how strictly [Parse] reads a file (D3.2).
+// Mode selects how strictly [Parse] reads a file (docs/format.md#names).
 type Mode int
 
 const (
@@ -165,7 +165,7 @@ func ParseMode(s string) (Mode, bool) {
 	return Lenient, false
 }
 
-// DefaultMaxDescriptionChars is the catalog's description limit (004).
+// DefaultMaxDescriptionChars is the catalog's description limit (Kestrel).
 const DefaultMaxDescriptionChars = 240
 
 // Spec limits, in characters (Unicode code points).
@@ -193,7 +193,7 @@ type Options struct {
 	// 0 means DefaultMaxDescriptionChars, a negative value disables it.
 	MaxDescriptionChars int
 	// SkipBody leaves Skill.Body empty (BodyOffset and BodyLine are still
-	// set), for callers that list skills without holding bodies (D9).
+	// set), for callers that list skills without holding bodies (docs/performance.md).
 	SkipBody bool
 	// Truncated says the caller read only the first part of a larger file;
 	// it only changes the wording of a missing closing fence.

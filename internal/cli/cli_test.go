@@ -44,7 +44,7 @@ func TestExamplesClean(t *testing.T) {
 }
 
 // TestStreamedJSONIsTheSame checks that the streamed list --json writes
-// byte for byte what encoding the whole D8 object at once writes, for an
+// byte for byte what encoding the whole docs/output.md object at once writes, for an
 // empty listing and for the corpus.
 func TestStreamedJSONIsTheSame(t *testing.T) {
 	dirs := []string{t.TempDir()}

@@ -46,7 +46,7 @@ PATH limits the report to files or folders (a folder outside the roots is
 checked as an extra root); NAME is a skill's name.
 
 Findings are printed as "path:line:col: level: message [code]", or as JSON
-(--json, DESIGN.md D8) or SARIF 2.1.0 (--format sarif); a summary line goes
+(--json, docs/output.md) or SARIF 2.1.0 (--format sarif); a summary line goes
 to stderr. --strict raises the specification's rules to errors. --compat
 adds, for each skill, the presets that would discover it and the rules of
 known hosts it breaks.
@@ -154,7 +154,7 @@ errors.`,
 		},
 	}
 	f := cmd.Flags()
-	f.BoolVar(&asJSON, "json", false, "print the report as JSON (DESIGN.md D8); same as --format json")
+	f.BoolVar(&asJSON, "json", false, "print the report as JSON (docs/output.md); same as --format json")
 	f.StringVar(&format, "format", "text", "report format: text, json or sarif")
 	f.BoolVar(&compat, "compat", false, "add the compatibility report: presets that discover each skill, host rules it breaks")
 	f.StringVar(&fix, "fix", "", "apply safe fixes; --fix=name also sets each name to its folder's")

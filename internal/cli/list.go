@@ -23,7 +23,7 @@ func newListCmd(g *globals, io *IO) *cobra.Command {
 		Use:   "list",
 		Short: "List the skills an agent would load",
 		Long: `List the skills found in the roots, in precedence order: a table on a
-terminal, tab-separated lines otherwise, or the JSON object of DESIGN.md D8
+terminal, tab-separated lines otherwise, or the JSON object of docs/output.md
 with --json. Problems are summed up in one line on stderr; run skillet lint
 for each of them.`,
 		Args: cobra.NoArgs,
@@ -54,7 +54,7 @@ for each of them.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the listing as JSON (DESIGN.md D8)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the listing as JSON (docs/output.md)")
 	return cmd
 }
 
@@ -90,7 +90,7 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// The JSON shapes of DESIGN.md D8. Field names are a contract.
+// The JSON shapes of docs/output.md. Field names are a contract.
 type listJSONOut struct {
 	Workspace   string             `json:"workspace"`
 	Roots       []rootJSON         `json:"roots"`
@@ -123,9 +123,9 @@ type skillJSON struct {
 
 func slash(p string) string { return filepath.ToSlash(p) }
 
-// writeListingJSON writes the D8 object exactly as writeJSON would write
+// writeListingJSON writes the docs/output.md object exactly as writeJSON would write
 // listingJSON(l), but one skill and one diagnostic at a time, so the whole
-// document is never held in memory (D9: peak memory of list on 10,000
+// document is never held in memory (docs/performance.md: peak memory of list on 10,000
 // skills).
 func writeListingJSON(w io.Writer, l *catalog.Listing) error {
 	bw := bufio.NewWriterSize(w, 64<<10)

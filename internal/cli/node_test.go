@@ -92,7 +92,7 @@ func nodeSetup(t *testing.T) (dir string, major int) {
 // conformanceCLI returns the conformance suite's entry point. Before Node
 // 22 the published build dies at import, as it imports fs.globSync, which
 // only the client scenarios use; a copy without that import (it throws if
-// ever called) lets the server scenarios run (reference/sep-2640.md §2.3).
+// ever called) lets the server scenarios run (docs/mcp.md#skills-extension).
 func conformanceCLI(t *testing.T, dir string, major int) string {
 	t.Helper()
 	dist := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "conformance", "dist")

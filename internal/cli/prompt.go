@@ -22,8 +22,9 @@ func newPromptCmd(g *globals, io *IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "prompt",
 		Short: "Print the skills block a model sees in its system prompt",
-		Long: `Print the catalog block that goes into a model's system prompt (DESIGN.md
-D5.1): a preamble saying how to load a skill with the tool, then each listed
+		Long: `Print the catalog block that goes into a model's system prompt
+(docs/disclosure.md#catalog-block): a preamble saying how to load a skill
+with the tool, then each listed
 skill's name, description, when-to-use hint and location. Hidden skills
 (disable-model-invocation) are left out; descriptions are cut at
 maxDescriptionChars (240).

@@ -31,7 +31,7 @@ func newServeCmd(g *globals, io *IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the skills to MCP clients (stdio, or streamable HTTP with --http)",
-		Long: `Serve the skills found in the roots as an MCP server (DESIGN.md D7).
+		Long: `Serve the skills found in the roots as an MCP server (docs/mcp.md).
 
 By default it speaks MCP over stdin and stdout, for a client that starts it
 as a subprocess. With --http localhost:PORT it serves streamable HTTP at

@@ -17,7 +17,7 @@ func newShowCmd(g *globals, io *IO) *cobra.Command {
 		Use:   "show NAME",
 		Short: "Print exactly what the load tool returns for a skill",
 		Long: `Print exactly what the load tool (use_skill) returns to a model for the
-skill NAME (DESIGN.md D5.2): its instructions with the base directory and a
+skill NAME (docs/disclosure.md#load-tool): its instructions with the base directory and a
 sample of its bundled files, or with --file PATH the text of one bundled
 file, read confined to the skill folder.
 

@@ -12,7 +12,7 @@ func newToolSchemaCmd(g *globals, io *IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tool-schema",
 		Short: "Print the load tool's definition as JSON",
-		Long: `Print the load tool's definition (DESIGN.md D5.2) as JSON: its name (toolName,
+		Long: `Print the load tool's definition (docs/disclosure.md#load-tool) as JSON: its name (toolName,
 default use_skill), its description, and the JSON Schema of its input, whose
 name property is an enum of the skills a model may load now.
 

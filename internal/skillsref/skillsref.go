@@ -1,7 +1,7 @@
 // Package skillsref reproduces the three commands of the Agent Skills
 // reference validator, skills-ref (validate, read-properties, to-prompt):
 // their messages, JSON keys and XML shape, so scripts written against it
-// switch over unchanged (DESIGN.md D8; reference/agent-skills-spec.md §6).
+// switch over unchanged (docs/output.md; https://agentskills.io/specification and its reference validator (docs/lint.md#reference-parity)).
 //
 // The file itself is read by skillet's own parser (YAML 1.2, line-based
 // fences), so a few inputs the reference tool rejects only because of its
