@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -228,7 +229,7 @@ func (p *parser) parse() *Skill {
 
 	// Description.
 	if s.Description == "" {
-		inferred := firstProseLine(body)
+		inferred := firstProseLine(body, !f.found)
 		switch {
 		case inferred == "":
 			p.reportSeverity(CodeNoDescription, SeverityError, descLine(fm, f), 1, "no description: the frontmatter has none and the body has no prose line to use")
@@ -357,51 +358,258 @@ func normalizeNewlines(b []byte) string {
 }
 
 // firstProseLine returns the first line of Markdown prose in body: not a
-// heading, code fence, table, rule, HTML comment or link definition, with
-// list and quote markers removed. When the body has no prose it falls back
-// to the first heading's text.
-func firstProseLine(body []byte) string {
-	inCode, inComment := false, false
-	heading := ""
-	for i := 0; i < len(body); {
+// heading (ATX or setext), a code fence or docstring quote (three double or
+// single quotes) and what it encloses, a table row, rule, HTML comment or
+// tag, a line of images or badges, or a link definition; list and quote
+// markers are removed. When
+// unfenced is set (the file has no --- fence), a leading block of
+// "key: value" lines that names a frontmatter field is the author's
+// frontmatter written without its fences and is skipped too. When the body
+// has no prose it falls back to the first heading's text.
+func firstProseLine(body []byte, unfenced bool) string {
+	var lines []string
+	for i := 0; i < len(body) && len(lines) < maxProseLines; {
 		raw, next := nextLine(body, i)
 		i = next
-		line := strings.TrimSpace(string(raw))
-		if inComment {
-			if strings.Contains(line, "-->") {
-				inComment = false
+		lines = append(lines, string(raw))
+	}
+	from := 0
+	if unfenced {
+		from = skipUnfencedKeys(lines)
+	}
+	fenceMark := "" // the marker that closes the open block
+	inComment := false
+	heading := ""
+	for k := from; k < len(lines); k++ {
+		line := strings.TrimSpace(lines[k])
+		if fenceMark != "" {
+			if closesFence(line, fenceMark) {
+				fenceMark = ""
 			}
 			continue
 		}
-		if strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~") {
-			inCode = !inCode
+		if inComment {
+			_, after, ok := strings.Cut(line, "-->")
+			if !ok {
+				continue
+			}
+			inComment = false
+			line = strings.TrimSpace(after)
+		}
+		if strings.HasPrefix(line, "<!--") {
+			_, after, ok := strings.Cut(line[4:], "-->")
+			if !ok {
+				inComment = true
+				continue
+			}
+			line = strings.TrimSpace(after)
+		}
+		if line == "" {
 			continue
 		}
-		if inCode || line == "" {
+		if m := openFence(line); m != "" {
+			fenceMark = m
 			continue
 		}
 		switch {
-		case strings.HasPrefix(line, "<!--"):
-			if !strings.Contains(line, "-->") {
-				inComment = true
-			}
-			continue
 		case strings.HasPrefix(line, "#"):
 			if heading == "" {
-				heading = strings.TrimSpace(strings.TrimLeft(line, "#"))
+				heading = strings.TrimSpace(strings.Trim(line, "# \t"))
 			}
 			continue
-		case strings.HasPrefix(line, "|"), strings.HasPrefix(line, "!["),
-			isRule(line), strings.HasPrefix(line, "<") && strings.HasSuffix(line, ">"),
-			strings.HasPrefix(line, "[") && strings.Contains(line, "]:"):
+		case k+1 < len(lines) && isSetextUnderline(strings.TrimSpace(lines[k+1])) && !isRule(line) && !strings.Contains(line, "|") && stripMarkers(line) == line:
+			// "Title" over "=====" or "-----" is a heading.
+			if heading == "" {
+				heading = line
+			}
+			k++
+			continue
+		case strings.HasPrefix(line, "|"), isTableRow(line, lines, k), isRule(line),
+			strings.HasPrefix(line, "<") && strings.HasSuffix(line, ">"),
+			strings.HasPrefix(line, "[") && strings.Contains(line, "]:"),
+			onlyImages(line), isQuoteMark(line):
 			continue
 		}
 		line = stripMarkers(line)
-		if line != "" {
+		if line != "" && !onlyImages(line) && !isQuoteMark(line) {
 			return line
 		}
 	}
 	return heading
+}
+
+// maxProseLines bounds the lines searched for a description.
+const maxProseLines = 4096
+
+// skipUnfencedKeys returns the index of the first line after a leading
+// block of "key: value" lines (with their indented continuation lines, and
+// a --- line before or after it), or 0 when the file does not open with
+// such a block. The block must name a known frontmatter field, so that a
+// prose line such as "Note: read this first" is not taken for one.
+func skipUnfencedKeys(lines []string) int {
+	k := 0
+	for k < len(lines) && strings.TrimSpace(lines[k]) == "" {
+		k++
+	}
+	if k < len(lines) && isRule(strings.TrimSpace(lines[k])) {
+		k++
+	}
+	known, keys := false, 0
+	for k < len(lines) {
+		line := lines[k]
+		if strings.TrimSpace(line) == "" {
+			break
+		}
+		if m := unfencedKey.FindStringSubmatch(line); m != nil {
+			keys++
+			known = known || KnownField(m[1])
+			k++
+			continue
+		}
+		if keys > 0 && (line[0] == ' ' || line[0] == '\t') {
+			k++ // a continuation line, a nested key or a list item
+			continue
+		}
+		break
+	}
+	if !known {
+		return 0
+	}
+	if k < len(lines) && isRule(strings.TrimSpace(lines[k])) {
+		k++
+	}
+	return k
+}
+
+// unfencedKey matches a top-level "key: value" (or "key:") line.
+var unfencedKey = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_-]*):(?:[ \t]|$)`)
+
+// Docstring quotes: a line opening with one starts a block that a line
+// ending with the same quote closes.
+const (
+	dquote3 = `"""`
+	squote3 = `'''`
+)
+
+// isQuoteMark reports whether line is only quote marks (a docstring quote
+// left on its own).
+func isQuoteMark(line string) bool {
+	return strings.Trim(line, `"'`+"`") == ""
+}
+
+// openFence returns the marker that closes the block line opens: a code
+// fence (three or more backticks or tildes) or a docstring quote, or ""
+// when line opens none.
+func openFence(line string) string {
+	for _, q := range []string{dquote3, squote3} {
+		if strings.HasPrefix(line, q) {
+			if strings.Contains(line[3:], q) {
+				return "" // """one line""" closes on its own line
+			}
+			return q
+		}
+	}
+	if len(line) < 3 || line[0] != '`' && line[0] != '~' {
+		return ""
+	}
+	n := 0
+	for n < len(line) && line[n] == line[0] {
+		n++
+	}
+	if n < 3 || line[0] == '`' && strings.Contains(line[n:], "`") {
+		return "" // ``` followed by a backtick is inline code, not a fence
+	}
+	return line[:n]
+}
+
+// closesFence reports whether line closes the block opened by mark: the
+// same fence character at least as many times and nothing else, or a line
+// ending with the same docstring quote.
+func closesFence(line, mark string) bool {
+	if mark == dquote3 || mark == squote3 {
+		return strings.HasSuffix(line, mark)
+	}
+	return len(line) >= len(mark) && strings.Trim(line, mark[:1]) == ""
+}
+
+// isSetextUnderline reports whether line underlines a setext heading.
+func isSetextUnderline(line string) bool {
+	if line == "" {
+		return false
+	}
+	c := line[0]
+	return (c == '=' || c == '-') && strings.Trim(line, string(c)) == ""
+}
+
+// isTableRow reports whether lines[k] is a row of a pipe table written
+// without outer pipes: it holds a "|", and it or a line next to it is a
+// delimiter row ("--- | ---").
+func isTableRow(line string, lines []string, k int) bool {
+	if !strings.Contains(line, "|") {
+		return false
+	}
+	if isDelimiterRow(line) {
+		return true
+	}
+	for _, j := range []int{k - 1, k + 1} {
+		if j >= 0 && j < len(lines) && isDelimiterRow(strings.TrimSpace(lines[j])) {
+			return true
+		}
+	}
+	return false
+}
+
+func isDelimiterRow(line string) bool {
+	return strings.Contains(line, "|") && strings.Contains(line, "-") && strings.Trim(line, "|-: \t") == ""
+}
+
+// onlyImages reports whether line is nothing but images and linked images
+// (a row of badges), which say nothing a description could use.
+func onlyImages(line string) bool {
+	rest := strings.TrimSpace(line)
+	if rest == "" {
+		return false
+	}
+	for rest != "" {
+		var ok bool
+		if rest, ok = cutImage(rest); !ok {
+			return false
+		}
+		rest = strings.TrimSpace(rest)
+	}
+	return true
+}
+
+// cutImage removes one leading "![alt](src)" or "[![alt](src)](href)"
+// from s and reports whether it found one.
+func cutImage(s string) (string, bool) {
+	linked := strings.HasPrefix(s, "[![")
+	if linked {
+		s = s[1:]
+	}
+	if !strings.HasPrefix(s, "![") {
+		return s, false
+	}
+	i := strings.Index(s, "](")
+	if i < 0 {
+		return s, false
+	}
+	j := strings.IndexByte(s[i:], ')')
+	if j < 0 {
+		return s, false
+	}
+	s = s[i+j+1:]
+	if linked {
+		if !strings.HasPrefix(s, "](") {
+			return s, false
+		}
+		j := strings.IndexByte(s, ')')
+		if j < 0 {
+			return s, false
+		}
+		s = s[j+1:]
+	}
+	return s, true
 }
 
 func isRule(line string) bool {
