@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/benchtree/tree"
 	"github.com/skillet-go/skillet/internal/testcorpus"
+	"github.com/skillet-go/skillet/skill"
 )
 
 // TestExamplesClean checks that the bundled examples load with no
@@ -43,13 +45,37 @@ func TestExamplesClean(t *testing.T) {
 	}
 }
 
-// TestStreamedJSONIsTheSame checks that the streamed list --json writes
-// byte for byte what encoding the whole docs/output.md object at once writes, for an
-// empty listing and for the corpus.
+// TestStreamedJSONIsTheSame checks that the one-pass list --json writer
+// writes byte for byte what encoding/json writes for the whole docs/output.md object at
+// once, for an empty listing, the corpus, a generated tree (with broken
+// skills, so diagnostics) and a listing of hard values.
 func TestStreamedJSONIsTheSame(t *testing.T) {
-	dirs := []string{t.TempDir()}
+	gen := t.TempDir()
+	if _, err := tree.Generate(gen, &tree.Options{N: 300, Seed: 7, BrokenPercent: 10}); err != nil {
+		t.Fatal(err)
+	}
+	dirs := []string{t.TempDir(), gen}
 	if c := testcorpus.Find(); c != "" {
 		dirs = append(dirs, c)
+	}
+	check := func(name string, l *catalog.Listing) {
+		t.Helper()
+		var whole, streamed bytes.Buffer
+		if err := writeJSON(&whole, listingJSON(l)); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeListingJSON(&streamed, l); err != nil {
+			t.Fatal(err)
+		}
+		if whole.String() != streamed.String() {
+			w, s := whole.String(), streamed.String()
+			i := 0
+			for i < len(w) && i < len(s) && w[i] == s[i] {
+				i++
+			}
+			t.Errorf("%s: streamed JSON differs at byte %d (%d vs %d bytes): ...%q vs ...%q", name, i, streamed.Len(), whole.Len(),
+				s[max(0, i-40):min(len(s), i+40)], w[max(0, i-40):min(len(w), i+40)])
+		}
 	}
 	for _, dir := range dirs {
 		c, err := catalog.New(context.Background(), &catalog.Options{Workspace: dir, NoUser: true, ExtraPaths: testcorpus.Roots(dir)})
@@ -60,17 +86,33 @@ func TestStreamedJSONIsTheSame(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var whole, streamed bytes.Buffer
-		if err := writeJSON(&whole, listingJSON(l)); err != nil {
-			t.Fatal(err)
-		}
-		if err := writeListingJSON(&streamed, l); err != nil {
-			t.Fatal(err)
-		}
-		if whole.String() != streamed.String() {
-			t.Errorf("%s: streamed JSON differs (%d vs %d bytes)", dir, streamed.Len(), whole.Len())
-		}
+		check(dir, l)
 	}
+	odd := "q\"\\ <&> \b\f\n\r\t\x00\x1f\x7f bad\xff\xfe \u2028\u2029 é😀"
+	check("hard values", &catalog.Listing{
+		Workspace: "/w/" + odd,
+		Roots:     []catalog.Root{{Path: "/w/a", Scope: catalog.ScopeProject, Exists: true}, {Path: odd, Scope: catalog.ScopeUser}},
+		Skills: []*catalog.Skill{{
+			Skill: &skill.Skill{Name: odd, Description: odd, WhenToUse: "w", License: odd, Compatibility: "c",
+				Metadata:     map[string]string{"z": odd, "a": "1", odd: ""},
+				AllowedTools: []string{"Read", odd},
+				Extra: skill.Map{
+					{Key: "f", Value: 1.5}, {Key: "big", Value: 1e21}, {Key: "tiny", Value: 1e-7}, {Key: "neg", Value: -0.0},
+					{Key: "i", Value: int64(-42)}, {Key: "b", Value: true}, {Key: "n", Value: nil}, {Key: odd, Value: odd},
+					{Key: "list", Value: []any{"a", int64(1), []any{}, skill.Map{}, skill.Map{{Key: "x", Value: []any{false, nil, 2.25}}}}},
+					{Key: "empty", Value: []any{}}, {Key: "map", Value: skill.Map{{Key: "k", Value: skill.Map{{Key: "deep", Value: "v"}}}}},
+				},
+				DisableModelInvocation: true},
+			Location: "/w/a/s/SKILL.md", BaseDir: "/w/a/s", Scope: catalog.ScopeProject, Bytes: 123, Truncated: true,
+		}, {
+			Skill:    &skill.Skill{Name: "plain"},
+			Location: "/w/a/p/SKILL.md", BaseDir: "/w/a/p", Scope: catalog.ScopeExtra,
+		}},
+		Diagnostics: []skill.Diagnostic{
+			{Code: skill.CodeShadowed, Severity: skill.SeverityWarning, Path: odd, Line: 3, Column: 9, Message: odd, Skill: "s", Related: "/r"},
+			{Code: skill.CodeParseError, Severity: skill.SeverityError, Path: "/p", Message: "m"},
+		},
+	})
 }
 
 func TestPrintable(t *testing.T) {

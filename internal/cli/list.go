@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -122,56 +121,6 @@ type skillJSON struct {
 }
 
 func slash(p string) string { return filepath.ToSlash(p) }
-
-// writeListingJSON writes the docs/output.md object exactly as writeJSON would write
-// listingJSON(l), but one skill and one diagnostic at a time, so the whole
-// document is never held in memory (docs/performance.md: peak memory of list on 10,000
-// skills).
-func writeListingJSON(w io.Writer, l *catalog.Listing) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	head := listingJSON(&catalog.Listing{Workspace: l.Workspace, Roots: l.Roots})
-	fmt.Fprintf(bw, "{\n  \"workspace\": %s,\n  \"roots\": ", jsonText(head.Workspace, "  "))
-	bw.WriteString(jsonText(head.Roots, "  "))
-	bw.WriteString(",\n  \"skills\": ")
-	writeArray(bw, len(l.Skills), func(i int) any { return toSkillJSON(l.Skills[i]) })
-	bw.WriteString(",\n  \"diagnostics\": ")
-	writeArray(bw, len(l.Diagnostics), func(i int) any {
-		d := l.Diagnostics[i]
-		d.Path, d.Related = slash(d.Path), slash(d.Related)
-		return d
-	})
-	bw.WriteString("\n}\n")
-	return bw.Flush()
-}
-
-func writeArray(bw *bufio.Writer, n int, item func(int) any) {
-	if n == 0 {
-		bw.WriteString("[]")
-		return
-	}
-	bw.WriteString("[\n")
-	for i := range n {
-		if i > 0 {
-			bw.WriteString(",\n")
-		}
-		bw.WriteString("    ")
-		bw.WriteString(jsonText(item(i), "    "))
-	}
-	bw.WriteString("\n  ]")
-}
-
-// jsonText marshals v indented by two spaces under prefix, without HTML
-// escaping and without a final newline.
-func jsonText(v any, prefix string) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent(prefix, "  ")
-	if err := enc.Encode(v); err != nil {
-		return "null"
-	}
-	return strings.TrimSuffix(b.String(), "\n")
-}
 
 func listingJSON(l *catalog.Listing) listJSONOut {
 	out := listJSONOut{
