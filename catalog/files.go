@@ -26,7 +26,8 @@ type File struct {
 const DefaultFileLimit = 10_000
 
 // skipDirs are folders inside a skill that are never listed or served.
-var skipDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, "node_modules": true, "__pycache__": true}
+// (Dot-folders such as .git are withheld, see withhold.go.)
+var skipDirs = map[string]bool{"node_modules": true, "__pycache__": true}
 
 // CleanPath checks a path a model or client gave for a file inside a skill
 // and returns it cleaned, with "/" separators. Absolute paths, paths with a
@@ -82,6 +83,14 @@ func (s *Skill) ReadFile(rel string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("opening the skill folder: %w", err)
 	}
 	defer root.Close()
+	if !s.Flat && clean != filepath.Base(s.Location) {
+		// Withheld files read as absent, whether or not they exist, so a
+		// reader learns nothing of them.
+		w := s.withholder(root)
+		if w.withheld(clean, false) || w.linkWithheld(root, clean) {
+			return nil, fmt.Errorf("%w: %q", ErrFileNotFound, rel)
+		}
+	}
 	f, err := root.OpenFile(filepath.FromSlash(clean), os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, fileError(rel, err)
@@ -132,9 +141,11 @@ func fileError(rel string, err error) error {
 // Files lists the regular files of the named skill folder, SKILL.md
 // included, sorted by path, with "/" separators. Symlinks are listed when
 // they lead to a file inside the folder; symlinked folders are not entered;
-// .git, node_modules and similar folders are skipped. At most limit files
-// are returned (limit <= 0: DefaultFileLimit); more reports that some were
-// left out.
+// node_modules and __pycache__ folders are skipped, and withheld files
+// (dotfiles, dot-folders and what an IgnoreFile excludes) are never listed.
+// At most limit files are returned (limit <= 0: DefaultFileLimit); more
+// reports that some were left out. Size is the file's length, the bytes a
+// reader gets, whatever it takes on disk (a sparse file, a hard link).
 func (c *Catalog) Files(ctx context.Context, name string, limit int) (files []File, more bool, err error) {
 	s, err := c.Get(ctx, name)
 	if err != nil {
@@ -145,21 +156,46 @@ func (c *Catalog) Files(ctx context.Context, name string, limit int) (files []Fi
 
 // Files lists the skill's files; see [Catalog.Files].
 func (s *Skill) Files(ctx context.Context, limit int) (files []File, more bool, err error) {
+	l, err := s.ListFiles(ctx, limit)
+	if err != nil {
+		return nil, false, err
+	}
+	return l.Files, l.More, nil
+}
+
+// FileList is a skill's files as [Skill.ListFiles] finds them.
+type FileList struct {
+	// Files are the files listed, sorted by path (see [Catalog.Files]).
+	Files []File
+	// More says there were more than the limit.
+	More bool
+	// Withheld counts the entries (files and folders, a folder counting
+	// once) left out as dotfiles, dot-folders or IgnoreFile matches.
+	Withheld int
+}
+
+// ListFiles lists the skill's files as [Skill.Files] does, and counts what
+// it withheld.
+func (s *Skill) ListFiles(ctx context.Context, limit int) (*FileList, error) {
 	if limit <= 0 {
 		limit = DefaultFileLimit
 	}
 	if s.Flat {
 		fi, err := os.Stat(s.Location)
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
-		return []File{{Path: filepath.Base(s.Location), Size: fi.Size()}}, false, nil
+		return &FileList{Files: []File{{Path: filepath.Base(s.Location), Size: fi.Size()}}}, nil
 	}
 	root, err := s.OpenRoot()
 	if err != nil {
-		return nil, false, fmt.Errorf("opening the skill folder: %w", err)
+		return nil, fmt.Errorf("opening the skill folder: %w", err)
 	}
 	defer root.Close()
+	w := s.withholder(root)
+	skillBase := filepath.Base(s.Location)
+	var files []File
+	more, withheld := false, 0
 	err = fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == "." {
@@ -171,9 +207,20 @@ func (s *Skill) Files(ctx context.Context, limit int) (files []File, more bool, 
 			return cerr
 		}
 		if d.IsDir() {
-			if p != "." && skipDirs[d.Name()] {
+			if p == "." {
+				return nil
+			}
+			if skipDirs[d.Name()] {
 				return fs.SkipDir
 			}
+			if w.withheld(p, true) {
+				withheld++
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if p != skillBase && (w.withheld(p, false) || (d.Type()&fs.ModeSymlink != 0 && w.linkWithheld(root, p))) {
+			withheld++
 			return nil
 		}
 		var size int64
@@ -201,8 +248,8 @@ func (s *Skill) Files(ctx context.Context, limit int) (files []File, more bool, 
 		return nil
 	})
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
-	return files, more, nil
+	return &FileList{Files: files, More: more, Withheld: withheld}, nil
 }

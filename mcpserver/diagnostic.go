@@ -26,6 +26,11 @@ const (
 	// loads (for example it is half written); the last good version goes
 	// on being served until it loads again.
 	CodeReloadKept skill.Code = "reload-kept"
+	// CodeFilesWithheld: entries of the skill folder are never served:
+	// dotfiles and dot-folders (.env, .git/, .DS_Store) and what a
+	// .skilletignore in the root or the skill folder excludes; the
+	// message counts them.
+	CodeFilesWithheld skill.Code = "files-withheld"
 )
 
 func diag(code skill.Code, path, name, format string, args ...any) skill.Diagnostic {

@@ -304,9 +304,17 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served) 
 	// Bundled files, read through os.Root at the skill folder so that no
 	// path and no symlink can lead out of it.
 	if !cs.Flat {
-		list, more, err := cs.Files(ctx, s.opts.MaxFiles)
+		fl, err := cs.ListFiles(ctx, s.opts.MaxFiles)
 		if err != nil {
 			return nil, nil, fmt.Errorf("listing the skill folder: %w", err)
+		}
+		list, more := fl.Files, fl.More
+		if fl.Withheld > 0 {
+			diags = append(diags, skill.Diagnostic{
+				Code: CodeFilesWithheld, Severity: skill.SeverityWarning, Path: cs.BaseDir, Skill: cs.Name,
+				Message: fmt.Sprintf("%s of the skill folder withheld (dotfiles, dot-folders and %s matches are never served)",
+					countOf(fl.Withheld, "entry", "entries"), catalog.IgnoreFile),
+			})
 		}
 		if more {
 			incomplete = fmt.Sprintf("it has more than %d files", s.opts.MaxFiles)
@@ -533,6 +541,13 @@ func (s *Server) extensionEntry(sv *served, pdiags []skill.Diagnostic, incomplet
 			"the skill's files add up to %d bytes, over the %d (16 MiB) hosts must accept (SEP-2640 limits); some hosts may refuse it", total, MaxSkillBytes))
 	}
 	return diags
+}
+
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 func fmtValue(v any) string {

@@ -1,0 +1,86 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestWithheld checks that dotfiles, dot-folders and .skilletignore
+// matches (the root's and the skill folder's) are neither listed nor
+// readable, that a symlink cannot serve one under another name, and that
+// SKILL.md is served whatever the patterns say.
+func TestWithheld(t *testing.T) {
+	e := newEnv(t)
+	writeTree(t, e.ws, map[string]string{
+		"skills/.skilletignore":       "*.secret\n/a/private/\n",
+		"skills/a/SKILL.md":           skillMD("a"),
+		"skills/a/.skilletignore":     "drafts/\n*.md\n!keep.md\n",
+		"skills/a/.env":               "TOKEN=1",
+		"skills/a/.DS_Store":          "x",
+		"skills/a/.git/config":        "x",
+		"skills/a/refs/.hidden/x.txt": "x",
+		"skills/a/refs/guide.txt":     "guide",
+		"skills/a/refs/keep.md":       "keep",
+		"skills/a/refs/other.md":      "other",
+		"skills/a/drafts/plan.txt":    "x",
+		"skills/a/key.secret":         "x",
+		"skills/a/private/p.txt":      "x",
+		"skills/a/env-link.txt":       "-> .env",
+		"skills/a/deep-link.txt":      "-> refs/.hidden/x.txt",
+		"skills/a/guide-link.txt":     "-> refs/guide.txt",
+		"skills/b/SKILL.md":           skillMD("b"),
+		"skills/b/private/p.txt":      "served: the root's pattern is anchored to a/",
+		"skills/b/notes.md":           "served: only a's file ignores *.md",
+		"skills/b/x.secret":           "x",
+	})
+	c, _ := e.list(t, &Options{NoUser: true})
+	ctx := context.Background()
+	a, err := c.Get(ctx, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := a.ListFiles(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range l.Files {
+		got = append(got, f.Path)
+	}
+	want := []string{"SKILL.md", "guide-link.txt", "refs/guide.txt", "refs/keep.md"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("files of a (-want +got):\n%s", diff)
+	}
+	// .skilletignore .env .DS_Store .git/ refs/.hidden/ refs/other.md
+	// drafts/ key.secret private/ env-link.txt deep-link.txt
+	if l.Withheld != 11 {
+		t.Errorf("withheld %d entries, want 11", l.Withheld)
+	}
+	for _, rel := range []string{".env", ".git/config", ".skilletignore", "refs/.hidden/x.txt", "refs/other.md",
+		"drafts/plan.txt", "key.secret", "private/p.txt", "env-link.txt", "deep-link.txt", "./.env", "refs//.env"} {
+		if _, err := c.ReadFile(ctx, "a", rel, 0); !errors.Is(err, ErrFileNotFound) {
+			t.Errorf("ReadFile(a, %q) = %v, want ErrFileNotFound", rel, err)
+		}
+	}
+	for _, rel := range []string{"SKILL.md", "refs/keep.md", "guide-link.txt"} {
+		if _, err := c.ReadFile(ctx, "a", rel, 0); err != nil {
+			t.Errorf("ReadFile(a, %q): %v", rel, err)
+		}
+	}
+	// The same file names in b follow only the root's patterns.
+	files, _, err := c.Files(ctx, "b", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = got[:0]
+	for _, f := range files {
+		got = append(got, f.Path)
+	}
+	if want := []string{"SKILL.md", "notes.md", "private/p.txt"}; !slices.Equal(got, want) {
+		t.Errorf("files of b = %v, want %v", got, want)
+	}
+}
