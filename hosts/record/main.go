@@ -1,0 +1,393 @@
+// Command record runs the real coding agents on the workspaces of
+// hosts/testdata/workspaces and records which skills each one lists, with
+// the names and descriptions its model is shown. hosts/record.sh installs
+// the pinned agents and runs it; hosts/README.md describes the formats.
+//
+//	go run ./hosts/record [--record] [--host H,...] [--workspace W,...] [--runs N] [--jobs N] [--raw DIR]
+//
+// Without --record it compares what the agents list now with the
+// recordings and exits 1 on any difference; with --record it writes them.
+// The agents are taken from $SKILLET_HOSTS_BIN (the .bin folder of the
+// npm install). Every run gets a fresh sandbox with an isolated HOME and
+// no network beyond a localhost server of its own.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/skillet-go/skillet/internal/hostws"
+	"github.com/skillet-go/skillet/internal/testcorpus"
+)
+
+func main() {
+	record := flag.Bool("record", false, "write the recordings instead of comparing with them")
+	hostList := flag.String("host", "", "comma-separated hosts to run (default all)")
+	wsList := flag.String("workspace", "", "comma-separated workspaces to run (default all)")
+	runs := flag.Int("runs", 3, "runs per host and workspace, to notice nondeterminism")
+	jobs := flag.Int("jobs", 2, "runs at once")
+	raw := flag.String("raw", "", "folder to keep each run's raw agent output in")
+	dir := flag.String("dir", "hosts/testdata", "folder holding workspaces/ and recordings/")
+	flag.Parse()
+	if err := run(*record, split(*hostList), split(*wsList), *runs, *jobs, *raw, *dir); err != nil {
+		fmt.Fprintln(os.Stderr, "record:", err)
+		os.Exit(1)
+	}
+}
+
+func split(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func run(record bool, hostNames, wsNames []string, runs, jobs int, raw, dir string) error {
+	bin := os.Getenv("SKILLET_HOSTS_BIN")
+	if bin == "" {
+		return fmt.Errorf("SKILLET_HOSTS_BIN is not set: run hosts/record.sh, which installs the agents and sets it")
+	}
+	corpus := testcorpus.Find()
+	all, err := hostws.LoadDir(filepath.Join(dir, "workspaces"))
+	if err != nil {
+		return err
+	}
+	var wss []*hostws.Workspace
+	for _, w := range all {
+		if wsNames == nil || contains(wsNames, w.Name) {
+			wss = append(wss, w)
+		}
+	}
+	if len(wss) == 0 {
+		return fmt.Errorf("no workspace selected")
+	}
+	var hs []*host
+	for _, h := range hosts {
+		if hostNames == nil || contains(hostNames, h.name) {
+			hs = append(hs, h)
+		}
+	}
+	for _, n := range hostNames {
+		if hostByName(n) == nil {
+			return fmt.Errorf("unknown host %q", n)
+		}
+	}
+	srv, err := startCapture()
+	if err != nil {
+		return err
+	}
+	defer srv.close()
+	env := &runEnv{bin: bin, corpus: corpus, srv: srv, raw: raw}
+
+	ctx := context.Background()
+	for _, h := range hs {
+		v, err := h.version(ctx, env)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s: cannot run: %v\n", h.name, err)
+			continue
+		}
+		h.ver = v
+		if h.builtinsByBaseline {
+			b, err := h.listOnce(ctx, env, &hostws.Workspace{Name: "baseline", Cwd: "proj", Git: []string{"proj"}}, 0)
+			if err != nil {
+				return fmt.Errorf("%s: baseline: %w", h.name, err)
+			}
+			h.baseline = b
+		}
+		fmt.Fprintf(os.Stderr, "%s %s\n", h.name, v)
+	}
+
+	type cell struct {
+		h  *host
+		ws *hostws.Workspace
+	}
+	var cells []cell
+	for _, h := range hs {
+		if h.ver == "" {
+			continue
+		}
+		for _, w := range wss {
+			if w.ForHost(h.name) {
+				cells = append(cells, cell{h, w})
+			}
+		}
+	}
+	results := make([]*hostws.Recording, len(cells))
+	errs := make([]error, len(cells))
+	sem := make(chan struct{}, max(jobs, 1))
+	var wg sync.WaitGroup
+	for i, c := range cells {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			results[i], errs[i] = c.h.record(ctx, env, c.ws, runs)
+			fmt.Fprintf(os.Stderr, ".")
+		}()
+	}
+	wg.Wait()
+	fmt.Fprintln(os.Stderr)
+
+	diffs := 0
+	for i, c := range cells {
+		name := c.h.name + "/" + c.ws.Name
+		if errs[i] != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", name, errs[i])
+			diffs++
+			continue
+		}
+		r := results[i]
+		file := filepath.Join(dir, "recordings", c.h.name, c.ws.Name+".json")
+		if record {
+			data, err := r.Encode()
+			if err != nil {
+				return err
+			}
+			if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+				return err
+			}
+			if err := os.WriteFile(file, data, 0o644); err != nil {
+				return err
+			}
+			continue
+		}
+		old, err := hostws.ReadRecording(file)
+		if err != nil {
+			fmt.Printf("%s: no recording to compare with (%v)\n", name, err)
+			diffs++
+			continue
+		}
+		if d := compareRecordings(old, r); d != "" {
+			fmt.Printf("%s: differs from the recording:\n%s", name, d)
+			diffs++
+		}
+	}
+	if record {
+		fmt.Fprintf(os.Stderr, "recorded %d cells\n", len(cells)-diffs)
+	} else {
+		fmt.Fprintf(os.Stderr, "compared %d cells, %d differ\n", len(cells), diffs)
+	}
+	if diffs > 0 {
+		return fmt.Errorf("%d cells failed or differ", diffs)
+	}
+	return nil
+}
+
+// compareRecordings says how now differs from old ("" when it does not):
+// the version, and each observed list that one has and the other lacks.
+func compareRecordings(old, now *hostws.Recording) string {
+	var b strings.Builder
+	if old.Version != now.Version {
+		fmt.Fprintf(&b, "  version %s, recorded on %s\n", now.Version, old.Version)
+	}
+	has := func(list []hostws.Observation, o hostws.Observation) bool {
+		for _, x := range list {
+			if x.Equal(o) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, o := range now.Observed {
+		if !has(old.Observed, o) {
+			fmt.Fprintf(&b, "  new list: %s\n", describe(o))
+		}
+	}
+	for _, o := range old.Observed {
+		if !has(now.Observed, o) {
+			fmt.Fprintf(&b, "  recorded list not seen: %s\n", describe(o))
+		}
+	}
+	return b.String()
+}
+
+func describe(o hostws.Observation) string {
+	var parts []string
+	for _, s := range o.Skills {
+		d := s.Description
+		if len(d) > 40 {
+			d = d[:40] + "..."
+		}
+		parts = append(parts, fmt.Sprintf("%s(%q)", s.Name, d))
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
+
+// runEnv is what every run shares.
+type runEnv struct {
+	bin, corpus, raw string
+	srv              *capture
+}
+
+// sandboxEnv is the environment of an agent run in sb: nothing from the
+// caller's environment except PATH (with the agents first), and HOME, the
+// XDG folders and the temporary folder inside the sandbox.
+func (e *runEnv) sandboxEnv(sb *hostws.Sandbox, extra ...string) []string {
+	tmp := filepath.Join(sb.Root, ".tmp")
+	os.MkdirAll(tmp, 0o755)
+	env := []string{
+		"PATH=" + e.bin + string(os.PathListSeparator) + os.Getenv("PATH"),
+		"HOME=" + sb.Home,
+		"USERPROFILE=" + sb.Home,
+		"XDG_CONFIG_HOME=" + filepath.Join(sb.Home, ".config"),
+		"XDG_DATA_HOME=" + filepath.Join(sb.Home, ".local", "share"),
+		"XDG_CACHE_HOME=" + filepath.Join(sb.Home, ".cache"),
+		"XDG_STATE_HOME=" + filepath.Join(sb.Home, ".local", "state"),
+		"TMPDIR=" + tmp,
+		"LANG=C.UTF-8",
+		"TERM=dumb",
+		"NO_COLOR=1",
+		"CI=1",
+	}
+	return append(env, extra...)
+}
+
+// materialize lays ws out in a fresh temporary sandbox.
+func (e *runEnv) materialize(ws *hostws.Workspace) (*hostws.Sandbox, func(), error) {
+	dir, err := os.MkdirTemp("", "skillet-hosts-")
+	if err != nil {
+		return nil, nil, err
+	}
+	cleanup := func() { os.RemoveAll(dir) }
+	sb, err := ws.Materialize(filepath.Join(dir, "sb"), &hostws.Options{CorpusDir: e.corpus, GitInit: true})
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	// Report paths through the resolved sandbox too (agents may resolve).
+	return sb, cleanup, nil
+}
+
+// exec runs an agent with a time limit and returns its standard output
+// (and standard error, for messages).
+func (e *runEnv) exec(ctx context.Context, sb *hostws.Sandbox, env []string, args ...string) (stdout, stderr []byte, err error) {
+	ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, filepath.Join(e.bin, args[0]), args[1:]...)
+	cmd.Dir = sb.Cwd
+	cmd.Env = env
+	cmd.Stdin = nil
+	var so, se strings.Builder
+	cmd.Stdout, cmd.Stderr = &so, &se
+	setProcessGroup(cmd)
+	err = cmd.Run()
+	return []byte(so.String()), []byte(se.String()), err
+}
+
+// keepRaw stores one run's raw output when --raw is set.
+func (e *runEnv) keepRaw(host, ws string, n int, name string, data []byte) {
+	if e.raw == "" {
+		return
+	}
+	d := filepath.Join(e.raw, host, ws)
+	os.MkdirAll(d, 0o755)
+	os.WriteFile(filepath.Join(d, fmt.Sprintf("run%d-%s", n, name)), data, 0o644)
+}
+
+// relPath turns an absolute path an agent printed into a sandbox-relative
+// one ("" for "" or a path outside the sandbox, which then stays absolute
+// only in the raw output).
+func relPath(sb *hostws.Sandbox, p string) string {
+	if p == "" {
+		return ""
+	}
+	if r := sb.Rel(p); r != "" {
+		return r
+	}
+	if real, err := filepath.EvalSymlinks(sb.Root); err == nil {
+		r := (&hostws.Sandbox{Root: real}).Rel(p)
+		return r
+	}
+	return ""
+}
+
+// record runs h on ws runs times and makes the recording.
+func (h *host) record(ctx context.Context, env *runEnv, ws *hostws.Workspace, runs int) (*hostws.Recording, error) {
+	r := &hostws.Recording{Host: h.name, Version: h.ver, Command: h.command, Workspace: ws.Name, Runs: runs, Notes: h.notes}
+	builtin := map[string]bool{}
+	for n := 1; n <= runs; n++ {
+		es, err := h.listOnce(ctx, env, ws, n)
+		if err != nil {
+			return nil, fmt.Errorf("run %d: %w", n, err)
+		}
+		var o hostws.Observation
+		o.Skills = []hostws.Skill{}
+		for _, e := range es {
+			if e.Builtin {
+				builtin[e.Name] = true
+				continue
+			}
+			o.Skills = append(o.Skills, hostws.Skill{Name: e.Name, Description: e.Description, Path: e.Path})
+		}
+		seen := false
+		for _, x := range r.Observed {
+			if x.Equal(o) {
+				seen = true
+			}
+		}
+		if !seen {
+			r.Observed = append(r.Observed, o)
+		}
+	}
+	r.Deterministic = len(r.Observed) == 1
+	for b := range builtin {
+		r.Builtin = append(r.Builtin, b)
+	}
+	sort.Strings(r.Builtin)
+	return r, nil
+}
+
+// listOnce materializes ws, runs h's listing once and returns its entries
+// with sandbox-relative paths, built-ins marked.
+func (h *host) listOnce(ctx context.Context, env *runEnv, ws *hostws.Workspace, n int) ([]entry, error) {
+	sb, cleanup, err := env.materialize(ws)
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	es, err := h.list(ctx, env, sb, ws, n)
+	if err != nil {
+		return nil, err
+	}
+	for i := range es {
+		if es[i].Builtin {
+			continue
+		}
+		if es[i].Path != "" {
+			if strings.HasPrefix(es[i].Path, "/") {
+				es[i].Path = relPath(sb, es[i].Path)
+			}
+		}
+	}
+	if h.builtinsByBaseline {
+		left := append([]entry(nil), h.baseline...)
+		for i := range es {
+			for j, b := range left {
+				if b.Name == es[i].Name && b.Description == es[i].Description {
+					es[i].Builtin = true
+					left = append(left[:j], left[j+1:]...)
+					break
+				}
+			}
+		}
+	}
+	return es, nil
+}

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/skillet-go/skillet/internal/hostws"
+	"github.com/skillet-go/skillet/internal/testcorpus"
+)
+
+// Every workspace parses and lays out, its working folder exists and each
+// symlink resolves.
+func TestWorkspaces(t *testing.T) {
+	ws, err := hostws.LoadDir("../testdata/workspaces")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) < 20 {
+		t.Fatalf("%d workspaces, want at least 20", len(ws))
+	}
+	corpus := testcorpus.Find()
+	for _, w := range ws {
+		t.Run(w.Name, func(t *testing.T) {
+			if w.Describe == "" {
+				t.Error("no describe: line")
+			}
+			if len(w.Corpus) > 0 && corpus == "" {
+				t.Skip("corpus not found")
+			}
+			sb, err := w.Materialize(t.TempDir(), &hostws.Options{CorpusDir: corpus})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fi, err := os.Stat(sb.Cwd); err != nil || !fi.IsDir() {
+				t.Errorf("cwd %s: %v", w.Cwd, err)
+			}
+			for _, l := range w.Symlinks {
+				if _, err := os.Stat(filepath.Join(sb.Root, filepath.FromSlash(l.Link))); err != nil {
+					t.Errorf("symlink %s does not resolve: %v", l.Link, err)
+				}
+			}
+		})
+	}
+}
