@@ -62,7 +62,11 @@ func (p *parser) decodeFrontmatter(text []byte, lineOff int) (*frontmatter, bool
 		text = bytes.ReplaceAll(text, []byte("\r"), []byte(" "))
 	}
 	fm.text = text
-	root, err := yamlx.Parse(text)
+	root, fast := fastFrontmatter(text)
+	var err error
+	if !fast {
+		root, err = yamlx.Parse(text)
+	}
 	if err != nil {
 		first := err
 		if p.opts.Mode == Lenient {

@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	yaml "go.yaml.in/yaml/v4"
 )
@@ -21,6 +22,17 @@ import (
 // Node is a YAML node with its kind, resolved tag, value, children and the
 // 1-based line and column where it starts.
 type Node = yaml.Node
+
+// LibraryOnly, when set, makes skill's frontmatter reader hand every file
+// to the library instead of reading the common shapes itself. Only tests
+// set it, to check that both readers give byte-identical results.
+var LibraryOnly atomic.Bool
+
+// Kind is a [Node]'s kind and Style its style bits.
+type (
+	Kind  = yaml.Kind
+	Style = yaml.Style
+)
 
 // Kinds of [Node].
 const (

@@ -1,0 +1,604 @@
+package skill
+
+import (
+	"bytes"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/skillet-go/skillet/internal/yamlx"
+)
+
+// fastFrontmatter reads the frontmatter shapes most published skills use
+// and builds the node tree the YAML library builds for them: the same kinds,
+// styles, values, lines and columns (docs/format.md#parsing). It handles a
+// top-level mapping of plain keys whose values are one-line plain, single-
+// or double-quoted scalars, one-line flow collections ([a, "b"], {"k": 1},
+// nested), nothing (null), or one level of nesting: a block mapping or block
+// sequence of such one-line values. For anything else (comments, tabs, block
+// scalars, values that go on over several lines, anchors, tags, escapes
+// beyond JSON's, control characters) it returns ok == false and the caller
+// uses the library. text has LF line endings and no CR.
+//
+// Plain scalars carry no resolved Tag: skillet types them itself by the YAML
+// 1.2 core schema (yamlx.Scalar), never by the library's tag.
+//
+// All nodes live in one slice and all child lists in another, and values
+// are substrings of one copy of text, so a file costs a handful of
+// allocations instead of the library's hundred or so.
+func fastFrontmatter(text []byte) (*yamlx.Node, bool) {
+	if yamlx.LibraryOnly.Load() || len(text) == 0 || len(text) > 1<<16 || !utf8.Valid(text) {
+		return nil, false
+	}
+	// Characters that start what this reader does not handle: comments,
+	// tabs, control characters (YAML rejects most of them), and the
+	// C1 controls, BOM and non-characters YAML does not count as printable.
+	for i, c := range text {
+		switch {
+		case c == '#' || c == '\t' || c == '\r' || c == 0x7f || (c < 0x20 && c != '\n'):
+			return nil, false
+		case c == 0xC2 && i+1 < len(text) && text[i+1] < 0xA0:
+			return nil, false
+		case c == 0xE2 && i+2 < len(text) && text[i+1] == 0x80 && (text[i+2] == 0xA8 || text[i+2] == 0xA9):
+			return nil, false // U+2028, U+2029: line breaks to YAML 1.1
+		case c == 0xEF && i+2 < len(text) && (text[i+1] == 0xBB && text[i+2] == 0xBF || text[i+1] == 0xBF && text[i+2] >= 0xBE):
+			return nil, false
+		}
+	}
+	lines := bytes.Count(text, []byte{'\n'}) + 1
+	items := bytes.Count(text, []byte{','}) + bytes.Count(text, []byte{'['}) + bytes.Count(text, []byte{'{'})
+	fp := fastParser{
+		src:   string(text),
+		nodes: make([]yamlx.Node, 0, 1+2*lines+2*items),
+	}
+	fp.kids = make([]*yamlx.Node, 0, cap(fp.nodes))
+	root, ok := fp.document()
+	if !ok {
+		return nil, false
+	}
+	return root, true
+}
+
+type fastParser struct {
+	src   string
+	nodes []yamlx.Node  // every node; never grown past its capacity
+	kids  []*yamlx.Node // every Content slice is a window of this
+	stack []*yamlx.Node // children of the collections being built
+	line  int           // 1-based number of the current line
+	pos   int           // offset of the current line in src
+}
+
+// node returns a new node, or nil when the slab is full (the estimate was
+// wrong: decline rather than reallocate, which would move the nodes).
+func (fp *fastParser) node(kind yamlx.Kind, style yamlx.Style, tag, value string, line, col int) *yamlx.Node {
+	if len(fp.nodes) == cap(fp.nodes) {
+		return nil
+	}
+	fp.nodes = append(fp.nodes, yamlx.Node{Kind: kind, Style: style, Tag: tag, Value: value, Line: line, Column: col})
+	return &fp.nodes[len(fp.nodes)-1]
+}
+
+// close gives n the children pushed since mark.
+func (fp *fastParser) close(n *yamlx.Node, mark int) bool {
+	k := len(fp.stack) - mark
+	if len(fp.kids)+k > cap(fp.kids) {
+		return false
+	}
+	start := len(fp.kids)
+	fp.kids = append(fp.kids, fp.stack[mark:]...)
+	n.Content = fp.kids[start:len(fp.kids):len(fp.kids)]
+	fp.stack = fp.stack[:mark]
+	return true
+}
+
+// nextLine returns the current line (without its LF) and moves on.
+func (fp *fastParser) nextLine() (string, bool) {
+	if fp.pos >= len(fp.src) {
+		return "", false
+	}
+	rest := fp.src[fp.pos:]
+	line := rest
+	if i := indexByte(rest, '\n'); i >= 0 {
+		line = rest[:i]
+		fp.pos += i + 1
+	} else {
+		fp.pos = len(fp.src)
+	}
+	fp.line++
+	return line, true
+}
+
+// peek returns the next line without moving on.
+func (fp *fastParser) peek() (string, bool) {
+	if fp.pos >= len(fp.src) {
+		return "", false
+	}
+	rest := fp.src[fp.pos:]
+	if i := indexByte(rest, '\n'); i >= 0 {
+		return rest[:i], true
+	}
+	return rest, true
+}
+
+func indexByte(s string, c byte) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return i
+		}
+	}
+	return -1
+}
+
+func blankLine(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+func indentLen(s string) int {
+	i := 0
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	return i
+}
+
+// column is the 1-based character column of byte offset off in line.
+func column(line string, off int) int {
+	return utf8.RuneCountInString(line[:off]) + 1
+}
+
+func (fp *fastParser) document() (*yamlx.Node, bool) {
+	var root *yamlx.Node
+	mark := len(fp.stack)
+	for {
+		line, more := fp.nextLine()
+		if !more {
+			break
+		}
+		if blankLine(line) {
+			continue
+		}
+		if line[0] == ' ' {
+			return nil, false // indented with no key above to own it
+		}
+		key, rest, ok := splitKey(line, 0)
+		if !ok {
+			return nil, false
+		}
+		if root == nil {
+			if root = fp.node(yamlx.MappingNode, 0, "!!map", "", fp.line, 1); root == nil {
+				return nil, false
+			}
+		}
+		k := fp.node(yamlx.ScalarNode, 0, "", key, fp.line, 1)
+		if k == nil {
+			return nil, false
+		}
+		fp.stack = append(fp.stack, k)
+		var v *yamlx.Node
+		if blankLine(rest) {
+			v, ok = fp.nested(line, len(key))
+		} else {
+			v, ok = fp.inline(line, len(line)-len(rest))
+		}
+		if !ok || v == nil {
+			return nil, false
+		}
+		fp.stack = append(fp.stack, v)
+	}
+	if root == nil || !fp.close(root, mark) {
+		return nil, false
+	}
+	return root, true
+}
+
+// splitKey reads "key:" at offset at of line: a plain key of letters,
+// digits, "_", "-" and "." that starts with a letter, digit or "_", right
+// before the colon, and the colon followed by a space or the end of the
+// line. rest is what follows the colon.
+func splitKey(line string, at int) (key, rest string, ok bool) {
+	i := at
+	for i < len(line) {
+		c := line[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' ||
+			i > at && (c == '-' || c == '.') {
+			i++
+			continue
+		}
+		break
+	}
+	if i == at || i >= len(line) || line[i] != ':' {
+		return "", "", false
+	}
+	if i+1 < len(line) && line[i+1] != ' ' {
+		return "", "", false
+	}
+	return line[at:i], line[i+1:], true
+}
+
+// nested reads what follows "key:" with nothing after it on its line: a
+// block mapping or sequence on the lines below, or null. colon is the byte
+// offset of the colon in keyLine.
+func (fp *fastParser) nested(keyLine string, colon int) (*yamlx.Node, bool) {
+	nullCol := column(keyLine, colon) + 1
+	keyLineNo := fp.line
+	// Find the first non-blank line below.
+	save, saveLine := fp.pos, fp.line
+	var first string
+	found := false
+	for {
+		l, more := fp.peek()
+		if !more {
+			break
+		}
+		if !blankLine(l) {
+			first, found = l, true
+			break
+		}
+		fp.nextLine()
+	}
+	ind := 0
+	if found {
+		ind = indentLen(first)
+	}
+	seq := found && len(first) > ind+1 && first[ind] == '-' && first[ind+1] == ' '
+	if !found || (ind == 0 && !seq) {
+		// Nothing nested: the value is null, and the blank lines are
+		// read again by the caller.
+		fp.pos, fp.line = save, saveLine
+		return fp.node(yamlx.ScalarNode, 0, "!!null", "", keyLineNo, nullCol), true
+	}
+	var coll *yamlx.Node
+	mark := len(fp.stack)
+	for {
+		l, more := fp.peek()
+		if !more {
+			break
+		}
+		if blankLine(l) {
+			fp.nextLine()
+			continue
+		}
+		li := indentLen(l)
+		if seq && ind == 0 && !(len(l) > 1 && l[0] == '-' && l[1] == ' ') {
+			break // a sequence at the key's own indent ends at the next key
+		}
+		if li != ind {
+			if li == 0 {
+				break // the next top-level key
+			}
+			return nil, false // deeper nesting or a ragged indent
+		}
+		fp.nextLine()
+		if seq {
+			if len(l) < ind+2 || l[ind] != '-' || l[ind+1] != ' ' {
+				return nil, false
+			}
+			if coll == nil {
+				if coll = fp.node(yamlx.SequenceNode, 0, "!!seq", "", fp.line, ind+1); coll == nil {
+					return nil, false
+				}
+			}
+			off := ind + 2
+			for off < len(l) && l[off] == ' ' {
+				off++
+			}
+			if off == len(l) {
+				return nil, false // "- " with no value
+			}
+			v, ok := fp.inline(l, off)
+			if !ok || v == nil {
+				return nil, false
+			}
+			fp.stack = append(fp.stack, v)
+			continue
+		}
+		key, rest, ok := splitKey(l, ind)
+		if !ok {
+			return nil, false
+		}
+		if coll == nil {
+			if coll = fp.node(yamlx.MappingNode, 0, "!!map", "", fp.line, ind+1); coll == nil {
+				return nil, false
+			}
+		}
+		k := fp.node(yamlx.ScalarNode, 0, "", key, fp.line, ind+1)
+		if k == nil {
+			return nil, false
+		}
+		fp.stack = append(fp.stack, k)
+		var v *yamlx.Node
+		if blankLine(rest) {
+			// A nested key with nothing after it: null, unless
+			// something deeper follows (declined above on the next line).
+			v = fp.node(yamlx.ScalarNode, 0, "!!null", "", fp.line, column(l, ind+len(key))+1)
+		} else {
+			v, ok = fp.inline(l, len(l)-len(rest))
+		}
+		if !ok || v == nil {
+			return nil, false
+		}
+		fp.stack = append(fp.stack, v)
+	}
+	if coll == nil || !fp.close(coll, mark) {
+		return nil, false
+	}
+	return coll, true
+}
+
+// inline reads a one-line value starting at or after byte off of line
+// (after the spaces that follow a colon or a dash).
+func (fp *fastParser) inline(line string, off int) (*yamlx.Node, bool) {
+	for off < len(line) && line[off] == ' ' {
+		off++
+	}
+	end := len(line)
+	for end > off && line[end-1] == ' ' {
+		end--
+	}
+	if off == end {
+		return nil, false
+	}
+	switch line[off] {
+	case '"', '\'', '[', '{':
+		n, next, ok := fp.flowValue(line, off, end, false)
+		if !ok || next != end {
+			return nil, false
+		}
+		return n, true
+	}
+	v := line[off:end]
+	if !plainBlock(v) {
+		return nil, false
+	}
+	return fp.node(yamlx.ScalarNode, 0, "", v, fp.line, column(line, off)), true
+}
+
+// plainBlock reports whether v (trimmed, on one line) is a plain scalar the
+// library reads as exactly v in block context: it does not start with an
+// indicator, and holds no ": " and does not end with ":".
+func plainBlock(v string) bool {
+	if !plainStart(v) {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] == ':' && (i+1 == len(v) || v[i+1] == ' ') {
+			return false
+		}
+	}
+	return true
+}
+
+// plainStart reports whether v can start a plain scalar: not empty, not an
+// indicator, not a document marker.
+func plainStart(v string) bool {
+	if v == "" {
+		return false
+	}
+	switch v[0] {
+	case '-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`', ' ':
+		return false
+	}
+	return true
+}
+
+// flowValue reads a quoted scalar or a flow collection at line[i:end] and
+// returns the node and the offset after it (and after any spaces). inFlow
+// says the value is inside a flow collection, where plain scalars end at
+// "," "]" "}".
+func (fp *fastParser) flowValue(line string, i, end int, inFlow bool) (*yamlx.Node, int, bool) {
+	if i >= end {
+		return nil, 0, false
+	}
+	col := column(line, i)
+	var n *yamlx.Node
+	var next int
+	switch line[i] {
+	case '"':
+		v, j, ok := doubleQuoted(line, i, end)
+		if !ok {
+			return nil, 0, false
+		}
+		n, next = fp.node(yamlx.ScalarNode, yamlx.DoubleQuotedStyle, "!!str", v, fp.line, col), j
+	case '\'':
+		v, j, ok := singleQuoted(line, i, end)
+		if !ok {
+			return nil, 0, false
+		}
+		n, next = fp.node(yamlx.ScalarNode, yamlx.SingleQuotedStyle, "!!str", v, fp.line, col), j
+	case '[', '{':
+		return fp.flowCollection(line, i, end)
+	default:
+		if !inFlow {
+			return nil, 0, false
+		}
+		j := i
+		for j < end {
+			c := line[j]
+			if c == ',' || c == ']' || c == '}' || c == '[' || c == '{' || c == ':' || c == '"' || c == '\'' {
+				break
+			}
+			j++
+		}
+		k := j
+		for k > i && line[k-1] == ' ' {
+			k--
+		}
+		v := line[i:k]
+		if !plainStart(v) {
+			return nil, 0, false
+		}
+		if j < end && line[j] != ',' && line[j] != ']' && line[j] != '}' {
+			return nil, 0, false
+		}
+		n, next = fp.node(yamlx.ScalarNode, 0, "", v, fp.line, col), j
+	}
+	if n == nil {
+		return nil, 0, false
+	}
+	for next < end && line[next] == ' ' {
+		next++
+	}
+	return n, next, true
+}
+
+// flowCollection reads [a, b] or {k: v, ...} on one line.
+func (fp *fastParser) flowCollection(line string, i, end int) (*yamlx.Node, int, bool) {
+	if len(fp.stack) > 64 {
+		return nil, 0, false // deep nesting: leave it to the library
+	}
+	isMap := line[i] == '{'
+	closer := byte(']')
+	var n *yamlx.Node
+	if isMap {
+		closer = '}'
+		n = fp.node(yamlx.MappingNode, yamlx.FlowStyle, "!!map", "", fp.line, column(line, i))
+	} else {
+		n = fp.node(yamlx.SequenceNode, yamlx.FlowStyle, "!!seq", "", fp.line, column(line, i))
+	}
+	if n == nil {
+		return nil, 0, false
+	}
+	mark := len(fp.stack)
+	j := i + 1
+	for j < end && line[j] == ' ' {
+		j++
+	}
+	if j < end && line[j] == closer {
+		j++
+	} else {
+		for {
+			item, next, ok := fp.flowValue(line, j, end, true)
+			if !ok {
+				return nil, 0, false
+			}
+			fp.stack = append(fp.stack, item)
+			j = next
+			if isMap {
+				// A key: quoted or plain scalar, then ": ".
+				if item.Kind != yamlx.ScalarNode || j+1 >= end || line[j] != ':' || line[j+1] != ' ' {
+					return nil, 0, false
+				}
+				j += 2
+				for j < end && line[j] == ' ' {
+					j++
+				}
+				val, next, ok := fp.flowValue(line, j, end, true)
+				if !ok {
+					return nil, 0, false
+				}
+				fp.stack = append(fp.stack, val)
+				j = next
+			}
+			if j >= end {
+				return nil, 0, false
+			}
+			if line[j] == closer {
+				j++
+				break
+			}
+			if line[j] != ',' {
+				return nil, 0, false
+			}
+			j++
+			for j < end && line[j] == ' ' {
+				j++
+			}
+			if j < end && line[j] == closer {
+				return nil, 0, false // trailing comma: leave it to the library
+			}
+		}
+	}
+	if !fp.close(n, mark) {
+		return nil, 0, false
+	}
+	for j < end && line[j] == ' ' {
+		j++
+	}
+	return n, j, true
+}
+
+// doubleQuoted reads "..." at line[i:] that closes before end, with the
+// escapes JSON has (\" \\ \/ \b \f \n \r \t \uXXXX outside the
+// surrogates); any other escape declines.
+func doubleQuoted(line string, i, end int) (string, int, bool) {
+	j := i + 1
+	start := j
+	var b []byte
+	for j < end {
+		c := line[j]
+		if c == '"' {
+			if b == nil {
+				return line[start:j], j + 1, true
+			}
+			b = append(b, line[start:j]...)
+			return string(b), j + 1, true
+		}
+		if c != '\\' {
+			j++
+			continue
+		}
+		b = append(b, line[start:j]...)
+		if j+1 >= end {
+			return "", 0, false
+		}
+		switch e := line[j+1]; e {
+		case '"', '\\', '/':
+			b = append(b, e)
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			if j+6 > end {
+				return "", 0, false
+			}
+			r, err := strconv.ParseUint(line[j+2:j+6], 16, 32)
+			if err != nil || r >= 0xD800 && r <= 0xDFFF {
+				return "", 0, false
+			}
+			b = utf8.AppendRune(b, rune(r))
+			j += 4
+		default:
+			return "", 0, false
+		}
+		j += 2
+		start = j
+	}
+	return "", 0, false
+}
+
+// singleQuoted reads '...' at line[i:] that closes before end; ” is a
+// quote.
+func singleQuoted(line string, i, end int) (string, int, bool) {
+	j := i + 1
+	start := j
+	var b []byte
+	for j < end {
+		if line[j] != '\'' {
+			j++
+			continue
+		}
+		if j+1 < end && line[j+1] == '\'' {
+			b = append(b, line[start:j+1]...)
+			j += 2
+			start = j
+			continue
+		}
+		if b == nil {
+			return line[start:j], j + 1, true
+		}
+		b = append(b, line[start:j]...)
+		return string(b), j + 1, true
+	}
+	return "", 0, false
+}
