@@ -7,6 +7,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
+	"slices"
 	"strconv"
 	"time"
 
@@ -76,30 +78,97 @@ func (s *Server) Handler(opts *HTTPOptions) http.Handler {
 	return mux
 }
 
-// ErrListenAny is returned by [CheckListenAddr] for an address that binds
-// every network interface when that was not asked for.
-var ErrListenAny = errors.New("the address listens on every network interface")
+// ErrListenAny is returned by [CheckListenAddr] and [Listen] for an
+// address other machines could reach when that was not asked for.
+var ErrListenAny = errors.New("the address is not loopback")
 
-// CheckListenAddr checks an --http address: HOST:PORT with a port
-// (0 picks a free one). An address that listens on every interface (":PORT",
-// "0.0.0.0:PORT", "[::]:PORT") is refused with an error wrapping
-// [ErrListenAny] unless listenAny is set; servers bind to localhost by
-// default, as gopls's MCP server does.
+// CheckListenAddr checks an --http address: HOST:PORT with a port (0 picks
+// a free one). Unless listenAny is set, HOST must be a loopback address
+// (127.0.0.0/8, ::1, with or without a zone) or a name every address of
+// which is loopback (localhost); anything else, an address that listens
+// on every interface (":PORT", "0.0.0.0", "[::]", "[::%lo]", "0") or one
+// of another interface ("[fe80::1%eth0]", a LAN address, a name that
+// resolves elsewhere), gets an error wrapping [ErrListenAny]. Servers bind
+// to localhost by default, as gopls's MCP server does.
 func CheckListenAddr(addr string, listenAny bool) error {
+	_, err := resolveListenAddr(context.Background(), addr, listenAny)
+	return err
+}
+
+// Listen checks addr as [CheckListenAddr] does and listens on it: on the
+// loopback address a name resolved to, so that the address checked is
+// the address bound.
+func Listen(ctx context.Context, addr string, listenAny bool) (net.Listener, error) {
+	bind, err := resolveListenAddr(ctx, addr, listenAny)
+	if err != nil {
+		return nil, err
+	}
+	var lc net.ListenConfig
+	return lc.Listen(ctx, "tcp", bind)
+}
+
+// lookupNetIP resolves names for resolveListenAddr (a variable for tests).
+var lookupNetIP = net.DefaultResolver.LookupNetIP
+
+// resolveListenAddr returns the address to bind for addr.
+func resolveListenAddr(ctx context.Context, addr string, listenAny bool) (string, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("%q is not HOST:PORT (for example localhost:8080): %w", addr, err)
+		return "", fmt.Errorf("%q is not HOST:PORT (for example localhost:8080): %w", addr, err)
 	}
 	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
-		return fmt.Errorf("%q: the port must be a number from 0 to 65535", addr)
+		return "", fmt.Errorf("%q: the port must be a number from 0 to 65535", addr)
 	}
 	if listenAny {
-		return nil
+		return addr, nil
 	}
-	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
-		return fmt.Errorf("%w: %q; use localhost:%s, or give --listen-any to serve other machines", ErrListenAny, addr, port)
+	refuse := func(why string) error {
+		return fmt.Errorf("%w: %q %s; use localhost:%s, or give --listen-any to serve other machines", ErrListenAny, addr, why, port)
 	}
-	return nil
+	if host == "" {
+		return "", refuse("listens on every network interface")
+	}
+	if ip, err := netip.ParseAddr(host); err == nil {
+		switch {
+		case ip.WithZone("").IsUnspecified():
+			return "", refuse("listens on every network interface")
+		case !ip.WithZone("").IsLoopback():
+			return "", refuse("is not a loopback address")
+		}
+		return addr, nil
+	}
+	// A name: every address it resolves to must be loopback, and the
+	// first is bound ("0" and other numeric forms resolve too).
+	ips, err := lookupNetIP(ctx, "ip", host)
+	if err != nil {
+		return "", fmt.Errorf("%q: %w", addr, err)
+	}
+	if len(ips) == 0 {
+		return "", fmt.Errorf("%q: the name resolves to no address", addr)
+	}
+	for _, ip := range ips {
+		ip = ip.Unmap().WithZone("")
+		if ip.IsUnspecified() {
+			return "", refuse("resolves to " + ip.String() + ", which listens on every network interface")
+		}
+		if !ip.IsLoopback() {
+			return "", refuse("resolves to " + ip.String() + ", which is not a loopback address")
+		}
+	}
+	slices.SortStableFunc(ips, func(a, b netip.Addr) int { // IPv4 first, as net.Listen picks
+		return cmpBool(b.Unmap().Is4(), a.Unmap().Is4())
+	})
+	return net.JoinHostPort(ips[0].Unmap().String(), port), nil
+}
+
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // Serve answers streamable HTTP on ln until ctx is done, then shuts down

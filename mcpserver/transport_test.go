@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"slices"
 	"strings"
 	"testing"
@@ -19,30 +20,88 @@ import (
 )
 
 func TestCheckListenAddr(t *testing.T) {
+	// Names resolve through a fake resolver, so the test needs no DNS.
+	names := map[string][]netip.Addr{
+		"localhost": {netip.MustParseAddr("::1"), netip.MustParseAddr("127.0.0.1")},
+		"loop6":     {netip.MustParseAddr("::1")},
+		"mixed":     {netip.MustParseAddr("127.0.0.1"), netip.MustParseAddr("10.0.0.7")},
+		"lan":       {netip.MustParseAddr("192.168.1.5")},
+		"zero":      {netip.MustParseAddr("0.0.0.0")},
+		"mapped":    {netip.MustParseAddr("::ffff:127.0.0.1")},
+	}
+	old := lookupNetIP
+	lookupNetIP = func(_ context.Context, _, host string) ([]netip.Addr, error) {
+		if ips, ok := names[host]; ok {
+			return ips, nil
+		}
+		return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+	}
+	t.Cleanup(func() { lookupNetIP = old })
 	for _, tt := range []struct {
 		addr      string
 		listenAny bool
 		ok        bool
 		any       bool
+		bind      string
 	}{
-		{"localhost:8080", false, true, false},
-		{"127.0.0.1:0", false, true, false},
-		{"[::1]:8080", false, true, false},
-		{"192.168.1.5:8080", false, true, false},
-		{":8080", false, false, true},
-		{"0.0.0.0:8080", false, false, true},
-		{"[::]:8080", false, false, true},
-		{":8080", true, true, false},
-		{"0.0.0.0:8080", true, true, false},
-		{"localhost", false, false, false},
-		{"8080", false, false, false},
-		{"localhost:http", false, false, false},
-		{"localhost:70000", false, false, false},
+		{"localhost:8080", false, true, false, "127.0.0.1:8080"},
+		{"loop6:8080", false, true, false, "[::1]:8080"},
+		{"mapped:8080", false, true, false, "127.0.0.1:8080"},
+		{"127.0.0.1:0", false, true, false, "127.0.0.1:0"},
+		{"127.0.0.2:0", false, true, false, "127.0.0.2:0"},
+		{"[::1]:8080", false, true, false, "[::1]:8080"},
+		{"[::1%lo]:8080", false, true, false, "[::1%lo]:8080"},
+		{"192.168.1.5:8080", false, false, true, ""},
+		{":8080", false, false, true, ""},
+		{"0.0.0.0:8080", false, false, true, ""},
+		{"[::]:8080", false, false, true, ""},
+		{"[::%lo]:8080", false, false, true, ""},
+		{"[::%eth0]:8080", false, false, true, ""},
+		{"[fe80::1%eth0]:8080", false, false, true, ""},
+		{"[::ffff:0.0.0.0]:8080", false, false, true, ""},
+		{"[::ffff:10.1.2.3]:8080", false, false, true, ""},
+		{"lan:8080", false, false, true, ""},
+		{"mixed:8080", false, false, true, ""},
+		{"zero:8080", false, false, true, ""},
+		{"0:8080", false, false, false, ""}, // a name that does not resolve here
+		{":8080", true, true, false, ":8080"},
+		{"0.0.0.0:8080", true, true, false, "0.0.0.0:8080"},
+		{"[::%lo]:8080", true, true, false, "[::%lo]:8080"},
+		{"lan:8080", true, true, false, "lan:8080"},
+		{"localhost", false, false, false, ""},
+		{"8080", false, false, false, ""},
+		{"localhost:http", false, false, false, ""},
+		{"localhost:70000", false, false, false, ""},
 	} {
-		err := CheckListenAddr(tt.addr, tt.listenAny)
-		if (err == nil) != tt.ok || errors.Is(err, ErrListenAny) != tt.any {
+		bind, err := resolveListenAddr(context.Background(), tt.addr, tt.listenAny)
+		if (err == nil) != tt.ok || errors.Is(err, ErrListenAny) != tt.any || bind != tt.bind {
+			t.Errorf("resolveListenAddr(%q, %v) = %q, %v", tt.addr, tt.listenAny, bind, err)
+		}
+		if err := CheckListenAddr(tt.addr, tt.listenAny); (err == nil) != tt.ok {
 			t.Errorf("CheckListenAddr(%q, %v) = %v", tt.addr, tt.listenAny, err)
 		}
+	}
+}
+
+// TestListenZoneLoopbackOnly binds "[::%lo]" only with listenAny: without
+// it, the address that binds every interface is refused before anything
+// listens.
+func TestListenZoneLoopbackOnly(t *testing.T) {
+	ln, err := Listen(context.Background(), "[::%lo]:0", false)
+	if err == nil {
+		ln.Close()
+		t.Fatalf("Listen([::%%lo]:0) bound %v without listenAny", ln.Addr())
+	}
+	if !errors.Is(err, ErrListenAny) || !strings.Contains(err.Error(), "every network interface") {
+		t.Errorf("Listen([::%%lo]:0) = %v, want ErrListenAny", err)
+	}
+	ln, err = Listen(context.Background(), "127.0.0.1:0", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	if ip := ln.Addr().(*net.TCPAddr).IP; !ip.IsLoopback() {
+		t.Errorf("bound %v", ip)
 	}
 }
 

@@ -37,8 +37,8 @@ By default it speaks MCP over stdin and stdout, for a client that starts it
 as a subprocess. With --http localhost:PORT it serves streamable HTTP at
 http://localhost:PORT/mcp, stateless unless --stateful is given (stateful
 sessions let the server push list_changed notifications). An address that
-listens on every interface (":8080", "0.0.0.0:8080") is refused unless
---listen-any is given.
+is not loopback (":8080", "0.0.0.0:8080", "[::%lo]:8080", a LAN address,
+a name that resolves to one) is refused unless --listen-any is given.
 
 Every client gets the skills in the way it supports: every file as a
 resource skill://NAME/PATH, each skill as a prompt, and the MCP Skills
@@ -131,9 +131,9 @@ func runServe(ctx context.Context, g *globals, io *IO, o *serveOptions) error {
 		logger.Info("serving MCP over stdio", "workspace", c.Workspace())
 		return srv.Run(ctx, &mcpserver.LineTransport{Reader: io.In, Writer: io.Out})
 	}
-	ln, err := net.Listen("tcp", o.http)
+	ln, err := mcpserver.Listen(ctx, o.http, o.listenAny)
 	if err != nil {
-		return err
+		return &usageError{fmt.Errorf("--http: %w", err)}
 	}
 	mode := "stateless"
 	if o.stateful {
