@@ -125,3 +125,20 @@ func levenshtein(a, b string) int {
 	}
 	return prev[len(rb)]
 }
+
+// maxEchoBytes is how much of a name or query a result repeats back.
+const maxEchoBytes = 256
+
+// echo returns s, or its first maxEchoBytes bytes (cut at a character) and
+// [Ellipsis] when it is longer, so that a result never repeats a huge
+// argument back.
+func echo(s string) string {
+	if len(s) <= maxEchoBytes {
+		return s
+	}
+	end := maxEchoBytes
+	for end > 0 && !utf8.RuneStart(s[end]) {
+		end--
+	}
+	return s[:end] + Ellipsis
+}

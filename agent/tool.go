@@ -715,10 +715,10 @@ func (t *Tool) list(l *catalog.Listing) Result {
 func (t *Tool) unknown(l *catalog.Listing, name string) Result {
 	names := t.visibleNames(l)
 	if len(names) == 0 {
-		return errorResult("unknown skill %q: no skills are available.", name)
+		return errorResult("unknown skill %q: no skills are available.", echo(name))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "unknown skill %q.", name)
+	fmt.Fprintf(&b, "unknown skill %q.", echo(name))
 	if near := closest(name, names, 3); len(near) > 0 {
 		fmt.Fprintf(&b, " Did you mean %s?", strings.Join(near, ", "))
 	}
@@ -733,6 +733,9 @@ func (t *Tool) unknown(l *catalog.Listing, name string) Result {
 // length (at least 1) of it, and names that contain the query or are
 // contained in it.
 func closest(name string, names []string, n int) []string {
+	if len(name) > maxEchoBytes {
+		return nil // no skill's name is near it, and comparing would cost len(name) × names
+	}
 	q := strings.ToLower(strings.Join(strings.FieldsFunc(name, func(r rune) bool {
 		return r == ' ' || r == '_'
 	}), "-"))
@@ -788,7 +791,7 @@ func closest(name string, names []string, n int) []string {
 func (t *Tool) search(l *catalog.Listing, query string) Result {
 	res, err := l.Search(query, 0)
 	if errors.Is(err, catalog.ErrEmptyQuery) {
-		return errorResult("the query %q holds no words to search for; give a few words that describe the task.", query)
+		return errorResult("the query %q holds no words to search for; give a few words that describe the task.", echo(query))
 	}
 	if err != nil {
 		return errorResult("the search failed: %v", err)
@@ -803,11 +806,11 @@ func (t *Tool) search(l *catalog.Listing, query string) Result {
 		}
 	}
 	if len(found) == 0 {
-		return Result{Text: fmt.Sprintf("No skill matches %q. Call %s with {} to list every skill.\n", query, t.name)}
+		return Result{Text: fmt.Sprintf("No skill matches %q. Call %s with {} to list every skill.\n", echo(query), t.name)}
 	}
 	maxDesc := t.c.Settings().MaxDescriptionChars
 	var b strings.Builder
-	fmt.Fprintf(&b, "Skills matching %q, best first (load one with %s {\"name\": \"...\"}):\n", query, t.name)
+	fmt.Fprintf(&b, "Skills matching %q, best first (load one with %s {\"name\": \"...\"}):\n", echo(query), t.name)
 	for _, r := range found {
 		desc, _ := Shorten(r.Skill.Description, maxDesc)
 		fmt.Fprintf(&b, "- %s: %s\n", r.Skill.Name, desc)

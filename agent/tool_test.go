@@ -631,3 +631,21 @@ func TestSession(t *testing.T) {
 		t.Errorf("times: %v", l)
 	}
 }
+
+// TestToolHugeArguments: a 60 KB name or query is answered briefly, and
+// the name is not compared with every skill's (which would cost
+// len(name) × names).
+func TestToolHugeArguments(t *testing.T) {
+	tool := agent.NewTool(examplesCatalog(t), nil)
+	huge := strings.Repeat("deploy release ", 60<<10/15) // under the 64 KB argument limit
+	for _, args := range []map[string]string{{"name": huge}, {"query": huge}, {"query": strings.Repeat("zz ", 60<<10/3)}} {
+		raw, _ := json.Marshal(args)
+		r := tool.Call(context.Background(), raw)
+		if len(r.Text) > 8<<10 {
+			t.Errorf("a 64 KB argument gets a %d-byte result", len(r.Text))
+		}
+		if !strings.Contains(r.Text, "…") {
+			t.Errorf("the result does not say the argument was cut: %.300s", r.Text)
+		}
+	}
+}

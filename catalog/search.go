@@ -3,12 +3,14 @@ package catalog
 import (
 	"context"
 	"errors"
+	"iter"
 	"math"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 	"weak"
 
 	"github.com/skillet-go/skillet/skill"
@@ -84,16 +86,13 @@ func (l *Listing) Search(query string, limit int) ([]SearchResult, error) {
 	}
 	exact := strings.ToLower(strings.Join(strings.Fields(query), "-"))
 
-	type doc struct {
-		fields [3][]string
-	}
 	weights := [3]float64{weightName, weightWhenToUse, weightDesc}
-	docs := make([]doc, len(l.Skills))
+	docs := make([][3][]string, len(l.Skills))
 	var total [3]float64
 	for i, s := range l.Skills {
-		docs[i].fields = docTokens(s.Skill)
+		docs[i] = docTokens(s.Skill)
 		for f := range 3 {
-			total[f] += float64(len(docs[i].fields[f]))
+			total[f] += float64(len(docs[i][f]))
 		}
 	}
 	n := float64(len(docs))
@@ -104,62 +103,100 @@ func (l *Listing) Search(query string, limit int) ([]SearchResult, error) {
 		}
 	}
 
-	// tf[d][t] is the weighted, length-normalised frequency of term t in
-	// document d; df[t] counts the documents holding t.
-	tf := make([][]float64, len(docs))
+	// Each word of a skill is looked up in the query's terms, and each of
+	// its prefixes as long as a term of three or more characters, so the
+	// work grows with the skills' words, not with skills × query words,
+	// and memory with the matches only.
+	index := make(map[string]int, len(terms))
+	var prefixLens []int
+	for t, term := range terms {
+		index[term] = t
+		if len(term) >= minPrefix && !slices.Contains(prefixLens, len(term)) {
+			prefixLens = append(prefixLens, len(term))
+		}
+	}
+	// hits are the (skill, term) pairs that match, skill by skill, terms
+	// in query order; tf is the term's weighted, length-normalised
+	// frequency in the skill. df counts the skills holding each term.
+	type hit struct {
+		doc, term int
+		tf        float64
+	}
+	var hits []hit
 	df := make([]float64, len(terms))
+	var count [3][]float64
+	for f := range 3 {
+		count[f] = make([]float64, len(terms))
+	}
+	var touched []int
 	for d := range docs {
-		tf[d] = make([]float64, len(terms))
-		for t, term := range terms {
-			var sum float64
-			for f := range 3 {
-				words := docs[d].fields[f]
-				if len(words) == 0 {
-					continue
+		touched = touched[:0]
+		for f := range 3 {
+			for _, w := range docs[d][f] {
+				if t, ok := index[w]; ok {
+					if count[0][t] == 0 && count[1][t] == 0 && count[2][t] == 0 {
+						touched = append(touched, t)
+					}
+					count[f][t]++
 				}
-				var count float64
-				for _, w := range words {
-					switch {
-					case w == term:
-						count++
-					case len(term) >= minPrefix && strings.HasPrefix(w, term):
-						count += prefixFactor
+				for _, pl := range prefixLens {
+					if pl >= len(w) {
+						continue
+					}
+					if t, ok := index[w[:pl]]; ok {
+						if count[0][t] == 0 && count[1][t] == 0 && count[2][t] == 0 {
+							touched = append(touched, t)
+						}
+						count[f][t] += prefixFactor
 					}
 				}
-				if count == 0 {
+			}
+		}
+		slices.Sort(touched)
+		for _, t := range touched {
+			var sum float64
+			for f := range 3 {
+				c := count[f][t]
+				count[f][t] = 0
+				if c == 0 {
 					continue
 				}
 				norm := 1 - bm25B
 				if avg[f] > 0 {
-					norm += bm25B * float64(len(words)) / avg[f]
+					norm += bm25B * float64(len(docs[d][f])) / avg[f]
 				}
-				sum += weights[f] * count / norm
+				sum += weights[f] * c / norm
 			}
-			tf[d][t] = sum
-			if sum > 0 {
-				df[t]++
-			}
+			hits = append(hits, hit{d, t, sum})
+			df[t]++
 		}
 	}
 
 	var out []SearchResult
-	for d, s := range l.Skills {
+	scoreDoc := func(d int, hs []hit) {
+		s := l.Skills[d]
 		var score float64
 		var matched []string
-		for t, term := range terms {
-			x := tf[d][t]
-			if x == 0 {
-				continue
-			}
-			idf := math.Log(1 + (n-df[t]+0.5)/(df[t]+0.5))
-			score += idf * x * (bm25K1 + 1) / (x + bm25K1)
-			matched = append(matched, term)
+		for _, h := range hs {
+			idf := math.Log(1 + (n-df[h.term]+0.5)/(df[h.term]+0.5))
+			score += idf * h.tf * (bm25K1 + 1) / (h.tf + bm25K1)
+			matched = append(matched, terms[h.term])
 		}
 		isExact := s.Name == exact
 		if score == 0 && !isExact {
-			continue
+			return
 		}
 		out = append(out, SearchResult{Skill: s, Score: score, Matched: matched, ExactName: isExact})
+	}
+	for d, i := 0, 0; d < len(docs); d++ {
+		j := i
+		for j < len(hits) && hits[j].doc == d {
+			j++
+		}
+		if j > i || l.Skills[d].Name == exact {
+			scoreDoc(d, hits[i:j])
+		}
+		i = j
 	}
 	slices.SortStableFunc(out, func(a, b SearchResult) int {
 		if a.ExactName != b.ExactName {
@@ -192,20 +229,37 @@ var stopWords = map[string]bool{
 	"what": true, "with": true, "you": true, "your": true,
 }
 
+// MaxQueryTerms is how many distinct words of a query are searched for:
+// the first ones, stop words aside; the rest are ignored, so a query's
+// cost is bounded whatever its length.
+const MaxQueryTerms = 64
+
+// maxTermBytes is the longest query word searched for: no skill's name or
+// description holds a longer one that matters.
+const maxTermBytes = 256
+
 // queryTerms returns the query's distinct stemmed words, stop words dropped
-// unless they are all there is.
+// unless they are all there is, at most MaxQueryTerms of them.
 func queryTerms(q string) []string {
 	var all, kept []string
 	seen := map[string]bool{}
-	for _, raw := range splitWords(q) {
+	for raw := range wordsOf(q) {
+		if len(raw) > maxTermBytes {
+			continue
+		}
 		w := stem(raw)
 		if seen[w] {
 			continue
 		}
 		seen[w] = true
-		all = append(all, w)
+		if len(all) < MaxQueryTerms {
+			all = append(all, w)
+		}
 		if !stopWords[raw] {
 			kept = append(kept, w)
+			if len(kept) == MaxQueryTerms {
+				break
+			}
 		}
 	}
 	if len(kept) == 0 {
@@ -263,6 +317,32 @@ func tokens(s string) []string {
 	}
 	return words
 }
+
+// wordsOf yields the words splitWords returns, one at a time, without
+// holding them all.
+func wordsOf(s string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for len(s) > 0 {
+			i := strings.IndexFunc(s, notWord)
+			seg := s
+			if i >= 0 {
+				_, size := utf8.DecodeRuneInString(s[i:])
+				seg, s = s[:i], s[i+size:]
+			} else {
+				s = ""
+			}
+			// Lower-casing can turn a letter into something else, so the
+			// lower-cased segment is split again, as splitWords splits.
+			for _, w := range strings.FieldsFunc(strings.ToLower(seg), notWord) {
+				if !yield(w) {
+					return
+				}
+			}
+		}
+	}
+}
+
+func notWord(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
 
 // splitWords lower-cases s and splits it at every rune that is not a
 // letter or a digit.

@@ -36,7 +36,7 @@ func (s *Server) cache(ss *mcp.ServerSession, meta mcp.Meta) (string, *int, stri
 }
 
 // listSkills answers skills/list: entries sorted by URI, PageSize per page.
-func (s *Server) listSkills(_ context.Context, ss *mcp.ServerSession, p *ListSkillsParams) (*ListSkillsResult, error) {
+func (s *Server) listSkills(ctx context.Context, ss *mcp.ServerSession, p *ListSkillsParams) (*ListSkillsResult, error) {
 	var cursor string
 	var meta mcp.Meta
 	if p != nil {
@@ -46,7 +46,7 @@ func (s *Server) listSkills(_ context.Context, ss *mcp.ServerSession, p *ListSki
 	if err != nil {
 		return nil, invalidParams("%v", err)
 	}
-	entries := s.snap.Load().entries
+	entries := s.current(ctx).entries
 	i := sort.Search(len(entries), func(i int) bool { return entries[i].uri > after })
 	end := min(i+s.opts.PageSize, len(entries))
 	res := &ListSkillsResult{Skills: make([]*SkillEntry, 0, end-i)}
@@ -61,7 +61,7 @@ func (s *Server) listSkills(_ context.Context, ss *mcp.ServerSession, p *ListSki
 }
 
 // getSkill answers skills/get for the URI of a served skill's SKILL.md.
-func (s *Server) getSkill(_ context.Context, ss *mcp.ServerSession, p *GetSkillParams) (*GetSkillResult, error) {
+func (s *Server) getSkill(ctx context.Context, ss *mcp.ServerSession, p *GetSkillParams) (*GetSkillResult, error) {
 	if p == nil || p.URI == "" {
 		return nil, invalidParams("skills/get needs the uri of a skill's SKILL.md")
 	}
@@ -69,7 +69,7 @@ func (s *Server) getSkill(_ context.Context, ss *mcp.ServerSession, p *GetSkillP
 	if err != nil {
 		return nil, invalidParams("%v", err)
 	}
-	sv := s.snap.Load().byName[name]
+	sv := s.current(ctx).byName[name]
 	switch {
 	case sv == nil:
 		return nil, invalidParams("no skill is served at %s", p.URI)
@@ -85,7 +85,7 @@ func (s *Server) getSkill(_ context.Context, ss *mcp.ServerSession, p *GetSkillP
 
 // readDirectory answers resources/directory/read: the direct children of
 // a folder of a served skill, PageSize*5 per page.
-func (s *Server) readDirectory(_ context.Context, ss *mcp.ServerSession, p *ReadDirectoryParams) (*ReadDirectoryResult, error) {
+func (s *Server) readDirectory(ctx context.Context, ss *mcp.ServerSession, p *ReadDirectoryParams) (*ReadDirectoryResult, error) {
 	if p == nil || p.URI == "" {
 		return nil, invalidParams("resources/directory/read needs the uri of a directory")
 	}
@@ -97,7 +97,7 @@ func (s *Server) readDirectory(_ context.Context, ss *mcp.ServerSession, p *Read
 	if err != nil {
 		return nil, invalidParams("%v", err)
 	}
-	sv := s.snap.Load().byName[name]
+	sv := s.current(ctx).byName[name]
 	if sv == nil {
 		return nil, invalidParams("no skill is served at %s", p.URI)
 	}

@@ -30,7 +30,7 @@ func (s *Server) newTool() *agent.Tool {
 		// A call works on the served snapshot's listing, kept current by
 		// the watcher, rather than listing the catalog again.
 		Listing: func(ctx context.Context) (*catalog.Listing, error) {
-			if sn := s.snap.Load(); sn != nil && sn.toolListing != nil {
+			if sn := s.current(ctx); sn != nil && sn.toolListing != nil {
 				return sn.toolListing, nil
 			}
 			return s.cat.List(ctx)
@@ -120,12 +120,12 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 // current snapshot in initialize and server/discover, and no load tool in
 // tools/list for a client that loads skills through the extension itself
 // (ToolAuto).
-func (s *Server) decorate(method string, req mcp.Request, res mcp.Result) {
+func (s *Server) decorate(ctx context.Context, method string, req mcp.Request, res mcp.Result) {
 	switch r := res.(type) {
 	case *mcp.InitializeResult:
-		r.Instructions = s.snap.Load().instructions
+		r.Instructions = s.current(ctx).instructions
 	case *mcp.DiscoverResult:
-		r.Instructions = s.snap.Load().instructions
+		r.Instructions = s.current(ctx).instructions
 	case *mcp.ListToolsResult:
 		if s.opts.Tool == ToolAuto && advertisesExtension(req) {
 			r.Tools = slices.DeleteFunc(slices.Clone(r.Tools), func(t *mcp.Tool) bool { return t.Name == s.tool.Name() })

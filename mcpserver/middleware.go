@@ -8,8 +8,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// skillMethods are the requests answered from the skills: they run under
-// the shared lock, so each answer comes from one snapshot.
+// skillMethods are the requests answered from the skills. Each runs on
+// the snapshot current when it arrived, pinned in its context, so each
+// answer comes from one snapshot.
 var skillMethods = map[string]bool{
 	"initialize": true, "server/discover": true,
 	"resources/list": true, "resources/templates/list": true, "resources/read": true,
@@ -18,6 +19,32 @@ var skillMethods = map[string]bool{
 	MethodListSkills: true, MethodGetSkill: true, MethodReadDirectory: true,
 }
 
+// registryMethods are answered (or looked up) from the SDK's lists of
+// resources and prompts, which a reload updates one by one: they hold the
+// shared lock, so none sees a list half updated. Each is a lookup or a
+// page, never a computation; tools/call, which may search, holds no lock
+// a reload would wait for.
+var registryMethods = map[string]bool{
+	"resources/list": true, "resources/templates/list": true, "resources/read": true,
+	"prompts/list": true, "prompts/get": true, "tools/list": true,
+}
+
+// snapKey is the context key of the snapshot a request runs on.
+type snapKey struct{}
+
+// current returns the snapshot pinned in ctx by the middleware, else the
+// latest.
+func (s *Server) current(ctx context.Context) *snapshot {
+	if sn, ok := ctx.Value(snapKey{}).(*snapshot); ok {
+		return sn
+	}
+	return s.snap.Load()
+}
+
+// beforeHandle, when set (by tests), runs before a skill request is
+// answered, with the locks the request holds.
+var beforeHandle func(ctx context.Context, method string)
+
 // middleware runs every request the server receives.
 func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
@@ -25,9 +52,18 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			return next(ctx, method, req)
 		}
 		start := time.Now()
-		s.mu.RLock()
+		locked := registryMethods[method]
+		if locked {
+			s.mu.RLock()
+		}
+		ctx = context.WithValue(ctx, snapKey{}, s.snap.Load())
+		if beforeHandle != nil {
+			beforeHandle(ctx, method)
+		}
 		res, err := s.handle(ctx, next, method, req)
-		s.mu.RUnlock()
+		if locked {
+			s.mu.RUnlock()
+		}
 		if s.log.Enabled(ctx, slog.LevelDebug) {
 			s.log.Debug("request", "method", method, "duration", time.Since(start), "error", err)
 		}
@@ -38,14 +74,14 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 func (s *Server) handle(ctx context.Context, next mcp.MethodHandler, method string, req mcp.Request) (mcp.Result, error) {
 	if method == "resources/read" {
 		if p, ok := req.GetParams().(*mcp.ReadResourceParams); ok && p != nil {
-			if err := s.checkReadURI(p.URI); err != nil {
+			if err := s.checkReadURI(ctx, p.URI); err != nil {
 				return nil, err
 			}
 		}
 	}
 	res, err := next(ctx, method, req)
 	if err == nil && res != nil {
-		s.decorate(method, req, res)
+		s.decorate(ctx, method, req, res)
 	}
 	return res, err
 }
@@ -53,12 +89,12 @@ func (s *Server) handle(ctx context.Context, next mcp.MethodHandler, method stri
 // checkReadURI explains why a resources/read URI is refused, before the
 // SDK's lookup answers a plain "Resource not found": a URI that is not
 // canonical, a folder, or a file of no served skill.
-func (s *Server) checkReadURI(uri string) error {
+func (s *Server) checkReadURI(ctx context.Context, uri string) error {
 	name, rel, err := ParseURI(uri)
 	if err != nil {
 		return invalidParams("%v", err)
 	}
-	sv := s.snap.Load().byName[name]
+	sv := s.current(ctx).byName[name]
 	if sv == nil {
 		return invalidParams("no skill %q is served (%s)", name, clipURI(uri))
 	}

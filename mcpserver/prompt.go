@@ -70,7 +70,7 @@ func promptText(sv *served, args string) string {
 
 // getPrompt answers prompts/get from the current snapshot.
 func (s *Server) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-	sv := s.snap.Load().byName[req.Params.Name]
+	sv := s.current(ctx).byName[req.Params.Name]
 	if sv == nil {
 		return nil, invalidParams("unknown prompt %q", req.Params.Name)
 	}

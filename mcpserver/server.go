@@ -406,8 +406,8 @@ func (s *Server) logDiagnostics(sn *snapshot) {
 // readResource answers resources/read for a served file from the current
 // snapshot. The SDK only calls it for registered URIs; a file removed by a
 // reload since is not found.
-func (s *Server) readResource(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	f := s.snap.Load().files[req.Params.URI]
+func (s *Server) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	f := s.current(ctx).files[req.Params.URI]
 	if f == nil {
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
 	}

@@ -16,8 +16,8 @@ import (
 // edit not yet reloaded is not half visible (agent.Source).
 type snapSource struct{ s *Server }
 
-func (src snapSource) served(cs *catalog.Skill) (*served, error) {
-	sv := src.s.snap.Load().byName[cs.Name]
+func (src snapSource) served(ctx context.Context, cs *catalog.Skill) (*served, error) {
+	sv := src.s.current(ctx).byName[cs.Name]
 	if sv == nil {
 		return nil, fmt.Errorf("%w: %q is not served", catalog.ErrNotFound, cs.Name)
 	}
@@ -26,8 +26,8 @@ func (src snapSource) served(cs *catalog.Skill) (*served, error) {
 
 // Load returns the body of the served SKILL.md, cut at maxSkillBytes as
 // the catalog cuts it (docs/discovery.md#limits).
-func (src snapSource) Load(_ context.Context, cs *catalog.Skill) (*catalog.Loaded, error) {
-	sv, err := src.served(cs)
+func (src snapSource) Load(ctx context.Context, cs *catalog.Skill) (*catalog.Loaded, error) {
+	sv, err := src.served(ctx, cs)
 	if err != nil {
 		return nil, err
 	}
@@ -55,8 +55,8 @@ func (src snapSource) Load(_ context.Context, cs *catalog.Skill) (*catalog.Loade
 }
 
 // Files lists the served files of the skill.
-func (src snapSource) Files(_ context.Context, cs *catalog.Skill) ([]catalog.File, bool, error) {
-	sv, err := src.served(cs)
+func (src snapSource) Files(ctx context.Context, cs *catalog.Skill) ([]catalog.File, bool, error) {
+	sv, err := src.served(ctx, cs)
 	if err != nil {
 		return nil, false, err
 	}
@@ -68,8 +68,8 @@ func (src snapSource) Files(_ context.Context, cs *catalog.Skill) ([]catalog.Fil
 }
 
 // ReadFile returns a served file's bytes.
-func (src snapSource) ReadFile(_ context.Context, cs *catalog.Skill, rel string, limit int64) ([]byte, error) {
-	sv, err := src.served(cs)
+func (src snapSource) ReadFile(ctx context.Context, cs *catalog.Skill, rel string, limit int64) ([]byte, error) {
+	sv, err := src.served(ctx, cs)
 	if err != nil {
 		return nil, err
 	}
