@@ -65,7 +65,7 @@ var ruleHelp = map[skill.Code]string{
 	skill.CodeFileMissing: "A folder inside a skills root holds files but no SKILL.md, and no skill below it, so it is not a skill. Add a SKILL.md (skillet new writes one) or move the files out of the root.",
 	skill.CodePathEscape: "The file or folder is a symlink whose target lies outside the boundary of its root (the workspace for project roots, the home folder for user roots). It is skipped. " +
 		"Copy the skill into the root, or add the target folder to trustedPaths in skillet.yaml.",
-	skill.CodeEmptyBody: "The frontmatter is not followed by any instructions, so loading the skill would give the model nothing. Write the procedure below the closing --- line.",
+	skill.CodeEmptyBody: "The frontmatter is not followed by any instructions, so loading the skill gives the model its description only. The specification allows it (a skill can be its description and bundled files) and the skill loads; --strict refuses it. Write the procedure below the closing --- line.",
 	skill.CodeNameInvalid: "The name must be 1-64 characters of lower-case letters, digits and hyphens, with no leading, trailing or double hyphen (spec: name). " +
 		"A name that still matches [a-z0-9][a-z0-9._-]* after normalisation loads with a warning; one that does not is rejected. Rename the skill and its folder to match.",
 	skill.CodeDuplicateName: "Two skill files in the same scope have the same name; only the first in path order loads and the other is ignored. Rename or remove one of them.",

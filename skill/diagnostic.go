@@ -75,7 +75,7 @@ var Codes = []CodeInfo{
 	{CodeDirectoryEscape, SeverityError, false, "a configured directory resolves outside the workspace", "004"},
 	{CodeFileMissing, SeverityError, false, "a skill folder has no SKILL.md", "004"},
 	{CodePathEscape, SeverityError, false, "a file resolves outside the boundary of its root (for example through a symlink)", "Kestrel, docs/discovery.md#boundaries"},
-	{CodeEmptyBody, SeverityError, false, "frontmatter exists but nothing follows it", "004"},
+	{CodeEmptyBody, SeverityWarning, false, "frontmatter exists but nothing follows it; the skill loads with its description only (an error with --strict)", "004, spec §body content"},
 	{CodeNameInvalid, SeverityError, true, "the name does not match [a-z0-9][a-z0-9._-]* after normalisation (a warning when only the spec's stricter rule is broken)", "Kestrel, spec §name"},
 	{CodeDuplicateName, SeverityError, false, "two files claim the same skill name in one scope; only the first is loaded", "Kestrel, docs/discovery.md#precedence"},
 	{CodeNoFrontmatter, SeverityWarning, true, "no frontmatter: name and description are inferred from the path and the first line", "Kestrel, spec §SKILL.md format"},

@@ -33,27 +33,39 @@ func ValidName(name string) bool {
 func Normalize(name string) string {
 	s := norm.NFKD.String(strings.TrimSpace(name))
 	var b strings.Builder
-	runes := []rune(s)
+	// Combining accents go first, so "CaféBar" still splits at its B.
+	runes := []rune(strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Mn, r) {
+			return -1
+		}
+		return r
+	}, s))
 	prevDash := true
 	for i, r := range runes {
-		if unicode.Is(unicode.Mn, r) {
-			continue // combining accent
-		}
 		if r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= '0' && r <= '9') {
 			b.WriteRune(r)
 			prevDash = false
 			continue
 		}
-		if r >= 'A' && r <= 'Z' {
+		if t := foldLetters[r]; t != "" && unicode.IsLower(r) {
+			b.WriteString(t)
+			prevDash = false
+			continue
+		}
+		if r >= 'A' && r <= 'Z' || foldLetters[r] != "" {
 			// Split camelCase: aB -> a-b, and ABc -> a-bc.
 			if !prevDash && i > 0 {
 				p := runes[i-1]
-				nextLower := i+1 < len(runes) && runes[i+1] >= 'a' && runes[i+1] <= 'z'
-				if p >= 'a' && p <= 'z' || (p >= 'A' && p <= 'Z' && nextLower) {
+				nextLower := i+1 < len(runes) && latinLower(runes[i+1])
+				if latinLower(p) || (latinUpper(p) && nextLower) {
 					b.WriteByte('-')
 				}
 			}
-			b.WriteRune(unicode.ToLower(r))
+			if t := foldLetters[r]; t != "" {
+				b.WriteString(strings.ToLower(t))
+			} else {
+				b.WriteRune(unicode.ToLower(r))
+			}
 			prevDash = false
 			continue
 		}
@@ -63,6 +75,34 @@ func Normalize(name string) string {
 		}
 	}
 	return strings.Trim(b.String(), "-")
+}
+
+// foldLetters spells the Latin letters that have no decomposition (so NFKD
+// leaves them whole) in the ASCII letters they are usually written with:
+// "Øresund" is "oresund", not "resund".
+var foldLetters = map[rune]string{
+	'Ø': "O", 'ø': "o", 'Æ': "AE", 'æ': "ae", 'Œ': "OE", 'œ': "oe", 'ß': "ss", 'ẞ': "SS",
+	'Ł': "L", 'ł': "l", 'Đ': "D", 'đ': "d", 'Ð': "D", 'ð': "d", 'Þ': "TH", 'þ': "th",
+	'Ħ': "H", 'ħ': "h", 'ı': "i", 'Ŧ': "T", 'ŧ': "t",
+}
+
+// latinLower and latinUpper report whether r is a lower- or upper-case
+// letter Normalize keeps (a-z, A-Z and the letters of foldLetters).
+func latinLower(r rune) bool {
+	return r >= 'a' && r <= 'z' || foldLetters[r] != "" && unicode.IsLower(r)
+}
+
+func latinUpper(r rune) bool {
+	return r >= 'A' && r <= 'Z' || foldLetters[r] != "" && unicode.IsUpper(r)
+}
+
+// sameWords reports whether a and b are the same name once both are
+// normalised and their hyphens removed: "ElevenLabs Automation" (which
+// Normalize splits as eleven-labs-automation) and "elevenlabs-automation"
+// are, and so are "Café" and "cafe".
+func sameWords(a, b string) bool {
+	na, nb := Normalize(a), Normalize(b)
+	return na != "" && strings.ReplaceAll(na, "-", "") == strings.ReplaceAll(nb, "-", "")
 }
 
 // resolveName applies docs/format.md#names and reports the result. It returns false when
@@ -116,6 +156,11 @@ func (p *parser) resolveName(s *Skill, fm *frontmatter, dirName string) bool {
 			p.reportSeverity(CodeNameInvalid, SeverityError, line, col, "the name %q has no letter or digit from a-z and 0-9 to keep; names are lower-case a-z, 0-9 and hyphens", raw)
 			return false
 		}
+		if dirName != "" && name != dirName && ValidName(dirName) && sameWords(raw, dirName) {
+			// The folder is the name written in kebab-case with its own
+			// word breaks ("ElevenLabs Automation" in elevenlabs-automation).
+			name = dirName
+		}
 		p.name = name
 		p.report(CodeNameNormalized, line, col, "the name %q was normalised to %q", raw, name)
 		if !ValidName(name) {
@@ -124,7 +169,11 @@ func (p *parser) resolveName(s *Skill, fm *frontmatter, dirName string) bool {
 	}
 	s.Name = name
 	p.name = name
-	if dirName != "" && name != dirName && !(fromPath && name == Normalize(dirName)) {
+	// A normalised name matches a folder that normalises to it too (an
+	// accented folder, "café" for the name "Café"); a name that was already
+	// valid must be the folder's exactly, as the specification says.
+	normalised := fromPath || name != raw
+	if dirName != "" && name != dirName && !(normalised && name == Normalize(dirName)) {
 		p.report(CodeNameMismatch, line, col, "the name %q does not match the %s %q", name, p.nameSource(), dirName)
 	}
 	return true

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/skillet-go/skillet/internal/yamlx"
 )
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
@@ -147,6 +149,62 @@ func splitFences(src []byte) fence {
 	return f
 }
 
+// closeKeyBlock closes a frontmatter that has no closing fence when its
+// lines, up to the first blank line, are a clean block of keys: top-level
+// "key: value" lines naming at least one known field, with their indented
+// continuation lines and list items, that decode as a YAML mapping without
+// repair, followed by a body. The body then starts after that block. It
+// reports whether it closed f.
+func closeKeyBlock(src []byte, f *fence) bool {
+	i, lineNo := f.fmStart, f.fmLine
+	end, endLine := -1, 0
+	known := false
+	for i < len(src) {
+		line, next := nextLine(src, i)
+		if isBlank(line) {
+			break
+		}
+		switch m := unfencedKey.FindSubmatch(line); {
+		case m != nil:
+			known = known || KnownField(string(m[1]))
+		case end >= 0 && (line[0] == ' ' || line[0] == '\t' || bytes.HasPrefix(line, []byte("- "))):
+		default:
+			return false
+		}
+		i, lineNo = next, lineNo+1
+		end, endLine = i, lineNo
+	}
+	if end < 0 || !known || len(bytes.TrimSpace(src[end:])) == 0 {
+		// Keys and nothing after them may be a file still being written:
+		// it is not read until it is closed.
+		return false
+	}
+	text := src[f.fmStart:end]
+	if bytes.IndexByte(text, '\r') >= 0 {
+		text = bytes.ReplaceAll(text, []byte("\r"), nil)
+	}
+	root, err := yamlx.Parse(text)
+	if err != nil || root == nil || root.Kind != yamlx.MappingNode {
+		return false
+	}
+	f.closed = true
+	f.fmEnd, f.bodyStart, f.bodyLine = end, end, endLine
+	return true
+}
+
+// keyFollows reports whether the first line of b that is not blank is a
+// "key: value" line: more frontmatter, not Markdown.
+func keyFollows(b []byte) bool {
+	for i := 0; i < len(b); {
+		line, next := nextLine(b, i)
+		if !isBlank(line) {
+			return unfencedKey.Match(bytes.TrimLeft(line, " \t"))
+		}
+		i = next
+	}
+	return false
+}
+
 func (p *parser) parse() *Skill {
 	src := p.src
 	if off, ok := firstInvalid(src); !ok {
@@ -173,15 +231,32 @@ func (p *parser) parse() *Skill {
 			p.report(CodeParseRecovered, 1, 1, "%d blank line(s) before the opening --- fence were skipped", f.blankLead)
 		}
 		if !f.closed {
-			msg := "the frontmatter opened on line %d is never closed by a --- line"
-			if p.opts.Truncated {
-				msg += " (the file was cut at maxSkillBytes before its closing fence)"
+			if p.opts.Mode == Strict || p.opts.Truncated || !closeKeyBlock(src, &f) {
+				msg := "the frontmatter opened on line %d is never closed by a --- line"
+				if p.opts.Truncated {
+					msg += " (the file was cut at maxSkillBytes before its closing fence)"
+				}
+				p.report(CodeParseError, f.fmLine-1, 1, msg, f.fmLine-1)
+				return nil
 			}
-			p.report(CodeParseError, f.fmLine-1, 1, msg, f.fmLine-1)
-			return nil
+			p.report(CodeParseRecovered, f.fmLine-1, 1, "the frontmatter opened on line %d is never closed by a --- line; it was read up to line %d, the end of its block of keys (add a --- line after it)", f.fmLine-1, f.bodyLine-1)
 		}
 		var ok bool
+		before := len(p.diags)
 		fm, ok = p.decodeFrontmatter(src[f.fmStart:f.fmEnd], f.fmLine)
+		if !ok && p.opts.Mode == Lenient {
+			// The --- that seemed to close the frontmatter may be a rule
+			// in a body the author never fenced off: read the block of
+			// keys before the first blank line instead, when it is clean.
+			g := f
+			if closeKeyBlock(src, &g) && g.fmEnd < f.fmEnd && !keyFollows(src[g.fmEnd:f.fmEnd]) {
+				fenceLine := f.fmLine + bytes.Count(src[f.fmStart:f.fmEnd], []byte("\n"))
+				p.diags = p.diags[:before]
+				f = g
+				p.report(CodeParseRecovered, f.fmLine-1, 1, "the frontmatter opened on line %d is not closed after its block of keys (the next --- line, on line %d, comes after Markdown); it was read up to line %d (add a --- line after it)", f.fmLine-1, fenceLine, f.bodyLine-1)
+				fm, ok = p.decodeFrontmatter(src[f.fmStart:f.fmEnd], f.fmLine)
+			}
+		}
 		if !ok {
 			return nil
 		}
@@ -256,7 +331,11 @@ func (p *parser) parse() *Skill {
 	}
 	switch {
 	case n > MaxDescriptionChars:
-		p.report(CodeDescriptionTooLong, dl, dc, "the description is %d characters, over the specification's %d", n, MaxDescriptionChars)
+		msg := fmt.Sprintf("the description is %d characters, over the specification's %d", n, MaxDescriptionChars)
+		if maxDesc > 0 && n > maxDesc {
+			msg += fmt.Sprintf("; the catalog cuts it at %d", maxDesc)
+		}
+		p.report(CodeDescriptionTooLong, dl, dc, "%s", msg)
 	case maxDesc > 0 && n > maxDesc:
 		p.report(CodeDescriptionLong, dl, dc, "the description is %d characters; the catalog cuts it at %d", n, maxDesc)
 	}
@@ -269,7 +348,13 @@ func (p *parser) parse() *Skill {
 	}
 
 	if f.found && len(trimmed) == 0 {
-		p.report(CodeEmptyBody, f.bodyLine-1, 1, "the frontmatter is not followed by any instructions")
+		// The specification requires no body: a skill can be its
+		// description and bundled files. Strict mode keeps the error.
+		if p.opts.Mode == Strict {
+			p.reportSeverity(CodeEmptyBody, SeverityError, f.bodyLine-1, 1, "the frontmatter is not followed by any instructions")
+		} else {
+			p.report(CodeEmptyBody, f.bodyLine-1, 1, "the frontmatter is not followed by any instructions; the skill loads with its description only")
+		}
 	}
 	return s
 }

@@ -37,7 +37,15 @@ func TestParseFences(t *testing.T) {
 		{"---- is not a fence", "----\nname: x\n----\nbody\n", "body", "----\nname: x\n----\nbody", []string{"no-frontmatter@1:1"}},
 		{"blank lines before the fence", "\n\n---\nname: x\ndescription: d\n---\nbody", "d", "body", []string{"parse-recovered@1:1"}},
 		{"unclosed frontmatter", "---\nname: x\ndescription: d\nbody", "", "", []string{"parse-error@1:1"}},
-		{"empty body", "---\nname: x\ndescription: d\n---\n\n  \n", "", "", []string{"empty-body@4:1"}},
+		{"empty body", "---\nname: x\ndescription: d\n---\n\n  \n", "d", "", []string{"empty-body@4:1"}},
+		{"unclosed: a clean block of keys, then the body", "---\nname: x\ndescription: d\n\nbody\n", "d", "body", []string{"parse-recovered@1:1"}},
+		{"unclosed: keys with lists and continuations", "---\nname: x\ndescription: d\n  more\nallowed-tools:\n- Read\n\nbody\n", "d more", "body", []string{"parse-recovered@1:1"}},
+		{"unclosed: keys to the end of the file may be half written", "---\nname: x\ndescription: d\n\n \n", "", "", []string{"parse-error@1:1"}},
+		{"unclosed: keys, then a body with a rule", "---\nname: x\ndescription: d\n\n# Title\n\ntext\n\n---\n\nmore\n", "d", "# Title\n\ntext\n\n---\n\nmore", []string{"parse-recovered@1:1"}},
+		{"unclosed: a block without a known key", "---\ntitle: x\n\nbody\n", "", "", []string{"parse-error@1:1"}},
+		{"unclosed: a block that is not YAML", "---\nname: x\ndescription: [d\n\nbody\n", "", "", []string{"parse-error@1:1"}},
+		{"broken keys after a blank line are not a body", "---\nname: x\ndescription: d\n\n\tbad: x\n---\nbody\n", "", "", []string{"parse-error@5:1"}},
+		{"empty body with a description loads", "---\nname: x\ndescription: d\n---\n", "d", "", []string{"empty-body@4:1"}},
 		{"CR-only line endings", "---\rname: x\rdescription: d\r---\rbody\r", "d", "body", nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -235,7 +243,15 @@ func TestParseNames(t *testing.T) {
 		{"normalised", "/r/release-checklist/SKILL.md", false, Lenient, "name: Release Checklist", "release-checklist", []string{"name-normalized@2:7"}},
 		{"normalised camel case", "/r/pdf-processing/SKILL.md", false, Lenient, "name: PDFProcessing", "pdf-processing", []string{"name-normalized@2:7"}},
 		{"normalised accents", "/r/cafe/SKILL.md", false, Lenient, "name: Café", "cafe", []string{"name-normalized@2:7"}},
-		{"normalised leading hyphen", "/r/-21risk/SKILL.md", false, Lenient, "name: -21risk", "21risk", []string{"name-normalized@2:7", "name-mismatch@2:7"}},
+		{"normalised leading hyphen", "/r/-21risk/SKILL.md", false, Lenient, "name: -21risk", "21risk", []string{"name-normalized@2:7"}},
+		{"spaces and camel case match the kebab-case folder", "/r/elevenlabs-automation/SKILL.md", false, Lenient, "name: ElevenLabs Automation", "elevenlabs-automation", []string{"name-normalized@2:7"}},
+		{"camel case matches a folder with the split", "/r/eleven-labs/SKILL.md", false, Lenient, "name: ElevenLabs", "eleven-labs", []string{"name-normalized@2:7"}},
+		{"spaces match the kebab-case folder", "/r/job-search-mcp/SKILL.md", false, Lenient, "name: Job Search MCP", "job-search-mcp", []string{"name-normalized@2:7"}},
+		{"accented name in its accented folder", "/r/café-menu/SKILL.md", false, Lenient, "name: café-menu", "cafe-menu", []string{"name-normalized@2:7"}},
+		{"accented name in a folder without accents", "/r/creme-brulee/SKILL.md", false, Lenient, "name: Crème Brûlée", "creme-brulee", []string{"name-normalized@2:7"}},
+		{"letters without a decomposition fold", "/r/oresund-guide/SKILL.md", false, Lenient, "name: Øresund Guide", "oresund-guide", []string{"name-normalized@2:7"}},
+		{"a normalised name that differs still mismatches", "/r/audio-tools/SKILL.md", false, Lenient, "name: ElevenLabs Automation", "eleven-labs-automation", []string{"name-normalized@2:7", "name-mismatch@2:7"}},
+		{"a valid name must match its folder exactly", "/r/pdftools/SKILL.md", false, Lenient, "name: pdf-tools", "pdf-tools", []string{"name-mismatch@2:7"}},
 		{"loose name keeps underscore", "/r/llm_wallet/SKILL.md", false, Lenient, "name: llm_wallet", "llm_wallet", []string{"name-invalid@2:7"}},
 		{"double hyphen loads with a warning", "/r/a--b/SKILL.md", false, Lenient, "name: a--b", "a--b", []string{"name-invalid@2:7"}},
 		{"over 64 characters loads with a warning", "/r/" + strings.Repeat("a", 65) + "/SKILL.md", false, Lenient, "name: " + strings.Repeat("a", 65), strings.Repeat("a", 65), []string{"name-invalid@2:7"}},
@@ -283,6 +299,9 @@ func TestNormalize(t *testing.T) {
 		"!!!":                 "",
 		"myCoolSkill2":        "my-cool-skill2",
 		"Crème Brûlée Helper": "creme-brulee-helper",
+		"Øresund Straße":      "oresund-strasse",
+		"Łódź Æsir":           "lodz-aesir",
+		"CaféBar":             "cafe-bar",
 	} {
 		if got := Normalize(in); got != want {
 			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
@@ -505,5 +524,52 @@ func TestFrontmatterMergeKeyIsAKey(t *testing.T) {
 	more, _ := s.Frontmatter.Get("more")
 	if got := more.(Map).Keys(); !cmp.Equal(got, []string{"<<", "c"}) {
 		t.Errorf("keys of more: %v, want << kept as a key (YAML 1.2 core)", got)
+	}
+}
+
+// TestParseDescriptionOverSpecSaysTheCatalogCuts checks that a description
+// over the specification's 1024 characters also says where the catalog cuts
+// it, since the catalog's cut is what a model sees.
+func TestParseDescriptionOverSpecSaysTheCatalogCuts(t *testing.T) {
+	for _, tt := range []struct {
+		max  int
+		want string
+	}{
+		{0, "the description is 1100 characters, over the specification's 1024; the catalog cuts it at 240"},
+		{2000, "the description is 1100 characters, over the specification's 1024"},
+		{-1, "the description is 1100 characters, over the specification's 1024"},
+	} {
+		src := "---\nname: x\ndescription: " + strings.Repeat("é", 1100) + "\n---\nbody\n"
+		_, diags := Parse([]byte(src), &Options{Path: "/r/x/SKILL.md", MaxDescriptionChars: tt.max})
+		if len(diags) != 1 || diags[0].Code != CodeDescriptionTooLong || diags[0].Message != tt.want {
+			t.Errorf("max %d: got %v, want one description-too-long %q", tt.max, diags, tt.want)
+		}
+	}
+}
+
+// TestParseStrictRefusesWhatLenientLoads checks that the frontmatter
+// lenient mode closes after its block of keys and the skill without a body
+// stay errors in strict mode, and in a file cut at maxSkillBytes.
+func TestParseStrictRefusesWhatLenientLoads(t *testing.T) {
+	for _, tt := range []struct {
+		name, src string
+		opts      Options
+		want      []string
+	}{
+		{"unclosed, strict", "---\nname: x\ndescription: d\n\nbody\n", Options{Mode: Strict}, []string{"parse-error@1:1"}},
+		{"unclosed, truncated", "---\nname: x\ndescription: d\n\nbody\n", Options{Truncated: true}, []string{"parse-error@1:1"}},
+		{"empty body, strict", "---\nname: x\ndescription: d\n---\n", Options{Mode: Strict}, []string{"empty-body@4:1"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := tt.opts
+			opts.Path = "/ws/skills/x/SKILL.md"
+			s, diags := Parse([]byte(tt.src), &opts)
+			if s != nil || !HasErrors(diags) {
+				t.Errorf("loaded: %v", diags)
+			}
+			if diff := cmp.Diff(tt.want, diagKeys(diags)); diff != "" {
+				t.Errorf("diagnostics (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -95,8 +95,14 @@ func load(dir string) (*parsed, error) {
 			}
 			return nil, &Error{"Invalid YAML in frontmatter: " + strings.TrimPrefix(d.Message, "invalid YAML in the frontmatter: ")}
 		case skill.CodeParseRecovered:
-			if d.Line == 1 && strings.Contains(d.Message, "blank line") {
+			switch {
+			case d.Line == 1 && strings.Contains(d.Message, "blank line"):
 				return nil, &Error{"SKILL.md must start with YAML frontmatter (---)"}
+			case strings.Contains(d.Message, "frontmatter opened on line"):
+				// skillet closed the frontmatter after its block of keys;
+				// the reference tool does not: it reads up to the next ---
+				// line, as strict mode does.
+				return nil, strictFenceError(data, file)
 			}
 		case skill.CodeDuplicateField:
 			// Duplicate keys are invalid YAML; the reference tool's parser
@@ -120,6 +126,22 @@ func load(dir string) (*parsed, error) {
 		return nil, &Error{"SKILL.md frontmatter must be a YAML mapping"}
 	}
 	return &parsed{file: file, s: s, fm: s.Frontmatter}, nil
+}
+
+// strictFenceError is the reference tool's error for a frontmatter that
+// lenient parsing closed after its block of keys.
+func strictFenceError(data []byte, file string) *Error {
+	_, diags := skill.Parse(data, &skill.Options{Path: file, Mode: skill.Strict, MaxDescriptionChars: -1, KeepRejected: true})
+	for _, d := range diags {
+		if d.Code != skill.CodeParseError {
+			continue
+		}
+		if strings.Contains(d.Message, "never closed") {
+			return &Error{"SKILL.md frontmatter not properly closed with ---"}
+		}
+		return &Error{"Invalid YAML in frontmatter: " + strings.TrimPrefix(d.Message, "invalid YAML in the frontmatter: ")}
+	}
+	return &Error{"SKILL.md frontmatter not properly closed with ---"}
 }
 
 func firstError(diags []skill.Diagnostic) *skill.Diagnostic {

@@ -63,6 +63,8 @@ func TestValidateMessages(t *testing.T) {
 		{"colon", "---\nname: colon\ndescription: Use when: asked\n---\nb\n", []string{"Invalid YAML in frontmatter: mapping values are not allowed in this context (line 3)"}},
 		{"blank", "\n---\nname: blank\ndescription: d\n---\nb\n", []string{"SKILL.md must start with YAML frontmatter (---)"}},
 		{"list", "---\n- a\n---\nb\n", []string{"SKILL.md frontmatter must be a YAML mapping"}},
+		{"unclosed", "---\nname: unclosed\ndescription: d\n\nb\n", []string{"SKILL.md frontmatter not properly closed with ---"}},
+		{"unclosed-rule", "---\nname: unclosed-rule\ndescription: d\n\n# T\n\nb\n\n---\n\nc\n", []string{"Invalid YAML in frontmatter: while scanning a simple key: could not find expected ':'"}},
 	} {
 		dir := filepath.Join(t.TempDir(), tt.dir)
 		os.MkdirAll(dir, 0o755)

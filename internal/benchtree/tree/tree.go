@@ -40,10 +40,10 @@ var brokenKinds = []string{
 	"crlf",             // Windows line endings (loads)
 	"name-mismatch",    // name differs from the folder
 	"uppercase-name",   // name: Some Skill (normalised)
-	"unclosed",         // frontmatter never closed (rejected)
+	"unclosed",         // frontmatter never closed (a clean block of keys: loads)
 	"bad-yaml",         // an unterminated quote (rejected)
 	"nested-metadata",  // metadata with a nested map
-	"empty-body",       // frontmatter and nothing else (rejected)
+	"empty-body",       // frontmatter and nothing else (loads with a warning)
 	"flow-and-unknown", // flow style and unknown fields (loads)
 }
 
