@@ -14,9 +14,11 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/suggest"
 )
 
 // Exit codes, set in one place: 0 success, 1 findings or failure, 2 usage.
@@ -80,7 +82,7 @@ func Run(ctx context.Context, args []string, io *IO) int {
 	}
 	if isUsageError(err) {
 		fmt.Fprintln(io.Err, "skillet:", err)
-		fmt.Fprintln(io.Err, "Run 'skillet --help' for usage.")
+		fmt.Fprintf(io.Err, "Run '%s --help' for usage.\n", usageCommand(args))
 		return exitUsage
 	}
 	fmt.Fprintln(io.Err, "skillet:", err)
@@ -116,16 +118,68 @@ func usagef(format string, args ...any) error {
 // (the command has already said why).
 func silent(code int) error { return &exitError{code: code} }
 
+// isUsageError reports whether err is a bad invocation. Every path that
+// makes one wraps it in *usageError: flag errors (SetFlagErrorFunc),
+// argument-count errors and unknown commands (usageArgs), and the
+// commands' own checks (usagef), so no message text is matched.
 func isUsageError(err error) bool {
 	var ue *usageError
-	if errors.As(err, &ue) {
-		return true
+	return errors.As(err, &ue)
+}
+
+// flagError turns a flag parsing error into a usage error, with the
+// nearest flag of the command when the flag is unknown.
+func flagError(c *cobra.Command, err error) error {
+	var ne *pflag.NotExistError
+	if errors.As(err, &ne) && ne.GetSpecifiedName() != "" {
+		var names []string
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if !f.Hidden {
+				names = append(names, f.Name)
+			}
+		})
+		if near := nearest(ne.GetSpecifiedName(), names); near != "" {
+			return &usageError{fmt.Errorf("%w; did you mean --%s?", err, near)}
+		}
 	}
-	msg := err.Error()
-	return strings.HasPrefix(msg, "unknown command") || strings.HasPrefix(msg, "unknown flag") ||
-		strings.HasPrefix(msg, "unknown shorthand flag") || strings.Contains(msg, "flag needs an argument") ||
-		strings.HasPrefix(msg, "invalid argument") || strings.Contains(msg, "accepts ") ||
-		strings.Contains(msg, "requires at least")
+	return &usageError{err}
+}
+
+// usageArgs wraps the positional-argument check of c and of every command
+// below it, so that a wrong number of arguments is a usage error; a
+// command with subcommands and no Run of its own gets one that reports an
+// unknown command, with the nearest command's name.
+func usageArgs(c *cobra.Command) {
+	if check := c.Args; check != nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				return &usageError{err}
+			}
+			return nil
+		}
+	}
+	if c.HasSubCommands() && c.Run == nil && c.RunE == nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return nil
+			}
+			var names []string
+			for _, sub := range cmd.Commands() {
+				if sub.IsAvailableCommand() {
+					names = append(names, sub.Name())
+				}
+			}
+			msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+			if near := nearest(args[0], names); near != "" {
+				msg += "; did you mean " + near + "?"
+			}
+			return &usageError{errors.New(msg)}
+		}
+		c.RunE = func(cmd *cobra.Command, args []string) error { return cmd.Help() }
+	}
+	for _, sub := range c.Commands() {
+		usageArgs(sub)
+	}
 }
 
 func version() string {
@@ -184,7 +238,7 @@ or in another agent's layout with --preset.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &usageError{err} })
+	root.SetFlagErrorFunc(flagError)
 	pf := root.PersistentFlags()
 	pf.StringVarP(&g.workspace, "workspace", "w", "", "the project folder (default: the current folder)")
 	pf.StringArrayVar(&g.roots, "root", nil, "an extra skills folder or loose .md file (repeatable)")
@@ -209,6 +263,21 @@ or in another agent's layout with --preset.`,
 		newLintCmd(g, io),
 		newNewCmd(g, io),
 		newServeCmd(g, io),
+		newVersionCmd(io),
 	)
+	usageArgs(root)
 	return root
+}
+
+// nearest is the known word closest to typed, or "".
+func nearest(typed string, known []string) string { return suggest.Nearest(typed, known) }
+
+// usageCommand names the command whose help a usage error points at: the
+// deepest command that args name.
+func usageCommand(args []string) string {
+	root := newRootCmd(&IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
+	if c, _, err := root.Find(args); err == nil && c != nil {
+		return c.CommandPath()
+	}
+	return root.Name()
 }
