@@ -45,7 +45,10 @@
 // that only parsed after repair is quoted in place, and, when asked, the
 // name is made equal to the folder's. The result must parse back to the
 // same values, and a file that changed on disk since it was read is left
-// alone ([Change.Write] replaces files atomically, keeping permissions).
+// alone: [Change.Write] replaces a file atomically, compares it with what
+// was read right before the rename and puts back an edit that raced with
+// it, keeps its owner, mode and extended attributes, and refuses a
+// read-only or hard-linked file.
 //
 // # Scaffold
 //

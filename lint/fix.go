@@ -5,15 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -34,8 +32,9 @@ var (
 	// ErrUnsafe: the fixed file would not parse back to the same values
 	// (or would gain a finding), so the file is left alone.
 	ErrUnsafe = errors.New("the fix would not parse back to the same values; the file is left alone")
-	// ErrChanged: the file changed on disk since it was read.
-	ErrChanged = errors.New("the file changed on disk since it was read; it is left alone")
+	// ErrChanged: the file changed on disk since it was read; it is left
+	// alone (run skillet lint --fix again).
+	ErrChanged = fsx.ErrChanged
 )
 
 // maxFixBytes bounds the files Fix reads.
@@ -474,8 +473,8 @@ type Change struct {
 	Path, Target string
 	Old, New     []byte
 	// Fixes has one line per fix ("line 3: quoted the value of description").
-	Fixes []string
-	info  fs.FileInfo
+	Fixes   []string
+	version *fsx.Version
 }
 
 // Skip is a file Fix left alone, and why (wrapping ErrUnparsable,
@@ -536,7 +535,7 @@ func fixFile(f *File, opts *FixOptions, maxDesc int) (*Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	info, data, err := readRegular(target)
+	data, v, err := fsx.ReadRegular(target, maxFixBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -547,85 +546,23 @@ func fixFile(f *File, opts *FixOptions, maxDesc int) (*Change, error) {
 	if len(fixes) == 0 {
 		return nil, nil
 	}
-	return &Change{Path: f.Path, Target: target, Old: data, New: out, Fixes: fixes, info: info}, nil
+	return &Change{Path: f.Path, Target: target, Old: data, New: out, Fixes: fixes, version: v}, nil
 }
 
-// readRegular reads a regular file of at most maxFixBytes.
-func readRegular(path string) (fs.FileInfo, []byte, error) {
-	fi, err := os.Lstat(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	if fi.Size() > maxFixBytes {
-		return nil, nil, fmt.Errorf("%s is %d bytes, over the %d bytes --fix reads", path, fi.Size(), maxFixBytes)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFixBytes+1))
-	if err != nil {
-		return nil, nil, err
-	}
-	return fi, data, nil
-}
-
-// unchanged reports whether the file still has the size, time and mode it
-// had when it was read.
-func (c *Change) unchanged() bool {
-	fi, err := os.Lstat(c.Target)
-	return err == nil && fi.Mode() == c.info.Mode() && fi.Size() == c.info.Size() && fi.ModTime().Equal(c.info.ModTime())
-}
-
-// Write replaces the file with the new bytes, atomically: they are written
-// to a temporary file in the same folder with the file's permissions, then
-// renamed over it. A file that changed on disk since Fix read it (size,
-// time, mode or bytes) is left alone with ErrChanged.
+// Write replaces the file with the new bytes, atomically and only if it is
+// still the file Fix read (see fsx.Replace in docs/lint.md#fixes): the new
+// file keeps the old one's owner, mode and extended attributes. A file that
+// changed on disk since (an editor saved it) is left alone with
+// ErrChanged; a read-only file, one with several hard links, or one whose
+// owner or extended attributes a new file cannot keep is refused with an
+// error saying why. Nothing is lost either way.
 func (c *Change) Write() error {
-	if !c.unchanged() {
-		return fmt.Errorf("%s: %w", c.Path, ErrChanged)
-	}
-	_, cur, err := readRegular(c.Target)
-	if err != nil {
-		return err
-	}
-	if !bytes.Equal(cur, c.Old) {
-		return fmt.Errorf("%s: %w", c.Path, ErrChanged)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(c.Target), "."+filepath.Base(c.Target)+".skillet-*")
-	if err != nil {
-		return err
-	}
-	done := false
-	defer func() {
-		if !done {
-			tmp.Close()
-			os.Remove(tmp.Name())
+	if err := fsx.Replace(c.Target, c.version, c.New); err != nil {
+		if c.Target != c.Path {
+			return fmt.Errorf("%s (the target of %s): %w", c.Target, c.Path, err)
 		}
-	}()
-	if _, err := tmp.Write(c.New); err != nil {
 		return err
 	}
-	if err := tmp.Chmod(c.info.Mode().Perm()); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if !c.unchanged() {
-		return fmt.Errorf("%s: %w", c.Path, ErrChanged)
-	}
-	if err := os.Rename(tmp.Name(), c.Target); err != nil {
-		return err
-	}
-	done = true
 	return nil
 }
 
