@@ -67,8 +67,19 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 	if len(c.cache) == 0 {
 		early = c.startPipeline(ctx)
 	}
+	// Each root is held open while its files are read (readBeneath).
+	rootFDs := make([]rootDir, 0, len(roots))
+	defer func() {
+		for _, d := range rootFDs {
+			d.close()
+		}
+	}()
 	for _, r := range roots {
-		w := &walker{ctx: ctx, c: c, root: r, cands: cands}
+		w := &walker{ctx: ctx, c: c, root: r, cands: cands, rootFD: -1}
+		if r.Exists && !r.File {
+			w.rootFD = openRootDir(r.Path, w.allowed)
+			rootFDs = append(rootFDs, w.rootFD)
+		}
 		if early != nil {
 			w.emit = early.send
 		}
@@ -389,7 +400,10 @@ func (c *Catalog) readOne(cand candidate) *entry {
 	boundary := func(real string) bool {
 		return within(real, cand.root.Boundary) || c.trusted(real)
 	}
-	rf, err := readSkillFile(cand.path, c.settings.MaxSkillBytes, boundary)
+	rf, err, ok := readBeneath(cand.rootFD, cand.rel, cand.path, c.settings.MaxSkillBytes)
+	if !ok {
+		rf, err = readSkillFile(cand.path, c.settings.MaxSkillBytes, boundary)
+	}
 	if err != nil {
 		return &entry{readErr: err}
 	}

@@ -59,32 +59,32 @@ var errUnstable = errors.New("the file kept changing while it was being read")
 // the file is a symlink, allowed (if not nil) must accept its resolved
 // target. A file whose size, time or inode changes during the read is read
 // again, up to readAttempts times, so a torn read is never parsed.
-func readSkillFile(path string, max int, allowed func(string) bool) (*readResult, error) {
+func readSkillFile(path string, max int, allowed func(string) bool) (readResult, error) {
 	f, err := openNoFollow(path)
 	if err != nil && isSymlinkErr(err) {
 		real, rerr := filepath.EvalSymlinks(path)
 		if rerr != nil {
-			return nil, rerr
+			return readResult{}, rerr
 		}
 		if allowed != nil && !allowed(real) {
-			return nil, &errEscape{target: real}
+			return readResult{}, &errEscape{target: real}
 		}
 		f, err = openFollow(path)
 	}
 	if err != nil {
-		return nil, err
+		return readResult{}, err
 	}
 	defer f.Close()
 	if err := checkOpened(f, allowed); err != nil {
-		return nil, err
+		return readResult{}, err
 	}
 	bp := bufPool.Get().(*[]byte)
 	if cap(*bp) < max+1 {
 		*bp = make([]byte, 0, max+1)
 	}
-	fail := func(err error) (*readResult, error) {
+	fail := func(err error) (readResult, error) {
 		bufPool.Put(bp)
-		return nil, err
+		return readResult{}, err
 	}
 	for range readAttempts {
 		fi, err := f.Stat()
@@ -92,7 +92,7 @@ func readSkillFile(path string, max int, allowed func(string) bool) (*readResult
 			return fail(err)
 		}
 		if !fi.Mode().IsRegular() {
-			return fail(fmt.Errorf("%w (%s)", ErrNotFile, fileKind(fi.Mode())))
+			return fail(notFileError(fi.Mode()))
 		}
 		want := max + 1
 		if fi.Size() < int64(want) {
@@ -110,7 +110,7 @@ func readSkillFile(path string, max int, allowed func(string) bool) (*readResult
 		if stampOf(fi2) != stampOf(fi) {
 			continue
 		}
-		r := &readResult{data: buf[:n], size: fi.Size(), stamp: stampOf(fi), buf: bp}
+		r := readResult{data: buf[:n], size: fi.Size(), stamp: stampOf(fi), buf: bp}
 		if n > max {
 			r.truncated = true
 			r.data = cutRune(buf[:max])
@@ -132,6 +132,9 @@ func cutRune(b []byte) []byte {
 	}
 	return b
 }
+
+// notFileError is ErrNotFile for a file of mode m.
+func notFileError(m fs.FileMode) error { return fmt.Errorf("%w (%s)", ErrNotFile, fileKind(m)) }
 
 func fileKind(m fs.FileMode) string {
 	switch {

@@ -25,6 +25,10 @@ type candidate struct {
 	fileCase bool  // named skill.md in another letter case
 	ignored  bool  // below an entry starting with "_" or "." (Options.Ignored)
 	stamp    stamp // from the walk's lstat; zero when unknown (symlinks)
+	// rootFD is the root held open by the List and rel the path below it,
+	// NUL-terminated, for readBeneath; rel is nil when either is unknown.
+	rootFD rootDir
+	rel    []byte
 }
 
 // pathRef is a path with its NUL-terminated bytes prebuilt, so the warm
@@ -67,6 +71,7 @@ type walker struct {
 	ctx      context.Context
 	c        *Catalog
 	root     *Root
+	rootFD   rootDir // root held open for readBeneath, or -1
 	folders  int
 	limited  bool
 	onStack  map[string]bool
@@ -96,6 +101,17 @@ func ignored(name string) bool {
 
 // add records a candidate (and hands it to emit).
 func (w *walker) add(c candidate) {
+	w.addRef(c, nil)
+}
+
+// addRef records a candidate whose path has the NUL-terminated bytes z, so
+// it can be read below the open root.
+func (w *walker) addRef(c candidate, z []byte) {
+	c.rootFD = -1
+	if root := w.root.Path; w.rootFD >= 0 && len(z) == len(c.path)+1 && len(c.path) > len(root)+1 &&
+		c.path[len(root)] == '/' && c.path[:len(root)] == root {
+		c.rootFD, c.rel = w.rootFD, z[len(root)+1:]
+	}
 	w.cands = append(w.cands, c)
 	if w.emit != nil {
 		w.emit(len(w.cands)-1, c)
@@ -158,7 +174,7 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 		if mode.IsRegular() {
 			c.stamp = st
 		}
-		w.add(c)
+		w.addRef(c, skillFile.z)
 		return
 	case errors.Is(err, fs.ErrPermission):
 		w.diag(skill.CodeUnreadable, dir.path, "the folder cannot be searched: %s; skipped", errText(err))
@@ -171,7 +187,7 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 	}
 	for _, e := range ds.children {
 		if e.name != SkillFile && strings.EqualFold(e.name, SkillFile) && !e.typ.IsDir() {
-			w.add(candidate{root: w.root, path: e.ref.path, dir: dir.path, fileCase: true})
+			w.addRef(candidate{root: w.root, path: e.ref.path, dir: dir.path, fileCase: true}, e.ref.z)
 			return
 		}
 	}
@@ -289,7 +305,7 @@ func (w *walker) entries(dir, real string, depth int, children []child) (hasFile
 						c.stamp = st
 					}
 				}
-				w.add(c)
+				w.addRef(c, e.ref.z)
 			}
 		}
 		if w.stopWalk {
