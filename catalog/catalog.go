@@ -23,7 +23,8 @@ type Options struct {
 	ConfigFile string
 	// NoConfigFile skips looking for a configuration file.
 	NoConfigFile bool
-	// Preset overrides the configuration's preset (see Presets).
+	// Preset overrides the configuration's preset: the name of a
+	// [Profile] (see [ProfileNames]).
 	Preset string
 	// ExtraPaths are extra roots (folders or loose .md files) appended
 	// after the configuration's extraPaths; relative paths are relative to
@@ -83,7 +84,7 @@ type Catalog struct {
 	cfg         Config
 	cfgDiags    []skill.Diagnostic
 	settings    Settings
-	preset      Preset
+	profile     *Profile
 	env         env
 	cwd         string
 	workspace   string
@@ -179,11 +180,11 @@ func New(ctx context.Context, opts *Options) (*Catalog, error) {
 	if presetName == "" {
 		presetName = DefaultPreset
 	}
-	p, ok := LookupPreset(presetName)
+	p, ok := LookupProfile(presetName)
 	if !ok {
-		return nil, fmt.Errorf("unknown preset %q (known: %v)", presetName, PresetNames())
+		return nil, &UnknownPresetError{Name: presetName}
 	}
-	c.preset = p
+	c.profile = p
 
 	mode, _ := skill.ParseMode(c.cfg.Mode)
 	if opts.Strict {

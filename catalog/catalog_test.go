@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -25,10 +26,12 @@ func TestRootsByPreset(t *testing.T) {
 		var out []r
 		for _, root := range l.Roots {
 			p := root.Path
-			if x, err := filepath.Rel(filepath.Dir(e.ws), p); err == nil {
-				p = filepath.ToSlash(x)
+			x, err := filepath.Rel(filepath.Dir(e.ws), p)
+			x = filepath.ToSlash(x)
+			if err != nil || !(strings.HasPrefix(x, "ws/") || strings.HasPrefix(x, "home/")) {
+				continue // a parent folder a host walks up to
 			}
-			out = append(out, r{p, root.Scope})
+			out = append(out, r{filepath.ToSlash(x), root.Scope})
 		}
 		return out
 	}
@@ -39,14 +42,18 @@ func TestRootsByPreset(t *testing.T) {
 		want []r
 	}{
 		{"agents default", nil, nil, []r{
-			{"ws/.agents/skills", ScopeProject}, {"ws/skills", ScopeProject},
-			{"home/.agents/skills", ScopeUser}, {"home/.config/skillet/skills", ScopeUser}}},
-		{"XDG_CONFIG_HOME", nil, map[string]string{"XDG_CONFIG_HOME": filepath.Join(e.home, "xdg")}, []r{
-			{"ws/.agents/skills", ScopeProject}, {"ws/skills", ScopeProject},
-			{"home/.agents/skills", ScopeUser}, {"home/xdg/skillet/skills", ScopeUser}}},
-		{"claude", &Options{Preset: "claude"}, nil, []r{{"ws/.claude/skills", ScopeProject}, {"home/.claude/skills", ScopeUser}}},
+			{"ws/.agents/skills", ScopeProject}, {"ws/.claude/skills", ScopeProject}, {"ws/.github/skills", ScopeProject},
+			{"ws/.opencode/skills", ScopeProject}, {"ws/.gemini/skills", ScopeProject}, {"ws/skills", ScopeProject},
+			{"home/.agents/skills", ScopeUser}, {"home/.claude/skills", ScopeUser}, {"home/.copilot/skills", ScopeUser},
+			{"home/.config/opencode/skills", ScopeUser}, {"home/.gemini/skills", ScopeUser}, {"home/.config/skillet/skills", ScopeUser}}},
+		{"XDG_CONFIG_HOME", &Options{NoUser: false, Preset: "agents"}, map[string]string{"XDG_CONFIG_HOME": filepath.Join(e.home, "xdg")}, []r{
+			{"ws/.agents/skills", ScopeProject}, {"ws/.claude/skills", ScopeProject}, {"ws/.github/skills", ScopeProject},
+			{"ws/.opencode/skills", ScopeProject}, {"ws/.gemini/skills", ScopeProject}, {"ws/skills", ScopeProject},
+			{"home/.agents/skills", ScopeUser}, {"home/.claude/skills", ScopeUser}, {"home/.copilot/skills", ScopeUser},
+			{"home/.config/opencode/skills", ScopeUser}, {"home/.gemini/skills", ScopeUser}, {"home/xdg/skillet/skills", ScopeUser}}},
+		{"claude", &Options{Preset: "claude"}, nil, []r{{"home/.claude/skills", ScopeUser}, {"ws/.claude/skills", ScopeProject}}},
 		{"kestrel no user", &Options{Preset: "kestrel", NoUser: true}, nil, []r{{"ws/.kestrel/skills", ScopeProject}, {"ws/skills", ScopeProject}}},
-		{"codex", &Options{Preset: "codex"}, nil, []r{{"ws/.agents/skills", ScopeProject}, {"home/.agents/skills", ScopeUser}, {"home/.codex/skills", ScopeUser}}},
+		{"codex", &Options{Preset: "codex"}, nil, []r{{"ws/.agents/skills", ScopeProject}, {"ws/.codex/skills", ScopeProject}, {"home/.agents/skills", ScopeUser}, {"home/.codex/skills", ScopeUser}}},
 		{"extra paths", &Options{Preset: "brute", NoUser: true, ExtraPaths: []string{"~/more", filepath.Join(e.ws, "x.md")}}, nil, []r{
 			{"ws/.brute/skills", ScopeProject}, {"home/more", ScopeExtra}, {"ws/x.md", ScopeExtra}}},
 	} {
@@ -73,18 +80,19 @@ func TestRootsByPreset(t *testing.T) {
 	}
 }
 
-func TestEveryPresetIsData(t *testing.T) {
+func TestEveryProfileIsData(t *testing.T) {
 	seen := map[string]bool{}
-	for _, p := range Presets {
-		if seen[p.Name] || len(p.Project) == 0 || p.Source == "" {
-			t.Errorf("preset %q: duplicate, no project roots, or no source", p.Name)
+	for _, p := range Profiles() {
+		if seen[p.Name] || len(p.Roots.Project) == 0 || p.Title == "" {
+			t.Errorf("profile %q: duplicate, no project roots, or no title", p.Name)
 		}
 		seen[p.Name] = true
 	}
-	for _, want := range []string{"agents", "claude", "codex", "opencode", "gemini", "brute", "kestrel"} {
-		if !seen[want] {
-			t.Errorf("preset %q of docs/discovery.md#roots is missing", want)
-		}
+	if got := ProfileNames(); !slices.Equal(got[:len(profileOrder)], profileOrder) {
+		t.Errorf("profile names = %v, want %v first", got, profileOrder)
+	}
+	if p, _ := LookupProfile("AGENTS"); p == nil || !p.Native {
+		t.Error("the agents profile is not found case-insensitively, or is not skillet's own")
 	}
 }
 

@@ -33,7 +33,7 @@ type Config struct {
 	MaxSkills int `json:"maxSkills,omitempty"`
 	// ToolName is the load tool's name (004; default use_skill).
 	ToolName string `json:"toolName,omitempty"`
-	// Preset names a row of Presets (default agents).
+	// Preset names a host profile (default agents; see ProfileNames).
 	Preset string `json:"preset,omitempty"`
 	// UserRoots replace the preset's user roots ("~" is expanded).
 	UserRoots []string `json:"userRoots,omitempty"`
@@ -158,8 +158,8 @@ func ParseConfig(path string, data []byte) (*Config, []skill.Diagnostic, error) 
 		case "preset":
 			cfg.Preset, err = stringValue(v, bad)
 			if err == nil {
-				if _, ok := LookupPreset(cfg.Preset); !ok {
-					err = bad("one of " + strings.Join(PresetNames(), ", "))
+				if _, ok := LookupProfile(cfg.Preset); !ok {
+					err = bad("one of " + strings.Join(ProfileNames(), ", "))
 				}
 			}
 		case "mode":

@@ -36,7 +36,7 @@ func FuzzParseConfig(f *testing.F) {
 			t.Fatalf("negative limit accepted: %+v", cfg)
 		}
 		if cfg.Preset != "" {
-			if _, ok := LookupPreset(cfg.Preset); !ok {
+			if _, ok := LookupProfile(cfg.Preset); !ok {
 				t.Fatalf("unknown preset accepted: %q", cfg.Preset)
 			}
 		}

@@ -42,6 +42,9 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if !c.profile.Native {
+		return c.listHost(ctx)
+	}
 	l := &Listing{Workspace: c.workspace}
 	diags := slices.Clone(c.cfgDiags)
 	if !c.wsExists {

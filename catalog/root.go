@@ -118,7 +118,7 @@ func (c *Catalog) resolveRoots() ([]*Root, []skill.Diagnostic) {
 		roots = append(roots, r)
 	}
 
-	project := c.preset.Project
+	project := c.profile.Roots.Project
 	if c.cfg.Directories != nil {
 		project = c.cfg.Directories // an empty list means no project roots
 	}
@@ -132,11 +132,11 @@ func (c *Catalog) resolveRoots() ([]*Root, []skill.Diagnostic) {
 				})
 				continue
 			}
-			add(&Root{Path: p, Scope: ScopeProject, Boundary: wsReal, Flat: c.preset.Flat})
+			add(&Root{Path: p, Scope: ScopeProject, Boundary: wsReal, Flat: c.profile.Discovery.Flat})
 		}
 	}
 	if !c.opts.NoUser {
-		user := c.preset.User
+		user := c.profile.Roots.User
 		if c.cfg.UserRoots != nil {
 			user = c.cfg.UserRoots
 		}
@@ -149,17 +149,10 @@ func (c *Catalog) resolveRoots() ([]*Root, []skill.Diagnostic) {
 				// is its own boundary.
 				boundary = p
 			}
-			add(&Root{Path: p, Scope: ScopeUser, Boundary: realPath(boundary), Flat: c.preset.Flat})
+			add(&Root{Path: p, Scope: ScopeUser, Boundary: realPath(boundary), Flat: c.profile.Discovery.Flat})
 		}
 	}
-	var extra []string
-	for _, x := range c.cfg.ExtraPaths {
-		extra = append(extra, c.env.expand(x, ws))
-	}
-	for _, x := range c.opts.ExtraPaths {
-		extra = append(extra, c.env.expand(x, c.cwd))
-	}
-	for _, p := range extra {
+	for _, p := range c.extraPaths() {
 		r := &Root{Path: p, Scope: ScopeExtra, Boundary: realPath(p), Flat: true}
 		add(r)
 		if !r.Exists {
@@ -172,6 +165,18 @@ func (c *Catalog) resolveRoots() ([]*Root, []skill.Diagnostic) {
 		}
 	}
 	return roots, diags
+}
+
+// extraPaths are the configuration's extraPaths and the options', expanded.
+func (c *Catalog) extraPaths() []string {
+	var extra []string
+	for _, x := range c.cfg.ExtraPaths {
+		extra = append(extra, c.env.expand(x, c.workspace))
+	}
+	for _, x := range c.opts.ExtraPaths {
+		extra = append(extra, c.env.expand(x, c.cwd))
+	}
+	return extra
 }
 
 func pathExists(p string) bool {

@@ -1,8 +1,7 @@
 package lint
 
 import (
-	"context"
-	"fmt"
+		"fmt"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -23,9 +22,6 @@ type HostRule string
 const (
 	// RuleFrontmatter: the file must open with --- frontmatter.
 	RuleFrontmatter HostRule = "frontmatter"
-	// RuleStrictYAML: the frontmatter must be valid YAML as written; the
-	// host has no repair for an unquoted ": " in a value.
-	RuleStrictYAML HostRule = "strict-yaml"
 	// RuleNameField and RuleDescriptionField: the key must be present and
 	// not empty.
 	RuleNameField        HostRule = "name-field"
@@ -33,8 +29,6 @@ const (
 	// RuleSpecName: 1-64 characters of a-z, 0-9 and "-", no leading,
 	// trailing or double hyphen (spec: name).
 	RuleSpecName HostRule = "spec-name"
-	// RuleNameLength: at most 64 characters.
-	RuleNameLength HostRule = "name-length"
 	// RuleNameMatchesFolder: the name equals the folder name.
 	RuleNameMatchesFolder HostRule = "name-matches-folder"
 	// RuleDescriptionLength: at most 1024 characters (spec: description).
@@ -62,8 +56,8 @@ const (
 // specFields are the six fields of the specification.
 var specFields = []string{"allowed-tools", "compatibility", "description", "license", "metadata", "name"}
 
-// Host is an agent or tool with rules of its own for skill files. Hosts is
-// a table, like catalog.Presets: adding a host is adding a row.
+// Host is a checker with rules of its own for skill files. Hosts is a
+// table: adding a checker is adding a row.
 type Host struct {
 	// Name is the short id shown in reports.
 	Name string
@@ -77,8 +71,12 @@ type Host struct {
 	Fields []string
 }
 
-// Hosts are the known hosts whose rules the compatibility report checks,
-// from the specification (https://agentskills.io/specification), its reference validator and the hosts' own documentation (docs/hosts.md).
+// Hosts are the checkers whose rules the compatibility report applies
+// besides the host profiles: the specification, its reference validator and
+// the skill packagers and upload checks of the Agent Skills specification
+// (https://agentskills.io/specification). Which files an agent loads is not
+// here: that comes from catalog's host profiles (docs/hosts.md), the one
+// source of those rules.
 var Hosts = []Host{
 	{Name: "spec", Title: "the Agent Skills specification (agentskills.io)", Source: "https://agentskills.io/specification",
 		Rules: []HostRule{RuleFrontmatter, RuleNameField, RuleDescriptionField, RuleSpecName, RuleNameMatchesFolder,
@@ -94,50 +92,104 @@ var Hosts = []Host{
 	{Name: "openai", Title: "OpenAI's skill validator (openai/skills quick_validate.py)", Source: "docs/hosts.md",
 		Rules:  []HostRule{RuleFrontmatter, RuleFields, RuleSpecName, RuleDescriptionLength},
 		Fields: []string{"allowed-tools", "description", "license", "metadata", "name"}},
-	{Name: "codex", Title: "OpenAI Codex", Source: "docs/hosts.md",
-		Rules: []HostRule{RuleSkillFileName, RuleFrontmatter, RuleStrictYAML, RuleDescriptionField, RuleNameLength, RuleDescriptionLength}},
-	{Name: "opencode", Title: "OpenCode", Source: "docs/hosts.md",
-		Rules: []HostRule{RuleFrontmatter, RuleNameField, RuleDescriptionField}},
-	{Name: "gemini", Title: "Gemini CLI", Source: "docs/hosts.md",
-		Rules: []HostRule{RuleFrontmatter}},
 }
 
-// Compat is the compatibility report of one skill file: which presets of
-// catalog.Presets would discover it in this workspace, and which rules of
-// which [Hosts] it breaks.
+// Compat is the compatibility report of one skill file: what every host
+// profile (catalog.Profiles) does with it, and which rules of which
+// [Hosts] it breaks.
 type Compat struct {
 	Path string `json:"path"`
 	Name string `json:"name"`
-	// Presets are the names of the presets that find the file, in table
-	// order.
-	Presets []string `json:"presets"`
-	// Breaks are the host rules the file breaks, in host order.
+	// Hosts holds one verdict per host profile, in profile order.
+	Hosts []HostCompat `json:"hosts"`
+	// Breaks are the checker rules the file breaks, in [Hosts] order.
 	Breaks []Break `json:"breaks"`
 }
 
-// Break is one host rule a skill file breaks.
+// Verdicts of [HostCompat].
+const (
+	VerdictLoads        = "loads"
+	VerdictLoadsChanged = "loads-changed"
+	VerdictNotLoaded    = "not-loaded"
+)
+
+// HostCompat is what one host does with a skill file installed in one of
+// its skills folders at the same place as in this workspace.
+type HostCompat struct {
+	Host string `json:"host"`
+	// Verdict is loads, loads-changed or not-loaded.
+	Verdict string `json:"verdict"`
+	// Name and Description are what the host shows, when it loads it.
+	Name        string `json:"name,omitempty"`
+	Description string `json:"description,omitempty"`
+	// Changes say how, for loads-changed; Reason why, for not-loaded.
+	Changes []string `json:"changes,omitempty"`
+	Reason  string   `json:"reason,omitempty"`
+}
+
+// Break is one checker rule a skill file breaks.
 type Break struct {
 	Host    string   `json:"host"`
 	Rule    HostRule `json:"rule"`
 	Message string   `json:"message"`
 }
 
-// compatReport builds the compatibility report of every parsed, non-ignored
-// candidate in scope.
-func compatReport(ctx context.Context, copts *catalog.Options, l *catalog.Listing, scope []string) []*Compat {
-	found := presetFinds(ctx, copts, l.Workspace)
-	out := []*Compat{}
-	for _, cd := range l.Candidates {
-		if cd.Skill == nil || cd.Ignored || (scope != nil && !inScope(cd.Path, scope)) {
+// hostCompat is the verdict of every profile that is not skillet's own on
+// one candidate.
+func hostCompat(cd *catalog.Candidate, workspace string) []HostCompat {
+	out := []HostCompat{}
+	for _, p := range catalog.Profiles() {
+		if p.Native {
 			continue
 		}
-		c := &Compat{Path: cd.Path, Name: cd.Skill.Name, Presets: []string{}, Breaks: []Break{}}
-		real := evalOrSelf(cd.Path)
-		for _, p := range catalog.Presets {
-			if found[p.Name][real] {
-				c.Presets = append(c.Presets, p.Name)
-			}
+		out = append(out, compatOf(p, cd, workspace))
+	}
+	return out
+}
+
+func compatOf(p *catalog.Profile, cd *catalog.Candidate, workspace string) HostCompat {
+	boundary := evalOrSelf(workspace)
+	if cd.Scope != catalog.ScopeProject {
+		boundary = ""
+	}
+	v := catalog.HostVerdictFor(p, cd.Path, cd.Root, boundary)
+	h := HostCompat{Host: p.Name}
+	switch {
+	case !v.Loaded:
+		h.Verdict, h.Reason = VerdictNotLoaded, v.Reason
+	case len(v.Changes) > 0:
+		h.Verdict, h.Name, h.Description, h.Changes = VerdictLoadsChanged, v.Name, v.Description, v.Changes
+	default:
+		h.Verdict, h.Name, h.Description = VerdictLoads, v.Name, v.Description
+	}
+	if v.Loaded && v.Hidden {
+		h.Changes = append(h.Changes, "disable-model-invocation keeps it from the model")
+		h.Verdict = VerdictLoadsChanged
+	}
+	return h
+}
+
+// compatReport builds the compatibility report of every parsed, non-ignored
+// candidate in scope.
+func compatReport(l *catalog.Listing, scope []string) []*Compat {
+	out := []*Compat{}
+	for _, cd := range l.Candidates {
+		if cd.Ignored || (scope != nil && !inScope(cd.Path, scope)) {
+			continue
 		}
+		c := &Compat{Path: cd.Path, Hosts: hostCompat(cd, l.Workspace), Breaks: []Break{}}
+		out = append(out, c)
+		if cd.Skill == nil {
+			// skillet does not load it; the hosts may.
+			for _, h := range c.Hosts {
+				if h.Name != "" {
+					c.Name = h.Name
+					break
+				}
+			}
+			continue
+		}
+		c.Name = cd.Skill.Name
 		in := newCompatInput(cd)
 		for _, h := range Hosts {
 			for _, rule := range h.Rules {
@@ -146,33 +198,8 @@ func compatReport(ctx context.Context, copts *catalog.Options, l *catalog.Listin
 				}
 			}
 		}
-		out = append(out, c)
 	}
 	slices.SortFunc(out, func(a, b *Compat) int { return strings.Compare(a.Path, b.Path) })
-	return out
-}
-
-// presetFinds lists, for each preset, the skill files (symlinks resolved)
-// it finds in the workspace: its own layout, without the configuration's
-// directories or extra roots, which are skillet's.
-func presetFinds(ctx context.Context, copts *catalog.Options, workspace string) map[string]map[string]bool {
-	out := map[string]map[string]bool{}
-	for _, p := range catalog.Presets {
-		set := map[string]bool{}
-		out[p.Name] = set
-		c, err := catalog.New(ctx, &catalog.Options{Workspace: workspace, NoConfigFile: true, Preset: p.Name,
-			NoUser: copts.NoUser, Home: copts.Home, Getenv: copts.Getenv, MaxDepth: copts.MaxDepth, MaxFolders: copts.MaxFolders})
-		if err != nil {
-			continue
-		}
-		l, err := c.List(ctx)
-		if err != nil {
-			continue
-		}
-		for _, cd := range l.Candidates {
-			set[evalOrSelf(cd.Path)] = true
-		}
-	}
 	return out
 }
 
@@ -227,14 +254,6 @@ func (in *compatInput) check(rule HostRule, h *Host) []string {
 		if !s.HasFrontmatter {
 			return []string{"the file has no frontmatter"}
 		}
-	case RuleStrictYAML:
-		if s.Recovered {
-			lines := make([]string, len(s.Repairs))
-			for i, r := range s.Repairs {
-				lines[i] = fmt.Sprint(r.Line)
-			}
-			return []string{"the frontmatter is not valid YAML as written (line " + strings.Join(lines, ", ") + " needs quoting)"}
-		}
 	case RuleNameField:
 		if !in.hasName || strings.TrimSpace(in.name) == "" {
 			return []string{"the frontmatter has no name"}
@@ -246,10 +265,6 @@ func (in *compatInput) check(rule HostRule, h *Host) []string {
 	case RuleSpecName:
 		if !skill.ValidName(name) {
 			return []string{fmt.Sprintf("the name %q breaks the rule: 1-64 characters of a-z, 0-9 and -, no leading, trailing or double hyphen", name)}
-		}
-	case RuleNameLength:
-		if n := utf8.RuneCountInString(name); n > skill.MaxNameChars {
-			return []string{fmt.Sprintf("the name is %d characters, over 64", n)}
 		}
 	case RuleNameMatchesFolder:
 		if in.hasName && name != in.folder {

@@ -2,97 +2,157 @@ package lint
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/skill"
 )
 
 func TestCompat(t *testing.T) {
 	ws := t.TempDir()
-	long := make([]byte, 1030)
-	for i := range long {
-		long[i] = 'a'
-	}
+	long := strings.Repeat("a", 1030)
 	writeTree(t, ws, map[string]string{
 		".claude/skills/portable/SKILL.md": "---\nname: portable\ndescription: Portable.\n---\n\nBody.\n",
 		".claude/skills/claude-tool/SKILL.md": "---\nname: claude-tool\ndescription: Wraps <b>bold</b> text.\n" +
 			"compatibility: Python 3\nuser-invocable: true\n---\n\nBody.\n",
 		"skills/Odd_Name/SKILL.md":      "---\nname: Odd_Name\ndescription: Use when: asked\n---\n\nBody.\n",
 		"skills/bare/SKILL.md":          "# Bare\n\nNo frontmatter at all.\n",
-		"skills/long/SKILL.md":          "---\nname: long\ndescription: " + string(long) + "\nmetadata:\n  a:\n    b: c\n---\n\nBody.\n",
+		"skills/long/SKILL.md":          "---\nname: long\ndescription: " + long + "\nmetadata:\n  a:\n    b: c\n---\n\nBody.\n",
 		"skills/flat.md":                "---\nname: flat\ndescription: Flat form.\n---\n\nBody.\n",
 		"skills/_draft/SKILL.md":        "---\nname: draft\ndescription: Not discovered.\n---\n\nBody.\n",
 		".agents/skills/other/SKILL.md": "---\ndescription: No name.\n---\n\nBody.\n",
+		"skills/group/deep/SKILL.md":    "---\nname: deep\ndescription: Grouped.\n---\n\nBody.\n",
 	})
 	r, err := Run(context.Background(), &Options{
-		Catalog: &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true, Preset: "claude", ExtraPaths: []string{filepath.Join(ws, "skills"), filepath.Join(ws, ".agents", "skills")}, MaxDescriptionChars: 2000},
+		Catalog: &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true, MaxDescriptionChars: 2000},
 		Compat:  true,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	type entry struct {
-		Presets []string
-		Rules   map[string][]HostRule
+		Verdicts map[string]string
+		Rules    map[string][]HostRule
 	}
 	got := map[string]entry{}
 	for _, c := range r.Compat {
 		rel, _ := filepath.Rel(ws, c.Path)
-		e := entry{Presets: c.Presets, Rules: map[string][]HostRule{}}
+		e := entry{Verdicts: map[string]string{}, Rules: map[string][]HostRule{}}
+		for _, h := range c.Hosts {
+			e.Verdicts[h.Host] = h.Verdict
+		}
 		for _, b := range c.Breaks {
 			e.Rules[b.Host] = append(e.Rules[b.Host], b.Rule)
 		}
 		got[filepath.ToSlash(rel)] = e
 	}
+	all := func(v string, except map[string]string) map[string]string {
+		m := map[string]string{}
+		for _, p := range catalog.Profiles() {
+			if !p.Native {
+				m[p.Name] = v
+			}
+		}
+		for k, x := range except {
+			m[k] = x
+		}
+		return m
+	}
+	const (
+		ok = VerdictLoads
+		ch = VerdictLoadsChanged
+		no = VerdictNotLoaded
+	)
 	want := map[string]entry{
-		".claude/skills/portable/SKILL.md": {Presets: []string{"claude", "opencode", "copilot"}, Rules: map[string][]HostRule{}},
-		".claude/skills/claude-tool/SKILL.md": {Presets: []string{"claude", "opencode", "copilot"}, Rules: map[string][]HostRule{
+		".claude/skills/portable/SKILL.md": {all(ok, nil), map[string][]HostRule{}},
+		".claude/skills/claude-tool/SKILL.md": {all(ok, nil), map[string][]HostRule{
 			"skills-ref": {RuleReferenceValidator},
 			"anthropic":  {RuleFields, RuleNoAngleBrackets},
 			"claude-api": {RuleFields, RuleReservedWords, RuleNoXMLTags},
 			"openai":     {RuleFields},
 		}},
-		"skills/Odd_Name/SKILL.md": {Presets: []string{"agents", "kestrel"}, Rules: map[string][]HostRule{
+		// Unquoted ": " in a value: strict YAML readers drop it, the
+		// line reader and the repairing reader load it.
+		"skills/Odd_Name/SKILL.md": {all(ch, map[string]string{"codex": no, "copilot": no, "brute": no}), map[string][]HostRule{
 			"spec":       {RuleSpecName},
-			"skills-ref": {RuleReferenceValidator}, // the YAML error stops it
+			"skills-ref": {RuleReferenceValidator},
 			"anthropic":  {RuleSpecName},
 			"claude-api": {RuleSpecName},
 			"openai":     {RuleSpecName},
-			"codex":      {RuleStrictYAML},
 		}},
-		"skills/bare/SKILL.md": {Presets: []string{"agents", "kestrel"}, Rules: map[string][]HostRule{
+		"skills/bare/SKILL.md": {all(no, map[string]string{"claude": ch, "kestrel": ch}), map[string][]HostRule{
 			"spec":       {RuleFrontmatter, RuleNameField, RuleDescriptionField},
 			"skills-ref": {RuleReferenceValidator},
 			"anthropic":  {RuleFrontmatter},
 			"claude-api": {RuleFrontmatter, RuleDescriptionField},
 			"openai":     {RuleFrontmatter},
-			"codex":      {RuleFrontmatter, RuleDescriptionField},
-			"opencode":   {RuleFrontmatter, RuleNameField, RuleDescriptionField},
-			"gemini":     {RuleFrontmatter},
 		}},
-		"skills/long/SKILL.md": {Presets: []string{"agents", "kestrel"}, Rules: map[string][]HostRule{
+		"skills/long/SKILL.md": {all(ok, map[string]string{"codex": ch, "brute": no, "kestrel": ch}), map[string][]HostRule{
 			"spec":       {RuleDescriptionLength, RuleMetadataStrings},
 			"skills-ref": {RuleReferenceValidator},
 			"anthropic":  {RuleDescriptionLength},
 			"claude-api": {RuleDescriptionLength},
 			"openai":     {RuleDescriptionLength},
-			"codex":      {RuleDescriptionLength},
 		}},
-		"skills/flat.md": {Presets: []string{"agents", "kestrel"}, Rules: map[string][]HostRule{
+		"skills/flat.md": {all(no, map[string]string{"kestrel": ok}), map[string][]HostRule{
 			"skills-ref": {RuleReferenceValidator},
 			"anthropic":  {RuleSkillFileName},
-			"codex":      {RuleSkillFileName},
 		}},
-		".agents/skills/other/SKILL.md": {Presets: []string{"agents", "codex", "opencode", "gemini", "copilot"}, Rules: map[string][]HostRule{
+		".agents/skills/other/SKILL.md": {all(ch, map[string]string{"opencode": no, "gemini": no, "copilot": no}), map[string][]HostRule{
 			"spec":       {RuleNameField},
 			"skills-ref": {RuleReferenceValidator},
-			"opencode":   {RuleNameField},
 		}},
+		"skills/group/deep/SKILL.md": {all(no, map[string]string{"codex": ok, "opencode": ok, "brute": ok}), map[string][]HostRule{}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("compatibility report (-want +got):\n%s", diff)
+	}
+}
+
+func TestTargets(t *testing.T) {
+	ws := t.TempDir()
+	writeTree(t, ws, map[string]string{
+		".agents/skills/colon/SKILL.md": "---\nname: colon\ndescription: Use when: asked\n---\n\nBody.\n",
+		".agents/skills/fine/SKILL.md":  "---\nname: fine\ndescription: Fine.\n---\n\nBody.\n",
+	})
+	run := func(hosts ...string) (*Report, error) {
+		return Run(context.Background(), &Options{
+			Catalog: &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true}, Hosts: hosts})
+	}
+	for _, tt := range []struct {
+		hosts []string
+		want  []string // paths with a not-loaded error
+	}{
+		{nil, nil},
+		{[]string{"gemini"}, nil},
+		{[]string{"codex"}, []string{".agents/skills/colon/SKILL.md"}},
+		{[]string{"gemini", "codex"}, []string{".agents/skills/colon/SKILL.md"}},
+	} {
+		r, err := run(tt.hosts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, d := range r.Diagnostics {
+			if d.Code == skill.CodeNotLoaded && d.Severity == skill.SeverityError {
+				rel, _ := filepath.Rel(ws, d.Path)
+				got = append(got, filepath.ToSlash(rel))
+			}
+		}
+		if !cmp.Equal(got, tt.want) || r.HasErrors() != (len(tt.want) > 0) {
+			t.Errorf("hosts %v: not-loaded errors at %v (has errors %v), want %v", tt.hosts, got, r.HasErrors(), tt.want)
+		}
+	}
+	_, err := run("codx")
+	if !errors.Is(err, ErrUnknownHost) || !strings.Contains(err.Error(), `did you mean "codex"?`) {
+		t.Errorf("unknown host: %v", err)
+	}
+	if _, err := run("agents"); !errors.Is(err, ErrUnknownHost) {
+		t.Errorf("skillet's own profile as a target: %v", err)
 	}
 }

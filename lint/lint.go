@@ -29,7 +29,16 @@ type Options struct {
 	Targets []string
 	// Compat fills Report.Compat (the compatibility report).
 	Compat bool
+	// Hosts are host profiles (catalog.ProfileNames) the skills are meant
+	// for: every skill file in scope that one of them would not load is
+	// a not-loaded error (lint --target). An unknown name is an error
+	// wrapping [ErrUnknownHost].
+	Hosts []string
 }
+
+// ErrUnknownHost is returned by [Run] for an Options.Hosts name that is no
+// host profile; the message suggests the nearest name.
+var ErrUnknownHost = errors.New("unknown host")
 
 // ErrTarget is returned by [Run] for a target that is neither an existing
 // path nor the name of a skill; the error wraps it with the target.
@@ -105,6 +114,18 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 		copts = *opts.Catalog
 	}
 	copts.Ignored = true
+	var hosts []*catalog.Profile
+	for _, h := range opts.Hosts {
+		p, ok := catalog.LookupProfile(h)
+		if !ok || p.Native {
+			hint := ""
+			if s := catalog.SuggestProfile(h); s != "" && s != catalog.DefaultPreset {
+				hint = fmt.Sprintf("; did you mean %q?", s)
+			}
+			return nil, fmt.Errorf("%w %q%s (known: %s)", ErrUnknownHost, h, hint, strings.Join(hostNames(), ", "))
+		}
+		hosts = append(hosts, p)
+	}
 	c, err := catalog.New(ctx, &copts)
 	if err != nil {
 		var ce *catalog.ConfigError
@@ -149,6 +170,21 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 		diags = append(diags, checkBody(cd.Skill)...)
 	}
 	diags = dropIgnoredNameMismatch(diags, files)
+	for _, cd := range l.Candidates {
+		if cd.Ignored {
+			continue
+		}
+		for _, p := range hosts {
+			if h := compatOf(p, cd, l.Workspace); h.Verdict == VerdictNotLoaded {
+				d := skill.Diagnostic{Code: skill.CodeNotLoaded, Severity: skill.SeverityError, Path: cd.Path,
+					Message: fmt.Sprintf("%s does not load this skill (--target %s): %s", p.Name, p.Name, h.Reason)}
+				if cd.Skill != nil {
+					d.Skill = cd.Skill.Name
+				}
+				diags = append(diags, d)
+			}
+		}
+	}
 	// The catalog's character budget (catalogBudgetChars, docs/disclosure.md#catalog-block): render the
 	// block as an agent would and report what it shortened or left out.
 	if set := c.Settings(); set.CatalogBudgetChars > 0 {
@@ -208,9 +244,20 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 	}
 	slices.SortFunc(r.Files, func(a, b *File) int { return strings.Compare(a.Path, b.Path) })
 	if opts.Compat {
-		r.Compat = compatReport(ctx, &copts, l, scope)
+		r.Compat = compatReport(l, scope)
 	}
 	return r, nil
+}
+
+// hostNames are the names of the host profiles a target may name.
+func hostNames() []string {
+	var out []string
+	for _, p := range catalog.Profiles() {
+		if !p.Native {
+			out = append(out, p.Name)
+		}
+	}
+	return out
 }
 
 // RuleSpec reports whether code is a rule of the Agent Skills

@@ -40,19 +40,21 @@ func (r *Report) WriteText(w io.Writer, base string) error {
 }
 
 // WriteCompat writes the compatibility report as text: per skill file, its
-// path and name, the presets that discover it, and one indented line per
-// host rule it breaks.
+// path and name, one line per host profile (loads, loads changed and how,
+// or not loaded and why), then one line per checker rule it breaks.
 func (r *Report) WriteCompat(w io.Writer, base string) error {
 	var b strings.Builder
 	for _, c := range r.Compat {
 		fmt.Fprintf(&b, "%s (%s)\n", Display(c.Path, base), c.Name)
-		presets := "none"
-		if len(c.Presets) > 0 {
-			presets = strings.Join(c.Presets, ", ")
-		}
-		fmt.Fprintf(&b, "  discovered by: %s\n", presets)
-		if len(c.Breaks) == 0 {
-			b.WriteString("  breaks no known host's rules\n")
+		for _, h := range c.Hosts {
+			switch h.Verdict {
+			case VerdictLoads:
+				fmt.Fprintf(&b, "  %s: loads\n", h.Host)
+			case VerdictLoadsChanged:
+				fmt.Fprintf(&b, "  %s: loads changed: %s\n", h.Host, strings.Join(h.Changes, "; "))
+			default:
+				fmt.Fprintf(&b, "  %s: not loaded: %s\n", h.Host, h.Reason)
+			}
 		}
 		for _, br := range c.Breaks {
 			fmt.Fprintf(&b, "  %s: %s [%s]\n", br.Host, br.Message, br.Rule)

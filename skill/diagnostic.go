@@ -57,6 +57,7 @@ const (
 	CodeDuplicateField       Code = "duplicate-field"
 	CodeFileCase             Code = "file-case"
 	CodeConfigInvalid        Code = "config-invalid"
+	CodeNotLoaded            Code = "not-loaded"
 )
 
 // CodeInfo documents one [Code]: its default severity, a one-line summary
@@ -104,6 +105,7 @@ var Codes = []CodeInfo{
 	{CodeDuplicateField, SeverityWarning, true, "a frontmatter key appears twice; the first value is used", "YAML 1.2 §3.2.1.1"},
 	{CodeFileCase, SeverityWarning, false, "the skill file is named in another letter case than SKILL.md", "docs/discovery.md#shapes"},
 	{CodeConfigInvalid, SeverityError, false, "the configuration file could not be read or has a wrong value", "docs/discovery.md#configuration"},
+	{CodeNotLoaded, SeverityWarning, false, "the host of --preset (or a --target of lint) does not load this skill file; the message says why", "docs/hosts.md"},
 }
 
 // Info returns the [CodeInfo] of c, or a zero CodeInfo with Code set when c

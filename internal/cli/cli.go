@@ -215,7 +215,8 @@ func (g *globals) catalog(ctx context.Context) (*catalog.Catalog, error) {
 		if errors.As(err, &ce) {
 			return nil, &exitError{code: exitUsage, err: err, message: true}
 		}
-		if strings.HasPrefix(err.Error(), "unknown preset") {
+		var up *catalog.UnknownPresetError
+		if errors.As(err, &up) {
 			return nil, &usageError{err}
 		}
 		return nil, err
@@ -242,13 +243,13 @@ or in another agent's layout with --preset.`,
 	pf := root.PersistentFlags()
 	pf.StringVarP(&g.workspace, "workspace", "w", "", "the project folder (default: the current folder)")
 	pf.StringArrayVar(&g.roots, "root", nil, "an extra skills folder or loose .md file (repeatable)")
-	pf.StringVar(&g.preset, "preset", "", "another agent's layout: "+strings.Join(catalog.PresetNames(), ", "))
+	pf.StringVar(&g.preset, "preset", "", "list what one host loads, by its rules (docs/hosts.md): "+strings.Join(catalog.ProfileNames(), ", "))
 	pf.BoolVar(&g.noUser, "no-user", false, "skip the user roots in the home folder")
 	pf.BoolVar(&g.strict, "strict", false, "read skills as the specification's reference validator does")
 	pf.StringVar(&g.config, "config", "", "the configuration file (default: skillet.yaml in the workspace)")
 	pf.BoolVarP(&g.quiet, "quiet", "q", false, "print no summary line on stderr")
 	_ = root.RegisterFlagCompletionFunc("preset", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return catalog.PresetNames(), cobra.ShellCompDirectiveNoFileComp
+		return catalog.ProfileNames(), cobra.ShellCompDirectiveNoFileComp
 	})
 
 	root.AddCommand(

@@ -35,6 +35,7 @@ func newLintCmd(g *globals, io *IO) *cobra.Command {
 		compat bool
 		fix    string
 		diff   bool
+		target []string
 	)
 	cmd := &cobra.Command{
 		Use:   "lint [PATH|NAME...]",
@@ -48,8 +49,11 @@ checked as an extra root); NAME is a skill's name.
 Findings are printed as "path:line:col: level: message [code]", or as JSON
 (--json, docs/output.md) or SARIF 2.1.0 (--format sarif); a summary line goes
 to stderr. --strict raises the specification's rules to errors. --compat
-adds, for each skill, the presets that would discover it and the rules of
-known hosts it breaks.
+adds, for each skill and each host profile (docs/hosts.md), whether the host
+loads it, loads it changed (and how) or does not load it (and why), and the
+rules of the specification's checkers it breaks. --target HOST[,HOST] makes
+"not loaded by a target host" an error, so CI fails exactly when a skill
+would not load where it ships.
 
 --fix rewrites what is mechanical and safe: a value that only parsed after
 quoting is quoted in the file (line endings and every other byte kept);
@@ -80,10 +84,19 @@ errors.`,
 				return usagef("--diff prints a unified diff; it cannot be combined with --json, --format or --compat")
 			}
 			ctx := cmd.Context()
-			opts := &lint.Options{Catalog: g.options(), Targets: args, Compat: compat}
+			var hosts []string
+			for _, t := range target {
+				for _, h := range strings.Split(t, ",") {
+					if h = strings.TrimSpace(h); h != "" {
+						hosts = append(hosts, h)
+					}
+				}
+			}
+			opts := &lint.Options{Catalog: g.options(), Targets: args, Compat: compat, Hosts: hosts}
 			r, err := lint.Run(ctx, opts)
 			if err != nil {
-				if errors.Is(err, lint.ErrTarget) || strings.HasPrefix(err.Error(), "unknown preset") {
+				var up *catalog.UnknownPresetError
+				if errors.Is(err, lint.ErrTarget) || errors.Is(err, lint.ErrUnknownHost) || errors.As(err, &up) {
 					return &usageError{err}
 				}
 				return err
@@ -156,11 +169,21 @@ errors.`,
 	f := cmd.Flags()
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON (docs/output.md); same as --format json")
 	f.StringVar(&format, "format", "text", "report format: text, json or sarif")
-	f.BoolVar(&compat, "compat", false, "add the compatibility report: presets that discover each skill, host rules it breaks")
+	f.BoolVar(&compat, "compat", false, "add the compatibility report: per host, loads / loads changed / not loaded, and checker rules broken")
+	f.StringSliceVar(&target, "target", nil, "host profiles the skills ship to (comma-separated, repeatable): a skill one of them would not load is an error")
 	f.StringVar(&fix, "fix", "", "apply safe fixes; --fix=name also sets each name to its folder's")
 	f.Lookup("fix").NoOptDefVal = "quote"
 	f.BoolVar(&diff, "diff", false, "with --fix (implied), print the fixes as a unified diff instead of writing them")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]cobra.Completion{"text", "json", "sarif"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("target", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		var names []cobra.Completion
+		for _, p := range catalog.Profiles() {
+			if !p.Native {
+				names = append(names, p.Name)
+			}
+		}
+		return names, cobra.ShellCompDirectiveNoFileComp
+	})
 	_ = cmd.RegisterFlagCompletionFunc("fix", cobra.FixedCompletions(fixKinds, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }

@@ -1,0 +1,647 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/skillet-go/skillet/skill"
+)
+
+// The host engine: it applies a [Profile] that is not Native to the disk
+// and says what that host loads, what it shows of each skill, and why every
+// other skill file under its roots is not loaded (docs/hosts.md).
+
+// hostSearchDepth and hostSearchFolders bound the engine's own search below
+// each root: deeper than any host reads, so that skills a host passes over
+// can be reported.
+const (
+	hostSearchDepth   = 12
+	hostSearchFolders = 5000
+)
+
+// HostVerdict is what a host does with one skill file.
+type HostVerdict struct {
+	// Path is the file's path as found; Root and Scope the root it was
+	// found under.
+	Path  string
+	Root  string
+	Scope Scope
+	// Loaded says the host loads the skill; Name and Description are then
+	// what it shows (Description after every cut), and Hidden says the
+	// host keeps it from the model (disable-model-invocation).
+	Loaded      bool
+	Name        string
+	Description string
+	Hidden      bool
+	// Changes say how what the host shows differs from the file as
+	// written ("the description is cut at 1024 characters"), when loaded.
+	Changes []string
+	// Reason says why the host does not load it, when not loaded.
+	Reason string
+	// Winner is the path of the copy that loads instead, when the file
+	// lost a name clash.
+	Winner string
+	// Skill is the parsed skill with the host's name and description, when
+	// loaded.
+	Skill *skill.Skill
+	// Any says the host picks one of several copies of this name, not
+	// always the same one (Precedence.Duplicates "any").
+	Any bool
+
+	flat     bool
+	dir      string
+	real     string
+	order    int
+	excluded bool // not a candidate at all (same file seen before)
+}
+
+// hostCand is one file the engine's search found.
+type hostCand struct {
+	root       *hostRoot
+	path, dir  string
+	real       string
+	depth      int    // folders between the root and the file (ROOT/NAME/SKILL.md: 1)
+	skipped    string // the first entry on the path that the profile skips
+	inSkill    string // the folder of an enclosing skill, if any
+	viaLink    string // the first symlinked folder on the path, if any
+	escapes    bool   // viaLink or the file leads outside the root's boundary
+	fileLink   bool   // the skill file is itself a symlink
+	fileCase   bool   // skill.md in another letter case
+	flat       bool   // ROOT/NAME.md
+	readErr    error
+	searchStop bool
+}
+
+type hostRoot struct {
+	Root
+	label string // the root as the profile writes it
+}
+
+// hostRoots lists the roots of profile p for a working folder, in
+// precedence order.
+func hostRoots(p *Profile, cwd string, e env, noUser bool) []*hostRoot {
+	dirs := projectDirs(p, cwd)
+	type entry struct {
+		scope Scope
+		label string
+	}
+	var order []entry
+	if len(p.Precedence.Order) > 0 {
+		for _, o := range p.Precedence.Order {
+			scope, label, _ := strings.Cut(o, ":")
+			order = append(order, entry{Scope(scope), label})
+		}
+	} else {
+		var proj, user []entry
+		for _, d := range p.Roots.Project {
+			proj = append(proj, entry{ScopeProject, d})
+		}
+		for _, u := range p.Roots.User {
+			user = append(user, entry{ScopeUser, u})
+		}
+		if p.Precedence.UserFirst {
+			order = append(user, proj...)
+		} else {
+			order = append(proj, user...)
+		}
+	}
+	var roots []*hostRoot
+	seen := map[string]bool{}
+	add := func(r *hostRoot) {
+		if seen[r.Path] {
+			return
+		}
+		seen[r.Path] = true
+		fi, err := os.Stat(r.Path)
+		r.Exists = err == nil && fi.IsDir()
+		roots = append(roots, r)
+	}
+	// Project roots of nearer folders come first (or last) as a block per
+	// root name, so the order of names in the profile is kept within each
+	// folder.
+	for _, o := range order {
+		switch o.scope {
+		case ScopeProject:
+			for _, d := range dirs {
+				pth := filepath.Join(d, filepath.FromSlash(o.label))
+				add(&hostRoot{Root: Root{Path: pth, Scope: ScopeProject, Boundary: realPath(d)}, label: o.label})
+			}
+		case ScopeUser:
+			if noUser {
+				continue
+			}
+			pth := e.expand(o.label, e.home)
+			add(&hostRoot{Root: Root{Path: pth, Scope: ScopeUser, Boundary: realPath(e.home)}, label: o.label})
+		}
+	}
+	return roots
+}
+
+// projectDirs are the folders whose project roots profile p reads from the
+// working folder cwd, highest precedence first.
+func projectDirs(p *Profile, cwd string) []string {
+	var chain []string // cwd, its parent, ..., "/"
+	for d := filepath.Clean(cwd); ; d = filepath.Dir(d) {
+		chain = append(chain, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	git := -1
+	for i, d := range chain {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			git = i
+			break
+		}
+	}
+	var dirs []string
+	mode := p.Roots.WalkUp
+	if git < 0 {
+		mode = p.Roots.NoGit
+	}
+	switch mode {
+	case "cwd":
+		dirs = chain[:1]
+	case "git-root":
+		dirs = chain[:git+1]
+	case "cwd+git-root":
+		dirs = []string{chain[0]}
+		if git > 0 {
+			dirs = append(dirs, chain[git])
+		}
+	case "all":
+		dirs = chain
+	}
+	dirs = slices.Clone(dirs)
+	if !p.Roots.NearestFirst {
+		slices.Reverse(dirs)
+	}
+	return dirs
+}
+
+// hostSearch finds every skill-like file below one root: SKILL.md in any
+// letter case at any depth (bounded), and loose .md files directly in it.
+type hostSearch struct {
+	ctx     context.Context
+	p       *Profile
+	root    *hostRoot
+	folders int
+	cands   []*hostCand
+	onStack map[string]bool
+	diags   []skill.Diagnostic
+}
+
+func (h *hostSearch) run() {
+	if !h.root.Exists {
+		return
+	}
+	real := realPath(h.root.Path)
+	h.onStack = map[string]bool{}
+	h.dir(h.root.Path, real, 0, "", "", "", false)
+}
+
+// dir searches one folder at depth (the root is 0).
+func (h *hostSearch) dir(dir, real string, depth int, skipped, inSkill, viaLink string, escapes bool) {
+	if h.ctx.Err() != nil || depth > hostSearchDepth || h.folders >= hostSearchFolders || h.onStack[real] {
+		return
+	}
+	h.folders++
+	h.onStack[real] = true
+	defer delete(h.onStack, real)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	skillHere := ""
+	for _, e := range entries {
+		if strings.EqualFold(e.Name(), SkillFile) && (e.Name() == SkillFile || skillHere == "") {
+			fi, err := os.Stat(filepath.Join(dir, e.Name()))
+			if err == nil && fi.IsDir() {
+				continue
+			}
+			skillHere = e.Name()
+		}
+	}
+	if skillHere != "" {
+		p := filepath.Join(dir, skillHere)
+		c := &hostCand{root: h.root, path: p, dir: dir, depth: depth, skipped: skipped, inSkill: inSkill,
+			viaLink: viaLink, escapes: escapes, fileCase: skillHere != SkillFile}
+		if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			c.fileLink = true
+			if r, err := filepath.EvalSymlinks(p); err == nil {
+				c.real = r
+				if !within(r, h.root.Boundary) {
+					c.escapes = true
+				}
+			} else {
+				c.readErr = err
+			}
+		} else {
+			c.real = filepath.Join(real, skillHere)
+		}
+		h.cands = append(h.cands, c)
+		if inSkill == "" {
+			inSkill = dir
+		}
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if name == ".git" || strings.EqualFold(name, SkillFile) {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		typ := e.Type()
+		childReal := filepath.Join(real, name)
+		link, esc := viaLink, escapes
+		if typ&fs.ModeSymlink != 0 {
+			fi, err := os.Stat(p)
+			if err != nil {
+				continue
+			}
+			r, err := filepath.EvalSymlinks(p)
+			if err != nil {
+				continue
+			}
+			childReal, typ = r, fi.Mode().Type()
+			if fi.IsDir() && link == "" {
+				link = p
+			}
+			if !within(r, h.root.Boundary) {
+				esc = true
+			}
+		}
+		sk := skipped
+		if sk == "" && h.skips(name) {
+			sk = name
+		}
+		switch {
+		case typ.IsDir():
+			h.dir(p, childReal, depth+1, sk, inSkill, link, esc)
+		case typ.IsRegular() && depth == 0 && isFlatSkill(name):
+			c := &hostCand{root: h.root, path: p, dir: dir, real: childReal, depth: 0, skipped: sk,
+				viaLink: viaLink, escapes: esc, flat: true, fileLink: e.Type()&fs.ModeSymlink != 0}
+			h.cands = append(h.cands, c)
+		}
+	}
+}
+
+// skips reports whether the profile never searches an entry of this name.
+func (h *hostSearch) skips(name string) bool {
+	for _, pat := range h.p.Discovery.Skip {
+		if ok, _ := path.Match(pat, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// discoveryReason says why profile p does not discover candidate c ("" when
+// it does).
+func discoveryReason(p *Profile, c *hostCand) string {
+	d := &p.Discovery
+	rel, _ := filepath.Rel(c.root.Path, c.dir)
+	rel = filepath.ToSlash(rel)
+	switch {
+	case c.skipped != "":
+		return fmt.Sprintf("it skips entries named %q", c.skipped)
+	case c.flat && !d.Flat:
+		return "it reads no loose NAME.md files, only NAME/SKILL.md folders"
+	case !c.flat && c.depth == 0 && !d.RootSkill:
+		return fmt.Sprintf("it reads no %s directly in a skills folder, only NAME/%s", SkillFile, SkillFile)
+	case !c.flat && d.MaxDepth > 0 && c.depth > d.MaxDepth:
+		if d.MaxDepth == 1 {
+			return fmt.Sprintf("it reads only NAME/%s directly in %s, and this one is %s", SkillFile, c.root.label, rel+"/"+filepath.Base(c.path))
+		}
+		return fmt.Sprintf("it reads at most %d folders deep, and this file is %d deep", d.MaxDepth, c.depth)
+	case c.inSkill != "" && !d.Nested:
+		return fmt.Sprintf("it is inside the skill folder %s, whose bundled file it is", c.inSkill)
+	case c.fileCase && !d.AnyCase:
+		return fmt.Sprintf("it reads only files named exactly %s, not %s", SkillFile, filepath.Base(c.path))
+	case c.viaLink != "" && !p.Symlinks.Folders:
+		return fmt.Sprintf("it does not follow the symlinked folder %s", c.viaLink)
+	case c.fileLink && !p.Symlinks.Files:
+		return fmt.Sprintf("the %s is itself a symlink, which it skips", filepath.Base(c.path))
+	case c.escapes && p.Symlinks.InsideWorkspace:
+		return "a symlink on its path leads outside the workspace"
+	}
+	return ""
+}
+
+// hostList applies the catalog's profile (not Native) and builds the
+// listing: the skills the host loads, in precedence order, with the names
+// and descriptions it shows, and a not-loaded diagnostic for every other
+// skill file under its roots.
+func (c *Catalog) hostList(ctx context.Context) (*Listing, []HostVerdict, error) {
+	p := c.profile
+	l := &Listing{Workspace: c.workspace}
+	diags := slices.Clone(c.cfgDiags)
+	if !c.wsExists {
+		diags = append(diags, skill.Diagnostic{
+			Code: skill.CodeWorkspaceMissing, Severity: skill.SeverityError, Path: c.workspace,
+			Message: "the workspace folder does not exist; project roots are not scanned",
+		})
+	}
+	var roots []*hostRoot
+	if c.wsExists {
+		roots = hostRoots(p, c.workspace, c.env, c.opts.NoUser)
+	} else {
+		for _, r := range hostRoots(p, c.workspace, c.env, c.opts.NoUser) {
+			if r.Scope == ScopeUser {
+				roots = append(roots, r)
+			}
+		}
+	}
+	for _, x := range c.extraPaths() {
+		fi, err := os.Stat(x)
+		r := &hostRoot{Root: Root{Path: x, Scope: ScopeExtra, Boundary: realPath(x), Exists: err == nil}, label: x}
+		r.File = err == nil && !fi.IsDir()
+		roots = append(roots, r)
+	}
+	var cands []*hostCand
+	for _, r := range roots {
+		l.Roots = append(l.Roots, r.Root)
+		if r.File {
+			cands = append(cands, &hostCand{root: r, path: r.Path, dir: filepath.Dir(r.Path), real: realPath(r.Path),
+				depth: 1, flat: filepath.Base(r.Path) != SkillFile})
+			continue
+		}
+		h := &hostSearch{ctx: ctx, p: p, root: r}
+		h.run()
+		// Paths sorted within a root: the order the engine takes them in.
+		sort.SliceStable(h.cands, func(i, j int) bool { return h.cands[i].path < h.cands[j].path })
+		cands = append(cands, h.cands...)
+		diags = append(diags, h.diags...)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	verdicts := make([]HostVerdict, len(cands))
+	seenReal := map[string]int{}
+	for i, cd := range cands {
+		v := &verdicts[i]
+		*v = HostVerdict{Path: cd.path, Root: cd.root.Path, Scope: cd.root.Scope, flat: cd.flat, dir: cd.dir, real: cd.real, order: i}
+		if cd.root.Scope == ScopeExtra {
+			// An extra root is skillet's: read it whatever the host's
+			// layout says, with the host's parsing and naming rules.
+			cd.skipped, cd.inSkill = "", ""
+			if cd.depth == 0 && !cd.flat {
+				cd.depth = 1
+			}
+			if cd.flat && !p.Discovery.Flat {
+				cd.flat = false
+			}
+		}
+		if why := discoveryReason(p, cd); why != "" && cd.root.Scope != ScopeExtra {
+			v.Reason = why
+			continue
+		}
+		if cd.readErr != nil {
+			v.Reason = "the file cannot be read: " + errText(cd.readErr)
+			continue
+		}
+		if p.Symlinks.SameFileOnce && cd.real != "" {
+			if j, ok := seenReal[cd.real]; ok {
+				v.excluded = true
+				v.Reason = fmt.Sprintf("it is the same file as %s, which it reads once", cands[j].path)
+				continue
+			}
+			seenReal[cd.real] = i
+		}
+		data, err := hostRead(cd.path, p.Parse.MaxSkillBytes)
+		if err != nil {
+			v.Reason = "the file cannot be read: " + errText(err)
+			continue
+		}
+		folder := filepath.Base(cd.dir)
+		if cd.flat {
+			folder = strings.TrimSuffix(filepath.Base(cd.path), filepath.Ext(cd.path))
+		}
+		res := hostParse(p, data, cd.path, folder, cd.flat)
+		if res.reason != "" {
+			v.Reason = res.reason
+			continue
+		}
+		v.Loaded, v.Name, v.Description, v.Hidden, v.Changes, v.Skill = true, res.name, res.description, res.hidden, res.changes, res.skill
+	}
+	applyPrecedence(p, verdicts)
+
+	// The listing: loaded skills in order; every other candidate explained.
+	listed := 0
+	for i := range verdicts {
+		v := &verdicts[i]
+		cd := cands[i]
+		cand := &Candidate{Path: v.Path, Root: v.Root, Scope: v.Scope, Flat: cd.flat}
+		if !v.excluded {
+			l.Candidates = append(l.Candidates, cand)
+		}
+		if !v.Loaded {
+			if v.excluded {
+				continue
+			}
+			d := skill.Diagnostic{Code: skill.CodeNotLoaded, Severity: skill.SeverityWarning, Path: v.Path,
+				Message: fmt.Sprintf("%s does not load this skill: %s", p.Name, v.Reason), Related: v.Winner}
+			if v.Skill != nil {
+				d.Skill = v.Skill.Name
+			}
+			diags = append(diags, d)
+			continue
+		}
+		s := &Skill{Skill: v.Skill, Location: v.Path, BaseDir: cd.dir, Root: v.Root, Scope: v.Scope, Flat: cd.flat,
+			c: c, boundary: cd.root.Boundary}
+		if cd.flat {
+			s.BaseDir = filepath.Dir(v.Path)
+		}
+		if fi, err := os.Stat(v.Path); err == nil {
+			s.Bytes = fi.Size()
+			s.Truncated = p.Parse.MaxSkillBytes > 0 && fi.Size() > int64(p.Parse.MaxSkillBytes)
+		}
+		if !v.Hidden && (p.Disclosure.MaxSkills == 0 || listed < p.Disclosure.MaxSkills) {
+			s.Listed = true
+			listed++
+		}
+		cand.Skill = s
+		l.Skills = append(l.Skills, s)
+		if v.Any {
+			diags = append(diags, skill.Diagnostic{Code: skill.CodeNotLoaded, Severity: skill.SeverityWarning, Path: v.Path,
+				Skill: v.Name, Message: fmt.Sprintf("%s loads one of the skills named %q, not always the same one; it may load another copy instead of this one", p.Name, v.Name)})
+		}
+	}
+	skill.SortDiagnostics(diags)
+	l.Diagnostics = diags
+	return l, verdicts, nil
+}
+
+// applyPrecedence settles name clashes among the loaded verdicts, taken in
+// order.
+func applyPrecedence(p *Profile, vs []HostVerdict) {
+	if p.Precedence.Duplicates == "all" {
+		return
+	}
+	first := map[string]int{}
+	for i := range vs {
+		v := &vs[i]
+		if !v.Loaded {
+			continue
+		}
+		j, ok := first[v.Name]
+		if !ok {
+			first[v.Name] = i
+			continue
+		}
+		v.Loaded = false
+		v.Winner = vs[j].Path
+		if p.Precedence.Duplicates == "any" {
+			vs[j].Any = true
+			v.Any = true
+			v.Reason = fmt.Sprintf("the skill %q is also at %s, and it loads one of them, not always the same", v.Name, vs[j].Path)
+		} else {
+			v.Reason = fmt.Sprintf("the skill %q at %s takes precedence", v.Name, vs[j].Path)
+		}
+	}
+}
+
+// hostRead reads a skill file (max bytes of it when max > 0) without
+// blocking on a special file.
+func hostRead(p string, max int) ([]byte, error) {
+	f, err := openFollow(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w (%s)", ErrNotFile, fileKind(fi.Mode()))
+	}
+	limit := int64(4 << 20)
+	if max > 0 {
+		limit = int64(max)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit))
+	if err != nil {
+		return nil, err
+	}
+	if max > 0 {
+		data = cutRune(data)
+	}
+	return data, nil
+}
+
+// HostVerdicts applies profile p to the workspace and home of opts (the
+// preset, configuration directories and user roots of opts are not used:
+// the profile's own are) and returns what the host does with every skill
+// file under its roots, in precedence order. lint reads it for its
+// compatibility report.
+func HostVerdicts(ctx context.Context, p *Profile, opts *Options) ([]HostVerdict, error) {
+	o := Options{}
+	if opts != nil {
+		o = *opts
+	}
+	o.NoConfigFile, o.ConfigFile = true, ""
+	o.Preset = p.Name
+	c, err := New(ctx, &o)
+	if err != nil {
+		return nil, err
+	}
+	c.profile = p
+	_, vs, err := c.hostList(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := vs[:0]
+	for _, v := range vs {
+		if !v.excluded {
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
+// listHost is List for a host profile: no cache (a preset is for one look
+// at what another host would load).
+func (c *Catalog) listHost(ctx context.Context) (*Listing, error) {
+	l, _, err := c.hostList(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.snapMu.Lock()
+	c.snap = l
+	c.snapMu.Unlock()
+	return l, nil
+}
+
+// HostVerdictFor says what the host of profile p would do with one skill
+// file were it installed in one of the host's skills folders at the same
+// place as below root (the root it was found under; boundary is the folder
+// symlinks must stay inside, for hosts that check). Name clashes with other
+// skills are not considered. lint --compat and --target read it.
+func HostVerdictFor(p *Profile, file, root, boundary string) HostVerdict {
+	v := HostVerdict{Path: file, Root: root}
+	rel, err := filepath.Rel(root, file)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		rel = filepath.Base(file)
+		root = filepath.Dir(file)
+	}
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	base := parts[len(parts)-1]
+	cd := &hostCand{root: &hostRoot{Root: Root{Path: root, Boundary: boundary}, label: "its skills folder"},
+		path: file, dir: filepath.Dir(file), depth: len(parts) - 1, fileCase: base != SkillFile && strings.EqualFold(base, SkillFile)}
+	cd.flat = len(parts) == 1 && !strings.EqualFold(base, SkillFile)
+	if len(parts) == 1 && !cd.flat {
+		// A skill folder linted on its own (an extra root that is the
+		// skill): as installed, it is ROOT/NAME/SKILL.md.
+		cd.depth = 1
+	}
+	h := &hostSearch{p: p}
+	d := root
+	for i, part := range parts[:len(parts)-1] {
+		if cd.skipped == "" && h.skips(part) {
+			cd.skipped = part
+		}
+		d = filepath.Join(d, part)
+		if fi, err := os.Lstat(d); err == nil && fi.Mode()&fs.ModeSymlink != 0 && cd.viaLink == "" {
+			cd.viaLink = d
+		}
+		if i < len(parts)-2 && cd.inSkill == "" {
+			if _, err := os.Stat(filepath.Join(d, SkillFile)); err == nil {
+				cd.inSkill = d
+			}
+		}
+	}
+	if fi, err := os.Lstat(file); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		cd.fileLink = true
+	}
+	if boundary != "" && !within(realPath(file), boundary) {
+		cd.escapes = true
+	}
+	if why := discoveryReason(p, cd); why != "" {
+		v.Reason = why
+		return v
+	}
+	data, err := hostRead(file, p.Parse.MaxSkillBytes)
+	if err != nil {
+		v.Reason = "the file cannot be read: " + errText(err)
+		return v
+	}
+	folder := filepath.Base(cd.dir)
+	if cd.flat {
+		folder = strings.TrimSuffix(base, filepath.Ext(base))
+	}
+	res := hostParse(p, data, file, folder, cd.flat)
+	if res.reason != "" {
+		v.Reason = res.reason
+		return v
+	}
+	v.Loaded, v.Name, v.Description, v.Hidden, v.Changes, v.Skill = true, res.name, res.description, res.hidden, res.changes, res.skill
+	return v
+}

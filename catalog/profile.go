@@ -1,0 +1,357 @@
+package catalog
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Profile is everything that decides what one host (an agent, or a skills
+// system) loads from disk and what its model sees of each skill: roots, the
+// walk up from the working folder, discovery depth, skipped entries,
+// symlinks, precedence, names, what is dropped, loaded with a fallback or
+// cut, and disclosure. Profiles are data: one JSON file per host, embedded
+// from catalog/profiles. The page docs/hosts.md is generated from them.
+//
+// `--preset NAME` applies the profile NAME: the catalog then lists what
+// that host loads, with the names and descriptions it shows. The default
+// profile, agents, is skillet's own (Native): it reads every common
+// agent's folders with skillet's own rules (docs/discovery.md).
+type Profile struct {
+	// Name is the preset's name (claude, codex, ...).
+	Name string `json:"name"`
+	// Title says which host this is.
+	Title string `json:"title"`
+	// Version is the host version the profile was checked on, or "" when
+	// it was written from the host's documentation only. Checked says how:
+	// "recorded" (against recordings of the real agent), "documentation",
+	// or "specification" (a system described by its own text).
+	Version string `json:"version"`
+	Checked string `json:"checked"`
+	// Native says the catalog reads this profile's roots with skillet's
+	// own rules (the agents default); the other fields below then only
+	// document those rules.
+	Native bool `json:"native,omitempty"`
+
+	Roots      ProfileRoots      `json:"roots"`
+	Discovery  ProfileDiscovery  `json:"discovery"`
+	Symlinks   ProfileSymlinks   `json:"symlinks"`
+	Precedence ProfilePrecedence `json:"precedence"`
+	Names      ProfileNaming     `json:"names"`
+	Parse      ProfileParse      `json:"parse"`
+	Disclosure ProfileDisclosure `json:"disclosure"`
+	// Notes are facts about the host that no rule above holds.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// ProfileRoots are where a host looks.
+type ProfileRoots struct {
+	// Project folders, relative to each project folder searched (the
+	// working folder, and its parents as WalkUp says), in the host's
+	// order of precedence.
+	Project []string `json:"project"`
+	// User folders: "~/..." is the home folder, "$XDG_CONFIG_HOME/..."
+	// the configuration folder (default ~/.config).
+	User []string `json:"user"`
+	// WalkUp says which project folders are searched when the working
+	// folder is inside a git repository: "cwd" (the working folder only),
+	// "git-root" (the working folder and every parent up to the git root),
+	// "cwd+git-root" (the working folder and the git root, nothing between)
+	// or "all" (every parent up to the file system root).
+	WalkUp string `json:"walkUp"`
+	// NoGit is the same choice when no parent holds a .git: "cwd" or "all".
+	NoGit string `json:"noGit"`
+	// NearestFirst says a nearer project folder takes precedence over a
+	// parent; false: the parent (the git root) first.
+	NearestFirst bool `json:"nearestFirst"`
+}
+
+// ProfileDiscovery is how a root is searched.
+type ProfileDiscovery struct {
+	// MaxDepth is how many folders below the root a SKILL.md may sit:
+	// 1 reads only ROOT/NAME/SKILL.md, 0 means no limit.
+	MaxDepth int `json:"maxDepth"`
+	// RootSkill says a SKILL.md directly in the root is a skill too.
+	RootSkill bool `json:"rootSkill,omitempty"`
+	// Nested says a SKILL.md inside another skill's folder is a skill of
+	// its own (false: it is a bundled file of the outer skill).
+	Nested bool `json:"nested"`
+	// Skip are entry names never searched, as path.Match patterns
+	// (".*", "_*", "node_modules").
+	Skip []string `json:"skip"`
+	// AnyCase says skill.md in another letter case is read as SKILL.md.
+	AnyCase bool `json:"anyCase"`
+	// Flat says a loose NAME.md directly in a root is a skill.
+	Flat bool `json:"flat"`
+	// MaxFolders bounds the folders read per root; 0 means no limit.
+	MaxFolders int `json:"maxFolders,omitempty"`
+}
+
+// ProfileSymlinks is how a host treats symlinks.
+type ProfileSymlinks struct {
+	// Folders says a symlinked folder is followed (wherever it leads,
+	// unless InsideWorkspace).
+	Folders bool `json:"folders"`
+	// Files says a SKILL.md that is itself a symlink is read.
+	Files bool `json:"files"`
+	// InsideWorkspace says a link is followed only when its target stays
+	// inside the workspace (project roots) or the home folder (user roots).
+	InsideWorkspace bool `json:"insideWorkspace,omitempty"`
+	// SameFileOnce says one file reached through two paths loads once.
+	SameFileOnce bool `json:"sameFileOnce"`
+}
+
+// ProfilePrecedence says which copy wins when two skills share a name.
+type ProfilePrecedence struct {
+	// UserFirst says user roots take precedence over project roots.
+	UserFirst bool `json:"userFirst"`
+	// Order, when set, is the precedence of every root, highest first,
+	// written "project:PATH" or "user:PATH" with PATH as in ProfileRoots;
+	// it replaces UserFirst for hosts that interleave the two scopes.
+	Order []string `json:"order,omitempty"`
+	// Duplicates is what happens to skills of one name, taken in order of
+	// precedence (roots in order, then sorted paths within a root):
+	// "first" (the first one loads), "all" (every copy loads) or "any"
+	// (one loads, not always the same one between runs).
+	Duplicates string `json:"duplicates"`
+}
+
+// ProfileNaming is how a host names a skill.
+type ProfileNaming struct {
+	// Source is where the shown name comes from: "field" (the name field,
+	// as written; the folder when there is none, unless Required) or
+	// "folder" (always the folder name).
+	Source string `json:"source"`
+	// Required drops a skill without a name field.
+	Required bool `json:"required,omitempty"`
+	// Normalize is "" (the name as written, case kept), "kebab" (rewritten
+	// to kebab-case) or "path-chars" (the characters :\/<>*?"| become -).
+	Normalize string `json:"normalize,omitempty"`
+	// MaxChars drops a skill whose name is longer (0: no limit).
+	MaxChars int `json:"maxChars,omitempty"`
+	// Pattern, when set, drops a skill whose name does not match this
+	// regular expression (after Normalize).
+	Pattern string `json:"pattern,omitempty"`
+	// MatchFolder drops a skill whose name differs from its folder.
+	MatchFolder bool `json:"matchFolder,omitempty"`
+}
+
+// ProfileParse is how a host reads a SKILL.md.
+type ProfileParse struct {
+	// BOM is what a UTF-8 byte order mark does: "strip" (ignored) or
+	// "drop" (the file is not loaded).
+	BOM string `json:"bom"`
+	// NoFrontmatter is what a file without --- frontmatter does: "drop",
+	// or "load" (name from the folder, description as Description says).
+	NoFrontmatter string `json:"noFrontmatter"`
+	// YAML is how the frontmatter is read: "strict" (YAML; a file that is
+	// not valid YAML is dropped), "lines" (YAML, then a line-based reader
+	// of name: and description: when that fails), "empty" (YAML; when that
+	// fails the skill loads with no metadata), "repair" (YAML, repaired as
+	// skillet does) or "subset" (only key: value lines, optionally
+	// quoted).
+	YAML string `json:"yaml"`
+	// Description is what a missing or empty description does: "drop",
+	// "empty" (loaded with an empty description), "body" (the first prose
+	// line of the body) or "first-line" (the first non-blank line of the
+	// body, a heading included, as written).
+	Description string `json:"description"`
+	// MaxDescriptionChars and LongDescription: a longer description is
+	// "drop"ped, "cut" (to MaxDescriptionChars, then Suffix appended), or
+	// "keep" (loaded whole).
+	MaxDescriptionChars int    `json:"maxDescriptionChars,omitempty"`
+	LongDescription     string `json:"longDescription,omitempty"`
+	Suffix              string `json:"suffix,omitempty"`
+	// MaxSkillBytes is how much of a file is read (0: all of it).
+	MaxSkillBytes int `json:"maxSkillBytes,omitempty"`
+	// EmptyBody drops a skill whose body is empty.
+	EmptyBody string `json:"emptyBody,omitempty"`
+}
+
+// ProfileDisclosure is what the host's model sees.
+type ProfileDisclosure struct {
+	// HidesDisabled says disable-model-invocation: true keeps the skill
+	// out of what the model is shown.
+	HidesDisabled bool `json:"hidesDisabled"`
+	// CatalogChars is where the catalog cuts each description for the
+	// model (0: not cut); CatalogSuffix is appended to a cut one.
+	CatalogChars  int    `json:"catalogChars,omitempty"`
+	CatalogSuffix string `json:"catalogSuffix,omitempty"`
+	// MaxSkills bounds the skills listed (0: no bound).
+	MaxSkills int `json:"maxSkills,omitempty"`
+	// Budget describes the catalog's size budget in words ("" for none).
+	Budget string `json:"budget,omitempty"`
+}
+
+//go:embed profiles/*.json
+var profileFiles embed.FS
+
+// profileOrder is the order of ProfileNames: the default first, then the
+// agents, then the systems described by their own documents.
+var profileOrder = []string{"agents", "claude", "codex", "opencode", "gemini", "copilot", "brute", "kestrel"}
+
+var profiles = sync.OnceValue(func() []*Profile {
+	entries, err := profileFiles.ReadDir("profiles")
+	if err != nil {
+		panic(err)
+	}
+	var out []*Profile
+	for _, e := range entries {
+		data, err := profileFiles.ReadFile(path.Join("profiles", e.Name()))
+		if err != nil {
+			panic(err)
+		}
+		p, err := parseProfile(data)
+		if err != nil {
+			panic(fmt.Sprintf("catalog/profiles/%s: %v", e.Name(), err))
+		}
+		out = append(out, p)
+	}
+	slices.SortStableFunc(out, func(a, b *Profile) int {
+		ia, ib := slices.Index(profileOrder, a.Name), slices.Index(profileOrder, b.Name)
+		if ia < 0 {
+			ia = len(profileOrder)
+		}
+		if ib < 0 {
+			ib = len(profileOrder)
+		}
+		if ia != ib {
+			return ia - ib
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return out
+})
+
+// parseProfile decodes one profile file, refusing unknown keys and values
+// outside each field's set.
+func parseProfile(data []byte) (*Profile, error) {
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	var p Profile
+	if err := dec.Decode(&p); err != nil {
+		return nil, err
+	}
+	check := func(field, v string, allowed ...string) error {
+		if !slices.Contains(allowed, v) {
+			return fmt.Errorf("%s is %q; want one of %s", field, v, strings.Join(allowed, ", "))
+		}
+		return nil
+	}
+	for _, err := range []error{
+		check("checked", p.Checked, "recorded", "documentation", "specification"),
+		check("roots.walkUp", p.Roots.WalkUp, "cwd", "git-root", "cwd+git-root", "all"),
+		check("roots.noGit", p.Roots.NoGit, "cwd", "all"),
+		check("precedence.duplicates", p.Precedence.Duplicates, "first", "all", "any"),
+		check("names.source", p.Names.Source, "field", "folder"),
+		check("names.normalize", p.Names.Normalize, "", "kebab", "path-chars"),
+		check("parse.bom", p.Parse.BOM, "strip", "drop"),
+		check("parse.noFrontmatter", p.Parse.NoFrontmatter, "drop", "load"),
+		check("parse.yaml", p.Parse.YAML, "strict", "lines", "empty", "repair", "subset"),
+		check("parse.description", p.Parse.Description, "drop", "empty", "body", "first-line"),
+		check("parse.longDescription", p.Parse.LongDescription, "", "drop", "cut", "keep"),
+		check("parse.emptyBody", p.Parse.EmptyBody, "", "load", "drop"),
+	} {
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, pat := range p.Discovery.Skip {
+		if _, err := path.Match(pat, ""); err != nil {
+			return nil, fmt.Errorf("discovery.skip %q: %w", pat, err)
+		}
+	}
+	if p.Names.Pattern != "" {
+		if _, err := compilePattern(p.Names.Pattern); err != nil {
+			return nil, fmt.Errorf("names.pattern: %w", err)
+		}
+	}
+	if p.Name == "" || p.Title == "" {
+		return nil, fmt.Errorf("name and title are required")
+	}
+	return &p, nil
+}
+
+// DefaultPreset is the profile used when neither flags nor configuration
+// name one: skillet's own.
+const DefaultPreset = "agents"
+
+// Profiles returns every host profile, the default first. The profiles are
+// shared: do not modify them.
+func Profiles() []*Profile { return profiles() }
+
+// LookupProfile returns the profile of the given name (case-insensitive).
+func LookupProfile(name string) (*Profile, bool) {
+	for _, p := range profiles() {
+		if strings.EqualFold(p.Name, name) {
+			return p, true
+		}
+	}
+	return nil, false
+}
+
+// ProfileNames returns the names of every profile, the default first.
+func ProfileNames() []string {
+	ps := profiles()
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = p.Name
+	}
+	return names
+}
+
+// UnknownPresetError is returned by [New] for a preset that names no
+// profile. Its message suggests the nearest name.
+type UnknownPresetError struct {
+	Name string
+}
+
+func (e *UnknownPresetError) Error() string {
+	msg := fmt.Sprintf("unknown preset %q", e.Name)
+	if s := SuggestProfile(e.Name); s != "" {
+		msg += fmt.Sprintf("; did you mean %q?", s)
+	}
+	return msg + " (known: " + strings.Join(ProfileNames(), ", ") + ")"
+}
+
+// SuggestProfile returns the profile name nearest to name (at most two
+// edits away, or a prefix), or "".
+func SuggestProfile(name string) string {
+	name = strings.ToLower(name)
+	best, bestD := "", 3
+	for _, n := range ProfileNames() {
+		d := editDistance(name, n)
+		if len(name) >= 2 && strings.HasPrefix(n, name) {
+			d = min(d, 1)
+		}
+		if d < bestD {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
