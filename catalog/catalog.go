@@ -245,6 +245,10 @@ type Skill struct {
 	// Root is the root the skill was found under, and Scope its scope.
 	Root  string
 	Scope Scope
+	// Folder is that root as configured, the label listings show:
+	// ".claude/skills" (project), "~/.claude/skills" (user), or the path
+	// of an extra root.
+	Folder string
 	// Flat says the skill is a loose NAME.md file (Kestrel).
 	Flat bool
 	// Bytes is the file's size on disk.

@@ -217,7 +217,7 @@ func TestPrecedence(t *testing.T) {
 	want := []string{
 		"shadowed home/.agents/skills/shared/SKILL.md",
 		"name-mismatch ws/skills/eta/SKILL.md",
-		"duplicate-name ws/skills/shared/SKILL.md",
+		"duplicate-copy ws/skills/shared/SKILL.md",
 		"duplicate-name ws/skills/zeta/SKILL.md",
 		"name-mismatch ws/skills/zeta/SKILL.md",
 	}

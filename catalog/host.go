@@ -87,30 +87,37 @@ type hostRoot struct {
 
 // hostRoots lists the roots of profile p for a working folder, in
 // precedence order.
-func hostRoots(p *Profile, cwd string, e env, noUser bool) []*hostRoot {
+func hostRoots(p *Profile, cwd string, e env, noUser bool, cfg *Config) []*hostRoot {
 	dirs := projectDirs(p, cwd)
+	project, user, explicit := p.Roots.Project, p.Roots.User, p.Precedence.Order
+	if cfg != nil && cfg.Directories != nil {
+		project, explicit = cfg.Directories, nil
+	}
+	if cfg != nil && cfg.UserRoots != nil {
+		user, explicit = cfg.UserRoots, nil
+	}
 	type entry struct {
 		scope Scope
 		label string
 	}
 	var order []entry
-	if len(p.Precedence.Order) > 0 {
-		for _, o := range p.Precedence.Order {
+	if len(explicit) > 0 {
+		for _, o := range explicit {
 			scope, label, _ := strings.Cut(o, ":")
 			order = append(order, entry{Scope(scope), label})
 		}
 	} else {
-		var proj, user []entry
-		for _, d := range p.Roots.Project {
+		var proj, usr []entry
+		for _, d := range project {
 			proj = append(proj, entry{ScopeProject, d})
 		}
-		for _, u := range p.Roots.User {
-			user = append(user, entry{ScopeUser, u})
+		for _, u := range user {
+			usr = append(usr, entry{ScopeUser, u})
 		}
 		if p.Precedence.UserFirst {
-			order = append(user, proj...)
+			order = append(usr, proj...)
 		} else {
-			order = append(proj, user...)
+			order = append(proj, usr...)
 		}
 	}
 	var roots []*hostRoot
@@ -132,17 +139,30 @@ func hostRoots(p *Profile, cwd string, e env, noUser bool) []*hostRoot {
 		case ScopeProject:
 			for _, d := range dirs {
 				pth := filepath.Join(d, filepath.FromSlash(o.label))
-				add(&hostRoot{Root: Root{Path: pth, Scope: ScopeProject, Boundary: realPath(d)}, label: o.label})
+				add(&hostRoot{Root: Root{Path: pth, Scope: ScopeProject, Boundary: realPath(d), Flat: p.Discovery.Flat, Label: projectLabel(cwd, d, o.label)}, label: o.label})
 			}
 		case ScopeUser:
 			if noUser {
 				continue
 			}
 			pth := e.expand(o.label, e.home)
-			add(&hostRoot{Root: Root{Path: pth, Scope: ScopeUser, Boundary: realPath(e.home)}, label: o.label})
+			add(&hostRoot{Root: Root{Path: pth, Scope: ScopeUser, Boundary: realPath(e.home), Flat: p.Discovery.Flat, Label: o.label}, label: o.label})
 		}
 	}
 	return roots
+}
+
+// projectLabel labels a project root of folder d (the working folder or a
+// parent of it): "../../.claude/skills" for a root two folders up.
+func projectLabel(cwd, d, label string) string {
+	if d == filepath.Clean(cwd) {
+		return label
+	}
+	rel, err := filepath.Rel(cwd, d)
+	if err != nil {
+		return filepath.ToSlash(filepath.Join(d, label))
+	}
+	return filepath.ToSlash(filepath.Join(rel, label))
 }
 
 // projectDirs are the folders whose project roots profile p reads from the
@@ -316,13 +336,13 @@ func discoveryReason(p *Profile, c *hostCand) string {
 		return "it reads no loose NAME.md files, only NAME/SKILL.md folders"
 	case !c.flat && c.depth == 0 && !d.RootSkill:
 		return fmt.Sprintf("it reads no %s directly in a skills folder, only NAME/%s", SkillFile, SkillFile)
+	case c.inSkill != "" && !d.Nested:
+		return fmt.Sprintf("it is inside the skill folder %s, whose bundled file it is", c.inSkill)
 	case !c.flat && d.MaxDepth > 0 && c.depth > d.MaxDepth:
 		if d.MaxDepth == 1 {
 			return fmt.Sprintf("it reads only NAME/%s directly in %s, and this one is %s", SkillFile, c.root.label, rel+"/"+filepath.Base(c.path))
 		}
 		return fmt.Sprintf("it reads at most %d folders deep, and this file is %d deep", d.MaxDepth, c.depth)
-	case c.inSkill != "" && !d.Nested:
-		return fmt.Sprintf("it is inside the skill folder %s, whose bundled file it is", c.inSkill)
 	case c.fileCase && !d.AnyCase:
 		return fmt.Sprintf("it reads only files named exactly %s, not %s", SkillFile, filepath.Base(c.path))
 	case c.viaLink != "" && !p.Symlinks.Folders:
@@ -351,9 +371,9 @@ func (c *Catalog) hostList(ctx context.Context) (*Listing, []HostVerdict, error)
 	}
 	var roots []*hostRoot
 	if c.wsExists {
-		roots = hostRoots(p, c.workspace, c.env, c.opts.NoUser)
+		roots = hostRoots(p, c.workspace, c.env, c.opts.NoUser, &c.cfg)
 	} else {
-		for _, r := range hostRoots(p, c.workspace, c.env, c.opts.NoUser) {
+		for _, r := range hostRoots(p, c.workspace, c.env, c.opts.NoUser, &c.cfg) {
 			if r.Scope == ScopeUser {
 				roots = append(roots, r)
 			}
@@ -361,7 +381,7 @@ func (c *Catalog) hostList(ctx context.Context) (*Listing, []HostVerdict, error)
 	}
 	for _, x := range c.extraPaths() {
 		fi, err := os.Stat(x)
-		r := &hostRoot{Root: Root{Path: x, Scope: ScopeExtra, Boundary: realPath(x), Exists: err == nil}, label: x}
+		r := &hostRoot{Root: Root{Path: x, Scope: ScopeExtra, Boundary: realPath(x), Exists: err == nil, Label: x}, label: x}
 		r.File = err == nil && !fi.IsDir()
 		roots = append(roots, r)
 	}
@@ -394,9 +414,6 @@ func (c *Catalog) hostList(ctx context.Context) (*Listing, []HostVerdict, error)
 			cd.skipped, cd.inSkill = "", ""
 			if cd.depth == 0 && !cd.flat {
 				cd.depth = 1
-			}
-			if cd.flat && !p.Discovery.Flat {
-				cd.flat = false
 			}
 		}
 		if why := discoveryReason(p, cd); why != "" && cd.root.Scope != ScopeExtra {
@@ -454,7 +471,7 @@ func (c *Catalog) hostList(ctx context.Context) (*Listing, []HostVerdict, error)
 			diags = append(diags, d)
 			continue
 		}
-		s := &Skill{Skill: v.Skill, Location: v.Path, BaseDir: cd.dir, Root: v.Root, Scope: v.Scope, Flat: cd.flat,
+		s := &Skill{Skill: v.Skill, Location: v.Path, BaseDir: cd.dir, Root: v.Root, Scope: v.Scope, Flat: cd.flat, Folder: cd.root.Label,
 			c: c, boundary: cd.root.Boundary}
 		if cd.flat {
 			s.BaseDir = filepath.Dir(v.Path)

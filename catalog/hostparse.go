@@ -80,6 +80,9 @@ func hostParse(p *Profile, data []byte, path, folder string, flat bool) hostPars
 					}
 				}
 			}
+			if s != nil && s.Recovered && len(s.Repairs) > 0 {
+				msg = fmt.Sprintf("line %d: %s", s.Repairs[0].Line, s.Repairs[0].Error)
+			}
 			if s != nil {
 				parsed = s
 				f = yamlFields(s)

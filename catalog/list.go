@@ -178,7 +178,7 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 		s := e.listed
 		if s == nil || s.Location != cand.path || s.BaseDir != cand.dir || s.Root != cand.root.Path || s.Scope != cand.root.Scope || s.Flat != cand.flat || s.boundary != cand.root.Boundary {
 			s = &Skill{Skill: e.skill, Location: cand.path, BaseDir: cand.dir, Root: cand.root.Path,
-				Scope: cand.root.Scope, Flat: cand.flat, Bytes: e.size, Truncated: e.truncated, c: c,
+				Scope: cand.root.Scope, Folder: cand.root.Label, Flat: cand.flat, Bytes: e.size, Truncated: e.truncated, c: c,
 				boundary: cand.root.Boundary}
 			e.listed = s
 		}
@@ -187,7 +187,9 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 			continue
 		}
 		if w, ok := byName[s.Name]; ok {
-			if w.Scope == s.Scope {
+			if d, ok := otherFolder(w, s); ok {
+				diags = append(diags, d)
+			} else if w.Scope == s.Scope {
 				diags = append(diags, skill.Diagnostic{Code: skill.CodeDuplicateName, Severity: skill.SeverityError,
 					Path: s.Location, Skill: s.Name, Related: w.Location,
 					Message: fmt.Sprintf("the skill %q is also defined at %s, which loads; this copy does not", s.Name, w.Location)})
@@ -202,6 +204,9 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 		l.Skills = append(l.Skills, s)
 	}
 	c.cache, c.nextCache = next, c.cache
+	if len(l.Skills) == 0 {
+		diags = append(diags, c.skippedDiags(roots)...)
+	}
 
 	// maxSkills (docs/discovery.md#limits): the catalog lists at most that many visible skills.
 	// Skills are never changed once handed out: one whose Listed flag

@@ -37,6 +37,9 @@ type Root struct {
 	Boundary string `json:"-"`
 	// Flat says loose NAME.md files directly inside the root are skills.
 	Flat bool `json:"-"`
+	// Label is the root as configured: ".claude/skills" for a project
+	// root, "~/.claude/skills" for a user root, the path for an extra one.
+	Label string `json:"-"`
 }
 
 // env abstracts the process environment for tests.
@@ -132,7 +135,7 @@ func (c *Catalog) resolveRoots() ([]*Root, []skill.Diagnostic) {
 				})
 				continue
 			}
-			add(&Root{Path: p, Scope: ScopeProject, Boundary: wsReal, Flat: c.profile.Discovery.Flat})
+			add(&Root{Path: p, Scope: ScopeProject, Boundary: wsReal, Flat: c.profile.Discovery.Flat, Label: filepath.ToSlash(filepath.Clean(d))})
 		}
 	}
 	if !c.opts.NoUser {
@@ -149,11 +152,11 @@ func (c *Catalog) resolveRoots() ([]*Root, []skill.Diagnostic) {
 				// is its own boundary.
 				boundary = p
 			}
-			add(&Root{Path: p, Scope: ScopeUser, Boundary: realPath(boundary), Flat: c.profile.Discovery.Flat})
+			add(&Root{Path: p, Scope: ScopeUser, Boundary: realPath(boundary), Flat: c.profile.Discovery.Flat, Label: u})
 		}
 	}
 	for _, p := range c.extraPaths() {
-		r := &Root{Path: p, Scope: ScopeExtra, Boundary: realPath(p), Flat: true}
+		r := &Root{Path: p, Scope: ScopeExtra, Boundary: realPath(p), Flat: true, Label: p}
 		add(r)
 		if !r.Exists {
 			// Preset roots often do not exist; an extra path was named on

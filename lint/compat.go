@@ -1,7 +1,7 @@
 package lint
 
 import (
-		"fmt"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"slices"

@@ -227,9 +227,10 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 			f.Name = d.Skill
 		}
 		f.Diagnostics = append(f.Diagnostics, d)
-		if d.Severity == skill.SeverityError {
+		switch d.Severity {
+		case skill.SeverityError:
 			r.Counts.Errors++
-		} else {
+		case skill.SeverityWarning:
 			r.Counts.Warnings++
 		}
 	}

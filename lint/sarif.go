@@ -110,8 +110,11 @@ func (r *Report) WriteSARIF(w io.Writer, version string) error {
 	for i, rule := range Rules {
 		index[rule.Code] = i
 		level := "warning"
-		if rule.Severity == skill.SeverityError {
+		switch rule.Severity {
+		case skill.SeverityError:
 			level = "error"
+		case skill.SeverityNote:
+			level = "note"
 		}
 		tags := []string{"skills"}
 		if rule.Spec {

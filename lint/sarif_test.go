@@ -66,12 +66,12 @@ func TestSARIF(t *testing.T) {
 	ws := filepath.Join(t.TempDir(), "my ws")
 	outside := filepath.Join(filepath.Dir(ws), "outside")
 	writeTree(t, ws, map[string]string{
-		"skillet.yaml":                "maxSkills: 1\n",
-		".agents/skills/dup/SKILL.md": "---\nname: dup\ndescription: First.\n---\n\nBody.\n",
-		"skills/dup/SKILL.md":         "---\nname: dup\ndescription: Second.\n---\n\nBody.\n",
-		"skills/colon/SKILL.md":       "---\nname: colon\ndescription: Use when: x\n---\n\nSee [a](<references/ä b.md>).\n",
-		"skills/notes/readme.txt":     "no skill here\n",
-		"skills/empty/SKILL.md":       "---\nname: empty\ndescription: d\n---\n",
+		"skillet.yaml":              "maxSkills: 1\n",
+		"skills/dup-first/SKILL.md": "---\nname: dup\ndescription: First.\n---\n\nBody.\n",
+		"skills/dup/SKILL.md":       "---\nname: dup\ndescription: Second.\n---\n\nBody.\n",
+		"skills/colon/SKILL.md":     "---\nname: colon\ndescription: Use when: x\n---\n\nSee [a](<references/ä b.md>).\n",
+		"skills/notes/readme.txt":   "no skill here\n",
+		"skills/empty/SKILL.md":     "---\nname: empty\ndescription: d\n---\n",
 	})
 	writeTree(t, outside, map[string]string{"x/SKILL.md": "---\nname: Odd Name\ndescription: d\n---\n\nBody.\n"})
 	r, err := Run(context.Background(), &Options{

@@ -15,6 +15,9 @@ type Severity string
 const (
 	SeverityError   Severity = "error"
 	SeverityWarning Severity = "warning"
+	// SeverityNote is information that needs no change: a skill copied
+	// into a second agent's folder (duplicate-copy).
+	SeverityNote Severity = "note"
 )
 
 // Code identifies the kind of a [Diagnostic]. Codes are stable strings: CI
@@ -58,6 +61,8 @@ const (
 	CodeFileCase             Code = "file-case"
 	CodeConfigInvalid        Code = "config-invalid"
 	CodeNotLoaded            Code = "not-loaded"
+	CodeDuplicateCopy        Code = "duplicate-copy"
+	CodeSkillsSkipped        Code = "skills-skipped"
 )
 
 // CodeInfo documents one [Code]: its default severity, a one-line summary
@@ -106,6 +111,8 @@ var Codes = []CodeInfo{
 	{CodeFileCase, SeverityWarning, false, "the skill file is named in another letter case than SKILL.md", "docs/discovery.md#shapes"},
 	{CodeConfigInvalid, SeverityError, false, "the configuration file could not be read or has a wrong value", "docs/discovery.md#configuration"},
 	{CodeNotLoaded, SeverityWarning, false, "the host of --preset (or a --target of lint) does not load this skill file; the message says why", "docs/hosts.md"},
+	{CodeDuplicateCopy, SeverityNote, false, "the same skill, byte for byte, is also in another agent's folder; it is listed once", "docs/discovery.md#precedence"},
+	{CodeSkillsSkipped, SeverityWarning, false, "no skill loads, but folders skipped by name hold skills; the message counts them and names the --root that reads them", "docs/discovery.md#shapes"},
 }
 
 // Info returns the [CodeInfo] of c, or a zero CodeInfo with Code set when c

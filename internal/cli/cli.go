@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -202,6 +203,9 @@ type globals struct {
 
 // catalog opens the catalog the global flags describe.
 func (g *globals) catalog(ctx context.Context) (*catalog.Catalog, error) {
+	if err := g.checkRoots(); err != nil {
+		return nil, err
+	}
 	c, err := catalog.New(ctx, &catalog.Options{
 		Workspace:  g.workspace,
 		ConfigFile: g.config,
@@ -222,6 +226,22 @@ func (g *globals) catalog(ctx context.Context) (*catalog.Catalog, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// checkRoots makes a --root that does not exist a usage error: it was
+// named on purpose, so it is most likely a typo.
+func (g *globals) checkRoots() error {
+	home, _ := os.UserHomeDir()
+	for _, r := range g.roots {
+		p := r
+		if home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
+			p = filepath.Join(home, strings.TrimPrefix(p[1:], "/"))
+		}
+		if _, err := os.Stat(p); err != nil {
+			return usagef("--root %s: no such file or folder", r)
+		}
+	}
+	return nil
 }
 
 func newRootCmd(io *IO) *cobra.Command {

@@ -83,6 +83,9 @@ errors.`,
 			if diff && (format != "text" || compat) {
 				return usagef("--diff prints a unified diff; it cannot be combined with --json, --format or --compat")
 			}
+			if err := g.checkRoots(); err != nil {
+				return err
+			}
 			ctx := cmd.Context()
 			var hosts []string
 			for _, t := range target {

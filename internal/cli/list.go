@@ -62,9 +62,10 @@ for each of them.`,
 func summary(w io.Writer, skills int, diags []skill.Diagnostic) {
 	var warnings, errors int
 	for _, d := range diags {
-		if d.Severity == skill.SeverityError {
+		switch d.Severity {
+		case skill.SeverityError:
 			errors++
-		} else {
+		case skill.SeverityWarning:
 			warnings++
 		}
 	}
@@ -110,6 +111,7 @@ type skillJSON struct {
 	Location      string            `json:"location"`
 	BaseDir       string            `json:"baseDir"`
 	Scope         catalog.Scope     `json:"scope"`
+	Folder        string            `json:"folder"`
 	Hidden        bool              `json:"hidden"`
 	Bytes         int64             `json:"bytes"`
 	Truncated     bool              `json:"truncated"`
@@ -146,7 +148,7 @@ func listingJSON(l *catalog.Listing) listJSONOut {
 func toSkillJSON(s *catalog.Skill) skillJSON {
 	j := skillJSON{
 		Name: s.Name, Description: s.Description, WhenToUse: s.WhenToUse,
-		Location: slash(s.Location), BaseDir: slash(s.BaseDir), Scope: s.Scope,
+		Location: slash(s.Location), BaseDir: slash(s.BaseDir), Scope: s.Scope, Folder: slash(s.Folder),
 		Hidden: s.Hidden(), Bytes: s.Bytes, Truncated: s.Truncated,
 		License: s.License, Compatibility: s.Compatibility,
 		Metadata: s.Metadata, AllowedTools: s.AllowedTools, Extra: s.Extra,
@@ -169,7 +171,7 @@ func toSkillJSON(s *catalog.Skill) skillJSON {
 func writeTable(io *IO, l *catalog.Listing) {
 	if !io.OutTTY {
 		for _, s := range l.Skills {
-			fmt.Fprintf(io.Out, "%s\t%s\t%s\t%s\n", s.Name, scopeLabel(s), printable(s.Location), printable(oneLine(s.Description)))
+			fmt.Fprintf(io.Out, "%s\t%s\t%s\t%s\t%s\n", s.Name, scopeLabel(s), printable(s.Location), printable(oneLine(s.Description)), printable(s.Folder))
 		}
 		return
 	}
@@ -185,18 +187,19 @@ func writeTable(io *IO, l *catalog.Listing) {
 		return
 	}
 	tw := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
-	nameW, scopeW := len("NAME"), len("SCOPE")
+	nameW, scopeW, folderW := len("NAME"), len("SCOPE"), len("FOLDER")
 	for _, s := range l.Skills {
 		nameW = max(nameW, utf8.RuneCountInString(s.Name))
 		scopeW = max(scopeW, len(scopeLabel(s)))
+		folderW = max(folderW, utf8.RuneCountInString(printable(s.Folder)))
 	}
 	descW := 60
 	if io.Width > 0 {
-		descW = max(io.Width-nameW-scopeW-4, 20)
+		descW = max(io.Width-nameW-scopeW-folderW-6, 20)
 	}
-	fmt.Fprintln(tw, "NAME\tSCOPE\tDESCRIPTION")
+	fmt.Fprintln(tw, "NAME\tSCOPE\tFOLDER\tDESCRIPTION")
 	for _, s := range l.Skills {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Name, scopeLabel(s), clip(printable(oneLine(s.Description)), descW))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Name, scopeLabel(s), printable(s.Folder), clip(printable(oneLine(s.Description)), descW))
 	}
 	tw.Flush()
 }

@@ -152,6 +152,8 @@ func (j *jw) skill(s *catalog.Skill) {
 	j.str(slash(s.BaseDir))
 	j.key(1, d, "scope")
 	j.str(string(s.Scope))
+	j.key(1, d, "folder")
+	j.str(slash(s.Folder))
 	j.key(1, d, "hidden")
 	j.b = strconv.AppendBool(j.b, s.Hidden())
 	j.key(1, d, "bytes")

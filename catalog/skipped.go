@@ -1,0 +1,88 @@
+package catalog
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/skillet-go/skillet/skill"
+)
+
+// skippedDiags explains an empty listing whose roots hold skills only in
+// folders discovery skips by name (a leading "." or "_", such as
+// skills/.curated): one skills-skipped diagnostic per such folder, counting
+// its skill files and naming the --root that reads them. Symlinks are not
+// followed; the search keeps to the walk's depth and folder limits.
+func (c *Catalog) skippedDiags(roots []*Root) []skill.Diagnostic {
+	var diags []skill.Diagnostic
+	folders := 0
+	var walk func(dir string, depth int, root *Root)
+	walk = func(dir string, depth int, root *Root) {
+		if depth > c.settings.MaxDepth || folders >= c.settings.MaxFolders {
+			return
+		}
+		folders++
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			if strings.EqualFold(e.Name(), SkillFile) {
+				return // a skill folder: nothing below it is a skill
+			}
+		}
+		for _, e := range entries {
+			if !e.IsDir() || neverSearched[e.Name()] {
+				continue
+			}
+			p := filepath.Join(dir, e.Name())
+			if !ignored(e.Name()) {
+				walk(p, depth+1, root)
+				continue
+			}
+			n := countSkillFiles(p, depth+1, c.settings.MaxDepth, &folders, c.settings.MaxFolders)
+			if n == 0 {
+				continue
+			}
+			arg := p
+			if rel, err := filepath.Rel(c.cwd, p); err == nil && !strings.HasPrefix(rel, "..") {
+				arg = rel
+			}
+			diags = append(diags, skill.Diagnostic{Code: skill.CodeSkillsSkipped, Severity: skill.SeverityWarning, Path: p,
+				Message: fmt.Sprintf("no skill loads, but %s holds %s, skipped because the folder's name starts with %q; add --root %s to read %s",
+					filepath.ToSlash(p), countOf(n, "skill file"), e.Name()[:1], filepath.ToSlash(arg), map[bool]string{true: "it", false: "them"}[n == 1])})
+		}
+	}
+	for _, r := range roots {
+		if r.Exists && !r.File {
+			walk(r.Path, 0, r)
+		}
+	}
+	return diags
+}
+
+// countSkillFiles counts the SKILL.md files (any letter case) at or below
+// dir, within the depth and folder limits.
+func countSkillFiles(dir string, depth, maxDepth int, folders *int, maxFolders int) int {
+	if depth > maxDepth || *folders >= maxFolders {
+		return 0
+	}
+	*folders++
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, e := range entries {
+		if strings.EqualFold(e.Name(), SkillFile) && e.Type().IsRegular() {
+			return 1
+		}
+	}
+	for _, e := range entries {
+		if e.IsDir() && !neverSearched[e.Name()] {
+			n += countSkillFiles(filepath.Join(dir, e.Name()), depth+1, maxDepth, folders, maxFolders)
+		}
+	}
+	return n
+}
