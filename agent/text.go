@@ -1,10 +1,13 @@
 package agent
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/rivo/uniseg"
 )
 
 // Ellipsis ends a text cut by [Shorten].
@@ -12,41 +15,107 @@ const Ellipsis = "…"
 
 // Shorten collapses every run of white space in s (newlines included) to
 // one space, trims it, and, when the result is longer than max characters
-// (Unicode code points), cuts it on a word boundary and appends [Ellipsis],
-// so the result is at most max characters long. cut reports whether it was
-// cut. A word longer than half of max is cut inside the word rather than
-// dropped. max <= 0 disables the cut (white space is still collapsed).
-// This is the catalog's description rule (004: "the prompt truncates
-// descriptions at 240 characters"; docs/disclosure.md#catalog-block).
+// (Unicode code points), shortens it so that it is at most max characters
+// long; cut reports whether it did. max <= 0 disables the cut (white space
+// is still collapsed). This is the catalog's description rule
+// (docs/disclosure.md#catalog-block).
+//
+// A text cut at its end is cut on a word boundary and ends with [Ellipsis];
+// a word longer than half of max is cut inside rather than dropped. A text
+// whose routing clause ("Use when ...", "Use this skill when ...", "This
+// skill should be used when ...", "Triggers on ...") starts after its first words keeps that clause, since
+// it is what routes the model to the skill: the head before it is cut
+// instead ("head… Use when ..."), down to a third of max, and only then the
+// clause too. No cut ever splits a user-perceived character (a grapheme
+// cluster: a letter with its combining marks, an emoji sequence, a flag).
 func Shorten(s string, max int) (out string, cut bool) {
 	s = strings.Join(strings.Fields(s), " ")
-	if max <= 0 || utf8.RuneCountInString(s) <= max {
+	if max <= 0 || chars(s) <= max {
 		return s, false
 	}
 	if max == 1 {
 		return Ellipsis, true
 	}
-	// keep is the first max-1 characters, leaving room for the ellipsis;
-	// next is the character after them.
-	end, n := 0, 0
-	for n < max-1 {
-		_, size := utf8.DecodeRuneInString(s[end:])
-		end += size
-		n++
+	if c := routingClause(s); c > 0 && max >= minClauseMax {
+		head, clause := strings.TrimRight(s[:c], " "), s[c:]
+		minHead := max / 3
+		if hb := max - 1 - chars(clause); hb >= minHead {
+			return cutEnd(head, hb) + " " + clause, true
+		}
+		if chars(head) > minHead {
+			return cutEnd(head, minHead) + " " + cutEnd(clause, max-1-minHead), true
+		}
+	}
+	return cutEnd(s, max), true
+}
+
+// minClauseMax is the smallest limit at which [Shorten] keeps a routing
+// clause: below it there is no room for a head and a clause.
+const minClauseMax = 40
+
+// routingClause matches the start of a sentence that says when to use a
+// skill.
+var routingClause = func() func(string) int {
+	re := regexp.MustCompile(`(?i)\b(?:use (?:this (?:skill |tool )?|it )?(?:when|whenever|if|for)|this skill should be used (?:when|whenever|for|if)|(?:triggers?|invoke|activate) (?:this (?:skill )?)?(?:when|whenever|on|for)|when to use)\b`)
+	return func(s string) int {
+		for _, m := range re.FindAllStringIndex(s, -1) {
+			i := m[0]
+			if i == 0 {
+				return 0 // the text opens with it: an ordinary cut keeps it
+			}
+			prev := strings.TrimRight(s[:i], " ")
+			r, _ := utf8.DecodeLastRuneInString(prev)
+			if s[i] >= 'A' && s[i] <= 'Z' || strings.ContainsRune(".!?;:)([—–-", r) {
+				return i
+			}
+		}
+		return -1
+	}
+}()
+
+// cutEnd shortens s, which is longer than max characters, to at most max
+// characters ending with [Ellipsis]: whole grapheme clusters, cut on a
+// word boundary unless the last word is longer than half of max.
+func cutEnd(s string, max int) string {
+	if max <= 1 {
+		return Ellipsis
+	}
+	// keep is whole clusters of at most max-1 characters, leaving room for
+	// the ellipsis; space is the end of keep's last cluster that is a space.
+	end, n, space := 0, 0, -1
+	bounds := []int{0} // cluster boundaries of keep
+	state := -1
+	for rest := s; rest != ""; {
+		cl, next, _, st := uniseg.FirstGraphemeClusterInString(rest, state)
+		k := chars(cl)
+		if n+k > max-1 {
+			break
+		}
+		if cl == " " {
+			space = end
+		}
+		n, end, rest, state = n+k, end+len(cl), next, st
+		bounds = append(bounds, end)
 	}
 	keep := s[:end]
-	if s[end] != ' ' { // the cut falls inside a word: back up to its start
-		if i := strings.LastIndexByte(keep, ' '); i >= 0 && utf8.RuneCountInString(keep[:i]) > max/2 {
-			keep = keep[:i]
-		}
+	if end < len(s) && !strings.HasPrefix(s[end:], " ") && space >= 0 && chars(keep[:space]) > max/2 {
+		keep = keep[:space] // the cut falls inside a word: back up to its start
 	}
 	head := strings.TrimRightFunc(keep, func(r rune) bool {
 		return unicode.IsSpace(r) || strings.ContainsRune(",;:-–—", r)
 	})
+	// Trimming may end inside a cluster (a prepended mark joins the space
+	// after it): back up to the cluster's start.
+	for i := len(bounds) - 1; i >= 0; i-- {
+		if bounds[i] <= len(head) {
+			head = head[:bounds[i]]
+			break
+		}
+	}
 	if head == "" {
 		head = keep
 	}
-	return head + Ellipsis, true
+	return head + Ellipsis
 }
 
 // EscapeXML escapes s for XML text and attribute values: & < > " ' become

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rivo/uniseg"
 )
 
 func TestShorten(t *testing.T) {
@@ -34,6 +35,36 @@ func TestShorten(t *testing.T) {
 		{"x y", 1, "…", true},
 		{"anything at all", 0, "anything at all", false},
 		{"anything at all", -1, "anything at all", false},
+		// Grapheme clusters are never split: a letter and its combining
+		// marks, a ZWJ emoji sequence, a flag, a skin tone.
+		{"cafe\u0301s!", 6, "cafe\u0301…", true},
+		{"cafe\u0301s", 4, "caf…", true},
+		{"ab 👩\u200d👩\u200d👧\u200d👦 family", 9, "ab…", true},
+		{"ab👩\u200d👩\u200d👧\u200d👦xy", 10, "ab👩\u200d👩\u200d👧\u200d👦…", true},
+		{"🇫🇷🇩🇪🇯🇵🇮🇹", 6, "🇫🇷🇩🇪…", true},
+		{"wave 👋🏽👋🏽", 8, "wave 👋🏽…", true},
+		{"x\u0301\u0302\u0303\u0304 y", 3, "…", true},
+		// The routing clause is kept, the head before it cut.
+		{"Creates, edits and converts spreadsheet files of every kind in many formats. Use when the user asks for a spreadsheet.", 80,
+			"Creates, edits and converts… Use when the user asks for a spreadsheet.", true},
+		{"Creates, edits and converts spreadsheet files of every kind in many formats. This skill should be used when the user asks for a spreadsheet.", 100,
+			"Creates, edits and converts… This skill should be used when the user asks for a spreadsheet.", true},
+		{"Creates, edits and converts spreadsheet files; triggers on xlsx, csv and tsv files of any size.", 75,
+			"Creates, edits and… triggers on xlsx, csv and tsv files of any size.", true},
+		// A clause too long for two thirds of the limit is cut too.
+		{"Creates, edits and converts spreadsheet files of every kind. Use when the user asks for a spreadsheet, a workbook, a table, a chart or anything with cells.", 60,
+			"Creates, edits and… Use when the user asks for a…", true},
+		// A short head is kept whole by the ordinary cut.
+		{"Spreadsheets. Use when the user asks for a spreadsheet, a workbook, a table, a chart or anything with cells.", 60,
+			"Spreadsheets. Use when the user asks for a spreadsheet, a…", true},
+		// A text that opens with the clause is cut at its end.
+		{"Use when the user asks for a spreadsheet, a workbook, a table, a chart or anything with cells.", 50,
+			"Use when the user asks for a spreadsheet, a…", true},
+		// "use when" inside a sentence is not a clause.
+		{"Lists the commands a team may use when deploying, with their flags and their defaults and more.", 60,
+			"Lists the commands a team may use when deploying, with…", true},
+		// Below minClauseMax there is no room for both.
+		{"Creates spreadsheets of all kinds. Use when asked.", 30, "Creates spreadsheets of all…", true},
 	}
 	for _, tt := range tests {
 		got, cut := Shorten(tt.in, tt.max)
@@ -46,10 +77,18 @@ func TestShorten(t *testing.T) {
 	}
 }
 
+// FuzzShorten checks Shorten's contract on any text: the result is at most
+// max characters; uncut, it is the collapsed text; cut, it is a head of the
+// text with an ellipsis, optionally followed by a later part of the text
+// (the routing clause, whole, or cut with an ellipsis), and every part
+// starts and ends on a grapheme cluster boundary of the text.
 func FuzzShorten(f *testing.F) {
 	f.Add("Cut a versioned release without breaking the changelog.", 20)
 	f.Add("   ", 3)
 	f.Add("\xff\xfe broken", 4)
+	f.Add("Creates, edits and converts spreadsheet files of every kind. Use when the user asks for a spreadsheet.", 60)
+	f.Add("Builds things. This skill should be used when building ever larger things of all sorts and sizes.", 45)
+	f.Add("cafe\u0301 👩\u200d👩\u200d👧 🇫🇷🇩🇪 👋🏽 x\u0301\u0302", 7)
 	f.Fuzz(func(t *testing.T, s string, max int) {
 		max %= 1000
 		got, cut := Shorten(s, max)
@@ -57,11 +96,34 @@ func FuzzShorten(f *testing.F) {
 		if max > 0 && utf8.RuneCountInString(got) > max {
 			t.Fatalf("Shorten(%q, %d) = %q: %d characters", s, max, got, utf8.RuneCountInString(got))
 		}
-		if !cut && got != collapsed {
-			t.Fatalf("Shorten(%q, %d) = %q without a cut, want %q", s, max, got, collapsed)
+		if !cut {
+			if got != collapsed {
+				t.Fatalf("Shorten(%q, %d) = %q without a cut, want %q", s, max, got, collapsed)
+			}
+			return
 		}
-		if cut && (!strings.HasSuffix(got, Ellipsis) || !strings.HasPrefix(collapsed, strings.TrimSuffix(got, Ellipsis))) {
-			t.Fatalf("Shorten(%q, %d) = %q is not a prefix plus an ellipsis", s, max, got)
+		if strings.Contains(collapsed, Ellipsis) || !utf8.ValidString(collapsed) {
+			return // the parts cannot be told apart, or clusters are bytes
+		}
+		bounds := map[int]bool{len(collapsed): true}
+		state, off := -1, 0
+		for rest := collapsed; rest != ""; {
+			bounds[off] = true
+			cl, next, _, st := uniseg.FirstGraphemeClusterInString(rest, state)
+			off, rest, state = off+len(cl), next, st
+		}
+		head, tail, ok := strings.Cut(got, Ellipsis)
+		if !ok || !strings.HasPrefix(collapsed, head) || !bounds[len(head)] {
+			t.Fatalf("Shorten(%q, %d) = %q: no head of the text on a cluster boundary before an ellipsis", s, max, got)
+		}
+		if tail == "" {
+			return
+		}
+		clause, last := strings.CutSuffix(strings.TrimPrefix(tail, " "), Ellipsis)
+		i := strings.LastIndex(collapsed, clause)
+		if i < len(head) || strings.Contains(clause, Ellipsis) || !bounds[i] || !bounds[i+len(clause)] ||
+			(!last && i+len(clause) != len(collapsed)) {
+			t.Fatalf("Shorten(%q, %d) = %q: the clause %q is not a later part of the text on cluster boundaries", s, max, got, clause)
 		}
 	})
 }
