@@ -51,6 +51,15 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if !skillMethods[method] {
 			return next(ctx, method, req)
 		}
+		if method == "initialize" {
+			if t := s.sessions.Load(); t != nil {
+				if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
+					if err := t.add(ss); err != nil {
+						return nil, err
+					}
+				}
+			}
+		}
 		start := time.Now()
 		locked := registryMethods[method]
 		if locked {

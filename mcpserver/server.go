@@ -157,6 +157,13 @@ type Server struct {
 	logged   map[string]bool // diagnostics already logged (under reloadMu)
 
 	tool *agent.Tool // the load tool (layer 3)
+
+	// HTTP state, set by Handler and Serve.
+	sessions       atomic.Pointer[sessionTable]
+	conns          atomic.Pointer[connLimiter]
+	bodyBytes      atomic.Int64 // request body bytes held now
+	streamsDropped atomic.Int64 // notification streams closed for not reading
+	undelivered    undeliveredLog
 }
 
 // New builds the server: it lists the catalog, reads every file of every
@@ -175,10 +182,12 @@ func New(ctx context.Context, cat *catalog.Catalog, opts *Options) (*Server, err
 		caps.Tools = &mcp.ToolCapabilities{ListChanged: true}
 	}
 	caps.AddExtension(ExtensionID, map[string]any{"directoryRead": true})
-	s.sdkLog = s.log
+	sdkHandler := s.log.Handler()
 	if !s.log.Enabled(ctx, slog.LevelDebug) {
-		s.sdkLog = slog.New(&minLevel{h: s.log.Handler(), min: slog.LevelWarn})
+		sdkHandler = &minLevel{h: sdkHandler, min: slog.LevelWarn}
 	}
+	s.undelivered.log = s.log
+	s.sdkLog = slog.New(&undeliveredFilter{h: sdkHandler, u: &s.undelivered})
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: s.opts.Name, Version: s.opts.Version}, &mcp.ServerOptions{
 		Capabilities: caps,
 		Logger:       s.sdkLog,

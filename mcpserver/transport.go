@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/netip"
@@ -19,7 +20,9 @@ import (
 const Path = "/mcp"
 
 // HTTPOptions configure [Server.Handler] and [Server.Serve]. A nil
-// *HTTPOptions means the zero value: stateless, default body limit.
+// *HTTPOptions means the zero value; every zero field takes the default
+// given beside it, and a negative duration or count lifts the bound where
+// that is allowed (docs/serving.md#limits).
 type HTTPOptions struct {
 	// Stateful keeps a session per client (Mcp-Session-Id), so the server
 	// can push list_changed notifications after a reload. The default,
@@ -33,49 +36,120 @@ type HTTPOptions struct {
 	MaxRequestBytes int64
 	// SessionTimeout closes a stateful session idle for that long, so
 	// clients that go away without closing do not hold memory forever
-	// (default DefaultSessionTimeout; negative: never).
+	// (default DefaultSessionTimeout; negative: never). A session is idle
+	// while none of its requests runs; an open notification stream (its
+	// GET) is a running request, so a client that listens stays.
 	SessionTimeout time.Duration
+	// MaxSessions bounds the stateful sessions kept (default
+	// DefaultMaxSessions). A new session over it closes the one idle
+	// longest; when every session is busy, the new one is refused.
+	MaxSessions int
+	// ReadTimeout bounds reading a request's header, and then its body
+	// (default DefaultReadTimeout).
+	ReadTimeout time.Duration
+	// WriteTimeout is how long a client may take to accept each 64 KiB of
+	// an answer or notification stream before its connection is closed
+	// (default DefaultWriteTimeout).
+	WriteTimeout time.Duration
+	// IdleTimeout closes a keep-alive connection without a request for
+	// that long (default DefaultIdleTimeout).
+	IdleTimeout time.Duration
+	// MaxConns bounds the connections served at once (default
+	// DefaultMaxConns). One more closes the connection idle longest, else
+	// the oldest that is still sending its request, else itself.
+	MaxConns int
+	// StreamQueueBytes bounds what may wait to be written to one
+	// notification stream; a client that lets more pile up loses the
+	// stream (it may open it again) and the other clients are not held up
+	// (default DefaultStreamQueueBytes).
+	StreamQueueBytes int
+	// BodyBudget bounds the request body bytes all requests hold at once;
+	// a request over it is refused (default DefaultBodyBudget).
+	BodyBudget int64
 }
 
 // DefaultSessionTimeout is how long an idle stateful session lives.
 const DefaultSessionTimeout = 30 * time.Minute
 
+func (o *HTTPOptions) withDefaults() HTTPOptions {
+	var r HTTPOptions
+	if o != nil {
+		r = *o
+	}
+	if r.MaxRequestBytes < 1 {
+		r.MaxRequestBytes = 0 // the SDK's default; a negative value would lift the limit
+	}
+	switch {
+	case r.SessionTimeout == 0:
+		r.SessionTimeout = DefaultSessionTimeout
+	case r.SessionTimeout < 0:
+		r.SessionTimeout = 0
+	}
+	if r.MaxSessions <= 0 {
+		r.MaxSessions = DefaultMaxSessions
+	}
+	if r.ReadTimeout <= 0 {
+		r.ReadTimeout = DefaultReadTimeout
+	}
+	if r.WriteTimeout <= 0 {
+		r.WriteTimeout = DefaultWriteTimeout
+	}
+	if r.IdleTimeout <= 0 {
+		r.IdleTimeout = DefaultIdleTimeout
+	}
+	if r.MaxConns <= 0 {
+		r.MaxConns = DefaultMaxConns
+	}
+	if r.StreamQueueBytes <= 0 {
+		r.StreamQueueBytes = DefaultStreamQueueBytes
+	}
+	if r.BodyBudget <= 0 {
+		r.BodyBudget = DefaultBodyBudget
+	}
+	return r
+}
+
 // Handler returns the HTTP handler of the server: streamable HTTP at
 // [Path] with the SDK's DNS-rebinding protection on (a request that
 // arrives on a loopback address with a Host that is not loopback gets 403)
 // and the standard library's cross-origin protection, plus GET /healthz,
-// which answers "ok" for load balancers.
+// which answers "ok" for load balancers. Every request has its body read
+// under a deadline and a share of a server-wide budget, and its answer
+// written under a deadline; a notification stream is written from a
+// bounded queue. A stateful handler keeps its sessions within
+// HTTPOptions.MaxSessions and SessionTimeout.
 func (s *Server) Handler(opts *HTTPOptions) http.Handler {
-	if opts == nil {
-		opts = &HTTPOptions{}
+	o := opts.withDefaults()
+	h := s.handler(&o)
+	return h
+}
+
+func (s *Server) handler(o *HTTPOptions) http.Handler {
+	var table *sessionTable
+	if o.Stateful {
+		table = newSessionTable(o.MaxSessions, o.SessionTimeout)
+		s.sessions.Store(table)
 	}
-	maxBody := opts.MaxRequestBytes
-	if maxBody < 1 {
-		maxBody = 0 // the SDK's default; a negative value would lift the limit
-	}
-	timeout := opts.SessionTimeout
-	switch {
-	case timeout == 0:
-		timeout = DefaultSessionTimeout
-	case timeout < 0:
-		timeout = 0
-	}
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
-		Stateless: !opts.Stateful,
+	h := http.Handler(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
+		Stateless: !o.Stateful,
 		// A stateless answer is one JSON body: the server sends nothing
 		// else during a request, so an event stream would only add framing.
-		JSONResponse:        !opts.Stateful,
+		JSONResponse:        !o.Stateful,
 		Logger:              s.sdkLog,
-		MaxRequestBodyBytes: maxBody,
-		SessionTimeout:      timeout,
-	})
+		MaxRequestBodyBytes: o.MaxRequestBytes,
+		// Idle sessions are closed by the session table, which counts an
+		// open notification stream as activity (the SDK does not).
+	}))
+	if table != nil {
+		h = s.trackSessions(h, table)
+	}
 	mux := http.NewServeMux()
 	mux.Handle(Path, http.NewCrossOriginProtection().Handler(h))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
 	})
-	return mux
+	return s.guard(mux, o, &s.bodyBytes)
 }
 
 // ErrListenAny is returned by [CheckListenAddr] and [Listen] for an
@@ -177,10 +251,23 @@ func cmpBool(a, b bool) int {
 // sessions (the notification streams of stateful clients) and returns nil.
 // Other errors are the listener's.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, opts *HTTPOptions) error {
+	o := opts.withDefaults()
 	var posts inflight
+	conns := newConnLimiter(o.MaxConns)
+	s.conns.Store(conns)
+	h := s.handler(&o)
+	if t := s.sessions.Load(); t != nil && o.Stateful {
+		rctx, stop := context.WithCancel(ctx)
+		defer stop()
+		go s.reapSessions(rctx, t)
+	}
 	hs := &http.Server{
-		Handler:           countPOSTs(s.Handler(opts), &posts),
-		ReadHeaderTimeout: 10 * time.Second,
+		Handler:           countPOSTs(h, &posts),
+		ReadHeaderTimeout: o.ReadTimeout,
+		IdleTimeout:       o.IdleTimeout,
+		ConnState:         conns.connState,
+		ConnContext:       conns.connContext,
+		ErrorLog:          log.New(io.Discard, "", 0),
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

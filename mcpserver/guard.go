@@ -1,0 +1,444 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// The protections of the HTTP server against clients that do not play
+// along (docs/serving.md#limits): a client that never reads its
+// notification stream, a request body that stalls, connections held open
+// and idle, more connections or sessions than a small container can hold.
+
+// Defaults of [HTTPOptions].
+const (
+	// DefaultWriteTimeout is how long a client may take to accept each
+	// 64 KiB of an answer or a notification before its connection is
+	// closed.
+	DefaultWriteTimeout = 30 * time.Second
+	// DefaultReadTimeout bounds reading a request: its header, and then its
+	// body.
+	DefaultReadTimeout = 30 * time.Second
+	// DefaultIdleTimeout closes a keep-alive connection that carries no
+	// request for that long.
+	DefaultIdleTimeout = 2 * time.Minute
+	// DefaultMaxConns is how many connections are served at once.
+	DefaultMaxConns = 512
+	// DefaultMaxSessions is how many stateful sessions are kept.
+	DefaultMaxSessions = 1024
+	// DefaultStreamQueueBytes is how much may wait to be written to one
+	// notification stream before the stream is closed.
+	DefaultStreamQueueBytes = 1 << 20
+	// DefaultBodyBudget is how many request body bytes all requests may
+	// hold at once.
+	DefaultBodyBudget = 64 << 20
+)
+
+// writeChunk is how much of an answer one write deadline covers.
+const writeChunk = 64 << 10
+
+// errStreamOverflow closes a notification stream whose client does not
+// read it.
+var errStreamOverflow = errors.New("the client does not read its stream: too much is waiting")
+
+// guardedWriter bounds how long a write to a client may block. In stream
+// mode (a notification stream: the GET of a stateful session, or
+// subscriptions/listen), writes are queued, up to a byte limit, and a
+// goroutine of the request writes them, so a notification to a client
+// that stopped reading never blocks the notifier (a reload, or the next
+// session in line): it is queued or, over the limit, the stream is closed.
+type guardedWriter struct {
+	w       http.ResponseWriter
+	rc      *http.ResponseController
+	timeout time.Duration
+
+	stream bool
+	cancel context.CancelCauseFunc
+	mu     sync.Mutex
+	header bool   // the header was passed on
+	buf    []byte // written since the last flush
+	queued int    // bytes in q
+	max    int
+	failed error
+	closed bool
+	until  time.Time // once closed: no write goes on past it
+	q      chan []byte
+	done   chan struct{}
+	onDrop func()
+}
+
+func (g *guardedWriter) Header() http.Header { return g.w.Header() }
+
+func (g *guardedWriter) WriteHeader(code int) {
+	if !g.stream {
+		g.w.WriteHeader(code)
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.header && g.queued == 0 && len(g.buf) == 0 {
+		g.header = true
+		g.w.WriteHeader(code)
+	}
+}
+
+func (g *guardedWriter) Write(p []byte) (int, error) {
+	if !g.stream {
+		return g.writeNow(p)
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.header = true
+	if g.failed != nil {
+		return 0, g.failed
+	}
+	if g.queued+len(g.buf)+len(p) > g.max {
+		g.failLocked(errStreamOverflow)
+		return 0, g.failed
+	}
+	g.buf = append(g.buf, p...)
+	return len(p), nil
+}
+
+// FlushError sends what was written: at once, or in stream mode to the
+// queue.
+func (g *guardedWriter) FlushError() error {
+	if !g.stream {
+		return g.flushNow()
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.header = true
+	if g.failed != nil {
+		return g.failed
+	}
+	if g.closed {
+		return http.ErrHandlerTimeout
+	}
+	b := g.buf
+	g.buf = nil
+	select {
+	case g.q <- b:
+		g.queued += len(b)
+		return nil
+	default:
+		g.failLocked(errStreamOverflow)
+		return g.failed
+	}
+}
+
+func (g *guardedWriter) Flush() { _ = g.FlushError() }
+
+func (g *guardedWriter) failLocked(err error) {
+	if g.failed == nil {
+		g.failed = err
+		g.cancel(err)
+		if g.onDrop != nil {
+			g.onDrop()
+		}
+	}
+}
+
+// deadline is the write deadline of the next chunk.
+func (g *guardedWriter) deadline() time.Time {
+	d := time.Now().Add(g.timeout)
+	if g.stream {
+		g.mu.Lock()
+		if !g.until.IsZero() && g.until.Before(d) {
+			d = g.until
+		}
+		g.mu.Unlock()
+	}
+	return d
+}
+
+// writeNow writes p, each chunk of it under a fresh deadline.
+func (g *guardedWriter) writeNow(p []byte) (int, error) {
+	n := 0
+	for len(p) > 0 {
+		c := p[:min(len(p), writeChunk)]
+		_ = g.rc.SetWriteDeadline(g.deadline())
+		m, err := g.w.Write(c)
+		n += m
+		if err != nil {
+			return n, err
+		}
+		p = p[len(c):]
+	}
+	return n, nil
+}
+
+func (g *guardedWriter) flushNow() error {
+	_ = g.rc.SetWriteDeadline(g.deadline())
+	return g.rc.Flush()
+}
+
+// close sends what is left unflushed and ends the queue; run then writes
+// what is queued and returns.
+func (g *guardedWriter) close() {
+	g.mu.Lock()
+	if g.failed == nil && len(g.buf) > 0 {
+		select {
+		case g.q <- g.buf:
+			g.queued += len(g.buf)
+		default:
+		}
+		g.buf = nil
+	}
+	g.closed = true
+	g.until = time.Now().Add(g.timeout)
+	close(g.q)
+	g.mu.Unlock()
+	// A write blocked already keeps the deadline it was given, which is
+	// no later than until.
+	<-g.done
+}
+
+// run writes the queue until it is closed; after a failed write it drops
+// the rest.
+func (g *guardedWriter) run() {
+	defer close(g.done)
+	for b := range g.q {
+		g.mu.Lock()
+		failed := g.failed != nil
+		g.mu.Unlock()
+		if failed {
+			continue
+		}
+		_, err := g.writeNow(b)
+		if err == nil {
+			err = g.flushNow()
+		}
+		g.mu.Lock()
+		g.queued -= len(b)
+		if err != nil {
+			g.failLocked(fmt.Errorf("writing to the client: %w", err))
+		}
+		g.mu.Unlock()
+	}
+}
+
+// isStream reports whether a request opens a notification stream.
+func isStream(r *http.Request) bool {
+	return r.Method == http.MethodGet || r.Header.Get("Mcp-Method") == "subscriptions/listen"
+}
+
+// connInfo is what the connection limiter knows of one connection.
+type connInfo struct {
+	conn  net.Conn
+	state http.ConnState
+	since time.Time // when it entered state
+	// body is set while a request body is being read: a connection that
+	// stalls there may be closed for a new one.
+	body atomic.Bool
+}
+
+type connKey struct{}
+
+// connLimiter keeps at most max connections: when one more arrives, the
+// one idle longest is closed, else the oldest still sending its request
+// (header or body), else the new one. Connections running a request or
+// holding a notification stream are never closed for another.
+type connLimiter struct {
+	mu      sync.Mutex
+	max     int
+	conns   map[net.Conn]*connInfo
+	refused atomic.Int64
+	evicted atomic.Int64
+}
+
+func newConnLimiter(max int) *connLimiter {
+	return &connLimiter{max: max, conns: map[net.Conn]*connInfo{}}
+}
+
+func (l *connLimiter) connContext(ctx context.Context, c net.Conn) context.Context {
+	l.mu.Lock()
+	ci := l.conns[c]
+	if ci == nil {
+		ci = &connInfo{conn: c, state: http.StateNew, since: time.Now()}
+		l.conns[c] = ci
+	}
+	l.mu.Unlock()
+	return context.WithValue(ctx, connKey{}, ci)
+}
+
+func (l *connLimiter) connState(c net.Conn, st http.ConnState) {
+	l.mu.Lock()
+	var victim net.Conn
+	switch st {
+	case http.StateClosed, http.StateHijacked:
+		delete(l.conns, c)
+	default:
+		ci := l.conns[c]
+		if ci == nil {
+			ci = &connInfo{conn: c}
+			l.conns[c] = ci
+		}
+		ci.state, ci.since = st, time.Now()
+		if st == http.StateNew && len(l.conns) > l.max {
+			victim = l.victimLocked(c)
+		}
+	}
+	l.mu.Unlock()
+	if victim != nil {
+		if victim == c {
+			l.refused.Add(1)
+		} else {
+			l.evicted.Add(1)
+		}
+		_ = victim.Close()
+	}
+}
+
+// victimLocked picks the connection to close for newc.
+func (l *connLimiter) victimLocked(newc net.Conn) net.Conn {
+	var best *connInfo
+	rank := func(ci *connInfo) int {
+		switch {
+		case ci.state == http.StateIdle:
+			return 0
+		case ci.state == http.StateNew:
+			return 1
+		case ci.state == http.StateActive && ci.body.Load():
+			return 2
+		}
+		return -1
+	}
+	for c, ci := range l.conns {
+		if c == newc {
+			continue
+		}
+		r := rank(ci)
+		if r < 0 {
+			continue
+		}
+		if best == nil || r < rank(best) || (r == rank(best) && ci.since.Before(best.since)) {
+			best = ci
+		}
+	}
+	if best == nil {
+		return newc
+	}
+	delete(l.conns, best.conn)
+	return best.conn
+}
+
+// bodyReader bounds reading a request body: a deadline for all of it, a
+// share of the server-wide body budget, and the connection marked as
+// sending its body meanwhile.
+type bodyReader struct {
+	r      io.ReadCloser
+	header http.Header
+	rc     *http.ResponseController
+	ci     *connInfo
+	budget *atomic.Int64
+	max    int64
+	held   int64
+	done   bool
+}
+
+var errBodyBudget = errors.New("the server holds too many request bodies at once; try again")
+
+func (b *bodyReader) Read(p []byte) (int, error) {
+	if b.done {
+		return 0, io.EOF
+	}
+	n, err := b.r.Read(p)
+	if n > 0 {
+		b.held += int64(n)
+		if b.budget.Add(int64(n)) > b.max {
+			// The rest of the body is not read: the connection closes
+			// after the answer.
+			b.header.Set("Connection", "close")
+			b.done = true
+			b.mark(false)
+			return 0, errBodyBudget
+		}
+	}
+	if err == io.EOF {
+		b.finish()
+	} else if err != nil {
+		// A body that stalled past its deadline: the connection closes
+		// (its deadline stays, for what net/http still reads of it).
+		b.header.Set("Connection", "close")
+		b.done = true
+		b.mark(false)
+	}
+	return n, err
+}
+
+func (b *bodyReader) mark(on bool) {
+	if b.ci != nil {
+		b.ci.body.Store(on)
+	}
+}
+
+// finish ends the body's deadline and mark; the budget is given back by
+// release, once the request is answered (the body's bytes are held until
+// then).
+func (b *bodyReader) finish() {
+	if b.done {
+		return
+	}
+	b.done = true
+	_ = b.rc.SetReadDeadline(time.Time{})
+	b.mark(false)
+}
+
+func (b *bodyReader) release() {
+	b.done = true
+	b.mark(false)
+	b.budget.Add(-b.held)
+	b.held = 0
+}
+
+func (b *bodyReader) Close() error { return b.r.Close() }
+
+// guard wraps h with the per-request protections: the body's read
+// deadline and budget, and the write deadlines and stream queue.
+func (s *Server) guard(h http.Handler, o *HTTPOptions, budget *atomic.Int64) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		ci, _ := r.Context().Value(connKey{}).(*connInfo)
+		var body *bodyReader
+		if r.Body != nil && r.Body != http.NoBody {
+			_ = rc.SetReadDeadline(time.Now().Add(o.ReadTimeout))
+			if ci != nil {
+				ci.body.Store(true)
+			}
+			body = &bodyReader{r: r.Body, header: w.Header(), rc: rc, ci: ci, budget: budget, max: o.BodyBudget}
+			r.Body = body
+			defer body.release()
+		} else {
+			// No body to read: the stream may stay open as long as the
+			// client keeps it.
+			_ = rc.SetReadDeadline(time.Time{})
+		}
+		ctx, cancel := context.WithCancelCause(r.Context())
+		defer cancel(nil)
+		g := &guardedWriter{w: w, rc: rc, timeout: o.WriteTimeout, cancel: cancel}
+		if isStream(r) {
+			g.stream = true
+			g.max = o.StreamQueueBytes
+			g.q = make(chan []byte, 256)
+			g.done = make(chan struct{})
+			g.onDrop = func() { s.streamsDropped.Add(1) }
+			go g.run()
+			defer g.close()
+		}
+		h.ServeHTTP(g, r.WithContext(ctx))
+	})
+}
+
+func (l *connLimiter) len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.conns)
+}

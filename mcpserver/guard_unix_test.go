@@ -1,0 +1,62 @@
+//go:build unix
+
+package mcpserver
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestSlowReaderDoesNotStallOthers: a client that subscribes to a file,
+// opens its notification stream and never reads it (with a small receive
+// buffer, so the kernel cannot absorb much) loses its stream once its
+// queue is full; the notifications go on, and another client still hears
+// the next reload.
+func TestSlowReaderDoesNotStallOthers(t *testing.T) {
+	ws := newWorkspace(t)
+	s := newServer(t, ws, nil)
+	endpoint := serveHTTP(t, s, &HTTPOptions{Stateful: true, StreamQueueBytes: 16 << 10, WriteTimeout: time.Hour})
+	const uri = "skill://alpha/references/guide.md"
+
+	slow := rawSession(t, endpoint)
+	if resp, body := dialRaw(t, endpoint, nil).post(slow, `{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"`+uri+`"}}`); resp.StatusCode != 200 {
+		t.Fatalf("subscribe: %d %q", resp.StatusCode, body)
+	}
+	small := &net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+		return c.Control(func(fd uintptr) { _ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
+	}}
+	openStream(t, endpoint, slow, small) // and never read from it
+
+	n := newNotes()
+	connectHTTP(t, endpoint, legacy, n.options())
+
+	// 5 MB of notifications to the slow client: far past its queue and any
+	// kernel buffer. Without the queue, ResourceUpdated blocks on the
+	// first write that does not fit.
+	sent := make(chan struct{})
+	go func() {
+		defer close(sent)
+		for range 50000 {
+			_ = s.mcp.ResourceUpdated(t.Context(), &mcp.ResourceUpdatedNotificationParams{URI: uri})
+		}
+	}()
+	watchdog(t, sent, "sending notifications past a client that does not read")
+	if n := s.streamsDropped.Load(); n != 1 {
+		t.Errorf("%d streams closed for not reading, want 1", n)
+	}
+
+	// Everybody else still hears reloads.
+	if err := os.WriteFile(filepath.Join(ws, "skills", "beta", "SKILL.md"), []byte("---\nname: beta\ndescription: Changed.\n---\nNew.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if changed, err := s.Reload(t.Context()); err != nil || !changed {
+		t.Fatalf("Reload = %v, %v", changed, err)
+	}
+	await(t, n.prompts, "prompts/list_changed to the client that reads")
+}
