@@ -268,7 +268,7 @@ func (h *hostSearch) dir(dir, real string, depth int, skipped, inSkill, viaLink 
 			c.real = filepath.Join(real, skillHere)
 		}
 		h.cands = append(h.cands, c)
-		if inSkill == "" {
+		if inSkill == "" && (depth > 0 || h.p.Discovery.RootSkill) {
 			inSkill = dir
 		}
 	}
