@@ -1,0 +1,239 @@
+package catalog
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var updateDoc = flag.Bool("update", false, "rewrite the generated part of docs/hosts.md")
+
+const (
+	docBegin = "<!-- BEGIN generated from catalog/profiles by `go test ./catalog -run TestHostsDoc -update`; do not edit by hand -->"
+	docEnd   = "<!-- END generated -->"
+)
+
+// TestHostsDoc checks that the hosts × rules table of docs/hosts.md is the
+// one the profiles give; -update rewrites it.
+func TestHostsDoc(t *testing.T) {
+	file := filepath.Join("..", "docs", "hosts.md")
+	old, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, tail := string(old), ""
+	if i := strings.Index(head, docBegin); i >= 0 {
+		rest := head[i:]
+		head = head[:i]
+		if j := strings.Index(rest, docEnd); j >= 0 {
+			tail = rest[j+len(docEnd):]
+		}
+	} else {
+		head, tail = splitAfterIntro(head)
+	}
+	want := head + docBegin + "\n" + hostsTable(Profiles()) + docEnd + tail
+	if want == string(old) {
+		return
+	}
+	if *updateDoc {
+		if err := os.WriteFile(file, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("docs/hosts.md is stale: run go test ./catalog -run TestHostsDoc -update")
+}
+
+// splitAfterIntro splits a page without markers after its first paragraph
+// below the title.
+func splitAfterIntro(s string) (string, string) {
+	i := strings.Index(s, "\n## ")
+	if i < 0 {
+		return s + "\n", ""
+	}
+	return s[:i+1], "\n" + s[i+1:]
+}
+
+// hostsTable renders the profiles as Markdown: one column per host, one
+// row per rule, then each host's notes.
+func hostsTable(ps []*Profile) string {
+	var b bytes.Buffer
+	b.WriteString("\n## The hosts × rules table\n\n")
+	b.WriteString("Every row is a field of the host profiles in `catalog/profiles/*.json`; `agents` is skillet's own default.\n")
+	b.WriteString("A version is the one the profile was checked on against recordings of the real agent (`hosts/`);\n")
+	b.WriteString("\"documentation\" means the profile follows the host's documentation and awaits a recording.\n\n")
+	b.WriteString("| rule |")
+	for _, p := range ps {
+		fmt.Fprintf(&b, " `%s` |", p.Name)
+	}
+	b.WriteString("\n| --- |")
+	for range ps {
+		b.WriteString(" --- |")
+	}
+	b.WriteString("\n")
+	yes := func(v bool) string {
+		if v {
+			return "yes"
+		}
+		return "no"
+	}
+	list := func(l []string) string {
+		if len(l) == 0 {
+			return "none"
+		}
+		q := make([]string, len(l))
+		for i, x := range l {
+			q[i] = "`" + x + "`"
+		}
+		return strings.Join(q, "<br>")
+	}
+	num := func(n int, zero string) string {
+		if n == 0 {
+			return zero
+		}
+		return fmt.Sprint(n)
+	}
+	walk := map[string]string{"cwd": "working folder only", "git-root": "every parent up to the git root", "cwd+git-root": "working folder and git root", "all": "every parent"}
+	rows := []struct {
+		name string
+		cell func(p *Profile) string
+	}{
+		{"host", func(p *Profile) string { return p.Title }},
+		{"checked on", func(p *Profile) string {
+			if p.Version != "" {
+				return p.Version + " (" + p.Checked + ")"
+			}
+			return p.Checked
+		}},
+		{"project folders", func(p *Profile) string { return list(p.Roots.Project) }},
+		{"user folders", func(p *Profile) string { return list(p.Roots.User) }},
+		{"walk up, in a git repository", func(p *Profile) string { return walk[p.Roots.WalkUp] }},
+		{"walk up, without .git", func(p *Profile) string { return walk[p.Roots.NoGit] }},
+		{"nearer folder first", func(p *Profile) string { return yes(p.Roots.NearestFirst) }},
+		{"depth below a root", func(p *Profile) string {
+			switch p.Discovery.MaxDepth {
+			case 0:
+				return "any"
+			case 1:
+				return "`NAME/SKILL.md` only"
+			}
+			return fmt.Sprintf("up to %d folders", p.Discovery.MaxDepth)
+		}},
+		{"`SKILL.md` directly in a root", func(p *Profile) string { return yes(p.Discovery.RootSkill) }},
+		{"skill inside a skill folder", func(p *Profile) string {
+			if p.Discovery.Nested {
+				return "loaded"
+			}
+			return "bundled file"
+		}},
+		{"entries skipped", func(p *Profile) string { return list(p.Discovery.Skip) }},
+		{"`skill.md` in another case", func(p *Profile) string { return yes(p.Discovery.AnyCase) }},
+		{"flat `NAME.md`", func(p *Profile) string { return yes(p.Discovery.Flat) }},
+		{"folders per root", func(p *Profile) string { return num(p.Discovery.MaxFolders, "no limit") }},
+		{"symlinked folder", func(p *Profile) string { return map[bool]string{true: "followed", false: "skipped"}[p.Symlinks.Folders] }},
+		{"`SKILL.md` that is a symlink", func(p *Profile) string { return map[bool]string{true: "read", false: "skipped"}[p.Symlinks.Files] }},
+		{"link out of the workspace", func(p *Profile) string {
+			return map[bool]string{true: "refused", false: "followed"}[p.Symlinks.InsideWorkspace]
+		}},
+		{"one file by two paths", func(p *Profile) string {
+			return map[bool]string{true: "loaded once", false: "loaded twice"}[p.Symlinks.SameFileOnce]
+		}},
+		{"project vs user", func(p *Profile) string {
+			if len(p.Precedence.Order) > 0 {
+				return "interleaved: " + list(p.Precedence.Order)
+			}
+			return map[bool]string{true: "user wins", false: "project wins"}[p.Precedence.UserFirst]
+		}},
+		{"same name twice", func(p *Profile) string {
+			return map[string]string{"first": "first loads", "all": "every copy loads", "any": "one loads, not always the same"}[p.Precedence.Duplicates]
+		}},
+		{"name shown", func(p *Profile) string {
+			if p.Names.Source == "folder" {
+				return "folder name"
+			}
+			return map[string]string{"": "`name` as written", "kebab": "`name` in kebab-case", "path-chars": "`name`, `:\\/<>*?\"\\|` become `-`"}[p.Names.Normalize]
+		}},
+		{"no `name`", func(p *Profile) string {
+			if p.Names.Source == "folder" {
+				return "folder name"
+			}
+			return map[bool]string{true: "dropped", false: "folder name"}[p.Names.Required]
+		}},
+		{"name limit", func(p *Profile) string {
+			return num(p.Names.MaxChars, "none")
+		}},
+		{"name rule", func(p *Profile) string {
+			if p.Names.Pattern == "" {
+				return "none"
+			}
+			return "`" + strings.ReplaceAll(p.Names.Pattern, "|", "\\|") + "`"
+		}},
+		{"name differs from folder", func(p *Profile) string { return map[bool]string{true: "dropped", false: "loaded"}[p.Names.MatchFolder] }},
+		{"UTF-8 BOM", func(p *Profile) string { return map[string]string{"strip": "ignored", "drop": "dropped"}[p.Parse.BOM] }},
+		{"no frontmatter", func(p *Profile) string { return map[string]string{"drop": "dropped", "load": "loaded"}[p.Parse.NoFrontmatter] }},
+		{"frontmatter that is not YAML", func(p *Profile) string {
+			return map[string]string{"strict": "dropped", "lines": "line reader for name and description", "empty": "loaded with no metadata",
+				"repair": "repaired", "subset": "only `key: value` lines are read"}[p.Parse.YAML]
+		}},
+		{"no or empty description", func(p *Profile) string {
+			return map[string]string{"drop": "dropped", "empty": "loaded, empty", "body": "first prose line of the body", "first-line": "first line of the body, heading included"}[p.Parse.Description]
+		}},
+		{"long description", func(p *Profile) string {
+			switch p.Parse.LongDescription {
+			case "drop":
+				return fmt.Sprintf("over %d: dropped", p.Parse.MaxDescriptionChars)
+			case "cut":
+				return fmt.Sprintf("cut at %d, then `%s`", p.Parse.MaxDescriptionChars, p.Parse.Suffix)
+			}
+			return "kept"
+		}},
+		{"bytes read per file", func(p *Profile) string { return num(p.Parse.MaxSkillBytes, "all") }},
+		{"empty body", func(p *Profile) string {
+			return map[string]string{"": "loaded", "load": "loaded", "drop": "dropped"}[p.Parse.EmptyBody]
+		}},
+		{"`disable-model-invocation`", func(p *Profile) string {
+			return map[bool]string{true: "hidden from the model", false: "ignored"}[p.Disclosure.HidesDisabled]
+		}},
+		{"catalog cuts descriptions at", func(p *Profile) string {
+			if p.Disclosure.CatalogChars == 0 {
+				return "no cut"
+			}
+			s := fmt.Sprint(p.Disclosure.CatalogChars)
+			if p.Disclosure.CatalogSuffix != "" {
+				s += ", then `" + p.Disclosure.CatalogSuffix + "`"
+			}
+			return s
+		}},
+		{"skills in the catalog", func(p *Profile) string { return num(p.Disclosure.MaxSkills, "all") }},
+		{"catalog budget", func(p *Profile) string {
+			if p.Disclosure.Budget == "" {
+				return "none"
+			}
+			return p.Disclosure.Budget
+		}},
+	}
+	for _, r := range rows {
+		fmt.Fprintf(&b, "| %s |", r.name)
+		for _, p := range ps {
+			fmt.Fprintf(&b, " %s |", r.cell(p))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n## Notes per host\n\n")
+	for _, p := range ps {
+		if len(p.Notes) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "- `%s` (%s):", p.Name, p.Title)
+		for _, n := range p.Notes {
+			b.WriteString(" " + n)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
+	return b.String()
+}
