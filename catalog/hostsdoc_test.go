@@ -134,7 +134,9 @@ func hostsTable(ps []*Profile) string {
 		{"`skill.md` in another case", func(p *Profile) string { return yes(p.Discovery.AnyCase) }},
 		{"flat `NAME.md`", func(p *Profile) string { return yes(p.Discovery.Flat) }},
 		{"folders per root", func(p *Profile) string { return num(p.Discovery.MaxFolders, "no limit") }},
-		{"symlinked folder", func(p *Profile) string { return map[bool]string{true: "followed", false: "skipped"}[p.Symlinks.Folders] }},
+		{"symlinked folder", func(p *Profile) string {
+			return map[bool]string{true: "followed", false: "skipped"}[p.Symlinks.Folders]
+		}},
 		{"`SKILL.md` that is a symlink", func(p *Profile) string { return map[bool]string{true: "read", false: "skipped"}[p.Symlinks.Files] }},
 		{"link out of the workspace", func(p *Profile) string {
 			return map[bool]string{true: "refused", false: "followed"}[p.Symlinks.InsideWorkspace]
@@ -174,7 +176,9 @@ func hostsTable(ps []*Profile) string {
 		}},
 		{"name differs from folder", func(p *Profile) string { return map[bool]string{true: "dropped", false: "loaded"}[p.Names.MatchFolder] }},
 		{"UTF-8 BOM", func(p *Profile) string { return map[string]string{"strip": "ignored", "drop": "dropped"}[p.Parse.BOM] }},
-		{"no frontmatter", func(p *Profile) string { return map[string]string{"drop": "dropped", "load": "loaded"}[p.Parse.NoFrontmatter] }},
+		{"no frontmatter", func(p *Profile) string {
+			return map[string]string{"drop": "dropped", "load": "loaded"}[p.Parse.NoFrontmatter]
+		}},
 		{"frontmatter that is not YAML", func(p *Profile) string {
 			return map[string]string{"strict": "dropped", "lines": "line reader for name and description", "empty": "loaded with no metadata",
 				"repair": "repaired", "subset": "only `key: value` lines are read"}[p.Parse.YAML]
