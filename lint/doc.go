@@ -27,8 +27,10 @@
 // inside another skill's folder is one of that skill's bundled files
 // (docs/discovery.md#shapes), not a skill, and is not checked as one.
 //
-// [Rules] describes each code (title, help text, default level), as
-// analyzers describe their categories in golang.org/x/tools/go/analysis.
+// Every code is registered, with its default level, whether --fix mends it,
+// its source and help text, in the one registry of package skill
+// (skill.Codes), by the package that emits it; docs/lint.md is generated
+// from it, and [HelpURL] points into that page.
 //
 // # Reports
 //

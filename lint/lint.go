@@ -199,7 +199,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 	}
 	if r.Settings.Mode == skill.Strict {
 		for i := range diags {
-			if RuleSpec(diags[i].Code) {
+			if diags[i].Code.Info().Spec {
 				diags[i].Severity = skill.SeverityError
 			}
 		}
@@ -260,10 +260,6 @@ func hostNames() []string {
 	}
 	return out
 }
-
-// RuleSpec reports whether code is a rule of the Agent Skills
-// specification (raised to an error in strict mode).
-func RuleSpec(code skill.Code) bool { return code.Info().Spec }
 
 func configReport(ce *catalog.ConfigError) *Report {
 	d := skill.Diagnostic{Code: skill.CodeConfigInvalid, Severity: skill.SeverityError,
@@ -364,12 +360,19 @@ func dropIgnoredNameMismatch(diags []skill.Diagnostic, files map[string]*File) [
 }
 
 func dedupe(diags []skill.Diagnostic) []skill.Diagnostic {
-	seen := map[skill.Diagnostic]bool{}
+	type key struct {
+		code                     skill.Code
+		sev                      skill.Severity
+		path, msg, name, related string
+		line, col                int
+	}
+	seen := map[key]bool{}
 	return slices.DeleteFunc(diags, func(d skill.Diagnostic) bool {
-		if seen[d] {
+		k := key{d.Code, d.Severity, d.Path, d.Message, d.Skill, d.Related, d.Line, d.Column}
+		if seen[k] {
 			return true
 		}
-		seen[d] = true
+		seen[k] = true
 		return false
 	})
 }

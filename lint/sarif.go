@@ -42,6 +42,7 @@ type sarifRule struct {
 	ShortDescription     sarifText       `json:"shortDescription"`
 	FullDescription      sarifText       `json:"fullDescription"`
 	Help                 sarifText       `json:"help"`
+	HelpURI              string          `json:"helpUri,omitempty"`
 	DefaultConfiguration sarifRuleConfig `json:"defaultConfiguration"`
 	Properties           map[string]any  `json:"properties,omitempty"`
 }
@@ -84,6 +85,14 @@ type sarifRegion struct {
 	StartColumn int `json:"startColumn,omitempty"`
 }
 
+// docsURL is where the page of every diagnostic code lives in the
+// repository (one "## code" section each).
+const docsURL = "https://github.com/skillet-go/skillet/blob/main/docs/lint.md"
+
+// HelpURL returns the address of code's documentation: its section of
+// docs/lint.md in the repository.
+func HelpURL(code skill.Code) string { return docsURL + "#" + string(code) }
+
 // sarifSchema is the schema URI SARIF 2.1.0 logs name.
 const sarifSchema = "https://json.schemastore.org/sarif-2.1.0.json"
 
@@ -107,7 +116,7 @@ func (r *Report) WriteSARIF(w io.Writer, version string) error {
 		ColumnKind: "unicodeCodePoints",
 	}
 	index := map[skill.Code]int{}
-	for i, rule := range Rules {
+	for i, rule := range skill.Codes() {
 		index[rule.Code] = i
 		level := "warning"
 		switch rule.Severity {
@@ -120,13 +129,18 @@ func (r *Report) WriteSARIF(w io.Writer, version string) error {
 		if rule.Spec {
 			tags = append(tags, "specification")
 		}
+		props := map[string]any{"tags": tags}
+		if rule.Fixable != "" {
+			props["fixable"] = rule.Fixable
+		}
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
 			ID:                   string(rule.Code),
-			ShortDescription:     sarifText{Text: rule.Title},
+			ShortDescription:     sarifText{Text: rule.Summary},
 			FullDescription:      sarifText{Text: rule.Help},
 			Help:                 sarifText{Text: rule.Help + " Source: " + rule.Source + "."},
+			HelpURI:              HelpURL(rule.Code),
 			DefaultConfiguration: sarifRuleConfig{Level: level},
-			Properties:           map[string]any{"tags": tags},
+			Properties:           props,
 		})
 	}
 	if r.Workspace != "" {

@@ -108,12 +108,15 @@ func TestSARIF(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := got.Runs[0]
-	if len(run.Tool.Driver.Rules) != len(skill.Codes) {
-		t.Errorf("%d rules, want one per code (%d)", len(run.Tool.Driver.Rules), len(skill.Codes))
+	if len(run.Tool.Driver.Rules) != len(skill.Codes()) {
+		t.Errorf("%d rules, want one per code (%d)", len(run.Tool.Driver.Rules), len(skill.Codes()))
 	}
 	for _, rule := range run.Tool.Driver.Rules {
 		if rule.Help.Text == "" || rule.ShortDescription.Text == "" || rule.DefaultConfiguration.Level == "" {
 			t.Errorf("rule %s lacks help, description or level", rule.ID)
+		}
+		if want := "https://github.com/skillet-go/skillet/blob/main/docs/lint.md#" + rule.ID; rule.HelpURI != want {
+			t.Errorf("rule %s: helpUri %q, want %q", rule.ID, rule.HelpURI, want)
 		}
 	}
 	if len(run.Results) != len(r.Diagnostics) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Severity is how serious a [Diagnostic] is.
@@ -21,7 +22,8 @@ const (
 )
 
 // Code identifies the kind of a [Diagnostic]. Codes are stable strings: CI
-// scripts, SARIF rules and JSON consumers key on them. [Codes] lists all.
+// scripts, SARIF rules and JSON consumers key on them. [Codes] lists all
+// that are registered, with their documentation (docs/lint.md).
 type Code string
 
 // Diagnostic codes. The first group comes from the 004 seed's lint table, the
@@ -65,65 +67,95 @@ const (
 	CodeSkillsSkipped        Code = "skills-skipped"
 )
 
-// CodeInfo documents one [Code]: its default severity, a one-line summary
-// and where the rule comes from.
+// CodeInfo documents one [Code] in the registry ([Register], [Codes]).
 type CodeInfo struct {
-	Code     Code
-	Severity Severity // default; --strict raises spec rules (Spec true) to errors
-	Spec     bool     // the rule is the Agent Skills specification's
-	Summary  string
-	Source   string
+	Code Code
+	// Severity is the default level; strict mode raises the rules whose
+	// Spec is true to errors.
+	Severity Severity
+	// Spec says the rule is the Agent Skills specification's.
+	Spec bool
+	// Fixable is the kind of skillet lint --fix that mends the finding
+	// ("quote" for --fix, "name" for --fix=name), or "" when it needs a
+	// person.
+	Fixable string
+	// Summary is one line, lower case, no final period.
+	Summary string
+	// Source says where the rule comes from, comma-separated: a section
+	// of the specification by URL, an agent whose behaviour it follows
+	// (Kestrel, Brute, or a host by name), or a page of skillet's docs.
+	Source string
+	// Help says what the finding means for the skill and what to change.
+	Help string
 }
 
-// Codes lists every diagnostic code in the order of docs/lint.md.
-var Codes = []CodeInfo{
-	{CodeWorkspaceMissing, SeverityError, false, "the workspace path does not exist", "004"},
-	{CodeDirectoryEscape, SeverityError, false, "a configured directory resolves outside the workspace", "004"},
-	{CodeFileMissing, SeverityError, false, "a skill folder has no SKILL.md", "004"},
-	{CodePathEscape, SeverityError, false, "a file resolves outside the boundary of its root (for example through a symlink)", "Kestrel, docs/discovery.md#boundaries"},
-	{CodeEmptyBody, SeverityWarning, false, "frontmatter exists but nothing follows it; the skill loads with its description only (an error with --strict)", "004, spec §body content"},
-	{CodeNameInvalid, SeverityError, true, "the name does not match [a-z0-9][a-z0-9._-]* after normalisation (a warning when only the spec's stricter rule is broken)", "Kestrel, spec §name"},
-	{CodeDuplicateName, SeverityError, false, "two files claim the same skill name in one scope; only the first is loaded", "Kestrel, docs/discovery.md#precedence"},
-	{CodeNoFrontmatter, SeverityWarning, true, "no frontmatter: name and description are inferred from the path and the first line", "Kestrel, spec §SKILL.md format"},
-	{CodeNoDescription, SeverityWarning, true, "no description: the catalog uses the first prose line of the body", "Kestrel, spec §description"},
-	{CodeNameMismatch, SeverityWarning, true, "the folder or file name and the frontmatter name disagree", "Kestrel, spec §name"},
-	{CodeNameNormalized, SeverityWarning, true, "the raw name was rewritten to kebab-case", "004"},
-	{CodeDescriptionLong, SeverityWarning, false, "the description is longer than maxDescriptionChars; the catalog truncates it", "004"},
-	{CodeTooLarge, SeverityWarning, false, "the file is larger than maxSkillBytes; only that many bytes are read", "004"},
-	{CodeParseError, SeverityError, false, "YAML frontmatter that could not be parsed or repaired", "docs/format.md#parsing"},
-	{CodeParseRecovered, SeverityWarning, true, "YAML frontmatter repaired (for example an unquoted \": \" in a value)", "docs/format.md#parsing, client guide"},
-	{CodeInvalidEncoding, SeverityError, false, "the file is not UTF-8 text", "docs/format.md#encoding"},
-	{CodeDescriptionTooLong, SeverityWarning, true, "the description is over the specification's 1024 characters", "spec §description"},
-	{CodeCompatibilityTooLong, SeverityWarning, true, "compatibility is over the specification's 500 characters", "spec §compatibility"},
-	{CodeMetadataInvalid, SeverityWarning, true, "metadata is not a map of strings", "spec §metadata"},
-	{CodeUnknownField, SeverityWarning, true, "a frontmatter field outside the specification and the recognised extensions", "000"},
-	{CodeShadowed, SeverityWarning, false, "a higher-precedence root has a skill of the same name", "Brute, Kestrel, docs/discovery.md#precedence"},
-	{CodeBrokenLink, SeverityWarning, false, "a symlink whose target does not exist; skipped", "docs/discovery.md#boundaries"},
-	{CodeSymlinkLoop, SeverityWarning, false, "a symlink loop; skipped", "docs/discovery.md#boundaries"},
-	{CodeUnreadable, SeverityWarning, false, "an entry that cannot be read (permissions, not a regular file); skipped", "docs/discovery.md#boundaries"},
-	{CodeWalkLimit, SeverityWarning, false, "the depth or folder limit of a root was reached; the walk stopped early", "docs/discovery.md#shapes"},
-	{CodeBodyTooLong, SeverityWarning, false, "the body is over 500 lines (specification guidance)", "spec §progressive disclosure"},
-	{CodeBrokenReference, SeverityWarning, false, "the body refers to a relative file that does not exist in the skill folder", "spec §file references"},
-	{CodeCatalogTruncated, SeverityWarning, false, "skills beyond maxSkills or the catalog budget were shortened or left out", "Kestrel, docs/discovery.md#limits, docs/disclosure.md#catalog-block"},
-	{CodeNameMissing, SeverityWarning, true, "the frontmatter has no name; the folder or file name is used", "spec §name"},
-	{CodeFieldInvalid, SeverityWarning, true, "a known field has the wrong type (for example a list where a string is required)", "spec §frontmatter"},
-	{CodeDuplicateField, SeverityWarning, true, "a frontmatter key appears twice; the first value is used", "YAML 1.2 §3.2.1.1"},
-	{CodeFileCase, SeverityWarning, false, "the skill file is named in another letter case than SKILL.md", "docs/discovery.md#shapes"},
-	{CodeConfigInvalid, SeverityError, false, "the configuration file could not be read or has a wrong value", "docs/discovery.md#configuration"},
-	{CodeNotLoaded, SeverityWarning, false, "the host of --preset (or a --target of lint) does not load this skill file; the message says why", "docs/hosts.md"},
-	{CodeDuplicateCopy, SeverityNote, false, "the same skill, byte for byte, is also in another agent's folder; it is listed once", "docs/discovery.md#precedence"},
-	{CodeSkillsSkipped, SeverityWarning, false, "no skill loads, but folders skipped by name hold skills; the message counts them and names the --root that reads them", "docs/discovery.md#shapes"},
-}
+var (
+	registryMu sync.RWMutex
+	registry   []CodeInfo
+	registered = map[Code]int{}
+)
 
-// Info returns the [CodeInfo] of c, or a zero CodeInfo with Code set when c
-// is not a known code.
-func (c Code) Info() CodeInfo {
-	for _, ci := range Codes {
-		if ci.Code == c {
-			return ci
+// Register adds codes to the one registry of diagnostic codes. Each package
+// that emits diagnostics registers its own codes, with their documentation,
+// from a package-level variable; a code registered twice, or without a
+// severity or summary, panics. It returns true so it can initialise a
+// blank variable.
+func Register(infos ...CodeInfo) bool {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	for _, ci := range infos {
+		if _, dup := registered[ci.Code]; dup {
+			panic("skill: diagnostic code registered twice: " + string(ci.Code))
 		}
+		if ci.Code == "" || ci.Severity == "" || ci.Summary == "" {
+			panic("skill: diagnostic code without a code, severity or summary: " + string(ci.Code))
+		}
+		registered[ci.Code] = len(registry)
+		registry = append(registry, ci)
+	}
+	return true
+}
+
+// Codes returns every registered code, sorted by code. It holds the codes of
+// the packages the program links: this one's (parsing), catalog's
+// (discovery), lint's and mcpserver's.
+func Codes() []CodeInfo {
+	registryMu.RLock()
+	out := slices.Clone(registry)
+	registryMu.RUnlock()
+	slices.SortFunc(out, func(a, b CodeInfo) int { return strings.Compare(string(a.Code), string(b.Code)) })
+	return out
+}
+
+// Info returns the registered [CodeInfo] of c, or a zero CodeInfo with Code
+// set when c is not registered.
+func (c Code) Info() CodeInfo {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	if i, ok := registered[c]; ok {
+		return registry[i]
 	}
 	return CodeInfo{Code: c}
+}
+
+// SuggestedFix is an edit that mends a [Diagnostic], as byte ranges of the
+// file the diagnostic is about (the shape of golang.org/x/tools go/analysis
+// SuggestedFix). skillet lint --fix applies the fixes of the kinds asked
+// for, parses the result again and keeps it only when it gives the same
+// values.
+type SuggestedFix struct {
+	// Message says what the fix does ("quote the value of description").
+	Message string `json:"message"`
+	// Edits replace byte ranges of the file; they do not overlap.
+	Edits []TextEdit `json:"edits"`
+}
+
+// TextEdit replaces the bytes [Pos, End) of a file with NewText (Pos ==
+// End inserts).
+type TextEdit struct {
+	Pos     int    `json:"pos"`
+	End     int    `json:"end"`
+	NewText string `json:"newText"`
 }
 
 // Diagnostic is one finding about a file: what (Code, Message), how bad
@@ -141,6 +173,9 @@ type Diagnostic struct {
 	// Related is a second path the finding involves (the winning copy of a
 	// shadowed skill, the first of two duplicates), or "".
 	Related string `json:"related,omitempty"`
+	// Fixes are the edits that mend the finding, when it is mechanical
+	// (see [CodeInfo].Fixable); lint fills them in.
+	Fixes []SuggestedFix `json:"fixes,omitempty"`
 }
 
 // String formats d the way Go tools do: "path:line:col: severity: message [code]".

@@ -496,12 +496,12 @@ func TestDiagnosticString(t *testing.T) {
 
 func TestCodesAreDocumented(t *testing.T) {
 	seen := map[Code]bool{}
-	for _, ci := range Codes {
+	for _, ci := range Codes() {
 		if seen[ci.Code] {
 			t.Errorf("code %s listed twice", ci.Code)
 		}
 		seen[ci.Code] = true
-		if ci.Summary == "" || ci.Source == "" || (ci.Severity != SeverityError && ci.Severity != SeverityWarning && ci.Severity != SeverityNote) {
+		if ci.Summary == "" || ci.Source == "" || ci.Help == "" || (ci.Severity != SeverityError && ci.Severity != SeverityWarning && ci.Severity != SeverityNote) {
 			t.Errorf("code %s is missing its summary, source or severity", ci.Code)
 		}
 	}
