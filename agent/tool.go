@@ -512,13 +512,22 @@ func (t *Tool) load(ctx context.Context, l *catalog.Listing, s *catalog.Skill) R
 	var b strings.Builder
 	fmt.Fprintf(&b, "<skill name=\"%s\">\n", EscapeXML(s.Name))
 	fmt.Fprintf(&b, "# Skill: %s\n\n", s.Name)
-	if ld.Body != "" {
-		b.WriteString(ld.Body)
+	body, closed := ld.Body, ""
+	if ld.Truncated {
+		body, closed = closeFence(body)
+	}
+	if body != "" {
+		b.WriteString(body)
 		b.WriteString("\n\n")
 	}
 	if ld.Truncated {
-		fmt.Fprintf(&b, "[This skill's file is %d bytes and only its first %d bytes (maxSkillBytes) were read: the instructions above are cut short.]\n\n",
-			s.Bytes, ld.Bytes)
+		left := max(s.Bytes-int64(ld.Bytes), 0)
+		fmt.Fprintf(&b, "[This skill's file is %d bytes and only its first %d bytes (maxSkillBytes) were read: %d bytes are left out and the instructions above are cut short",
+			s.Bytes, ld.Bytes, left)
+		if closed != "" {
+			fmt.Fprintf(&b, "; the code block open at the cut was closed with %s", closed)
+		}
+		b.WriteString(".]\n\n")
 	}
 	fmt.Fprintf(&b, "Base directory for this skill: %s\n", base)
 	b.WriteString("Relative paths in this skill are relative to the base directory.\n")
@@ -820,4 +829,37 @@ func (t *Tool) search(l *catalog.Listing, query string) Result {
 		}
 	}
 	return Result{Text: b.String()}
+}
+
+// closeFence makes a body cut at maxSkillBytes end outside any code block:
+// when the cut falls inside a fenced code block (three or more backticks or
+// tildes, CommonMark), a closing fence of the same character and length,
+// at the opening fence's indentation, is appended. It returns the body and
+// the fence it appended ("" when none was needed).
+func closeFence(body string) (string, string) {
+	open, indent := "", ""
+	for line := range strings.Lines(body) {
+		// Any indentation: a fence inside a nested list item is indented
+		// by its item's depth.
+		t := strings.TrimRight(line, "\r\n")
+		trimmed := strings.TrimLeft(t, " \t")
+		if open != "" {
+			if strings.HasPrefix(trimmed, open) && strings.Trim(strings.TrimRight(trimmed, " \t"), open[:1]) == "" {
+				open = ""
+			}
+			continue
+		}
+		if len(trimmed) < 3 || trimmed[0] != '`' && trimmed[0] != '~' {
+			continue
+		}
+		n := len(trimmed) - len(strings.TrimLeft(trimmed, trimmed[:1]))
+		if n < 3 || trimmed[0] == '`' && strings.Contains(trimmed[n:], "`") {
+			continue
+		}
+		open, indent = trimmed[:n], t[:len(t)-len(trimmed)]
+	}
+	if open == "" {
+		return body, ""
+	}
+	return body + "\n" + indent + open, open
 }

@@ -155,7 +155,7 @@ func TestToolTruncatedBody(t *testing.T) {
 		t.Fatal(r.Text)
 	}
 	size := len(skillMD("name: long\ndescription: A long skill.", body))
-	want := fmt.Sprintf("[This skill's file is %d bytes and only its first 300 bytes (maxSkillBytes) were read: the instructions above are cut short.]", size)
+	want := fmt.Sprintf("[This skill's file is %d bytes and only its first 300 bytes (maxSkillBytes) were read: %d bytes are left out and the instructions above are cut short.]", size, size-300)
 	if !strings.Contains(r.Text, want) {
 		t.Errorf("no truncation note %q in:\n%s", want, r.Text)
 	}
@@ -166,6 +166,37 @@ func TestToolTruncatedBody(t *testing.T) {
 	l.Call(context.Background(), json.RawMessage(`{"name":"long"}`))
 	if got := l.Session().Loaded(); len(got) != 1 || !got[0].Truncated || got[0].Bytes != 300 {
 		t.Errorf("recorded %+v, want one truncated load of 300 bytes", got)
+	}
+}
+
+// TestToolTruncatedBodyClosesFence checks that a body cut inside a code
+// block ends with that block closed (by a fence of the same character and
+// length, at its indentation), so the note after it is not read as code,
+// and that a body cut outside one gets no fence.
+func TestToolTruncatedBodyClosesFence(t *testing.T) {
+	for _, tt := range []struct {
+		name, body, wantEnd, wantNote string
+	}{
+		{"backticks", "Run this:\n\n```bash\n" + strings.Repeat("echo step\n", 60), "\n```\n\n[", "; the code block open at the cut was closed with ```.]"},
+		{"four tildes in a list", "1. Run this:\n   ~~~~sh\n   ```\n" + strings.Repeat("   echo step\n", 60), "\n   ~~~~\n\n[", "; the code block open at the cut was closed with ~~~~.]"},
+		{"closed before the cut", "```\nx\n```\n" + strings.Repeat("Prose line.\n", 60), "Pro\n\n[", "cut short.]"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, _ := tempCatalog(t, map[string]string{
+				"skills/long/SKILL.md": skillMD("name: long\ndescription: A long skill.", tt.body),
+			}, &catalog.Options{MaxSkillBytes: 300})
+			r := agent.NewTool(c, nil).Call(context.Background(), json.RawMessage(`{"name":"long"}`))
+			if r.IsError {
+				t.Fatal(r.Text)
+			}
+			note := strings.Index(r.Text, "[This skill's file is")
+			if note < 0 || !strings.HasSuffix(r.Text[:note+1], tt.wantEnd) {
+				t.Errorf("the body does not end with %q before the note:\n%s", tt.wantEnd, r.Text)
+			}
+			if !strings.Contains(r.Text, tt.wantNote+"\n") {
+				t.Errorf("no %q in the note:\n%s", tt.wantNote, r.Text)
+			}
+		})
 	}
 }
 

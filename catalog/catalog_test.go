@@ -451,7 +451,8 @@ func TestLimits(t *testing.T) {
 	if !strings.HasPrefix(loaded.Body, "é line of text") || strings.ContainsRune(loaded.Body, 0xFFFD) {
 		t.Errorf("truncated body cut badly: %q", loaded.Body[:20])
 	}
-	if d := findDiag(l, skill.CodeTooLarge); d == nil || !strings.Contains(d.Message, "1001") {
+	if d := findDiag(l, skill.CodeTooLarge); d == nil || !strings.Contains(d.Message, "1001") ||
+		!strings.Contains(d.Message, fmt.Sprintf("and %d are left out", len(big)-1001)) {
 		t.Errorf("too-large: %+v", d)
 	}
 	// maxSkills 3: hidden skills do not count, the rest stay loadable.

@@ -170,7 +170,7 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 		}
 		if e.truncated {
 			diags = append(diags, skill.Diagnostic{Code: skill.CodeTooLarge, Severity: skill.SeverityWarning, Path: cand.path,
-				Message: fmt.Sprintf("the file is %d bytes; only the first %d (maxSkillBytes) are read", e.size, c.settings.MaxSkillBytes)})
+				Message: fmt.Sprintf("the file is %d bytes; only the first %d (maxSkillBytes) are read and %d are left out", e.size, c.settings.MaxSkillBytes, max(e.size-int64(c.settings.MaxSkillBytes), 0))})
 		}
 		if e.skill == nil {
 			continue
