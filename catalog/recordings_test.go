@@ -1,0 +1,140 @@
+package catalog_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/hostws"
+	"github.com/skillet-go/skillet/internal/testcorpus"
+)
+
+// recordingSets are the folders of workspaces and recordings the profiles
+// are compared with: the recordings of the real agents (hosts/testdata),
+// and, for the systems described by their own documentation (brute,
+// kestrel), recordings written from that text (catalog/testdata/hosts).
+var recordingSets = []string{
+	filepath.Join("..", "hosts", "testdata"),
+	filepath.Join("testdata", "hosts"),
+}
+
+// TestProfilesMatchRecordings runs every host profile over the workspaces
+// its host was recorded on and compares what the profile loads (names,
+// copies, descriptions as the model is shown them, and paths where the host
+// reveals them) with what the host listed. Every cell host × workspace ×
+// skill must agree; a host that picked differently between runs is matched
+// against exactly the lists it was seen to give.
+func TestProfilesMatchRecordings(t *testing.T) {
+	type tally struct{ cells, agree, workspaces, wsAgree int }
+	per := map[string]*tally{}
+	for _, set := range recordingSets {
+		recDir := filepath.Join(set, "recordings")
+		if _, err := os.Stat(recDir); err != nil {
+			continue
+		}
+		recs, err := hostws.LoadRecordings(recDir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wss, err := hostws.LoadDir(filepath.Join(set, "workspaces"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		byName := map[string]*hostws.Workspace{}
+		for _, w := range wss {
+			byName[w.Name] = w
+		}
+		for _, r := range recs {
+			ws := byName[r.Workspace]
+			if ws == nil {
+				t.Errorf("%s: recording %s/%s has no workspace", set, r.Host, r.Workspace)
+				continue
+			}
+			p, ok := catalog.LookupProfile(r.Host)
+			if !ok {
+				t.Errorf("host %s is recorded but has no profile", r.Host)
+				continue
+			}
+			if r.Version != "" && p.Version != r.Version {
+				t.Errorf("%s: the profile says it was checked on version %q; the recording %s is of %q", p.Name, p.Version, r.Workspace, r.Version)
+			}
+			got, err := profileListing(t, p, ws)
+			if err != nil {
+				t.Errorf("%s × %s: %v", r.Host, r.Workspace, err)
+				continue
+			}
+			tl := per[r.Host]
+			if tl == nil {
+				tl = &tally{}
+				per[r.Host] = tl
+			}
+			ok, diff := r.Match(got, &hostws.CompareOptions{Paths: true})
+			n := max(len(got), len(r.Observed[0].Skills), 1)
+			tl.cells += n
+			tl.workspaces++
+			if ok {
+				tl.agree += n
+				tl.wsAgree++
+				continue
+			}
+			// A skill shown with another description is one missing and
+			// one extra line, but one cell.
+			bad := max(strings.Count(diff, "missing (host lists it)"), strings.Count(diff, "extra (host does not list it)"))
+			tl.agree += max(n-bad, 0)
+			t.Errorf("%s × %s (%s, version %s) disagrees:\n%s", r.Host, r.Workspace, ws.Describe, r.Version, diff)
+		}
+	}
+	hosts := make([]string, 0, len(per))
+	for h := range per {
+		hosts = append(hosts, h)
+	}
+	sort.Strings(hosts)
+	for _, h := range hosts {
+		tl := per[h]
+		t.Logf("%s: %d of %d workspaces agree; %d of %d cells (workspace × skill)", h, tl.wsAgree, tl.workspaces, tl.agree, tl.cells)
+	}
+}
+
+// profileListing is what profile p shows the model on workspace w, laid
+// out in a fresh sandbox: the working folder is w's, HOME the sandbox's.
+func profileListing(t *testing.T, p *catalog.Profile, w *hostws.Workspace) ([]hostws.Skill, error) {
+	t.Helper()
+	dir := t.TempDir()
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = r
+	}
+	opt := &hostws.Options{}
+	if len(w.Corpus) > 0 {
+		opt.CorpusDir = testcorpus.Dir(t)
+	}
+	sb, err := w.Materialize(filepath.Join(dir, "sb"), opt)
+	if err != nil {
+		return nil, err
+	}
+	vs, err := catalog.HostVerdicts(context.Background(), p, &catalog.Options{
+		Workspace: sb.Cwd, Home: sb.Home, Getenv: func(string) string { return "" },
+	})
+	if err != nil {
+		return nil, err
+	}
+	got := []hostws.Skill{}
+	for _, v := range vs {
+		if !v.Loaded || v.Hidden {
+			continue
+		}
+		if p.Disclosure.MaxSkills > 0 && len(got) == p.Disclosure.MaxSkills {
+			break // beyond the catalog's budget
+		}
+		rel := sb.Rel(v.Path)
+		if rel == "" {
+			return nil, fmt.Errorf("%s lies outside the sandbox", v.Path)
+		}
+		got = append(got, hostws.Skill{Name: v.Name, Description: v.Description, Path: rel})
+	}
+	return got, nil
+}
