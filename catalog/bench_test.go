@@ -67,7 +67,41 @@ func BenchmarkDiscoveryCold(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/skill")
+			b.ReportMetric(coldAllocsPerSkill(b, ws, n), "allocs/skill")
 		})
+	}
+}
+
+// coldAllocsPerSkill is the allocations of a first List (a new Catalog)
+// divided by the number of skills.
+func coldAllocsPerSkill(tb testing.TB, ws string, n int) float64 {
+	ctx := context.Background()
+	return testing.AllocsPerRun(2, func() {
+		c := newBenchCatalog(tb, ws)
+		if _, err := c.List(ctx); err != nil {
+			tb.Fatal(err)
+		}
+	}) / float64(n)
+}
+
+// maxColdAllocsPerSkill is where TestColdListAllocations fails: well above
+// the target of 20 allocations per skill in a cold listing
+// (docs/performance.md), so only a real regression trips it.
+const maxColdAllocsPerSkill = 26
+
+// TestColdListAllocations counts the allocations of a first List of a
+// generated tree (with broken skills, so diagnostics too) per skill.
+// Allocation counts, unlike times, are the same from run to run.
+func TestColdListAllocations(t *testing.T) {
+	const n = 200
+	dir := t.TempDir()
+	if _, err := tree.Generate(dir, &tree.Options{N: n, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	per := coldAllocsPerSkill(t, dir, n)
+	t.Logf("a cold List allocates %.1f times per skill", per)
+	if per > maxColdAllocsPerSkill {
+		t.Errorf("a cold List allocates %.1f times per skill, over %d (target 20)", per, maxColdAllocsPerSkill)
 	}
 }
 

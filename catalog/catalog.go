@@ -97,6 +97,7 @@ type Catalog struct {
 	// reused from List to List so a warm List does not allocate per skill.
 	cache, nextCache map[string]*entry
 	dirs, nextDirs   map[string]*dirState
+	dirents          direntScratch // reused by the walk's folder reads
 	byName           map[string]*Skill
 	seenFile         map[stamp]int
 	onStack          map[string]bool

@@ -405,12 +405,12 @@ func (c *Catalog) cached(cand *candidate) *entry {
 
 // readOne reads and parses a skill file.
 func (c *Catalog) readOne(cand candidate) *entry {
-	boundary := func(real string) bool {
-		return within(real, cand.root.Boundary) || c.trusted(real)
-	}
 	rf, err, ok := readBeneath(cand.rootFD, cand.rel, cand.path, c.settings.MaxSkillBytes)
 	if !ok {
-		rf, err = readSkillFile(cand.path, c.settings.MaxSkillBytes, boundary)
+		root := cand.root
+		rf, err = readSkillFile(cand.path, c.settings.MaxSkillBytes, func(real string) bool {
+			return within(real, root.Boundary) || c.trusted(real)
+		})
 	}
 	if err != nil {
 		return &entry{readErr: err}

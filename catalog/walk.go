@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"unsafe"
 
 	"github.com/skillet-go/skillet/skill"
 )
@@ -42,6 +43,40 @@ func newRef(p string) pathRef {
 	z := make([]byte, len(p)+1)
 	copy(z, p)
 	return pathRef{path: p, z: z}
+}
+
+// childRefs returns dir/name and, when withSkill, dir/name/SKILL.md, both
+// with their NUL-terminated bytes, built in one allocation (the walk makes
+// one per folder entry). dir must be clean and name a plain entry name, so
+// the result is what filepath.Join gives.
+func childRefs(dir, name string, withSkill bool) (ref, skillFile pathRef) {
+	sep := len(dir) > 0 && !os.IsPathSeparator(dir[len(dir)-1])
+	n := len(dir) + len(name)
+	if sep {
+		n++
+	}
+	size := n + 1
+	if withSkill {
+		size += n + 1 + len(SkillFile) + 1
+	}
+	b := make([]byte, 0, size)
+	b = append(b, dir...)
+	if sep {
+		b = append(b, filepath.Separator)
+	}
+	b = append(b, name...)
+	b = append(b, 0)
+	// The bytes are never written again, so the strings can share them.
+	ref = pathRef{path: unsafe.String(&b[0], n), z: b[: n+1 : n+1]}
+	if withSkill {
+		s := len(b)
+		b = append(b, b[:n]...)
+		b = append(b, filepath.Separator)
+		b = append(b, SkillFile...)
+		b = append(b, 0)
+		skillFile = pathRef{path: unsafe.String(&b[s], len(b)-s-1), z: b[s:len(b):len(b)]}
+	}
+	return ref, skillFile
 }
 
 // child is one entry of a folder as the walk needs it.
@@ -229,29 +264,41 @@ func (c *Catalog) readDir(dir pathRef) *dirState {
 		}
 	}
 	ds := &dirState{stamp: st}
-	entries, err := os.ReadDir(dir.path)
+	err = c.eachEntry(dir, func(n int) { ds.children = make([]child, 0, n) }, func(name string, typ fs.FileMode) {
+		// name is only valid during the call: what is kept is copied.
+		if ignored(name) {
+			if c.opts.Ignored {
+				ref := newRef(filepath.Join(dir.path, name))
+				ds.ignored = append(ds.ignored, child{name: ref.path[len(ref.path)-len(name):], ref: ref, typ: typ})
+			}
+			return
+		}
+		ch := child{typ: typ}
+		ch.ref, ch.skill = childRefs(dir.path, name, ch.typ.IsDir() || ch.typ&fs.ModeSymlink != 0)
+		ch.name = ch.ref.path[len(ch.ref.path)-len(name):]
+		ds.children = append(ds.children, ch)
+	})
 	if err != nil {
+		ds.children, ds.ignored = nil, nil
 		ds.err = err
 		return ds
 	}
-	ds.children = make([]child, 0, len(entries))
-	for _, e := range entries {
-		name := e.Name()
-		if ignored(name) {
-			if c.opts.Ignored {
-				ds.ignored = append(ds.ignored, child{name: name, ref: newRef(filepath.Join(dir.path, name)), typ: e.Type()})
-			}
-			continue
-		}
-		p := filepath.Join(dir.path, name)
-		ch := child{name: name, ref: newRef(p), typ: e.Type()}
-		if ch.typ.IsDir() || ch.typ&fs.ModeSymlink != 0 {
-			ch.skill = newRef(filepath.Join(p, SkillFile))
-		}
-		ds.children = append(ds.children, ch)
-	}
 	c.nextDirs[dir.path] = ds
 	return ds
+}
+
+// readDirEntries is eachEntry by os.ReadDir: it calls size with the number
+// of entries, then add for each in name order.
+func readDirEntries(dir string, size func(int), add func(name string, typ fs.FileMode)) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	size(len(entries))
+	for _, e := range entries {
+		add(e.Name(), e.Type())
+	}
+	return nil
 }
 
 // entries walks the children of a grouping folder (or root). It reports
@@ -262,7 +309,10 @@ func (w *walker) entries(dir, real string, depth int, children []child) (hasFile
 		typ := e.typ
 		linkReal := ""
 		if e.realParent != real || e.real == "" {
-			e.realParent, e.real = real, filepath.Join(real, e.name)
+			e.realParent, e.real = real, e.ref.path
+			if real != dir {
+				e.real = filepath.Join(real, e.name)
+			}
 		}
 		if typ&fs.ModeSymlink != 0 {
 			fi, err := os.Stat(e.ref.path)

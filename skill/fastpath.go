@@ -50,7 +50,10 @@ func fastFrontmatter(text []byte) (*yamlx.Node, bool) {
 		src:   string(text),
 		nodes: make([]yamlx.Node, 0, 1+2*lines+2*items),
 	}
-	fp.kids = make([]*yamlx.Node, 0, cap(fp.nodes))
+	// One slice of pointers: the first half holds every Content list, the
+	// second is the stack of children of the collections being built.
+	ptrs := make([]*yamlx.Node, 2*cap(fp.nodes))
+	fp.kids, fp.stack = ptrs[:0:cap(fp.nodes)], ptrs[cap(fp.nodes):cap(fp.nodes)]
 	root, ok := fp.document()
 	if !ok {
 		return nil, false

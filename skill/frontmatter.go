@@ -29,6 +29,7 @@ type frontmatter struct {
 	repairs   []Repair
 	descKey   *keyPos
 	compatKey *keyPos
+	keyBuf    [8]keyPos // keys of a file with few, in the same allocation
 }
 
 // splitLines fills fm.lines from fm.text; only repairs and source-text
@@ -86,16 +87,29 @@ func (p *parser) decodeFrontmatter(text []byte, lineOff int) (*frontmatter, bool
 	}
 	fm.root = root
 	budget := maxValueNodes
-	seen := map[string]bool{}
+	n := len(root.Content) / 2
+	fm.keys = fm.keyBuf[:0]
+	if n > len(fm.keyBuf) {
+		fm.keys = make([]keyPos, 0, n)
+	}
+	fm.all = make(Map, 0, n)
+	// Duplicates are found by scanning the few keys a file has; a map
+	// only for files with many.
+	var seen map[string]bool
+	if n > 32 {
+		seen = make(map[string]bool, n)
+	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		key := yamlx.KeyText(k)
 		line, col := k.Line+lineOff-1, k.Column
-		if seen[key] {
+		if seen != nil && seen[key] || seen == nil && fm.get(key) != nil {
 			p.report(CodeDuplicateField, line, col, "the key %q appears more than once; the first value is used", key)
 			continue
 		}
-		seen[key] = true
+		if seen != nil {
+			seen[key] = true
+		}
 		val, err := toValue(v, &budget, 0)
 		if err != nil {
 			p.report(CodeParseError, line, col, "%v", err)
@@ -358,7 +372,7 @@ func (p *parser) applyFields(s *Skill, fm *frontmatter) {
 		switch k.key {
 		case "name":
 			if v.Kind == yamlx.ScalarNode {
-				if yamlx.Scalar(v) != nil {
+				if !yamlx.IsNull(v) {
 					s.RawName = v.Value
 				}
 			} else {
@@ -367,7 +381,7 @@ func (p *parser) applyFields(s *Skill, fm *frontmatter) {
 		case "description":
 			fm.descKey = k
 			if v.Kind == yamlx.ScalarNode {
-				if yamlx.Scalar(v) != nil {
+				if !yamlx.IsNull(v) {
 					s.Description = strings.TrimSpace(v.Value)
 				}
 			} else {
@@ -385,7 +399,7 @@ func (p *parser) applyFields(s *Skill, fm *frontmatter) {
 		case "compatibility":
 			fm.compatKey = k
 			if v.Kind == yamlx.ScalarNode {
-				if yamlx.Scalar(v) != nil {
+				if !yamlx.IsNull(v) {
 					s.Compatibility = strings.TrimSpace(v.Value)
 				}
 			} else {
@@ -426,7 +440,7 @@ func (p *parser) stringField(k *keyPos, v *yamlx.Node) string {
 		p.report(CodeFieldInvalid, k.line, k.col, "%s must be a string, not a %s", k.key, kind(v))
 		return ""
 	}
-	if yamlx.Scalar(v) == nil {
+	if yamlx.IsNull(v) {
 		return ""
 	}
 	return strings.TrimSpace(v.Value)
@@ -451,7 +465,7 @@ func (p *parser) metadata(s *Skill, fm *frontmatter, k *keyPos, v *yamlx.Node, i
 	switch v.Kind {
 	case yamlx.MappingNode:
 	case yamlx.ScalarNode:
-		if yamlx.Scalar(v) == nil {
+		if yamlx.IsNull(v) {
 			p.report(CodeMetadataInvalid, k.line, k.col, "metadata is empty (null), not a map")
 		} else {
 			p.report(CodeMetadataInvalid, k.line, k.col, "metadata must be a map of strings, not a scalar")
@@ -472,7 +486,7 @@ func (p *parser) metadata(s *Skill, fm *frontmatter, k *keyPos, v *yamlx.Node, i
 			mv = mv.Alias
 		}
 		if mv.Kind == yamlx.ScalarNode {
-			if yamlx.Scalar(mv) == nil {
+			if yamlx.IsNull(mv) {
 				s.Metadata[key] = ""
 			} else {
 				s.Metadata[key] = mv.Value
@@ -491,7 +505,7 @@ func (p *parser) metadata(s *Skill, fm *frontmatter, k *keyPos, v *yamlx.Node, i
 func (p *parser) allowedTools(k *keyPos, v *yamlx.Node, lineOff int) []string {
 	switch v.Kind {
 	case yamlx.ScalarNode:
-		if yamlx.Scalar(v) == nil {
+		if yamlx.IsNull(v) {
 			return nil
 		}
 		return SplitTools(v.Value)

@@ -33,7 +33,7 @@ func Parse(src []byte, opts *Options) (*Skill, []Diagnostic) {
 		// Old Mac line endings (CR only): read each CR as a line break.
 		src = bytes.ReplaceAll(src, []byte("\r"), []byte("\n"))
 	}
-	p := &parser{src: src, opts: opts}
+	p := &parser{src: src, opts: *opts}
 	s := p.parse()
 	if s != nil && HasErrors(p.diags) && !opts.KeepRejected {
 		s = nil
@@ -43,7 +43,7 @@ func Parse(src []byte, opts *Options) (*Skill, []Diagnostic) {
 
 type parser struct {
 	src   []byte
-	opts  *Options
+	opts  Options // a copy, so the caller's Options stay on its stack
 	diags []Diagnostic
 	name  string // skill name once known, for diagnostics
 }

@@ -174,6 +174,30 @@ func Scalar(n *Node) any {
 	return plainScalar(n.Value)
 }
 
+// IsNull reports whether [Scalar] would return nil for n, without
+// building the value.
+func IsNull(n *Node) bool {
+	if n.Style&yaml.TaggedStyle != 0 {
+		switch n.ShortTag() {
+		case "!!null", "!!bool", "!!int", "!!float":
+			return nullText(n.Value)
+		}
+		return false
+	}
+	if n.Style&(LiteralStyle|FoldedStyle|DoubleQuotedStyle|SingleQuotedStyle) != 0 {
+		return false
+	}
+	return nullText(n.Value)
+}
+
+func nullText(s string) bool {
+	switch s {
+	case "", "~", "null", "Null", "NULL":
+		return true
+	}
+	return false
+}
+
 func taggedScalar(n *Node) any {
 	switch n.ShortTag() {
 	case "!!str":

@@ -1,0 +1,156 @@
+//go:build linux && (amd64 || arm64)
+
+package catalog
+
+import (
+	"io/fs"
+	"slices"
+	"syscall"
+	"unsafe"
+)
+
+// direntScratch is the reusable memory of eachEntry: the raw getdents64
+// records, the names copied out of them and their order. The walk reads one
+// folder at a time under the Catalog's lock, so one scratch serves a List.
+type direntScratch struct {
+	raw   []byte
+	names []byte
+	ents  []direntRef
+}
+
+type direntRef struct {
+	off, n int // name bytes in names (a NUL follows)
+	typ    fs.FileMode
+}
+
+// eachEntry calls size with the number of entries of dir, then add with
+// each entry's name and type in name order, as os.ReadDir lists them, but
+// with no allocation per entry: the names are read with getdents64 into
+// reused memory, so a name passed to add is only valid during the call.
+// An entry whose type the file system does not report is lstat'ed, as
+// os.ReadDir does. When the folder cannot be opened or read this way, it is
+// read with os.ReadDir, which also gives the error.
+func (c *Catalog) eachEntry(dir pathRef, size func(int), add func(name string, typ fs.FileMode)) error {
+	sc := &c.dirents
+	fd, err := openDir(dir)
+	if err != nil {
+		return readDirEntries(dir.path, size, add)
+	}
+	defer syscall.Close(fd)
+	if sc.raw == nil {
+		sc.raw = make([]byte, 16<<10)
+	}
+	sc.names, sc.ents = sc.names[:0], sc.ents[:0]
+	for {
+		n, err := syscall.Getdents(fd, sc.raw)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return readDirEntries(dir.path, size, add)
+		}
+		if n <= 0 {
+			break
+		}
+		for b := sc.raw[:n]; len(b) >= 19; {
+			reclen := int(*(*uint16)(unsafe.Pointer(&b[16])))
+			if reclen < 19 || reclen > len(b) {
+				return readDirEntries(dir.path, size, add)
+			}
+			typ, name := b[18], b[19:reclen]
+			b = b[reclen:]
+			if i := indexNUL(name); i >= 0 {
+				name = name[:i]
+			}
+			if len(name) == 0 || string(name) == "." || string(name) == ".." {
+				continue
+			}
+			off := len(sc.names)
+			sc.names = append(sc.names, name...)
+			sc.names = append(sc.names, 0)
+			sc.ents = append(sc.ents, direntRef{off: off, n: len(name), typ: direntType(typ)})
+		}
+	}
+	slices.SortFunc(sc.ents, func(a, b direntRef) int {
+		return compareBytes(sc.names[a.off:a.off+a.n], sc.names[b.off:b.off+b.n])
+	})
+	size(len(sc.ents))
+	for i := range sc.ents {
+		e := &sc.ents[i]
+		typ := e.typ
+		if typ == unknownType {
+			// The file system did not say: lstat it, as os.ReadDir does
+			// (an entry that vanished meanwhile is left out, as there).
+			var st syscall.Stat_t
+			_, _, errno := syscall.Syscall6(sysFstatat, uintptr(fd), uintptr(unsafe.Pointer(&sc.names[e.off])),
+				uintptr(unsafe.Pointer(&st)), atSymlinkNoFollow, 0, 0)
+			if errno != 0 {
+				continue
+			}
+			typ = modeType(st.Mode)
+		}
+		add(unsafe.String(&sc.names[e.off], e.n), typ)
+	}
+	return nil
+}
+
+// unknownType marks a DT_UNKNOWN entry (not a real fs.FileMode).
+const unknownType = fs.ModeIrregular | fs.ModeTemporary
+
+func direntType(t byte) fs.FileMode {
+	switch t {
+	case syscall.DT_REG:
+		return 0
+	case syscall.DT_DIR:
+		return fs.ModeDir
+	case syscall.DT_LNK:
+		return fs.ModeSymlink
+	case syscall.DT_FIFO:
+		return fs.ModeNamedPipe
+	case syscall.DT_SOCK:
+		return fs.ModeSocket
+	case syscall.DT_CHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	case syscall.DT_BLK:
+		return fs.ModeDevice
+	}
+	return unknownType
+}
+
+func openDir(dir pathRef) (int, error) {
+	cwd := atFDCWD
+	for {
+		fd, _, e := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(cwd), uintptr(unsafe.Pointer(&dir.z[0])),
+			uintptr(syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC|syscall.O_NONBLOCK), 0, 0, 0)
+		if e == syscall.EINTR {
+			continue
+		}
+		if e != 0 {
+			return -1, e
+		}
+		return int(fd), nil
+	}
+}
+
+func indexNUL(b []byte) int {
+	for i, c := range b {
+		if c == 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+func compareBytes(a, b []byte) int {
+	return cmpString(unsafe.String(unsafe.SliceData(a), len(a)), unsafe.String(unsafe.SliceData(b), len(b)))
+}
+
+func cmpString(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,86 @@
+//go:build linux && (amd64 || arm64)
+
+package catalog
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"syscall"
+	"testing"
+)
+
+// TestEachEntry checks that the getdents64 folder reader lists what
+// os.ReadDir lists, in the same order with the same types: files, folders,
+// symlinks, a FIFO, names that sort differently as bytes and as text, and
+// more entries than one read returns.
+func TestEachEntry(t *testing.T) {
+	dir := t.TempDir()
+	names := []string{"b", "B", "é", "z.md", "_x", ".hidden", "10", "9"}
+	for i := range 600 {
+		names = append(names, fmt.Sprintf("entry-%04d-with-a-name-long-enough-to-fill-buffers", i))
+	}
+	for i, n := range names {
+		p := filepath.Join(dir, n)
+		var err error
+		switch i % 3 {
+		case 0:
+			err = os.WriteFile(p, nil, 0o644)
+		case 1:
+			err = os.Mkdir(p, 0o755)
+		default:
+			err = os.Symlink("target", p)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type ent struct {
+		name string
+		typ  fs.FileMode
+	}
+	collect := func(read func(size func(int), add func(string, fs.FileMode)) error) []ent {
+		var out []ent
+		sized := -1
+		if err := read(func(n int) { sized = n }, func(name string, typ fs.FileMode) {
+			out = append(out, ent{string([]byte(name)), typ})
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if sized != len(out) {
+			t.Errorf("size said %d entries, add saw %d", sized, len(out))
+		}
+		return out
+	}
+	var c Catalog
+	got := collect(func(size func(int), add func(string, fs.FileMode)) error {
+		return c.eachEntry(newRef(dir), size, add)
+	})
+	want := collect(func(size func(int), add func(string, fs.FileMode)) error {
+		return readDirEntries(dir, size, add)
+	})
+	if !slices.Equal(got, want) {
+		t.Errorf("eachEntry lists %d entries, os.ReadDir %d; first difference at %d", len(got), len(want), firstDiff(got, want))
+	}
+	if len(want) != len(names)+1 {
+		t.Errorf("os.ReadDir lists %d entries, want %d", len(want), len(names)+1)
+	}
+	// A folder that cannot be read gives os.ReadDir's error.
+	if err := c.eachEntry(newRef(filepath.Join(dir, "missing")), func(int) {}, func(string, fs.FileMode) {}); !os.IsNotExist(err) {
+		t.Errorf("a missing folder: %v", err)
+	}
+}
+
+func firstDiff[T comparable](a, b []T) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}

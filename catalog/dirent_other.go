@@ -1,0 +1,13 @@
+//go:build !(linux && (amd64 || arm64))
+
+package catalog
+
+import "io/fs"
+
+type direntScratch struct{}
+
+// eachEntry calls size with the number of entries of dir, then add for each
+// in name order.
+func (c *Catalog) eachEntry(dir pathRef, size func(int), add func(name string, typ fs.FileMode)) error {
+	return readDirEntries(dir.path, size, add)
+}
