@@ -173,13 +173,20 @@ func TestHostRules(t *testing.T) {
 		{name: "no frontmatter loaded", change: func(p *Profile) { p.Parse.NoFrontmatter, p.Parse.Description = "load", "body" },
 			files: map[string]string{"ws/.x/skills/a/SKILL.md": "# A\n\nDoes a.\n"}, want: []string{"a|Does a.|ws/.x/skills/a/SKILL.md"}},
 		{name: "first line as description", change: func(p *Profile) { p.Parse.NoFrontmatter, p.Parse.Description = "load", "first-line" },
-			files: map[string]string{"ws/.x/skills/a/SKILL.md": "\n# A heading\n\nDoes a.\n"}, want: []string{"a|# A heading|ws/.x/skills/a/SKILL.md"}},
+			files: map[string]string{"ws/.x/skills/a/SKILL.md": "\n# A heading\n\nDoes a.\n"}, want: []string{"a|A heading|ws/.x/skills/a/SKILL.md"}},
+		{name: "repair, else no metadata", change: func(p *Profile) {
+			p.Parse.YAML, p.Parse.BrokenYAML, p.Parse.Description = "repair", "empty", "first-line"
+		},
+			files: map[string]string{
+				"ws/.x/skills/colon/SKILL.md": md("colon", "Use when: asked"),
+				"ws/.x/skills/bad/SKILL.md":   "---\nname: bad\ndescription: Bad.\n  metadata: [unclosed\n---\n# Bad indent\n\nBody.\n",
+			}, want: []string{"bad|Bad indent|ws/.x/skills/bad/SKILL.md", "colon|Use when: asked|ws/.x/skills/colon/SKILL.md"}},
 		{name: "strict YAML", files: map[string]string{"ws/.x/skills/a/SKILL.md": md("a", "Use when: asked")},
 			why: map[string]string{"ws/.x/skills/a/SKILL.md": "not valid YAML"}},
-		{name: "line reader", change: func(p *Profile) { p.Parse.YAML = "lines" },
+		{name: "line reader", change: func(p *Profile) { p.Parse.BrokenYAML = "lines" },
 			files: map[string]string{"ws/.x/skills/a/SKILL.md": "---\nname: a\ndescription: Use when: asked\n  and more\n---\nBody.\n"},
 			want:  []string{"a|Use when: asked and more|ws/.x/skills/a/SKILL.md"}},
-		{name: "broken YAML loads empty", change: func(p *Profile) { p.Parse.YAML, p.Parse.Description = "empty", "empty" },
+		{name: "broken YAML loads empty", change: func(p *Profile) { p.Parse.BrokenYAML, p.Parse.Description = "empty", "empty" },
 			files: map[string]string{"ws/.x/skills/dir/SKILL.md": md("a", "Use when: asked")}, want: []string{"dir||ws/.x/skills/dir/SKILL.md"}},
 		{name: "repaired YAML", change: func(p *Profile) { p.Parse.YAML = "repair" },
 			files: map[string]string{"ws/.x/skills/a/SKILL.md": md("a", "Use when: asked")}, want: []string{"a|Use when: asked|ws/.x/skills/a/SKILL.md"}},

@@ -87,21 +87,19 @@ func hostParse(p *Profile, data []byte, path, folder string, flat bool) hostPars
 				parsed = s
 				f = yamlFields(s)
 			}
+			if !ok && pp.YAML == "repair" && s != nil {
+				ok = true
+				out.changes = append(out.changes, "the frontmatter is not valid YAML; it reads a repaired copy")
+			}
 			if !ok {
 				f.yamlError = msg
 				if msg == "" {
 					f.yamlError = "it does not decode"
 				}
-				switch pp.YAML {
-				case "strict":
+				switch pp.BrokenYAML {
+				case "", "drop":
 					out.reason = "the frontmatter is not valid YAML (" + f.yamlError + ")"
 					return out
-				case "repair":
-					if s == nil {
-						out.reason = "the frontmatter is not valid YAML (" + f.yamlError + ")"
-						return out
-					}
-					out.changes = append(out.changes, "the frontmatter is not valid YAML; it reads a repaired copy")
 				case "lines":
 					f = subsetFields(fm, []string{"name", "description"})
 					f.fromLines = true
@@ -110,7 +108,7 @@ func hostParse(p *Profile, data []byte, path, folder string, flat bool) hostPars
 					f = hostFields{yamlError: f.yamlError}
 					out.changes = append(out.changes, "the frontmatter is not valid YAML; it loads with no metadata")
 				}
-			} else if pp.YAML == "lines" && f.invalid {
+			} else if pp.BrokenYAML == "lines" && f.invalid {
 				f = subsetFields(fm, []string{"name", "description"})
 				f.fromLines = true
 			}
@@ -330,10 +328,14 @@ func bodyDescription(body string) string {
 	return s.Description
 }
 
-// firstLine is the body's first non-blank line, trimmed, as written.
+// firstLine is the body's first non-blank line, trimmed, a heading's
+// leading # marks removed.
 func firstLine(body string) string {
 	for _, l := range strings.Split(body, "\n") {
 		if t := strings.TrimSpace(l); t != "" {
+			if h := strings.TrimLeft(t, "#"); h != t && (h == "" || h[0] == ' ' || h[0] == '\t') {
+				return strings.TrimSpace(h)
+			}
 			return t
 		}
 	}

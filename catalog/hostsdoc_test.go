@@ -179,12 +179,17 @@ func hostsTable(ps []*Profile) string {
 		{"no frontmatter", func(p *Profile) string {
 			return map[string]string{"drop": "dropped", "load": "loaded"}[p.Parse.NoFrontmatter]
 		}},
-		{"frontmatter that is not YAML", func(p *Profile) string {
-			return map[string]string{"strict": "dropped", "lines": "line reader for name and description", "empty": "loaded with no metadata",
-				"repair": "repaired", "subset": "only `key: value` lines are read"}[p.Parse.YAML]
+		{"frontmatter reader", func(p *Profile) string {
+			return map[string]string{"strict": "YAML", "repair": "YAML, an unquoted `: ` repaired", "subset": "only `key: value` lines"}[p.Parse.YAML]
+		}},
+		{"frontmatter it cannot read", func(p *Profile) string {
+			if p.Parse.YAML == "subset" {
+				return "never happens"
+			}
+			return map[string]string{"": "dropped", "drop": "dropped", "lines": "line reader for name and description", "empty": "loaded with no metadata"}[p.Parse.BrokenYAML]
 		}},
 		{"no or empty description", func(p *Profile) string {
-			return map[string]string{"drop": "dropped", "empty": "loaded, empty", "body": "first prose line of the body", "first-line": "first line of the body, heading included"}[p.Parse.Description]
+			return map[string]string{"drop": "dropped", "empty": "loaded, empty", "body": "first prose line of the body", "first-line": "first line of the body, a heading's text included"}[p.Parse.Description]
 		}},
 		{"long description", func(p *Profile) string {
 			switch p.Parse.LongDescription {

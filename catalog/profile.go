@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/skillet-go/skillet/internal/suggest"
 )
 
 // Profile is everything that decides what one host (an agent, or a skills
@@ -148,17 +150,21 @@ type ProfileParse struct {
 	// NoFrontmatter is what a file without --- frontmatter does: "drop",
 	// or "load" (name from the folder, description as Description says).
 	NoFrontmatter string `json:"noFrontmatter"`
-	// YAML is how the frontmatter is read: "strict" (YAML; a file that is
-	// not valid YAML is dropped), "lines" (YAML, then a line-based reader
-	// of name: and description: when that fails), "empty" (YAML; when that
-	// fails the skill loads with no metadata), "repair" (YAML, repaired as
-	// skillet does) or "subset" (only key: value lines, optionally
-	// quoted).
+	// YAML is how the frontmatter is read: "strict" (YAML as written),
+	// "repair" (YAML, a value that breaks it, such as an unquoted ": ", is
+	// repaired as skillet does) or "subset" (only key: value lines,
+	// optionally quoted, are read; it never fails).
 	YAML string `json:"yaml"`
+	// BrokenYAML is what a frontmatter that reader cannot read does:
+	// "drop" (the file is not loaded), "lines" (a line-based reader takes
+	// name: and description:, indented continuation lines joined) or
+	// "empty" (the skill loads with no metadata: the folder's name, the
+	// description as Description says).
+	BrokenYAML string `json:"brokenYAML,omitempty"`
 	// Description is what a missing or empty description does: "drop",
 	// "empty" (loaded with an empty description), "body" (the first prose
 	// line of the body) or "first-line" (the first non-blank line of the
-	// body, a heading included, as written).
+	// body, a heading included, its # marks removed).
 	Description string `json:"description"`
 	// MaxDescriptionChars and LongDescription: a longer description is
 	// "drop"ped, "cut" (to MaxDescriptionChars, then Suffix appended), or
@@ -192,7 +198,7 @@ var profileFiles embed.FS
 
 // profileOrder is the order of ProfileNames: the default first, then the
 // agents, then the systems described by their own documents.
-var profileOrder = []string{"agents", "claude", "codex", "opencode", "gemini", "copilot", "brute", "kestrel"}
+var profileOrder = []string{"agents", "claude", "codex", "opencode", "gemini", "copilot", "qwen", "pi", "brute", "kestrel"}
 
 var profiles = sync.OnceValue(func() []*Profile {
 	entries, err := profileFiles.ReadDir("profiles")
@@ -251,7 +257,8 @@ func parseProfile(data []byte) (*Profile, error) {
 		check("names.normalize", p.Names.Normalize, "", "kebab", "path-chars"),
 		check("parse.bom", p.Parse.BOM, "strip", "drop"),
 		check("parse.noFrontmatter", p.Parse.NoFrontmatter, "drop", "load"),
-		check("parse.yaml", p.Parse.YAML, "strict", "lines", "empty", "repair", "subset"),
+		check("parse.yaml", p.Parse.YAML, "strict", "repair", "subset"),
+		check("parse.brokenYAML", p.Parse.BrokenYAML, "", "drop", "lines", "empty"),
 		check("parse.description", p.Parse.Description, "drop", "empty", "body", "first-line"),
 		check("parse.longDescription", p.Parse.LongDescription, "", "drop", "cut", "keep"),
 		check("parse.emptyBody", p.Parse.EmptyBody, "", "load", "drop"),
@@ -318,40 +325,6 @@ func (e *UnknownPresetError) Error() string {
 	return msg + " (known: " + strings.Join(ProfileNames(), ", ") + ")"
 }
 
-// SuggestProfile returns the profile name nearest to name (at most two
-// edits away, or a prefix), or "".
-func SuggestProfile(name string) string {
-	name = strings.ToLower(name)
-	best, bestD := "", 3
-	for _, n := range ProfileNames() {
-		d := editDistance(name, n)
-		if len(name) >= 2 && strings.HasPrefix(n, name) {
-			d = min(d, 1)
-		}
-		if d < bestD {
-			best, bestD = n, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
+// SuggestProfile returns the profile name nearest to name, or "" when none
+// is near.
+func SuggestProfile(name string) string { return suggest.Nearest(name, ProfileNames()) }

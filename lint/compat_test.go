@@ -78,7 +78,7 @@ func TestCompat(t *testing.T) {
 		}},
 		// Unquoted ": " in a value: strict YAML readers drop it, the
 		// line reader and the repairing reader load it.
-		"skills/Odd_Name/SKILL.md": {all(ch, map[string]string{"codex": no, "copilot": no, "brute": no}), map[string][]HostRule{
+		"skills/Odd_Name/SKILL.md": {all(ch, map[string]string{"codex": no, "copilot": no, "pi": no, "brute": no}), map[string][]HostRule{
 			"spec":       {RuleSpecName},
 			"skills-ref": {RuleReferenceValidator},
 			"anthropic":  {RuleSpecName},
@@ -103,11 +103,11 @@ func TestCompat(t *testing.T) {
 			"skills-ref": {RuleReferenceValidator},
 			"anthropic":  {RuleSkillFileName},
 		}},
-		".agents/skills/other/SKILL.md": {all(ch, map[string]string{"opencode": no, "gemini": no, "copilot": no}), map[string][]HostRule{
+		".agents/skills/other/SKILL.md": {all(ch, map[string]string{"opencode": no, "gemini": no, "copilot": no, "qwen": no}), map[string][]HostRule{
 			"spec":       {RuleNameField},
 			"skills-ref": {RuleReferenceValidator},
 		}},
-		"skills/group/deep/SKILL.md": {all(no, map[string]string{"codex": ok, "opencode": ok, "brute": ok}), map[string][]HostRule{}},
+		"skills/group/deep/SKILL.md": {all(no, map[string]string{"codex": ok, "opencode": ok, "pi": ok, "brute": ok}), map[string][]HostRule{}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("compatibility report (-want +got):\n%s", diff)
