@@ -87,6 +87,12 @@ type BlockOptions struct {
 	Preamble string
 	// NoPreamble leaves the preamble out.
 	NoPreamble bool
+	// MoreHint is what the last line tells the model to do to reach the
+	// skills shown by name only or not at all, after "; "; "" means
+	// calling the load tool with {"query": "..."}. A server that offers no
+	// tool to a session says how to reach them otherwise (the MCP server:
+	// skills/list, resources/list).
+	MoreHint string
 }
 
 // DefaultPreamble returns the preamble of the catalog block for a load tool
@@ -369,7 +375,7 @@ func smallest(lo, hi int, ok func(int) bool) int {
 
 // note is the block's last line: how many skills are shown by name only or
 // not at all, and that the tool's query argument searches them (docs/disclosure.md#catalog-block).
-func note(toolName string, shown, nameOnly, leftOut int) string {
+func note(toolName, hint string, shown, nameOnly, leftOut int) string {
 	var parts []string
 	switch {
 	case nameOnly == 1 && shown == 1:
@@ -394,8 +400,10 @@ func note(toolName string, shown, nameOnly, leftOut int) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return strings.Join(parts, " and ") + "; call the " + toolName +
-		` tool with {"query": "..."} to search every skill by what it does.`
+	if hint == "" {
+		hint = "call the " + toolName + ` tool with {"query": "..."} to search every skill by what it does.`
+	}
+	return strings.Join(parts, " and ") + "; " + hint
 }
 
 // render writes one block.
@@ -406,7 +414,7 @@ func (c *blockConfig) render(entries []Entry, nameOnly, leftOut int) (string, er
 		Skills:   entries,
 		NameOnly: nameOnly,
 		LeftOut:  leftOut,
-		Note:     note(c.ToolName, len(entries), nameOnly, leftOut),
+		Note:     note(c.ToolName, c.MoreHint, len(entries), nameOnly, leftOut),
 	}
 	if c.Template != nil {
 		var buf bytes.Buffer

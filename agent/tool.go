@@ -99,6 +99,11 @@ type ToolOptions struct {
 	// means its absolute folder (catalog.Skill.BaseDir). The MCP server
 	// passes one returning skill://NAME/.
 	BaseDir func(*catalog.Skill) string
+	// WholeFile returns where a result says the whole skill file can be
+	// read when its body was cut at maxSkillBytes; nil means its absolute
+	// path (catalog.Skill.Location). The MCP server passes one naming the
+	// skill:// URI of its SKILL.md and resources/read.
+	WholeFile func(*catalog.Skill) string
 	// Source is where calls read a skill's body and bundled files; nil
 	// means the disk, through the catalog. A server that serves snapshots
 	// of the files (the MCP server) passes its snapshot, so every answer
@@ -129,6 +134,7 @@ type Tool struct {
 	maxEnum     int
 	searchLimit int
 	baseDir     func(*catalog.Skill) string
+	wholeFile   func(*catalog.Skill) string
 	description string
 	listing     func(ctx context.Context) (*catalog.Listing, error)
 	source      Source
@@ -165,7 +171,7 @@ func NewTool(c *catalog.Catalog, opts *ToolOptions) *Tool {
 		o = *opts
 	}
 	t := &Tool{c: c, name: o.Name, session: o.Session, allowHidden: o.AllowHidden,
-		maxFile: o.MaxFileBytes, maxEnum: o.MaxEnum, searchLimit: o.SearchLimit, baseDir: o.BaseDir,
+		maxFile: o.MaxFileBytes, maxEnum: o.MaxEnum, searchLimit: o.SearchLimit, baseDir: o.BaseDir, wholeFile: o.WholeFile,
 		description: o.Description, listing: o.Listing, source: o.Source}
 	if t.source == nil {
 		t.source = diskSource{}
@@ -201,6 +207,9 @@ func NewTool(c *catalog.Catalog, opts *ToolOptions) *Tool {
 	}
 	if t.baseDir == nil {
 		t.baseDir = func(s *catalog.Skill) string { return s.BaseDir }
+	}
+	if t.wholeFile == nil {
+		t.wholeFile = func(s *catalog.Skill) string { return s.Location }
 	}
 	return t
 }
@@ -498,6 +507,24 @@ func (t *Tool) Invoke(ctx context.Context, in Input) Result {
 	return t.readFile(ctx, s, rel)
 }
 
+// TruncationNote is the line that follows a skill body cut at
+// maxSkillBytes: the file's size, how much of it was read and left out,
+// the fence closed at the cut (closed, "" for none), and where the whole
+// file is (whole: a path, or a URI and how to read it). Every answer that
+// cuts a body (the load tool, the MCP server's prompts) says it the same
+// way.
+func TruncationNote(fileBytes int64, readBytes int, closed, whole string) string {
+	left := max(fileBytes-int64(readBytes), 0)
+	var b strings.Builder
+	fmt.Fprintf(&b, "[This skill's file is %d bytes and only its first %d bytes (maxSkillBytes) were read: %d bytes are left out and the instructions above are cut short",
+		fileBytes, readBytes, left)
+	if closed != "" {
+		fmt.Fprintf(&b, "; the code block open at the cut was closed with %s", closed)
+	}
+	fmt.Fprintf(&b, ". The whole file is %s.]", whole)
+	return b.String()
+}
+
 // load returns the body result for s.
 func (t *Tool) load(ctx context.Context, l *catalog.Listing, s *catalog.Skill) Result {
 	ld, err := t.source.Load(ctx, s)
@@ -521,13 +548,8 @@ func (t *Tool) load(ctx context.Context, l *catalog.Listing, s *catalog.Skill) R
 		b.WriteString("\n\n")
 	}
 	if ld.Truncated {
-		left := max(s.Bytes-int64(ld.Bytes), 0)
-		fmt.Fprintf(&b, "[This skill's file is %d bytes and only its first %d bytes (maxSkillBytes) were read: %d bytes are left out and the instructions above are cut short",
-			s.Bytes, ld.Bytes, left)
-		if closed != "" {
-			fmt.Fprintf(&b, "; the code block open at the cut was closed with %s", closed)
-		}
-		b.WriteString(".]\n\n")
+		b.WriteString(TruncationNote(s.Bytes, ld.Bytes, closed, t.wholeFile(s)))
+		b.WriteString("\n\n")
 	}
 	fmt.Fprintf(&b, "Base directory for this skill: %s\n", base)
 	b.WriteString("Relative paths in this skill are relative to the base directory.\n")

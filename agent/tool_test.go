@@ -155,7 +155,8 @@ func TestToolTruncatedBody(t *testing.T) {
 		t.Fatal(r.Text)
 	}
 	size := len(skillMD("name: long\ndescription: A long skill.", body))
-	want := fmt.Sprintf("[This skill's file is %d bytes and only its first 300 bytes (maxSkillBytes) were read: %d bytes are left out and the instructions above are cut short.]", size, size-300)
+	loc := filepath.Join(c.Workspace(), "skills", "long", "SKILL.md")
+	want := fmt.Sprintf("[This skill's file is %d bytes and only its first 300 bytes (maxSkillBytes) were read: %d bytes are left out and the instructions above are cut short. The whole file is %s.]", size, size-300, loc)
 	if !strings.Contains(r.Text, want) {
 		t.Errorf("no truncation note %q in:\n%s", want, r.Text)
 	}
@@ -177,9 +178,9 @@ func TestToolTruncatedBodyClosesFence(t *testing.T) {
 	for _, tt := range []struct {
 		name, body, wantEnd, wantNote string
 	}{
-		{"backticks", "Run this:\n\n```bash\n" + strings.Repeat("echo step\n", 60), "\n```\n\n[", "; the code block open at the cut was closed with ```.]"},
-		{"four tildes in a list", "1. Run this:\n   ~~~~sh\n   ```\n" + strings.Repeat("   echo step\n", 60), "\n   ~~~~\n\n[", "; the code block open at the cut was closed with ~~~~.]"},
-		{"closed before the cut", "```\nx\n```\n" + strings.Repeat("Prose line.\n", 60), "Pro\n\n[", "cut short.]"},
+		{"backticks", "Run this:\n\n```bash\n" + strings.Repeat("echo step\n", 60), "\n```\n\n[", "; the code block open at the cut was closed with ```. The whole file is "},
+		{"four tildes in a list", "1. Run this:\n   ~~~~sh\n   ```\n" + strings.Repeat("   echo step\n", 60), "\n   ~~~~\n\n[", "; the code block open at the cut was closed with ~~~~. The whole file is "},
+		{"closed before the cut", "```\nx\n```\n" + strings.Repeat("Prose line.\n", 60), "Pro\n\n[", "cut short. The whole file is "},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c, _ := tempCatalog(t, map[string]string{
@@ -193,7 +194,7 @@ func TestToolTruncatedBodyClosesFence(t *testing.T) {
 			if note < 0 || !strings.HasSuffix(r.Text[:note+1], tt.wantEnd) {
 				t.Errorf("the body does not end with %q before the note:\n%s", tt.wantEnd, r.Text)
 			}
-			if !strings.Contains(r.Text, tt.wantNote+"\n") {
+			if !strings.Contains(r.Text, tt.wantNote) {
 				t.Errorf("no %q in the note:\n%s", tt.wantNote, r.Text)
 			}
 		})

@@ -122,5 +122,5 @@ func (w *withholder) linkWithheld(root *os.Root, rel string) bool {
 			return true
 		}
 	}
-	return true // a loop
+	return false // a loop: the open reports it
 }

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -27,7 +28,7 @@ func TestInstructions(t *testing.T) {
 	want, err := agent.RenderListing(l, &agent.BlockOptions{
 		ToolName: "use_skill", MaxDescriptionChars: cat.Settings().MaxDescriptionChars,
 		Location: func(cs *catalog.Skill) string { return "skill://" + cs.Name + "/SKILL.md" },
-		Preamble: s.preamble(),
+		Preamble: s.preamble(withTool), MoreHint: s.moreHint(withTool), BudgetChars: DefaultInstructionsChars,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -166,11 +167,17 @@ func TestToolModes(t *testing.T) {
 			if got := len(listTools(t, cs)); got != tt.want {
 				t.Errorf("%d tools, want %d", got, tt.want)
 			}
-			if tt.mode == ToolNever {
-				ir := cs.InitializeResult()
-				if ir.Capabilities.Tools != nil || strings.Contains(ir.Instructions, "use_skill") {
-					t.Errorf("ToolNever: tools capability %+v, instructions:\n%s", ir.Capabilities.Tools, ir.Instructions)
-				}
+			ir := cs.InitializeResult()
+			if tt.mode == ToolNever && ir.Capabilities.Tools != nil {
+				t.Errorf("ToolNever: tools capability %+v", ir.Capabilities.Tools)
+			}
+			// The instructions never name a tool the session is not
+			// offered, and say how this session reads skills.
+			if named := strings.Contains(ir.Instructions, "use_skill"); named != (tt.want == 1) {
+				t.Errorf("%d tools, but the instructions name use_skill %v:\n%s", tt.want, named, ir.Instructions)
+			}
+			if !strings.Contains(ir.Instructions, "resources/read") || !strings.Contains(ir.Instructions, "<name>alpha</name>") {
+				t.Errorf("instructions:\n%s", ir.Instructions)
 			}
 		})
 	}
@@ -204,7 +211,7 @@ func TestToolReload(t *testing.T) {
 	}
 	await(t, n.tools, "tools/list_changed after adding a skill")
 	check("one", "two")
-	if got := s.snap.Load().instructions; !strings.Contains(got, "skill://two/SKILL.md") {
+	if got := s.snap.Load().instructions[withTool]; !strings.Contains(got, "skill://two/SKILL.md") {
 		t.Errorf("instructions after the reload lack the new skill:\n%s", got)
 	}
 	writeTree(t, ws, map[string]string{"skills/two/SKILL.md": skillMD("two", "Edited.", "Two.\n")})
@@ -224,4 +231,71 @@ func TestToolReload(t *testing.T) {
 		t.Fatal("no tools/list_changed after removing a skill")
 	}
 	check("one")
+}
+
+// TestInstructionsBudget: with many skills and long descriptions the
+// instructions stay within the budget as clients count it (UTF-16 code
+// units, so characters outside the BMP count twice), every skill's name is
+// in them, and the last line says how this session reaches the rest.
+func TestInstructionsBudget(t *testing.T) {
+	ws := t.TempDir()
+	files := map[string]string{}
+	var names []string
+	for i := range 40 {
+		name := fmt.Sprintf("skill-%02d", i)
+		names = append(names, name)
+		desc := strings.Repeat("Does a particular thing with 🧪 care and many words. ", 6)
+		files["skills/"+name+"/SKILL.md"] = skillMD(name, desc, "Body.\n")
+	}
+	writeTree(t, ws, files)
+	withExt := &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}}
+	withExt.Capabilities.AddExtension(ExtensionID, nil)
+	for _, tt := range []struct {
+		name   string
+		mode   ToolMode
+		copts  *mcp.ClientOptions
+		budget int
+		hint   string
+	}{
+		{"tool", ToolAuto, nil, 0, `use_skill tool with {"query": "..."}`},
+		{"extension", ToolAuto, withExt, 0, "skills/list lists every skill"},
+		{"resources", ToolNever, nil, 0, "resources/list lists every skill"},
+		{"claude-code-cap", ToolAuto, nil, ClaudeCodeInstructionsCap, "use_skill"},
+		// Too small for every name: the last line counts those left out.
+		{"small", ToolAuto, nil, 2500, "more skills are not listed here; call the use_skill"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newServer(t, ws, &Options{Tool: tt.mode, InstructionsChars: tt.budget})
+			instr := connect(t, s, tt.copts, nil).InitializeResult().Instructions
+			budget := tt.budget
+			if budget == 0 {
+				budget = DefaultInstructionsChars
+			}
+			if n := utf16Len(instr); n > budget {
+				t.Errorf("instructions are %d UTF-16 code units, over the budget of %d", n, budget)
+			}
+			for _, name := range names {
+				if tt.name == "small" {
+					break
+				}
+				if !strings.Contains(instr, "<name>"+name+"</name>") {
+					t.Errorf("the instructions lack %s", name)
+				}
+			}
+			lines := strings.Split(strings.TrimRight(instr, "\n"), "\n")
+			if last := lines[len(lines)-1]; !strings.Contains(last, tt.hint) {
+				t.Errorf("last line %q, want it to say %q", last, tt.hint)
+			}
+			if tt.mode == ToolNever || tt.copts != nil {
+				if strings.Contains(instr, "use_skill") {
+					t.Errorf("instructions name a tool this session is not offered:\n%s", instr)
+				}
+			}
+		})
+	}
+	// Without a budget every description is there.
+	s := newServer(t, ws, &Options{InstructionsChars: -1})
+	if instr := connect(t, s, nil, nil).InitializeResult().Instructions; strings.Count(instr, "<description>") != 40 {
+		t.Errorf("no budget: %d descriptions, want 40", strings.Count(instr, "<description>"))
+	}
 }

@@ -128,8 +128,24 @@ func (c *lineConn) decode(line []byte, tooLong bool, limit int) jsonrpc.Message 
 			}
 		}
 	}
-	_ = c.Write(context.Background(), &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: code, Message: msg}})
+	_ = c.writeRaw(errorResponse(id, code, msg))
 	return nil
+}
+
+// errorResponse is a JSON-RPC error response. A request whose id could not
+// be read is answered with "id": null, as JSON-RPC 2.0 requires (section
+// 5), where the SDK's encoder would leave the id out.
+func errorResponse(id jsonrpc.ID, code int64, msg string) []byte {
+	var rid any // null
+	if id.IsValid() {
+		rid = id.Raw()
+	}
+	data, _ := json.Marshal(struct {
+		JSONRPC string         `json:"jsonrpc"`
+		ID      any            `json:"id"`
+		Error   *jsonrpc.Error `json:"error"`
+	}{"2.0", rid, &jsonrpc.Error{Code: code, Message: msg}})
+	return data
 }
 
 func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
@@ -151,6 +167,11 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return fmt.Errorf("encoding a message: %w", err)
 	}
+	return c.writeRaw(data)
+}
+
+// writeRaw writes one encoded message and its newline.
+func (c *lineConn) writeRaw(data []byte) error {
 	data = append(data, '\n')
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
@@ -159,7 +180,7 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return io.ErrClosedPipe
 	default:
 	}
-	_, err = c.w.Write(data)
+	_, err := c.w.Write(data)
 	return err
 }
 

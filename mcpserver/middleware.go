@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"log/slog"
+	"reflect"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -91,6 +92,9 @@ func (s *Server) handle(ctx context.Context, next mcp.MethodHandler, method stri
 	res, err := next(ctx, method, req)
 	if err == nil && res != nil {
 		s.decorate(ctx, method, req, res)
+		if !requestNewProtocol(req) {
+			res = withoutCacheFields(res)
+		}
 	}
 	return res, err
 }
@@ -114,4 +118,15 @@ func (s *Server) checkReadURI(ctx context.Context, uri string) error {
 		return invalidParams("the skill %q has no file %q (%s)", name, clipURI(rel), clipURI(uri))
 	}
 	return nil
+}
+
+// requestNewProtocol reports whether req speaks protocol 2026-07-28 or
+// later.
+func requestNewProtocol(req mcp.Request) bool {
+	ss, _ := req.GetSession().(*mcp.ServerSession)
+	var meta mcp.Meta
+	if p := req.GetParams(); p != nil && !reflect.ValueOf(p).IsNil() {
+		meta = p.GetMeta()
+	}
+	return newProtocol(ss, meta)
 }

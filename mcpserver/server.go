@@ -34,6 +34,11 @@ type Options struct {
 	Logger *slog.Logger
 	// Tool says when the load tool is offered (default [ToolAuto]).
 	Tool ToolMode
+	// InstructionsChars is the budget of the instructions, in characters
+	// as clients count them (UTF-16 code units); default
+	// DefaultInstructionsChars, negative for none. The catalog's
+	// catalogBudgetChars applies when smaller.
+	InstructionsChars int
 	// PageSize is how many entries one skills/list page holds (default
 	// 100); directory listings hold five times as many.
 	PageSize int
@@ -105,6 +110,12 @@ func (o *Options) withDefaults() Options {
 	}
 	if r.Tool == "" {
 		r.Tool = ToolAuto
+	}
+	switch {
+	case r.InstructionsChars == 0:
+		r.InstructionsChars = DefaultInstructionsChars
+	case r.InstructionsChars < 0:
+		r.InstructionsChars = 0
 	}
 	if r.PageSize <= 0 {
 		r.PageSize = 100
@@ -200,6 +211,14 @@ func New(ctx context.Context, cat *catalog.Catalog, opts *Options) (*Server, err
 		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
 	})
 	s.mcp.AddReceivingMiddleware(s.middleware)
+	// Every served file is a resource of its own; the template tells a
+	// client the shape of the URIs (SEP-2640, resource mapping).
+	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{
+		URITemplate: FileTemplate,
+		Name:        "skill-file",
+		Title:       "A file of a skill",
+		Description: "A file of the skill NAME at PATH, relative to its folder: skill://NAME/SKILL.md is its instructions.",
+	}, s.readResource)
 	for _, err := range []error{
 		mcp.AddReceivingCustomMethod(s.mcp, MethodListSkills, s.listSkills),
 		mcp.AddReceivingCustomMethod(s.mcp, MethodGetSkill, s.getSkill),

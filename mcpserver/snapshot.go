@@ -43,9 +43,10 @@ type snapshot struct {
 	// diags are the server's own diagnostics (the catalog's are in
 	// listing.Diagnostics).
 	diags []skill.Diagnostic
-	// instructions is the catalog block sent as the server's
-	// instructions, and tool the load tool (nil with ToolNever).
-	instructions string
+	// instructions are the catalog blocks sent as the server's
+	// instructions, one per kind of session, and tool the load tool (nil
+	// with ToolNever).
+	instructions [numInstructionKinds]string
 	tool         *mcp.Tool
 	// toolListing is the listing of the served skills, which the load
 	// tool's calls work on.

@@ -1,7 +1,10 @@
 package mcpserver
 
 import (
+	"bytes"
+	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,8 +14,10 @@ import (
 	"net/netip"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -143,13 +148,58 @@ func (s *Server) handler(o *HTTPOptions) http.Handler {
 	if table != nil {
 		h = s.trackSessions(h, table)
 	}
+	var mcpHandler http.Handler = parseErrors(h, cmp.Or(o.MaxRequestBytes, int64(DefaultMaxLineBytes)))
+	if inner := mcpHandler; !o.Stateful {
+		// Requests of a stateless server are marked, so that initialize
+		// promises no notification it cannot deliver.
+		mcpHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), statelessKey{}, true)))
+		})
+	}
 	mux := http.NewServeMux()
-	mux.Handle(Path, http.NewCrossOriginProtection().Handler(h))
+	mux.Handle(Path, http.NewCrossOriginProtection().Handler(mcpHandler))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
 	})
 	return s.guard(mux, o, &s.bodyBytes)
+}
+
+// parseErrors answers a POST whose body is not JSON with the JSON-RPC
+// parse error (-32700, "id": null, HTTP 400), where the SDK answers with
+// plain text. A body over limit goes on to the SDK, which refuses it
+// (413).
+func parseErrors(next http.Handler, limit int64) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+		if err != nil {
+			http.Error(w, "reading the request body: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		if int64(len(body)) <= limit && !json.Valid(body) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write(errorResponse(jsonrpc.ID{}, jsonrpc.CodeParseError, "the request body is not JSON"))
+			return
+		}
+		r.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
+		next.ServeHTTP(w, r)
+	})
+}
+
+type statelessKey struct{}
+
+// stateless reports whether ctx is a request's on a stateless server.
+func stateless(ctx context.Context) bool {
+	v, _ := ctx.Value(statelessKey{}).(bool)
+	return v
 }
 
 // ErrListenAny is returned by [CheckListenAddr] and [Listen] for an

@@ -526,7 +526,9 @@ func TestLineTransportBadInput(t *testing.T) {
 	byID := map[any]map[string]any{}
 	var nullID []float64
 	for _, a := range answers {
-		if a["id"] == nil {
+		if id, has := a["id"]; !has {
+			t.Errorf("an answer without an id member (JSON-RPC wants \"id\": null): %v", a)
+		} else if id == nil {
 			nullID = append(nullID, errorCode(a))
 			continue
 		}
@@ -575,3 +577,71 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 }
 
 func (s *syncWriter) Close() error { return nil }
+
+// TestHTTPProtocolFit: a stateless legacy session is promised no
+// notification (a stateful one is), the cache fields appear only on
+// protocol 2026-07-28, a body that is not JSON gets -32700 with "id":
+// null, and resources/templates/list offers the file template.
+func TestHTTPProtocolFit(t *testing.T) {
+	s := newServer(t, newWorkspace(t), nil)
+	stateless := serveHTTP(t, s, nil)
+	stateful := serveHTTP(t, s, &HTTPOptions{Stateful: true})
+	for _, tt := range []struct {
+		url  string
+		want bool
+	}{{stateless, false}, {stateful, true}} {
+		caps := connectHTTP(t, tt.url, legacy, nil).InitializeResult().Capabilities
+		if got := caps.Resources.ListChanged || caps.Resources.Subscribe || caps.Prompts.ListChanged || caps.Tools.ListChanged; got != tt.want {
+			t.Errorf("%s: notifications promised %v, want %v (%+v %+v %+v)", tt.url, got, tt.want, caps.Resources, caps.Prompts, caps.Tools)
+		}
+	}
+	// The shared capabilities were not changed for the next client.
+	if caps := connect(t, s, nil, nil).InitializeResult().Capabilities; !caps.Resources.ListChanged || !caps.Resources.Subscribe {
+		t.Errorf("stdio-like session after a stateless one: %+v", caps.Resources)
+	}
+
+	for _, version := range []string{legacy, ProtocolCacheable} {
+		for _, method := range []string{"resources/list", "resources/templates/list", "prompts/list", "tools/list"} {
+			_, msg := rawCall(t, stateless, version, method, nil)
+			result, _ := msg["result"].(map[string]any)
+			if result == nil {
+				t.Fatalf("%s %s: %v", version, method, msg)
+			}
+			_, ttl := result["ttlMs"]
+			_, scope := result["cacheScope"]
+			if want := version >= ProtocolCacheable; ttl != want || scope != want {
+				t.Errorf("%s %s: ttlMs %v, cacheScope %v; want %v", version, method, ttl, scope, want)
+			}
+			if method == "resources/templates/list" {
+				tpls, _ := result["resourceTemplates"].([]any)
+				if len(tpls) != 1 || tpls[0].(map[string]any)["uriTemplate"] != FileTemplate {
+					t.Errorf("resources/templates/list: %v", result)
+				}
+			}
+		}
+		_, msg := rawCall(t, stateless, version, "resources/read", map[string]any{"uri": "skill://alpha/SKILL.md"})
+		result, _ := msg["result"].(map[string]any)
+		if _, ttl := result["ttlMs"]; result == nil || ttl != (version >= ProtocolCacheable) {
+			t.Errorf("%s resources/read: %v", version, msg)
+		}
+	}
+
+	for _, body := range []string{"not json", `{"jsonrpc":"2.0","id":1,`, "\x00"} {
+		req, _ := http.NewRequestWithContext(t.Context(), "POST", stateless, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		var msg map[string]any
+		if err := json.Unmarshal(data, &msg); err != nil {
+			t.Fatalf("body %q: HTTP %d %q is not JSON", body, resp.StatusCode, data)
+		}
+		if id, has := msg["id"]; !has || id != nil || errorCode(msg) != jsonrpc.CodeParseError || resp.StatusCode != 400 {
+			t.Errorf("body %q: HTTP %d %s; want 400 with -32700 and \"id\": null", body, resp.StatusCode, data)
+		}
+	}
+}

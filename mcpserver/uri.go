@@ -15,6 +15,10 @@ const Scheme = "skill"
 
 const schemePrefix = Scheme + "://"
 
+// FileTemplate is the URI template (RFC 6570) of every served file,
+// offered by resources/templates/list.
+const FileTemplate = "skill://{name}/{+path}"
+
 // Errors of URI and cursor parsing; handlers turn them into JSON-RPC
 // errors with code -32602 (invalid params). Test with errors.Is.
 var (
