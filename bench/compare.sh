@@ -69,8 +69,21 @@ if [ "$pinned" != 0 ] && command -v taskset >/dev/null 2>&1; then
   header=false
 fi
 
-# Rows of other commands (show, prompt, lint, serve) go here, one row call
-# each, with the pruning floor first so the ratio column means the same:
-#   row "show/10000" "$out/floor" "$t" ::: "$out/skillet" show NAME -w "$t" --no-user
+# One-skill commands at the largest size, with the pruning floor first so
+# the ratio column means the same. The persistent index lives in a cache
+# folder of the benchmark's own; abrun's untimed warm-up run writes it, so
+# the timed runs are "second runs". The --no-cache rows are what a first
+# run (or a changed tree) costs.
+n=${sizes##* }
+t=$(tree "$n")
+name=$(sed -n 's/^name: *//p' "$(find "$t/skills" -name SKILL.md | sort | head -1)" | head -1)
+export XDG_CACHE_HOME="$out/cache"
+row "show/$n" "$out/floor" "$t" ::: "$out/skillet" show "$name" -w "$t" --no-user -q ::: \
+  "$out/skillet" show "$name" -w "$t" --no-user -q --no-cache
+row "prompt/$n" "$out/floor" "$t" ::: "$out/skillet" prompt -w "$t" --no-user -q ::: \
+  "$out/skillet" prompt -w "$t" --no-user -q --no-cache
+row "search/$n" "$out/floor" "$t" ::: "$out/skillet" search release notes -w "$t" --no-user -q ::: \
+  "$out/skillet" search release notes -w "$t" --no-user -q --no-cache
+# Rows of other commands (lint, serve) go here, one row call each.
 
 echo "ratio = command / pruning floor, run by run: median (min–max); cpu = user+sys; rss = peak resident set" >&2

@@ -44,6 +44,15 @@ type Options struct {
 	// (default 2000). docs/discovery.md#shapes.
 	MaxDepth   int
 	MaxFolders int
+	// Index is a folder where the catalog keeps a persistent index of its
+	// listing between processes ("" for none; skillet's one-skill commands
+	// use a folder under os.UserCacheDir). The first List of a catalog
+	// answers from the index, at the cost of one stat per folder and skill
+	// file it covers, when none of them changed; otherwise it walks as
+	// usual and writes a new index. The index is keyed by workspace,
+	// settings, options and the running binary, and never trusted when it
+	// cannot be decoded (docs/performance.md#persistent-index).
+	Index string
 	// Home replaces the home folder (tests); "" means os.UserHomeDir.
 	Home string
 	// Getenv replaces os.Getenv (tests); it is asked for XDG_CONFIG_HOME.
@@ -107,6 +116,8 @@ type Catalog struct {
 
 	snapMu sync.RWMutex
 	snap   *Listing
+
+	idx *indexState // the persistent index (index.go), guarded by mu
 }
 
 // Errors returned by the catalog's lookups and file reads; they are wrapped

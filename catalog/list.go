@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/skillet-go/skillet/skill"
 )
@@ -55,6 +56,18 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 	}
 	roots, rootDiags := c.resolveRoots()
 	diags = append(diags, rootDiags...)
+	// A persistent index answers when nothing it covers has changed
+	// (index.go); a catalog with files cached in memory already has a
+	// cheaper check than the index's.
+	if c.opts.Index != "" && len(c.cache) == 0 {
+		if il := c.fromIndex(roots); il != nil {
+			c.snapMu.Lock()
+			c.snap = il
+			c.snapMu.Unlock()
+			return il, nil
+		}
+	}
+	start := time.Now()
 
 	// Walk every root, in precedence order.
 	if c.nextDirs == nil {
@@ -254,6 +267,9 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 	c.snapMu.Lock()
 	c.snap = l
 	c.snapMu.Unlock()
+	if c.opts.Index != "" && ctx.Err() == nil {
+		c.saveIndex(l, roots, start)
+	}
 	return l, nil
 }
 

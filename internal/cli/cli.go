@@ -199,14 +199,34 @@ type globals struct {
 	strict    bool
 	config    string
 	quiet     bool
+	noCache   bool
 }
 
 // catalog opens the catalog the global flags describe.
 func (g *globals) catalog(ctx context.Context) (*catalog.Catalog, error) {
+	return g.open(ctx, "")
+}
+
+// indexedCatalog is catalog with the persistent index of the user cache
+// folder (docs/performance.md#persistent-index), for the commands that are
+// about one skill or only need the listing: show, search, prompt,
+// tool-schema, serve and shell completion. --no-cache leaves it out.
+func (g *globals) indexedCatalog(ctx context.Context) (*catalog.Catalog, error) {
+	index := ""
+	if !g.noCache {
+		if dir, err := os.UserCacheDir(); err == nil {
+			index = filepath.Join(dir, "skillet", "index")
+		}
+	}
+	return g.open(ctx, index)
+}
+
+func (g *globals) open(ctx context.Context, index string) (*catalog.Catalog, error) {
 	if err := g.checkRoots(); err != nil {
 		return nil, err
 	}
 	c, err := catalog.New(ctx, &catalog.Options{
+		Index:      index,
 		Workspace:  g.workspace,
 		ConfigFile: g.config,
 		Preset:     g.preset,
@@ -268,6 +288,7 @@ or in another agent's layout with --preset.`,
 	pf.BoolVar(&g.strict, "strict", false, "read skills as the specification's reference validator does")
 	pf.StringVar(&g.config, "config", "", "the configuration file (default: skillet.yaml in the workspace)")
 	pf.BoolVarP(&g.quiet, "quiet", "q", false, "print no summary line on stderr")
+	pf.BoolVar(&g.noCache, "no-cache", false, "do not use or write the persistent index of the listing (show, search, prompt, tool-schema, serve)")
 	_ = root.RegisterFlagCompletionFunc("preset", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return catalog.ProfileNames(), cobra.ShellCompDirectiveNoFileComp
 	})

@@ -13,7 +13,7 @@ import (
 // offers files; on any error it offers nothing.
 func completeSkillNames(g *globals) cobra.CompletionFunc {
 	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		c, err := g.catalog(cmd.Context())
+		c, err := g.indexedCatalog(cmd.Context())
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}

@@ -65,7 +65,7 @@ A line on stderr gives the block's size and what was left out.`,
 					return fmt.Errorf("parsing the template: %w", err)
 				}
 			}
-			c, err := g.catalog(ctx)
+			c, err := g.indexedCatalog(ctx)
 			if err != nil {
 				return err
 			}

@@ -30,7 +30,7 @@ JSON with --json. Exits 1 when no skill matches.`,
 			if limit < 0 {
 				return usagef("--limit must be 0 (no limit) or more")
 			}
-			c, err := g.catalog(ctx)
+			c, err := g.indexedCatalog(ctx)
 			if err != nil {
 				return err
 			}

@@ -100,7 +100,7 @@ func runServe(ctx context.Context, g *globals, io *IO, o *serveOptions) error {
 	}
 	logger := slog.New(slog.NewTextHandler(io.Err, &slog.HandlerOptions{Level: level}))
 
-	c, err := g.catalog(ctx)
+	c, err := g.indexedCatalog(ctx)
 	if err != nil {
 		return err
 	}

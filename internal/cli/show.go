@@ -35,7 +35,7 @@ tool's error text on stderr. --json prints {"tool", "name", "path", "text",
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			c, err := g.catalog(ctx)
+			c, err := g.indexedCatalog(ctx)
 			if err != nil {
 				return err
 			}

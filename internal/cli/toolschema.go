@@ -28,7 +28,7 @@ the Messages API takes it; openai prints {"type": "function", "function":
 			default:
 				return usagef("--api must be mcp, anthropic or openai, not %q", api)
 			}
-			c, err := g.catalog(ctx)
+			c, err := g.indexedCatalog(ctx)
 			if err != nil {
 				return err
 			}

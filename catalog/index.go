@@ -1,0 +1,268 @@
+package catalog
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// The persistent index (docs/performance.md#persistent-index). A command
+// that is about one skill (show, search, prompt, tool-schema) would
+// otherwise pay for listing every skill of every root in every process. With
+// Options.Index set, List writes what it found, with the stamp (size,
+// modification time, inode, device) of every folder it read and every skill
+// file it parsed, to a file in that folder. The first List of a later
+// process with the same workspace, roots and settings (and the same skillet
+// binary) stats those folders and files again instead of walking and
+// parsing: when every stamp is unchanged, and the roots resolve to the same
+// folders, the listing is the one a walk would give, because the walk is a
+// function of exactly those folders and files. Any difference, or an index
+// that cannot be read or decoded, means a full List, silently, and a new
+// index. A folder's stamp changes when an entry is added to it, removed or
+// renamed (a symlink retargeted included), so an added skill is seen.
+//
+// Stamps that are too fresh to trust (modified within indexRacyWindow of the
+// walk) are not written: the file could change again within the clock's
+// granularity and keep its stamp.
+
+// indexRacyWindow is how recent a folder's or file's modification may be
+// and still be trusted in an index written now.
+const indexRacyWindow = 100 * time.Millisecond
+
+// indexMagic opens every index file.
+const indexMagic = "skillet index\n"
+
+// indexState is what a catalog holds of its index between Lists.
+type indexState struct {
+	file    string // the index file of this catalog's key
+	stamps  []pathStamp
+	roots   []byte // the encoded resolved roots
+	listing *Listing
+}
+
+// pathStamp is one folder or file of an index, with its stamp, or with
+// missing set when it did not exist.
+type pathStamp struct {
+	path    string
+	stamp   stamp
+	missing bool
+}
+
+// indexFile returns the index file for this catalog's key: the workspace,
+// the effective settings and options, and the running binary (a different
+// skillet may parse differently). "" when there is none.
+func (c *Catalog) indexFile() string {
+	if c.opts.Index == "" {
+		return ""
+	}
+	var key strings.Builder
+	fmt.Fprintf(&key, "v%d\n%s\n%#v\n", indexVersion, c.workspace, c.settings)
+	o := c.opts
+	o.Getenv = nil
+	fmt.Fprintf(&key, "%#v\n%#v\n", o, c.trustedReal)
+	if exe, err := os.Executable(); err == nil {
+		if fi, err := os.Stat(exe); err == nil {
+			fmt.Fprintf(&key, "%s %d %d\n", exe, fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
+	sum := sha256.Sum256([]byte(key.String()))
+	return filepath.Join(c.opts.Index, hex.EncodeToString(sum[:16])+".idx")
+}
+
+// encodeRoots is the resolved roots in a comparable form.
+func encodeRoots(roots []*Root) []byte {
+	var e ienc
+	e.uint(uint64(len(roots)))
+	for _, r := range roots {
+		e.root(r)
+	}
+	return e.b
+}
+
+// configStamps are the configuration files whose appearance or change must
+// invalidate an index: the explicit one, or the two the workspace may hold.
+func (c *Catalog) configStamps() []pathStamp {
+	var paths []string
+	if c.opts.ConfigFile != "" {
+		paths = []string{c.opts.ConfigFile}
+	} else if !c.opts.NoConfigFile {
+		paths = []string{filepath.Join(c.workspace, "skillet.yaml"), filepath.Join(c.workspace, ".skillet.yaml")}
+	}
+	out := make([]pathStamp, 0, len(paths))
+	for _, p := range paths {
+		out = append(out, indexStat(p))
+	}
+	return out
+}
+
+func indexStat(p string) pathStamp {
+	st, _, err := statRef(newRef(p))
+	if err != nil {
+		return pathStamp{path: p, missing: true}
+	}
+	return pathStamp{path: p, stamp: st}
+}
+
+// fromIndex returns the listing of the index when it is current, else nil.
+// It is called with c.mu held, before a List walks.
+func (c *Catalog) fromIndex(roots []*Root) *Listing {
+	if c.idx == nil {
+		file := c.indexFile()
+		if file == "" {
+			return nil
+		}
+		st, err := readIndex(c, file)
+		if err != nil {
+			c.idx = &indexState{file: file}
+			return nil
+		}
+		c.idx = st
+	}
+	st := c.idx
+	if st.listing == nil || !bytes.Equal(st.roots, encodeRoots(roots)) {
+		return nil
+	}
+	for _, ps := range st.stamps {
+		now := indexStat(ps.path)
+		if now.missing != ps.missing || now.stamp != ps.stamp {
+			return nil
+		}
+	}
+	return st.listing
+}
+
+// readIndex reads and decodes an index file.
+func readIndex(c *Catalog, file string) (*indexState, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.HasPrefix(data, []byte(indexMagic)) {
+		return nil, errIndexCorrupt
+	}
+	d := newDec(string(data[len(indexMagic):]))
+	if d.uint() != indexVersion {
+		return nil, errIndexCorrupt
+	}
+	st := &indexState{file: file}
+	n := d.count()
+	rootsLen := d.count()
+	if d.err != nil || rootsLen > d.left() {
+		return nil, errIndexCorrupt
+	}
+	st.roots = []byte(d.s[d.i : d.i+rootsLen])
+	d.i += rootsLen
+	st.stamps = make([]pathStamp, 0, n)
+	for range n {
+		ps := pathStamp{path: d.str(), missing: d.bool()}
+		if !ps.missing {
+			ps.stamp = d.stamp()
+		}
+		st.stamps = append(st.stamps, ps)
+	}
+	st.listing = d.listing(c)
+	if d.err != nil || st.listing == nil || d.left() != 0 {
+		return nil, errIndexCorrupt
+	}
+	return st, nil
+}
+
+// saveIndex writes the index of a listing that a walk has just produced.
+// start is when the walk began: stamps modified since shortly before it
+// are too fresh to trust, and then no index is written. Errors are not
+// reported: an index is an optimisation, and a folder that cannot be
+// written only means the next process walks again.
+func (c *Catalog) saveIndex(l *Listing, roots []*Root, start time.Time) {
+	file := c.indexFile()
+	if file == "" {
+		return
+	}
+	racy := start.Add(-indexRacyWindow).UnixNano()
+	stamps := c.configStamps()
+	for p, ds := range c.dirs {
+		if ds.err != nil {
+			return
+		}
+		stamps = append(stamps, pathStamp{path: p, stamp: ds.stamp})
+	}
+	for p, e := range c.cache {
+		if e.readErr != nil || e.stamp == (stamp{}) {
+			return
+		}
+		stamps = append(stamps, pathStamp{path: p, stamp: e.stamp})
+	}
+	for _, ps := range stamps {
+		if !ps.missing && ps.stamp.mtime >= racy {
+			return
+		}
+	}
+	slices.SortFunc(stamps, func(a, b pathStamp) int { return strings.Compare(a.path, b.path) })
+	var e ienc
+	e.b = append(e.b, indexMagic...)
+	e.uint(indexVersion)
+	e.uint(uint64(len(stamps)))
+	rb := encodeRoots(roots)
+	e.uint(uint64(len(rb)))
+	e.b = append(e.b, rb...)
+	for _, ps := range stamps {
+		e.str(ps.path)
+		e.bool(ps.missing)
+		if !ps.missing {
+			e.stamp(ps.stamp)
+		}
+	}
+	if err := e.listing(l); err != nil {
+		return
+	}
+	if err := os.MkdirAll(c.opts.Index, 0o700); err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(c.opts.Index, ".idx-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(e.b)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil || os.Rename(tmp.Name(), file) != nil {
+		os.Remove(tmp.Name())
+		return
+	}
+	c.idx = &indexState{file: file}
+	pruneIndexes(c.opts.Index, file)
+}
+
+// indexMaxAge is how long an index file that no catalog has written is
+// kept; indexPruneMax bounds the files one write looks at.
+const (
+	indexMaxAge   = 30 * 24 * time.Hour
+	indexPruneMax = 200
+)
+
+// pruneIndexes removes index files of the folder that have not been
+// written for indexMaxAge, so workspaces that are gone do not leave their
+// indexes behind for ever.
+func pruneIndexes(dir, keep string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	cutoff := time.Now().Add(-indexMaxAge)
+	for i, e := range entries {
+		if i >= indexPruneMax {
+			return
+		}
+		p := filepath.Join(dir, e.Name())
+		if p == keep || !strings.HasSuffix(e.Name(), ".idx") {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() && fi.ModTime().Before(cutoff) {
+			os.Remove(p)
+		}
+	}
+}

@@ -1,0 +1,381 @@
+package catalog
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/skillet-go/skillet/internal/benchtree/tree"
+	"github.com/skillet-go/skillet/internal/testcorpus"
+	"github.com/skillet-go/skillet/skill"
+)
+
+// listingOpts compares listings field by field, the catalog pointer aside.
+var listingOpts = cmp.Options{
+	cmp.AllowUnexported(Skill{}),
+	cmpopts.IgnoreFields(Skill{}, "c"),
+	cmpopts.EquateEmpty(),
+}
+
+// age sets the modification time of everything under dir an hour back, so
+// an index written now trusts the stamps (files written by a test a moment
+// ago are too fresh for it).
+func age(t testing.TB, dirs ...string) {
+	t.Helper()
+	old := time.Now().Add(-time.Hour)
+	for _, dir := range dirs {
+		var paths []string
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.Type()&fs.ModeSymlink == 0 {
+				paths = append(paths, p)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Children first: a folder's time is set after its entries'.
+		for i := len(paths) - 1; i >= 0; i-- {
+			if err := os.Chtimes(paths[i], old, old); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// indexed lists a new catalog with an index in idx, and reports whether
+// the listing came from the index.
+func indexed(t testing.TB, e testEnv, idx string, o *Options) (*Catalog, *Listing, bool) {
+	t.Helper()
+	if o == nil {
+		o = &Options{}
+	}
+	cp := *o
+	cp.Index = idx
+	c, l := e.list(t, &cp)
+	return c, l, c.idx != nil && c.idx.listing == l
+}
+
+func TestIndexSameListing(t *testing.T) {
+	e := newEnv(t)
+	if _, err := tree.Generate(filepath.Join(e.ws, ".agents", "skills"), &tree.Options{N: 120}); err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, e.ws, map[string]string{
+		"skills/flat-one.md":           "---\nname: flat-one\ndescription: Flat.\n---\nBody.\n",
+		"skills/colon/SKILL.md":        "---\nname: colon\ndescription: Use when: repaired\nmetadata:\n  version: 1.10\n  n: 3\n  deep: {a: [1, 2.5, true, null, x]}\n---\nB\n",
+		"skills/dup/SKILL.md":          skillMD("colon"),
+		"skills/_draft/SKILL.md":       skillMD("draft"),
+		"skills/hidden/SKILL.md":       "---\nname: hidden\ndescription: Hidden.\ndisable-model-invocation: true\nallowed-tools: [Read, Grep]\n---\nB\n",
+		"skills/link":                  "-> ../outside/linked",
+		"outside/linked/SKILL.md":      skillMD("linked"),
+		"skills/broken/SKILL.md":       "---\nname: [unclosed\n---\n",
+		"skills/nofm/SKILL.md":         "# Title\n\nA prose line describes it.\n",
+		"skills/group/deep/x/SKILL.md": skillMD("x"),
+	})
+	writeTree(t, e.home, map[string]string{".agents/skills/colon/SKILL.md": skillMD("colon")})
+	age(t, e.ws, e.home)
+	idx := t.TempDir()
+	for _, ignored := range []bool{false, true} {
+		o := &Options{Ignored: ignored, MaxSkills: 50}
+		_, cold := e.list(t, &Options{Ignored: ignored, MaxSkills: 50})
+		_, first, hit := indexed(t, e, idx, o)
+		if hit {
+			t.Fatal("the first catalog answered from an index that did not exist")
+		}
+		c, second, hit := indexed(t, e, idx, o)
+		if !hit {
+			t.Fatalf("ignored=%v: the second catalog walked instead of using the index", ignored)
+		}
+		for _, l := range []*Listing{first, second} {
+			if diff := cmp.Diff(cold, l, listingOpts); diff != "" {
+				t.Fatalf("ignored=%v: listing differs from a cold List (-cold +got):\n%s", ignored, diff)
+			}
+		}
+		// Skills from the index load and read their files.
+		for _, s := range second.Skills[:5] {
+			if _, err := s.Load(); err != nil {
+				t.Errorf("%s: Load after an index hit: %v", s.Name, err)
+			}
+		}
+		if _, err := c.Load(context.Background(), "linked"); err != nil {
+			t.Errorf("Load(linked) after an index hit: %v", err)
+		}
+	}
+}
+
+func TestIndexCorpus(t *testing.T) {
+	dir := testcorpus.Dir(t)
+	e := newEnv(t)
+	var roots []string
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range entries {
+		if d.IsDir() {
+			roots = append(roots, filepath.Join(dir, d.Name()))
+		}
+	}
+	idx := t.TempDir()
+	o := &Options{ExtraPaths: roots, NoUser: true, MaxSkills: 1000}
+	_, cold := e.list(t, &Options{ExtraPaths: roots, NoUser: true, MaxSkills: 1000})
+	indexed(t, e, idx, o)
+	_, l, hit := indexed(t, e, idx, o)
+	if !hit {
+		t.Fatal("the corpus listing was not answered from the index (are its files' times in the future?)")
+	}
+	if len(l.Skills) < 400 {
+		t.Fatalf("%d skills from the index, want the corpus's 440 or so", len(l.Skills))
+	}
+	if diff := cmp.Diff(cold, l, listingOpts); diff != "" {
+		t.Fatalf("corpus listing from the index differs (-cold +index):\n%s", diff)
+	}
+}
+
+func TestIndexStale(t *testing.T) {
+	base := map[string]string{
+		"skills/a/SKILL.md":          skillMD("a"),
+		"skills/group/b/SKILL.md":    skillMD("b"),
+		"skills/link":                "-> ../other/c",
+		"other/c/SKILL.md":           skillMD("c"),
+		"other/d/SKILL.md":           skillMD("d"),
+		"skills/group/notyet/x.txt":  "a grouping folder",
+		"skills/a/references/doc.md": "bundled",
+	}
+	for _, tt := range []struct {
+		name   string
+		change func(t *testing.T, e testEnv)
+		want   []string
+	}{
+		{"skill edited", func(t *testing.T, e testEnv) {
+			writeTree(t, e.ws, map[string]string{"skills/a/SKILL.md": "---\nname: a\ndescription: Changed, and longer than before.\n---\nB\n"})
+		}, []string{"a", "b", "c"}},
+		{"skill added to a grouping folder", func(t *testing.T, e testEnv) {
+			writeTree(t, e.ws, map[string]string{"skills/group/notyet/SKILL.md": skillMD("notyet")})
+		}, []string{"a", "b", "notyet", "c"}},
+		{"skill removed", func(t *testing.T, e testEnv) {
+			must(t, os.RemoveAll(filepath.Join(e.ws, "skills", "group", "b")))
+		}, []string{"a", "c"}},
+		{"folder renamed", func(t *testing.T, e testEnv) {
+			must(t, os.Rename(filepath.Join(e.ws, "skills", "a"), filepath.Join(e.ws, "skills", "e")))
+		}, []string{"a", "b", "c"}},
+		{"symlink retargeted", func(t *testing.T, e testEnv) {
+			must(t, os.Remove(filepath.Join(e.ws, "skills", "link")))
+			must(t, os.Symlink("../other/d", filepath.Join(e.ws, "skills", "link")))
+		}, []string{"a", "b", "d"}},
+		{"configuration file added", func(t *testing.T, e testEnv) {
+			writeTree(t, e.ws, map[string]string{"skillet.yaml": "maxSkills: 1\n"})
+		}, []string{"a", "b", "c"}},
+		{"missing root created", func(t *testing.T, e testEnv) {
+			writeTree(t, e.ws, map[string]string{".agents/skills/z/SKILL.md": skillMD("z")})
+		}, []string{"z", "a", "b", "c"}},
+		{"index file corrupt", func(t *testing.T, e testEnv) {
+			files, _ := filepath.Glob(filepath.Join(e.home, "idx", "*.idx"))
+			if len(files) != 1 {
+				t.Fatalf("%d index files, want 1", len(files))
+			}
+			data, err := os.ReadFile(files[0])
+			must(t, err)
+			must(t, os.WriteFile(files[0], data[:len(data)/2], 0o600))
+		}, []string{"a", "b", "c"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			writeTree(t, e.ws, base)
+			age(t, e.ws)
+			idx := filepath.Join(e.home, "idx")
+			o := &Options{NoUser: true}
+			indexed(t, e, idx, o)
+			if _, _, hit := indexed(t, e, idx, o); !hit {
+				t.Fatal("unchanged workspace: the index was not used")
+			}
+			tt.change(t, e)
+			_, cold := e.list(t, &Options{NoUser: true})
+			_, l, hit := indexed(t, e, idx, o)
+			if hit {
+				t.Fatal("the index answered after the change")
+			}
+			if diff := cmp.Diff(tt.want, names(l)); diff != "" {
+				t.Errorf("skills after the change (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(cold, l, listingOpts); diff != "" {
+				t.Errorf("listing differs from a cold List (-cold +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestIndexHitThenChange: a catalog that answered from the index still
+// sees a later change on its next List.
+func TestIndexHitThenChange(t *testing.T) {
+	e := newEnv(t)
+	writeTree(t, e.ws, map[string]string{"skills/a/SKILL.md": skillMD("a")})
+	age(t, e.ws)
+	idx := t.TempDir()
+	indexed(t, e, idx, &Options{NoUser: true})
+	c, l, hit := indexed(t, e, idx, &Options{NoUser: true})
+	if !hit {
+		t.Fatal("not answered from the index")
+	}
+	again, err := c.List(context.Background())
+	must(t, err)
+	if again != l {
+		t.Error("a second List with nothing changed did not reuse the index's listing")
+	}
+	writeTree(t, e.ws, map[string]string{"skills/b/SKILL.md": skillMD("b")})
+	after, err := c.List(context.Background())
+	must(t, err)
+	if diff := cmp.Diff([]string{"a", "b"}, names(after)); diff != "" {
+		t.Errorf("after adding b (-want +got):\n%s", diff)
+	}
+}
+
+// TestIndexKey: a catalog with other settings or another home does not
+// take another catalog's index.
+func TestIndexKey(t *testing.T) {
+	e := newEnv(t)
+	writeTree(t, e.ws, map[string]string{"skills/a/SKILL.md": skillMD("a"), "skills/b/SKILL.md": skillMD("b")})
+	age(t, e.ws)
+	idx := t.TempDir()
+	indexed(t, e, idx, &Options{NoUser: true})
+	if _, _, hit := indexed(t, e, idx, &Options{NoUser: true, MaxSkills: 1}); hit {
+		t.Error("other settings answered from the index")
+	}
+	if _, _, hit := indexed(t, e, idx, &Options{NoUser: true, Strict: true}); hit {
+		t.Error("strict mode answered from the lenient index")
+	}
+	if _, _, hit := indexed(t, e, idx, &Options{NoUser: true}); !hit {
+		t.Error("the same settings again did not use the index")
+	}
+}
+
+// TestIndexFreshStampsNotWritten: files modified just now are not trusted
+// to an index (their stamp could survive one more change within the
+// clock's granularity).
+func TestIndexFreshStampsNotWritten(t *testing.T) {
+	e := newEnv(t)
+	writeTree(t, e.ws, map[string]string{"skills/a/SKILL.md": skillMD("a")})
+	idx := t.TempDir()
+	indexed(t, e, idx, &Options{NoUser: true})
+	if files, _ := filepath.Glob(filepath.Join(idx, "*.idx")); len(files) != 0 {
+		t.Errorf("an index was written over files modified a moment ago: %v", files)
+	}
+}
+
+// fill sets every exported field reachable from v to a non-zero value, so
+// that a field the index codec does not write shows up as a difference.
+func fill(v reflect.Value, depth int) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if depth > 4 {
+			return
+		}
+		v.Set(reflect.New(v.Type().Elem()))
+		fill(v.Elem(), depth+1)
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				fill(v.Field(i), depth+1)
+			}
+		}
+	case reflect.String:
+		v.SetString("s-" + v.Type().Name())
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		v.SetInt(int64(7 + depth))
+	case reflect.Slice:
+		s := reflect.MakeSlice(v.Type(), 2, 2)
+		for i := range 2 {
+			fill(s.Index(i), depth+1)
+		}
+		v.Set(s)
+	case reflect.Map:
+		m := reflect.MakeMap(v.Type())
+		k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+		fill(k, depth+1)
+		fill(e, depth+1)
+		m.SetMapIndex(k, e)
+		v.Set(m)
+	case reflect.Interface:
+		v.Set(reflect.ValueOf(any(skill.Map{
+			{Key: "s", Value: "x"}, {Key: "i", Value: int64(-3)}, {Key: "f", Value: 1.1}, {Key: "t", Value: true},
+			{Key: "n", Value: nil}, {Key: "l", Value: []any{"a", int64(1), []any{}, skill.Map{{Key: "k", Value: false}}}},
+		})))
+	}
+}
+
+// TestIndexCodecCoversEveryField round-trips a listing in which every
+// exported field of every type it holds is set. A field added to Listing,
+// Root, Skill, Candidate, skill.Skill, skill.Diagnostic or the types
+// below them fails here until indexcodec.go writes it.
+func TestIndexCodecCoversEveryField(t *testing.T) {
+	var l Listing
+	fill(reflect.ValueOf(&l).Elem(), 0)
+	for _, s := range l.Skills {
+		s.boundary = "/boundary"
+	}
+	// Candidates share skills with the listing, or hold their own.
+	l.Candidates[0].Skill = l.Skills[1]
+	var e ienc
+	if err := e.listing(&l); err != nil {
+		t.Fatal(err)
+	}
+	d := newDec(string(e.b))
+	back := d.listing(nil)
+	if d.err != nil || d.left() != 0 {
+		t.Fatalf("decode: %v, %d bytes left", d.err, d.left())
+	}
+	if diff := cmp.Diff(&l, back, cmp.AllowUnexported(Skill{}), cmpopts.IgnoreFields(Skill{}, "c")); diff != "" {
+		t.Fatalf("round trip (-want +got):\n%s", diff)
+	}
+	if back.Candidates[0].Skill != back.Skills[1] {
+		t.Error("a candidate's skill is not the listing's own after decoding")
+	}
+	// A value type the parser never produces is refused, not mangled.
+	bad := Listing{Skills: []*Skill{{Skill: &skill.Skill{Extra: skill.Map{{Key: "k", Value: 3}}}}}}
+	var e2 ienc
+	if err := e2.listing(&bad); err == nil {
+		t.Error("an int (not int64) frontmatter value was encoded")
+	}
+}
+
+// FuzzIndexDecode: no input makes the index decoder panic or allocate
+// without bound, and what it accepts re-encodes to the same bytes.
+func FuzzIndexDecode(f *testing.F) {
+	var l Listing
+	fill(reflect.ValueOf(&l).Elem(), 0)
+	var e ienc
+	if err := e.listing(&l); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(e.b)
+	f.Add([]byte{})
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d := newDec(string(data))
+		got := d.listing(nil)
+		if d.err != nil || got == nil {
+			return
+		}
+		var again ienc
+		if err := again.listing(got); err != nil {
+			t.Fatalf("a decoded listing does not encode: %v", err)
+		}
+		d2 := newDec(string(again.b))
+		if back := d2.listing(nil); d2.err != nil || !cmp.Equal(got, back, cmp.AllowUnexported(Skill{}), cmpopts.IgnoreFields(Skill{}, "c")) {
+			t.Fatalf("re-encoding changed the listing")
+		}
+	})
+}

@@ -1,0 +1,609 @@
+package catalog
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+
+	"github.com/skillet-go/skillet/skill"
+)
+
+// The persistent index's encoding: a compact, versioned binary form of a
+// Listing and of the stamps that prove it current (index.go). Every
+// exported field of Listing, Root, Skill, Candidate, skill.Skill,
+// skill.Repair, skill.Field and skill.Diagnostic is written, in declaration
+// order; TestIndexCodecCoversEveryField fails when a field is added to one
+// of them and not here. Frontmatter values are the closed set the parser
+// produces: nil, bool, int64, float64, string, []any and skill.Map.
+
+// indexVersion changes whenever the encoding does; an index of another
+// version is ignored (and rewritten).
+const indexVersion = 1
+
+// errIndexCorrupt is an index that does not decode: it is ignored and
+// rewritten, never trusted.
+var errIndexCorrupt = errors.New("the index file is corrupt")
+
+// ienc appends the encoding to b. Strings go through a table: the first
+// time a string is written it follows a 0; later it is written as its
+// position in the table plus one, so the roots, scopes, codes and keys that
+// every skill repeats cost a byte or two.
+type ienc struct {
+	b     []byte
+	table map[string]uint64
+}
+
+func (e *ienc) uint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
+func (e *ienc) int(v int64)   { e.b = binary.AppendVarint(e.b, v) }
+func (e *ienc) str(s string) {
+	if k, ok := e.table[s]; ok {
+		e.uint(k)
+		return
+	}
+	if e.table == nil {
+		e.table = map[string]uint64{}
+	}
+	e.table[s] = uint64(len(e.table)) + 1
+	e.uint(0)
+	e.uint(uint64(len(s)))
+	e.b = append(e.b, s...)
+}
+func (e *ienc) bool(v bool) {
+	if v {
+		e.b = append(e.b, 1)
+	} else {
+		e.b = append(e.b, 0)
+	}
+}
+
+// optLen writes a length as n+1, or 0 for a nil slice, so that nil and
+// empty decode as they were.
+func (e *ienc) optLen(isNil bool, n int) {
+	if isNil {
+		e.uint(0)
+	} else {
+		e.uint(uint64(n) + 1)
+	}
+}
+
+func (e *ienc) strs(ss []string) {
+	if ss == nil {
+		e.uint(0)
+		return
+	}
+	e.uint(uint64(len(ss)) + 1)
+	for _, s := range ss {
+		e.str(s)
+	}
+}
+
+func (e *ienc) stamp(s stamp) {
+	e.int(s.size)
+	e.int(s.mtime)
+	e.uint(s.ino)
+	e.uint(s.dev)
+}
+
+// Value tags.
+const (
+	tagNil byte = iota
+	tagFalse
+	tagTrue
+	tagInt
+	tagFloat
+	tagString
+	tagList
+	tagMap
+)
+
+func (e *ienc) value(v any) error {
+	switch v := v.(type) {
+	case nil:
+		e.b = append(e.b, tagNil)
+	case bool:
+		if v {
+			e.b = append(e.b, tagTrue)
+		} else {
+			e.b = append(e.b, tagFalse)
+		}
+	case int64:
+		e.b = append(e.b, tagInt)
+		e.int(v)
+	case float64:
+		e.b = append(e.b, tagFloat)
+		e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(v))
+	case string:
+		e.b = append(e.b, tagString)
+		e.str(v)
+	case []any:
+		e.b = append(e.b, tagList)
+		e.uint(uint64(len(v)))
+		for _, x := range v {
+			if err := e.value(x); err != nil {
+				return err
+			}
+		}
+	case skill.Map:
+		e.b = append(e.b, tagMap)
+		return e.fields(v)
+	default:
+		return errors.New("a frontmatter value of a type the index does not know")
+	}
+	return nil
+}
+
+func (e *ienc) fields(m skill.Map) error {
+	if m == nil {
+		e.uint(0)
+		return nil
+	}
+	e.uint(uint64(len(m)) + 1)
+	for _, f := range m {
+		e.str(f.Key)
+		if err := e.value(f.Value); err != nil {
+			return err
+		}
+		e.int(int64(f.Line))
+		e.int(int64(f.Column))
+	}
+	return nil
+}
+
+func (e *ienc) parsed(s *skill.Skill) error {
+	e.str(s.Name)
+	e.str(s.RawName)
+	e.str(s.Description)
+	e.str(s.WhenToUse)
+	e.str(s.License)
+	e.str(s.Compatibility)
+	if s.Metadata == nil {
+		e.uint(0)
+	} else {
+		e.uint(uint64(len(s.Metadata)) + 1)
+		for k, v := range s.Metadata {
+			e.str(k)
+			e.str(v)
+		}
+	}
+	e.strs(s.AllowedTools)
+	e.bool(s.DisableModelInvocation)
+	if err := e.fields(s.Extra); err != nil {
+		return err
+	}
+	if err := e.fields(s.Frontmatter); err != nil {
+		return err
+	}
+	e.bool(s.HasFrontmatter)
+	e.bool(s.Recovered)
+	if s.Repairs == nil {
+		e.uint(0)
+	} else {
+		e.uint(uint64(len(s.Repairs)) + 1)
+		for _, r := range s.Repairs {
+			e.int(int64(r.Line))
+			e.int(int64(r.EndLine))
+			e.str(r.Key)
+			e.str(r.Text)
+			e.str(r.Error)
+		}
+	}
+	e.str(s.Body)
+	e.int(int64(s.BodyOffset))
+	e.int(int64(s.BodyLine))
+	e.int(int64(s.BodyLines))
+	return nil
+}
+
+func (e *ienc) skill(s *Skill) error {
+	if s.Skill == nil {
+		e.bool(false)
+	} else {
+		e.bool(true)
+		if err := e.parsed(s.Skill); err != nil {
+			return err
+		}
+	}
+	e.str(s.Location)
+	e.str(s.BaseDir)
+	e.str(s.Root)
+	e.str(string(s.Scope))
+	e.str(s.Folder)
+	e.bool(s.Flat)
+	e.int(s.Bytes)
+	e.bool(s.Truncated)
+	e.bool(s.Listed)
+	e.str(s.boundary)
+	return nil
+}
+
+func (e *ienc) diag(d *skill.Diagnostic) {
+	e.str(string(d.Code))
+	e.str(string(d.Severity))
+	e.str(d.Path)
+	e.int(int64(d.Line))
+	e.int(int64(d.Column))
+	e.str(d.Message)
+	e.str(d.Skill)
+	e.str(d.Related)
+}
+
+func (e *ienc) root(r *Root) {
+	e.str(r.Path)
+	e.str(string(r.Scope))
+	e.bool(r.Exists)
+	e.bool(r.File)
+	e.str(r.Boundary)
+	e.bool(r.Flat)
+	e.str(r.Label)
+}
+
+// listing writes l. Skills are written once each, in a table: the listed
+// ones first, then those only candidates point at, so a candidate and the
+// listing share one *Skill after decoding, as they did before.
+func (e *ienc) listing(l *Listing) error {
+	e.str(l.Workspace)
+	e.optLen(l.Roots == nil, len(l.Roots))
+	for i := range l.Roots {
+		e.root(&l.Roots[i])
+	}
+	table := make([]*Skill, 0, len(l.Skills))
+	pos := make(map[*Skill]int, len(l.Skills))
+	add := func(s *Skill) {
+		if _, ok := pos[s]; !ok && s != nil {
+			pos[s] = len(table)
+			table = append(table, s)
+		}
+	}
+	for _, s := range l.Skills {
+		add(s)
+	}
+	for _, cd := range l.Candidates {
+		add(cd.Skill)
+	}
+	e.uint(uint64(len(table)))
+	for _, s := range table {
+		if err := e.skill(s); err != nil {
+			return err
+		}
+	}
+	e.optLen(l.Skills == nil, len(l.Skills))
+	for _, s := range l.Skills {
+		e.uint(uint64(pos[s]))
+	}
+	e.optLen(l.Diagnostics == nil, len(l.Diagnostics))
+	for i := range l.Diagnostics {
+		e.diag(&l.Diagnostics[i])
+	}
+	if l.Candidates == nil {
+		e.uint(0)
+	} else {
+		e.uint(uint64(len(l.Candidates)) + 1)
+		for _, cd := range l.Candidates {
+			e.str(cd.Path)
+			e.str(cd.Root)
+			e.str(string(cd.Scope))
+			e.bool(cd.Flat)
+			e.bool(cd.Ignored)
+			if cd.Skill == nil {
+				e.uint(0)
+			} else {
+				e.uint(uint64(pos[cd.Skill]) + 1)
+			}
+		}
+	}
+	return nil
+}
+
+// idec reads what ienc wrote, from one string: decoded strings are
+// substrings of it, so decoding allocates no string. Every read is
+// bounds-checked: on a short or malformed input it records errIndexCorrupt
+// and returns zero values, so a corrupt index file never panics and never
+// yields a half-read listing.
+type idec struct {
+	s     string
+	i     int
+	err   error
+	table []string
+}
+
+func newDec(data string) *idec { return &idec{s: data} }
+
+// left is how many bytes remain.
+func (d *idec) left() int { return len(d.s) - d.i }
+
+func (d *idec) fail() { d.err = errIndexCorrupt; d.i = len(d.s) }
+
+func (d *idec) uint() uint64 {
+	var v uint64
+	for shift := uint(0); ; shift += 7 {
+		if d.i >= len(d.s) || shift > 63 {
+			d.fail()
+			return 0
+		}
+		c := d.s[d.i]
+		d.i++
+		if shift == 63 && c > 1 {
+			d.fail()
+			return 0
+		}
+		v |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			return v
+		}
+	}
+}
+
+func (d *idec) int() int64 {
+	u := d.uint()
+	v := int64(u >> 1)
+	if u&1 != 0 {
+		v = ^v
+	}
+	return v
+}
+
+// count reads a length that must fit in what is left (each element takes
+// at least one byte), so a forged length cannot make the decoder allocate.
+func (d *idec) count() int {
+	n := d.uint()
+	if n > uint64(d.left()) {
+		d.fail()
+		return 0
+	}
+	return int(n)
+}
+
+// optCount reads a length written as n+1, 0 meaning nil.
+func (d *idec) optCount() (int, bool) {
+	n := d.uint()
+	if n == 0 {
+		return 0, false
+	}
+	n--
+	if n > uint64(d.left()) {
+		d.fail()
+		return 0, false
+	}
+	return int(n), true
+}
+
+func (d *idec) str() string {
+	k := d.uint()
+	if k > 0 {
+		if k > uint64(len(d.table)) {
+			d.fail()
+			return ""
+		}
+		return d.table[k-1]
+	}
+	n := d.uint()
+	if d.err != nil || n > uint64(d.left()) {
+		d.fail()
+		return ""
+	}
+	s := d.s[d.i : d.i+int(n)]
+	d.i += int(n)
+	d.table = append(d.table, s)
+	return s
+}
+
+func (d *idec) bool() bool {
+	if d.i >= len(d.s) || d.s[d.i] > 1 {
+		d.fail()
+		return false
+	}
+	v := d.s[d.i] == 1
+	d.i++
+	return v
+}
+
+// byte reads one byte.
+func (d *idec) byte() byte {
+	if d.i >= len(d.s) {
+		d.fail()
+		return 0
+	}
+	c := d.s[d.i]
+	d.i++
+	return c
+}
+
+func (d *idec) strs() []string {
+	n, ok := d.optCount()
+	if !ok {
+		return nil
+	}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = d.str()
+	}
+	return out
+}
+
+func (d *idec) stamp() stamp {
+	return stamp{size: d.int(), mtime: d.int(), ino: d.uint(), dev: d.uint()}
+}
+
+// maxValueDepth bounds the nesting of decoded frontmatter values.
+const maxValueDepth = 100
+
+func (d *idec) value(depth int) any {
+	if depth > maxValueDepth {
+		d.fail()
+	}
+	if d.err != nil {
+		return nil
+	}
+	tag := d.byte()
+	switch tag {
+	case tagNil:
+		return nil
+	case tagFalse:
+		return false
+	case tagTrue:
+		return true
+	case tagInt:
+		return d.int()
+	case tagFloat:
+		if d.left() < 8 {
+			d.fail()
+			return nil
+		}
+		f := math.Float64frombits(binary.LittleEndian.Uint64([]byte(d.s[d.i : d.i+8])))
+		d.i += 8
+		return f
+	case tagString:
+		return d.str()
+	case tagList:
+		n := d.count()
+		out := make([]any, 0, n)
+		for range n {
+			out = append(out, d.value(depth+1))
+		}
+		return out
+	case tagMap:
+		return d.fields(depth + 1)
+	}
+	d.fail()
+	return nil
+}
+
+func (d *idec) fields(depth int) skill.Map {
+	n, ok := d.optCount()
+	if !ok {
+		return nil
+	}
+	m := make(skill.Map, 0, n)
+	for range n {
+		if d.err != nil {
+			return nil
+		}
+		f := skill.Field{Key: d.str()}
+		f.Value = d.value(depth)
+		f.Line = int(d.int())
+		f.Column = int(d.int())
+		m = append(m, f)
+	}
+	return m
+}
+
+func (d *idec) parsed() *skill.Skill {
+	s := &skill.Skill{}
+	s.Name = d.str()
+	s.RawName = d.str()
+	s.Description = d.str()
+	s.WhenToUse = d.str()
+	s.License = d.str()
+	s.Compatibility = d.str()
+	if n, ok := d.optCount(); ok {
+		s.Metadata = make(map[string]string, n)
+		for range n {
+			k := d.str()
+			s.Metadata[k] = d.str()
+		}
+	}
+	s.AllowedTools = d.strs()
+	s.DisableModelInvocation = d.bool()
+	s.Extra = d.fields(0)
+	s.Frontmatter = d.fields(0)
+	s.HasFrontmatter = d.bool()
+	s.Recovered = d.bool()
+	if n, ok := d.optCount(); ok {
+		s.Repairs = make([]skill.Repair, n)
+		for i := range s.Repairs {
+			r := &s.Repairs[i]
+			r.Line = int(d.int())
+			r.EndLine = int(d.int())
+			r.Key = d.str()
+			r.Text = d.str()
+			r.Error = d.str()
+		}
+	}
+	s.Body = d.str()
+	s.BodyOffset = int(d.int())
+	s.BodyLine = int(d.int())
+	s.BodyLines = int(d.int())
+	return s
+}
+
+func (d *idec) skill(c *Catalog) *Skill {
+	s := &Skill{c: c}
+	if d.bool() {
+		s.Skill = d.parsed()
+	}
+	s.Location = d.str()
+	s.BaseDir = d.str()
+	s.Root = d.str()
+	s.Scope = Scope(d.str())
+	s.Folder = d.str()
+	s.Flat = d.bool()
+	s.Bytes = d.int()
+	s.Truncated = d.bool()
+	s.Listed = d.bool()
+	s.boundary = d.str()
+	return s
+}
+
+func (d *idec) diag() skill.Diagnostic {
+	return skill.Diagnostic{
+		Code: skill.Code(d.str()), Severity: skill.Severity(d.str()), Path: d.str(),
+		Line: int(d.int()), Column: int(d.int()), Message: d.str(), Skill: d.str(), Related: d.str(),
+	}
+}
+
+func (d *idec) root() Root {
+	return Root{Path: d.str(), Scope: Scope(d.str()), Exists: d.bool(), File: d.bool(), Boundary: d.str(), Flat: d.bool(), Label: d.str()}
+}
+
+func (d *idec) listing(c *Catalog) *Listing {
+	l := &Listing{Workspace: d.str()}
+	if n, ok := d.optCount(); ok {
+		l.Roots = make([]Root, n)
+		for i := range l.Roots {
+			l.Roots[i] = d.root()
+		}
+	}
+	table := make([]*Skill, d.count())
+	for i := range table {
+		table[i] = d.skill(c)
+	}
+	skillAt := func(i uint64) *Skill {
+		if i >= uint64(len(table)) {
+			d.fail()
+			return nil
+		}
+		return table[i]
+	}
+	if n, ok := d.optCount(); ok {
+		l.Skills = make([]*Skill, n)
+		for i := range l.Skills {
+			l.Skills[i] = skillAt(d.uint())
+		}
+	}
+	if n, ok := d.optCount(); ok {
+		l.Diagnostics = make([]skill.Diagnostic, n)
+		for i := range l.Diagnostics {
+			l.Diagnostics[i] = d.diag()
+		}
+	}
+	if n, ok := d.optCount(); ok {
+		backing := make([]Candidate, n)
+		l.Candidates = make([]*Candidate, n)
+		for i := range backing {
+			cd := &backing[i]
+			cd.Path = d.str()
+			cd.Root = d.str()
+			cd.Scope = Scope(d.str())
+			cd.Flat = d.bool()
+			cd.Ignored = d.bool()
+			if k := d.uint(); k > 0 {
+				cd.Skill = skillAt(k - 1)
+			}
+			l.Candidates[i] = cd
+		}
+	}
+	if d.err != nil {
+		return nil
+	}
+	return l
+}

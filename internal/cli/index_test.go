@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestIndexedCommands: show, search, prompt and tool-schema write the
+// persistent index into the user cache folder and print the same bytes
+// from it as without it; --no-cache writes none; list never uses it.
+func TestIndexedCommands(t *testing.T) {
+	ws := t.TempDir()
+	writeFiles(t, ws, map[string]string{
+		"skills/alpha/SKILL.md":              "---\nname: alpha\ndescription: Alpha reviews release notes.\n---\n# Alpha\n\nDo it.\n",
+		"skills/beta/SKILL.md":               "---\nname: beta\ndescription: Beta cuts a release tag.\nwhen-to-use: the user asks to tag\n---\nTag it.\n",
+		"skills/group/gamma/SKILL.md":        "---\nname: gamma\ndescription: Gamma has a bundled file.\n---\nSee references/x.md.\n",
+		"skills/group/gamma/references/x.md": "x\n",
+	})
+	old := time.Now().Add(-time.Hour)
+	var paths []string
+	filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error { paths = append(paths, p); return err })
+	for i := len(paths) - 1; i >= 0; i-- {
+		if err := os.Chtimes(paths[i], old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	run := func(args ...string) string {
+		t.Helper()
+		var out, errb bytes.Buffer
+		if code := Run(context.Background(), append(args, "-w", ws, "--no-user"), &IO{Out: &out, Err: &errb}); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+		}
+		return out.String() + "\n--stderr--\n" + errb.String()
+	}
+	indexes := func() int {
+		files, _ := filepath.Glob(filepath.Join(cache, "skillet", "index", "*.idx"))
+		return len(files)
+	}
+	run("list")
+	if n := indexes(); n != 0 {
+		t.Fatalf("list wrote %d index files; it always walks", n)
+	}
+	for _, args := range [][]string{
+		{"show", "gamma"}, {"search", "release"}, {"prompt"}, {"prompt", "--format", "json"}, {"tool-schema"},
+	} {
+		plain := run(append([]string{"--no-cache"}, args...)...)
+		if n := indexes(); n != 0 {
+			t.Fatalf("%v --no-cache wrote %d index files", args, n)
+		}
+		first := run(args...)
+		if n := indexes(); n != 1 {
+			t.Fatalf("%v wrote %d index files, want 1", args, n)
+		}
+		second := run(args...) // answered from the index
+		if first != plain || second != plain {
+			t.Errorf("%v: output with the index differs from --no-cache:\nplain:\n%s\nfirst:\n%s\nsecond:\n%s", args, plain, first, second)
+		}
+		os.RemoveAll(filepath.Join(cache, "skillet"))
+	}
+}
