@@ -7,9 +7,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // The persistent index (docs/performance.md#persistent-index). A command
@@ -128,13 +132,38 @@ func (c *Catalog) fromIndex(roots []*Root) *Listing {
 	if st.listing == nil || !bytes.Equal(st.roots, encodeRoots(roots)) {
 		return nil
 	}
-	for _, ps := range st.stamps {
-		now := indexStat(ps.path)
-		if now.missing != ps.missing || now.stamp != ps.stamp {
-			return nil
-		}
+	if !unchanged(st.stamps) {
+		return nil
 	}
 	return st.listing
+}
+
+// unchanged stats every path again and reports whether each still has its
+// stamp (or is still missing). The stats are spread over a few goroutines:
+// on a cold page cache each can wait on the disk.
+func unchanged(stamps []pathStamp) bool {
+	const chunk = 512
+	var changed atomic.Bool
+	var g errgroup.Group
+	g.SetLimit(min(max(runtime.GOMAXPROCS(0), 2), 8))
+	for lo := 0; lo < len(stamps); lo += chunk {
+		part := stamps[lo:min(lo+chunk, len(stamps))]
+		g.Go(func() error {
+			for _, ps := range part {
+				if changed.Load() {
+					return nil
+				}
+				now := indexStat(ps.path)
+				if now.missing != ps.missing || now.stamp != ps.stamp {
+					changed.Store(true)
+					return nil
+				}
+			}
+			return nil
+		})
+	}
+	g.Wait()
+	return !changed.Load()
 }
 
 // readIndex reads and decodes an index file.
