@@ -225,6 +225,16 @@ func (e *ienc) diag(d *skill.Diagnostic) {
 	e.str(d.Message)
 	e.str(d.Skill)
 	e.str(d.Related)
+	e.optLen(d.Fixes == nil, len(d.Fixes))
+	for _, f := range d.Fixes {
+		e.str(f.Message)
+		e.optLen(f.Edits == nil, len(f.Edits))
+		for _, te := range f.Edits {
+			e.int(int64(te.Pos))
+			e.int(int64(te.End))
+			e.str(te.NewText)
+		}
+	}
 }
 
 func (e *ienc) root(r *Root) {
@@ -545,10 +555,24 @@ func (d *idec) skill(c *Catalog) *Skill {
 }
 
 func (d *idec) diag() skill.Diagnostic {
-	return skill.Diagnostic{
+	g := skill.Diagnostic{
 		Code: skill.Code(d.str()), Severity: skill.Severity(d.str()), Path: d.str(),
 		Line: int(d.int()), Column: int(d.int()), Message: d.str(), Skill: d.str(), Related: d.str(),
 	}
+	if n, ok := d.optCount(); ok {
+		g.Fixes = make([]skill.SuggestedFix, n)
+		for i := range g.Fixes {
+			f := &g.Fixes[i]
+			f.Message = d.str()
+			if m, ok := d.optCount(); ok {
+				f.Edits = make([]skill.TextEdit, m)
+				for j := range f.Edits {
+					f.Edits[j] = skill.TextEdit{Pos: int(d.int()), End: int(d.int()), NewText: d.str()}
+				}
+			}
+		}
+	}
+	return g
 }
 
 func (d *idec) root() Root {
