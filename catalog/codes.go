@@ -25,9 +25,9 @@ var _ = skill.Register(
 		Help: "The file or folder is a symlink whose target lies outside the boundary of its root (the workspace for project roots, the home folder for user roots). It is skipped. " +
 			"Copy the skill into the root, or add the target folder to trustedPaths in skillet.yaml."},
 	skill.CodeInfo{Code: skill.CodeDuplicateName, Severity: skill.SeverityError, Spec: false,
-		Summary: "two files claim the same skill name in one scope; only the first is loaded",
+		Summary: "two files claim the same skill name in one scope; only one is loaded",
 		Source:  "Kestrel, docs/discovery.md#precedence",
-		Help:    "Two skill files in the same scope have the same name; only the first in path order loads and the other is ignored. Rename or remove one of them."},
+		Help:    "Two skill files in the same scope have the same name; only one loads and the other is ignored: inside one root the copy whose name matches its folder, else the first in path order. Rename or remove one of them."},
 	skill.CodeInfo{Code: skill.CodeTooLarge, Severity: skill.SeverityWarning, Spec: false,
 		Summary: "the file is larger than maxSkillBytes; only that many bytes are read",
 		Source:  "Kestrel",
@@ -74,6 +74,11 @@ var _ = skill.Register(
 		Summary: "the same skill, byte for byte, is also in another agent's folder; it is listed once",
 		Source:  "docs/discovery.md#precedence",
 		Help:    "The skill is present in the folders of two agents with identical bytes, so it is listed once and nothing needs to change. Remove one copy if you want a single place to edit it."},
+	skill.CodeInfo{Code: skill.CodeNestedSkill, Severity: skill.SeverityWarning,
+		Summary: "a SKILL.md inside the folder of a skill that does not load; it does not load either",
+		Source:  "docs/discovery.md#shapes",
+		Help: "Nothing below a skill folder is discovered: while the outer skill loads, a SKILL.md inside it is one of its bundled files. The outer skill does not load here (a name clash lost, or an error), so this file is not reachable at all. " +
+			"Move the nested skill out of the outer skill's folder, or fix the outer skill (its own diagnostic says what is wrong)."},
 	skill.CodeInfo{Code: skill.CodeSkillsSkipped, Severity: skill.SeverityWarning,
 		Summary: "no skill loads, but folders skipped by name hold skills; the message counts them and names the --root that reads them",
 		Source:  "docs/discovery.md#shapes",

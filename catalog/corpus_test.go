@@ -69,11 +69,9 @@ func TestCorpus(t *testing.T) {
 				loaded[s.Location] = true
 				skillDirs = append(skillDirs, s.BaseDir)
 			}
-			for p := range named {
-				if strings.HasSuffix(p, "SKILL.md") {
-					skillDirs = append(skillDirs, filepath.Dir(p))
-				}
-			}
+			// Only a skill that loads has bundled files: a SKILL.md inside
+			// the folder of one that does not must be named itself
+			// (nested-skill).
 			var bundled, unexplained int
 			for _, f := range files {
 				switch {

@@ -152,6 +152,9 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 	}
 	l.Skills = make([]*Skill, 0, len(cands))
 	// Candidates point into one backing array: no allocation per skill.
+	// lost are the candidates that do not load, whose folders nestedDiags
+	// searches.
+	var lost []*candidate
 	cdBuf := make([]Candidate, 0, len(cands))
 	l.Candidates = make([]*Candidate, 0, len(cands))
 	addCandidate := func(cand *candidate) *Candidate {
@@ -169,6 +172,7 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 		if e.readErr != nil {
 			diags = append(diags, readDiag(*cand, e.readErr))
 			addCandidate(cand)
+			lost = append(lost, cand)
 			continue
 		}
 		next[cand.path] = e
@@ -186,6 +190,7 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 				Message: fmt.Sprintf("the file is %d bytes; only the first %d (maxSkillBytes) are read and %d are left out", e.size, c.settings.MaxSkillBytes, max(e.size-int64(c.settings.MaxSkillBytes), 0))})
 		}
 		if e.skill == nil {
+			lost = append(lost, cand)
 			continue
 		}
 		s := e.listed
@@ -202,6 +207,22 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 		if w, ok := byName[s.Name]; ok {
 			if d, ok := otherFolder(w, s); ok {
 				diags = append(diags, d)
+				if d.Code != skill.CodeDuplicateCopy {
+					lost = append(lost, cand)
+				}
+				continue
+			}
+			if w.Root == s.Root && ownName(s) && !ownName(w) {
+				// Two skills of one root: the copy whose name is its
+				// folder's wins over the one found first.
+				diags = append(diags, skill.Diagnostic{Code: skill.CodeDuplicateName, Severity: skill.SeverityError,
+					Path: w.Location, Skill: s.Name, Related: s.Location,
+					Message: fmt.Sprintf("the skill %q is also defined at %s, which loads because its folder has the skill's name; this copy, in the folder %q, does not",
+						s.Name, s.Location, folderName(w))})
+				l.Skills[slices.Index(l.Skills, w)] = s
+				byName[s.Name] = s
+				lost = append(lost, &candidate{root: cand.root, path: w.Location, dir: w.BaseDir, flat: w.Flat})
+				continue
 			} else if w.Scope == s.Scope {
 				diags = append(diags, skill.Diagnostic{Code: skill.CodeDuplicateName, Severity: skill.SeverityError,
 					Path: s.Location, Skill: s.Name, Related: w.Location,
@@ -211,12 +232,14 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 					Path: s.Location, Skill: s.Name, Related: w.Location,
 					Message: fmt.Sprintf("the %s skill %q is shadowed by the %s skill at %s", s.Scope, s.Name, w.Scope, w.Location)})
 			}
+			lost = append(lost, cand)
 			continue
 		}
 		byName[s.Name] = s
 		l.Skills = append(l.Skills, s)
 	}
 	c.cache, c.nextCache = next, c.cache
+	diags = append(diags, c.nestedDiags(ctx, lost)...)
 	if len(l.Skills) == 0 {
 		diags = append(diags, c.skippedDiags(roots)...)
 	}
@@ -271,6 +294,84 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 		c.saveIndex(l, roots, start)
 	}
 	return l, nil
+}
+
+// ownName reports whether a skill's name is its folder's (its file stem's,
+// for a flat-form skill).
+func ownName(s *Skill) bool { return s.Name == folderName(s) }
+
+// folderName is the folder name of a directory-form skill, the file stem
+// of a flat-form one.
+func folderName(s *Skill) string {
+	if s.Flat {
+		base := filepath.Base(s.Location)
+		return strings.TrimSuffix(base, filepath.Ext(base))
+	}
+	return filepath.Base(s.BaseDir)
+}
+
+// maxNested bounds the nested SKILL.md files reported below one skill
+// folder that does not load.
+const maxNested = 100
+
+// nestedDiags names the SKILL.md files inside the folders of the lost
+// candidates: skills that do not load (rejected, unreadable, or a name
+// clash lost). Nothing below a skill
+// folder is discovered (docs/discovery.md#shapes): while the outer skill
+// loads they are its bundled files, but when it does not, they would
+// vanish without a word. The folders searched are few, so they are
+// walked on every List.
+func (c *Catalog) nestedDiags(ctx context.Context, lost []*candidate) []skill.Diagnostic {
+	var out []skill.Diagnostic
+	for _, cand := range lost {
+		if cand.flat || cand.ignored || ctx.Err() != nil {
+			continue
+		}
+		n := 0
+		var walk func(dir string, depth int)
+		walk = func(dir string, depth int) {
+			if depth > c.settings.MaxDepth || n >= maxNested {
+				return
+			}
+			ents, err := os.ReadDir(dir)
+			if err != nil {
+				return
+			}
+			for _, e := range ents {
+				if !e.IsDir() || ignored(e.Name()) || n >= maxNested {
+					continue // symlinks are not followed
+				}
+				sub := filepath.Join(dir, e.Name())
+				if f := skillFileIn(sub); f != "" {
+					n++
+					out = append(out, skill.Diagnostic{Code: skill.CodeNestedSkill, Severity: skill.SeverityWarning,
+						Path: f, Related: cand.path,
+						Message: fmt.Sprintf("this skill is inside the skill folder %s, whose own skill does not load (see its diagnostic); nothing below a skill folder is discovered, so this one does not load either: move it out, or fix the outer skill", cand.dir)})
+				}
+				walk(sub, depth+1)
+			}
+		}
+		walk(cand.dir, 1)
+	}
+	return out
+}
+
+// skillFileIn returns the skill file of dir (SKILL.md, or skill.md in
+// another letter case), or "".
+func skillFileIn(dir string) string {
+	if fi, err := os.Lstat(filepath.Join(dir, SkillFile)); err == nil && !fi.IsDir() {
+		return filepath.Join(dir, SkillFile)
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	for _, e := range ents {
+		if !e.IsDir() && strings.EqualFold(e.Name(), SkillFile) {
+			return filepath.Join(dir, e.Name())
+		}
+	}
+	return ""
 }
 
 // countOf is "1 skill" or "N skills".

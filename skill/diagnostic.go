@@ -65,6 +65,7 @@ const (
 	CodeNotLoaded            Code = "not-loaded"
 	CodeDuplicateCopy        Code = "duplicate-copy"
 	CodeSkillsSkipped        Code = "skills-skipped"
+	CodeNestedSkill          Code = "nested-skill"
 )
 
 // CodeInfo documents one [Code] in the registry ([Register], [Codes]).
