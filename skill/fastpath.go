@@ -1,7 +1,6 @@
 package skill
 
 import (
-	"bytes"
 	"strconv"
 	"unicode/utf8"
 
@@ -17,7 +16,8 @@ import (
 // sequence of such one-line values. For anything else (comments, tabs, block
 // scalars, values that go on over several lines, anchors, tags, escapes
 // beyond JSON's, control characters) it returns ok == false and the caller
-// uses the library. text has LF line endings and no CR.
+// uses the library. text is valid UTF-8 (Parse checks the whole file first)
+// with LF line endings and no CR.
 //
 // Plain scalars carry no resolved Tag: skillet types them itself by the YAML
 // 1.2 core schema (yamlx.Scalar), never by the library's tag.
@@ -26,16 +26,31 @@ import (
 // are substrings of one copy of text, so a file costs a handful of
 // allocations instead of the library's hundred or so.
 func fastFrontmatter(text []byte) (*yamlx.Node, bool) {
-	if yamlx.LibraryOnly.Load() || len(text) == 0 || len(text) > 1<<16 || !utf8.Valid(text) {
+	if yamlx.LibraryOnly.Load() || len(text) == 0 || len(text) > 1<<16 {
 		return nil, false
 	}
-	// Characters that start what this reader does not handle: comments,
-	// tabs, control characters (YAML rejects most of them), and the
-	// C1 controls, BOM and non-characters YAML does not count as printable.
+	// One pass: decline on characters that start what this reader does not
+	// handle (comments, tabs, control characters, which YAML rejects or
+	// reads as line breaks, and the C1 controls, BOM and non-characters it
+	// does not count as printable), and count lines and flow items to size
+	// the node slice.
+	lines, items, lineItems, flow := 1, 0, 0, false
 	for i, c := range text {
 		switch {
-		case c == '#' || c == '\t' || c == '\r' || c == 0x7f || (c < 0x20 && c != '\n'):
+		case c == '\n':
+			lines++
+			if flow {
+				items += lineItems
+			}
+			lineItems, flow = 0, false
+		case c == ',':
+			lineItems++
+		case c == '[' || c == '{':
+			items++
+			flow = true
+		case c == '#' || c == '\t' || c == '\r' || c == 0x7f || c < 0x20:
 			return nil, false
+		case c < 0x80:
 		case c == 0xC2 && i+1 < len(text) && text[i+1] < 0xA0:
 			return nil, false
 		case c == 0xE2 && i+2 < len(text) && text[i+1] == 0x80 && (text[i+2] == 0xA8 || text[i+2] == 0xA9):
@@ -44,8 +59,9 @@ func fastFrontmatter(text []byte) (*yamlx.Node, bool) {
 			return nil, false
 		}
 	}
-	lines := bytes.Count(text, []byte{'\n'}) + 1
-	items := bytes.Count(text, []byte{','}) + bytes.Count(text, []byte{'['}) + bytes.Count(text, []byte{'{'})
+	if flow {
+		items += lineItems
+	}
 	fp := fastParser{
 		src:   string(text),
 		nodes: make([]yamlx.Node, 0, 1+2*lines+2*items),

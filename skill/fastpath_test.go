@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/skillet-go/skillet/internal/benchtree/tree"
 	"github.com/skillet-go/skillet/internal/testcorpus"
@@ -49,6 +50,9 @@ func FuzzFastPath(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text []byte) {
 		text = bytes.ReplaceAll(text, []byte("\r"), nil)
+		if !utf8.Valid(text) {
+			return // Parse rejects the file before decoding
+		}
 		fast, ok := fastFrontmatter(text)
 		if !ok {
 			return

@@ -11,18 +11,34 @@ import (
 )
 
 var (
-	// specName is the specification's name rule: lowercase ASCII letters
-	// and digits in hyphen-separated runs (spec §name).
-	specName = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 	// looseName is Kestrel's rule for a normalised name.
 	looseName = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
 )
+
+// specName is the specification's name rule: lowercase ASCII letters and
+// digits in hyphen-separated runs (spec §name), ^[a-z0-9]+(-[a-z0-9]+)*$
+// checked without a regular expression (every skill is checked).
+func specName(name string) bool {
+	if name == "" || name[0] == '-' || name[len(name)-1] == '-' {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+		case c == '-' && name[i-1] != '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // ValidName reports whether name meets the specification's rule: 1-64
 // characters of a-z, 0-9 and "-", no leading, trailing or double hyphen
 // (spec §name).
 func ValidName(name string) bool {
-	return len(name) <= MaxNameChars && specName.MatchString(name)
+	return len(name) <= MaxNameChars && specName(name)
 }
 
 // Normalize rewrites a name to kebab-case (Kestrel): NFKC, accents removed,
@@ -194,7 +210,7 @@ func specNameProblem(name string) string {
 		return "the name " + strconv.Quote(name) + " cannot start or end with a hyphen"
 	case strings.Contains(name, "--"):
 		return "the name " + strconv.Quote(name) + " cannot contain consecutive hyphens"
-	case !specName.MatchString(name):
+	case !specName(name):
 		return "the name " + strconv.Quote(name) + " may only hold a-z, 0-9 and hyphens"
 	}
 	return ""

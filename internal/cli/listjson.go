@@ -260,6 +260,28 @@ func (j *jw) value(v any, depth int) {
 
 const hexDigits = "0123456789abcdef"
 
+// Classes of a byte in a JSON string.
+const (
+	plainByte = iota // written as is
+	escByte          // a quote, a backslash or a control character
+	htmlByte         // <, > or &, escaped only with html
+	multiByte        // part of a multi-byte sequence
+)
+
+var strClass = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c < 0x20 || c == '"' || c == '\\':
+			t[c] = escByte
+		case c == '<' || c == '>' || c == '&':
+			t[c] = htmlByte
+		case c >= utf8.RuneSelf:
+			t[c] = multiByte
+		}
+	}
+	return t
+}()
+
 // str appends s as a JSON string the way encoding/json does without HTML
 // escaping: quotes, backslashes and control characters escaped, invalid
 // UTF-8 as \ufffd, U+2028 and U+2029 as \u escapes.
@@ -271,11 +293,12 @@ func (j *jw) quote(s string, html bool) {
 	b := append(j.b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && !(html && (c == '<' || c == '>' || c == '&')) {
-				i++
-				continue
-			}
+		c := s[i]
+		if k := strClass[c]; k == plainByte || k == htmlByte && !html {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
 			b = append(b, s[start:i]...)
 			switch c {
 			case '\\', '"':
