@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -11,23 +12,57 @@ import (
 
 // The three commands of the specification's reference validator
 // (skills-ref): same arguments, output streams, messages and exit codes.
+// Their arguments are read as the reference's command-line library reads
+// them, so a bad invocation gets its usage error (exit 2) too.
 
-// pathArg checks that the path arguments exist, with the reference tool's
-// usage error (exit 2) otherwise.
-func pathArg(cmd *cobra.Command, io *IO, metavar string, paths []string) error {
-	if len(paths) == 0 {
-		fmt.Fprintf(io.Err, "Usage: skillet %s [OPTIONS] %s\nTry 'skillet %s --help' for help.\n\nError: Missing argument '%s'.\n",
-			cmd.Name(), metavar, cmd.Name(), metavar)
+// refArgs checks the arguments of a reference command: -h/--help print the
+// help, "--" ends the options, any other option is unknown, every path must
+// exist, and one path is allowed unless many is set. It returns the paths,
+// or an error carrying the exit code (0 after help).
+func refArgs(cmd *cobra.Command, io *IO, metavar string, many bool, args []string) ([]string, error) {
+	usage := func(format string, a ...any) error {
+		fmt.Fprintf(io.Err, "Usage: skillet %s [OPTIONS] %s\nTry 'skillet %s --help' for help.\n\nError: %s\n",
+			cmd.Name(), metavar, cmd.Name(), fmt.Sprintf(format, a...))
 		return silent(exitUsage)
+	}
+	var paths []string
+	opts := true
+	for _, a := range args {
+		switch {
+		case opts && a == "--":
+			opts = false
+		case opts && (a == "-h" || a == "--help"):
+			cmd.SetOut(io.Out)
+			if err := cmd.Help(); err != nil {
+				return nil, err
+			}
+			return nil, silent(exitOK)
+		case opts && strings.HasPrefix(a, "--"):
+			name, _, _ := strings.Cut(a, "=")
+			return nil, usage("No such option: %s", name)
+		case opts && len(a) > 1 && a[0] == '-':
+			return nil, usage("No such option: -%c", a[1])
+		default:
+			paths = append(paths, a)
+		}
+	}
+	if len(paths) == 0 {
+		return nil, usage("Missing argument '%s'.", metavar)
 	}
 	for _, p := range paths {
 		if _, err := os.Stat(p); err != nil {
-			fmt.Fprintf(io.Err, "Usage: skillet %s [OPTIONS] %s\nTry 'skillet %s --help' for help.\n\nError: Invalid value for '%s': Path '%s' does not exist.\n",
-				cmd.Name(), metavar, cmd.Name(), metavar, p)
-			return silent(exitUsage)
+			return nil, usage("Invalid value for '%s': Path '%s' does not exist.", metavar, p)
 		}
 	}
-	return nil
+	if !many && len(paths) > 1 {
+		extra := paths[1:]
+		word := "argument"
+		if len(extra) > 1 {
+			word = "arguments"
+		}
+		return nil, usage("Got unexpected extra %s (%s)", word, strings.Join(extra, " "))
+	}
+	return paths, nil
 }
 
 func newValidateCmd(io *IO) *cobra.Command {
@@ -35,21 +70,24 @@ func newValidateCmd(io *IO) *cobra.Command {
 		Use:   "validate SKILL_PATH",
 		Short: "Check one skill against the specification (as skills-ref validate)",
 		Long: `Validate the skill folder (or SKILL.md) at SKILL_PATH against the Agent Skills
-specification, with the reference validator's messages: "Valid skill: PATH"
-on stdout and exit 0, or "Validation failed for PATH:" and one line per
-problem on stderr and exit 1. A missing path is a usage error (exit 2).`,
-		Args: cobra.MaximumNArgs(1),
+specification, with the reference validator's rules and messages: "Valid
+skill: PATH" on stdout and exit 0, or "Validation failed for PATH:" and one
+line per problem on stderr and exit 1. A missing path is a usage error
+(exit 2). skillet lint --strict reports the same problems with their codes
+(docs/lint.md#reference-parity).`,
+		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := pathArg(cmd, io, "SKILL_PATH", args); err != nil {
+			paths, err := refArgs(cmd, io, "SKILL_PATH", false, args)
+			if err != nil {
 				return err
 			}
-			path := args[0]
-			problems := skillsref.Validate(path)
+			dir := skillsref.SkillDir(paths[0])
+			problems := skillsref.Validate(dir)
 			if len(problems) == 0 {
-				fmt.Fprintf(io.Out, "Valid skill: %s\n", skillsref.SkillDir(path))
+				fmt.Fprintf(io.Out, "Valid skill: %s\n", dir)
 				return nil
 			}
-			fmt.Fprintf(io.Err, "Validation failed for %s:\n", skillsref.SkillDir(path))
+			fmt.Fprintf(io.Err, "Validation failed for %s:\n", dir)
 			for _, p := range problems {
 				fmt.Fprintf(io.Err, "  - %s\n", p)
 			}
@@ -66,12 +104,13 @@ func newReadPropertiesCmd(io *IO) *cobra.Command {
 metadata of the skill at SKILL_PATH as JSON, in the reference validator's
 format (two-space indent, non-ASCII escaped). Only the presence of name and
 description is checked; errors print "Error: ..." and exit 1.`,
-		Args: cobra.MaximumNArgs(1),
+		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := pathArg(cmd, io, "SKILL_PATH", args); err != nil {
+			paths, err := refArgs(cmd, io, "SKILL_PATH", false, args)
+			if err != nil {
 				return err
 			}
-			props, err := skillsref.ReadProperties(args[0])
+			props, err := skillsref.ReadProperties(skillsref.SkillDir(paths[0]))
 			if err != nil {
 				fmt.Fprintf(io.Err, "Error: %s\n", err)
 				return silent(exitFail)
@@ -89,11 +128,17 @@ func newToPromptCmd(io *IO) *cobra.Command {
 		Long: `Print the reference validator's <available_skills> XML block for the skills
 at SKILL_PATHS, in argument order. If any skill fails, nothing is printed on
 stdout, "Error: ..." goes to stderr and the exit code is 1.`,
+		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := pathArg(cmd, io, "SKILL_PATHS...", args); err != nil {
+			paths, err := refArgs(cmd, io, "SKILL_PATHS...", true, args)
+			if err != nil {
 				return err
 			}
-			out, err := skillsref.ToPrompt(args)
+			dirs := make([]string, len(paths))
+			for i, p := range paths {
+				dirs[i] = skillsref.SkillDir(p)
+			}
+			out, err := skillsref.ToPrompt(dirs)
 			if err != nil {
 				fmt.Fprintf(io.Err, "Error: %s\n", err)
 				return silent(exitFail)

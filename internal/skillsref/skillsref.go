@@ -1,16 +1,22 @@
 // Package skillsref reproduces the three commands of the Agent Skills
-// reference validator, skills-ref (validate, read-properties, to-prompt):
-// their messages, JSON keys and XML shape, so scripts written against it
-// switch over unchanged (docs/output.md; https://agentskills.io/specification and its reference validator (docs/lint.md#reference-parity)).
+// reference validator, skills-ref (validate, read-properties, to-prompt),
+// verdict for verdict: the same checks in the same order, the same messages,
+// exit codes, JSON and XML, so scripts written against it switch over
+// unchanged. The rules are the specification's
+// (https://agentskills.io/specification) as skills-ref applies them; see
+// docs/lint.md#reference-parity.
 //
-// The file itself is read by skillet's own parser (YAML 1.2, line-based
-// fences), so a few inputs the reference tool rejects only because of its
-// YAML library are accepted here: flow style such as [a, b], anchors and
-// aliases, explicit tags, a UTF-8 BOM, CRLF. Duplicate keys and values that
-// need repair are invalid YAML and rejected, as there. Names follow the
-// specification's ASCII rule (a-z, 0-9, hyphens) where the reference tool
-// also accepts other Unicode letters. Every rule of the specification is
-// checked with the reference tool's wording.
+// The file is read the way the reference reads it, not the way skillet's
+// loader does: as UTF-8 with universal newlines, the frontmatter being the
+// text between the first two occurrences of "---", parsed with
+// strictyaml's rules (every scalar a string; flow collections, anchors,
+// tags, duplicate keys and tabs between tokens are errors, with
+// strictyaml's and ruamel.yaml's messages). Where the reference crashes
+// (a file that is not UTF-8, a control character the YAML reader refuses),
+// these functions return a clear message instead.
+//
+// [Check] is the one place these rules live: validate prints its messages,
+// and skillet lint --strict reports the same findings with their codes.
 package skillsref
 
 import (
@@ -20,8 +26,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -33,24 +39,88 @@ import (
 
 // Error is a failure the reference tool raises as an exception: the CLI
 // prints "Error: " + Message and exits 1.
-type Error struct{ Message string }
+type Error struct {
+	Message string
+	// Code and Line classify the failure for lint (Line 1-based in the
+	// file, 0 when unknown).
+	Code skill.Code
+	Line int
+}
 
 func (e *Error) Error() string { return e.Message }
 
-// SkillDir returns the folder a path names: a file whose lower-cased name is
-// skill.md stands for its parent folder (as typed, not resolved).
-func SkillDir(path string) string {
-	if fi, err := os.Stat(path); err == nil && !fi.IsDir() && strings.ToLower(filepath.Base(path)) == "skill.md" {
-		return filepath.Dir(path)
-	}
-	return path
+// IsError reports whether err is a reference-tool error (exit 1) rather
+// than an unexpected failure.
+func IsError(err error) bool {
+	var e *Error
+	return errors.As(err, &e)
 }
 
-// FindSkillFile returns dir/SKILL.md, else dir/skill.md, else "".
+// PyPath normalises a path as Python's pathlib does: repeated and trailing
+// slashes and "." components removed, "" and "./" becoming ".". The
+// reference prints paths in that form.
+func PyPath(p string) string {
+	if p == "" {
+		return "."
+	}
+	abs := strings.HasPrefix(p, "/")
+	var parts []string
+	for _, c := range strings.Split(p, "/") {
+		if c != "" && c != "." {
+			parts = append(parts, c)
+		}
+	}
+	s := strings.Join(parts, "/")
+	switch {
+	case abs:
+		if strings.HasPrefix(p, "//") && !strings.HasPrefix(p, "///") {
+			return "//" + s
+		}
+		return "/" + s
+	case s == "":
+		return "."
+	}
+	return s
+}
+
+// pyName is pathlib's name: the last component ("" for "." and "/").
+func pyName(p string) string {
+	p = PyPath(p)
+	if p == "." || strings.Trim(p, "/") == "" {
+		return ""
+	}
+	return p[strings.LastIndex(p, "/")+1:]
+}
+
+// pyParent is pathlib's parent.
+func pyParent(p string) string {
+	p = PyPath(p)
+	i := strings.LastIndex(p, "/")
+	switch {
+	case i < 0:
+		return "."
+	case i == 0:
+		return "/"
+	}
+	return p[:i]
+}
+
+// SkillDir returns the folder a command-line path names, as the reference
+// prints it: the path normalised ([PyPath]), and a regular file whose
+// lower-cased name is skill.md standing for its parent folder.
+func SkillDir(path string) string {
+	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && strings.ToLower(filepath.Base(path)) == "skill.md" {
+		return pyParent(path)
+	}
+	return PyPath(path)
+}
+
+// FindSkillFile returns dir/SKILL.md, else dir/skill.md, else "": the
+// first name that exists, whatever it is.
 func FindSkillFile(dir string) string {
 	for _, name := range []string{"SKILL.md", "skill.md"} {
 		p := filepath.Join(dir, name)
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+		if _, err := os.Stat(p); err == nil {
 			return p
 		}
 	}
@@ -60,316 +130,393 @@ func FindSkillFile(dir string) string {
 // maxFileBytes bounds the SKILL.md the reference commands read.
 const maxFileBytes = 8 << 20
 
-// parsed is a SKILL.md read for the reference commands.
-type parsed struct {
-	file string
-	s    *skill.Skill
-	fm   skill.Map
-}
-
-// load reads and splits the skill file of dir, returning the reference
-// tool's pre-parse error when it cannot.
-func load(dir string) (*parsed, error) {
-	file := FindSkillFile(dir)
-	if file == "" {
-		return nil, &Error{"Missing required file: SKILL.md"}
-	}
-	data, err := catalog.ReadRegular(file, maxFileBytes)
+// frontmatter reads the skill file and returns its frontmatter as
+// strictyaml's data, or the reference's ParseError.
+func frontmatter(file string) ([]kv, error) {
+	data, err := readFile(file)
 	if err != nil {
-		return nil, &Error{"Cannot read " + err.Error()}
+		return nil, err
 	}
-	// The reference tool stops at the first structural problem.
-	s, diags := skill.Parse(data, &skill.Options{Path: file, MaxDescriptionChars: -1, KeepRejected: true})
-	for _, d := range diags {
-		switch d.Code {
-		case skill.CodeInvalidEncoding:
-			return nil, &Error{"SKILL.md is not valid UTF-8 text"}
-		case skill.CodeNoFrontmatter:
-			return nil, &Error{"SKILL.md must start with YAML frontmatter (---)"}
-		case skill.CodeParseError:
-			switch {
-			case strings.Contains(d.Message, "never closed"):
-				return nil, &Error{"SKILL.md frontmatter not properly closed with ---"}
-			case strings.Contains(d.Message, "must be a YAML mapping"):
-				return nil, &Error{"SKILL.md frontmatter must be a YAML mapping"}
+	if !utf8.Valid(data) {
+		off := 0
+		for off < len(data) {
+			r, n := utf8.DecodeRune(data[off:])
+			if r == utf8.RuneError && n <= 1 {
+				break
 			}
-			return nil, &Error{"Invalid YAML in frontmatter: " + strings.TrimPrefix(d.Message, "invalid YAML in the frontmatter: ")}
-		case skill.CodeParseRecovered:
-			switch {
-			case d.Line == 1 && strings.Contains(d.Message, "blank line"):
-				return nil, &Error{"SKILL.md must start with YAML frontmatter (---)"}
-			case strings.Contains(d.Message, "frontmatter opened on line"):
-				// skillet closed the frontmatter after its block of keys;
-				// the reference tool does not: it reads up to the next ---
-				// line, as strict mode does.
-				return nil, strictFenceError(data, file)
-			}
-		case skill.CodeDuplicateField:
-			// Duplicate keys are invalid YAML; the reference tool's parser
-			// rejects them.
-			return nil, &Error{fmt.Sprintf("Invalid YAML in frontmatter: %s (line %d)", d.Message, d.Line)}
+			off += n
 		}
+		line := 1 + bytes.Count(data[:off], []byte("\n"))
+		return nil, &Error{Message: fmt.Sprintf("SKILL.md is not valid UTF-8 text (byte 0x%02x at offset %d)", data[off], off), Code: skill.CodeInvalidEncoding, Line: line}
 	}
-	if s == nil {
-		if d := firstError(diags); d != nil {
-			return nil, &Error{d.Message}
+	// Python's text mode: universal newlines.
+	content := strings.ReplaceAll(string(data), "\r\n", "\n")
+	content = strings.ReplaceAll(content, "\r", "\n")
+	if !strings.HasPrefix(content, "---") {
+		return nil, &Error{Message: "SKILL.md must start with YAML frontmatter (---)", Code: skill.CodeNoFrontmatter, Line: 1}
+	}
+	parts := strings.SplitN(content, "---", 3)
+	if len(parts) < 3 {
+		return nil, &Error{Message: "SKILL.md frontmatter not properly closed with ---", Code: skill.CodeParseError, Line: 1}
+	}
+	v, yerr := loadStrict(parts[1])
+	if yerr != nil {
+		line := 0
+		if yerr.pmark != nil {
+			line = yerr.pmark.line + 1
 		}
-		return nil, &Error{"SKILL.md could not be parsed"}
+		if yerr.readerCh != 0 || yerr.pmark != nil && yerr.problem == "" {
+			return nil, &Error{Message: fmt.Sprintf("Invalid YAML in frontmatter: unacceptable character #x%04x: special characters are not allowed (line %d, column %d)",
+				yerr.readerCh, line, yerr.pmark.col+1), Code: skill.CodeParseError, Line: line}
+		}
+		return nil, &Error{Message: "Invalid YAML in frontmatter: " + yerr.format(splitLines(parts[1])), Code: skill.CodeParseError, Line: line}
 	}
-	// A value that only parsed after repair is invalid YAML for the
-	// reference tool, which does not repair.
-	if len(s.Repairs) > 0 {
-		r := s.Repairs[0]
-		return nil, &Error{fmt.Sprintf("Invalid YAML in frontmatter: %s (line %d)", r.Error, r.Line)}
+	m, ok := v.([]kv)
+	if !ok {
+		return nil, &Error{Message: "SKILL.md frontmatter must be a YAML mapping", Code: skill.CodeParseError, Line: 1}
 	}
-	if len(s.Frontmatter) == 0 {
-		return nil, &Error{"SKILL.md frontmatter must be a YAML mapping"}
-	}
-	return &parsed{file: file, s: s, fm: s.Frontmatter}, nil
-}
-
-// strictFenceError is the reference tool's error for a frontmatter that
-// lenient parsing closed after its block of keys.
-func strictFenceError(data []byte, file string) *Error {
-	_, diags := skill.Parse(data, &skill.Options{Path: file, Mode: skill.Strict, MaxDescriptionChars: -1, KeepRejected: true})
-	for _, d := range diags {
-		if d.Code != skill.CodeParseError {
+	for i := range m {
+		if m[i].key != "metadata" {
 			continue
 		}
-		if strings.Contains(d.Message, "never closed") {
-			return &Error{"SKILL.md frontmatter not properly closed with ---"}
-		}
-		return &Error{"Invalid YAML in frontmatter: " + strings.TrimPrefix(d.Message, "invalid YAML in the frontmatter: ")}
-	}
-	return &Error{"SKILL.md frontmatter not properly closed with ---"}
-}
-
-func firstError(diags []skill.Diagnostic) *skill.Diagnostic {
-	for i := range diags {
-		if diags[i].Severity == skill.SeverityError {
-			return &diags[i]
+		if md, ok := m[i].val.([]kv); ok {
+			conv := make([]kv, len(md))
+			for j, e := range md {
+				conv[j] = kv{key: e.key, val: pyStrOf(e.val)}
+			}
+			m[i].val = conv
 		}
 	}
-	return nil
+	return m, nil
 }
 
-// allowedFields is the reference validator's allow-list, as it prints it.
+func readFile(file string) ([]byte, error) {
+	data, err := catalog.ReadRegular(file, maxFileBytes)
+	if err != nil {
+		code := skill.CodeUnreadable
+		if errors.Is(err, catalog.ErrTooLarge) {
+			code = skill.CodeTooLarge
+		}
+		msg := errText(err)
+		if !strings.HasPrefix(msg, file) {
+			msg = file + ": " + msg
+		}
+		return nil, &Error{Message: "Cannot read " + msg, Code: code}
+	}
+	return data, nil
+}
+
+func errText(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Path + ": " + pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func get(m []kv, key string) (any, bool) {
+	for _, e := range m {
+		if e.key == key {
+			return e.val, true
+		}
+	}
+	return nil, false
+}
+
+// Violation is one problem the reference validator reports: its message,
+// and for lint the diagnostic code and the 1-based line of the skill file
+// it concerns (0 when it concerns the file as a whole).
+type Violation struct {
+	Code    skill.Code
+	Message string
+	Line    int
+}
+
+// allowedFields is the reference validator's allow-list, as it prints it
+// (a Python list).
 const allowedFields = "['allowed-tools', 'compatibility', 'description', 'license', 'metadata', 'name']"
 
-// Validate checks the skill folder (or SKILL.md) at path against the
-// specification and returns the reference validator's problem messages; an
-// empty slice means valid.
-func Validate(path string) []string {
-	fi, err := os.Stat(path)
+var specFields = map[string]bool{"name": true, "description": true, "license": true, "allowed-tools": true, "metadata": true, "compatibility": true}
+
+// Check validates the skill folder dir (a path as the reference prints
+// it, see [SkillDir]) against the specification with the reference
+// validator's rules and returns its violations in its order; none means
+// valid.
+func Check(dir string) []Violation {
+	fi, err := os.Stat(dir)
 	if err != nil {
-		return []string{"Path does not exist: " + path}
+		return []Violation{{Code: skill.CodeFileMissing, Message: "Path does not exist: " + dir}}
 	}
-	dir := path
 	if !fi.IsDir() {
-		if strings.ToLower(filepath.Base(path)) != "skill.md" {
-			return []string{"Not a directory: " + path}
-		}
-		dir = filepath.Dir(path)
+		return []Violation{{Code: skill.CodeFileMissing, Message: "Not a directory: " + dir}}
 	}
-	p, err := load(dir)
+	file := FindSkillFile(dir)
+	if file == "" {
+		return []Violation{{Code: skill.CodeFileMissing, Message: "Missing required file: SKILL.md"}}
+	}
+	fm, err := frontmatter(file)
 	if err != nil {
-		return []string{err.Error()}
+		var e *Error
+		errors.As(err, &e)
+		return []Violation{{Code: e.Code, Message: e.Message, Line: e.Line}}
 	}
-	var problems []string
+	var out []Violation
 	var unknown []string
-	for _, f := range p.fm {
-		if !skill.SpecField(f.Key) {
-			unknown = append(unknown, f.Key)
+	for _, e := range fm {
+		if !specFields[e.key] {
+			unknown = append(unknown, e.key)
 		}
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		problems = append(problems, fmt.Sprintf("Unexpected fields in frontmatter: %s. Only %s are allowed.", strings.Join(unknown, ", "), allowedFields))
+		out = append(out, Violation{Code: skill.CodeUnknownField, Message: fmt.Sprintf("Unexpected fields in frontmatter: %s. Only %s are allowed.", strings.Join(unknown, ", "), allowedFields)})
 	}
-	problems = append(problems, nameProblems(p, filepath.Base(mustAbs(dir)))...)
-	if v, ok := p.fm.Get("description"); !ok {
-		problems = append(problems, "Missing required field in frontmatter: description")
-	} else if s, ok := scalarText(p, "description", v); !ok || strings.TrimSpace(s) == "" {
-		problems = append(problems, "Field 'description' must be a non-empty string")
+	if v, ok := get(fm, "name"); !ok {
+		out = append(out, Violation{Code: skill.CodeNameMissing, Message: "Missing required field in frontmatter: name"})
+	} else {
+		out = append(out, nameViolations(v, pyName(dir))...)
+	}
+	if v, ok := get(fm, "description"); !ok {
+		out = append(out, Violation{Code: skill.CodeNoDescription, Message: "Missing required field in frontmatter: description"})
+	} else if s, ok := v.(string); !ok || pyStrip(s) == "" {
+		out = append(out, Violation{Code: skill.CodeNoDescription, Message: "Field 'description' must be a non-empty string"})
 	} else if n := utf8.RuneCountInString(s); n > skill.MaxDescriptionChars {
-		problems = append(problems, fmt.Sprintf("Description exceeds %d character limit (%d chars)", skill.MaxDescriptionChars, n))
+		out = append(out, Violation{Code: skill.CodeDescriptionTooLong, Message: fmt.Sprintf("Description exceeds %d character limit (%d chars)", skill.MaxDescriptionChars, n)})
 	}
-	if v, ok := p.fm.Get("compatibility"); ok {
-		if s, ok := scalarText(p, "compatibility", v); !ok {
-			problems = append(problems, "Field 'compatibility' must be a string")
+	if v, ok := get(fm, "compatibility"); ok {
+		if s, ok := v.(string); !ok {
+			out = append(out, Violation{Code: skill.CodeFieldInvalid, Message: "Field 'compatibility' must be a string"})
 		} else if n := utf8.RuneCountInString(s); n > skill.MaxCompatibilityChars {
-			problems = append(problems, fmt.Sprintf("Compatibility exceeds %d character limit (%d chars)", skill.MaxCompatibilityChars, n))
+			out = append(out, Violation{Code: skill.CodeCompatibilityTooLong, Message: fmt.Sprintf("Compatibility exceeds %d character limit (%d chars)", skill.MaxCompatibilityChars, n)})
 		}
-	}
-	return problems
-}
-
-func mustAbs(p string) string {
-	if a, err := filepath.Abs(p); err == nil {
-		return a
-	}
-	return p
-}
-
-// scalarText returns the text of a scalar field as the author wrote it
-// (the reference tool reads every scalar as a string).
-func scalarText(p *parsed, key string, v any) (string, bool) {
-	switch v.(type) {
-	case skill.Map, []any:
-		return "", false
-	case nil:
-		return "", true
-	}
-	switch key {
-	case "name":
-		return p.s.RawName, true
-	case "description":
-		return p.s.Description, true
-	case "compatibility":
-		return p.s.Compatibility, true
-	case "license":
-		return p.s.License, true
-	}
-	return fmt.Sprint(v), true
-}
-
-func nameProblems(p *parsed, dirName string) []string {
-	v, ok := p.fm.Get("name")
-	if !ok {
-		return []string{"Missing required field in frontmatter: name"}
-	}
-	raw, ok := scalarText(p, "name", v)
-	if !ok || strings.TrimSpace(raw) == "" {
-		return []string{"Field 'name' must be a non-empty string"}
-	}
-	name := norm.NFKC.String(strings.TrimSpace(raw))
-	var out []string
-	if n := utf8.RuneCountInString(name); n > skill.MaxNameChars {
-		out = append(out, fmt.Sprintf("Skill name '%s' exceeds %d character limit (%d chars)", name, skill.MaxNameChars, n))
-	}
-	if name != strings.ToLower(name) {
-		out = append(out, fmt.Sprintf("Skill name '%s' must be lowercase", name))
-	}
-	if strings.HasPrefix(name, "-") || strings.HasSuffix(name, "-") {
-		out = append(out, "Skill name cannot start or end with a hyphen")
-	}
-	if strings.Contains(name, "--") {
-		out = append(out, "Skill name cannot contain consecutive hyphens")
-	}
-	for _, r := range strings.ToLower(name) {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
-			out = append(out, fmt.Sprintf("Skill name '%s' contains invalid characters. Only letters, digits, and hyphens are allowed.", name))
-			break
-		}
-	}
-	if norm.NFKC.String(dirName) != name {
-		out = append(out, fmt.Sprintf("Directory name '%s' must match skill name '%s'", dirName, name))
 	}
 	return out
 }
 
-// Properties is what read-properties prints, in the reference tool's key
-// order.
-type Properties struct {
-	Name          string
-	Description   string
-	License       *string
-	Compatibility *string
-	AllowedTools  any // a string or a list, as written
-	Metadata      [][2]string
+// Validate checks the skill folder dir as [Check] does and returns the
+// reference validator's messages; an empty slice means valid.
+func Validate(dir string) []string {
+	var out []string
+	for _, v := range Check(dir) {
+		out = append(out, v.Message)
+	}
+	return out
 }
 
-// ReadProperties reads a skill's properties; only the presence of name and
-// description is checked, as the reference tool does.
-func ReadProperties(path string) (*Properties, error) {
-	p, err := load(SkillDir(path))
+func nameViolations(v any, dirName string) []Violation {
+	raw, ok := v.(string)
+	if !ok || pyStrip(raw) == "" {
+		return []Violation{{Code: skill.CodeNameInvalid, Message: "Field 'name' must be a non-empty string"}}
+	}
+	name := norm.NFKC.String(pyStrip(raw))
+	var out []Violation
+	add := func(code skill.Code, format string, args ...any) {
+		out = append(out, Violation{Code: code, Message: fmt.Sprintf(format, args...)})
+	}
+	if n := utf8.RuneCountInString(name); n > skill.MaxNameChars {
+		add(skill.CodeNameInvalid, "Skill name '%s' exceeds %d character limit (%d chars)", name, skill.MaxNameChars, n)
+	}
+	if name != strings.ToLower(name) {
+		add(skill.CodeNameInvalid, "Skill name '%s' must be lowercase", name)
+	}
+	if strings.HasPrefix(name, "-") || strings.HasSuffix(name, "-") {
+		add(skill.CodeNameInvalid, "Skill name cannot start or end with a hyphen")
+	}
+	if strings.Contains(name, "--") {
+		add(skill.CodeNameInvalid, "Skill name cannot contain consecutive hyphens")
+	}
+	for _, r := range name {
+		if !(unicode.IsLetter(r) || unicode.IsNumber(r) || r == '-') {
+			add(skill.CodeNameInvalid, "Skill name '%s' contains invalid characters. Only letters, digits, and hyphens are allowed.", name)
+			break
+		}
+	}
+	if norm.NFKC.String(dirName) != name {
+		add(skill.CodeNameMismatch, "Directory name '%s' must match skill name '%s'", dirName, name)
+	}
+	return out
+}
+
+// pyStrip is Python's str.strip(): Unicode white space, and the
+// separators U+001C-U+001F, removed from both ends.
+func pyStrip(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r >= 0x1c && r <= 0x1f })
+}
+
+// Properties is what read-properties prints: name and description, and
+// each optional field as the frontmatter holds it (a string, a list or a
+// mapping; nil when absent).
+type Properties struct {
+	Name, Description                    string
+	License, Compatibility, AllowedTools any
+	Metadata                             any
+}
+
+// ReadProperties reads the properties of the skill folder dir (as
+// [SkillDir] gives it); only the presence of name and description is
+// checked, as the reference tool does.
+func ReadProperties(dir string) (*Properties, error) {
+	file := FindSkillFile(dir)
+	if file == "" {
+		return nil, &Error{Message: "SKILL.md not found in " + dir, Code: skill.CodeFileMissing}
+	}
+	fm, err := frontmatter(file)
 	if err != nil {
 		return nil, err
 	}
+	for _, key := range []string{"name", "description"} {
+		if _, ok := get(fm, key); !ok {
+			return nil, &Error{Message: "Missing required field in frontmatter: " + key, Code: skill.CodeNameMissing}
+		}
+	}
 	props := &Properties{}
 	for _, key := range []string{"name", "description"} {
-		v, ok := p.fm.Get(key)
-		if !ok {
-			return nil, &Error{"Missing required field in frontmatter: " + key}
-		}
-		s, ok := scalarText(p, key, v)
-		if !ok || strings.TrimSpace(s) == "" {
-			return nil, &Error{fmt.Sprintf("Field '%s' must be a non-empty string", key)}
+		v, _ := get(fm, key)
+		s, ok := v.(string)
+		if !ok || pyStrip(s) == "" {
+			return nil, &Error{Message: fmt.Sprintf("Field '%s' must be a non-empty string", key), Code: skill.CodeFieldInvalid}
 		}
 		if key == "name" {
-			props.Name = strings.TrimSpace(s)
+			props.Name = pyStrip(s)
 		} else {
-			props.Description = strings.TrimSpace(s)
+			props.Description = pyStrip(s)
 		}
 	}
-	if v, ok := p.fm.Get("license"); ok {
-		s := reprText(v)
-		props.License = &s
-	}
-	if v, ok := p.fm.Get("compatibility"); ok {
-		s := reprText(v)
-		props.Compatibility = &s
-	}
-	if v, ok := p.fm.Get("allowed-tools"); ok && v != nil {
-		if list, ok := v.([]any); ok {
-			items := make([]string, len(list))
-			for i, it := range list {
-				items[i] = reprText(it)
-			}
-			props.AllowedTools = items
-		} else {
-			props.AllowedTools = reprText(v)
-		}
-	}
-	if v, ok := p.fm.Get("metadata"); ok {
-		if m, ok := v.(skill.Map); ok {
-			for _, f := range m {
-				val := p.s.Metadata[f.Key]
-				switch f.Value.(type) {
-				case skill.Map, []any:
-					val = pyRepr(f.Value)
-				}
-				props.Metadata = append(props.Metadata, [2]string{f.Key, val})
-			}
-		}
-	}
+	props.License, _ = get(fm, "license")
+	props.Compatibility, _ = get(fm, "compatibility")
+	props.AllowedTools, _ = get(fm, "allowed-tools")
+	props.Metadata, _ = get(fm, "metadata")
 	return props, nil
 }
 
-// reprText is a value as the reference tool's schema-less YAML reads it:
-// scalars as their text, collections as Python's repr.
-func reprText(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	case skill.Map, []any:
-		return pyRepr(x)
-	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64)
+// JSON renders the properties as Python's json.dumps(indent=2) does:
+// two-space indent, non-ASCII as \uXXXX escapes; absent fields and an
+// empty metadata are left out.
+func (p *Properties) JSON() []byte {
+	m := []kv{{"name", p.Name}, {"description", p.Description}}
+	for _, f := range []kv{{"license", p.License}, {"compatibility", p.Compatibility}, {"allowed-tools", p.AllowedTools}} {
+		if f.val != nil {
+			m = append(m, f)
+		}
 	}
-	return fmt.Sprint(v)
+	if pyTruthy(p.Metadata) {
+		m = append(m, kv{"metadata", p.Metadata})
+	}
+	var b strings.Builder
+	pyJSON(&b, m, "")
+	return []byte(b.String())
 }
 
-// pyRepr renders a value as Python's repr of the all-strings data the
-// reference tool's YAML library produces: {'a': 'b'}, ['x'].
+func pyTruthy(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return false
+	case string:
+		return x != ""
+	case []any:
+		return len(x) > 0
+	case []kv:
+		return len(x) > 0
+	}
+	return true
+}
+
+func pyJSON(b *strings.Builder, v any, indent string) {
+	inner := indent + "  "
+	switch x := v.(type) {
+	case []kv:
+		if len(x) == 0 {
+			b.WriteString("{}")
+			return
+		}
+		b.WriteString("{\n")
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(",\n")
+			}
+			b.WriteString(inner + pyJSONString(e.key) + ": ")
+			pyJSON(b, e.val, inner)
+		}
+		b.WriteString("\n" + indent + "}")
+	case []any:
+		if len(x) == 0 {
+			b.WriteString("[]")
+			return
+		}
+		b.WriteString("[\n")
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(",\n")
+			}
+			b.WriteString(inner)
+			pyJSON(b, e, inner)
+		}
+		b.WriteString("\n" + indent + "]")
+	case string:
+		b.WriteString(pyJSONString(x))
+	default:
+		b.WriteString("null")
+	}
+}
+
+// pyStrOf is Python's str() of strictyaml data: a string as is, a list
+// or mapping as its repr.
+func pyStrOf(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return pyRepr(v)
+}
+
+// pyRepr is Python's repr of strictyaml data: {'a': 'b'}, ['x'].
 func pyRepr(v any) string {
 	switch x := v.(type) {
-	case skill.Map:
+	case []kv:
 		parts := make([]string, len(x))
-		for i, f := range x {
-			parts[i] = pyStr(f.Key) + ": " + pyRepr(f.Value)
+		for i, e := range x {
+			parts[i] = pyStr(e.key) + ": " + pyRepr(e.val)
 		}
 		return "{" + strings.Join(parts, ", ") + "}"
 	case []any:
 		parts := make([]string, len(x))
-		for i, it := range x {
-			parts[i] = pyRepr(it)
+		for i, e := range x {
+			parts[i] = pyRepr(e)
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
+	case string:
+		return pyStr(x)
 	}
-	return pyStr(reprText(v))
+	return "None"
+}
+
+// htmlEscape is Python's html.escape(s, quote=True).
+var htmlEscape = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#x27;")
+
+// ToPrompt renders the reference tool's <available_skills> block for the
+// given skill folders (as [SkillDir] gives them): every tag and value on
+// its own line, name and description HTML-escaped, the location (the
+// resolved folder joined with the skill file's name) as is. Skills appear
+// in argument order; nothing is returned if any skill fails.
+func ToPrompt(dirs []string) (string, error) {
+	lines := []string{"<available_skills>"}
+	for _, dir := range dirs {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return "", &Error{Message: err.Error(), Code: skill.CodeUnreadable}
+		}
+		if r, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = r
+		}
+		props, err := ReadProperties(abs)
+		if err != nil {
+			return "", err
+		}
+		lines = append(lines, "<skill>", "<name>", htmlEscape.Replace(props.Name), "</name>",
+			"<description>", htmlEscape.Replace(props.Description), "</description>",
+			"<location>", FindSkillFile(abs), "</location>", "</skill>")
+	}
+	lines = append(lines, "</available_skills>")
+	return strings.Join(lines, "\n"), nil
 }
 
 // pyStr is Python's repr of a str.
@@ -401,47 +548,6 @@ func pyStr(s string) string {
 	}
 	b.WriteByte(q)
 	return b.String()
-}
-
-// JSON renders the properties as Python's json.dumps(indent=2) does:
-// two-space indent, ", " never at line ends, non-ASCII as \uXXXX escapes.
-func (p *Properties) JSON() []byte {
-	var b bytes.Buffer
-	b.WriteString("{\n")
-	var items []string
-	add := func(key, val string) { items = append(items, "  "+pyJSONString(key)+": "+val) }
-	add("name", pyJSONString(p.Name))
-	add("description", pyJSONString(p.Description))
-	if p.License != nil {
-		add("license", pyJSONString(*p.License))
-	}
-	if p.Compatibility != nil {
-		add("compatibility", pyJSONString(*p.Compatibility))
-	}
-	switch at := p.AllowedTools.(type) {
-	case string:
-		add("allowed-tools", pyJSONString(at))
-	case []string:
-		if len(at) == 0 {
-			add("allowed-tools", "[]")
-		} else {
-			parts := make([]string, len(at))
-			for i, t := range at {
-				parts[i] = "    " + pyJSONString(t)
-			}
-			add("allowed-tools", "[\n"+strings.Join(parts, ",\n")+"\n  ]")
-		}
-	}
-	if len(p.Metadata) > 0 {
-		parts := make([]string, len(p.Metadata))
-		for i, kv := range p.Metadata {
-			parts[i] = "    " + pyJSONString(kv[0]) + ": " + pyJSONString(kv[1])
-		}
-		add("metadata", "{\n"+strings.Join(parts, ",\n")+"\n  }")
-	}
-	b.WriteString(strings.Join(items, ",\n"))
-	b.WriteString("\n}")
-	return b.Bytes()
 }
 
 // pyJSONString encodes s as Python's json module does with ensure_ascii.
@@ -480,43 +586,4 @@ func pyJSONString(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
-}
-
-// htmlEscape is Python's html.escape(s, quote=True).
-var htmlEscape = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#x27;")
-
-// ToPrompt renders the reference tool's <available_skills> block for the
-// given skill folders: every tag and value on its own line, name and
-// description HTML-escaped, the location (the absolute, resolved path of
-// the skill file) as is. Skills appear in argument order; nothing is
-// returned if any skill fails.
-func ToPrompt(paths []string) (string, error) {
-	lines := []string{"<available_skills>"}
-	for _, path := range paths {
-		dir := SkillDir(path)
-		abs, err := filepath.Abs(dir)
-		if err != nil {
-			return "", err
-		}
-		if r, err := filepath.EvalSymlinks(abs); err == nil {
-			abs = r
-		}
-		props, err := ReadProperties(abs)
-		if err != nil {
-			return "", err
-		}
-		file := FindSkillFile(abs)
-		lines = append(lines, "<skill>", "<name>", htmlEscape.Replace(props.Name), "</name>",
-			"<description>", htmlEscape.Replace(props.Description), "</description>",
-			"<location>", file, "</location>", "</skill>")
-	}
-	lines = append(lines, "</available_skills>")
-	return strings.Join(lines, "\n"), nil
-}
-
-// IsError reports whether err is a reference-tool error (exit 1) rather
-// than an unexpected failure.
-func IsError(err error) bool {
-	var e *Error
-	return errors.As(err, &e)
 }

@@ -50,6 +50,7 @@ const (
 	DoubleQuotedStyle = yaml.DoubleQuotedStyle
 	SingleQuotedStyle = yaml.SingleQuotedStyle
 	FlowStyle         = yaml.FlowStyle
+	TaggedStyle       = yaml.TaggedStyle
 )
 
 // SyntaxError is YAML that could not be parsed. Line and Column are 1-based
@@ -58,6 +59,11 @@ type SyntaxError struct {
 	Line    int
 	Column  int
 	Message string
+	// Problem and Context are the parser's two parts of Message (Context
+	// may be empty, "while scanning a simple key"), and ContextLine and
+	// ContextColumn (1-based, 0 when unknown) where the context began.
+	Problem, Context           string
+	ContextLine, ContextColumn int
 }
 
 func (e *SyntaxError) Error() string {
@@ -120,7 +126,7 @@ func convertError(err error) error {
 	var les *yaml.LoadErrors
 	if errors.As(err, &les) && len(les.Errors) > 0 {
 		e := les.Errors[0]
-		return &SyntaxError{Line: e.Mark.Line, Column: e.Mark.Column, Message: e.Message}
+		return &SyntaxError{Line: e.Mark.Line, Column: e.Mark.Column, Message: e.Message, Problem: e.Message}
 	}
 	var le *yaml.LoadError
 	if errors.As(err, &le) {
@@ -128,7 +134,8 @@ func convertError(err error) error {
 		if le.ContextMsg != "" {
 			msg = le.ContextMsg + ": " + msg
 		}
-		return &SyntaxError{Line: le.Mark.Line, Column: le.Mark.Column, Message: msg}
+		return &SyntaxError{Line: le.Mark.Line, Column: le.Mark.Column, Message: msg,
+			Problem: le.Message, Context: le.ContextMsg, ContextLine: le.ContextMark.Line, ContextColumn: le.ContextMark.Column}
 	}
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	return &SyntaxError{Message: msg}
