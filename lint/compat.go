@@ -323,7 +323,15 @@ func (in *compatInput) check(rule HostRule, h *Host) []string {
 		if in.cd.Flat {
 			return []string{"a flat-form file is not a skill folder"}
 		}
-		return skillsref.Validate(filepath.Dir(in.cd.Path))
+		var out []string
+		for _, v := range skillsref.Check(filepath.Dir(in.cd.Path)) {
+			msg := skillsref.Brief(v.Message)
+			if v.Line > 0 && msg != v.Message {
+				msg += fmt.Sprintf(" (line %d)", v.Line)
+			}
+			out = append(out, msg)
+		}
+		return out
 	}
 	return nil
 }

@@ -43,8 +43,8 @@ type Error struct {
 	Message string
 	// Code and Line classify the failure for lint (Line 1-based in the
 	// file, 0 when unknown).
-	Code skill.Code
-	Line int
+	Code         skill.Code
+	Line, Column int
 }
 
 func (e *Error) Error() string { return e.Message }
@@ -161,15 +161,15 @@ func frontmatter(file string) ([]kv, error) {
 	}
 	v, yerr := loadStrict(parts[1])
 	if yerr != nil {
-		line := 0
+		line, col := 0, 0
 		if yerr.pmark != nil {
-			line = yerr.pmark.line + 1
+			line, col = yerr.pmark.line+1, yerr.pmark.col+1
 		}
 		if yerr.readerCh != 0 || yerr.pmark != nil && yerr.problem == "" {
 			return nil, &Error{Message: fmt.Sprintf("Invalid YAML in frontmatter: unacceptable character #x%04x: special characters are not allowed (line %d, column %d)",
-				yerr.readerCh, line, yerr.pmark.col+1), Code: skill.CodeParseError, Line: line}
+				yerr.readerCh, line, col), Code: skill.CodeParseError, Line: line, Column: col}
 		}
-		return nil, &Error{Message: "Invalid YAML in frontmatter: " + yerr.format(splitLines(parts[1])), Code: skill.CodeParseError, Line: line}
+		return nil, &Error{Message: "Invalid YAML in frontmatter: " + yerr.format(splitLines(parts[1])), Code: skill.CodeParseError, Line: line, Column: col}
 	}
 	m, ok := v.([]kv)
 	if !ok {
@@ -227,9 +227,9 @@ func get(m []kv, key string) (any, bool) {
 // and for lint the diagnostic code and the 1-based line of the skill file
 // it concerns (0 when it concerns the file as a whole).
 type Violation struct {
-	Code    skill.Code
-	Message string
-	Line    int
+	Code         skill.Code
+	Message      string
+	Line, Column int
 }
 
 // allowedFields is the reference validator's allow-list, as it prints it
@@ -258,7 +258,7 @@ func Check(dir string) []Violation {
 	if err != nil {
 		var e *Error
 		errors.As(err, &e)
-		return []Violation{{Code: e.Code, Message: e.Message, Line: e.Line}}
+		return []Violation{{Code: e.Code, Message: e.Message, Line: e.Line, Column: e.Column}}
 	}
 	var out []Violation
 	var unknown []string
@@ -586,4 +586,21 @@ func pyJSONString(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// Brief is a reference message on one line: a YAML error's context and
+// problem joined by ": ", without the positions and source lines (which
+// Violation.Line and Column carry).
+func Brief(msg string) string {
+	first, rest, ok := strings.Cut(msg, "\n")
+	if !ok {
+		return msg
+	}
+	parts := []string{first}
+	for _, l := range strings.Split(rest, "\n") {
+		if l != "" && !strings.HasPrefix(l, " ") {
+			parts = append(parts, l)
+		}
+	}
+	return strings.Join(parts, ": ")
 }

@@ -60,7 +60,7 @@ func TestValidateMessages(t *testing.T) {
 		{"blank", "\n---\nname: blank\ndescription: d\n---\nb\n", []string{"SKILL.md must start with YAML frontmatter (---)"}},
 		{"list", "---\n- a\n---\nb\n", []string{"SKILL.md frontmatter must be a YAML mapping"}},
 		{"unclosed", "---\nname: unclosed\ndescription: d\n\nb\n", []string{"SKILL.md frontmatter not properly closed with ---"}},
-		{"unclosed-rule", "---\nname: unclosed-rule\ndescription: d\n\n# T\n\nb\n\n---\n\nc\n", []string{"Invalid YAML in frontmatter: while scanning a simple key: could not find expected ':'"}},
+		{"unclosed-rule", "---\nname: unclosed-rule\ndescription: d\n\n# T\n\nb\n\n---\n\nc\n", []string{"Invalid YAML in frontmatter: while scanning a simple key\n  in \"<unicode string>\", line 7, column 1:\n    b\n    ^ (line: 7)\ncould not find expected ':'\n  in \"<unicode string>\", line 9, column 1:\n    \n    ^ (line: 9)"}},
 	} {
 		dir := filepath.Join(t.TempDir(), tt.dir)
 		os.MkdirAll(dir, 0o755)
