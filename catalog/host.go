@@ -491,9 +491,37 @@ func (c *Catalog) hostList(ctx context.Context) (*Listing, []HostVerdict, error)
 				Skill: v.Name, Message: fmt.Sprintf("%s loads one of the skills named %q, not always the same one; it may load another copy instead of this one", p.Name, v.Name)})
 		}
 	}
+	if c.wsExists {
+		diags = append(diags, c.unreadFolders(p)...)
+	}
 	skill.SortDiagnostics(diags)
 	l.Diagnostics = diags
 	return l, verdicts, nil
+}
+
+// unreadFolders are not-loaded diagnostics for the project folders of the
+// other common agents (the agents profile's) that hold skill files but that
+// profile p does not read, one per folder.
+func (c *Catalog) unreadFolders(p *Profile) []skill.Diagnostic {
+	def, ok := LookupProfile(DefaultPreset)
+	if !ok {
+		return nil
+	}
+	var diags []skill.Diagnostic
+	for _, d := range def.Roots.Project {
+		if slices.Contains(p.Roots.Project, d) {
+			continue
+		}
+		dir := filepath.Join(c.workspace, filepath.FromSlash(d))
+		folders := 0
+		n := countSkillFiles(dir, 0, hostSearchDepth, &folders, hostSearchFolders)
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() || n == 0 {
+			continue
+		}
+		diags = append(diags, skill.Diagnostic{Code: skill.CodeNotLoaded, Severity: skill.SeverityWarning, Path: dir,
+			Message: fmt.Sprintf("%s does not read %s, which holds %s", p.Name, d, countOf(n, "skill file"))})
+	}
+	return diags
 }
 
 // applyPrecedence settles name clashes among the loaded verdicts, taken in
