@@ -62,14 +62,18 @@ func hostParse(p *Profile, data []byte, path, folder string, flat bool) hostPars
 		return out
 	}
 	text := strings.ReplaceAll(strings.ReplaceAll(string(data), "\r\n", "\n"), "\r", "\n")
-	fm, body, hasFM := splitHostFences(text)
+	fm, body, hasFM := splitHostFences(text, pp.FenceAnywhere)
 	var f hostFields
 	var parsed *skill.Skill
 	if hasFM {
 		if pp.YAML == "subset" {
 			f = subsetFields(fm, nil)
 		} else {
-			s, diags := skill.Parse([]byte(text), &skill.Options{Path: path, Flat: flat, KeepRejected: true, SkipBody: true, MaxDescriptionChars: -1})
+			src := text
+			if pp.FenceAnywhere {
+				src = "---\n" + fm + "\n---\n" + body
+			}
+			s, diags := skill.Parse([]byte(src), &skill.Options{Path: path, Flat: flat, KeepRejected: true, SkipBody: true, MaxDescriptionChars: -1})
 			ok := s != nil && !s.Recovered
 			msg := ""
 			for _, d := range diags {
@@ -169,6 +173,9 @@ func hostParse(p *Profile, data []byte, path, folder string, flat bool) hostPars
 
 	// The description.
 	desc := strings.TrimSpace(f.description)
+	if pp.OneLine {
+		desc = strings.Join(strings.Fields(desc), " ")
+	}
 	if !f.hasDesc || desc == "" {
 		switch pp.Description {
 		case "drop":
@@ -221,9 +228,19 @@ func hostParse(p *Profile, data []byte, path, folder string, flat bool) hostPars
 // splitHostFences splits text (LF line endings) into frontmatter and body:
 // the first line must be ---, the frontmatter ends at the next line that is
 // --- (trailing blanks allowed).
-func splitHostFences(text string) (fm, body string, ok bool) {
+func splitHostFences(text string, anywhere bool) (fm, body string, ok bool) {
 	first, rest, found := strings.Cut(text, "\n")
 	if strings.TrimRight(first, " \t") != "---" || !found {
+		return "", text, false
+	}
+	if anywhere {
+		if i := strings.Index(rest, "---"); i >= 0 {
+			after := rest[i+3:]
+			if j := strings.IndexByte(after, '\n'); j >= 0 && strings.TrimSpace(after[:j]) == "" {
+				after = after[j+1:]
+			}
+			return rest[:i], after, true
+		}
 		return "", text, false
 	}
 	off := 0

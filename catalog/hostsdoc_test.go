@@ -179,6 +179,12 @@ func hostsTable(ps []*Profile) string {
 		{"no frontmatter", func(p *Profile) string {
 			return map[string]string{"drop": "dropped", "load": "loaded"}[p.Parse.NoFrontmatter]
 		}},
+		{"frontmatter ends at", func(p *Profile) string {
+			return map[bool]string{true: "the first `---`, even inside a line", false: "a `---` line"}[p.Parse.FenceAnywhere]
+		}},
+		{"description line breaks", func(p *Profile) string {
+			return map[bool]string{true: "shown as spaces", false: "kept"}[p.Parse.OneLine]
+		}},
 		{"frontmatter reader", func(p *Profile) string {
 			return map[string]string{"strict": "YAML", "repair": "YAML, an unquoted `: ` repaired", "subset": "only `key: value` lines"}[p.Parse.YAML]
 		}},

@@ -174,6 +174,13 @@ type ProfileParse struct {
 	Suffix              string `json:"suffix,omitempty"`
 	// MaxSkillBytes is how much of a file is read (0: all of it).
 	MaxSkillBytes int `json:"maxSkillBytes,omitempty"`
+	// FenceAnywhere says the frontmatter ends at the first "---" after the
+	// opening fence even inside a line (a description holding "---" is
+	// cut there); false: only a line that is exactly --- closes it.
+	FenceAnywhere bool `json:"fenceAnywhere,omitempty"`
+	// OneLine says a description's line breaks and runs of white space
+	// are shown as single spaces.
+	OneLine bool `json:"oneLine,omitempty"`
 	// EmptyBody drops a skill whose body is empty.
 	EmptyBody string `json:"emptyBody,omitempty"`
 }

@@ -78,7 +78,7 @@ func TestCompat(t *testing.T) {
 		}},
 		// Unquoted ": " in a value: strict YAML readers drop it, the
 		// line reader and the repairing reader load it.
-		"skills/Odd_Name/SKILL.md": {all(ch, map[string]string{"codex": no, "copilot": no, "pi": no, "brute": no}), map[string][]HostRule{
+		"skills/Odd_Name/SKILL.md": {all(ch, map[string]string{"copilot": no, "pi": no, "brute": no}), map[string][]HostRule{
 			"spec":       {RuleSpecName},
 			"skills-ref": {RuleReferenceValidator},
 			"anthropic":  {RuleSpecName},
@@ -117,7 +117,7 @@ func TestCompat(t *testing.T) {
 func TestTargets(t *testing.T) {
 	ws := t.TempDir()
 	writeTree(t, ws, map[string]string{
-		".agents/skills/colon/SKILL.md": "---\nname: colon\ndescription: Use when: asked\n---\n\nBody.\n",
+		".agents/skills/colon/SKILL.md": "---\nname: colon\n---\n\nBody.\n",
 		".agents/skills/fine/SKILL.md":  "---\nname: fine\ndescription: Fine.\n---\n\nBody.\n",
 	})
 	run := func(hosts ...string) (*Report, error) {
@@ -129,9 +129,9 @@ func TestTargets(t *testing.T) {
 		want  []string // paths with a not-loaded error
 	}{
 		{nil, nil},
-		{[]string{"gemini"}, nil},
+		{[]string{"claude"}, nil},
 		{[]string{"codex"}, []string{".agents/skills/colon/SKILL.md"}},
-		{[]string{"gemini", "codex"}, []string{".agents/skills/colon/SKILL.md"}},
+		{[]string{"claude", "codex"}, []string{".agents/skills/colon/SKILL.md"}},
 	} {
 		r, err := run(tt.hosts...)
 		if err != nil {
