@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -42,6 +43,9 @@ func checkBody(s *catalog.Skill) []skill.Diagnostic {
 	}
 	defer root.Close()
 	for _, ref := range References([]byte(body)) {
+		if ref.Example {
+			continue // plainly an example, not a file of this skill
+		}
 		problem := checkReference(root, ref.Target, ref.Code)
 		if problem == "" {
 			continue
@@ -78,6 +82,12 @@ type Reference struct {
 	Line, Column int
 	// Code says the reference is a path in a code span, not a link.
 	Code bool
+	// Example says the path is plainly an example rather than a file of
+	// the skill: its sentence says "e.g.", "for example", "for instance",
+	// "such as" or "Example:", it is an item of a list introduced by such
+	// a sentence, or it has a placeholder segment (path/to/, your-...,
+	// example/, foo/bar, filename.md). broken-reference skips it.
+	Example bool
 }
 
 // bundleDirs are the folders the specification names for bundled files
@@ -148,7 +158,7 @@ func appendLink(refs []Reference, body []byte, lines []int, n ast.Node, dest []b
 		}
 	}
 	line, col := position(body, lines, off)
-	return append(refs, Reference{Target: target, Line: line, Column: col})
+	return append(refs, Reference{Target: target, Line: line, Column: col, Example: exampleContext(body, n, off) || placeholderPath(target)})
 }
 
 func appendCodeSpan(refs []Reference, body []byte, lines []int, n *ast.CodeSpan) []Reference {
@@ -169,14 +179,168 @@ func appendCodeSpan(refs []Reference, body []byte, lines []int, n *ast.CodeSpan)
 			if j > i {
 				tok, lead := trimToken(string(seg[i:j]))
 				if target, ok := codePath(tok); ok {
-					line, col := position(body, lines, t.Segment.Start+i+lead)
-					refs = append(refs, Reference{Target: target, Line: line, Column: col, Code: true})
+					off := t.Segment.Start + i + lead
+					line, col := position(body, lines, off)
+					refs = append(refs, Reference{Target: target, Line: line, Column: col, Code: true,
+						Example: exampleContext(body, n, off) || placeholderPath(target)})
 				}
 			}
 			i = j
 		}
 	}
 	return refs
+}
+
+// exampleMarker matches the words that make a sentence an example.
+var exampleMarker = regexp.MustCompile(`(?i)\be\.\s?g\.|\bfor (?:example|instance)\b|\bsuch as\b|\bexamples?\W{0,3}:`)
+
+// introMarker matches a sentence that introduces a list of examples: one
+// that opens with "Example" or "For example", or ends with "such as:",
+// "e.g.:" or "for example:".
+var introMarker = regexp.MustCompile(`(?i)^\W{0,3}(?:for )?examples?\b|(?:such as|e\.\s?g\.|for (?:example|instance))\W{0,3}:?\s*$`)
+
+// exampleContext reports whether the reference at offset off, inside node
+// n, sits in a sentence that says it is an example, or in an item of a
+// list that such a sentence introduces.
+func exampleContext(body []byte, n ast.Node, off int) bool {
+	block := n
+	for block != nil && block.Type() != ast.TypeBlock {
+		block = block.Parent()
+	}
+	if block == nil {
+		return false
+	}
+	if exampleMarker.MatchString(sentenceAt(blockText(body, block), off, block)) {
+		return true
+	}
+	for p := block; p != nil; p = p.Parent() {
+		if _, ok := p.(*ast.List); !ok {
+			continue
+		}
+		if prev := p.PreviousSibling(); prev != nil && prev.Type() == ast.TypeBlock && prev.Lines().Len() > 0 {
+			if t := string(blockText(body, prev).text); introMarker.MatchString(t) || introMarker.MatchString(lastSentence(t)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// textOf is a block's source text with, for each of its bytes, the body
+// offset it came from.
+type textOf struct {
+	text []byte
+	offs []int
+}
+
+func blockText(body []byte, block ast.Node) textOf {
+	var t textOf
+	lines := block.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		for j := seg.Start; j < seg.Stop && j < len(body); j++ {
+			t.text = append(t.text, body[j])
+			t.offs = append(t.offs, j)
+		}
+	}
+	return t
+}
+
+// sentenceAt returns the sentence of t that holds body offset off: the
+// text between the sentence ends (". ", "! ", "? " before a capital, a
+// line break between list-like lines) around it. Abbreviations such as
+// "e.g." end no sentence, since a capital rarely follows them.
+func sentenceAt(t textOf, off int, _ ast.Node) string {
+	at := -1
+	for i, o := range t.offs {
+		if o >= off {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return string(t.text)
+	}
+	start, end := 0, len(t.text)
+	for i := at - 1; i > 0; i-- {
+		if sentenceEnd(t.text, i) {
+			start = i + 1
+			break
+		}
+	}
+	for i := at; i < len(t.text)-1; i++ {
+		if sentenceEnd(t.text, i) {
+			end = i + 1
+			break
+		}
+	}
+	return string(t.text[start:end])
+}
+
+// sentenceEnd reports whether a sentence ends at text[i]: a ".", "!" or
+// "?" followed by white space and a capital letter or a digit.
+func sentenceEnd(text []byte, i int) bool {
+	if c := text[i]; c != '.' && c != '!' && c != '?' {
+		return false
+	}
+	j := i + 1
+	if j >= len(text) || !isSpace(text[j]) {
+		return false
+	}
+	for j < len(text) && isSpace(text[j]) {
+		j++
+	}
+	return j < len(text) && (text[j] >= 'A' && text[j] <= 'Z' || text[j] >= '0' && text[j] <= '9')
+}
+
+// lastSentence returns the last sentence of t.
+func lastSentence(t string) string {
+	b := []byte(strings.TrimSpace(t))
+	for i := len(b) - 2; i > 0; i-- {
+		if sentenceEnd(b, i) {
+			return string(b[i+1:])
+		}
+	}
+	return string(b)
+}
+
+// placeholderSegments are path elements that mark a path as a pattern to
+// fill in; placeholderStems are file names that do.
+var (
+	placeholderSegments = map[string]bool{"example": true, "foo": true, "bar": true, "baz": true, "xxx": true, "placeholder": true}
+	placeholderStems    = map[string]bool{"filename": true, "file-name": true, "file_name": true, "foo": true, "bar": true, "baz": true, "xxx": true, "placeholder": true, "your-file": true}
+)
+
+// placeholderPath reports whether a path is plainly a placeholder:
+// path/to/..., an element starting with "your-", "your_" or "my-", or a
+// placeholder element or file name (example/, foo/bar, filename.md,
+// NAME.md).
+func placeholderPath(p string) bool {
+	p = strings.ReplaceAll(p, `\`, "/")
+	if strings.Contains("/"+strings.ToLower(p), "/path/to/") {
+		return true
+	}
+	els := strings.Split(strings.Trim(p, "/"), "/")
+	for i, el := range els {
+		low := strings.ToLower(el)
+		if strings.HasPrefix(low, "your-") || strings.HasPrefix(low, "your_") || strings.HasPrefix(low, "my-") || low == "yourname" {
+			return true
+		}
+		if i < len(els)-1 && placeholderSegments[low] {
+			return true
+		}
+		if i == len(els)-1 {
+			stem := strings.TrimSuffix(el, path.Ext(el))
+			if placeholderStems[strings.ToLower(stem)] || placeholderSegments[strings.ToLower(stem)] && path.Ext(el) == "" {
+				return true
+			}
+			if stem == strings.ToUpper(stem) && strings.ContainsAny(stem, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") &&
+				(strings.Contains(stem, "NAME") || strings.Contains(stem, "FILE") || strings.Contains(stem, "XXX")) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // insideLink reports whether n is part of a link's text, whose destination

@@ -39,3 +39,33 @@ func TestReferences(t *testing.T) {
 		})
 	}
 }
+
+// TestReferenceExamples checks which references are plainly examples
+// (broken-reference skips them) and which are not.
+func TestReferenceExamples(t *testing.T) {
+	for _, tt := range []struct {
+		name, body string
+		want       []bool // Example, per reference in order
+	}{
+		{"e.g. in the sentence", "Put schemas in references (e.g. `references/finance.md`).\n", []bool{true}},
+		{"e.g. in another sentence", "Read `references/a.md` first. Other files, e.g. `references/b.md`, are optional.\n", []bool{false, true}},
+		{"for example, such as, for instance", "For example `scripts/x.py`. Files such as `assets/l.png`. For instance [r](references/r.md).\n", []bool{true, true, true}},
+		{"Example: label", "- **Example**: `scripts/rotate.py` for PDF rotation\n- **Examples**: `assets/logo.png`, `assets/font.ttf`\n", []bool{true, true, true}},
+		{"a list introduced by an example", "Example: when building a pdf skill:\n\n1. Rotating is repeated\n2. A `scripts/rotate.py` would help\n", []bool{true}},
+		{"a list introduced by such as", "Bundle files such as:\n\n- `references/schema.md`\n- [guide](references/guide.md)\n", []bool{true, true}},
+		{"a list introduced by something else", "Read these first:\n\n- `references/schema.md`\n", []bool{false}},
+		{"placeholders", "`scripts/path/to/x.py` [a](references/your-notes.md) `assets/example/x.png` `references/foo/bar.md` `references/filename.md` `references/NAME.md` `scripts/my-script.sh`\n", []bool{true, true, true, true, true, true, true}},
+		{"not placeholders", "`references/examples/basic.md` `assets/example-minimal.tm7` `references/README.md` `scripts/bar-chart.py`\n", []bool{false, false, false, false}},
+		{"a real reference beside an example word", "Always open `assets/example.tm7` first.\n", []bool{false}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []bool
+			for _, r := range References([]byte(tt.body)) {
+				got = append(got, r.Example)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Example per reference (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

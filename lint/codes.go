@@ -13,5 +13,6 @@ var _ = skill.Register(
 		Summary: "the body refers to a relative file that does not exist in the skill folder",
 		Source:  "https://agentskills.io/specification#file-references",
 		Help: "The body links to (or names in backticks) a relative path that does not exist in the skill folder, or that leaves it. The model cannot read it. " +
-			"Fix the path, add the file, or use a path relative to the folder holding SKILL.md."},
+			"Fix the path, add the file, or use a path relative to the folder holding SKILL.md. " +
+			"Paths that are plainly examples are not checked: in a sentence that says e.g., for example, for instance, such as or Example:, in a list such a sentence introduces, or with a placeholder segment (path/to/, your-..., example/, foo/bar, filename.md)."},
 )
