@@ -6,6 +6,9 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skillet-go/skillet/agent"
+	"github.com/skillet-go/skillet/skill"
 )
 
 // PromptArgument is the one optional argument of every skill prompt: what
@@ -15,11 +18,33 @@ const PromptArgument = "arguments"
 // maxPromptFiles is how many bundled files a prompt names.
 const maxPromptFiles = 10
 
-// newPrompt makes the skill's prompt (layer 4 of docs/mcp.md). Hidden
-// skills (disable-model-invocation) get one too: a prompt is invoked by the
-// user, which is exactly how such a skill is meant to be used.
+// userInvocable reports whether a person may invoke the skill: not when
+// its frontmatter says user-invocable: false (Claude Code's field; the
+// string "false" too), which keeps a skill for the model only.
+func userInvocable(p *skill.Skill) bool {
+	v, ok := p.Extra.Get("user-invocable")
+	if !ok {
+		return true
+	}
+	switch v := v.(type) {
+	case bool:
+		return v
+	case string:
+		return !strings.EqualFold(strings.TrimSpace(v), "false")
+	}
+	return true
+}
+
+// newPrompt makes the skill's prompt (layer 4 of docs/mcp.md), or nil for
+// a skill a person may not invoke (user-invocable: false): prompts are how
+// a person invokes a skill. Hidden skills (disable-model-invocation) get
+// one: a prompt is invoked by the user, which is exactly how such a skill
+// is meant to be used.
 func newPrompt(sv *served) *mcp.Prompt {
 	p := sv.parsed
+	if !userInvocable(p) {
+		return nil
+	}
 	desc := p.Description
 	if p.Hidden() {
 		desc = strings.TrimSpace(desc + " (explicit invocation only: not listed to the model)")
@@ -39,11 +64,11 @@ func newPrompt(sv *served) *mcp.Prompt {
 
 // promptText is the message a skill prompt sends: the skill's instructions,
 // where its files are, and the user's request when given.
-func promptText(sv *served, args string) string {
+func promptText(sv *served, body, args string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Use the skill %q for this request. Its instructions follow.\n\n", sv.name)
 	fmt.Fprintf(&b, "<skill name=%q uri=%q>\n", sv.name, sv.uri)
-	b.WriteString(sv.parsed.Body)
+	b.WriteString(body)
 	b.WriteString("\n</skill>\n\n")
 	fmt.Fprintf(&b, "The skill's files are the resources under %s/; a relative path in the skill resolves against that URI.\n", URI(sv.name, ""))
 	var bundled []string
@@ -71,14 +96,24 @@ func promptText(sv *served, args string) string {
 // getPrompt answers prompts/get from the current snapshot.
 func (s *Server) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 	sv := s.current(ctx).byName[req.Params.Name]
-	if sv == nil {
+	if sv == nil || sv.prompt == nil {
 		return nil, invalidParams("unknown prompt %q", req.Params.Name)
+	}
+	// The body is the one the load tool gives, cut at maxSkillBytes with
+	// the same note, so every answer about the skill agrees.
+	ld, err := snapSource{s}.Load(ctx, sv.cat)
+	if err != nil {
+		return nil, err
+	}
+	body := ld.Body
+	if ld.Truncated {
+		body += "\n\n" + agent.TruncationNote(int64(len(sv.byRel[skillFile].bytes())), ld.Bytes, "", URI(sv.name, skillFile)+" (read it with resources/read)")
 	}
 	return &mcp.GetPromptResult{
 		Description: sv.prompt.Description,
 		Messages: []*mcp.PromptMessage{{
 			Role:    "user",
-			Content: &mcp.TextContent{Text: promptText(sv, req.Params.Arguments[PromptArgument])},
+			Content: &mcp.TextContent{Text: promptText(sv, body, req.Params.Arguments[PromptArgument])},
 		}},
 	}, nil
 }

@@ -363,6 +363,13 @@ func (s *Server) apply(prev, next *snapshot) (changed []string) {
 		s.mcp.RemovePrompts(goneNames...)
 	}
 	for _, sv := range next.skills {
+		if old := prev.byName[sv.name]; old != nil && old.prompt != nil && sv.prompt == nil {
+			goneNames = append(goneNames[:0], sv.name)
+			s.mcp.RemovePrompts(goneNames...) // no longer user-invocable
+		}
+		if sv.prompt == nil {
+			continue
+		}
 		if old := prev.byName[sv.name]; old != nil && samePrompt(old.prompt, sv.prompt) {
 			continue
 		}
@@ -393,6 +400,9 @@ func sameResource(a, b *mcp.Resource) bool {
 }
 
 func samePrompt(a, b *mcp.Prompt) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
 	if a.Name != b.Name || a.Description != b.Description || a.Title != b.Title || len(a.Arguments) != len(b.Arguments) {
 		return false
 	}

@@ -506,6 +506,12 @@ func (s *Server) extensionEntry(sv *served, pdiags []skill.Diagnostic, incomplet
 		why = fmt.Sprintf("the frontmatter name %v is not the served name %q", fmtValue(fmName), sv.name)
 	case strings.TrimSpace(desc) == "":
 		why = "the frontmatter has no description"
+	case utf8.RuneCountInString(desc) > MaxDescriptionChars:
+		// A host compares the entry's frontmatter with the file it reads,
+		// so the description cannot be cut in the entry: the skill is left
+		// out instead.
+		why = fmt.Sprintf("its description is %d characters, over the specification's %d (https://agentskills.io/specification#description-field), which hosts check",
+			utf8.RuneCountInString(desc), MaxDescriptionChars)
 	case hasCode(pdiags, skill.CodeDuplicateField):
 		why = "a frontmatter key appears twice, which YAML parsers reject"
 	case incomplete != "":

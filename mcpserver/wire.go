@@ -28,8 +28,15 @@ const (
 // (SEP-2640 (docs/mcp.md#skills-extension)). The server reports a skill over either limit and
 // still serves it.
 const (
-	MaxSkillFiles = 512
-	MaxSkillBytes = 16 << 20 // 16 MiB, summed over the manifest's sizes
+	// MaxDescriptionChars is the longest description, in characters (code
+	// points), a skills/list entry may carry: the specification's limit
+	// (https://agentskills.io/specification#description-field), which
+	// hosts and the official inspector's skills/list --verify check. A
+	// skill with a longer one is left out of skills/list
+	// (extension-excluded).
+	MaxDescriptionChars = 1024
+	MaxSkillFiles       = 512
+	MaxSkillBytes       = 16 << 20 // 16 MiB, summed over the manifest's sizes
 )
 
 // ProtocolCacheable is the first protocol version whose results carry
