@@ -14,6 +14,7 @@ import (
 )
 
 type serveOptions struct {
+	printConfig     string
 	http            string
 	stateful        bool
 	listenAny       bool
@@ -52,10 +53,17 @@ SIGINT or SIGTERM stops the server once the requests in flight are answered.`,
   skillet serve --http :8080 --listen-any --stateful`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("print-config") {
+				return printConfig(cmd, g, io, o)
+			}
 			return runServe(cmd.Context(), g, io, o)
 		},
 	}
 	f := cmd.Flags()
+	f.StringVar(&o.printConfig, "print-config", "", "print the configuration that makes `CLIENT` start this server with these flags, and exit: "+strings.Join(configClientNames(), ", "))
+	_ = cmd.RegisterFlagCompletionFunc("print-config", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return configClientNames(), cobra.ShellCompDirectiveNoFileComp
+	})
 	f.StringVar(&o.http, "http", "", "serve streamable HTTP on `HOST:PORT` (for example localhost:8080; port 0 picks one) instead of stdio")
 	f.BoolVar(&o.stateful, "stateful", false, "keep a session per HTTP client, so reloads are pushed as notifications")
 	f.BoolVar(&o.listenAny, "listen-any", false, "allow an --http address that listens on every network interface")

@@ -1,0 +1,256 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/skillet-go/skillet/mcpserver"
+)
+
+// A configClient writes the ready-to-paste configuration of one MCP client
+// for this server: how the client starts it (stdio: command and args) or
+// where it reaches it (url, with --http). Each format follows the client's
+// own documentation, as of the versions named.
+type configClient struct {
+	name, where string // where says where the text goes (on stderr)
+	write       func(b *bytes.Buffer, c serverConfig)
+}
+
+// configEntry is one server in the JSON formats, keys in this order.
+type configEntry struct {
+	Type    string   `json:"type,omitempty"`
+	Command string   `json:"command,omitempty"`
+	Args    []string `json:"args,omitempty"`
+	URL     string   `json:"url,omitempty"`
+	HTTPURL string   `json:"httpUrl,omitempty"`
+}
+
+// serverConfig is what every format says.
+type serverConfig struct {
+	name    string   // the server's name in the client
+	command string   // the absolute path of skillet
+	args    []string // serve and the flags of this invocation
+	url     string   // with --http: the URL to reach, "" for stdio
+}
+
+var configClients = []configClient{
+	{"claude-code", "Claude Code: run this command (add --scope project to share it in .mcp.json)", func(b *bytes.Buffer, c serverConfig) {
+		// claude mcp add [options] <name> <commandOrUrl> [args...]
+		// (Claude Code 2.1.332, claude mcp add --help); --scope project
+		// writes .mcp.json in the current folder for the whole team.
+		if c.url != "" {
+			fmt.Fprintf(b, "claude mcp add --transport http %s %s\n", shellQuote(c.name), shellQuote(c.url))
+			return
+		}
+		fmt.Fprintf(b, "claude mcp add %s -- %s\n", shellQuote(c.name), shellJoin(append([]string{c.command}, c.args...)))
+	}},
+	{"codex", "Codex: add this table to ~/.codex/config.toml", func(b *bytes.Buffer, c serverConfig) {
+		// [mcp_servers.NAME] with command and args, or url for streamable
+		// HTTP (Codex 0.171.0, docs/config.md of the codex repository).
+		fmt.Fprintf(b, "[mcp_servers.%s]\n", tomlKey(c.name))
+		if c.url != "" {
+			fmt.Fprintf(b, "url = %s\n", strconv.Quote(c.url))
+			return
+		}
+		fmt.Fprintf(b, "command = %s\nargs = [", strconv.Quote(c.command))
+		for i, a := range c.args {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(strconv.Quote(a))
+		}
+		b.WriteString("]\n")
+	}},
+	{"gemini", "Gemini CLI: merge this into .gemini/settings.json (or ~/.gemini/settings.json)", func(b *bytes.Buffer, c serverConfig) {
+		// mcpServers.NAME with command and args, or httpUrl for
+		// streamable HTTP (Gemini CLI 0.61.0, docs/tools/mcp-server.md).
+		entry := configEntry{Command: c.command, Args: c.args}
+		if c.url != "" {
+			entry = configEntry{HTTPURL: c.url}
+		}
+		writeConfigJSON(b, map[string]any{"mcpServers": map[string]any{c.name: entry}})
+	}},
+	{"vscode", "VS Code with Copilot: merge this into .vscode/mcp.json", func(b *bytes.Buffer, c serverConfig) {
+		// servers.NAME with type stdio (command, args) or http (url)
+		// (VS Code's MCP configuration reference).
+		entry := configEntry{Type: "stdio", Command: c.command, Args: c.args}
+		if c.url != "" {
+			entry = configEntry{Type: "http", URL: c.url}
+		}
+		writeConfigJSON(b, map[string]any{"servers": map[string]any{c.name: entry}})
+	}},
+	{"cursor", "Cursor: merge this into .cursor/mcp.json (or ~/.cursor/mcp.json)", func(b *bytes.Buffer, c serverConfig) {
+		// mcpServers.NAME with command and args, or url (Cursor's MCP
+		// documentation).
+		entry := configEntry{Command: c.command, Args: c.args}
+		if c.url != "" {
+			entry = configEntry{URL: c.url}
+		}
+		writeConfigJSON(b, map[string]any{"mcpServers": map[string]any{c.name: entry}})
+	}},
+}
+
+// configClientNames lists the names --print-config takes.
+func configClientNames() []string {
+	var names []string
+	for _, c := range configClients {
+		names = append(names, c.name)
+	}
+	return names
+}
+
+// clientAliases are other names people type for a client.
+var clientAliases = map[string]string{
+	"claude": "claude-code", "claudecode": "claude-code", "gemini-cli": "gemini",
+	"code": "vscode", "vs-code": "vscode", "copilot": "vscode",
+}
+
+// printConfig writes the configuration of client for the serve
+// invocation cmd: the same workspace (absolute), roots (absolute) and
+// flags, less --print-config itself.
+func printConfig(cmd *cobra.Command, g *globals, io *IO, o *serveOptions) error {
+	name := strings.ToLower(strings.TrimSpace(o.printConfig))
+	if a, ok := clientAliases[name]; ok {
+		name = a
+	}
+	i := slices.IndexFunc(configClients, func(c configClient) bool { return c.name == name })
+	if i < 0 {
+		msg := fmt.Sprintf("--print-config: unknown client %q (known: %s)", o.printConfig, strings.Join(configClientNames(), ", "))
+		if near := nearest(name, configClientNames()); near != "" {
+			msg += fmt.Sprintf("; did you mean %q?", near)
+		}
+		return usagef("%s", msg)
+	}
+	c, err := serveConfig(cmd, g, o)
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	configClients[i].write(&b, c)
+	// Stdout holds only what is pasted; the hints go to stderr.
+	fmt.Fprintf(io.Err, "# %s\n", configClients[i].where)
+	if c.url != "" {
+		fmt.Fprintf(io.Err, "# the client connects to a running server: start it with %s\n", shellJoin(append([]string{c.command}, c.args...)))
+	}
+	_, err = io.Out.Write(b.Bytes())
+	return err
+}
+
+// serveConfig builds the server's configuration from the invocation.
+func serveConfig(cmd *cobra.Command, g *globals, o *serveOptions) (serverConfig, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		exe = "skillet"
+	} else if r, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = r
+	}
+	ws := g.workspace
+	if ws == "" {
+		ws = "."
+	}
+	ws, err = filepath.Abs(ws)
+	if err != nil {
+		return serverConfig{}, err
+	}
+	args := []string{"serve", "--workspace", ws}
+	abs := func(p string) string {
+		if a, err := filepath.Abs(p); err == nil {
+			return a
+		}
+		return p
+	}
+	visit := func(f *pflag.Flag) {
+		switch f.Name {
+		case "print-config", "workspace", "help":
+			return
+		case "root":
+			for _, r := range g.roots {
+				args = append(args, "--root", abs(r))
+			}
+			return
+		case "config":
+			args = append(args, "--config", abs(g.config))
+			return
+		}
+		if f.Value.Type() == "bool" {
+			args = append(args, "--"+f.Name)
+			if f.Value.String() != "true" {
+				args[len(args)-1] += "=" + f.Value.String()
+			}
+			return
+		}
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			for _, v := range sv.GetSlice() {
+				args = append(args, "--"+f.Name, v)
+			}
+			return
+		}
+		args = append(args, "--"+f.Name, f.Value.String())
+	}
+	changed := func(f *pflag.Flag) {
+		if f.Changed {
+			visit(f)
+		}
+	}
+	cmd.InheritedFlags().VisitAll(changed)
+	cmd.LocalFlags().VisitAll(changed)
+	c := serverConfig{name: "skillet", command: exe, args: args}
+	if o.http != "" {
+		host := o.http
+		if h, port, err := net.SplitHostPort(o.http); err == nil {
+			if h == "" || h == "0.0.0.0" || h == "::" {
+				h = "localhost"
+			}
+			host = net.JoinHostPort(h, port)
+		}
+		c.url = "http://" + host + mcpserver.Path
+	}
+	return c, nil
+}
+
+// writeConfigJSON writes v as indented JSON with keys in a stable order
+// (encoding/json sorts map keys) and HTML characters left as they are.
+func writeConfigJSON(b *bytes.Buffer, v any) {
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+}
+
+// tomlKey is a TOML table key: bare when it can be, quoted otherwise.
+func tomlKey(k string) string {
+	for _, r := range k {
+		if !(r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return strconv.Quote(k)
+		}
+	}
+	return k
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@%+,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func shellJoin(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = shellQuote(a)
+	}
+	return strings.Join(q, " ")
+}
