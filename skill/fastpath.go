@@ -2,6 +2,8 @@ package skill
 
 import (
 	"strconv"
+	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/skillet-go/skillet/internal/yamlx"
@@ -26,6 +28,32 @@ import (
 // are substrings of one copy of text, so a file costs a handful of
 // allocations instead of the library's hundred or so.
 func fastFrontmatter(text []byte) (*yamlx.Node, bool) {
+	return fastFrontmatterIn(text, &fastBuf{})
+}
+
+// fastBuf is the memory of one fast read: the nodes and the pointer lists.
+// Nothing a Skill keeps points into it (values are strings and copies), so
+// Parse hands it back to fastBufs once the file is read.
+type fastBuf struct {
+	nodes []yamlx.Node
+	ptrs  []*yamlx.Node
+}
+
+var fastBufs = sync.Pool{New: func() any { return new(fastBuf) }}
+
+// release clears what the last read left and returns b to the pool.
+func (b *fastBuf) release() {
+	if cap(b.nodes) > 1024 {
+		return // an unusually large file: let it go
+	}
+	clear(b.nodes[:cap(b.nodes)])
+	clear(b.ptrs)
+	b.nodes = b.nodes[:0]
+	fastBufs.Put(b)
+}
+
+// fastFrontmatterIn is fastFrontmatter with its nodes in buf.
+func fastFrontmatterIn(text []byte, buf *fastBuf) (*yamlx.Node, bool) {
 	if yamlx.LibraryOnly.Load() || len(text) == 0 || len(text) > 1<<16 {
 		return nil, false
 	}
@@ -35,47 +63,82 @@ func fastFrontmatter(text []byte) (*yamlx.Node, bool) {
 	// does not count as printable), and count lines and flow items to size
 	// the node slice.
 	lines, items, lineItems, flow := 1, 0, 0, false
-	for i, c := range text {
-		switch {
-		case c == '\n':
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch fmClass[c] {
+		case fmPlain:
+		case fmNewline:
 			lines++
 			if flow {
 				items += lineItems
 			}
 			lineItems, flow = 0, false
-		case c == ',':
+		case fmComma:
 			lineItems++
-		case c == '[' || c == '{':
+		case fmOpen:
 			items++
 			flow = true
-		case c == '#' || c == '\t' || c == '\r' || c == 0x7f || c < 0x20:
+		case fmReject:
 			return nil, false
-		case c < 0x80:
-		case c == 0xC2 && i+1 < len(text) && text[i+1] < 0xA0:
-			return nil, false
-		case c == 0xE2 && i+2 < len(text) && text[i+1] == 0x80 && (text[i+2] == 0xA8 || text[i+2] == 0xA9):
-			return nil, false // U+2028, U+2029: line breaks to YAML 1.1
-		case c == 0xEF && i+2 < len(text) && (text[i+1] == 0xBB && text[i+2] == 0xBF || text[i+1] == 0xBF && text[i+2] >= 0xBE):
-			return nil, false
+		case fmHigh:
+			switch {
+			case c == 0xC2 && i+1 < len(text) && text[i+1] < 0xA0:
+				return nil, false
+			case c == 0xE2 && i+2 < len(text) && text[i+1] == 0x80 && (text[i+2] == 0xA8 || text[i+2] == 0xA9):
+				return nil, false // U+2028, U+2029: line breaks to YAML 1.1
+			case c == 0xEF && i+2 < len(text) && (text[i+1] == 0xBB && text[i+2] == 0xBF || text[i+1] == 0xBF && text[i+2] >= 0xBE):
+				return nil, false
+			}
 		}
 	}
 	if flow {
 		items += lineItems
 	}
-	fp := fastParser{
-		src:   string(text),
-		nodes: make([]yamlx.Node, 0, 1+2*lines+2*items),
+	n := 1 + 2*lines + 2*items
+	if cap(buf.nodes) < n {
+		buf.nodes = make([]yamlx.Node, 0, n)
 	}
+	if len(buf.ptrs) < 2*n {
+		buf.ptrs = make([]*yamlx.Node, 2*n)
+	}
+	fp := fastParser{src: string(text), nodes: buf.nodes[:0:n]}
 	// One slice of pointers: the first half holds every Content list, the
 	// second is the stack of children of the collections being built.
-	ptrs := make([]*yamlx.Node, 2*cap(fp.nodes))
-	fp.kids, fp.stack = ptrs[:0:cap(fp.nodes)], ptrs[cap(fp.nodes):cap(fp.nodes)]
+	fp.kids, fp.stack = buf.ptrs[:0:n], buf.ptrs[n:n:2*n]
 	root, ok := fp.document()
 	if !ok {
 		return nil, false
 	}
 	return root, true
 }
+
+// Classes of a frontmatter byte for the first pass of fastFrontmatterIn.
+const (
+	fmPlain = iota
+	fmNewline
+	fmComma
+	fmOpen   // [ or {
+	fmReject // #, tab, CR, DEL and other control characters
+	fmHigh   // a lead byte that may start a character YAML does not print
+)
+
+var fmClass = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c == '\n':
+			t[c] = fmNewline
+		case c == ',':
+			t[c] = fmComma
+		case c == '[' || c == '{':
+			t[c] = fmOpen
+		case c == '#' || c == 0x7f || c < 0x20:
+			t[c] = fmReject
+		case c == 0xC2 || c == 0xE2 || c == 0xEF:
+			t[c] = fmHigh
+		}
+	}
+	return t
+}()
 
 type fastParser struct {
 	src   string
@@ -116,7 +179,7 @@ func (fp *fastParser) nextLine() (string, bool) {
 	}
 	rest := fp.src[fp.pos:]
 	line := rest
-	if i := indexByte(rest, '\n'); i >= 0 {
+	if i := strings.IndexByte(rest, '\n'); i >= 0 {
 		line = rest[:i]
 		fp.pos += i + 1
 	} else {
@@ -132,19 +195,10 @@ func (fp *fastParser) peek() (string, bool) {
 		return "", false
 	}
 	rest := fp.src[fp.pos:]
-	if i := indexByte(rest, '\n'); i >= 0 {
+	if i := strings.IndexByte(rest, '\n'); i >= 0 {
 		return rest[:i], true
 	}
 	return rest, true
-}
-
-func indexByte(s string, c byte) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			return i
-		}
-	}
-	return -1
 }
 
 func blankLine(s string) bool {
@@ -383,10 +437,15 @@ func plainBlock(v string) bool {
 	if !plainStart(v) {
 		return false
 	}
-	for i := 0; i < len(v); i++ {
-		if v[i] == ':' && (i+1 == len(v) || v[i+1] == ' ') {
+	for i := strings.IndexByte(v, ':'); i >= 0; {
+		if i+1 == len(v) || v[i+1] == ' ' {
 			return false
 		}
+		j := strings.IndexByte(v[i+1:], ':')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
 	}
 	return true
 }

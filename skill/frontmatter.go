@@ -63,7 +63,10 @@ func (p *parser) decodeFrontmatter(text []byte, lineOff int) (*frontmatter, bool
 		text = bytes.ReplaceAll(text, []byte("\r"), []byte(" "))
 	}
 	fm.text = text
-	root, fast := fastFrontmatter(text)
+	if p.fast == nil {
+		p.fast = fastBufs.Get().(*fastBuf)
+	}
+	root, fast := fastFrontmatterIn(text, p.fast)
 	var err error
 	if !fast {
 		root, err = yamlx.Parse(text)

@@ -35,6 +35,9 @@ func Parse(src []byte, opts *Options) (*Skill, []Diagnostic) {
 	}
 	p := &parser{src: src, opts: *opts}
 	s := p.parse()
+	if p.fast != nil {
+		p.fast.release() // nothing in s points into it
+	}
 	if s != nil && HasErrors(p.diags) && !opts.KeepRejected {
 		s = nil
 	}
@@ -43,7 +46,8 @@ func Parse(src []byte, opts *Options) (*Skill, []Diagnostic) {
 
 type parser struct {
 	src   []byte
-	opts  Options // a copy, so the caller's Options stay on its stack
+	opts  Options  // a copy, so the caller's Options stay on its stack
+	fast  *fastBuf // the fast frontmatter reader's memory, while parsing
 	diags []Diagnostic
 	name  string // skill name once known, for diagnostics
 }
