@@ -315,7 +315,13 @@ func (h *hostSearch) dir(dir, real string, depth int, skipped, inSkill, viaLink 
 
 // skips reports whether the profile never searches an entry of this name.
 func (h *hostSearch) skips(name string) bool {
-	for _, pat := range h.p.Discovery.Skip {
+	pats := h.p.Discovery.Skip
+	if h.root != nil {
+		if extra, ok := h.p.Discovery.RootSkip[h.root.label]; ok {
+			pats = append(slices.Clone(pats), extra...)
+		}
+	}
+	for _, pat := range pats {
 		if ok, _ := path.Match(pat, name); ok {
 			return true
 		}

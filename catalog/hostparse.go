@@ -172,7 +172,10 @@ func hostParse(p *Profile, data []byte, path, folder string, flat bool) hostPars
 	}
 
 	// The description.
-	desc := strings.TrimSpace(f.description)
+	desc := f.description
+	if !pp.KeepSpace || strings.TrimSpace(desc) == "" {
+		desc = strings.TrimSpace(desc)
+	}
 	if pp.OneLine {
 		desc = strings.Join(strings.Fields(desc), " ")
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -130,7 +131,18 @@ func hostsTable(ps []*Profile) string {
 			}
 			return "bundled file"
 		}},
-		{"entries skipped", func(p *Profile) string { return list(p.Discovery.Skip) }},
+		{"entries skipped", func(p *Profile) string {
+			out := list(p.Discovery.Skip)
+			roots := make([]string, 0, len(p.Discovery.RootSkip))
+			for r := range p.Discovery.RootSkip {
+				roots = append(roots, r)
+			}
+			slices.Sort(roots)
+			for _, r := range roots {
+				out += "<br>in `" + r + "`: " + list(p.Discovery.RootSkip[r])
+			}
+			return out
+		}},
 		{"`skill.md` in another case", func(p *Profile) string { return yes(p.Discovery.AnyCase) }},
 		{"flat `NAME.md`", func(p *Profile) string { return yes(p.Discovery.Flat) }},
 		{"folders per root", func(p *Profile) string { return num(p.Discovery.MaxFolders, "no limit") }},
@@ -184,6 +196,9 @@ func hostsTable(ps []*Profile) string {
 		}},
 		{"description line breaks", func(p *Profile) string {
 			return map[bool]string{true: "shown as spaces", false: "kept"}[p.Parse.OneLine]
+		}},
+		{"description white space", func(p *Profile) string {
+			return map[bool]string{true: "as the YAML value, final line break included", false: "trimmed"}[p.Parse.KeepSpace]
 		}},
 		{"frontmatter reader", func(p *Profile) string {
 			return map[string]string{"strict": "YAML", "repair": "YAML, an unquoted `: ` repaired", "subset": "only `key: value` lines"}[p.Parse.YAML]

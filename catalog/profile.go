@@ -85,6 +85,10 @@ type ProfileDiscovery struct {
 	// Skip are entry names never searched, as path.Match patterns
 	// (".*", "_*", "node_modules").
 	Skip []string `json:"skip"`
+	// RootSkip adds skipped patterns for some roots only, keyed by the
+	// root as ProfileRoots writes it (a host that searches its own folders
+	// without dot entries but another agent's with them).
+	RootSkip map[string][]string `json:"rootSkip,omitempty"`
 	// AnyCase says skill.md in another letter case is read as SKILL.md.
 	AnyCase bool `json:"anyCase"`
 	// Flat says a loose NAME.md directly in a root is a skill.
@@ -178,6 +182,9 @@ type ProfileParse struct {
 	// opening fence even inside a line (a description holding "---" is
 	// cut there); false: only a line that is exactly --- closes it.
 	FenceAnywhere bool `json:"fenceAnywhere,omitempty"`
+	// KeepSpace says the description is shown exactly as the YAML value,
+	// a final line break of a block scalar included; false: trimmed.
+	KeepSpace bool `json:"keepSpace,omitempty"`
 	// OneLine says a description's line breaks and runs of white space
 	// are shown as single spaces.
 	OneLine bool `json:"oneLine,omitempty"`
@@ -277,6 +284,16 @@ func parseProfile(data []byte) (*Profile, error) {
 	for _, pat := range p.Discovery.Skip {
 		if _, err := path.Match(pat, ""); err != nil {
 			return nil, fmt.Errorf("discovery.skip %q: %w", pat, err)
+		}
+	}
+	for root, pats := range p.Discovery.RootSkip {
+		if !slices.Contains(p.Roots.Project, root) && !slices.Contains(p.Roots.User, root) {
+			return nil, fmt.Errorf("discovery.rootSkip names %q, which is not a root of the profile", root)
+		}
+		for _, pat := range pats {
+			if _, err := path.Match(pat, ""); err != nil {
+				return nil, fmt.Errorf("discovery.rootSkip %q: %w", pat, err)
+			}
 		}
 	}
 	if p.Names.Pattern != "" {

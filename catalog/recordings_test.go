@@ -63,7 +63,7 @@ func TestProfilesMatchRecordings(t *testing.T) {
 			if r.Version != "" && p.Version != r.Version {
 				t.Errorf("%s: the profile says it was checked on version %q; the recording %s is of %q", p.Name, p.Version, r.Workspace, r.Version)
 			}
-			got, err := profileListing(t, p, ws)
+			got, groups, err := profileListing(t, p, ws)
 			if err != nil {
 				t.Errorf("%s × %s: %v", r.Host, r.Workspace, err)
 				continue
@@ -74,6 +74,12 @@ func TestProfilesMatchRecordings(t *testing.T) {
 				per[r.Host] = tl
 			}
 			ok, diff := r.Match(got, &hostws.CompareOptions{Paths: true})
+			if len(groups) > 0 {
+				// The host picks one copy of some names, not always the
+				// same: every list it was seen to give must be one the
+				// profile allows.
+				ok, diff = matchAny(r, got, groups)
+			}
 			n := max(len(got), len(r.Observed[0].Skills), 1)
 			tl.cells += n
 			tl.workspaces++
@@ -102,7 +108,10 @@ func TestProfilesMatchRecordings(t *testing.T) {
 
 // profileListing is what profile p shows the model on workspace w, laid
 // out in a fresh sandbox: the working folder is w's, HOME the sandbox's.
-func profileListing(t *testing.T, p *catalog.Profile, w *hostws.Workspace) ([]hostws.Skill, error) {
+// groups holds, for a host that picks one of several copies of a name
+// (Duplicates "any"), every copy it may pick, by name; got then holds the
+// profile's own pick.
+func profileListing(t *testing.T, p *catalog.Profile, w *hostws.Workspace) (got []hostws.Skill, groups map[string][]hostws.Skill, err error) {
 	t.Helper()
 	dir := t.TempDir()
 	if r, err := filepath.EvalSymlinks(dir); err == nil {
@@ -114,27 +123,90 @@ func profileListing(t *testing.T, p *catalog.Profile, w *hostws.Workspace) ([]ho
 	}
 	sb, err := w.Materialize(filepath.Join(dir, "sb"), opt)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	vs, err := catalog.HostVerdicts(context.Background(), p, &catalog.Options{
 		Workspace: sb.Cwd, Home: sb.Home, Getenv: func(string) string { return "" },
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	got := []hostws.Skill{}
+	got = []hostws.Skill{}
 	for _, v := range vs {
-		if !v.Loaded || v.Hidden {
+		if v.Hidden || (!v.Loaded && !v.Any) {
+			continue
+		}
+		rel := sb.Rel(v.Path)
+		if rel == "" {
+			return nil, nil, fmt.Errorf("%s lies outside the sandbox", v.Path)
+		}
+		s := hostws.Skill{Name: v.Name, Description: v.Description, Path: rel}
+		if v.Any {
+			if groups == nil {
+				groups = map[string][]hostws.Skill{}
+			}
+			if !v.Loaded {
+				s.Name, s.Description = v.Skill.Name, v.Skill.Description
+			}
+			groups[s.Name] = append(groups[s.Name], s)
+		}
+		if !v.Loaded {
 			continue
 		}
 		if p.Disclosure.MaxSkills > 0 && len(got) == p.Disclosure.MaxSkills {
 			break // beyond the catalog's budget
 		}
-		rel := sb.Rel(v.Path)
-		if rel == "" {
-			return nil, fmt.Errorf("%s lies outside the sandbox", v.Path)
-		}
-		got = append(got, hostws.Skill{Name: v.Name, Description: v.Description, Path: rel})
+		got = append(got, s)
 	}
-	return got, nil
+	return got, groups, nil
+}
+
+// matchAny reports whether every list the recording observed is the
+// profile's fixed skills plus exactly one copy of each name in groups.
+func matchAny(r *hostws.Recording, got []hostws.Skill, groups map[string][]hostws.Skill) (bool, string) {
+	var fixed []hostws.Skill
+	for _, s := range got {
+		if _, ok := groups[s.Name]; !ok {
+			fixed = append(fixed, s)
+		}
+	}
+	var b strings.Builder
+	for i, o := range r.Observed {
+		rest := map[string]int{}
+		key := func(s hostws.Skill) string { return fmt.Sprintf("%q %q at %s", s.Name, s.Description, s.Path) }
+		paths := true
+		for _, s := range o.Skills {
+			paths = paths && s.Path != ""
+		}
+		if !paths {
+			key = func(s hostws.Skill) string { return fmt.Sprintf("%q %q", s.Name, s.Description) }
+		}
+		for _, s := range o.Skills {
+			rest[key(s)]++
+		}
+		for _, s := range fixed {
+			if rest[key(s)] == 0 {
+				fmt.Fprintf(&b, "  observation %d: missing (profile lists it): %s\n", i+1, key(s))
+			}
+			rest[key(s)]--
+		}
+		for name, copies := range groups {
+			found := 0
+			for _, s := range copies {
+				if rest[key(s)] > 0 {
+					rest[key(s)]--
+					found++
+				}
+			}
+			if found != 1 {
+				fmt.Fprintf(&b, "  observation %d: %d copies of %q where the profile allows one of %d\n", i+1, found, name, len(copies))
+			}
+		}
+		for k, n := range rest {
+			for ; n > 0; n-- {
+				fmt.Fprintf(&b, "  observation %d: extra (host does not list it): %s\n", i+1, k)
+			}
+		}
+	}
+	return b.Len() == 0, b.String()
 }
