@@ -36,8 +36,10 @@ Follow [the runbook](references/runbook.md).
 	fmt.Println(r.Summary())
 	// Output:
 	// skills/deploy/SKILL.md:3:14: warning: the value of "description" is not valid YAML (mapping values are not allowed in this context); it was read as a quoted string [parse-recovered]
+	// 	help: quote the value of description (skillet lint --fix)
 	// skills/deploy/SKILL.md:6:22: warning: the body links to "references/runbook.md", which does not exist in the skill folder [broken-reference]
-	// 1 file, 1 skill: 0 errors, 2 warnings
+	// 	help: fix the path, or add the file to the skill folder
+	// 1 file, 1 skill: 0 errors, 2 warnings; 1 fixable with --fix
 }
 
 // Quote the value that broke the YAML, changing nothing else.

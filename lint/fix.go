@@ -62,79 +62,148 @@ const maxFixBytes = 16 << 20
 // popts gives the path (for the folder name), the form (Flat) and
 // MaxDescriptionChars; the file is always read in lenient mode.
 func FixSource(src []byte, opts *FixOptions, popts *skill.Options) (out []byte, fixes []string, err error) {
+	po := fixParseOptions(popts)
+	sugg, err := suggestFixes(src, &po)
+	if err != nil {
+		return nil, nil, err
+	}
+	return applySuggestions(src, &po, sugg, opts)
+}
+
+func fixParseOptions(popts *skill.Options) skill.Options {
+	if popts == nil {
+		return skill.Options{}
+	}
+	return skill.Options{Path: popts.Path, Flat: popts.Flat, MaxDescriptionChars: popts.MaxDescriptionChars}
+}
+
+// suggestion is a suggested fix and the finding it mends: a repaired
+// value on line (parse-recovered; name false), or the name (name true).
+type suggestion struct {
+	line int
+	name bool
+	fix  skill.SuggestedFix
+}
+
+// suggestFixes computes the suggested fixes of one skill file's bytes: one
+// per value that parsed only after repair (quoted in place where that gives
+// the repaired value, else the value's lines replaced by the repaired line;
+// offered only when all of them together parse back to the same values),
+// and one that sets the name to the folder's when they differ and the
+// folder's name meets the specification. ErrUnparsable when the file does
+// not load.
+func suggestFixes(src []byte, po *skill.Options) ([]suggestion, error) {
+	before, diags := skill.Parse(src, po)
+	if before == nil {
+		return nil, ErrUnparsable
+	}
+	lines := splitLines(src)
+	var out []suggestion
+	for _, minimal := range []bool{true, false} {
+		if len(before.Repairs) == 0 {
+			break
+		}
+		var quotes []suggestion
+		var all []skill.TextEdit
+		for _, r := range before.Repairs {
+			e, err := quoteEdits(src, lines, r, minimal)
+			if err != nil {
+				quotes = nil
+				break
+			}
+			quotes = append(quotes, suggestion{line: r.Line, fix: skill.SuggestedFix{
+				Message: "quote the value of " + r.Key, Edits: e}})
+			all = append(all, e...)
+		}
+		if quotes == nil {
+			continue
+		}
+		if got, ok := applyEdits(src, all); ok && verify(before, diags, got, po, "") {
+			out = quotes
+			break
+		}
+	}
+	if e, line, folder := nameFix(src, lines, before, po); e != nil {
+		out = append(out, suggestion{line: line, name: true, fix: skill.SuggestedFix{
+			Message: fmt.Sprintf("set the name to %q, the folder's", folder), Edits: []skill.TextEdit{*e}}})
+	}
+	return out, nil
+}
+
+// applySuggestions applies the suggestions opts asks for (every quoting;
+// the name with opts.Name, which replaces a quoting of the name's own
+// line), parses the result and keeps it only when it gives the values of
+// src with no repair left and no new finding (ErrUnsafe otherwise).
+func applySuggestions(src []byte, po *skill.Options, sugg []suggestion, opts *FixOptions) ([]byte, []string, error) {
 	if opts == nil {
 		opts = &FixOptions{}
 	}
-	po := skill.Options{}
-	if popts != nil {
-		po = skill.Options{Path: popts.Path, Flat: popts.Flat, MaxDescriptionChars: popts.MaxDescriptionChars}
-	}
-	before, diags := skill.Parse(src, &po)
+	before, diags := skill.Parse(src, po)
 	if before == nil {
 		return nil, nil, ErrUnparsable
 	}
-	lines := splitLines(src)
-	var nameEdit *edit
 	nameLine, folder := 0, ""
-	if opts.Name {
-		nameEdit, nameLine, folder = nameFix(src, lines, before, &po)
-	}
-	var repairs []skill.Repair
-	for _, r := range before.Repairs {
-		if nameEdit != nil && r.Line == nameLine {
-			continue // the name fix rewrites that value whole
+	for _, s := range sugg {
+		if s.name && opts.Name {
+			nameLine, folder = s.line, folderName(po)
 		}
-		repairs = append(repairs, r)
 	}
-	if len(repairs) == 0 && nameEdit == nil {
+	var edits []skill.TextEdit
+	var notes []string
+	for _, s := range sugg {
+		if s.name && !opts.Name || !s.name && nameLine != 0 && s.line == nameLine {
+			continue // not asked for, or the name fix rewrites that value whole
+		}
+		edits = append(edits, s.fix.Edits...)
+		notes = append(notes, fmt.Sprintf("line %d: %s", s.line, pastTense(s.fix.Message)))
+	}
+	if len(edits) == 0 {
+		if len(before.Repairs) > 0 {
+			return nil, nil, ErrUnsafe
+		}
 		return src, nil, nil
 	}
-	for _, minimal := range []bool{true, false} {
-		var edits []edit
-		var notes []string
-		ok := true
-		for _, r := range repairs {
-			e, err := quoteEdits(src, lines, r, minimal)
-			if err != nil {
-				ok = false
-				break
-			}
-			edits = append(edits, e...)
-			notes = append(notes, fmt.Sprintf("line %d: quoted the value of %s", r.Line, r.Key))
-		}
-		if !ok {
-			continue
-		}
-		if nameEdit != nil {
-			edits = append(edits, *nameEdit)
-			notes = append(notes, fmt.Sprintf("line %d: set the name to %q, the folder's", nameLine, folder))
-		}
-		out, ok := applyEdits(src, edits)
-		if ok && verify(before, diags, out, &po, folder) {
-			slices.Sort(notes)
-			return out, notes, nil
+	out, ok := applyEdits(src, edits)
+	if !ok || !verify(before, diags, out, po, folder) {
+		return nil, nil, ErrUnsafe
+	}
+	slices.Sort(notes)
+	return out, notes, nil
+}
+
+// pastTense turns a fix's message into what was done ("quote the value"
+// becomes "quoted the value").
+func pastTense(msg string) string {
+	for verb, past := range map[string]string{"quote ": "quoted ", "set ": "set "} {
+		if strings.HasPrefix(msg, verb) {
+			return past + strings.TrimPrefix(msg, verb)
 		}
 	}
-	return nil, nil, ErrUnsafe
+	return msg
 }
 
-// edit replaces src[start:end] with text.
-type edit struct {
-	start, end int
-	text       string
+func folderName(po *skill.Options) string {
+	if po.Flat {
+		base := filepath.Base(po.Path)
+		return strings.TrimSuffix(base, filepath.Ext(base))
+	}
+	return filepath.Base(filepath.Dir(po.Path))
 }
 
-func applyEdits(src []byte, edits []edit) ([]byte, bool) {
-	slices.SortStableFunc(edits, func(a, b edit) int { return a.start - b.start })
+// applyEdits applies non-overlapping edits to src; false when they
+// overlap or fall outside it.
+func applyEdits(src []byte, edits []skill.TextEdit) ([]byte, bool) {
+	edits = slices.Clone(edits)
+	slices.SortStableFunc(edits, func(a, b skill.TextEdit) int { return a.Pos - b.Pos })
 	var b bytes.Buffer
 	pos := 0
 	for _, e := range edits {
-		if e.start < pos || e.end < e.start || e.end > len(src) {
+		if e.Pos < pos || e.End < e.Pos || e.End > len(src) {
 			return nil, false
 		}
-		b.Write(src[pos:e.start])
-		b.WriteString(e.text)
-		pos = e.end
+		b.Write(src[pos:e.Pos])
+		b.WriteString(e.NewText)
+		pos = e.End
 	}
 	b.Write(src[pos:])
 	return b.Bytes(), true
@@ -203,7 +272,7 @@ func commentAt(s []byte) int {
 
 // quoteEdits turns one repair into edits: in place (minimal) or by
 // replacing the value's lines with the repaired line.
-func quoteEdits(src []byte, lines []span, r skill.Repair, minimal bool) ([]edit, error) {
+func quoteEdits(src []byte, lines []span, r skill.Repair, minimal bool) ([]skill.TextEdit, error) {
 	if r.Line < 1 || r.EndLine < r.Line || r.EndLine > len(lines) {
 		return nil, ErrUnsafe
 	}
@@ -257,18 +326,18 @@ func quoteEdits(src []byte, lines []span, r skill.Repair, minimal bool) ([]edit,
 		if comment != "" {
 			text += " " + strings.TrimLeft(comment, " \t")
 		}
-		return []edit{{start: first.start, end: last.end, text: text}}, nil
+		return []skill.TextEdit{{Pos: first.start, End: last.end, NewText: text}}, nil
 	}
-	edits := []edit{{start: pieces[0].start, end: pieces[0].start, text: `"`}}
+	edits := []skill.TextEdit{{Pos: pieces[0].start, End: pieces[0].start, NewText: `"`}}
 	for _, p := range pieces {
 		for i := p.start; i < p.end; i++ {
 			if src[i] == '"' || src[i] == '\\' {
-				edits = append(edits, edit{start: i, end: i, text: `\`})
+				edits = append(edits, skill.TextEdit{Pos: i, End: i, NewText: `\`})
 			}
 		}
 	}
 	end := pieces[len(pieces)-1].end
-	edits = append(edits, edit{start: end, end: end, text: `"`})
+	edits = append(edits, skill.TextEdit{Pos: end, End: end, NewText: `"`})
 	return edits, nil
 }
 
@@ -276,7 +345,7 @@ func quoteEdits(src []byte, lines []span, r skill.Repair, minimal bool) ([]edit,
 // the name and the folder name; the edit is nil when there is nothing to
 // do or it cannot be done safely (a name over several lines, an anchor, a
 // folder name that breaks the specification's rule).
-func nameFix(src []byte, lines []span, s *skill.Skill, po *skill.Options) (*edit, int, string) {
+func nameFix(src []byte, lines []span, s *skill.Skill, po *skill.Options) (*skill.TextEdit, int, string) {
 	if po.Path == "" {
 		return nil, 0, ""
 	}
@@ -366,7 +435,7 @@ func nameFix(src []byte, lines []span, s *skill.Skill, po *skill.Options) (*edit
 	} else if !plainString(folder) {
 		text = strconv.Quote(folder)
 	}
-	return &edit{start: l.start + v, end: l.start + end, text: text}, field.Line, folder
+	return &skill.TextEdit{Pos: l.start + v, End: l.start + end, NewText: text}, field.Line, folder
 }
 
 // plainString reports whether a specification-valid name reads as a
@@ -485,12 +554,15 @@ type Skip struct {
 }
 
 // Fix computes the changes for the report's skill files that have
-// something to fix: a repaired value (parse-recovered) and, with opts.Name,
-// a name that differs from the folder (name-mismatch, name-normalized,
-// name-invalid). Each file is read again from disk and fixed with
-// [FixSource]; the files it cannot fix safely are returned as skips. Nothing
-// is written: call [Change.Write], or show [Change.Diff]. The error is
-// non-nil only when ctx is done.
+// something to fix: the suggested fixes that Run attached to their
+// diagnostics (parse-recovered: the value quoted; with opts.Name,
+// name-mismatch, name-normalized and name-invalid: the name set to the
+// folder's). It applies the edits to the bytes Run read, parses the result
+// and keeps it only when it gives the same values with no repair left and
+// no new finding; the files it cannot fix safely are returned as skips.
+// Nothing is written: call [Change.Write] (which refuses a file that
+// changed since Run read it), or show [Change.Diff]. The error is non-nil
+// only when ctx is done.
 func Fix(ctx context.Context, r *Report, opts *FixOptions) ([]*Change, []Skip, error) {
 	if opts == nil {
 		opts = &FixOptions{}
@@ -504,49 +576,102 @@ func Fix(ctx context.Context, r *Report, opts *FixOptions) ([]*Change, []Skip, e
 		if !f.Skill || !wantsFix(f, opts) {
 			continue
 		}
-		c, err := fixFile(f, opts, r.Settings.MaxDescriptionChars)
+		if f.readErr != nil {
+			skips = append(skips, Skip{Path: f.Path, Err: f.readErr})
+			continue
+		}
+		po := skill.Options{Path: f.Path, Flat: f.Flat, MaxDescriptionChars: r.Settings.MaxDescriptionChars}
+		out, notes, err := applySuggestions(f.src, &po, f.suggestions, opts)
 		if err != nil {
 			skips = append(skips, Skip{Path: f.Path, Err: err})
 			continue
 		}
-		if c != nil {
-			changes = append(changes, c)
+		if len(notes) > 0 {
+			changes = append(changes, &Change{Path: f.Path, Target: f.target, Old: f.src, New: out, Fixes: notes, version: f.version})
 		}
 	}
 	return changes, skips, nil
 }
 
-func wantsFix(f *File, opts *FixOptions) bool {
-	for _, d := range f.Diagnostics {
-		switch d.Code {
-		case skill.CodeParseRecovered:
-			return true
-		case skill.CodeNameMismatch, skill.CodeNameNormalized, skill.CodeNameInvalid:
-			if opts.Name {
-				return true
-			}
-		}
+// fixable reports whether --fix (name with --fix=name) mends code.
+func fixable(code skill.Code, name bool) bool {
+	switch code.Info().Fixable {
+	case "quote":
+		return true
+	case "name":
+		return name
 	}
 	return false
 }
 
-func fixFile(f *File, opts *FixOptions, maxDesc int) (*Change, error) {
-	target, err := filepath.EvalSymlinks(f.Path)
-	if err != nil {
-		return nil, err
+func wantsFix(f *File, opts *FixOptions) bool {
+	for _, s := range f.suggestions {
+		if !s.name || opts.Name {
+			return true
+		}
 	}
-	data, v, err := fsx.ReadRegular(target, maxFixBytes)
-	if err != nil {
-		return nil, err
+	return f.readErr != nil && slices.ContainsFunc(f.Diagnostics, func(d skill.Diagnostic) bool { return fixable(d.Code, opts.Name) })
+}
+
+// nameCode reports whether code is a finding about the name that
+// --fix=name mends.
+func nameCode(code skill.Code) bool {
+	return code == skill.CodeNameMismatch || code == skill.CodeNameNormalized || code == skill.CodeNameInvalid
+}
+
+// attachFixes reads the skill files that have a finding --fix can mend and
+// attaches the suggested fixes to those findings (diags is sorted by path).
+// The bytes read stay with the file, so [Fix] applies the edits to the
+// very bytes their offsets refer to.
+func attachFixes(diags []skill.Diagnostic, files map[string]*File, maxDesc int) {
+	for i := 0; i < len(diags); {
+		j := i
+		for j < len(diags) && diags[j].Path == diags[i].Path {
+			j++
+		}
+		group := diags[i:j]
+		i = j
+		f := files[group[0].Path]
+		// parse-error too: in strict mode a value the lenient reader
+		// repairs is an error, and --fix mends it the same way.
+		if f == nil || !f.Skill || !slices.ContainsFunc(group, func(d skill.Diagnostic) bool {
+			return fixable(d.Code, true) || d.Code == skill.CodeParseError
+		}) {
+			continue
+		}
+		target, err := filepath.EvalSymlinks(f.Path)
+		if err == nil {
+			f.target = target
+			f.src, f.version, err = fsx.ReadRegular(target, maxFixBytes)
+		}
+		if err == nil {
+			po := skill.Options{Path: f.Path, Flat: f.Flat, MaxDescriptionChars: maxDesc}
+			f.suggestions, err = suggestFixes(f.src, &po)
+		}
+		if err != nil {
+			if slices.ContainsFunc(group, func(d skill.Diagnostic) bool { return fixable(d.Code, true) }) {
+				f.readErr = err
+			}
+			continue
+		}
+		for _, s := range f.suggestions {
+			k := -1
+			for n, d := range group {
+				switch {
+				case s.name && nameCode(d.Code):
+				case !s.name && (d.Code == skill.CodeParseRecovered || d.Code == skill.CodeParseError) && (d.Line == s.line || k < 0 && len(d.Fixes) == 0):
+				default:
+					continue
+				}
+				if k < 0 || d.Line == s.line {
+					k = n
+				}
+			}
+			if k >= 0 {
+				group[k].Fixes = append(group[k].Fixes, s.fix)
+			}
+		}
 	}
-	out, fixes, err := FixSource(data, opts, &skill.Options{Path: f.Path, Flat: f.Flat, MaxDescriptionChars: maxDesc})
-	if err != nil {
-		return nil, err
-	}
-	if len(fixes) == 0 {
-		return nil, nil
-	}
-	return &Change{Path: f.Path, Target: target, Old: data, New: out, Fixes: fixes, version: v}, nil
 }
 
 // Write replaces the file with the new bytes, atomically and only if it is

@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -77,6 +78,14 @@ type File struct {
 	Skill, Loaded, Ignored, Flat bool
 	// Diagnostics are the findings about this path, sorted.
 	Diagnostics []skill.Diagnostic
+
+	// What Fix needs: the bytes read for the suggested fixes, their
+	// version, the file they came from and the suggestions.
+	src         []byte
+	version     *fsx.Version
+	target      string
+	suggestions []suggestion
+	readErr     error
 }
 
 // Counts sums a report up: skill files checked, skills that load, and
@@ -216,6 +225,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 	}
 	diags = dedupe(diags)
 	skill.SortDiagnostics(diags)
+	attachFixes(diags, files, r.Settings.MaxDescriptionChars)
 	r.Diagnostics = diags
 	for _, d := range diags {
 		f := files[d.Path]

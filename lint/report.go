@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/textsafe"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -28,15 +29,51 @@ func Display(p, base string) string {
 
 // WriteText writes one line per diagnostic, "path:line:col: level: message
 // [code]" (line and column left out when unknown), in the report's sorted
-// order. Paths are shown relative to base (see [Display]).
+// order, each followed by an indented line saying what to do ("\thelp:
+// ..."): the suggested fix and the --fix that applies it, or the code's
+// remedy. Paths are shown relative to base (see [Display]); control
+// characters in paths and messages are escaped.
 func (r *Report) WriteText(w io.Writer, base string) error {
+	var b strings.Builder
 	for _, d := range r.Diagnostics {
 		d.Path = Display(d.Path, base)
-		if _, err := fmt.Fprintln(w, d.String()); err != nil {
-			return err
+		b.WriteString(textsafe.Escape(d.String()))
+		b.WriteByte('\n')
+		if h := Remedy(d); h != "" {
+			b.WriteString("\thelp: " + textsafe.Escape(h) + "\n")
 		}
 	}
-	return nil
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// Remedy says what to do about d in a few words: its first suggested fix
+// and the skillet lint flag that applies it, else its code's remedy, else
+// "" (a note needs nothing).
+func Remedy(d skill.Diagnostic) string {
+	if len(d.Fixes) > 0 {
+		flag := "--fix"
+		if nameCode(d.Code) {
+			flag = "--fix=name"
+		}
+		return fmt.Sprintf("%s (skillet lint %s)", d.Fixes[0].Message, flag)
+	}
+	return d.Code.Info().Remedy
+}
+
+// Fixable counts the findings that have a suggested fix: those --fix
+// mends, and those only --fix=name mends.
+func (r *Report) Fixable() (fix, name int) {
+	for _, d := range r.Diagnostics {
+		switch {
+		case len(d.Fixes) == 0:
+		case nameCode(d.Code):
+			name++
+		default:
+			fix++
+		}
+	}
+	return fix, name
 }
 
 // WriteCompat writes the compatibility report as text: per skill file, its
@@ -65,11 +102,66 @@ func (r *Report) WriteCompat(w io.Writer, base string) error {
 }
 
 // Summary is the report's closing line, for example
-// "12 files, 11 skills: 1 error, 3 warnings".
+// "12 files, 11 skills: 1 error, 3 warnings; 2 fixable with --fix, 1 with
+// --fix=name" (the last part only when something is fixable).
 func (r *Report) Summary() string {
 	c := r.Counts
-	return fmt.Sprintf("%s, %s: %s, %s", plural(c.Files, "file"), plural(c.Skills, "skill"),
+	s := fmt.Sprintf("%s, %s: %s, %s", plural(c.Files, "file"), plural(c.Skills, "skill"),
 		plural(c.Errors, "error"), plural(c.Warnings, "warning"))
+	switch fix, name := r.Fixable(); {
+	case fix > 0 && name > 0:
+		s += fmt.Sprintf("; %d fixable with --fix, %d with --fix=name", fix, name)
+	case fix > 0:
+		s += fmt.Sprintf("; %d fixable with --fix", fix)
+	case name > 0:
+		s += fmt.Sprintf("; %d fixable with --fix=name", name)
+	}
+	return s
+}
+
+// WriteGitHub writes one GitHub Actions workflow command per diagnostic
+// ("::error file=PATH,line=N,col=N,title=TITLE::MESSAGE", "::warning" and
+// "::notice" for the other levels), which a workflow run shows as
+// annotations on the files. Paths are relative to base (the repository
+// root when lint runs there); the message carries the remedy. Values are
+// escaped as the workflow-command syntax requires: "%", CR and LF in the
+// message, and also ":" and "," in properties.
+func (r *Report) WriteGitHub(w io.Writer, base string) error {
+	var b strings.Builder
+	for _, d := range r.Diagnostics {
+		level := "warning"
+		switch d.Severity {
+		case skill.SeverityError:
+			level = "error"
+		case skill.SeverityNote:
+			level = "notice"
+		}
+		b.WriteString("::" + level + " file=" + ghProperty(filepath.ToSlash(Display(d.Path, base))))
+		if d.Line > 0 {
+			fmt.Fprintf(&b, ",line=%d", d.Line)
+			if d.Column > 0 {
+				fmt.Fprintf(&b, ",col=%d", d.Column)
+			}
+		}
+		b.WriteString(",title=" + ghProperty("skillet "+string(d.Code)))
+		msg := d.Message
+		if h := Remedy(d); h != "" {
+			msg += "\nhelp: " + h
+		}
+		b.WriteString("::" + ghData(msg) + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// ghData escapes a workflow command's message.
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// ghProperty escapes a workflow command's property value.
+func ghProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
 func plural(n int, word string) string {

@@ -36,20 +36,24 @@ const (
 var _ = skill.Register(
 	skill.CodeInfo{Code: CodeExtensionExcluded, Severity: skill.SeverityWarning,
 		Summary: "the skill is served, but not through skills/list and skills/get",
+		Remedy:  "fix what skillet lint reports for the file",
 		Source:  "SEP-2640, docs/mcp.md",
 		Help: "skillet serve offers the skill as resources, in the instructions, through the load tool and as a prompt, but leaves it out of the Skills Extension's skills/list and skills/get, " +
 			"because a host could not verify it there: its frontmatter parsed only after repair, its name breaks the specification's rule, it has no description, a key appears twice, or its file list is incomplete. " +
 			"Fix the finding skillet lint reports for the same file."},
 	skill.CodeInfo{Code: CodeExtensionLimit, Severity: skill.SeverityWarning,
 		Summary: "the skill has more than 512 files or more than 16 MiB",
+		Remedy:  "move large or generated files out of the skill folder",
 		Source:  "SEP-2640, docs/mcp.md",
 		Help:    "The skill folder is over the Skills Extension's limits (512 files, 16 MiB in all). It is still listed, but a host may refuse to fetch it whole. Move large or generated files out of the skill folder."},
 	skill.CodeInfo{Code: CodeFileNotServed, Severity: skill.SeverityWarning,
 		Summary: "a file in the skill folder is not served",
+		Remedy:  "make the file smaller or readable, or move it out of the skill folder",
 		Source:  "docs/mcp.md",
 		Help:    "A file of the skill folder is left out of what the server offers: it is larger than the per-file limit, cannot be read, or comes after the file limit. Make it smaller or readable, or move it out of the folder."},
 	skill.CodeInfo{Code: CodeReloadKept, Severity: skill.SeverityWarning,
 		Summary: "after a change on disk the skill no longer loads; the last good version is served",
+		Remedy:  "run skillet lint on the file and fix what it reports",
 		Source:  "docs/serving.md",
 		Help:    "The skill file changed and no longer loads (for example it is half written, or its frontmatter broke). The server keeps serving the last version that loaded until the file loads again. Run skillet lint on the file to see why."},
 )

@@ -86,6 +86,10 @@ type CodeInfo struct {
 	// of the specification by URL, an agent whose behaviour it follows
 	// (Kestrel, Brute, or a host by name), or a page of skillet's docs.
 	Source string
+	// Remedy is what to do, in a few words ("rename the folder, or run
+	// skillet lint --fix=name"); text reports print it under the
+	// finding. "" for a note, which needs nothing.
+	Remedy string
 	// Help says what the finding means for the skill and what to change.
 	Help string
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/lint"
+	"github.com/skillet-go/skillet/skill"
 )
 
 // options returns the catalog options the global flags describe.
@@ -36,6 +38,11 @@ func newLintCmd(g *globals, io *IO) *cobra.Command {
 		fix    string
 		diff   bool
 		target []string
+
+		explain     string
+		listRules   bool
+		failOn      string
+		maxWarnings int
 	)
 	cmd := &cobra.Command{
 		Use:   "lint [PATH|NAME...]",
@@ -46,9 +53,12 @@ including those the runtime skips by name: drafts under entries starting with
 PATH limits the report to files or folders (a folder outside the roots is
 checked as an extra root); NAME is a skill's name.
 
-Findings are printed as "path:line:col: level: message [code]", or as JSON
-(--json, docs/output.md) or SARIF 2.1.0 (--format sarif); a summary line goes
-to stderr. --strict raises the specification's rules to errors. --compat
+Findings are printed as "path:line:col: level: message [code]", each with a
+"help:" line saying what to do, or as JSON (--json, docs/output.md), SARIF
+2.1.0 (--format sarif) or GitHub Actions annotations (--format github); a
+summary line goes to stderr and says how many findings --fix would mend.
+--explain CODE prints a code's documentation, --list-rules every code with
+its level, fix and source (docs/lint.md). --strict raises the specification's rules to errors. --compat
 adds, for each skill and each host profile (docs/hosts.md), whether the host
 loads it, loads it changed (and how) or does not load it (and why), and the
 rules of the specification's checkers it breaks. --target HOST[,HOST] makes
@@ -58,23 +68,49 @@ would not load where it ships.
 --fix rewrites what is mechanical and safe: a value that only parsed after
 quoting is quoted in the file (line endings and every other byte kept);
 --fix=name also makes each name equal its folder. --diff prints the fixes
-as a unified diff instead of writing them.
+as a unified diff instead of writing them. --fix works the same with
+--strict. A file is never replaced when it changed while skillet ran, is
+read-only or has several hard links; owner, mode and extended attributes are
+kept (docs/lint.md#fixes).
 
-Exit status: 1 when there is at least one error, 0 otherwise, 2 on usage
-errors.`,
+Exit status: 1 when there is at least one error (with --fail-on warning, at
+least one warning; with --max-warnings N, more than N warnings), 0
+otherwise, 2 on usage errors.`,
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 			names, _ := completeSkillNames(g)(cmd, args, toComplete)
 			return names, cobra.ShellCompDirectiveDefault
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if listRules {
+				return writeRuleList(io.Out)
+			}
+			if cmd.Flags().Changed("explain") {
+				ci, err := lookupCode(explain)
+				if err != nil {
+					return err
+				}
+				return writeExplain(io.Out, ci)
+			}
+			if failOn != "error" && failOn != "warning" {
+				hint := ""
+				if near := nearest(failOn, []string{"error", "warning"}); near != "" {
+					hint = fmt.Sprintf("; did you mean %s?", near)
+				}
+				return usagef("unknown --fail-on %q (error or warning)%s", failOn, hint)
+			}
+			verdict := func(r *lint.Report) error { return exitFor(r, failOn, maxWarnings, io.Err) }
 			if asJSON {
 				if cmd.Flags().Changed("format") && format != "json" {
 					return usagef("--json and --format %s disagree", format)
 				}
 				format = "json"
 			}
-			if !slices.Contains([]string{"text", "json", "sarif"}, format) {
-				return usagef("unknown --format %q (text, json or sarif)", format)
+			if !slices.Contains(formats, format) {
+				hint := ""
+				if near := nearest(format, formats); near != "" {
+					hint = fmt.Sprintf("; did you mean %s?", near)
+				}
+				return usagef("unknown --format %q (text, json, sarif or github)%s", format, hint)
 			}
 			fixOpts, doFix, err := parseFix(cmd.Flags().Changed("fix"), fix, diff)
 			if err != nil {
@@ -121,7 +157,7 @@ errors.`,
 					if !g.quiet {
 						fmt.Fprintf(io.Err, "%s would be fixed; %s\n", plural(len(changes), "file"), r.Summary())
 					}
-					return exitFor(r)
+					return verdict(r)
 				}
 				written, failed := 0, 0
 				for _, c := range changes {
@@ -148,6 +184,8 @@ errors.`,
 				err = r.WriteJSON(io.Out)
 			case "sarif":
 				err = r.WriteSARIF(io.Out, version())
+			case "github":
+				err = r.WriteGitHub(io.Out, cwd)
 			default:
 				err = r.WriteText(io.Out, cwd)
 				if err == nil && compat {
@@ -166,18 +204,30 @@ errors.`,
 			if fixFailed > 0 {
 				return silent(exitFail) // a fix that could not be written is a failure
 			}
-			return exitFor(r)
+			return verdict(r)
 		},
 	}
 	f := cmd.Flags()
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON (docs/output.md); same as --format json")
-	f.StringVar(&format, "format", "text", "report format: text, json or sarif")
+	f.StringVar(&format, "format", "text", "report format: text, json, sarif or github (workflow annotations)")
+	f.StringVar(&explain, "explain", "", "print the documentation of a diagnostic code and exit")
+	f.BoolVar(&listRules, "list-rules", false, "list every diagnostic code with its level, fix and source, and exit")
+	f.StringVar(&failOn, "fail-on", "error", "the lowest level that fails the run (exit 1): error or warning")
+	f.IntVar(&maxWarnings, "max-warnings", -1, "fail the run (exit 1) when there are more than this many warnings (-1: no limit)")
 	f.BoolVar(&compat, "compat", false, "add the compatibility report: per host, loads / loads changed / not loaded, and checker rules broken")
 	f.StringSliceVar(&target, "target", nil, "host profiles the skills ship to (comma-separated, repeatable): a skill one of them would not load is an error")
 	f.StringVar(&fix, "fix", "", "apply safe fixes; --fix=name also sets each name to its folder's")
 	f.Lookup("fix").NoOptDefVal = "quote"
 	f.BoolVar(&diff, "diff", false, "with --fix (implied), print the fixes as a unified diff instead of writing them")
-	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]cobra.Completion{"text", "json", "sarif"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]cobra.Completion{"error", "warning"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("explain", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		var codes []cobra.Completion
+		for _, ci := range skill.Codes() {
+			codes = append(codes, cobra.CompletionWithDesc(string(ci.Code), ci.Summary))
+		}
+		return codes, cobra.ShellCompDirectiveNoFileComp
+	})
 	_ = cmd.RegisterFlagCompletionFunc("target", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		var names []cobra.Completion
 		for _, p := range catalog.Profiles() {
@@ -212,8 +262,21 @@ func parseFix(set bool, value string, diff bool) (*lint.FixOptions, bool, error)
 	return opts, true, nil
 }
 
-func exitFor(r *lint.Report) error {
-	if r.HasErrors() {
+// formats are the values --format takes.
+var formats = []string{"text", "json", "sarif", "github"}
+
+// exitFor is the run's verdict: exit 1 on an error, on a warning with
+// --fail-on warning, or on more warnings than --max-warnings (saying so on
+// stderr).
+func exitFor(r *lint.Report, failOn string, maxWarnings int, stderr io.Writer) error {
+	switch {
+	case r.HasErrors():
+		return silent(exitFail)
+	case failOn == "warning" && r.Counts.Warnings > 0:
+		fmt.Fprintf(stderr, "skillet: %s, and --fail-on warning\n", plural(r.Counts.Warnings, "warning"))
+		return silent(exitFail)
+	case maxWarnings >= 0 && r.Counts.Warnings > maxWarnings:
+		fmt.Fprintf(stderr, "skillet: %s, over --max-warnings %d\n", plural(r.Counts.Warnings, "warning"), maxWarnings)
 		return silent(exitFail)
 	}
 	return nil

@@ -1,0 +1,184 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/skillet-go/skillet/internal/suggest"
+	"github.com/skillet-go/skillet/lint"
+	"github.com/skillet-go/skillet/skill"
+)
+
+// lookupCode returns the registered code named s, or a usage error that
+// suggests the nearest code.
+func lookupCode(s string) (skill.CodeInfo, error) {
+	var names []string
+	for _, ci := range skill.Codes() {
+		if string(ci.Code) == s {
+			return ci, nil
+		}
+		names = append(names, string(ci.Code))
+	}
+	hint := "; skillet lint --list-rules lists them"
+	if near := suggest.Nearest(s, names); near != "" {
+		hint = fmt.Sprintf("; did you mean %s?", near)
+	}
+	return skill.CodeInfo{}, usagef("no diagnostic code %q%s", s, hint)
+}
+
+// levelText says a code's default level, and that strict mode raises it.
+func levelText(ci skill.CodeInfo) string {
+	if ci.Spec && ci.Severity != skill.SeverityError {
+		return string(ci.Severity) + " (an error with --strict)"
+	}
+	return string(ci.Severity)
+}
+
+// fixFlag is the lint flag that mends a code, or "".
+func fixFlag(kind string) string {
+	switch kind {
+	case "":
+		return ""
+	case "quote":
+		return "--fix"
+	}
+	return "--fix=" + kind
+}
+
+// writeExplain writes a code's documentation as text (skillet lint
+// --explain CODE).
+func writeExplain(w io.Writer, ci skill.CodeInfo) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s\n\n", ci.Code, ci.Summary)
+	fmt.Fprintf(&b, "Level:   %s\n", levelText(ci))
+	fix := "no; it needs a person"
+	if f := fixFlag(ci.Fixable); f != "" {
+		fix = "yes, skillet lint " + f
+	}
+	fmt.Fprintf(&b, "Fixable: %s\n", fix)
+	fmt.Fprintf(&b, "Source:  %s\n", ci.Source)
+	if ci.Remedy != "" {
+		fmt.Fprintf(&b, "Remedy:  %s\n", ci.Remedy)
+	}
+	b.WriteByte('\n')
+	b.WriteString(wrap(ci.Help, 76))
+	fmt.Fprintf(&b, "\n\nMore: %s\n", lint.HelpURL(ci.Code))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeRuleList writes one line per registered code: code, level, the fix
+// flag ("-" when none) and source (skillet lint --list-rules).
+func writeRuleList(w io.Writer) error {
+	codes := skill.Codes()
+	width := 0
+	for _, ci := range codes {
+		width = max(width, len(ci.Code))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-*s  %-7s  %-12s  %s\n", width, "CODE", "LEVEL", "FIX", "SOURCE")
+	for _, ci := range codes {
+		level := string(ci.Severity)
+		if ci.Spec && ci.Severity != skill.SeverityError {
+			level += "*"
+		}
+		fix := fixFlag(ci.Fixable)
+		if fix == "" {
+			fix = "-"
+		}
+		fmt.Fprintf(&b, "%-*s  %-7s  %-12s  %s\n", width, ci.Code, level, fix, ci.Source)
+	}
+	b.WriteString("\n* an error with --strict. skillet lint --explain CODE prints a code's documentation.\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// wrap breaks text into lines of at most width columns at spaces.
+func wrap(text string, width int) string {
+	var b strings.Builder
+	n := 0
+	for i, word := range strings.Fields(text) {
+		if i > 0 {
+			if n+1+len(word) > width {
+				b.WriteByte('\n')
+				n = 0
+			} else {
+				b.WriteByte(' ')
+				n++
+			}
+		}
+		b.WriteString(word)
+		n += len(word)
+	}
+	return b.String()
+}
+
+// docsMarker starts the generated part of docs/lint.md; everything after
+// it is one section per registered code.
+const docsMarker = "<!-- Generated from the registry of codes by TestDocsLint (go test ./internal/cli -run TestDocsLint -update); do not edit below. -->"
+
+// lintDocs returns the generated part of docs/lint.md: the marker, a
+// table of every code, then one "## code" section each.
+func lintDocs() string {
+	codes := skill.Codes()
+	var b strings.Builder
+	b.WriteString(docsMarker + "\n\n## Codes\n\n")
+	b.WriteString("Every code skillet reports, with its default level (`--strict` raises the specification's rules to\n")
+	b.WriteString("errors), the `--fix` that mends it, and where the rule comes from. `skillet lint --list-rules` prints this\n")
+	b.WriteString("table and `skillet lint --explain CODE` one section.\n\n")
+	b.WriteString("| code | level | fix | summary |\n| --- | --- | --- | --- |\n")
+	for _, ci := range codes {
+		fix := fixFlag(ci.Fixable)
+		if fix != "" {
+			fix = "`" + fix + "`"
+		}
+		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s |\n", ci.Code, ci.Code, levelText(ci), fix, strings.ReplaceAll(ci.Summary, "|", `\|`))
+	}
+	for _, ci := range codes {
+		fmt.Fprintf(&b, "\n## %s\n\n", ci.Code)
+		fmt.Fprintf(&b, "%s.\n\n", upperFirst(ci.Summary))
+		fmt.Fprintf(&b, "- Level: %s\n", levelText(ci))
+		if f := fixFlag(ci.Fixable); f != "" {
+			fmt.Fprintf(&b, "- Fixable: yes, `skillet lint %s`\n", f)
+		} else {
+			b.WriteString("- Fixable: no\n")
+		}
+		fmt.Fprintf(&b, "- Source: %s\n", sourceLinks(ci.Source))
+		if ci.Remedy != "" {
+			fmt.Fprintf(&b, "- What to do: %s\n", ci.Remedy)
+		}
+		b.WriteByte('\n')
+		b.WriteString(wrap(ci.Help, 110) + "\n")
+	}
+	return b.String()
+}
+
+// sourceLinks renders a Source as Markdown: addresses and docs pages become
+// links (pages relative to docs/), names stay text.
+func sourceLinks(src string) string {
+	var out []string
+	for _, s := range strings.Split(src, ", ") {
+		switch {
+		case strings.HasPrefix(s, "https://"):
+			label := strings.TrimPrefix(s, "https://")
+			if i := strings.Index(s, "#"); i >= 0 && strings.Contains(s, "agentskills.io/specification") {
+				label = "specification, " + strings.ReplaceAll(s[i+1:], "-", " ")
+			}
+			out = append(out, fmt.Sprintf("[%s](%s)", label, s))
+		case strings.HasPrefix(s, "docs/"):
+			rel := strings.TrimPrefix(s, "docs/")
+			out = append(out, fmt.Sprintf("[%s](%s)", rel, rel))
+		default:
+			out = append(out, s)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

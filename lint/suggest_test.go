@@ -1,0 +1,81 @@
+package lint
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/skill"
+)
+
+// TestSuggestedFixes: Run attaches byte-range edits to the findings --fix
+// mends, and applying them gives what FixSource gives.
+func TestSuggestedFixes(t *testing.T) {
+	ws := t.TempDir()
+	src := "---\nname: shipit\ndescription: Use when: shipping\n---\n\nBody.\n"
+	writeTree(t, ws, map[string]string{"skills/ship/SKILL.md": src})
+	r, err := Run(context.Background(), &Options{Catalog: &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var edits []skill.TextEdit
+	got := map[skill.Code]string{}
+	for _, d := range r.Diagnostics {
+		for _, f := range d.Fixes {
+			got[d.Code] = f.Message
+			edits = append(edits, f.Edits...)
+		}
+	}
+	want := map[skill.Code]string{
+		skill.CodeParseRecovered: "quote the value of description",
+		skill.CodeNameMismatch:   `set the name to "ship", the folder's`,
+	}
+	for code, msg := range want {
+		if got[code] != msg {
+			t.Errorf("fix of %s = %q, want %q", code, got[code], msg)
+		}
+	}
+	out, ok := applyEdits([]byte(src), edits)
+	path := filepath.Join(ws, "skills", "ship", "SKILL.md")
+	fixed, _, err := FixSource([]byte(src), &FixOptions{Name: true}, &skill.Options{Path: path})
+	if !ok || err != nil || !bytes.Equal(out, fixed) {
+		t.Errorf("the edits give %q (%v), FixSource %q (%v)", out, ok, fixed, err)
+	}
+	if fix, name := r.Fixable(); fix != 1 || name != 1 {
+		t.Errorf("Fixable() = %d, %d; want 1, 1", fix, name)
+	}
+	// The edits refer to the bytes Run read: a file changed since is not
+	// written.
+	changes, _, err := Fix(context.Background(), r, &FixOptions{Name: true})
+	if err != nil || len(changes) != 1 {
+		t.Fatalf("Fix: %v, %v", changes, err)
+	}
+	if err := os.WriteFile(path, []byte(src+"More.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := changes[0].Write(); err == nil {
+		t.Error("Write replaced a file that changed after Run read it")
+	}
+}
+
+func TestWriteGitHub(t *testing.T) {
+	r := &Report{Diagnostics: []skill.Diagnostic{
+		{Code: skill.CodeUnknownField, Severity: skill.SeverityWarning, Path: "/ws/a:b,c/SKILL.md", Line: 3, Column: 1,
+			Message: "100% odd\r\nfield"},
+		{Code: skill.CodeParseError, Severity: skill.SeverityError, Path: "/ws/x/SKILL.md", Message: "bad"},
+		{Code: skill.CodeDuplicateCopy, Severity: skill.SeverityNote, Path: "/elsewhere/SKILL.md", Line: 1, Message: "copy"},
+	}}
+	var b bytes.Buffer
+	if err := r.WriteGitHub(&b, "/ws"); err != nil {
+		t.Fatal(err)
+	}
+	want := "::warning file=a%3Ab%2Cc/SKILL.md,line=3,col=1,title=skillet unknown-field::100%25 odd%0D%0Afield%0Ahelp: move the field under metadata, or remove it\n" +
+		"::error file=x/SKILL.md,title=skillet parse-error::bad%0Ahelp: fix the YAML at the line and column given\n" +
+		"::notice file=/elsewhere/SKILL.md,line=1,title=skillet duplicate-copy::copy\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
