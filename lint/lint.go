@@ -207,11 +207,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 		}
 	}
 	if r.Settings.Mode == skill.Strict {
-		for i := range diags {
-			if diags[i].Code.Info().Spec {
-				diags[i].Severity = skill.SeverityError
-			}
-		}
+		diags = strictFindings(diags, l.Candidates)
 	}
 	if scope != nil {
 		diags = slices.DeleteFunc(diags, func(d skill.Diagnostic) bool {
