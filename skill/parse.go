@@ -89,6 +89,11 @@ type fence struct {
 	found     bool
 	closed    bool
 	blankLead int // blank lines before the opening fence
+	// commentLead counts the lines of HTML comments (a licence header, a
+	// linter directive) before the opening fence.
+	commentLead int
+	// dots says a "..." line closed the frontmatter (closeKeyBlock).
+	dots bool
 }
 
 // nextLine returns the line starting at i without its line ending, and the
@@ -117,21 +122,37 @@ func splitFences(src []byte) fence {
 		f.start = 3
 	}
 	i, lineNo := f.start, 1
-	// Blank lines before the opening fence are tolerated (and reported).
+	// Blank lines and HTML comments before the opening fence are
+	// tolerated (and reported).
+	inComment := false
 	for i < len(src) {
 		line, next := nextLine(src, i)
-		if !isBlank(line) {
-			break
+		switch {
+		case inComment:
+			inComment = !bytes.Contains(line, []byte("-->"))
+			f.commentLead++
+		case isBlank(line):
+			f.blankLead++
+		case bytes.HasPrefix(bytes.TrimSpace(line), []byte("<!--")):
+			rest := bytes.TrimSpace(line)[4:]
+			end := bytes.Index(rest, []byte("-->"))
+			if end >= 0 && len(bytes.TrimSpace(rest[end+3:])) > 0 {
+				goto done // text after the comment: the file opens with it
+			}
+			inComment = end < 0
+			f.commentLead++
+		default:
+			goto done
 		}
 		if next >= len(src) {
 			break
 		}
 		i, lineNo = next, lineNo+1
-		f.blankLead++
 	}
+done:
 	line, next := nextLine(src, i)
-	if !isFenceLine(line) {
-		f.blankLead = 0
+	if inComment || !isFenceLine(line) {
+		f.blankLead, f.commentLead = 0, 0
 		f.bodyStart, f.bodyLine = f.start, 1
 		return f
 	}
@@ -162,10 +183,18 @@ func splitFences(src []byte) fence {
 func closeKeyBlock(src []byte, f *fence) bool {
 	i, lineNo := f.fmStart, f.fmLine
 	end, endLine := -1, 0
+	bodyAt, bodyLine := -1, 0
 	known := false
 	for i < len(src) {
 		line, next := nextLine(src, i)
 		if isBlank(line) {
+			break
+		}
+		if end >= 0 && string(bytes.TrimRight(line, " \t")) == "..." {
+			// YAML's document end marker, which some authors close
+			// frontmatter with.
+			bodyAt, bodyLine = next, lineNo+1
+			f.dots = true
 			break
 		}
 		switch m := unfencedKey.FindSubmatch(line); {
@@ -178,9 +207,13 @@ func closeKeyBlock(src []byte, f *fence) bool {
 		i, lineNo = next, lineNo+1
 		end, endLine = i, lineNo
 	}
-	if end < 0 || !known || len(bytes.TrimSpace(src[end:])) == 0 {
+	if bodyAt < 0 {
+		bodyAt, bodyLine = end, endLine
+	}
+	if end < 0 || !known || !f.dots && len(bytes.TrimSpace(src[end:])) == 0 {
 		// Keys and nothing after them may be a file still being written:
 		// it is not read until it is closed.
+		f.dots = false
 		return false
 	}
 	text := src[f.fmStart:end]
@@ -189,10 +222,11 @@ func closeKeyBlock(src []byte, f *fence) bool {
 	}
 	root, err := yamlx.Parse(text)
 	if err != nil || root == nil || root.Kind != yamlx.MappingNode {
+		f.dots = false
 		return false
 	}
 	f.closed = true
-	f.fmEnd, f.bodyStart, f.bodyLine = end, end, endLine
+	f.fmEnd, f.bodyStart, f.bodyLine = end, bodyAt, bodyLine
 	return true
 }
 
@@ -227,7 +261,14 @@ func (p *parser) parse() *Skill {
 
 	var fm *frontmatter
 	if f.found {
-		if f.blankLead > 0 {
+		switch {
+		case f.commentLead > 0:
+			if p.opts.Mode == Strict {
+				p.reportSeverity(CodeNoFrontmatter, SeverityError, 1, 1, "the file must start with the --- fence; an HTML comment comes first")
+				return nil
+			}
+			p.report(CodeParseRecovered, 1, 1, "the HTML comment before the opening --- fence was skipped (%d line(s)); hosts that need the fence on the first line do not read this frontmatter", f.commentLead+f.blankLead)
+		case f.blankLead > 0:
 			if p.opts.Mode == Strict {
 				p.reportSeverity(CodeNoFrontmatter, SeverityError, 1, 1, "the file must start with the --- fence; %d blank line(s) come first", f.blankLead)
 				return nil
@@ -243,7 +284,11 @@ func (p *parser) parse() *Skill {
 				p.report(CodeParseError, f.fmLine-1, 1, msg, f.fmLine-1)
 				return nil
 			}
-			p.report(CodeParseRecovered, f.fmLine-1, 1, "the frontmatter opened on line %d is never closed by a --- line; it was read up to line %d, the end of its block of keys (add a --- line after it)", f.fmLine-1, f.bodyLine-1)
+			if f.dots {
+				p.report(CodeParseRecovered, f.bodyLine-1, 1, "the frontmatter opened on line %d is closed by \"...\" (YAML's document end) rather than a --- line; write --- instead", f.fmLine-1)
+			} else {
+				p.report(CodeParseRecovered, f.fmLine-1, 1, "the frontmatter opened on line %d is never closed by a --- line; it was read up to line %d, the end of its block of keys (add a --- line after it)", f.fmLine-1, f.bodyLine-1)
+			}
 		}
 		var ok bool
 		before := len(p.diags)

@@ -46,6 +46,12 @@ func TestParseFences(t *testing.T) {
 		{"unclosed: a block that is not YAML", "---\nname: x\ndescription: [d\n\nbody\n", "", "", []string{"parse-error@1:1"}},
 		{"broken keys after a blank line are not a body", "---\nname: x\ndescription: d\n\n\tbad: x\n---\nbody\n", "", "", []string{"parse-error@5:1"}},
 		{"empty body with a description loads", "---\nname: x\ndescription: d\n---\n", "d", "", []string{"empty-body@4:1"}},
+		{"an HTML comment before the fence", "<!-- markdownlint-disable -->\n---\nname: x\ndescription: d\n---\nbody\n", "d", "body", []string{"parse-recovered@1:1"}},
+		{"a comment over lines and a blank line before the fence", "<!--\nCopyright\n-->\n\n---\nname: x\ndescription: d\n\tbad: x\n---\nbody\n", "", "", []string{"parse-recovered@1:1", "parse-error@8:1"}},
+		{"text after a leading comment: no frontmatter", "<!-- c --> Intro.\n\n---\nname: x\n---\nbody\n", "Intro.", "<!-- c --> Intro.\n\n---\nname: x\n---\nbody", []string{"no-frontmatter@1:1"}},
+		{"a comment never closed: no frontmatter", "<!-- c\n---\nname: x\n---\nbody\n", "", "", []string{"no-description@1:1"}},
+		{"closed by YAML's document end", "---\nname: x\ndescription: d\n...\nbody\n", "d", "body", []string{"parse-recovered@4:1"}},
+		{"closed by YAML's document end, no body", "---\nname: x\ndescription: d\n...\n", "d", "", []string{"parse-recovered@4:1", "empty-body@4:1"}},
 		{"CR-only line endings", "---\rname: x\rdescription: d\r---\rbody\r", "d", "body", nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -559,6 +565,8 @@ func TestParseStrictRefusesWhatLenientLoads(t *testing.T) {
 		{"unclosed, strict", "---\nname: x\ndescription: d\n\nbody\n", Options{Mode: Strict}, []string{"parse-error@1:1"}},
 		{"unclosed, truncated", "---\nname: x\ndescription: d\n\nbody\n", Options{Truncated: true}, []string{"parse-error@1:1"}},
 		{"empty body, strict", "---\nname: x\ndescription: d\n---\n", Options{Mode: Strict}, []string{"empty-body@4:1"}},
+		{"comment before the fence, strict", "<!-- c -->\n---\nname: x\ndescription: d\n---\nbody\n", Options{Mode: Strict}, []string{"no-frontmatter@1:1"}},
+		{"closed by ..., strict", "---\nname: x\ndescription: d\n...\nbody\n", Options{Mode: Strict}, []string{"parse-error@1:1"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := tt.opts
