@@ -30,13 +30,22 @@ type direntRef struct {
 // An entry whose type the file system does not report is lstat'ed, as
 // os.ReadDir does. When the folder cannot be opened or read this way, it is
 // read with os.ReadDir, which also gives the error.
-func (c *Catalog) eachEntry(dir pathRef, size func(int), add func(name string, typ fs.FileMode)) error {
+//
+// The folder is opened below at; unless the reading went the os.ReadDir
+// way, it is returned open (the caller closes it) so the walk can look up
+// the paths below it from there.
+func (c *Catalog) eachEntry(at dirAt, dir pathRef, size func(int), add func(name string, typ fs.FileMode)) (dirAt, error) {
 	sc := &c.dirents
-	fd, err := openDir(dir)
+	fd, err := openDir(at, dir)
 	if err != nil {
-		return readDirEntries(dir.path, size, add)
+		return noDir, readDirEntries(dir.path, size, add)
 	}
-	defer syscall.Close(fd)
+	kept := false
+	defer func() {
+		if !kept {
+			syscall.Close(fd)
+		}
+	}()
 	if sc.raw == nil {
 		sc.raw = make([]byte, 16<<10)
 	}
@@ -47,7 +56,7 @@ func (c *Catalog) eachEntry(dir pathRef, size func(int), add func(name string, t
 			continue
 		}
 		if err != nil {
-			return readDirEntries(dir.path, size, add)
+			return noDir, readDirEntries(dir.path, size, add)
 		}
 		if n <= 0 {
 			break
@@ -55,7 +64,7 @@ func (c *Catalog) eachEntry(dir pathRef, size func(int), add func(name string, t
 		for b := sc.raw[:n]; len(b) >= 19; {
 			reclen := int(*(*uint16)(unsafe.Pointer(&b[16])))
 			if reclen < 19 || reclen > len(b) {
-				return readDirEntries(dir.path, size, add)
+				return noDir, readDirEntries(dir.path, size, add)
 			}
 			typ, name := b[18], b[19:reclen]
 			b = b[reclen:]
@@ -91,7 +100,8 @@ func (c *Catalog) eachEntry(dir pathRef, size func(int), add func(name string, t
 		}
 		add(unsafe.String(&sc.names[e.off], e.n), typ)
 	}
-	return nil
+	kept = true
+	return dirAt{fd: fd, path: dir.path}, nil
 }
 
 // unknownType marks a DT_UNKNOWN entry (not a real fs.FileMode).
@@ -117,10 +127,10 @@ func direntType(t byte) fs.FileMode {
 	return unknownType
 }
 
-func openDir(dir pathRef) (int, error) {
-	cwd := atFDCWD
+func openDir(at dirAt, dir pathRef) (int, error) {
+	dirfd, name := at.rel(dir)
 	for {
-		fd, _, e := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(cwd), uintptr(unsafe.Pointer(&dir.z[0])),
+		fd, _, e := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(dirfd), uintptr(unsafe.Pointer(name)),
 			uintptr(syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC|syscall.O_NONBLOCK), 0, 0, 0)
 		if e == syscall.EINTR {
 			continue

@@ -59,7 +59,9 @@ func TestEachEntry(t *testing.T) {
 	}
 	var c Catalog
 	got := collect(func(size func(int), add func(string, fs.FileMode)) error {
-		return c.eachEntry(newRef(dir), size, add)
+		open, err := c.eachEntry(noDir, newRef(dir), size, add)
+		open.close()
+		return err
 	})
 	want := collect(func(size func(int), add func(string, fs.FileMode)) error {
 		return readDirEntries(dir, size, add)
@@ -71,7 +73,22 @@ func TestEachEntry(t *testing.T) {
 		t.Errorf("os.ReadDir lists %d entries, want %d", len(want), len(names)+1)
 	}
 	// A folder that cannot be read gives os.ReadDir's error.
-	if err := c.eachEntry(newRef(filepath.Join(dir, "missing")), func(int) {}, func(string, fs.FileMode) {}); !os.IsNotExist(err) {
+	// Read below an open parent, the same.
+	parent, err := c.eachEntry(noDir, newRef(filepath.Dir(dir)), func(int) {}, func(string, fs.FileMode) {})
+	if err != nil || parent.fd < 0 {
+		t.Fatalf("the parent folder: %v, fd %d", err, parent.fd)
+	}
+	below := collect(func(size func(int), add func(string, fs.FileMode)) error {
+		open, err := c.eachEntry(parent, newRef(dir), size, add)
+		open.close()
+		return err
+	})
+	parent.close()
+	if !slices.Equal(below, want) {
+		t.Errorf("read below its parent, eachEntry lists %d entries, os.ReadDir %d", len(below), len(want))
+	}
+	// A folder that cannot be read gives os.ReadDir's error.
+	if _, err := c.eachEntry(noDir, newRef(filepath.Join(dir, "missing")), func(int) {}, func(string, fs.FileMode) {}); !os.IsNotExist(err) {
 		t.Errorf("a missing folder: %v", err)
 	}
 }

@@ -91,7 +91,7 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 		}
 	}()
 	for _, r := range roots {
-		w := &walker{ctx: ctx, c: c, root: r, cands: cands, rootFD: -1}
+		w := &walker{ctx: ctx, c: c, root: r, cands: cands, rootFD: -1, at: noDir}
 		if r.Exists && !r.File {
 			w.rootFD = openRootDir(r.Path, w.allowed)
 			rootFDs = append(rootFDs, w.rootFD)

@@ -23,3 +23,17 @@ func statRef(ref pathRef) (stamp, fs.FileMode, error) {
 	}
 	return stampOf(fi), fi.Mode().Type(), nil
 }
+
+// dirAt is a folder the walk holds open; on these platforms none is, and
+// paths are looked up whole.
+type dirAt struct {
+	fd   int
+	path string
+}
+
+var noDir = dirAt{fd: -1}
+
+func (dirAt) close() {}
+
+func lstatAt(_ dirAt, ref pathRef) (stamp, fs.FileMode, error) { return lstatRef(ref) }
+func statAt(_ dirAt, ref pathRef) (stamp, fs.FileMode, error)  { return statRef(ref) }

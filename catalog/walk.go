@@ -107,6 +107,7 @@ type walker struct {
 	c        *Catalog
 	root     *Root
 	rootFD   rootDir // root held open for readBeneath, or -1
+	at       dirAt   // the folder being walked, held open (noDir when not)
 	folders  int
 	limited  bool
 	onStack  map[string]bool
@@ -202,7 +203,7 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 		w.limit(dir.path, fmt.Sprintf("it is deeper than %d levels below the root", w.c.settings.MaxDepth))
 		return
 	}
-	st, mode, err := lstatRef(skillFile)
+	st, mode, err := lstatAt(w.at, skillFile)
 	switch {
 	case err == nil:
 		c := candidate{root: w.root, path: skillFile.path, dir: dir.path}
@@ -215,7 +216,10 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 		w.diag(skill.CodeUnreadable, dir.path, "the folder cannot be searched: %s; skipped", errText(err))
 		return
 	}
-	ds := w.c.readDir(dir)
+	ds, open := w.c.readDir(w.at, dir)
+	// The folder stays open while its entries are walked, so the paths
+	// below it are looked up from it.
+	defer open.close()
 	if ds.err != nil {
 		w.diag(skill.CodeUnreadable, dir.path, "the folder cannot be read: %s; skipped", errText(ds.err))
 		return
@@ -242,7 +246,10 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 	}
 	w.onStack[r] = true
 	before := len(w.cands)
+	parent := w.at
+	w.at = open
 	hasFile := w.entries(dir.path, r, depth, ds.children)
+	w.at = parent
 	for i := range ds.ignored {
 		e := &ds.ignored[i]
 		w.ignoredEntry(e.ref.path, e.name, depth, e.typ)
@@ -254,17 +261,18 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 }
 
 // readDir returns the folder's entries, from the previous List when the
-// folder's stamp is unchanged.
-func (c *Catalog) readDir(dir pathRef) *dirState {
-	st, _, err := statRef(dir)
+// folder's stamp is unchanged, and the folder held open when it was read
+// now (noDir otherwise); the caller closes it. dir is looked up below at.
+func (c *Catalog) readDir(at dirAt, dir pathRef) (*dirState, dirAt) {
+	st, _, err := statAt(at, dir)
 	if err == nil {
 		if old, ok := c.dirs[dir.path]; ok && old.stamp == st && old.err == nil {
 			c.nextDirs[dir.path] = old
-			return old
+			return old, noDir
 		}
 	}
 	ds := &dirState{stamp: st}
-	err = c.eachEntry(dir, func(n int) { ds.children = make([]child, 0, n) }, func(name string, typ fs.FileMode) {
+	open, err := c.eachEntry(at, dir, func(n int) { ds.children = make([]child, 0, n) }, func(name string, typ fs.FileMode) {
 		// name is only valid during the call: what is kept is copied.
 		if ignored(name) {
 			if c.opts.Ignored {
@@ -281,10 +289,10 @@ func (c *Catalog) readDir(dir pathRef) *dirState {
 	if err != nil {
 		ds.children, ds.ignored = nil, nil
 		ds.err = err
-		return ds
+		return ds, noDir
 	}
 	c.nextDirs[dir.path] = ds
-	return ds
+	return ds, open
 }
 
 // readDirEntries is eachEntry by os.ReadDir: it calls size with the number
