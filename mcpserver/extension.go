@@ -69,8 +69,11 @@ func (s *Server) getSkill(ctx context.Context, ss *mcp.ServerSession, p *GetSkil
 	if err != nil {
 		return nil, invalidParams("%v", err)
 	}
-	sv := s.current(ctx).byName[name]
-	switch {
+	sn := s.current(ctx)
+	sv := sn.byName[name]
+	switch why, big := sn.tooLarge[name]; {
+	case sv == nil && big:
+		return nil, tooLarge(p.URI, why)
 	case sv == nil:
 		return nil, invalidParams("no skill is served at %s", p.URI)
 	case rel != skillFile:

@@ -2,10 +2,13 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"reflect"
+	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -50,7 +53,12 @@ var beforeHandle func(ctx context.Context, method string)
 func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if !skillMethods[method] {
-			return next(ctx, method, req)
+			start := time.Now()
+			res, err := next(ctx, method, req)
+			if !strings.HasPrefix(method, "notifications/") || method == "notifications/initialized" {
+				s.metrics.observe(method, time.Since(start), err)
+			}
+			return res, err
 		}
 		if method == "initialize" {
 			if t := s.sessions.Load(); t != nil {
@@ -74,6 +82,7 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if locked {
 			s.mu.RUnlock()
 		}
+		s.metrics.observe(method, time.Since(start), err)
 		if s.log.Enabled(ctx, slog.LevelDebug) {
 			s.log.Debug("request", "method", method, "duration", time.Since(start), "error", err)
 		}
@@ -107,9 +116,16 @@ func (s *Server) checkReadURI(ctx context.Context, uri string) error {
 	if err != nil {
 		return invalidParams("%v", err)
 	}
-	sv := s.current(ctx).byName[name]
+	sn := s.current(ctx)
+	sv := sn.byName[name]
+	if why, ok := sn.tooLarge[name]; ok && sv == nil {
+		return tooLarge(uri, why)
+	}
 	if sv == nil {
 		return invalidParams("no skill %q is served (%s)", name, clipURI(uri))
+	}
+	if why, ok := sv.tooLarge[rel]; ok {
+		return tooLarge(uri, why)
 	}
 	if _, dir := sv.dirs[rel]; dir {
 		return invalidParams("%s is a directory, not a file; list it with resources/directory/read", clipURI(uri))
@@ -129,4 +145,14 @@ func requestNewProtocol(req mcp.Request) bool {
 		meta = p.GetMeta()
 	}
 	return newProtocol(ss, meta)
+}
+
+// CodeTooLarge is the JSON-RPC error code of a resource the server holds
+// but does not serve for its size or the server's memory budget
+// (docs/serving.md#limits): never "not found".
+const CodeTooLarge = -32603
+
+func tooLarge(uri, why string) error {
+	return &jsonrpc.Error{Code: CodeTooLarge, Message: fmt.Sprintf("%s is too large to serve: %s", clipURI(uri), why)}
+
 }

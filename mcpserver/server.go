@@ -54,6 +54,12 @@ type Options struct {
 	// MaxFiles bounds the files served per skill (default
 	// catalog.DefaultFileLimit).
 	MaxFiles int
+	// MaxServedBytes is the memory budget of a snapshot: the bytes of all
+	// served files together, counted as they are sent (a hard link or a
+	// sparse file counts its full size each time it is served), default
+	// DefaultMaxServedBytes. Files past it are not read; they are listed
+	// and answered as too large, and their skill leaves skills/list.
+	MaxServedBytes int64
 	// Debounce is how long [Server.Watch] waits after the last change on
 	// disk before it reloads (default 200 ms).
 	Debounce time.Duration
@@ -67,6 +73,10 @@ type Options struct {
 	// for requests in flight once their context is done (default 10 s).
 	ShutdownTimeout time.Duration
 }
+
+// DefaultMaxServedBytes is the default memory budget of served files,
+// which fits a small container.
+const DefaultMaxServedBytes = 256 << 20
 
 // ToolMode says when the load tool is in tools/list.
 type ToolMode string
@@ -129,6 +139,9 @@ func (o *Options) withDefaults() Options {
 	if r.MaxFileBytes <= 0 {
 		r.MaxFileBytes = MaxSkillBytes
 	}
+	if r.MaxServedBytes <= 0 {
+		r.MaxServedBytes = DefaultMaxServedBytes
+	}
 	if r.MaxFiles <= 0 {
 		r.MaxFiles = catalog.DefaultFileLimit
 	}
@@ -175,6 +188,8 @@ type Server struct {
 	bodyBytes      atomic.Int64 // request body bytes held now
 	streamsDropped atomic.Int64 // notification streams closed for not reading
 	undelivered    undeliveredLog
+	stopping       atomic.Bool // shutting down: /readyz says not ready
+	metrics        *metrics
 }
 
 // New builds the server: it lists the catalog, reads every file of every
@@ -210,6 +225,7 @@ func New(ctx context.Context, cat *catalog.Catalog, opts *Options) (*Server, err
 		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
 		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
 	})
+	s.metrics = s.newMetrics()
 	s.mcp.AddReceivingMiddleware(s.middleware)
 	// Every served file is a resource of its own; the template tells a
 	// client the shape of the URIs (SEP-2640, resource mapping).
@@ -270,6 +286,9 @@ func (s *Server) Reload(ctx context.Context) (bool, error) {
 	prev := s.snap.Load()
 	next, err := s.build(ctx, prev)
 	if err != nil {
+		if ctx.Err() == nil {
+			s.metrics.failures.Inc()
+		}
 		return false, err
 	}
 	s.logDiagnostics(next)
@@ -288,6 +307,7 @@ func (s *Server) Reload(ctx context.Context) (bool, error) {
 	for _, uri := range changed {
 		_ = s.mcp.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri})
 	}
+	s.metrics.reloads.Inc()
 	added, removed, edited := diffCounts(prev, next)
 	s.log.Info("skills loaded", "skills", len(next.skills), "skills_list", len(next.entries),
 		"files", len(next.files), "added", added, "removed", removed, "changed", edited)

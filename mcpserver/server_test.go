@@ -653,7 +653,10 @@ func TestLimits(t *testing.T) {
 		t.Errorf("skills/list (-want +got):\n%s", diff)
 	}
 	_, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "skill://huge/data.bin"})
-	wantCode(t, err, jsonrpc.CodeInvalidParams)
+	wantCode(t, err, CodeTooLarge) // too large, not "no such file"
+	if !strings.Contains(err.Error(), "too large to serve") {
+		t.Errorf("reading a file over the limit: %v", err)
+	}
 	if _, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "skill://huge/SKILL.md"}); err != nil {
 		t.Errorf("huge's SKILL.md is not served: %v", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"unicode/utf8"
 
@@ -51,6 +52,11 @@ type snapshot struct {
 	// toolListing is the listing of the served skills, which the load
 	// tool's calls work on.
 	toolListing *catalog.Listing
+	// bytes is what the served files hold, counted as they are sent.
+	bytes int64
+	// tooLarge holds the skills not served because their SKILL.md is over
+	// a limit, with the reason.
+	tooLarge map[string]string
 }
 
 // served is one served skill.
@@ -81,6 +87,10 @@ type served struct {
 	// fp identifies the skill's served content, to tell whether a reload
 	// changed anything.
 	fp string
+	// tooLarge holds the files (by path) not served for their size or the
+	// server's memory budget, with the reason: they are answered as too
+	// large, not as missing.
+	tooLarge map[string]string
 }
 
 // file is one served file of a skill, with its bytes.
@@ -113,7 +123,12 @@ func newFile(skillName, rel string, data []byte, info fs.FileInfo) *file {
 	// Go's JSON encoder turns invalid UTF-8 into U+FFFD, so only valid
 	// UTF-8 can go out as text and keep its digest; an empty file goes out
 	// as an empty blob, since MCP text contents cannot be empty.
-	text := len(data) > 0 && utf8.Valid(data)
+	//
+	// JSON escapes "<", ">" and "&" as six bytes each (the SDK's encoder
+	// cannot be told otherwise), so a text made mostly of them (16 MiB of
+	// "<" would be 96 MiB of JSON) goes out as a blob, base64 being 4/3 of
+	// its size: an answer is never much larger than its file.
+	text := len(data) > 0 && utf8.Valid(data) && jsonTextCost(data) <= 2*int64(len(data))
 	if text {
 		f.text = string(data)
 	} else {
@@ -144,7 +159,10 @@ func (s *Server) build(ctx context.Context, prev *snapshot) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	next := &snapshot{listing: l, byName: map[string]*served{}, files: map[string]*file{}}
+	next := &snapshot{listing: l, byName: map[string]*served{}, files: map[string]*file{}, tooLarge: map[string]string{}}
+	// What the files of this snapshot may hold together.
+	budget := &atomic.Int64{}
+	budget.Store(s.opts.MaxServedBytes)
 
 	type result struct {
 		sv    *served
@@ -162,7 +180,7 @@ func (s *Server) build(ctx context.Context, prev *snapshot) (*snapshot, error) {
 				if prev != nil {
 					old = prev.byName[cs.Name]
 				}
-				sv, diags, err := s.snapSkill(ctx, cs, old)
+				sv, diags, err := s.snapSkill(ctx, cs, old, budget)
 				results[i] = result{sv, diags, err}
 			}
 		})
@@ -184,6 +202,9 @@ func (s *Server) build(ctx context.Context, prev *snapshot) (*snapshot, error) {
 			// The file was listed but could not be read back or parsed:
 			// it changed under us. Keep the last good version if there is
 			// one; the change that caused this brings another reload.
+			if errors.Is(r.err, catalog.ErrTooLarge) {
+				next.tooLarge[cs.Name] = r.err.Error()
+			}
 			if old := prevSkill(prev, cs.Name); old != nil {
 				next.diags = append(next.diags, diag(CodeReloadKept, cs.Location, cs.Name,
 					"the skill file changed and no longer loads (%v); the last good version is still served", r.err))
@@ -256,6 +277,7 @@ func (sn *snapshot) add(sv *served) {
 	sn.byName[sv.name] = sv
 	for _, f := range sv.files {
 		sn.files[f.uri] = f
+		sn.bytes += f.size
 	}
 }
 
@@ -263,7 +285,7 @@ func (sn *snapshot) add(sv *served) {
 // skill file itself cannot be read or no longer parses to the same skill;
 // the diagnostics report files left out and why the skill is not served
 // through the extension.
-func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served) (*served, []skill.Diagnostic, error) {
+func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served, budget *atomic.Int64) (*served, []skill.Diagnostic, error) {
 	sv := &served{name: cs.Name, cat: cs, uri: URI(cs.Name, skillFile), byRel: map[string]*file{}}
 	var diags []skill.Diagnostic
 	incomplete := ""
@@ -271,7 +293,7 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served) 
 	// The skill file: opened through the catalog, which checks that the
 	// file actually opened is inside the root's boundary (docs/discovery.md#boundaries), so a
 	// symlink swapped in since discovery is refused.
-	sf, sfReused, err := s.readFile(cs.Name, skillFile, old,
+	sf, sfReused, err := s.readFile(cs.Name, skillFile, old, budget,
 		func() (fs.FileInfo, error) { return os.Stat(cs.Location) },
 		cs.OpenSkillFile)
 	if err != nil {
@@ -344,11 +366,17 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served) 
 				continue
 			}
 			native := filepath.FromSlash(cf.Path)
-			f, reused, err := s.readFile(cs.Name, cf.Path, old,
+			f, reused, err := s.readFile(cs.Name, cf.Path, old, budget,
 				func() (fs.FileInfo, error) { return root.Stat(native) },
 				func() (*os.File, error) { return root.OpenFile(native, os.O_RDONLY|syscall.O_NONBLOCK, 0) })
 			allReused = allReused && reused
 			if err != nil {
+				if errors.Is(err, catalog.ErrTooLarge) {
+					if sv.tooLarge == nil {
+						sv.tooLarge = map[string]string{}
+					}
+					sv.tooLarge[cf.Path] = err.Error()
+				}
 				incomplete = "not every file of the skill folder can be served"
 				diags = append(diags, diag(CodeFileNotServed, filepath.Join(cs.BaseDir, filepath.FromSlash(cf.Path)), cs.Name,
 					"the file is not served: %v", err))
@@ -363,6 +391,7 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served) 
 		// Nothing this skill serves changed: keep everything built from it.
 		c := *old
 		c.cat, c.kept = cs, false
+		c.tooLarge = sv.tooLarge
 		return &c, old.diags, nil
 	}
 	for _, f := range sv.files {
@@ -380,14 +409,49 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served) 
 // readFile reads one file of a skill, or reuses the previous snapshot's
 // copy (reused true) when the file is the same one with the same size and
 // modification time, which costs one stat.
-func (s *Server) readFile(name, rel string, old *served, stat func() (fs.FileInfo, error), open func() (*os.File, error)) (_ *file, reused bool, _ error) {
+func (s *Server) readFile(name, rel string, old *served, budget *atomic.Int64, stat func() (fs.FileInfo, error), open func() (*os.File, error)) (_ *file, reused bool, _ error) {
+	reserve := func(n int64) error {
+		if budget.Add(-n) < 0 {
+			budget.Add(n)
+			return fmt.Errorf("%w: %d bytes, past the server's memory budget of %d bytes for all served files (--max-served-bytes)", catalog.ErrTooLarge, n, s.opts.MaxServedBytes)
+		}
+		return nil
+	}
 	if old != nil {
 		if of := old.byRel[rel]; of != nil && of.info != nil {
 			if fi, err := stat(); err == nil && sameFile(of.info, fi) {
+				if err := reserve(of.size); err != nil {
+					return nil, false, err
+				}
 				return of, true, nil
 			}
 		}
 	}
+	// A file that changes while it is read is read again, a few times,
+	// then refused: a torn read is never served.
+	var err error
+	for range maxReadTries {
+		var f *file
+		var torn bool
+		f, torn, err = s.readOnce(name, rel, open, reserve)
+		if err != nil || !torn {
+			return f, false, err
+		}
+		err = fmt.Errorf("it kept changing while it was read (%d tries)", maxReadTries)
+	}
+	return nil, false, err
+}
+
+// afterStat, when set (by tests), runs between a file's stat and its read.
+var afterStat func(*os.File)
+
+// maxReadTries is how often a file that changes while it is read is read.
+const maxReadTries = 3
+
+// readOnce reads a file once. torn reports that it changed meanwhile (its
+// size or modification time moved, or it was replaced), in which case the
+// bytes are dropped.
+func (s *Server) readOnce(name, rel string, open func() (*os.File, error), reserve func(int64) error) (_ *file, torn bool, _ error) {
 	f, err := open()
 	if err != nil {
 		return nil, false, fileErr(err)
@@ -403,16 +467,36 @@ func (s *Server) readFile(name, rel string, old *served, stat func() (fs.FileInf
 	if fi.Size() > s.opts.MaxFileBytes {
 		return nil, false, fmt.Errorf("%w: %d bytes, over the %d-byte limit of a served file", catalog.ErrTooLarge, fi.Size(), s.opts.MaxFileBytes)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, s.opts.MaxFileBytes+1))
-	if err != nil {
+	if afterStat != nil {
+		afterStat(f)
+	}
+	if err := reserve(fi.Size()); err != nil {
 		return nil, false, err
 	}
-	if int64(len(data)) > s.opts.MaxFileBytes {
-		return nil, false, fmt.Errorf("%w: it grew past the %d-byte limit of a served file while it was read", catalog.ErrTooLarge, s.opts.MaxFileBytes)
+	// Exactly the size stat gave: a file that is longer or shorter now is
+	// changing, and is read again.
+	data := make([]byte, fi.Size())
+	n, err := io.ReadFull(f, data)
+	var extra [1]byte
+	if err == nil {
+		if m, _ := f.Read(extra[:]); m > 0 {
+			err = io.ErrUnexpectedEOF // it grew
+		}
 	}
-	// A file that changed while it was read is not reused next time.
-	if fi2, err := f.Stat(); err != nil || !sameFile(fi, fi2) || fi2.Size() != int64(len(data)) {
-		fi = nil
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		reserve(-fi.Size())
+		return nil, true, nil
+	}
+	if err != nil {
+		reserve(-fi.Size())
+		return nil, false, err
+	}
+	data = data[:n]
+	keep := func(int) { reserve(-fi.Size()) } // drop the reservation with the bytes
+	fi2, err := f.Stat()
+	if err != nil || !sameFile(fi, fi2) || int64(len(data)) != fi.Size() {
+		keep(0)
+		return nil, true, nil
 	}
 	return newFile(name, rel, data, fi), false, nil
 }
@@ -590,4 +674,28 @@ func (sv *served) fingerprint() string {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// jsonTextCost is how many bytes data takes as a JSON string (quotes
+// aside), as encoding/json writes it: "<", ">", "&", U+2028, U+2029 and
+// most control characters as \uXXXX, quote, backslash, newline, return and
+// tab as two bytes.
+func jsonTextCost(data []byte) int64 {
+	var n int64
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '<' || c == '>' || c == '&':
+			n += 6
+		case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t':
+			n += 2
+		case c < 0x20:
+			n += 6
+		case c == 0xe2 && i+2 < len(data) && data[i+1] == 0x80 && (data[i+2] == 0xa8 || data[i+2] == 0xa9):
+			n += 6
+			i += 2
+		default:
+			n++
+		}
+	}
+	return n
 }

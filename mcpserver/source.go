@@ -81,6 +81,9 @@ func (src snapSource) ReadFile(ctx context.Context, cs *catalog.Skill, rel strin
 		clean = skillFile
 	}
 	f := sv.byRel[clean]
+	if why, ok := sv.tooLarge[clean]; ok && f == nil {
+		return nil, fmt.Errorf("%w: %q is not served: %s", catalog.ErrTooLarge, rel, why)
+	}
 	if f == nil {
 		if _, dir := sv.dirs[clean]; dir || clean == "." {
 			return nil, fmt.Errorf("%w: %q is a folder", catalog.ErrNotFile, rel)

@@ -71,6 +71,10 @@ type HTTPOptions struct {
 	// BodyBudget bounds the request body bytes all requests hold at once;
 	// a request over it is refused (default DefaultBodyBudget).
 	BodyBudget int64
+	// AuthToken, when set, is required as "Authorization: Bearer TOKEN" on
+	// every request but GET /healthz and GET /readyz (docs/serving.md#auth);
+	// a request without it gets 401.
+	AuthToken string
 }
 
 // DefaultSessionTimeout is how long an idle stateful session lives.
@@ -162,7 +166,7 @@ func (s *Server) handler(o *HTTPOptions) http.Handler {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
 	})
-	return s.guard(mux, o, &s.bodyBytes)
+	return s.guard(s.teamRoutes(mux, o), o, &s.bodyBytes)
 }
 
 // parseErrors answers a POST whose body is not JSON with the JSON-RPC
@@ -327,6 +331,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, opts *HTTPOptions) 
 	case <-ctx.Done():
 	}
 	s.log.Info("shutting down: finishing requests in flight")
+	s.stopping.Store(true)
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.opts.ShutdownTimeout)
 	defer cancel()
 	go func() {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
 	"strings"
 	"time"
 
@@ -24,8 +25,18 @@ type serveOptions struct {
 	ttl             time.Duration
 	tool            string
 	logLevel        string
+	logFormat       string
 	maxRequestBytes int64
+	authTokenFile   string
+	insecureNoAuth  bool
+	maxConns        int
+	maxSessions     int
+	sessionTimeout  time.Duration
+	maxServedBytes  int64
 }
+
+// tokenEnv is the environment variable that may hold the bearer token.
+const tokenEnv = "SKILLET_AUTH_TOKEN"
 
 func newServeCmd(g *globals, io *IO) *cobra.Command {
 	o := &serveOptions{}
@@ -45,12 +56,18 @@ Every client gets the skills in the way it supports: every file as a
 resource skill://NAME/PATH, each skill as a prompt, and the MCP Skills
 Extension (skills/list, skills/get, resources/directory/read).
 
+A team server (docs/serving.md): --auth-token-file FILE, or the token in
+$SKILLET_AUTH_TOKEN, makes every request but GET /healthz and GET /readyz
+carry "Authorization: Bearer TOKEN"; --listen-any refuses to start without
+a token unless --insecure-no-auth is given. GET /metrics serves Prometheus
+metrics; --log-format json writes structured logs.
+
 The roots are watched: a skill added, edited or removed on disk reaches
 connected clients without a restart. Logs go to stderr, never stdout.
 SIGINT or SIGTERM stops the server once the requests in flight are answered.`,
 		Example: `  skillet serve --no-user --root ./skills
   skillet serve --http localhost:8080
-  skillet serve --http :8080 --listen-any --stateful`,
+  skillet serve --http :8080 --listen-any --auth-token-file /run/secrets/token`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("print-config") {
@@ -74,6 +91,13 @@ SIGINT or SIGTERM stops the server once the requests in flight are answered.`,
 	f.StringVar(&o.tool, "tool", "auto", "when to offer the load tool: auto (to clients without the Skills Extension), always, never")
 	f.StringVar(&o.logLevel, "log-level", "info", "log level on stderr: debug, info, warn, error")
 	f.Int64Var(&o.maxRequestBytes, "max-request-bytes", 0, "the largest HTTP request body accepted (default 4 MiB)")
+	f.StringVar(&o.logFormat, "log-format", "text", "log format on stderr: text or json")
+	f.StringVar(&o.authTokenFile, "auth-token-file", "", "require \"Authorization: Bearer TOKEN\" with the token in `FILE` (or in $"+tokenEnv+")")
+	f.BoolVar(&o.insecureNoAuth, "insecure-no-auth", false, "allow --listen-any without a token")
+	f.IntVar(&o.maxConns, "max-conns", mcpserver.DefaultMaxConns, "the most HTTP connections served at once")
+	f.IntVar(&o.maxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "the most stateful sessions kept (the one idle longest is closed first)")
+	f.DurationVar(&o.sessionTimeout, "session-timeout", mcpserver.DefaultSessionTimeout, "close a stateful session idle for that long (an open notification stream is not idle)")
+	f.Int64Var(&o.maxServedBytes, "max-served-bytes", mcpserver.DefaultMaxServedBytes, "the memory budget of served files, in bytes as sent; files past it are served as too large")
 	_ = cmd.RegisterFlagCompletionFunc("tool", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp
 	})
@@ -81,8 +105,24 @@ SIGINT or SIGTERM stops the server once the requests in flight are answered.`,
 }
 
 func runServe(ctx context.Context, g *globals, io *IO, o *serveOptions) error {
-	if o.http == "" && (o.stateful || o.listenAny || o.maxRequestBytes != 0) {
-		return usagef("--stateful, --listen-any and --max-request-bytes need --http")
+	if o.http == "" && (o.stateful || o.listenAny || o.maxRequestBytes != 0 || o.authTokenFile != "" || o.insecureNoAuth) {
+		return usagef("--stateful, --listen-any, --max-request-bytes, --auth-token-file and --insecure-no-auth need --http")
+	}
+	if o.maxConns < 1 || o.maxSessions < 1 || o.sessionTimeout <= 0 || o.maxServedBytes < 1 {
+		return usagef("--max-conns, --max-sessions, --session-timeout and --max-served-bytes must be positive")
+	}
+	token := ""
+	if o.http != "" {
+		var err error
+		if token, err = readToken(o.authTokenFile); err != nil {
+			return err
+		}
+		if o.listenAny && token == "" && !o.insecureNoAuth {
+			return usagef("--listen-any serves other machines: give --auth-token-file FILE (or set $%s), or --insecure-no-auth to serve without a token", tokenEnv)
+		}
+	}
+	if o.logFormat != "text" && o.logFormat != "json" {
+		return usagef("--log-format must be text or json, not %q", o.logFormat)
 	}
 	if o.maxRequestBytes < 0 {
 		return usagef("--max-request-bytes must be positive")
@@ -106,7 +146,11 @@ func runServe(ctx context.Context, g *globals, io *IO, o *serveOptions) error {
 	if o.ttl < 0 {
 		return usagef("--ttl cannot be negative")
 	}
-	logger := slog.New(slog.NewTextHandler(io.Err, &slog.HandlerOptions{Level: level}))
+	var handler slog.Handler = slog.NewTextHandler(io.Err, &slog.HandlerOptions{Level: level})
+	if o.logFormat == "json" {
+		handler = slog.NewJSONHandler(io.Err, &slog.HandlerOptions{Level: level})
+	}
+	logger := slog.New(handler)
 
 	c, err := g.indexedCatalog(ctx)
 	if err != nil {
@@ -117,12 +161,13 @@ func runServe(ctx context.Context, g *globals, io *IO, o *serveOptions) error {
 		ttl = -1 // "immediately stale" rather than the default
 	}
 	srv, err := mcpserver.New(ctx, c, &mcpserver.Options{
-		Version:      version(),
-		Logger:       logger,
-		Tool:         tool,
-		CacheTTL:     ttl,
-		Poll:         o.poll,
-		PollInterval: o.pollInterval,
+		Version:        version(),
+		Logger:         logger,
+		Tool:           tool,
+		CacheTTL:       ttl,
+		Poll:           o.poll,
+		PollInterval:   o.pollInterval,
+		MaxServedBytes: o.maxServedBytes,
 	})
 	if err != nil {
 		return err
@@ -147,8 +192,12 @@ func runServe(ctx context.Context, g *globals, io *IO, o *serveOptions) error {
 	if o.stateful {
 		mode = "stateful"
 	}
-	logger.Info("serving MCP over streamable HTTP", "url", "http://"+hostPort(ln.Addr())+mcpserver.Path, "mode", mode, "workspace", c.Workspace())
-	return srv.Serve(ctx, ln, &mcpserver.HTTPOptions{Stateful: o.stateful, MaxRequestBytes: o.maxRequestBytes})
+	logger.Info("serving MCP over streamable HTTP", "url", "http://"+hostPort(ln.Addr())+mcpserver.Path, "mode", mode,
+		"auth", token != "", "workspace", c.Workspace())
+	return srv.Serve(ctx, ln, &mcpserver.HTTPOptions{
+		Stateful: o.stateful, MaxRequestBytes: o.maxRequestBytes, AuthToken: token,
+		MaxConns: o.maxConns, MaxSessions: o.maxSessions, SessionTimeout: o.sessionTimeout,
+	})
 }
 
 // hostPort prints a listener's address as a URL host.
@@ -159,4 +208,24 @@ func hostPort(a net.Addr) string {
 		return "localhost:" + port
 	}
 	return s
+}
+
+// readToken returns the bearer token from the file, else from the
+// environment variable, else "". The token itself is never printed.
+func readToken(file string) (string, error) {
+	raw, from := os.Getenv(tokenEnv), "$"+tokenEnv
+	if file != "" {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return "", &usageError{fmt.Errorf("--auth-token-file: %w", err)}
+		}
+		raw, from = string(b), "--auth-token-file "+file
+	} else if raw == "" {
+		return "", nil
+	}
+	tok, ok := mcpserver.ParseToken(raw)
+	if !ok {
+		return "", usagef("the token in %s is empty or holds characters other than printable ASCII", from)
+	}
+	return tok, nil
 }
