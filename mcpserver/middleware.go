@@ -154,5 +154,4 @@ const CodeTooLarge = -32603
 
 func tooLarge(uri, why string) error {
 	return &jsonrpc.Error{Code: CodeTooLarge, Message: fmt.Sprintf("%s is too large to serve: %s", clipURI(uri), why)}
-
 }
