@@ -256,12 +256,12 @@ func TestSessionCap(t *testing.T) {
 // TestUndeliveredLoggedOncePerReload: a reload with many sessions that
 // hold no stream logs one line, not one per session and notification.
 func TestUndeliveredLoggedOncePerReload(t *testing.T) {
-	old := burst
-	burst = time.Hour // flushed by hand below
-	t.Cleanup(func() { burst = old })
 	ws := newWorkspace(t)
 	var log syncBuffer
 	s := newServer(t, ws, &Options{Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	s.undelivered.mu.Lock()
+	s.undelivered.burst = time.Hour // flushed by hand below
+	s.undelivered.mu.Unlock()
 	endpoint := serveHTTP(t, s, &HTTPOptions{Stateful: true})
 	const n = 40
 	for range n {

@@ -233,11 +233,8 @@ type undeliveredLog struct {
 	byKind  map[string]int
 	pending bool
 	total   atomic.Int64
+	burst   time.Duration // how long one burst is gathered; 0: a second
 }
-
-// burst is how long the counts of one burst are gathered (a variable for
-// tests).
-var burst = time.Second
 
 func (u *undeliveredLog) add(method string) {
 	u.total.Add(1)
@@ -249,7 +246,11 @@ func (u *undeliveredLog) add(method string) {
 	u.byKind[method]++
 	if !u.pending {
 		u.pending = true
-		time.AfterFunc(burst, u.flush)
+		d := u.burst
+		if d == 0 {
+			d = time.Second
+		}
+		time.AfterFunc(d, u.flush)
 	}
 }
 
