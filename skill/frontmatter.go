@@ -420,12 +420,44 @@ func (p *parser) applyFields(s *Skill, fm *frontmatter) {
 			}
 			s.DisableModelInvocation = b
 		default:
+			if p.caseVariant(s, fm, k, v) {
+				continue
+			}
 			s.Extra = append(s.Extra, fm.all[i])
 			if !extensionFields[k.key] {
 				p.report(CodeUnknownField, k.line, k.col, "unknown field %q (kept in extra; the specification defines name, description, license, compatibility, metadata, allowed-tools)", k.key)
 			}
 		}
 	}
+}
+
+// caseVariant reads "Name" or "Description" (any letter case) as name or
+// description in lenient mode when the frontmatter lacks the real key and
+// the value is a string: YAML keys are case-sensitive, so hosts ignore it,
+// but the author meant the field. It reports whether it took the key.
+func (p *parser) caseVariant(s *Skill, fm *frontmatter, k *keyPos, v *yamlx.Node) bool {
+	field := strings.ToLower(k.key)
+	if p.opts.Mode != Lenient || field != "name" && field != "description" || fm.get(field) != nil ||
+		v.Kind != yamlx.ScalarNode || yamlx.IsNull(v) {
+		return false
+	}
+	for j := range fm.keys {
+		o := &fm.keys[j]
+		if o == k {
+			break
+		}
+		if strings.EqualFold(o.key, field) {
+			return false // an earlier variant was taken
+		}
+	}
+	if field == "name" {
+		s.RawName = v.Value
+	} else {
+		fm.descKey = k
+		s.Description = strings.TrimSpace(v.Value)
+	}
+	p.report(CodeFieldInvalid, k.line, k.col, "the key %q is read as %s, but keys are case-sensitive and hosts look for %q only: rename it", k.key, field, field)
+	return true
 }
 
 func kind(n *yamlx.Node) string {

@@ -581,3 +581,32 @@ func TestParseStrictRefusesWhatLenientLoads(t *testing.T) {
 		})
 	}
 }
+
+// TestParseKeyCase checks that Name and Description in another letter case
+// are read in lenient mode when the real key is missing, with field-invalid,
+// and stay unknown fields in strict mode or beside the real key.
+func TestParseKeyCase(t *testing.T) {
+	for _, tt := range []struct {
+		name, fm  string
+		mode      Mode
+		wantName  string
+		wantDesc  string
+		wantDiags []string
+	}{
+		{"Description", "name: x\nDescription: The real one.", Lenient, "x", "The real one.", []string{"field-invalid@3:1"}},
+		{"Name and DESCRIPTION", "Name: x\nDESCRIPTION: The real one.", Lenient, "x", "The real one.", []string{"field-invalid@2:1", "field-invalid@3:1"}},
+		{"beside the real key", "name: x\ndescription: Real.\nDescription: Other.", Lenient, "x", "Real.", []string{"unknown-field@4:1"}},
+		{"two variants: the first", "name: x\nDescription: First.\nDESCRIPTION: Second.", Lenient, "x", "First.", []string{"field-invalid@3:1", "unknown-field@4:1"}},
+		{"strict: unknown", "name: x\nDescription: The real one.", Strict, "x", "Body line.", []string{"unknown-field@3:1", "no-description@1:1"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s, diags := Parse([]byte("---\n"+tt.fm+"\n---\nBody line.\n"), &Options{Path: "/r/x/SKILL.md", Mode: tt.mode, KeepRejected: true})
+			if diff := cmp.Diff(tt.wantDiags, diagKeys(diags)); diff != "" {
+				t.Errorf("diagnostics (-want +got):\n%s", diff)
+			}
+			if s == nil || s.Name != tt.wantName || s.Description != tt.wantDesc {
+				t.Errorf("got %+v, want name %q description %q", s, tt.wantName, tt.wantDesc)
+			}
+		})
+	}
+}
