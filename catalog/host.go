@@ -56,6 +56,7 @@ type HostVerdict struct {
 	// always the same one (Precedence.Duplicates "any").
 	Any bool
 
+	alias    string
 	flat     bool
 	dir      string
 	real     string
@@ -401,6 +402,17 @@ func (c *Catalog) hostList(ctx context.Context) (*Listing, []HostVerdict, error)
 		}
 		h := &hostSearch{ctx: ctx, p: p, root: r}
 		h.run()
+		if p.Symlinks.ResolveRoot && r.Exists {
+			if fi, err := os.Lstat(r.Path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+				real := realPath(r.Path)
+				for _, cd := range h.cands {
+					if rel, err := filepath.Rel(r.Path, cd.path); err == nil {
+						cd.path = filepath.Join(real, rel)
+						cd.dir = filepath.Dir(cd.path)
+					}
+				}
+			}
+		}
 		// Paths sorted within a root: the order the engine takes them in.
 		sort.SliceStable(h.cands, func(i, j int) bool { return h.cands[i].path < h.cands[j].path })
 		cands = append(cands, h.cands...)
@@ -453,8 +465,10 @@ func (c *Catalog) hostList(ctx context.Context) (*Listing, []HostVerdict, error)
 			continue
 		}
 		v.Loaded, v.Name, v.Description, v.Hidden, v.Changes, v.Skill = true, res.name, res.description, res.hidden, res.changes, res.skill
+		v.alias = res.alias
 	}
 	applyPrecedence(p, verdicts)
+	applyDisclosure(p, verdicts)
 
 	// The listing: loaded skills in order; every other candidate explained.
 	listed := 0
@@ -555,6 +569,47 @@ func applyPrecedence(p *Profile, vs []HostVerdict) {
 			v.Reason = fmt.Sprintf("the skill %q is also at %s, and it loads one of them, not always the same", v.Name, vs[j].Path)
 		} else {
 			v.Reason = fmt.Sprintf("the skill %q at %s takes precedence", v.Name, vs[j].Path)
+		}
+	}
+}
+
+// applyDisclosure shapes what the model is shown of the loaded skills:
+// aliases "FOLDER (NAME)" (the first skill of a name only) and the
+// catalog's character budget.
+func applyDisclosure(p *Profile, vs []HostVerdict) {
+	aliased := map[string]bool{}
+	used, over := 0, false
+	for i := range vs {
+		v := &vs[i]
+		if !v.Loaded {
+			continue
+		}
+		if v.alias != "" && !aliased[v.alias] {
+			aliased[v.alias] = true
+			v.Changes = append(v.Changes, fmt.Sprintf("shown as %q", v.Name+" ("+v.alias+")"))
+			v.Name = v.Name + " (" + v.alias + ")"
+			if v.Skill != nil {
+				cp := *v.Skill
+				cp.Name = v.Name
+				v.Skill = &cp
+			}
+		}
+		if b := p.Disclosure.BudgetChars; b > 0 && !v.Hidden {
+			line := len("- "+v.Name+": "+v.Description) + 1
+			if over || used+line > b {
+				over = true
+				if v.Description != "" {
+					v.Changes = append(v.Changes, fmt.Sprintf("listed by name only: the catalog's budget of %d characters is spent", b))
+				}
+				v.Description = ""
+				if v.Skill != nil {
+					cp := *v.Skill
+					cp.Description = ""
+					v.Skill = &cp
+				}
+				continue
+			}
+			used += line
 		}
 	}
 }

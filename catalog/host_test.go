@@ -210,7 +210,13 @@ func TestHostRules(t *testing.T) {
 		{name: "long description cut", change: func(p *Profile) {
 			p.Parse.MaxDescriptionChars, p.Parse.LongDescription, p.Parse.Suffix = 20, "cut", "..."
 		},
-			files: map[string]string{"ws/.x/skills/a/SKILL.md": md("a", long)}, want: []string{"a|" + long[:20] + "...|ws/.x/skills/a/SKILL.md"}},
+			files: map[string]string{"ws/.x/skills/a/SKILL.md": md("a", long)}, want: []string{"a|" + long[:17] + "...|ws/.x/skills/a/SKILL.md"}},
+		{name: "root link resolved", change: func(p *Profile) { p.Symlinks.ResolveRoot = true }, files: map[string]string{
+			"outside/coll/a/SKILL.md": md("a", "A."), "ws/.x/skills": "-> ../../outside/coll",
+		}, want: []string{"a|A.|outside/coll/a/SKILL.md"}},
+		{name: "root link kept", files: map[string]string{
+			"outside/coll/a/SKILL.md": md("a", "A."), "ws/.x/skills": "-> ../../outside/coll",
+		}, want: []string{"a|A.|ws/.x/skills/a/SKILL.md"}},
 		{name: "catalog cut", change: func(p *Profile) { p.Disclosure.CatalogChars = 10 },
 			files: map[string]string{"ws/.x/skills/a/SKILL.md": md("a", long)}, want: []string{"a|" + long[:10] + "|ws/.x/skills/a/SKILL.md"}},
 		{name: "bytes read", change: func(p *Profile) {
@@ -219,6 +225,15 @@ func TestHostRules(t *testing.T) {
 			files: map[string]string{"ws/.x/skills/a/SKILL.md": "# A\n\nabcdefghijklmnop\n"}, want: []string{"a|abcdefg|ws/.x/skills/a/SKILL.md"}},
 		{name: "empty body dropped", change: func(p *Profile) { p.Parse.EmptyBody = "drop" },
 			files: map[string]string{"ws/.x/skills/a/SKILL.md": "---\nname: a\ndescription: A.\n---\n"}, why: map[string]string{"ws/.x/skills/a/SKILL.md": "nothing follows"}},
+		{name: "folder (name)", change: func(p *Profile) { p.Names.Source, p.Names.Alias = "folder", true }, files: map[string]string{
+			"ws/.x/skills/a/SKILL.md": md("dup", "A."), "ws/.x/skills/b/SKILL.md": md("dup", "B."),
+			"ws/.x/skills/c/SKILL.md": md("c", "C."), "ws/.x/skills/d/SKILL.md": md("odd name", "D."),
+		}, want: []string{"a (dup)|A.|ws/.x/skills/a/SKILL.md", "b|B.|ws/.x/skills/b/SKILL.md", "c|C.|ws/.x/skills/c/SKILL.md", "d|D.|ws/.x/skills/d/SKILL.md"}},
+		{name: "angles escaped", change: func(p *Profile) { p.Disclosure.EscapeAngles = true },
+			files: map[string]string{"ws/.x/skills/a/SKILL.md": md("a", `"Use <b> & co"`)}, want: []string{"a|Use &lt;b&gt; & co|ws/.x/skills/a/SKILL.md"}},
+		{name: "catalog budget", change: func(p *Profile) { p.Disclosure.BudgetChars = 30 }, files: map[string]string{
+			"ws/.x/skills/a/SKILL.md": md("a", "First one."), "ws/.x/skills/b/SKILL.md": md("b", "Second."), "ws/.x/skills/c/SKILL.md": md("c", "C."),
+		}, want: []string{"a|First one.|ws/.x/skills/a/SKILL.md", "b|Second.|ws/.x/skills/b/SKILL.md", "c||ws/.x/skills/c/SKILL.md"}},
 		{name: "hidden from the model", change: func(p *Profile) { p.Disclosure.HidesDisabled = true },
 			files: map[string]string{"ws/.x/skills/a/SKILL.md": "---\nname: a\ndescription: A.\ndisable-model-invocation: true\n---\nBody.\n"},
 			want:  []string{"a|A.|ws/.x/skills/a/SKILL.md (hidden)"}},

@@ -15,6 +15,7 @@ import (
 type hostParsed struct {
 	name, description string
 	hidden            bool
+	alias             string // the name shown in parentheses after the folder (Names.Alias)
 	changes           []string
 	reason            string // why it is not loaded; "" when it is
 	skill             *skill.Skill
@@ -201,7 +202,7 @@ func hostParse(p *Profile, data []byte, path, folder string, flat bool) hostPars
 			out.reason = fmt.Sprintf("the description is %d characters, over its limit of %d", utf8.RuneCountInString(desc), max)
 			return out
 		case "cut":
-			desc = string([]rune(desc)[:max]) + pp.Suffix
+			desc = string([]rune(desc)[:max-utf8.RuneCountInString(pp.Suffix)]) + pp.Suffix
 			out.changes = append(out.changes, fmt.Sprintf("the description is cut at %d characters", max))
 		}
 	}
@@ -212,6 +213,12 @@ func hostParse(p *Profile, data []byte, path, folder string, flat bool) hostPars
 	if max := p.Disclosure.CatalogChars; max > 0 && utf8.RuneCountInString(desc) > max {
 		desc = string([]rune(desc)[:max]) + p.Disclosure.CatalogSuffix
 		out.changes = append(out.changes, fmt.Sprintf("the catalog cuts the description at %d characters", max))
+	}
+	if p.Disclosure.EscapeAngles {
+		desc = strings.NewReplacer("<", "&lt;", ">", "&gt;").Replace(desc)
+	}
+	if n.Alias && n.Source == "folder" && f.hasName && raw != "" && raw != name && !strings.ContainsAny(raw, " \t\n") {
+		out.alias = raw
 	}
 	out.hidden = f.disabled && p.Disclosure.HidesDisabled
 	out.name, out.description = name, desc

@@ -153,6 +153,9 @@ func hostsTable(ps []*Profile) string {
 		{"link out of the workspace", func(p *Profile) string {
 			return map[bool]string{true: "refused", false: "followed"}[p.Symlinks.InsideWorkspace]
 		}},
+		{"root that is a symlink", func(p *Profile) string {
+			return map[bool]string{true: "reported by its target", false: "reported as found"}[p.Symlinks.ResolveRoot]
+		}},
 		{"one file by two paths", func(p *Profile) string {
 			return map[bool]string{true: "loaded once", false: "loaded twice"}[p.Symlinks.SameFileOnce]
 		}},
@@ -176,6 +179,12 @@ func hostsTable(ps []*Profile) string {
 				return "folder name"
 			}
 			return map[bool]string{true: "dropped", false: "folder name"}[p.Names.Required]
+		}},
+		{"name differs from folder: shown", func(p *Profile) string {
+			if p.Names.Alias {
+				return "`FOLDER (NAME)`, first of a name only"
+			}
+			return "as the row above"
 		}},
 		{"name limit", func(p *Profile) string {
 			return num(p.Names.MaxChars, "none")
@@ -238,6 +247,10 @@ func hostsTable(ps []*Profile) string {
 			}
 			return s
 		}},
+		{"`<` and `>` in descriptions", func(p *Profile) string {
+			return map[bool]string{true: "`&lt;` `&gt;`", false: "as written"}[p.Disclosure.EscapeAngles]
+		}},
+		{"catalog characters, then names only", func(p *Profile) string { return num(p.Disclosure.BudgetChars, "no limit") }},
 		{"skills in the catalog", func(p *Profile) string { return num(p.Disclosure.MaxSkills, "all") }},
 		{"catalog budget", func(p *Profile) string {
 			if p.Disclosure.Budget == "" {

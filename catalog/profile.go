@@ -107,6 +107,9 @@ type ProfileSymlinks struct {
 	// InsideWorkspace says a link is followed only when its target stays
 	// inside the workspace (project roots) or the home folder (user roots).
 	InsideWorkspace bool `json:"insideWorkspace,omitempty"`
+	// ResolveRoot says a root that is itself a symlink is reported by its
+	// target: skills under it carry the resolved path.
+	ResolveRoot bool `json:"resolveRoot,omitempty"`
 	// SameFileOnce says one file reached through two paths loads once.
 	SameFileOnce bool `json:"sameFileOnce"`
 }
@@ -142,6 +145,10 @@ type ProfileNaming struct {
 	// Pattern, when set, drops a skill whose name does not match this
 	// regular expression (after Normalize).
 	Pattern string `json:"pattern,omitempty"`
+	// Alias says that when the name field differs from the folder, the
+	// host shows "FOLDER (NAME)": for the first skill of that name only,
+	// and only for a name without white space (with Source "folder").
+	Alias bool `json:"alias,omitempty"`
 	// MatchFolder drops a skill whose name differs from its folder.
 	MatchFolder bool `json:"matchFolder,omitempty"`
 }
@@ -171,8 +178,8 @@ type ProfileParse struct {
 	// body, a heading included, its # marks removed).
 	Description string `json:"description"`
 	// MaxDescriptionChars and LongDescription: a longer description is
-	// "drop"ped, "cut" (to MaxDescriptionChars, then Suffix appended), or
-	// "keep" (loaded whole).
+	// "drop"ped, "cut" (to MaxDescriptionChars characters, Suffix included
+	// at its end), or "keep" (loaded whole).
 	MaxDescriptionChars int    `json:"maxDescriptionChars,omitempty"`
 	LongDescription     string `json:"longDescription,omitempty"`
 	Suffix              string `json:"suffix,omitempty"`
@@ -201,6 +208,13 @@ type ProfileDisclosure struct {
 	// model (0: not cut); CatalogSuffix is appended to a cut one.
 	CatalogChars  int    `json:"catalogChars,omitempty"`
 	CatalogSuffix string `json:"catalogSuffix,omitempty"`
+	// EscapeAngles says < and > in a description reach the model as &lt;
+	// and &gt;.
+	EscapeAngles bool `json:"escapeAngles,omitempty"`
+	// BudgetChars bounds the catalog: skills are listed as
+	// "- NAME: DESCRIPTION" lines in order, and once their length passes
+	// BudgetChars every later skill is listed by name only (0: no budget).
+	BudgetChars int `json:"budgetChars,omitempty"`
 	// MaxSkills bounds the skills listed (0: no bound).
 	MaxSkills int `json:"maxSkills,omitempty"`
 	// Budget describes the catalog's size budget in words ("" for none).
