@@ -53,7 +53,7 @@ func TestRootsByPreset(t *testing.T) {
 			{"home/.config/opencode/skills", ScopeUser}, {"home/.gemini/skills", ScopeUser}, {"home/xdg/skillet/skills", ScopeUser}}},
 		{"claude", &Options{Preset: "claude"}, nil, []r{{"home/.claude/skills", ScopeUser}, {"ws/.claude/skills", ScopeProject}}},
 		{"kestrel no user", &Options{Preset: "kestrel", NoUser: true}, nil, []r{{"ws/.kestrel/skills", ScopeProject}, {"ws/skills", ScopeProject}}},
-		{"codex", &Options{Preset: "codex"}, nil, []r{{"ws/.agents/skills", ScopeProject}, {"ws/.codex/skills", ScopeProject}, {"home/.agents/skills", ScopeUser}, {"home/.codex/skills", ScopeUser}}},
+		{"codex", &Options{Preset: "codex"}, nil, []r{{"ws/.codex/skills", ScopeProject}, {"ws/.agents/skills", ScopeProject}, {"home/.agents/skills", ScopeUser}, {"home/.codex/skills", ScopeUser}}},
 		{"extra paths", &Options{Preset: "brute", NoUser: true, ExtraPaths: []string{"~/more", filepath.Join(e.ws, "x.md")}}, nil, []r{
 			{"ws/.brute/skills", ScopeProject}, {"home/more", ScopeExtra}, {"ws/x.md", ScopeExtra}}},
 	} {
