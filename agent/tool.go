@@ -541,7 +541,7 @@ func (t *Tool) load(ctx context.Context, l *catalog.Listing, s *catalog.Skill) R
 	fmt.Fprintf(&b, "# Skill: %s\n\n", s.Name)
 	body, closed := ld.Body, ""
 	if ld.Truncated {
-		body, closed = closeFence(body)
+		body, closed = CloseFence(body)
 	}
 	if body != "" {
 		b.WriteString(body)
@@ -853,12 +853,13 @@ func (t *Tool) search(l *catalog.Listing, query string) Result {
 	return Result{Text: b.String()}
 }
 
-// closeFence makes a body cut at maxSkillBytes end outside any code block:
+// CloseFence makes a body cut at maxSkillBytes end outside any code block:
 // when the cut falls inside a fenced code block (three or more backticks or
 // tildes, CommonMark), a closing fence of the same character and length,
 // at the opening fence's indentation, is appended. It returns the body and
-// the fence it appended ("" when none was needed).
-func closeFence(body string) (string, string) {
+// the fence it appended ("" when none was needed), which [TruncationNote]
+// names.
+func CloseFence(body string) (string, string) {
 	open, indent := "", ""
 	for line := range strings.Lines(body) {
 		// Any indentation: a fence inside a nested list item is indented

@@ -99,3 +99,29 @@ func TestAnswersAgree(t *testing.T) {
 		t.Errorf("resources/read has %d of the 200 lines", n)
 	}
 }
+
+// TestPromptClosesFence: a prompt whose body is cut inside a code block
+// closes the block before the note, as the load tool does.
+func TestPromptClosesFence(t *testing.T) {
+	ws := t.TempDir()
+	writeTree(t, ws, map[string]string{
+		"skills/fenced/SKILL.md": "---\nname: fenced\ndescription: Cut in a code block.\n---\n```sh\n" + strings.Repeat("echo step\n", 300),
+	})
+	cat, err := catalog.New(t.Context(), &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true, Home: t.TempDir(), MaxSkillBytes: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(t.Context(), cat, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, s, nil, nil)
+	pr, err := cs.GetPrompt(t.Context(), &mcp.GetPromptParams{Name: "fenced"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := pr.Messages[0].Content.(*mcp.TextContent).Text
+	if !strings.Contains(text, "\n```\n\n[This skill's file is") || !strings.Contains(text, "closed with ```") {
+		t.Errorf("the prompt does not close the code block open at the cut:\n%s", text[max(0, len(text)-400):])
+	}
+}

@@ -107,7 +107,9 @@ func (s *Server) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp
 	}
 	body := ld.Body
 	if ld.Truncated {
-		body += "\n\n" + agent.TruncationNote(int64(len(sv.byRel[skillFile].bytes())), ld.Bytes, "", URI(sv.name, skillFile)+" (read it with resources/read)")
+		var closed string
+		body, closed = agent.CloseFence(body)
+		body += "\n\n" + agent.TruncationNote(int64(len(sv.byRel[skillFile].bytes())), ld.Bytes, closed, URI(sv.name, skillFile)+" (read it with resources/read)")
 	}
 	return &mcp.GetPromptResult{
 		Description: sv.prompt.Description,
