@@ -62,7 +62,10 @@ func (s *Server) newTool() *agent.Tool {
 //   - Gemini CLI 0.61.0 (@google/gemini-cli): none; the whole text goes
 //     into the project context, in trusted folders only (its bundle's
 //     getMcpInstructions).
-//   - Codex 0.171.0 (@openai/codex): to be measured.
+//   - Codex 0.171.0 (@openai/codex): none; the whole text is the
+//     description of the server's tool namespace (mcp__NAME) in its
+//     Responses API request (36,508 characters reached it in a
+//     measurement; TestCodex in internal/cli).
 //   - VS Code with Copilot and Cursor: no cap found in their public
 //     packages or documentation; the budget keeps under the smallest
 //     measured cap.

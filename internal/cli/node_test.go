@@ -47,38 +47,7 @@ func nodeSetup(t *testing.T) (dir string, major int) {
 	}
 	t.Logf("node %s", version)
 
-	pkg, err := os.ReadFile("testdata/node/package.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := sha256.Sum256(pkg)
-	dir = os.Getenv("SKILLET_NODE_DIR")
-	if dir == "" {
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			cache = os.TempDir()
-		}
-		dir = filepath.Join(cache, "skillet", "node-clients-"+hex.EncodeToString(sum[:6]))
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	stamp := filepath.Join(dir, ".installed")
-	if _, err := os.Stat(stamp); err != nil {
-		if err := os.WriteFile(filepath.Join(dir, "package.json"), pkg, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, "npm", "install", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error")
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Skipf("npm install failed (is the npm registry reachable?): %v\n%s", err, out)
-		}
-		if err := os.WriteFile(stamp, pkg, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir = npmInstall(t, "testdata/node/package.json", "node-clients-", os.Getenv("SKILLET_NODE_DIR"))
 	client, err := os.ReadFile("testdata/node/client.mjs")
 	if err != nil {
 		t.Fatal(err)
@@ -87,6 +56,47 @@ func nodeSetup(t *testing.T) (dir string, major int) {
 		t.Fatal(err)
 	}
 	return dir, major
+}
+
+// npmInstall installs the packages of the package.json at pkgPath into a
+// cache folder outside the repository (dir, else the user cache folder's
+// skillet/PREFIX-HASH), once per version of that file, and returns the
+// folder. It skips the test when npm install fails (the registry cannot be
+// reached). .ci/run installs the same folders before the tests.
+func npmInstall(t *testing.T, pkgPath, prefix, dir string) string {
+	t.Helper()
+	pkg, err := os.ReadFile(pkgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(pkg)
+	if dir == "" {
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			cache = os.TempDir()
+		}
+		dir = filepath.Join(cache, "skillet", prefix+hex.EncodeToString(sum[:6]))
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stamp := filepath.Join(dir, ".installed")
+	if have, err := os.ReadFile(stamp); err != nil || string(have) != string(pkg) {
+		if err := os.WriteFile(filepath.Join(dir, "package.json"), pkg, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(t.Context(), 8*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "npm", "install", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error")
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Skipf("npm install of %s failed (is the npm registry reachable?): %v\n%s", pkgPath, err, out)
+		}
+		if err := os.WriteFile(stamp, pkg, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
 
 // conformanceCLI returns the conformance suite's entry point. Before Node

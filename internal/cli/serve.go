@@ -33,6 +33,7 @@ type serveOptions struct {
 	maxSessions     int
 	sessionTimeout  time.Duration
 	maxServedBytes  int64
+	instrChars      int
 }
 
 // tokenEnv is the environment variable that may hold the bearer token.
@@ -98,6 +99,7 @@ SIGINT or SIGTERM stops the server once the requests in flight are answered.`,
 	f.IntVar(&o.maxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "the most stateful sessions kept (the one idle longest is closed first)")
 	f.DurationVar(&o.sessionTimeout, "session-timeout", mcpserver.DefaultSessionTimeout, "close a stateful session idle for that long (an open notification stream is not idle)")
 	f.Int64Var(&o.maxServedBytes, "max-served-bytes", mcpserver.DefaultMaxServedBytes, "the memory budget of served files, in bytes as sent; files past it are served as too large")
+	f.IntVar(&o.instrChars, "instructions-chars", mcpserver.DefaultInstructionsChars, "the budget of the server's instructions in characters, which clients cut (Claude Code keeps 4,096); -1 for none")
 	_ = cmd.RegisterFlagCompletionFunc("tool", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp
 	})
@@ -161,13 +163,14 @@ func runServe(ctx context.Context, g *globals, io *IO, o *serveOptions) error {
 		ttl = -1 // "immediately stale" rather than the default
 	}
 	srv, err := mcpserver.New(ctx, c, &mcpserver.Options{
-		Version:        version(),
-		Logger:         logger,
-		Tool:           tool,
-		CacheTTL:       ttl,
-		Poll:           o.poll,
-		PollInterval:   o.pollInterval,
-		MaxServedBytes: o.maxServedBytes,
+		Version:           version(),
+		Logger:            logger,
+		Tool:              tool,
+		CacheTTL:          ttl,
+		Poll:              o.poll,
+		PollInterval:      o.pollInterval,
+		MaxServedBytes:    o.maxServedBytes,
+		InstructionsChars: o.instrChars,
 	})
 	if err != nil {
 		return err
