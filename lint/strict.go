@@ -17,10 +17,10 @@ import (
 //
 // For each skill file in folder form, the findings about the file's own
 // content (every code the specification's rules own, plus parse-error,
-// invalid-encoding and file-missing) are replaced by those violations. Where the parser
-// knew a fix for the same problem (a value to quote, a name to set), the
-// violation keeps its code and fix, so --fix mends it as without
-// --strict. Flat-form files (ROOT/NAME.md) are not skill folders for the
+// invalid-encoding and file-missing) are replaced by those violations; the
+// fixes --fix applies are attached to them afterwards, as without
+// --strict (a value the lenient reader repairs is a parse-error here, a
+// name that differs from its folder a name-mismatch). Flat-form files (ROOT/NAME.md) are not skill folders for the
 // reference; their specification findings are raised to errors. Findings
 // that are not about a file's content (discovery, precedence, the body's
 // length, broken references) keep their level. One finding goes beyond
@@ -34,15 +34,8 @@ func strictFindings(diags []skill.Diagnostic, candidates []*catalog.Candidate) [
 		}
 	}
 	var out []skill.Diagnostic
-	prior := map[string]map[skill.Code]skill.Diagnostic{}
 	for _, d := range diags {
 		if folder[d.Path] != nil && contentRule(d.Code) {
-			if prior[d.Path] == nil {
-				prior[d.Path] = map[skill.Code]skill.Diagnostic{}
-			}
-			if _, seen := prior[d.Path][d.Code]; !seen {
-				prior[d.Path][d.Code] = d
-			}
 			continue
 		}
 		if d.Code.Info().Spec {
@@ -59,17 +52,8 @@ func strictFindings(diags []skill.Diagnostic, candidates []*catalog.Candidate) [
 			name = cd.Skill.Name
 		}
 		for _, v := range skillsref.Check(filepath.Dir(cd.Path)) {
-			d := skill.Diagnostic{Code: v.Code, Severity: skill.SeverityError, Path: cd.Path,
-				Line: v.Line, Column: v.Column, Message: skillsref.Brief(v.Message), Skill: name}
-			if v.Code == skill.CodeParseError {
-				if p, ok := prior[cd.Path][skill.CodeParseRecovered]; ok {
-					d.Code, d.Fixes = skill.CodeParseRecovered, p.Fixes
-				}
-			}
-			if p, ok := prior[cd.Path][d.Code]; ok && len(d.Fixes) == 0 {
-				d.Fixes = p.Fixes
-			}
-			out = append(out, d)
+			out = append(out, skill.Diagnostic{Code: v.Code, Severity: skill.SeverityError, Path: cd.Path,
+				Line: v.Line, Column: v.Column, Message: skillsref.Brief(v.Message), Skill: name})
 		}
 	}
 	return out
