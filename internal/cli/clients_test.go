@@ -508,3 +508,58 @@ func TestInspectorCLI(t *testing.T) {
 		})
 	}
 }
+
+// TestPrintConfigAccepted pastes what skillet serve --print-config prints
+// into each installable agent, in an isolated home, and asks the agent to
+// list its MCP servers: each must show skillet, started with the printed
+// command, and the agents that check health must reach it.
+func TestPrintConfigAccepted(t *testing.T) {
+	bin := agentsSetup(t)
+	skillet := skilletBinary(t)
+	ws := nodeWorkspace(t)
+	printed := func(t *testing.T, client string) string {
+		t.Helper()
+		out, err := exec.Command(skillet, "serve", "--print-config", client, "-w", ws, "--no-user", "--no-watch").Output()
+		if err != nil {
+			t.Fatalf("--print-config %s: %v", client, err)
+		}
+		return string(out)
+	}
+	t.Run("claude-code", func(t *testing.T) {
+		home := t.TempDir()
+		env := []string{"HOME=" + home, "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1"}
+		line := strings.TrimSpace(printed(t, "claude-code"))
+		cmdline, ok := strings.CutPrefix(line, "claude ")
+		if !ok {
+			t.Fatalf("not a claude command: %s", line)
+		}
+		// The printed line is for a shell; sh runs it with claude on PATH.
+		out, err := runAgent(t, 2*time.Minute, ws, append(env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH")), "sh", "-c", "claude "+cmdline)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", line, err, out)
+		}
+		out, err = runAgent(t, 2*time.Minute, ws, env, filepath.Join(bin, "claude"), "mcp", "list")
+		if err != nil || !strings.Contains(out, "skillet: "+skillet+" serve") || !strings.Contains(out, "Connected") {
+			t.Errorf("claude mcp list after %s: %v\n%s", line, err, out)
+		}
+	})
+	t.Run("codex", func(t *testing.T) {
+		home := t.TempDir()
+		writeFiles(t, home, map[string]string{".codex/config.toml": printed(t, "codex")})
+		out, err := runAgent(t, 2*time.Minute, ws, []string{"HOME=" + home, "CODEX_HOME=" + filepath.Join(home, ".codex")},
+			filepath.Join(bin, "codex"), "mcp", "list")
+		if err != nil || !strings.Contains(out, "skillet") || !strings.Contains(out, skillet) || !strings.Contains(out, "enabled") {
+			t.Errorf("codex mcp list: %v\n%s", err, out)
+		}
+	})
+	t.Run("gemini", func(t *testing.T) {
+		home := t.TempDir()
+		proj := filepath.Join(home, "project")
+		writeFiles(t, proj, map[string]string{".gemini/settings.json": printed(t, "gemini")})
+		out, err := runAgent(t, 2*time.Minute, proj, []string{"HOME=" + home, "GEMINI_CLI_TRUST_WORKSPACE=true"},
+			filepath.Join(bin, "gemini"), "mcp", "list")
+		if err != nil || !strings.Contains(out, "skillet: "+skillet+" serve") || !strings.Contains(out, "Connected") {
+			t.Errorf("gemini mcp list: %v\n%s", err, out)
+		}
+	})
+}
