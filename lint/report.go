@@ -82,7 +82,7 @@ func (r *Report) Fixable() (fix, name int) {
 func (r *Report) WriteCompat(w io.Writer, base string) error {
 	var b strings.Builder
 	for _, c := range r.Compat {
-		fmt.Fprintf(&b, "%s (%s)\n", Display(c.Path, base), c.Name)
+		fmt.Fprintf(&b, "%s (%s)\n", textsafe.Escape(Display(c.Path, base)), textsafe.Escape(c.Name))
 		for _, h := range c.Hosts {
 			switch h.Verdict {
 			case VerdictLoads:

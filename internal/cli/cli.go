@@ -20,6 +20,7 @@ import (
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/suggest"
+	"github.com/skillet-go/skillet/internal/textsafe"
 )
 
 // Exit codes, set in one place: 0 success, 1 findings or failure, 2 usage.
@@ -77,16 +78,16 @@ func Run(ctx context.Context, args []string, io *IO) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil && ee.message {
-			fmt.Fprintln(io.Err, "skillet:", ee.err)
+			fmt.Fprintln(io.Err, "skillet:", textsafe.Escape(ee.err.Error()))
 		}
 		return ee.code
 	}
 	if isUsageError(err) {
-		fmt.Fprintln(io.Err, "skillet:", err)
+		fmt.Fprintln(io.Err, "skillet:", textsafe.Escape(err.Error()))
 		fmt.Fprintf(io.Err, "Run '%s --help' for usage.\n", usageCommand(args))
 		return exitUsage
 	}
-	fmt.Fprintln(io.Err, "skillet:", err)
+	fmt.Fprintln(io.Err, "skillet:", textsafe.Escape(err.Error()))
 	return exitFail
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/textsafe"
 	"github.com/skillet-go/skillet/lint"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -148,11 +149,11 @@ otherwise, 2 on usage errors.`,
 					return err
 				}
 				for _, s := range skips {
-					fmt.Fprintf(io.Err, "%s: not fixed: %v\n", lint.Display(s.Path, cwd), s.Err)
+					fmt.Fprintf(io.Err, "%s: not fixed: %s\n", printable(lint.Display(s.Path, cwd)), printable(s.Err.Error()))
 				}
 				if diff {
 					for _, c := range changes {
-						io.Out.Write(c.Diff(cwd))
+						fmt.Fprint(io.Out, textsafe.EscapeBlock(string(c.Diff(cwd))))
 					}
 					if !g.quiet {
 						fmt.Fprintf(io.Err, "%s would be fixed; %s\n", plural(len(changes), "file"), r.Summary())
@@ -162,13 +163,13 @@ otherwise, 2 on usage errors.`,
 				written, failed := 0, 0
 				for _, c := range changes {
 					if err := c.Write(); err != nil {
-						fmt.Fprintf(io.Err, "%s: not fixed: %v\n", lint.Display(c.Path, cwd), err)
+						fmt.Fprintf(io.Err, "%s: not fixed: %s\n", printable(lint.Display(c.Path, cwd)), printable(err.Error()))
 						failed++
 						continue
 					}
 					written++
 					for _, f := range c.Fixes {
-						fmt.Fprintf(io.Err, "%s: fixed: %s\n", lint.Display(c.Path, cwd), f)
+						fmt.Fprintf(io.Err, "%s: fixed: %s\n", printable(lint.Display(c.Path, cwd)), printable(f))
 					}
 				}
 				fixFailed = failed

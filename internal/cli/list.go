@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"unicode/utf8"
@@ -13,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/textsafe"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -171,7 +171,7 @@ func toSkillJSON(s *catalog.Skill) skillJSON {
 func writeTable(io *IO, l *catalog.Listing) {
 	if !io.OutTTY {
 		for _, s := range l.Skills {
-			fmt.Fprintf(io.Out, "%s\t%s\t%s\t%s\t%s\n", s.Name, scopeLabel(s), printable(s.Location), printable(oneLine(s.Description)), printable(s.Folder))
+			fmt.Fprintf(io.Out, "%s\t%s\t%s\t%s\t%s\n", printable(s.Name), scopeLabel(s), printable(s.Location), printable(oneLine(s.Description)), printable(s.Folder))
 		}
 		return
 	}
@@ -182,7 +182,7 @@ func writeTable(io *IO, l *catalog.Listing) {
 			if !r.Exists {
 				state = " (missing)"
 			}
-			fmt.Fprintf(io.Out, "  %s  %s%s\n", r.Scope, r.Path, state)
+			fmt.Fprintf(io.Out, "  %s  %s%s\n", r.Scope, printable(r.Path), state)
 		}
 		return
 	}
@@ -199,7 +199,7 @@ func writeTable(io *IO, l *catalog.Listing) {
 	}
 	fmt.Fprintln(tw, "NAME\tSCOPE\tFOLDER\tDESCRIPTION")
 	for _, s := range l.Skills {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Name, scopeLabel(s), printable(s.Folder), clip(printable(oneLine(s.Description)), descW))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", printable(s.Name), scopeLabel(s), printable(s.Folder), clip(printable(oneLine(s.Description)), descW))
 	}
 	tw.Flush()
 }
@@ -214,22 +214,10 @@ func scopeLabel(s *catalog.Skill) string {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// printable escapes control characters and invalid UTF-8 (a folder can be
-// named anything), so one skill is always one line of text output.
-func printable(s string) string {
-	clean := true
-	for _, r := range s {
-		if r == utf8.RuneError || r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	q := strconv.Quote(s)
-	return q[1 : len(q)-1]
-}
+// printable escapes control characters, escape sequences and invalid
+// UTF-8 (a folder can be named anything), so one skill is always one line
+// of text output and nothing reaches the terminal raw.
+func printable(s string) string { return textsafe.Escape(s) }
 
 func clip(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/textsafe"
 )
 
 func newPromptCmd(g *globals, io *IO) *cobra.Command {
@@ -81,7 +82,7 @@ A line on stderr gives the block's size and what was left out.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprint(io.Out, text)
+			fmt.Fprint(io.Out, textsafe.EscapeBlock(text))
 			if g.quiet {
 				return nil
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillet-go/skillet/internal/skillsref"
+	"github.com/skillet-go/skillet/internal/textsafe"
 )
 
 // The three commands of the specification's reference validator
@@ -84,12 +85,12 @@ line per problem on stderr and exit 1. A missing path is a usage error
 			dir := skillsref.SkillDir(paths[0])
 			problems := skillsref.Validate(dir)
 			if len(problems) == 0 {
-				fmt.Fprintf(io.Out, "Valid skill: %s\n", dir)
+				fmt.Fprintf(io.Out, "Valid skill: %s\n", printable(dir))
 				return nil
 			}
-			fmt.Fprintf(io.Err, "Validation failed for %s:\n", dir)
+			fmt.Fprintf(io.Err, "Validation failed for %s:\n", printable(dir))
 			for _, p := range problems {
-				fmt.Fprintf(io.Err, "  - %s\n", p)
+				fmt.Fprintf(io.Err, "  - %s\n", textsafe.EscapeBlock(p))
 			}
 			return silent(exitFail)
 		},
@@ -112,7 +113,7 @@ description is checked; errors print "Error: ..." and exit 1.`,
 			}
 			props, err := skillsref.ReadProperties(skillsref.SkillDir(paths[0]))
 			if err != nil {
-				fmt.Fprintf(io.Err, "Error: %s\n", err)
+				fmt.Fprintf(io.Err, "Error: %s\n", textsafe.EscapeBlock(err.Error()))
 				return silent(exitFail)
 			}
 			fmt.Fprintf(io.Out, "%s\n", props.JSON())
@@ -140,10 +141,10 @@ stdout, "Error: ..." goes to stderr and the exit code is 1.`,
 			}
 			out, err := skillsref.ToPrompt(dirs)
 			if err != nil {
-				fmt.Fprintf(io.Err, "Error: %s\n", err)
+				fmt.Fprintf(io.Err, "Error: %s\n", textsafe.EscapeBlock(err.Error()))
 				return silent(exitFail)
 			}
-			fmt.Fprintln(io.Out, out)
+			fmt.Fprintln(io.Out, textsafe.EscapeBlock(out))
 			return nil
 		},
 	}

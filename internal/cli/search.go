@@ -91,7 +91,7 @@ func roundScore(f float64) float64 {
 func writeSearch(io *IO, res []catalog.SearchResult) {
 	if !io.OutTTY {
 		for _, r := range res {
-			fmt.Fprintf(io.Out, "%s\t%.3f\t%s\t%s\t%s\n", r.Skill.Name, r.Score, scopeLabel(r.Skill), r.Skill.Location, oneLine(r.Skill.Description))
+			fmt.Fprintf(io.Out, "%s\t%.3f\t%s\t%s\t%s\n", printable(r.Skill.Name), r.Score, scopeLabel(r.Skill), printable(r.Skill.Location), printable(oneLine(r.Skill.Description)))
 		}
 		return
 	}
@@ -105,7 +105,7 @@ func writeSearch(io *IO, res []catalog.SearchResult) {
 	}
 	fmt.Fprintln(tw, "NAME\tSCORE\tSCOPE\tDESCRIPTION")
 	for _, r := range res {
-		fmt.Fprintf(tw, "%s\t%.2f\t%s\t%s\n", r.Skill.Name, r.Score, scopeLabel(r.Skill), clip(oneLine(r.Skill.Description), descW))
+		fmt.Fprintf(tw, "%s\t%.2f\t%s\t%s\n", printable(r.Skill.Name), r.Score, scopeLabel(r.Skill), clip(printable(oneLine(r.Skill.Description)), descW))
 	}
 	tw.Flush()
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillet-go/skillet/agent"
+	"github.com/skillet-go/skillet/internal/textsafe"
 )
 
 func newShowCmd(g *globals, io *IO) *cobra.Command {
@@ -46,10 +47,10 @@ tool's error text on stderr. --json prints {"tool", "name", "path", "text",
 					return err
 				}
 			} else if !res.IsError {
-				fmt.Fprint(io.Out, res.Text)
+				fmt.Fprint(io.Out, textsafe.EscapeBlock(res.Text))
 			}
 			if res.IsError {
-				fmt.Fprintln(io.Err, res.Text)
+				fmt.Fprintln(io.Err, textsafe.EscapeBlock(res.Text))
 				return silent(exitFail)
 			}
 			return nil
