@@ -138,6 +138,10 @@ func hostRoots(p *Profile, cwd string, e env, noUser bool, cfg *Config) []*hostR
 	for _, o := range order {
 		switch o.scope {
 		case ScopeProject:
+			dirs := dirs
+			if len(p.Roots.WalkUpRoots) > 0 && !slices.Contains(p.Roots.WalkUpRoots, o.label) {
+				dirs = []string{filepath.Clean(cwd)}
+			}
 			for _, d := range dirs {
 				pth := filepath.Join(d, filepath.FromSlash(o.label))
 				add(&hostRoot{Root: Root{Path: pth, Scope: ScopeProject, Boundary: realPath(d), Flat: p.Discovery.Flat, Label: projectLabel(cwd, d, o.label)}, label: o.label})

@@ -130,6 +130,11 @@ func TestHostRules(t *testing.T) {
 			"ws/a/.x/skills/mid/SKILL.md": md("mid", "Mid."), "ws/a/b/.x/skills/low/SKILL.md": md("low", "Low."),
 			".x/skills/above/SKILL.md": md("above", "Above."),
 		}, want: []string{"low|Low.|ws/a/b/.x/skills/low/SKILL.md", "mid|Mid.|ws/a/.x/skills/mid/SKILL.md", "top|Top.|ws/.x/skills/top/SKILL.md"}},
+		{name: "only some roots walk up", change: func(p *Profile) {
+			p.Roots.Project, p.Roots.NoGit, p.Roots.WalkUpRoots = []string{".x/skills", ".y/skills"}, "all", []string{".y/skills"}
+		}, cwd: "a", files: map[string]string{
+			"ws/.x/skills/x/SKILL.md": md("x", "X."), "ws/.y/skills/y/SKILL.md": md("y", "Y."), "ws/a/.x/skills/lx/SKILL.md": md("lx", "LX."),
+		}, want: []string{"lx|LX.|ws/a/.x/skills/lx/SKILL.md", "y|Y.|ws/.y/skills/y/SKILL.md"}},
 		{name: "git root first", change: func(p *Profile) { p.Roots.WalkUp, p.Roots.NearestFirst = "git-root", false }, cwd: "a", files: map[string]string{
 			"ws/.git/HEAD": "x", "ws/.x/skills/s/SKILL.md": md("s", "Top."), "ws/a/.x/skills/s/SKILL.md": md("s", "Low."),
 		}, want: []string{"s|Top.|ws/.x/skills/s/SKILL.md"}},
@@ -186,6 +191,9 @@ func TestHostRules(t *testing.T) {
 		{name: "line reader", change: func(p *Profile) { p.Parse.BrokenYAML = "lines" },
 			files: map[string]string{"ws/.x/skills/a/SKILL.md": "---\nname: a\ndescription: Use when: asked\n  and more\n---\nBody.\n"},
 			want:  []string{"a|Use when: asked and more|ws/.x/skills/a/SKILL.md"}},
+		{name: "line reader, one line each", change: func(p *Profile) { p.Parse.BrokenYAML = "single-lines" },
+			files: map[string]string{"ws/.x/skills/a/SKILL.md": "---\nname: a\ndescription: Use when: asked\n  and more\n---\nBody.\n"},
+			want:  []string{"a|Use when: asked|ws/.x/skills/a/SKILL.md"}},
 		{name: "broken YAML loads empty", change: func(p *Profile) { p.Parse.BrokenYAML, p.Parse.Description = "empty", "empty" },
 			files: map[string]string{"ws/.x/skills/dir/SKILL.md": md("a", "Use when: asked")}, want: []string{"dir||ws/.x/skills/dir/SKILL.md"}},
 		{name: "repaired YAML", change: func(p *Profile) { p.Parse.YAML = "repair" },
@@ -205,6 +213,9 @@ func TestHostRules(t *testing.T) {
 			why: map[string]string{"ws/.x/skills/a/SKILL.md": "has no description"}},
 		{name: "empty description loads", change: func(p *Profile) { p.Parse.Description = "empty" },
 			files: map[string]string{"ws/.x/skills/a/SKILL.md": "---\nname: a\ndescription: \"\"\n---\nBody.\n"}, want: []string{"a||ws/.x/skills/a/SKILL.md"}},
+		{name: "empty description loads, a missing one does not", change: func(p *Profile) { p.Parse.EmptyDescription = "load" },
+			files: map[string]string{"ws/.x/skills/a/SKILL.md": "---\nname: a\ndescription: \"\"\n---\nBody.\n", "ws/.x/skills/b/SKILL.md": "---\nname: b\n---\nBody.\n"},
+			want:  []string{"a||ws/.x/skills/a/SKILL.md"}, why: map[string]string{"ws/.x/skills/b/SKILL.md": "has no description"}},
 		{name: "long description dropped", change: func(p *Profile) { p.Parse.MaxDescriptionChars, p.Parse.LongDescription = 20, "drop" },
 			files: map[string]string{"ws/.x/skills/a/SKILL.md": md("a", long)}, why: map[string]string{"ws/.x/skills/a/SKILL.md": "30 characters, over its limit of 20"}},
 		{name: "long description cut", change: func(p *Profile) {

@@ -68,7 +68,7 @@ func hostParse(p *Profile, data []byte, path, folder string, flat bool) hostPars
 	var parsed *skill.Skill
 	if hasFM {
 		if pp.YAML == "subset" {
-			f = subsetFields(fm, nil)
+			f = subsetFields(fm, nil, false)
 		} else {
 			src := text
 			if pp.FenceAnywhere {
@@ -105,16 +105,16 @@ func hostParse(p *Profile, data []byte, path, folder string, flat bool) hostPars
 				case "", "drop":
 					out.reason = "the frontmatter is not valid YAML (" + f.yamlError + ")"
 					return out
-				case "lines":
-					f = subsetFields(fm, []string{"name", "description"})
+				case "lines", "single-lines":
+					f = subsetFields(fm, []string{"name", "description"}, pp.BrokenYAML == "lines")
 					f.fromLines = true
 					out.changes = append(out.changes, "the frontmatter is not valid YAML; name and description are read line by line")
 				case "empty":
 					f = hostFields{yamlError: f.yamlError}
 					out.changes = append(out.changes, "the frontmatter is not valid YAML; it loads with no metadata")
 				}
-			} else if pp.BrokenYAML == "lines" && f.invalid {
-				f = subsetFields(fm, []string{"name", "description"})
+			} else if (pp.BrokenYAML == "lines" || pp.BrokenYAML == "single-lines") && f.invalid {
+				f = subsetFields(fm, []string{"name", "description"}, pp.BrokenYAML == "lines")
 				f.fromLines = true
 			}
 		}
@@ -181,7 +181,11 @@ func hostParse(p *Profile, data []byte, path, folder string, flat bool) hostPars
 		desc = strings.Join(strings.Fields(desc), " ")
 	}
 	if !f.hasDesc || desc == "" {
-		switch pp.Description {
+		policy := pp.Description
+		if f.hasDesc && pp.EmptyDescription == "load" {
+			policy = "empty"
+		}
+		switch policy {
 		case "drop":
 			out.reason = "the frontmatter has no description"
 			return out
@@ -298,9 +302,9 @@ func scalarString(v any, invalid bool) (string, bool) {
 var keyLine = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*))?$`)
 
 // subsetFields reads key: value lines of a frontmatter, values optionally
-// quoted. With keys set, only those keys are read, and indented lines after
-// one of them continue its value (joined with a space).
-func subsetFields(fm string, keys []string) hostFields {
+// quoted. With keys set, only those keys are read; with join, indented
+// lines after one of them continue its value (joined with a space).
+func subsetFields(fm string, keys []string, join bool) hostFields {
 	var f hostFields
 	lines := strings.Split(fm, "\n")
 	for i := 0; i < len(lines); i++ {
@@ -317,7 +321,7 @@ func subsetFields(fm string, keys []string) hostFields {
 			if !found {
 				continue
 			}
-			for i+1 < len(lines) && lines[i+1] != "" && (lines[i+1][0] == ' ' || lines[i+1][0] == '\t') {
+			for join && i+1 < len(lines) && lines[i+1] != "" && (lines[i+1][0] == ' ' || lines[i+1][0] == '\t') {
 				i++
 				val = strings.TrimSpace(val + " " + strings.TrimSpace(lines[i]))
 			}

@@ -114,6 +114,12 @@ func hostsTable(ps []*Profile) string {
 		{"user folders", func(p *Profile) string { return list(p.Roots.User) }},
 		{"walk up, in a git repository", func(p *Profile) string { return walk[p.Roots.WalkUp] }},
 		{"walk up, without .git", func(p *Profile) string { return walk[p.Roots.NoGit] }},
+		{"folders read in parents", func(p *Profile) string {
+			if len(p.Roots.WalkUpRoots) == 0 {
+				return "every project folder"
+			}
+			return list(p.Roots.WalkUpRoots)
+		}},
 		{"nearer folder first", func(p *Profile) string { return yes(p.Roots.NearestFirst) }},
 		{"depth below a root", func(p *Profile) string {
 			switch p.Discovery.MaxDepth {
@@ -216,10 +222,16 @@ func hostsTable(ps []*Profile) string {
 			if p.Parse.YAML == "subset" {
 				return "never happens"
 			}
-			return map[string]string{"": "dropped", "drop": "dropped", "lines": "line reader for name and description", "empty": "loaded with no metadata"}[p.Parse.BrokenYAML]
+			return map[string]string{"": "dropped", "drop": "dropped", "lines": "line reader for name and description", "single-lines": "line reader for name and description, one line each", "empty": "loaded with no metadata"}[p.Parse.BrokenYAML]
 		}},
 		{"no or empty description", func(p *Profile) string {
 			return map[string]string{"drop": "dropped", "empty": "loaded, empty", "body": "first prose line of the body", "first-line": "first line of the body, a heading's text included"}[p.Parse.Description]
+		}},
+		{"`description: \"\"`", func(p *Profile) string {
+			if p.Parse.EmptyDescription == "load" {
+				return "loaded, empty"
+			}
+			return "as a missing one"
 		}},
 		{"long description", func(p *Profile) string {
 			switch p.Parse.LongDescription {

@@ -67,6 +67,10 @@ type ProfileRoots struct {
 	WalkUp string `json:"walkUp"`
 	// NoGit is the same choice when no parent holds a .git: "cwd" or "all".
 	NoGit string `json:"noGit"`
+	// WalkUpRoots, when set, are the only project roots searched in the
+	// parent folders WalkUp names; the others are read in the working
+	// folder only.
+	WalkUpRoots []string `json:"walkUpRoots,omitempty"`
 	// NearestFirst says a nearer project folder takes precedence over a
 	// parent; false: the parent (the git root) first.
 	NearestFirst bool `json:"nearestFirst"`
@@ -168,7 +172,8 @@ type ProfileParse struct {
 	YAML string `json:"yaml"`
 	// BrokenYAML is what a frontmatter that reader cannot read does:
 	// "drop" (the file is not loaded), "lines" (a line-based reader takes
-	// name: and description:, indented continuation lines joined) or
+	// name: and description:, indented continuation lines joined),
+	// "single-lines" (the same, each value on its own line only) or
 	// "empty" (the skill loads with no metadata: the folder's name, the
 	// description as Description says).
 	BrokenYAML string `json:"brokenYAML,omitempty"`
@@ -177,6 +182,10 @@ type ProfileParse struct {
 	// line of the body) or "first-line" (the first non-blank line of the
 	// body, a heading included, its # marks removed).
 	Description string `json:"description"`
+	// EmptyDescription, when "load", loads a skill whose description key
+	// is present but empty, with an empty description, whatever
+	// Description says of a missing one.
+	EmptyDescription string `json:"emptyDescription,omitempty"`
 	// MaxDescriptionChars and LongDescription: a longer description is
 	// "drop"ped, "cut" (to MaxDescriptionChars characters, Suffix included
 	// at its end), or "keep" (loaded whole).
@@ -286,8 +295,9 @@ func parseProfile(data []byte) (*Profile, error) {
 		check("parse.bom", p.Parse.BOM, "strip", "drop"),
 		check("parse.noFrontmatter", p.Parse.NoFrontmatter, "drop", "load"),
 		check("parse.yaml", p.Parse.YAML, "strict", "repair", "subset"),
-		check("parse.brokenYAML", p.Parse.BrokenYAML, "", "drop", "lines", "empty"),
+		check("parse.brokenYAML", p.Parse.BrokenYAML, "", "drop", "lines", "single-lines", "empty"),
 		check("parse.description", p.Parse.Description, "drop", "empty", "body", "first-line"),
+		check("parse.emptyDescription", p.Parse.EmptyDescription, "", "load"),
 		check("parse.longDescription", p.Parse.LongDescription, "", "drop", "cut", "keep"),
 		check("parse.emptyBody", p.Parse.EmptyBody, "", "load", "drop"),
 	} {
