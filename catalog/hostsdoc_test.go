@@ -263,6 +263,9 @@ func hostsTable(ps []*Profile) string {
 			return map[bool]string{true: "`&lt;` `&gt;`", false: "as written"}[p.Disclosure.EscapeAngles]
 		}},
 		{"catalog characters, then names only", func(p *Profile) string { return num(p.Disclosure.BudgetChars, "no limit") }},
+		{"location shown", func(p *Profile) string {
+			return map[string]string{"": "the `SKILL.md`", "file": "the `SKILL.md`", "folder": "the skill folder"}[p.Disclosure.Location]
+		}},
 		{"skills in the catalog", func(p *Profile) string { return num(p.Disclosure.MaxSkills, "all") }},
 		{"catalog budget", func(p *Profile) string {
 			if p.Disclosure.Budget == "" {

@@ -224,6 +224,9 @@ type ProfileDisclosure struct {
 	// "- NAME: DESCRIPTION" lines in order, and once their length passes
 	// BudgetChars every later skill is listed by name only (0: no budget).
 	BudgetChars int `json:"budgetChars,omitempty"`
+	// Location is what the host gives as a skill's location: "file" (the
+	// SKILL.md, default) or "folder" (the skill's folder).
+	Location string `json:"location,omitempty"`
 	// MaxSkills bounds the skills listed (0: no bound).
 	MaxSkills int `json:"maxSkills,omitempty"`
 	// Budget describes the catalog's size budget in words ("" for none).
@@ -298,6 +301,7 @@ func parseProfile(data []byte) (*Profile, error) {
 		check("parse.brokenYAML", p.Parse.BrokenYAML, "", "drop", "lines", "single-lines", "empty"),
 		check("parse.description", p.Parse.Description, "drop", "empty", "body", "first-line"),
 		check("parse.emptyDescription", p.Parse.EmptyDescription, "", "load"),
+		check("disclosure.location", p.Disclosure.Location, "", "file", "folder"),
 		check("parse.longDescription", p.Parse.LongDescription, "", "drop", "cut", "keep"),
 		check("parse.emptyBody", p.Parse.EmptyBody, "", "load", "drop"),
 	} {
