@@ -44,6 +44,11 @@ type Options struct {
 	// (default 2000). docs/discovery.md#shapes.
 	MaxDepth   int
 	MaxFolders int
+	// Bodies makes List keep each skill's body (up to maxSkillBytes) in
+	// Skill.Body, for a caller that reads every body anyway (skillet lint):
+	// each file is then read once. Without it the body is read on demand
+	// (Load, Content) and the listing holds none.
+	Bodies bool
 	// Index is a folder where the catalog keeps a persistent index of its
 	// listing between processes ("" for none; skillet's one-skill commands
 	// use a folder under os.UserCacheDir). The first List of a catalog

@@ -535,7 +535,7 @@ func (c *Catalog) readOne(cand candidate) *entry {
 	defer rf.release()
 	s, diags := skill.Parse(rf.data, &skill.Options{
 		Path: cand.path, Flat: cand.flat, Mode: c.settings.Mode,
-		MaxDescriptionChars: c.settings.MaxDescriptionChars, SkipBody: true, Truncated: rf.truncated,
+		MaxDescriptionChars: c.settings.MaxDescriptionChars, SkipBody: !c.opts.Bodies, Truncated: rf.truncated,
 	})
 	return &entry{stamp: rf.stamp, skill: s, diags: diags, size: rf.size, truncated: rf.truncated}
 }

@@ -21,8 +21,10 @@ import (
 )
 
 // checkBody runs the checks that need a skill's body: body-too-long and
-// broken-reference. The body is read with the runtime's own loader
-// (catalog.Skill.Content), so it is what a model would be given.
+// broken-reference. The body is the one the listing read (Run lists with
+// catalog.Options.Bodies), so each file is read once, and it is what the
+// runtime's loader gives a model. The Markdown parser runs only on a body
+// that may hold a reference (mayReference).
 func checkBody(s *catalog.Skill) []skill.Diagnostic {
 	var diags []skill.Diagnostic
 	if s.BodyLines > skill.MaxBodyLines {
@@ -33,8 +35,8 @@ func checkBody(s *catalog.Skill) []skill.Diagnostic {
 				s.BodyLines, skill.MaxBodyLines),
 		})
 	}
-	body, err := s.Content()
-	if err != nil || body == "" {
+	body := s.Body
+	if body == "" || !mayReference(body) {
 		return diags
 	}
 	root, err := os.OpenRoot(s.BaseDir)
@@ -88,6 +90,22 @@ type Reference struct {
 	// a sentence, or it has a placeholder segment (path/to/, your-...,
 	// example/, foo/bar, filename.md). broken-reference skips it.
 	Example bool
+}
+
+// mayReference reports whether a body can hold a Reference, so that
+// bodies that cannot skip the Markdown parser: a link or image needs "](",
+// a reference-style link a definition with "]:", and a code span path one
+// of the bundleDirs. TestMayReference holds References to it.
+func mayReference(body string) bool {
+	if strings.Contains(body, "](") || strings.Contains(body, "]:") {
+		return true
+	}
+	for _, d := range bundleDirs {
+		if strings.Contains(body, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // bundleDirs are the folders the specification names for bundled files

@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
@@ -123,6 +126,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 		copts = *opts.Catalog
 	}
 	copts.Ignored = true
+	copts.Bodies = true // the body checks read every body: read each file once
 	var hosts []*catalog.Profile
 	for _, h := range opts.Hosts {
 		p, ok := catalog.LookupProfile(h)
@@ -168,15 +172,31 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 	r := &Report{Workspace: l.Workspace, Settings: c.Settings()}
 	diags := slices.Clone(l.Diagnostics)
 	files := map[string]*File{}
-	for _, cd := range l.Candidates {
+	loaded := make(map[*catalog.Skill]bool, len(l.Skills))
+	for _, s := range l.Skills {
+		loaded[s] = true
+	}
+	// The body checks of every file run on a bounded pool (they parse
+	// Markdown and stat bundled files); their findings are appended in
+	// candidate order, so the report does not depend on scheduling.
+	bodyDiags := make([][]skill.Diagnostic, len(l.Candidates))
+	var pool errgroup.Group
+	pool.SetLimit(max(runtime.GOMAXPROCS(0)*2, 4))
+	for i, cd := range l.Candidates {
+		if cd.Skill != nil {
+			pool.Go(func() error { bodyDiags[i] = checkBody(cd.Skill); return nil })
+		}
+	}
+	pool.Wait()
+	for i, cd := range l.Candidates {
 		f := &File{Path: cd.Path, Skill: true, Ignored: cd.Ignored, Flat: cd.Flat}
 		files[cd.Path] = f
 		if cd.Skill == nil {
 			continue
 		}
 		f.Name = cd.Skill.Name
-		f.Loaded = !cd.Ignored && slices.Contains(l.Skills, cd.Skill)
-		diags = append(diags, checkBody(cd.Skill)...)
+		f.Loaded = !cd.Ignored && loaded[cd.Skill]
+		diags = append(diags, bodyDiags[i]...)
 	}
 	diags = dropIgnoredNameMismatch(diags, files)
 	for _, cd := range l.Candidates {
