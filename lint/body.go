@@ -87,8 +87,9 @@ type Reference struct {
 	// Example says the path is plainly an example rather than a file of
 	// the skill: its sentence says "e.g.", "for example", "for instance",
 	// "such as" or "Example:", it is an item of a list introduced by such
-	// a sentence, or it has a placeholder segment (path/to/, your-...,
-	// example/, foo/bar, filename.md). broken-reference skips it.
+	// a sentence, its paragraph or item holds a template placeholder
+	// ("[Description]"), or it has a placeholder segment (path/to/,
+	// your-..., example/, foo/bar, filename.md). broken-reference skips it.
 	Example bool
 }
 
@@ -217,6 +218,11 @@ var exampleMarker = regexp.MustCompile(`(?i)\be\.\s?g\.|\bfor (?:example|instanc
 // "e.g.:" or "for example:".
 var introMarker = regexp.MustCompile(`(?i)^\W{0,3}(?:for )?examples?\b|(?:such as|e\.\s?g\.|for (?:example|instance))\W{0,3}:?\s*$`)
 
+// templateMarker matches a bracketed placeholder that is not a link, such
+// as "[Description]" or "[Component name]": the block is a template to
+// fill in, and its paths are the template's.
+var templateMarker = regexp.MustCompile(`\[[A-Z][A-Za-z0-9 ,/._-]*\](?:[^(\[:]|$)`)
+
 // exampleContext reports whether the reference at offset off, inside node
 // n, sits in a sentence that says it is an example, or in an item of a
 // list that such a sentence introduces.
@@ -228,7 +234,8 @@ func exampleContext(body []byte, n ast.Node, off int) bool {
 	if block == nil {
 		return false
 	}
-	if exampleMarker.MatchString(sentenceAt(blockText(body, block), off, block)) {
+	t := blockText(body, block)
+	if exampleMarker.MatchString(sentenceAt(t, off, block)) || templateMarker.Match(t.text) {
 		return true
 	}
 	for p := block; p != nil; p = p.Parent() {

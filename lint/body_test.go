@@ -57,6 +57,7 @@ func TestReferenceExamples(t *testing.T) {
 		{"placeholders", "`scripts/path/to/x.py` [a](references/your-notes.md) `assets/example/x.png` `references/foo/bar.md` `references/filename.md` `references/NAME.md` `scripts/my-script.sh`\n", []bool{true, true, true, true, true, true, true}},
 		{"not placeholders", "`references/examples/basic.md` `assets/example-minimal.tm7` `references/README.md` `scripts/bar-chart.py`\n", []bool{false, false, false, false}},
 		{"a real reference beside an example word", "Always open `assets/example.tm7` first.\n", []bool{false}},
+		{"a template item", "- [c4-code-1.md](./c4-code-1.md) - [Description]\n- [guide](references/guide.md) - the guide [see below][x]\n\n[x]: #below\n", []bool{true, false}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []bool
