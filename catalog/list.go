@@ -99,8 +99,10 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 		if early != nil {
 			w.emit = early.send
 		}
+		before := len(cands)
 		w.walkRoot()
 		cands = w.cands
+		withholdSkills(r, cands[before:])
 		ignoredCands = append(ignoredCands, w.ignored...)
 		diags = append(diags, w.diags...)
 		l.Roots = append(l.Roots, *r)

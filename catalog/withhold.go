@@ -13,7 +13,8 @@ import (
 )
 
 // IgnoreFile is the file, in a root or in a skill folder, whose patterns
-// (.gitignore syntax) name bundled files that are never listed or read:
+// (.gitignore syntax) name skills that are not loaded (a root's file) and
+// bundled files that are never listed or read:
 // they stay on disk for the author and are withheld from every reader
 // (Files, ReadFile, the load tool, skillet serve, skillet show). Patterns
 // in a skill folder's file are relative to that folder and win over the
@@ -123,4 +124,33 @@ func (w *withholder) linkWithheld(root *os.Root, rel string) bool {
 		}
 	}
 	return false // a loop: the open reports it
+}
+
+// withholdSkills marks the candidates of a root that its IgnoreFile
+// excludes (the skill's folder, or a flat-form file) as ignored, like the
+// folders discovery skips by name: the runtime does not load them and
+// lint still checks them.
+func withholdSkills(r *Root, cands []candidate) {
+	if len(cands) == 0 || !r.Exists || r.File {
+		return
+	}
+	data := readIgnore(func() (*os.File, error) { return openFollow(filepath.Join(r.Path, IgnoreFile)) })
+	if data == nil {
+		return
+	}
+	m, _ := ignore.Parse(data)
+	for i := range cands {
+		c := &cands[i]
+		p, isDir := c.dir, true
+		if c.flat {
+			p, isDir = c.path, false
+		}
+		rel, err := filepath.Rel(r.Path, p)
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		if m.Excluded(filepath.ToSlash(rel), isDir) {
+			c.ignored = true
+		}
+	}
 }

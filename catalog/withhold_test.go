@@ -37,8 +37,12 @@ func TestWithheld(t *testing.T) {
 		"skills/b/notes.md":           "served: only a's file ignores *.md",
 		"skills/b/x.secret":           "x",
 	})
-	c, _ := e.list(t, &Options{NoUser: true})
+	c, l0 := e.list(t, &Options{NoUser: true})
 	ctx := context.Background()
+	// A skill folder the root's file excludes is not loaded.
+	if got := names(l0); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("skills %v, want a and b (drafts/wip is excluded by the root's .skilletignore)", got)
+	}
 	a, err := c.Get(ctx, "a")
 	if err != nil {
 		t.Fatal(err)
