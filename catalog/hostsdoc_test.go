@@ -281,6 +281,17 @@ func hostsTable(ps []*Profile) string {
 		}
 		b.WriteString("\n")
 	}
+	b.WriteString("\n## Known gaps\n\nRecorded behaviour a profile does not reproduce yet (the comparison test reports each):\n\n")
+	gaps := 0
+	for _, p := range ps {
+		for _, g := range p.Gaps {
+			fmt.Fprintf(&b, "- `%s` on workspace `%s`: %s\n", p.Name, g.Workspace, g.What)
+			gaps++
+		}
+	}
+	if gaps == 0 {
+		b.WriteString("- none\n")
+	}
 	b.WriteString("\n## Notes per host\n\n")
 	for _, p := range ps {
 		if len(p.Notes) == 0 {

@@ -48,6 +48,17 @@ type Profile struct {
 	Disclosure ProfileDisclosure `json:"disclosure"`
 	// Notes are facts about the host that no rule above holds.
 	Notes []string `json:"notes,omitempty"`
+	// Gaps are recorded workspaces where the host does something the
+	// rules above do not reproduce yet, each with what it does. The
+	// comparison with the recordings reports them and fails once one of
+	// them agrees (the gap is then closed and must be removed).
+	Gaps []ProfileGap `json:"gaps,omitempty"`
+}
+
+// ProfileGap is one recorded workspace a profile does not reproduce.
+type ProfileGap struct {
+	Workspace string `json:"workspace"`
+	What      string `json:"what"`
 }
 
 // ProfileRoots are where a host looks.

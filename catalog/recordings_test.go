@@ -33,7 +33,7 @@ var recordingSets = []string{
 // SKILLET_HOST_RECORDINGS names another folder of workspaces/ and
 // recordings/ to compare with instead (a fresh run of the recorder).
 func TestProfilesMatchRecordings(t *testing.T) {
-	type tally struct{ cells, agree, workspaces, wsAgree int }
+	type tally struct{ cells, agree, workspaces, wsAgree, gaps int }
 	per := map[string]*tally{}
 	sets := recordingSets
 	if dir := os.Getenv("SKILLET_HOST_RECORDINGS"); dir != "" {
@@ -90,15 +90,29 @@ func TestProfilesMatchRecordings(t *testing.T) {
 			n := max(len(got), len(r.Observed[0].Skills), 1)
 			tl.cells += n
 			tl.workspaces++
+			var gap *catalog.ProfileGap
+			for i := range p.Gaps {
+				if p.Gaps[i].Workspace == r.Workspace {
+					gap = &p.Gaps[i]
+				}
+			}
 			if ok {
 				tl.agree += n
 				tl.wsAgree++
+				if gap != nil {
+					t.Errorf("%s × %s agrees now: remove the gap %q from catalog/profiles/%s.json", r.Host, r.Workspace, gap.What, p.Name)
+				}
 				continue
 			}
 			// A skill shown with another description is one missing and
 			// one extra line, but one cell.
 			bad := max(strings.Count(diff, "missing (host lists it)"), strings.Count(diff, "extra (host does not list it)"))
 			tl.agree += max(n-bad, 0)
+			if gap != nil {
+				tl.gaps++
+				t.Logf("%s × %s: a known gap of the profile (%s); %d cells disagree", r.Host, r.Workspace, gap.What, bad)
+				continue
+			}
 			t.Errorf("%s × %s (%s, version %s) disagrees:\n%s", r.Host, r.Workspace, ws.Describe, r.Version, diff)
 		}
 	}
@@ -109,7 +123,7 @@ func TestProfilesMatchRecordings(t *testing.T) {
 	sort.Strings(hosts)
 	for _, h := range hosts {
 		tl := per[h]
-		t.Logf("%s: %d of %d workspaces agree; %d of %d cells (workspace × skill)", h, tl.wsAgree, tl.workspaces, tl.agree, tl.cells)
+		t.Logf("%s: %d of %d workspaces agree (%d known gaps); %d of %d cells (workspace × skill)", h, tl.wsAgree, tl.workspaces, tl.gaps, tl.agree, tl.cells)
 	}
 }
 
