@@ -1,0 +1,528 @@
+// Command attack runs one hostile-client or hostile-folder recipe against
+// a skillet binary on loopback and prints the server's peak RSS, its CPU,
+// and the latency of a probe that keeps asking during the attack
+// (docs/serving.md#measured). Every count and duration is bounded; it
+// only ever connects to 127.0.0.1.
+//
+//	go run ./bench/attack -bin /tmp/skillet -recipe slow-reader
+//
+// Recipes: slow-reader, stalled-bodies, idle-conns, sessions, query64k,
+// link-farm, constant-writes.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+var (
+	bin      = flag.String("bin", "skillet", "the skillet binary to attack")
+	recipe   = flag.String("recipe", "", "the attack: slow-reader, stalled-bodies, idle-conns, sessions, query64k, link-farm, constant-writes")
+	duration = flag.Duration("duration", 10*time.Second, "how long the attack and the probe run (at most 2m)")
+	corpus   = flag.String("corpus", "../shared/corpus", "the corpus of published skills (copied, never written)")
+	count    = flag.Int("n", 0, "the recipe's count (0: its default)")
+)
+
+func main() {
+	flag.Parse()
+	if *duration > 2*time.Minute {
+		*duration = 2 * time.Minute
+	}
+	r, ok := recipes[*recipe]
+	if !ok {
+		fmt.Fprintf(os.Stderr, "attack: unknown -recipe %q\n", *recipe)
+		os.Exit(2)
+	}
+	if *count == 0 {
+		*count = r.n
+	}
+	if err := run(r); err != nil {
+		fmt.Fprintln(os.Stderr, "attack:", err)
+		os.Exit(1)
+	}
+}
+
+type recipeDef struct {
+	n        int  // default count
+	stateful bool // serve --stateful
+	corpus   bool // the workspace holds a copy of the corpus's largest root
+	setup    func(ws string, n int) error
+	attack   func(ctx context.Context, a *env) error
+}
+
+var recipes = map[string]recipeDef{
+	"slow-reader":     {n: 5, stateful: true, setup: slowSetup, attack: slowReader},
+	"stalled-bodies":  {n: 300, attack: stalledBodies},
+	"idle-conns":      {n: 4000, attack: idleConns},
+	"sessions":        {n: 70000, stateful: true, attack: sessions},
+	"query64k":        {n: 8, corpus: true, attack: query64k},
+	"link-farm":       {n: 80, setup: linkFarm},
+	"constant-writes": {n: 1, corpus: true, attack: constantWrites},
+}
+
+// env is what an attack works with.
+type env struct {
+	ws, endpoint, host string
+	n                  int
+	stateful           bool
+}
+
+func run(r recipeDef) error {
+	ws, err := os.MkdirTemp("", "skillet-attack-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(ws)
+	if err := writeProbeSkill(ws, 0); err != nil {
+		return err
+	}
+	if r.corpus {
+		src := filepath.Join(*corpus, "github-awesome-copilot", "skills")
+		if out, err := exec.Command("cp", "-r", src+"/.", filepath.Join(ws, "skills")).CombinedOutput(); err != nil {
+			return fmt.Errorf("copying the corpus: %v: %s", err, out)
+		}
+	}
+	if r.setup != nil {
+		if err := r.setup(ws, *count); err != nil {
+			return err
+		}
+	}
+	args := []string{"serve", "-w", ws, "--no-user", "--http", "127.0.0.1:0"}
+	if r.stateful {
+		args = append(args, "--stateful")
+	}
+	cmd := exec.Command(*bin, args...)
+	stderr, _ := cmd.StderrPipe()
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	endpoint, err := waitURL(stderr, 3*time.Minute)
+	if err != nil {
+		return err
+	}
+	startup := time.Since(start)
+	a := &env{ws: ws, endpoint: endpoint, host: strings.TrimSuffix(strings.TrimPrefix(endpoint, "http://"), "/mcp"), n: *count, stateful: r.stateful}
+	cpu0 := cpuTime(cmd.Process.Pid)
+
+	ctx, cancel := context.WithTimeout(context.Background(), *duration)
+	defer cancel()
+	var wg sync.WaitGroup
+	var attackErr error
+	if r.attack != nil {
+		wg.Go(func() { attackErr = r.attack(ctx, a) })
+	}
+	lat, stale, fails := probe(ctx, a)
+	cancel()
+	wg.Wait()
+	cpu := cpuTime(cmd.Process.Pid) - cpu0
+	peak := peakRSS(cmd.Process.Pid)
+	fmt.Printf("recipe=%s n=%d bin=%s startup=%s peak_rss_mib=%.0f cpu_s=%.2f cpu_pct=%.0f probes=%d probe_fail=%d p50_ms=%.1f p99_ms=%.1f max_ms=%.1f stale_p99_ms=%.0f",
+		*recipe, *count, filepath.Base(*bin), startup.Round(time.Millisecond), float64(peak)/1024, cpu.Seconds(),
+		100*cpu.Seconds()/duration.Seconds(), len(lat), fails, pct(lat, 50), pct(lat, 99), pct(lat, 100), pct(stale, 99))
+	if attackErr != nil && !errors.Is(attackErr, context.DeadlineExceeded) && !errors.Is(attackErr, context.Canceled) {
+		fmt.Printf(" attack_error=%q", attackErr.Error())
+	}
+	fmt.Println()
+	return nil
+}
+
+var urlRE = regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+/mcp)`)
+
+func waitURL(r io.Reader, limit time.Duration) (string, error) {
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		sent := false
+		for sc.Scan() {
+			if m := urlRE.FindStringSubmatch(sc.Text()); m != nil && !sent {
+				found <- m[1]
+				sent = true
+			}
+		}
+	}()
+	select {
+	case u := <-found:
+		return u, nil
+	case <-time.After(limit):
+		return "", errors.New("the server did not start")
+	}
+}
+
+// writeProbeSkill writes the skill the probe reads; its body holds the
+// time it was written, so the probe can tell how stale an answer is.
+func writeProbeSkill(ws string, stamp int64) error {
+	dir := filepath.Join(ws, "skills", "probe")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	text := fmt.Sprintf("---\nname: probe\ndescription: The probe of the attack tool.\n---\nstamp: %d\n", stamp)
+	tmp := filepath.Join(dir, ".SKILL.md.tmp")
+	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(dir, "SKILL.md"))
+}
+
+var stampRE = regexp.MustCompile(`stamp: (\d+)`)
+
+// probe reads skill://probe/SKILL.md every 50 ms until ctx is done and
+// returns the latencies (ms), the staleness of what it read (ms, only
+// while the attack rewrites the probe skill) and the failures.
+func probe(ctx context.Context, a *env) (lat, stale []float64, fails int) {
+	client := &http.Client{Timeout: 5 * time.Second}
+	session := ""
+	if a.stateful {
+		for session == "" && ctx.Err() == nil {
+			session, _ = initialize(client, a.endpoint)
+			if session == "" {
+				fails++
+				time.Sleep(50 * time.Millisecond)
+			}
+		}
+	}
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return lat, stale, fails
+		case <-tick.C:
+		}
+		t0 := time.Now()
+		body, err := post(client, a.endpoint, session, `{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"skill://probe/SKILL.md"}}`)
+		d := time.Since(t0)
+		if err != nil || !bytes.Contains(body, []byte(`"contents"`)) {
+			fails++
+			if a.stateful && err != nil && strings.Contains(err.Error(), "status 404") {
+				session, _ = initialize(client, a.endpoint) // the session was closed
+			}
+			continue
+		}
+		lat = append(lat, float64(d.Microseconds())/1000)
+		if m := stampRE.FindSubmatch(body); m != nil {
+			if st, _ := strconv.ParseInt(string(m[1]), 10, 64); st > 0 {
+				stale = append(stale, float64(time.Now().UnixMilli()-st))
+			}
+		}
+	}
+}
+
+func post(client *http.Client, endpoint, session, msg string) ([]byte, error) {
+	req, _ := http.NewRequest("POST", endpoint, strings.NewReader(msg))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	if session != "" {
+		req.Header.Set("Mcp-Session-Id", session)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if resp.StatusCode != 200 && resp.StatusCode != 202 {
+		return b, fmt.Errorf("status %d: %.200s", resp.StatusCode, b)
+	}
+	return b, err
+}
+
+const initMsg = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"attack","version":"1"}}}`
+
+func initialize(client *http.Client, endpoint string) (string, error) {
+	req, _ := http.NewRequest("POST", endpoint, strings.NewReader(initMsg))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := client.Do(req)
+	if err != nil {
+		return "", err
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	id := resp.Header.Get("Mcp-Session-Id")
+	if id == "" {
+		return "", fmt.Errorf("initialize: status %d", resp.StatusCode)
+	}
+	if _, err := post(client, endpoint, id, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); err != nil {
+		return id, err
+	}
+	return id, nil
+}
+
+// slowFiles are the URIs of files of the probe skill that slow-reader
+// rewrites, so that each reload sends many notifications.
+var slowFiles []string
+
+func slowSetup(ws string, _ int) error {
+	long := strings.Repeat("x", 150)
+	for i := range 2000 {
+		rel := fmt.Sprintf("notes/%s-%04d.txt", long, i)
+		slowFiles = append(slowFiles, "skill://probe/"+rel)
+		p := filepath.Join(ws, "skills", "probe", rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, []byte("0\n"), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// slowReader: n sessions subscribe to the probe skill and 2000 of its
+// files (long names, so each reload sends 600 KB to each) and open their
+// notification stream with a 4 KiB receive buffer, and never read it; the
+// probe skill and its files are rewritten every second.
+func slowReader(ctx context.Context, a *env) error {
+	client := &http.Client{Timeout: 5 * time.Second}
+	small := &net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+		return c.Control(func(fd uintptr) { _ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
+	}}
+	for range a.n {
+		id, err := initialize(client, a.endpoint)
+		if err != nil {
+			return err
+		}
+		for _, uri := range append([]string{"skill://probe/SKILL.md"}, slowFiles...) {
+			if _, err := post(client, a.endpoint, id, `{"jsonrpc":"2.0","id":3,"method":"resources/subscribe","params":{"uri":"`+uri+`"}}`); err != nil {
+				return err
+			}
+		}
+		c, err := small.DialContext(ctx, "tcp", a.host)
+		if err != nil {
+			return err
+		}
+		defer c.Close()
+		fmt.Fprintf(c, "GET /mcp HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\nMcp-Session-Id: %s\r\n\r\n", a.host, id)
+	}
+	return rewriteProbe(ctx, a.ws, time.Second)
+}
+
+func rewriteProbe(ctx context.Context, ws string, every time.Duration) error {
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+			now := time.Now().UnixMilli()
+			for _, uri := range slowFiles {
+				p := filepath.Join(ws, "skills", "probe", strings.TrimPrefix(uri, "skill://probe/"))
+				if err := os.WriteFile(p, []byte(strconv.FormatInt(now, 10)+"\n"), 0o644); err != nil {
+					return err
+				}
+			}
+			if err := writeProbeSkill(ws, now); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// stalledBodies: n connections each announce a 4 MiB body, send 2 MiB of
+// it and stall.
+func stalledBodies(ctx context.Context, a *env) error {
+	chunk := bytes.Repeat([]byte(" "), 64<<10)
+	var conns []net.Conn
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	var d net.Dialer
+	for range a.n {
+		if ctx.Err() != nil {
+			break
+		}
+		c, err := d.DialContext(ctx, "tcp", a.host)
+		if err != nil {
+			continue
+		}
+		conns = append(conns, c)
+		fmt.Fprintf(c, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"_meta\":{\"x\":\"", a.host, 4<<20-1024)
+		_ = c.SetWriteDeadline(time.Now().Add(2 * time.Second))
+		for range 32 {
+			if _, err := c.Write(chunk); err != nil {
+				break
+			}
+		}
+	}
+	<-ctx.Done()
+	return nil
+}
+
+// idleConns: n connections, half of which send nothing and half of which
+// make one request and stay open.
+func idleConns(ctx context.Context, a *env) error {
+	var conns []net.Conn
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	var d net.Dialer
+	msg := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	for i := range a.n {
+		if ctx.Err() != nil {
+			break
+		}
+		c, err := d.DialContext(ctx, "tcp", a.host)
+		if err != nil {
+			continue
+		}
+		conns = append(conns, c)
+		if i%2 == 1 {
+			fmt.Fprintf(c, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n%s", a.host, len(msg), msg)
+		}
+	}
+	<-ctx.Done()
+	return nil
+}
+
+// sessions: n stateful sessions initialized and left, 32 at a time.
+func sessions(ctx context.Context, a *env) error {
+	tr := &http.Transport{MaxIdleConnsPerHost: 32}
+	client := &http.Client{Timeout: 5 * time.Second, Transport: tr}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range 32 {
+		wg.Go(func() {
+			for next.Add(1) <= int64(a.n) && ctx.Err() == nil {
+				_, _ = initialize(client, a.endpoint)
+			}
+		})
+	}
+	wg.Wait()
+	<-ctx.Done()
+	return nil
+}
+
+// query64k: n clients call the load tool with a 60 KB query of distinct
+// words, over and over.
+func query64k(ctx context.Context, a *env) error {
+	var words []string
+	for i := 0; len(strings.Join(words, " ")) < 60<<10; i++ {
+		words = append(words, "w"+strconv.Itoa(i)+"deploy")
+	}
+	q, _ := json.Marshal(strings.Join(words, " "))
+	msg := `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"use_skill","arguments":{"query":` + string(q) + `}}}`
+	client := &http.Client{Timeout: 60 * time.Second}
+	var wg sync.WaitGroup
+	for range a.n {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				_, _ = post(client, a.endpoint, "", msg)
+			}
+		})
+	}
+	wg.Wait()
+	return nil
+}
+
+// linkFarm: a skill folder of n hard links and n symlinks to one sparse
+// file just under 16 MiB (a few KB on disk).
+func linkFarm(ws string, n int) error {
+	dir := filepath.Join(ws, "skills", "farm")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte("---\nname: farm\ndescription: Links to one sparse file.\n---\nBody.\n"), 0o644); err != nil {
+		return err
+	}
+	sparse := filepath.Join(dir, "sparse.txt")
+	f, err := os.Create(sparse)
+	if err != nil {
+		return err
+	}
+	if err := f.Truncate(16<<20 - 1); err != nil {
+		return err
+	}
+	f.Close()
+	for i := range n / 2 {
+		if err := os.Link(sparse, filepath.Join(dir, fmt.Sprintf("hard%03d.txt", i))); err != nil {
+			return err
+		}
+		if err := os.Symlink("sparse.txt", filepath.Join(dir, fmt.Sprintf("sym%03d.txt", i))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// constantWrites: one file that belongs to no skill, in the root, written
+// every second.
+func constantWrites(ctx context.Context, a *env) error {
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for i := 0; ; i++ {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+			if err := os.WriteFile(filepath.Join(a.ws, "skills", "notes.log"), []byte(strconv.Itoa(i)+"\n"), 0o644); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+func pct(xs []float64, p float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	i := int(float64(len(s)-1) * p / 100)
+	return s[i]
+}
+
+// peakRSS is the process's peak resident set in KiB (VmHWM).
+func peakRSS(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			n, _ := strconv.ParseInt(strings.Fields(rest)[0], 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
+// cpuTime is the process's user and system time so far.
+func cpuTime(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * time.Second / 100 // USER_HZ
+}

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Runs every attack recipe against two skillet binaries, alternating
+# (A B A B), and prints one line per run (docs/serving.md#measured).
+#   bench/attack/run.sh /tmp/skillet-before /tmp/skillet-after [rounds]
+set -eu
+a=$1 b=$2 rounds=${3:-1}
+go build -o /tmp/skillet-attack ./bench/attack
+for recipe in slow-reader stalled-bodies idle-conns sessions query64k link-farm constant-writes; do
+	d=10s
+	case $recipe in slow-reader|constant-writes) d=20s ;; esac
+	i=0
+	while [ "$i" -lt "$rounds" ]; do
+		/tmp/skillet-attack -bin "$a" -recipe $recipe -duration $d
+		/tmp/skillet-attack -bin "$b" -recipe $recipe -duration $d
+		i=$((i + 1))
+	done
+done
