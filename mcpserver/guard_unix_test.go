@@ -6,6 +6,8 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -59,4 +61,53 @@ func TestSlowReaderDoesNotStallOthers(t *testing.T) {
 		t.Fatalf("Reload = %v, %v", changed, err)
 	}
 	await(t, n.prompts, "prompts/list_changed to the client that reads")
+}
+
+// TestReloadRetriesOutOfFiles: a reload whose opens fail with EMFILE is
+// tried again, and serves every file rather than a snapshot with holes.
+func TestReloadRetriesOutOfFiles(t *testing.T) {
+	ws := newWorkspace(t)
+	var mu sync.Mutex
+	fail := 3
+	openFault = func(rel string) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if rel == "references/guide.md" && fail > 0 {
+			fail--
+			return &os.PathError{Op: "open", Path: rel, Err: syscall.EMFILE}
+		}
+		return nil
+	}
+	t.Cleanup(func() { openFault = nil })
+	s := newServer(t, ws, nil)
+	if s.snap.Load().files["skill://alpha/references/guide.md"] == nil {
+		t.Error("guide.md is not served after the reload ran out of file descriptors")
+	}
+	for _, d := range s.Diagnostics() {
+		if strings.Contains(d.Message, "too many open files") {
+			t.Errorf("diagnostic: %s", d)
+		}
+	}
+}
+
+// TestNonRegularSkillFileKept: a SKILL.md replaced by a FIFO keeps its
+// last good version served.
+func TestNonRegularSkillFileKept(t *testing.T) {
+	ws := newWorkspace(t)
+	s := newServer(t, ws, nil)
+	want := s.snap.Load().files["skill://beta/SKILL.md"].text
+	p := filepath.Join(ws, "skills", "beta", "SKILL.md")
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	if _, err := s.Reload(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	f := s.snap.Load().files["skill://beta/SKILL.md"]
+	if f == nil || f.text != want {
+		t.Fatalf("beta after its SKILL.md became a FIFO: %v, want the last good version", f)
+	}
 }

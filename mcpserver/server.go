@@ -285,6 +285,17 @@ func (s *Server) Reload(ctx context.Context) (bool, error) {
 	defer s.reloadMu.Unlock()
 	prev := s.snap.Load()
 	next, err := s.build(ctx, prev)
+	// Out of file descriptors (other clients, a burst of connections):
+	// try again a little later rather than serve a snapshot with holes.
+	for wait := 50 * time.Millisecond; err != nil && outOfFiles(err) && wait <= 800*time.Millisecond; wait *= 2 {
+		s.log.Warn("reload ran out of file descriptors; retrying", "wait", wait, "error", err)
+		select {
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case <-time.After(wait):
+		}
+		next, err = s.build(ctx, prev)
+	}
 	if err != nil {
 		if ctx.Err() == nil {
 			s.metrics.failures.Inc()

@@ -194,6 +194,11 @@ func (s *Server) build(ctx context.Context, prev *snapshot) (*snapshot, error) {
 		return nil, err
 	}
 
+	for _, r := range results {
+		if outOfFiles(r.err) {
+			return nil, r.err
+		}
+	}
 	for i, r := range results {
 		cs := l.Skills[i]
 		next.diags = append(next.diags, r.diags...)
@@ -222,9 +227,11 @@ func (s *Server) build(ctx context.Context, prev *snapshot) (*snapshot, error) {
 	// longer loads (a half-written edit: parse-error, invalid-encoding...)
 	// stays served as it was until it loads again.
 	if prev != nil {
+		// Any diagnostic about the file counts: a SKILL.md that became a
+		// FIFO or a device is skipped with a warning.
 		failed := map[string]string{}
 		for _, d := range l.Diagnostics {
-			if d.Severity == skill.SeverityError {
+			if _, seen := failed[d.Path]; !seen || d.Severity == skill.SeverityError {
 				failed[d.Path] = d.Message
 			}
 		}
@@ -370,6 +377,9 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served, 
 				func() (fs.FileInfo, error) { return root.Stat(native) },
 				func() (*os.File, error) { return root.OpenFile(native, os.O_RDONLY|syscall.O_NONBLOCK, 0) })
 			allReused = allReused && reused
+			if outOfFiles(err) {
+				return nil, nil, fmt.Errorf("%w: reading %s: %v", errNoFiles, cf.Path, err)
+			}
 			if err != nil {
 				if errors.Is(err, catalog.ErrTooLarge) {
 					if sv.tooLarge == nil {
@@ -442,8 +452,20 @@ func (s *Server) readFile(name, rel string, old *served, budget *atomic.Int64, s
 	return nil, false, err
 }
 
-// afterStat, when set (by tests), runs between a file's stat and its read.
-var afterStat func(*os.File)
+// afterStat, when set (by tests), runs between a file's stat and its read;
+// openFault, when set, can fail an open.
+var (
+	afterStat func(*os.File)
+	openFault func(rel string) error
+)
+
+// errNoFiles wraps an error of the system running out of file
+// descriptors: the whole reload is retried rather than files dropped.
+var errNoFiles = errors.New("too many open files")
+
+func outOfFiles(err error) bool {
+	return errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) || errors.Is(err, errNoFiles)
+}
 
 // maxReadTries is how often a file that changes while it is read is read.
 const maxReadTries = 3
@@ -452,6 +474,11 @@ const maxReadTries = 3
 // size or modification time moved, or it was replaced), in which case the
 // bytes are dropped.
 func (s *Server) readOnce(name, rel string, open func() (*os.File, error), reserve func(int64) error) (_ *file, torn bool, _ error) {
+	if openFault != nil {
+		if err := openFault(rel); err != nil {
+			return nil, false, err
+		}
+	}
 	f, err := open()
 	if err != nil {
 		return nil, false, fileErr(err)

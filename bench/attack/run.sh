@@ -7,7 +7,7 @@ a=$1 b=$2 rounds=${3:-1}
 go build -o /tmp/skillet-attack ./bench/attack
 for recipe in slow-reader stalled-bodies idle-conns sessions query64k link-farm constant-writes; do
 	d=10s
-	case $recipe in slow-reader|constant-writes) d=20s ;; esac
+	case $recipe in slow-reader|constant-writes) d=20s ;; sessions) d=60s ;; esac
 	i=0
 	while [ "$i" -lt "$rounds" ]; do
 		/tmp/skillet-attack -bin "$a" -recipe $recipe -duration $d
