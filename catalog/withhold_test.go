@@ -3,7 +3,10 @@ package catalog
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -86,5 +89,45 @@ func TestWithheld(t *testing.T) {
 	}
 	if want := []string{"SKILL.md", "notes.md", "private/p.txt"}; !slices.Equal(got, want) {
 		t.Errorf("files of b = %v, want %v", got, want)
+	}
+}
+
+// TestFileSizesAsSent: a sparse file and the names of a hard link are
+// listed by the bytes a reader gets (their length), whatever they take on
+// disk, so a budget that adds sizes up counts what would be sent.
+func TestFileSizesAsSent(t *testing.T) {
+	e := newEnv(t)
+	writeTree(t, e.ws, map[string]string{"skills/a/SKILL.md": skillMD("a")})
+	dir := filepath.Join(e.ws, "skills", "a")
+	f, err := os.Create(filepath.Join(dir, "sparse.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const size = 16 << 20
+	if err := f.Truncate(size); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for _, name := range []string{"link1.bin", "link2.bin"} {
+		if err := os.Link(filepath.Join(dir, "sparse.bin"), filepath.Join(dir, name)); err != nil {
+			t.Skipf("hard links: %v", err)
+		}
+	}
+	c, _ := e.list(t, &Options{NoUser: true})
+	files, _, err := c.Files(context.Background(), "a", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total int64
+	for _, f := range files {
+		if strings.HasSuffix(f.Path, ".bin") {
+			if f.Size != size {
+				t.Errorf("%s: size %d, want %d", f.Path, f.Size, size)
+			}
+			total += f.Size
+		}
+	}
+	if total != 3*size {
+		t.Errorf("the three names add up to %d bytes, want %d", total, 3*size)
 	}
 }
