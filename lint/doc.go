@@ -14,7 +14,9 @@
 // what only it checks: body-too-long (over the specification's 500 lines)
 // and broken-reference (relative links, images and code-span paths into
 // scripts/, references/ or assets/ that do not exist in the skill folder,
-// or leave it; see [References]). Strict mode (catalog.Options.Strict,
+// or leave it; see [References]), and bundled-symlink (a file in the skill
+// folder that links outside it, which the load tool refuses). Each is a
+// [Check] value, listed by [Checks]. Strict mode (catalog.Options.Strict,
 // skillet lint --strict) raises every rule of the specification to an
 // error.
 //

@@ -176,7 +176,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 	for _, s := range l.Skills {
 		loaded[s] = true
 	}
-	// The body checks of every file run on a bounded pool (they parse
+	// lint's own checks (Checks) of every file run on a bounded pool (they parse
 	// Markdown and stat bundled files); their findings are appended in
 	// candidate order, so the report does not depend on scheduling.
 	bodyDiags := make([][]skill.Diagnostic, len(l.Candidates))
@@ -184,7 +184,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 	pool.SetLimit(max(runtime.GOMAXPROCS(0)*2, 4))
 	for i, cd := range l.Candidates {
 		if cd.Skill != nil {
-			pool.Go(func() error { bodyDiags[i] = checkBody(cd.Skill); return nil })
+			pool.Go(func() error { bodyDiags[i] = runChecks(cd.Skill); return nil })
 		}
 	}
 	pool.Wait()
