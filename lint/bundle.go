@@ -56,8 +56,8 @@ func checkBundle(s *catalog.Skill) []skill.Diagnostic {
 			}
 			return nil
 		}
-		if d.Type()&fs.ModeSymlink == 0 {
-			return nil
+		if d.Type()&fs.ModeSymlink == 0 || rel == filepath.Base(s.Location) {
+			return nil // the skill file itself is read as the skill, through its link
 		}
 		target, err := filepath.EvalSymlinks(path)
 		if err != nil || catalog.Within(target, base) {
