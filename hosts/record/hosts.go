@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/skillet-go/skillet/internal/hostws"
 )
@@ -55,7 +56,7 @@ func (h *host) version(ctx context.Context, e *runEnv) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%v: %w: %s", h.versionArgs, err, se)
 	}
-	m := h.versionRe.FindStringSubmatch(string(out))
+	m := h.versionRe.FindStringSubmatch(string(out) + string(se)) // pi prints it on standard error
 	if m == nil {
 		return "", fmt.Errorf("%v printed no version: %q", h.versionArgs, clip(string(out)))
 	}
@@ -88,33 +89,16 @@ var hosts = []*host{
 		notes:       "Skills read from the first request Claude Code sends to the model (ANTHROPIC_BASE_URL pointed at a localhost recorder that answers with a minimal streaming reply): the list after \"The following skills are available for use with the Skill tool:\". Claude Code gives no paths. Built-in skills (those an empty workspace lists) are left out.",
 		versionArgs: []string{"claude", "--version"},
 		versionRe:   semver,
-		list: func(ctx context.Context, e *runEnv, sb *hostws.Sandbox, ws *hostws.Workspace, n int) ([]entry, error) {
-			token, wait := e.srv.expect()
-			env := e.sandboxEnv(sb,
+		list: viaModel(strings.TrimSpace(claudeListHead), parseClaude, nil, func(url string) []string {
+			return []string{
 				"ANTHROPIC_API_KEY=sk-ant-offline-recorder",
-				"ANTHROPIC_BASE_URL="+e.srv.url+"/"+token,
+				"ANTHROPIC_BASE_URL=" + url,
 				"DISABLE_TELEMETRY=1",
 				"DISABLE_AUTOUPDATER=1",
 				"DISABLE_ERROR_REPORTING=1",
 				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
-			)
-			_, se, err := e.exec(ctx, sb, env, "claude", "-p", "hello")
-			bodies := wait()
-			if len(bodies) == 0 {
-				return nil, fmt.Errorf("claude sent no request to the model (exit %v): %s", err, clip(string(se)))
 			}
-			// The request that carries the skills list (the main turn); a
-			// side request (a title, a quota check) has none.
-			body := bodies[0]
-			for _, b := range bodies {
-				if strings.Contains(string(b), strings.TrimSpace(claudeListHead)) {
-					body = b
-					break
-				}
-			}
-			e.keepRaw("claude", ws.Name, n, "request.json", body)
-			return parseClaude(body)
-		},
+		}, "claude", "-p", "hello"),
 		builtinsByBaseline: true,
 	},
 	{
@@ -151,6 +135,36 @@ var hosts = []*host{
 		},
 	},
 	{
+		name:        "qwen",
+		command:     []string{"qwen", "-p", "hello", "--auth-type", "openai"},
+		notes:       "Skills read from the first request Qwen Code sends to the model (OPENAI_BASE_URL pointed at a localhost recorder): the <available_skills> block. Qwen Code gives each skill's level (project, user, bundled) instead of a path and appends \" (LEVEL)\" to each description; the recorder takes that suffix off and XML-unescapes. Bundled skills are left out.",
+		versionArgs: []string{"qwen", "--version"},
+		versionRe:   semver,
+		list: viaModel("<available_skills>", parseAvailableSkills, nil, func(url string) []string {
+			return []string{"OPENAI_API_KEY=sk-offline-recorder", "OPENAI_BASE_URL=" + url + "/v1", "OPENAI_MODEL=offline"}
+		}, "qwen", "-p", "hello", "--auth-type", "openai"),
+	},
+	{
+		name:        "pi",
+		command:     []string{"pi", "-p", "hello", "--provider", "offline", "--model", "offline", "--no-session", "--offline"},
+		notes:       "Skills read from the system prompt pi sends to the model (a provider \"offline\" in ~/.pi/agent/models.json pointed at a localhost recorder): the <available_skills> block, XML-unescaped.",
+		versionArgs: []string{"pi", "--version"},
+		versionRe:   semver,
+		list: viaModel("<available_skills>", parseAvailableSkills, func(sb *hostws.Sandbox, url string) error {
+			file := filepath.Join(sb.Home, ".pi", "agent", "models.json")
+			if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+				return err
+			}
+			cfg := map[string]any{"providers": map[string]any{"offline": map[string]any{
+				"baseUrl": url + "/v1", "api": "openai-completions", "apiKey": "offline",
+				"compat": map[string]any{"supportsDeveloperRole": false, "supportsReasoningEffort": false},
+				"models": []any{map[string]any{"id": "offline"}},
+			}}}
+			data, _ := json.Marshal(cfg)
+			return os.WriteFile(file, data, 0o644)
+		}, func(string) []string { return []string{"PI_OFFLINE=1"} }, "pi", "-p", "hello", "--provider", "offline", "--model", "offline", "--no-session", "--offline"),
+	},
+	{
 		name:        "copilot",
 		command:     []string{"copilot", "skill", "list", "--json"},
 		notes:       "copilot skill list --json; the path Copilot gives is the skill's folder. Built-in skills (source builtin) are left out.",
@@ -158,6 +172,55 @@ var hosts = []*host{
 		versionRe:   semver,
 		list:        listing(parseCopilot, nil, "copilot", "skill", "list", "--json"),
 	},
+}
+
+// viaModel lists the skills an agent puts in its first model request:
+// the agent's API base URL points at the recorder's localhost server,
+// which answers with a minimal reply; once a request holding marker has
+// arrived the agent's work is done and it is stopped. setup prepares the
+// sandbox (a provider config), env gives the variables for the base URL.
+func viaModel(marker string, parse func([]byte) ([]entry, error), setup func(sb *hostws.Sandbox, url string) error, env func(url string) []string, args ...string) func(context.Context, *runEnv, *hostws.Sandbox, *hostws.Workspace, int) ([]entry, error) {
+	return func(ctx context.Context, e *runEnv, sb *hostws.Sandbox, ws *hostws.Workspace, n int) ([]entry, error) {
+		token, done, wait := e.srv.expect(marker)
+		url := e.srv.url + "/" + token
+		if setup != nil {
+			if err := setup(sb, url); err != nil {
+				return nil, err
+			}
+		}
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		go func() {
+			select {
+			case <-done:
+				time.Sleep(200 * time.Millisecond) // let the reply go out
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		_, se, err := e.exec(ctx, sb, e.sandboxEnv(sb, env(url)...), args...)
+		bodies := wait()
+		e.keepRaw(args[0], ws.Name, n, "stderr", se)
+		if len(bodies) == 0 {
+			return nil, fmt.Errorf("%s sent no request to the model (exit %v): %s", args[0], err, clip(string(se)))
+		}
+		// The request that carries the list (the main turn); a side request
+		// (a title, a quota check) may come first.
+		body := bodies[0]
+		found := false
+		for _, b := range bodies {
+			if strings.Contains(string(b), marker) {
+				body, found = b, true
+				break
+			}
+		}
+		e.keepRaw(args[0], ws.Name, n, "request.json", body)
+		if !found {
+			// No skill at all: some agents leave the whole list out.
+			return nil, nil
+		}
+		return parse(body)
+	}
 }
 
 // trustGemini marks the sandbox root (and so every folder below it) as

@@ -287,3 +287,73 @@ func clip(s string) string {
 	}
 	return s
 }
+
+// skillXMLRe matches one entry of an <available_skills> block.
+var skillXMLRe = regexp.MustCompile(`(?s)<skill>\s*<name>(.*?)</name>\s*<description>(.*?)</description>\s*<location>(.*?)</location>\s*</skill>`)
+
+var xmlUnescape = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&quot;", `"`, "&apos;", "'", "&#39;", "'", "&#34;", `"`, "&amp;", "&")
+
+// parseAvailableSkills reads the <available_skills> block of a model
+// request (any string in the request's JSON holding one): entries of
+// <skill><name/><description/><location/></skill>, their values XML-escaped
+// and, in Qwen Code, wrapped in newlines. A location that is not a path
+// (Qwen Code's "project", "user", "bundled") is a level: "bundled" marks a
+// built-in, and the " (LEVEL)" Qwen Code appends to each description is
+// taken off (the notes of the recording say so).
+func parseAvailableSkills(body []byte) ([]entry, error) {
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		return nil, fmt.Errorf("model request: %w", err)
+	}
+	block := ""
+	var walk func(any)
+	walk = func(v any) {
+		if block != "" {
+			return
+		}
+		switch x := v.(type) {
+		case string:
+			if i := strings.Index(x, "<available_skills>"); i >= 0 {
+				block = x[i:]
+				if j := strings.Index(block, "</available_skills>"); j >= 0 {
+					block = block[:j]
+				}
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			for _, k := range []string{"system", "messages", "tools"} {
+				if e, ok := x[k]; ok {
+					walk(e)
+				}
+			}
+			for k, e := range x {
+				if k != "system" && k != "messages" && k != "tools" {
+					walk(e)
+				}
+			}
+		}
+	}
+	walk(v)
+	if block == "" {
+		return nil, nil
+	}
+	val := func(s string) string {
+		s = strings.TrimSuffix(strings.TrimPrefix(s, "\n"), "\n")
+		return xmlUnescape.Replace(s)
+	}
+	var es []entry
+	for _, m := range skillXMLRe.FindAllStringSubmatch(block, -1) {
+		e := entry{Name: val(m[1]), Description: val(m[2]), Path: val(m[3])}
+		if !strings.Contains(e.Path, "/") {
+			level := e.Path
+			e.Description = strings.TrimSuffix(e.Description, " ("+level+")")
+			e.Builtin = level == "bundled" || level == "builtin" || level == "extension"
+			e.Path = ""
+		}
+		es = append(es, e)
+	}
+	return es, nil
+}
