@@ -9,8 +9,9 @@ import (
 	"github.com/skillet-go/skillet/internal/testcorpus"
 )
 
-// Every workspace parses and lays out, its working folder exists and each
-// symlink resolves.
+// Every workspace parses and names what it shows; those with symlinks lay
+// out with every link resolving (the others are laid out by the comparison
+// test of the host profiles, so they are not written twice).
 func TestWorkspaces(t *testing.T) {
 	ws, err := hostws.LoadDir("../testdata/workspaces")
 	if err != nil {
@@ -24,6 +25,9 @@ func TestWorkspaces(t *testing.T) {
 		t.Run(w.Name, func(t *testing.T) {
 			if w.Describe == "" {
 				t.Error("no describe: line")
+			}
+			if len(w.Symlinks) == 0 {
+				return
 			}
 			if len(w.Corpus) > 0 && corpus == "" {
 				t.Skip("corpus not found")

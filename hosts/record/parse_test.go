@@ -1,0 +1,111 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func read(t *testing.T, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// pick returns the entries whose name has one of the prefixes, so that a
+// test states the workspace's skills and leaves the agent's own aside.
+func pick(es []entry, prefixes ...string) []entry {
+	var out []entry
+	for _, e := range es {
+		for _, p := range prefixes {
+			if strings.HasPrefix(e.Name, p) {
+				out = append(out, e)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func find(es []entry, name string) *entry {
+	for i := range es {
+		if es[i].Name == name {
+			return &es[i]
+		}
+	}
+	return nil
+}
+
+// Captured on dup-in-root: Claude Code shows the folder, with the name in
+// parentheses when it differs (once), and its own skills after.
+func TestParseClaude(t *testing.T) {
+	es, err := parseClaude(read(t, "claude-request.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []entry{
+		{Name: "a-claude (dup-claude)", Description: "Copy in folder a-claude of .claude/skills."},
+		{Name: "b-claude", Description: "Copy in folder b-claude of .claude/skills."},
+	}
+	if d := cmp.Diff(want, pick(es, "a-", "b-")); d != "" {
+		t.Errorf("workspace skills (-want +got):\n%s", d)
+	}
+	// A built-in whose description runs over three lines.
+	api := find(es, "claude-api")
+	if api == nil || !strings.HasPrefix(api.Description, "Reference for the Claude API") || strings.Count(api.Description, "\n") != 2 || !strings.Contains(api.Description, "\nSKIP only when") {
+		t.Errorf("claude-api = %+v, want its three-line description", api)
+	}
+	if len(es) != 15 || es[len(es)-1].Name != "security-review" {
+		t.Errorf("%d entries, last %+v; want 15 ending with security-review (the list stops at the blank line)", len(es), es[len(es)-1])
+	}
+}
+
+func TestParseDashList(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []entry
+	}{
+		{"- a: one\n- b\n- c: three: with colon\n\nAfter the list.", []entry{{Name: "a", Description: "one"}, {Name: "b"}, {Name: "c", Description: "three: with colon"}}},
+		{"- a: line one\nline two\n- b: x\n\n", []entry{{Name: "a", Description: "line one\nline two"}, {Name: "b", Description: "x"}}},
+		{"- a: para one\n\n- b: x\n\nend", []entry{{Name: "a", Description: "para one\n"}, {Name: "b", Description: "x"}}},
+		{"no list", nil},
+	} {
+		if d := cmp.Diff(tc.want, parseDashList(tc.in)); d != "" {
+			t.Errorf("parseDashList(%q) (-want +got):\n%s", tc.in, d)
+		}
+	}
+}
+
+// Captured on dup-in-root: Codex keeps both copies of a name, maps rN to
+// its roots, and marks its bundled skills.
+func TestParseCodex(t *testing.T) {
+	es, err := parseCodex(read(t, "codex-prompt-input.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := "/tmp/skillet-hosts-2636453804/sb/proj/"
+	want := []entry{
+		{Name: "dup-agents", Description: "Copy in folder a-agents of .agents/skills.", Path: root + ".agents/skills/a-agents/SKILL.md"},
+		{Name: "dup-agents", Description: "Copy in folder b-agents of .agents/skills.", Path: root + ".agents/skills/b-agents/SKILL.md"},
+		{Name: "dup-codex", Description: "Copy in folder a-codex of .codex/skills.", Path: root + ".codex/skills/a-codex/SKILL.md"},
+		{Name: "dup-codex", Description: "Copy in folder b-codex of .codex/skills.", Path: root + ".codex/skills/b-codex/SKILL.md"},
+	}
+	if d := cmp.Diff(want, pick(es, "dup-")); d != "" {
+		t.Errorf("workspace skills (-want +got):\n%s", d)
+	}
+	sc := find(es, "skill-creator")
+	if sc == nil || !sc.Builtin || !strings.HasSuffix(sc.Path, "/home/.codex/skills/.system/skill-creator/SKILL.md") {
+		t.Errorf("skill-creator = %+v, want a built-in under .codex/skills/.system", sc)
+	}
+	if es, err := parseCodex([]byte(`[{"content":[{"text":"no skills here"}]}]`)); err != nil || es != nil {
+		t.Errorf("no skills section: %v, %v", es, err)
+	}
+	if _, err := parseCodex([]byte("not json")); err == nil {
+		t.Error("bad JSON accepted")
+	}
+}
