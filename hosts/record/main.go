@@ -34,10 +34,11 @@ func main() {
 	wsList := flag.String("workspace", "", "comma-separated workspaces to run (default all)")
 	runs := flag.Int("runs", 3, "runs per host and workspace, to notice nondeterminism")
 	jobs := flag.Int("jobs", 2, "runs at once")
+	timeout := flag.Duration("timeout", 5*time.Minute, "time limit of one agent run (the agents are slow on a busy machine)")
 	raw := flag.String("raw", "", "folder to keep each run's raw agent output in")
 	dir := flag.String("dir", "hosts/testdata", "folder holding workspaces/ and recordings/")
 	flag.Parse()
-	if err := run(*record, split(*hostList), split(*wsList), *runs, *jobs, *raw, *dir); err != nil {
+	if err := run(*record, split(*hostList), split(*wsList), *runs, *jobs, *timeout, *raw, *dir); err != nil {
 		fmt.Fprintln(os.Stderr, "record:", err)
 		os.Exit(1)
 	}
@@ -59,7 +60,7 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func run(record bool, hostNames, wsNames []string, runs, jobs int, raw, dir string) error {
+func run(record bool, hostNames, wsNames []string, runs, jobs int, timeout time.Duration, raw, dir string) error {
 	bin := os.Getenv("SKILLET_HOSTS_BIN")
 	if bin == "" {
 		return fmt.Errorf("SKILLET_HOSTS_BIN is not set: run hosts/record.sh, which installs the agents and sets it")
@@ -94,7 +95,7 @@ func run(record bool, hostNames, wsNames []string, runs, jobs int, raw, dir stri
 		return err
 	}
 	defer srv.close()
-	env := &runEnv{bin: bin, corpus: corpus, srv: srv, raw: raw}
+	env := &runEnv{bin: bin, corpus: corpus, srv: srv, raw: raw, timeout: timeout}
 
 	ctx := context.Background()
 	for _, h := range hs {
@@ -140,6 +141,10 @@ func run(record bool, hostNames, wsNames []string, runs, jobs int, raw, dir stri
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			results[i], errs[i] = c.h.record(ctx, env, c.ws, runs)
+			if record && errs[i] == nil {
+				// Written at once, so that a long run keeps what it has.
+				errs[i] = writeRecording(filepath.Join(dir, "recordings", c.h.name, c.ws.Name+".json"), results[i])
+			}
 			fmt.Fprintf(os.Stderr, ".")
 		}()
 	}
@@ -157,16 +162,6 @@ func run(record bool, hostNames, wsNames []string, runs, jobs int, raw, dir stri
 		r := results[i]
 		file := filepath.Join(dir, "recordings", c.h.name, c.ws.Name+".json")
 		if record {
-			data, err := r.Encode()
-			if err != nil {
-				return err
-			}
-			if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-				return err
-			}
-			if err := os.WriteFile(file, data, 0o644); err != nil {
-				return err
-			}
 			continue
 		}
 		old, err := hostws.ReadRecording(file)
@@ -189,6 +184,17 @@ func run(record bool, hostNames, wsNames []string, runs, jobs int, raw, dir stri
 		return fmt.Errorf("%d cells failed or differ", diffs)
 	}
 	return nil
+}
+
+func writeRecording(file string, r *hostws.Recording) error {
+	data, err := r.Encode()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(file, data, 0o644)
 }
 
 // compareRecordings says how now differs from old ("" when it does not):
@@ -235,6 +241,7 @@ func describe(o hostws.Observation) string {
 type runEnv struct {
 	bin, corpus, raw string
 	srv              *capture
+	timeout          time.Duration
 }
 
 // sandboxEnv is the environment of an agent run in sb: nothing from the
@@ -277,19 +284,34 @@ func (e *runEnv) materialize(ws *hostws.Workspace) (*hostws.Sandbox, func(), err
 }
 
 // exec runs an agent with a time limit and returns its standard output
-// (and standard error, for messages).
+// and standard error. Both go to files, not pipes: an agent that exits
+// right after a large write to a pipe can lose the rest of it (OpenCode
+// did, at 64 KiB).
 func (e *runEnv) exec(ctx context.Context, sb *hostws.Sandbox, env []string, args ...string) (stdout, stderr []byte, err error) {
-	ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, e.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, filepath.Join(e.bin, args[0]), args[1:]...)
 	cmd.Dir = sb.Cwd
 	cmd.Env = env
-	cmd.Stdin = nil
-	var so, se strings.Builder
-	cmd.Stdout, cmd.Stderr = &so, &se
+	so, err := os.CreateTemp(sb.Root, ".stdout-")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer so.Close()
+	se, err := os.CreateTemp(sb.Root, ".stderr-")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer se.Close()
+	cmd.Stdout, cmd.Stderr = so, se
 	setProcessGroup(cmd)
 	err = cmd.Run()
-	return []byte(so.String()), []byte(se.String()), err
+	if ctx.Err() == context.DeadlineExceeded {
+		err = fmt.Errorf("no answer within %v: %w", e.timeout, err)
+	}
+	stdout, _ = os.ReadFile(so.Name())
+	stderr, _ = os.ReadFile(se.Name())
+	return stdout, stderr, err
 }
 
 // keepRaw stores one run's raw output when --raw is set.

@@ -109,3 +109,25 @@ func TestParseCodex(t *testing.T) {
 		t.Error("bad JSON accepted")
 	}
 }
+
+// No agent output, however garbled, makes a parser panic.
+func FuzzParsers(f *testing.F) {
+	for _, name := range []string{"claude-request.json", "codex-prompt-input.json"} {
+		data, err := os.ReadFile("testdata/" + name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte("Discovered Agent Skills:\n\nx [Enabled]\n  Description: d\n  Location: /p\n"))
+	f.Add([]byte(`{"system":"<available_skills><skill><name>a</name><description>b (user)</description><location>user</location></skill></available_skills>"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		parseClaude(data)
+		parseCodex(data)
+		parseOpenCode(data)
+		parseCopilot(data)
+		parseGemini(data)
+		parseAvailableSkills(data)
+		parseDashList(string(data))
+	})
+}
