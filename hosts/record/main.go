@@ -37,7 +37,15 @@ func main() {
 	timeout := flag.Duration("timeout", 5*time.Minute, "time limit of one agent run (the agents are slow on a busy machine)")
 	raw := flag.String("raw", "", "folder to keep each run's raw agent output in")
 	dir := flag.String("dir", "hosts/testdata", "folder holding workspaces/ and recordings/")
+	normalize := flag.Bool("normalize", false, "only rewrite the existing recordings with observations that differ in order alone merged (no agent is run)")
 	flag.Parse()
+	if *normalize {
+		if err := normalizeAll(filepath.Join(*dir, "recordings")); err != nil {
+			fmt.Fprintln(os.Stderr, "record:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*record, split(*hostList), split(*wsList), *runs, *jobs, *timeout, *raw, *dir); err != nil {
 		fmt.Fprintln(os.Stderr, "record:", err)
 		os.Exit(1)
@@ -186,6 +194,20 @@ func run(record bool, hostNames, wsNames []string, runs, jobs int, timeout time.
 	return nil
 }
 
+func normalizeAll(dir string) error {
+	rs, err := hostws.LoadRecordings(dir)
+	if err != nil {
+		return err
+	}
+	for _, r := range rs {
+		mergeOrders(r)
+		if err := writeRecording(filepath.Join(dir, r.Host, r.Workspace+".json"), r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func writeRecording(file string, r *hostws.Recording) error {
 	data, err := r.Encode()
 	if err != nil {
@@ -206,7 +228,7 @@ func compareRecordings(old, now *hostws.Recording) string {
 	}
 	has := func(list []hostws.Observation, o hostws.Observation) bool {
 		for _, x := range list {
-			if x.Equal(o) {
+			if sameSkills(x, o) {
 				return true
 			}
 		}
@@ -359,22 +381,63 @@ func (h *host) record(ctx context.Context, env *runEnv, ws *hostws.Workspace, ru
 			}
 			o.Skills = append(o.Skills, hostws.Skill{Name: e.Name, Description: e.Description, Path: e.Path})
 		}
-		seen := false
-		for _, x := range r.Observed {
-			if x.Equal(o) {
-				seen = true
-			}
-		}
-		if !seen {
-			r.Observed = append(r.Observed, o)
-		}
+		r.Observed = append(r.Observed, o)
 	}
-	r.Deterministic = len(r.Observed) == 1
+	mergeOrders(r)
 	for b := range builtin {
 		r.Builtin = append(r.Builtin, b)
 	}
 	sort.Strings(r.Builtin)
 	return r, nil
+}
+
+// orderVaries is appended to the notes of a recording whose runs listed
+// the same skills in different orders.
+const orderVaries = " The order of the list differed between runs (the first order seen is kept)."
+
+// mergeOrders keeps one observation per distinct multiset of skills (the
+// first seen, in its order), notes when the order alone differed, and sets
+// Deterministic.
+func mergeOrders(r *hostws.Recording) {
+	var kept []hostws.Observation
+	reordered := false
+	for _, o := range r.Observed {
+		dup := false
+		for _, k := range kept {
+			if sameSkills(k, o) {
+				dup = true
+				if !k.Equal(o) {
+					reordered = true
+				}
+				break
+			}
+		}
+		if !dup {
+			kept = append(kept, o)
+		}
+	}
+	r.Observed = kept
+	r.Deterministic = len(kept) == 1
+	if reordered && !strings.Contains(r.Notes, orderVaries) {
+		r.Notes += orderVaries
+	}
+}
+
+func sameSkills(a, b hostws.Observation) bool {
+	if len(a.Skills) != len(b.Skills) {
+		return false
+	}
+	n := map[hostws.Skill]int{}
+	for _, s := range a.Skills {
+		n[s]++
+	}
+	for _, s := range b.Skills {
+		n[s]--
+		if n[s] < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // listOnce materializes ws, runs h's listing once and returns its entries
