@@ -29,6 +29,10 @@ type host struct {
 	// on an empty workspace lists them, and entries equal to those are
 	// treated as built in.
 	builtinsByBaseline bool
+	// parse and raw name the parser of the agent's output and the file
+	// --raw keeps it in, for --from-raw.
+	parse func([]byte) ([]entry, error)
+	raw   string
 
 	ver      string
 	baseline []entry
@@ -100,6 +104,8 @@ var hosts = []*host{
 			}
 		}, "claude", "-p", "hello"),
 		builtinsByBaseline: true,
+		parse:              parseClaude,
+		raw:                "request.json",
 	},
 	{
 		name:        "codex",
@@ -108,6 +114,8 @@ var hosts = []*host{
 		versionArgs: []string{"codex", "--version"},
 		versionRe:   semver,
 		list:        listing(parseCodex, nil, "codex", "debug", "prompt-input"),
+		parse:       parseCodex,
+		raw:         "stdout",
 	},
 	{
 		name:        "opencode",
@@ -118,6 +126,8 @@ var hosts = []*host{
 		list: listing(parseOpenCode, func(*hostws.Sandbox) []string {
 			return []string{"OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1"}
 		}, "opencode", "debug", "skill"),
+		parse: parseOpenCode,
+		raw:   "stdout",
 	},
 	{
 		name:        "gemini",
@@ -133,6 +143,8 @@ var hosts = []*host{
 				return []string{"GEMINI_CLI_NO_RELAUNCH=true", "GEMINI_TELEMETRY_ENABLED=false"}
 			}, "gemini", "skills", "list")(ctx, e, sb, ws, n)
 		},
+		parse: parseGemini,
+		raw:   "stdout",
 	},
 	{
 		name:        "qwen",
@@ -143,6 +155,8 @@ var hosts = []*host{
 		list: viaModel("<available_skills>", parseAvailableSkills, nil, func(url string) []string {
 			return []string{"OPENAI_API_KEY=sk-offline-recorder", "OPENAI_BASE_URL=" + url + "/v1", "OPENAI_MODEL=offline"}
 		}, "qwen", "-p", "hello", "--auth-type", "openai"),
+		parse: parseAvailableSkills,
+		raw:   "request.json",
 	},
 	{
 		name:        "pi",
@@ -163,6 +177,8 @@ var hosts = []*host{
 			data, _ := json.Marshal(cfg)
 			return os.WriteFile(file, data, 0o644)
 		}, func(string) []string { return []string{"PI_OFFLINE=1"} }, "pi", "-p", "hello", "--provider", "offline", "--model", "offline", "--no-session", "--offline"),
+		parse: parseAvailableSkills,
+		raw:   "request.json",
 	},
 	{
 		name:        "copilot",
@@ -171,6 +187,8 @@ var hosts = []*host{
 		versionArgs: []string{"copilot", "--version"},
 		versionRe:   semver,
 		list:        listing(parseCopilot, nil, "copilot", "skill", "list", "--json"),
+		parse:       parseCopilot,
+		raw:         "stdout",
 	},
 }
 

@@ -37,8 +37,16 @@ func main() {
 	timeout := flag.Duration("timeout", 5*time.Minute, "time limit of one agent run (the agents are slow on a busy machine)")
 	raw := flag.String("raw", "", "folder to keep each run's raw agent output in")
 	dir := flag.String("dir", "hosts/testdata", "folder holding workspaces/ and recordings/")
+	fromRaw := flag.String("from-raw", "", "make the recordings from the raw output a --raw run kept in this folder (no agent is run but for its version)")
 	normalize := flag.Bool("normalize", false, "only rewrite the existing recordings with observations that differ in order alone merged (no agent is run)")
 	flag.Parse()
+	if *fromRaw != "" {
+		if err := recordFromRaw(*fromRaw, split(*hostList), split(*wsList), *dir); err != nil {
+			fmt.Fprintln(os.Stderr, "record:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *normalize {
 		if err := normalizeAll(filepath.Join(*dir, "recordings")); err != nil {
 			fmt.Fprintln(os.Stderr, "record:", err)
@@ -103,7 +111,8 @@ func run(record bool, hostNames, wsNames []string, runs, jobs int, timeout time.
 		return err
 	}
 	defer srv.close()
-	env := &runEnv{bin: bin, corpus: corpus, srv: srv, raw: raw, timeout: timeout}
+	env := &runEnv{bin: bin, corpus: corpus, srv: srv, raw: raw, timeout: timeout,
+		compileCache: filepath.Join(filepath.Dir(filepath.Dir(bin)), ".node-compile-cache")}
 
 	ctx := context.Background()
 	for _, h := range hs {
@@ -194,6 +203,97 @@ func run(record bool, hostNames, wsNames []string, runs, jobs int, timeout time.
 	return nil
 }
 
+// recordFromRaw makes recordings from the raw output of an earlier run:
+// RAW/AGENT/WORKSPACE/runN-FILE, paths taken relative to the sandbox root
+// (the folder sb of the recorder's temporary sandbox). Cells with fewer
+// than 3 complete runs are skipped and named.
+func recordFromRaw(raw string, hostNames, wsNames []string, dir string) error {
+	bin := os.Getenv("SKILLET_HOSTS_BIN")
+	wss, err := hostws.LoadDir(filepath.Join(dir, "workspaces"))
+	if err != nil {
+		return err
+	}
+	srv, err := startCapture()
+	if err != nil {
+		return err
+	}
+	defer srv.close()
+	env := &runEnv{bin: bin, srv: srv, timeout: 2 * time.Minute}
+	for _, h := range hosts {
+		if hostNames != nil && !contains(hostNames, h.name) {
+			continue
+		}
+		ver, err := h.version(context.Background(), env)
+		if err != nil {
+			return err
+		}
+		agent := h.command[0]
+		var baseline []entry
+		if h.builtinsByBaseline {
+			data, err := os.ReadFile(filepath.Join(raw, agent, "baseline", "run0-"+h.raw))
+			if err != nil {
+				return fmt.Errorf("%s: no baseline: %w", h.name, err)
+			}
+			if baseline, err = h.parse(data); err != nil {
+				return err
+			}
+		}
+		for _, ws := range wss {
+			if (wsNames != nil && !contains(wsNames, ws.Name)) || !ws.ForHost(h.name) {
+				continue
+			}
+			r := &hostws.Recording{Host: h.name, Version: ver, Command: h.command, Workspace: ws.Name, Notes: h.notes}
+			builtin := map[string]bool{}
+			for n := 1; ; n++ {
+				data, err := os.ReadFile(filepath.Join(raw, agent, ws.Name, fmt.Sprintf("run%d-%s", n, h.raw)))
+				if err != nil || len(data) == 0 {
+					break
+				}
+				es, err := h.parse(data)
+				if err != nil {
+					fmt.Fprintf(os.Stderr, "%s/%s run %d: %v\n", h.name, ws.Name, n, err)
+					break
+				}
+				left := append([]entry(nil), baseline...)
+				o := hostws.Observation{Skills: []hostws.Skill{}}
+				for _, e := range es {
+					for j, b := range left {
+						if b.Name == e.Name && b.Description == e.Description {
+							e.Builtin = true
+							left = append(left[:j], left[j+1:]...)
+							break
+						}
+					}
+					if e.Builtin {
+						builtin[e.Name] = true
+						continue
+					}
+					p := ""
+					if i := strings.Index(e.Path, "/sb/"); i >= 0 {
+						p = e.Path[i+len("/sb/"):]
+					}
+					o.Skills = append(o.Skills, hostws.Skill{Name: e.Name, Description: e.Description, Path: p})
+				}
+				r.Observed = append(r.Observed, o)
+				r.Runs = n
+			}
+			if r.Runs < 3 {
+				fmt.Fprintf(os.Stderr, "%s/%s: %d complete runs in %s, not recorded\n", h.name, ws.Name, r.Runs, raw)
+				continue
+			}
+			mergeOrders(r)
+			for b := range builtin {
+				r.Builtin = append(r.Builtin, b)
+			}
+			sort.Strings(r.Builtin)
+			if err := writeRecording(filepath.Join(dir, "recordings", h.name, ws.Name+".json"), r); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 func normalizeAll(dir string) error {
 	rs, err := hostws.LoadRecordings(dir)
 	if err != nil {
@@ -264,6 +364,7 @@ type runEnv struct {
 	bin, corpus, raw string
 	srv              *capture
 	timeout          time.Duration
+	compileCache     string
 }
 
 // sandboxEnv is the environment of an agent run in sb: nothing from the
@@ -285,6 +386,11 @@ func (e *runEnv) sandboxEnv(sb *hostws.Sandbox, extra ...string) []string {
 		"TERM=dumb",
 		"NO_COLOR=1",
 		"CI=1",
+	}
+	if e.compileCache != "" {
+		// V8's code cache for the agents' scripts (Node 22): it holds no
+		// state of the agents, only makes their start cheaper.
+		env = append(env, "NODE_COMPILE_CACHE="+e.compileCache)
 	}
 	return append(env, extra...)
 }

@@ -47,3 +47,36 @@ func TestWorkspaces(t *testing.T) {
 		})
 	}
 }
+
+// Every recording reads back, names a workspace that exists and is meant
+// for its host, and ran at least 3 times.
+func TestRecordingsMatchWorkspaces(t *testing.T) {
+	ws, err := hostws.LoadDir("../testdata/workspaces")
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]*hostws.Workspace{}
+	for _, w := range ws {
+		byName[w.Name] = w
+	}
+	rs, err := hostws.LoadRecordings("../testdata/recordings")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) == 0 {
+		t.Fatal("no recordings")
+	}
+	for _, r := range rs {
+		w := byName[r.Workspace]
+		switch {
+		case w == nil:
+			t.Errorf("%s/%s: no such workspace", r.Host, r.Workspace)
+		case !w.ForHost(r.Host):
+			t.Errorf("%s/%s: the workspace is not for this host", r.Host, r.Workspace)
+		case hostByName(r.Host) == nil:
+			t.Errorf("%s/%s: unknown host", r.Host, r.Workspace)
+		case r.Runs < 3:
+			t.Errorf("%s/%s: %d runs, want at least 3", r.Host, r.Workspace, r.Runs)
+		}
+	}
+}
