@@ -35,6 +35,7 @@ var recordingSets = []string{
 func TestProfilesMatchRecordings(t *testing.T) {
 	type tally struct{ cells, agree, workspaces, wsAgree, gaps int }
 	per := map[string]*tally{}
+	sandboxes = map[string]*hostws.Sandbox{} // laid out in this run's temporary folders
 	sets := recordingSets
 	if dir := os.Getenv("SKILLET_HOST_RECORDINGS"); dir != "" {
 		sets = []string{dir}
@@ -70,7 +71,12 @@ func TestProfilesMatchRecordings(t *testing.T) {
 			if r.Version != "" && p.Version != r.Version {
 				t.Errorf("%s: the profile says it was checked on version %q; the recording %s is of %q", p.Name, p.Version, r.Workspace, r.Version)
 			}
-			got, groups, err := profileListing(t, p, ws)
+			sb, err := sandbox(t, ws)
+			if err != nil {
+				t.Errorf("%s × %s: %v", r.Host, r.Workspace, err)
+				continue
+			}
+			got, groups, err := profileListing(p, sb)
 			if err != nil {
 				t.Errorf("%s × %s: %v", r.Host, r.Workspace, err)
 				continue
@@ -127,13 +133,17 @@ func TestProfilesMatchRecordings(t *testing.T) {
 	}
 }
 
-// profileListing is what profile p shows the model on workspace w, laid
-// out in a fresh sandbox: the working folder is w's, HOME the sandbox's.
-// groups holds, for a host that picks one of several copies of a name
-// (Duplicates "any"), every copy it may pick, by name; got then holds the
-// profile's own pick.
-func profileListing(t *testing.T, p *catalog.Profile, w *hostws.Workspace) (got []hostws.Skill, groups map[string][]hostws.Skill, err error) {
-	t.Helper()
+// sandboxes holds each workspace laid out once per test: profiles only
+// read it.
+var sandboxes = map[string]*hostws.Sandbox{}
+
+// sandbox lays workspace w out (once per test): the working
+// folder is w's, HOME the sandbox's.
+func sandbox(t *testing.T, w *hostws.Workspace) (*hostws.Sandbox, error) {
+	key := w.Name + "\x00" + w.Describe
+	if sb, ok := sandboxes[key]; ok {
+		return sb, nil
+	}
 	dir := t.TempDir()
 	if r, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = r
@@ -144,8 +154,17 @@ func profileListing(t *testing.T, p *catalog.Profile, w *hostws.Workspace) (got 
 	}
 	sb, err := w.Materialize(filepath.Join(dir, "sb"), opt)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
+	sandboxes[key] = sb
+	return sb, nil
+}
+
+// profileListing is what profile p shows the model in sandbox sb.
+// groups holds, for a host that picks one of several copies of a name
+// (Duplicates "any"), every copy it may pick, by name; got then holds the
+// profile's own pick.
+func profileListing(p *catalog.Profile, sb *hostws.Sandbox) (got []hostws.Skill, groups map[string][]hostws.Skill, err error) {
 	vs, err := catalog.HostVerdicts(context.Background(), p, &catalog.Options{
 		Workspace: sb.Cwd, Home: sb.Home, Getenv: func(string) string { return "" },
 	})
