@@ -67,6 +67,16 @@ func serveArgs(ws string, roots []string, extra ...string) []string {
 	return append(args, extra...)
 }
 
+// offline keeps the agents on this machine: what they would send anywhere
+// but the recorder (update checks, telemetry) goes to a proxy address on
+// which nothing listens, and localhost is reached directly.
+var offline = []string{
+	"HTTP_PROXY=http://127.0.0.1:9", "HTTPS_PROXY=http://127.0.0.1:9", "ALL_PROXY=http://127.0.0.1:9",
+	"http_proxy=http://127.0.0.1:9", "https_proxy=http://127.0.0.1:9", "all_proxy=http://127.0.0.1:9",
+	"NO_PROXY=127.0.0.1,localhost", "no_proxy=127.0.0.1,localhost",
+	"DISABLE_TELEMETRY=1", "DO_NOT_TRACK=1",
+}
+
 // runAgent runs an agent, bounded in time, in dir with env added to a
 // minimal environment, and returns its combined output.
 func runAgent(t *testing.T, timeout time.Duration, dir string, env []string, name string, args ...string) (string, error) {
@@ -75,7 +85,7 @@ func runAgent(t *testing.T, timeout time.Duration, dir string, env []string, nam
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "TERM=dumb", "CI=true", "NO_COLOR=1"}, env...)
+	cmd.Env = append(append([]string{"PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "TERM=dumb", "CI=true", "NO_COLOR=1"}, offline...), env...)
 	cmd.WaitDelay = 5 * time.Second
 	out, err := cmd.CombinedOutput()
 	return string(out), err
@@ -297,7 +307,9 @@ func TestGeminiCLI(t *testing.T) {
 	home := t.TempDir()
 	ws := filepath.Join(home, "project")
 	writeFiles(t, home, map[string]string{
-		".gemini/settings.json": `{"security":{"auth":{"selectedType":"gemini-api-key"}}}`,
+		".gemini/settings.json": `{"security":{"auth":{"selectedType":"gemini-api-key"}},` +
+			`"privacy":{"usageStatisticsEnabled":false},"telemetry":{"enabled":false},` +
+			`"general":{"disableAutoUpdate":true,"disableUpdateNag":true}}`,
 	})
 	settings, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"skillet": map[string]any{
 		"command": skillet, "args": serveArgs(ws, roots)}}})
@@ -307,8 +319,8 @@ func TestGeminiCLI(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, gemini, "-p", "hi")
 	cmd.Dir = ws
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TERM=dumb", "CI=true", "NO_COLOR=1",
-		"GEMINI_API_KEY=not-a-key", "GOOGLE_GEMINI_BASE_URL=" + rec.srv.URL, "GEMINI_CLI_TRUST_WORKSPACE=true"}
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "TERM=dumb", "CI=true", "NO_COLOR=1",
+		"GEMINI_API_KEY=not-a-key", "GOOGLE_GEMINI_BASE_URL=" + rec.srv.URL, "GEMINI_CLI_TRUST_WORKSPACE=true"}, offline...)
 	var out syncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.WaitDelay = 5 * time.Second
@@ -367,6 +379,10 @@ func TestCodex(t *testing.T) {
 	}
 	config := fmt.Sprintf(`model_provider = "recorder"
 model = "gpt-5"
+check_for_update_on_startup = false
+
+[analytics]
+enabled = false
 
 [model_providers.recorder]
 name = "recorder"
