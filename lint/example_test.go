@@ -70,7 +70,7 @@ func ExampleReferences() {
 
 // The text a new skill starts from; it loads with no diagnostic.
 func ExampleScaffoldSource() {
-	src := lint.ScaffoldSource("release-checklist", "Publish a release: safely.", "")
+	src := lint.ScaffoldSource("release-checklist", &lint.ScaffoldOptions{Description: "Publish a release: safely."})
 	_, diags := skill.Parse(src, &skill.Options{Path: "skills/release-checklist/SKILL.md"})
 	fmt.Printf("%s\n%d diagnostics\n", src[:73], len(diags))
 	// Output:

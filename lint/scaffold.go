@@ -15,14 +15,24 @@ import (
 	"github.com/skillet-go/skillet/skill"
 )
 
-// ScaffoldOptions describe the skill [Scaffold] writes (skillet new, Kestrel's
-// "skills new").
+// ScaffoldOptions describe the skill [Scaffold] writes (skillet new,
+// Kestrel's "skills new").
 type ScaffoldOptions struct {
 	// Name is the skill's name; it is normalised to kebab-case.
 	Name string
-	// Description is required; WhenToUse is optional.
+	// Description is required. Triggers, when given, is appended to it as
+	// "Use when TRIGGERS.", so every host routes on it.
 	Description string
-	WhenToUse   string
+	Triggers    string
+	// WhenToUse, when given, is written as the when-to-use field, which
+	// only some hosts read (Scaffolded.Notes names the others) and which
+	// strict mode reports as an unknown field.
+	WhenToUse string
+	// License and AllowedTools are written as the specification's license
+	// and allowed-tools fields when given (allowed-tools: tools separated
+	// by spaces, as the specification writes them).
+	License      string
+	AllowedTools string
 	// Flat writes the flat form ROOT/NAME.md instead of ROOT/NAME/SKILL.md.
 	Flat bool
 }
@@ -34,7 +44,14 @@ type Scaffolded struct {
 	// Name is the name used, and Asked the name given, when normalising
 	// changed it ("" otherwise).
 	Name, Asked string
+	// Notes are what a person should know about the file written: hosts
+	// that ignore when-to-use, a description the catalog cuts.
+	Notes []string
 }
+
+// readsWhenToUse are the host profiles that read the when-to-use field
+// (docs/hosts.md); skillet reads it too. Every other host ignores it.
+var readsWhenToUse = map[string]bool{"kestrel": true}
 
 // Errors of [Scaffold]; they are wrapped with details.
 var (
@@ -53,9 +70,11 @@ var (
 // missing). The name is normalised to kebab-case (Scaffolded.Asked says when
 // that changed it). It never overwrites: when a project skill of that name
 // exists, or the target file or folder does, it returns ErrExists and writes
-// nothing. What it writes loads with no diagnostic at all, so it passes
-// skillet lint with no error and no warning: the description must therefore
-// fit maxDescriptionChars (ErrInvalid otherwise).
+// nothing. Without WhenToUse, what it writes passes skillet lint, lint
+// --strict, validate and every host --target with no finding, as long as
+// the description fits maxDescriptionChars; a longer one, up to the
+// specification's 1024 characters, is written with a note (ErrInvalid
+// beyond).
 func Scaffold(ctx context.Context, c *catalog.Catalog, opts *ScaffoldOptions) (*Scaffolded, error) {
 	if opts == nil {
 		opts = &ScaffoldOptions{}
@@ -67,16 +86,37 @@ func Scaffold(ctx context.Context, c *catalog.Catalog, opts *ScaffoldOptions) (*
 	case !skill.ValidName(name):
 		return nil, fmt.Errorf("%w name %q: %d characters, over the specification's %d", ErrInvalid, name, utf8.RuneCountInString(name), skill.MaxNameChars)
 	}
-	desc := strings.TrimSpace(opts.Description)
+	desc := oneLine(opts.Description)
 	when := strings.TrimSpace(opts.WhenToUse)
-	limit := min(c.Settings().MaxDescriptionChars, skill.MaxDescriptionChars)
+	if t := oneLine(opts.Triggers); t != "" && desc != "" {
+		if !strings.HasSuffix(desc, ".") && !strings.HasSuffix(desc, "!") && !strings.HasSuffix(desc, "?") {
+			desc += "."
+		}
+		desc += " Use when " + strings.TrimSuffix(t, ".") + "."
+	}
+	license, tools := oneLine(opts.License), oneLine(opts.AllowedTools)
 	switch n := utf8.RuneCountInString(desc); {
 	case desc == "":
 		return nil, fmt.Errorf("%w description: a description is required", ErrInvalid)
-	case !utf8.ValidString(desc) || !utf8.ValidString(when):
+	case !utf8.ValidString(desc) || !utf8.ValidString(when) || !utf8.ValidString(license) || !utf8.ValidString(tools):
 		return nil, fmt.Errorf("%w description: not valid UTF-8", ErrInvalid)
-	case n > limit:
-		return nil, fmt.Errorf("%w description: %d characters, over the %d the catalog shows (maxDescriptionChars); shorten it", ErrInvalid, n, limit)
+	case n > skill.MaxDescriptionChars:
+		return nil, fmt.Errorf("%w description: %d characters, over the specification's %d; shorten it and move detail into the body", ErrInvalid, n, skill.MaxDescriptionChars)
+	}
+	var notes []string
+	if max := c.Settings().MaxDescriptionChars; max > 0 && utf8.RuneCountInString(desc) > max {
+		notes = append(notes, fmt.Sprintf("the description has %d characters; the catalog shows the first %d (maxDescriptionChars), and skillet lint reports description-long",
+			utf8.RuneCountInString(desc), max))
+	}
+	if when != "" {
+		var ignore []string
+		for _, p := range catalog.Profiles() {
+			if !p.Native && !readsWhenToUse[p.Name] {
+				ignore = append(ignore, p.Title)
+			}
+		}
+		notes = append(notes, "when-to-use is not in the specification: "+strings.Join(ignore, ", ")+
+			" ignore it, and skillet lint --strict reports it as unknown-field; --triggers puts the same words into the description, which every host reads")
 	}
 
 	l, err := c.List(ctx)
@@ -111,11 +151,13 @@ func Scaffold(ctx context.Context, c *catalog.Catalog, opts *ScaffoldOptions) (*
 		}
 	}
 
-	src := ScaffoldSource(name, desc, when)
+	src := ScaffoldSource(name, &ScaffoldOptions{Description: desc, WhenToUse: when, License: license, AllowedTools: tools})
 	_, diags := skill.Parse(src, &skill.Options{Path: path, Flat: opts.Flat, Mode: c.Settings().Mode,
 		MaxDescriptionChars: c.Settings().MaxDescriptionChars})
-	if len(diags) > 0 {
-		return nil, fmt.Errorf("%w: the scaffold would not load cleanly: %s", ErrInvalid, diags[0].Message)
+	for _, d := range diags {
+		if d.Code != skill.CodeDescriptionLong {
+			return nil, fmt.Errorf("%w: the scaffold would not load cleanly: %s", ErrInvalid, d.Message)
+		}
 	}
 	if err := os.MkdirAll(root.Path, 0o755); err != nil {
 		return nil, err
@@ -137,7 +179,7 @@ func Scaffold(ctx context.Context, c *catalog.Catalog, opts *ScaffoldOptions) (*
 		}
 		return nil, err
 	}
-	out := &Scaffolded{Path: path, Name: name}
+	out := &Scaffolded{Path: path, Name: name, Notes: notes}
 	if name != opts.Name {
 		out.Asked = opts.Name
 	}
@@ -162,22 +204,32 @@ func writeNew(path string, data []byte) error {
 	return nil
 }
 
-// ScaffoldSource returns the SKILL.md that Scaffold writes: frontmatter
-// with name, description and (when given) when-to-use, values quoted where
-// YAML needs it, then a heading and a numbered list for the author to
-// replace with the procedure. name must meet the specification's rule.
-func ScaffoldSource(name, description, whenToUse string) []byte {
+// ScaffoldSource returns the SKILL.md that Scaffold writes for name (which
+// must meet the specification's rule): frontmatter with name, description
+// and, when given, when-to-use, license and allowed-tools, values quoted
+// where YAML needs it, then a heading and a numbered list for the author to
+// replace with the procedure. Only the fields of opts are used.
+func ScaffoldSource(name string, opts *ScaffoldOptions) []byte {
+	if opts == nil {
+		opts = &ScaffoldOptions{}
+	}
 	var b strings.Builder
 	b.WriteString("---\n")
 	b.WriteString("name: " + yamlText(name) + "\n")
-	b.WriteString("description: " + yamlText(description) + "\n")
-	if whenToUse != "" {
-		b.WriteString("when-to-use: " + yamlText(whenToUse) + "\n")
+	b.WriteString("description: " + yamlText(opts.Description) + "\n")
+	if opts.WhenToUse != "" {
+		b.WriteString("when-to-use: " + yamlText(opts.WhenToUse) + "\n")
+	}
+	if opts.License != "" {
+		b.WriteString("license: " + yamlText(opts.License) + "\n")
+	}
+	if opts.AllowedTools != "" {
+		b.WriteString("allowed-tools: " + yamlText(opts.AllowedTools) + "\n")
 	}
 	b.WriteString("---\n\n")
 	b.WriteString("# " + title(name) + "\n\n")
-	if whenToUse != "" {
-		b.WriteString("Use this skill when: " + oneLine(whenToUse) + "\n\n")
+	if opts.WhenToUse != "" {
+		b.WriteString("Use this skill when: " + oneLine(opts.WhenToUse) + "\n\n")
 	}
 	b.WriteString("## Steps\n\n")
 	b.WriteString("1. Replace this list with the procedure, one action per step, in the order\n")

@@ -17,7 +17,7 @@ import (
 // no diagnostic and the values given.
 func checkScaffold(t *testing.T, desc, when string) {
 	t.Helper()
-	src := ScaffoldSource("x", desc, when)
+	src := ScaffoldSource("x", &ScaffoldOptions{Description: desc, WhenToUse: when})
 	s, diags := skill.Parse(src, &skill.Options{Path: "skills/x/SKILL.md", MaxDescriptionChars: -1})
 	if s == nil || len(diags) > 0 {
 		t.Fatalf("scaffold for %q does not load cleanly: %v\n%s", desc, diags, src)
@@ -47,7 +47,7 @@ func FuzzScaffoldSource(f *testing.F) {
 			strings.ContainsRune(desc+when, 0) || utf8.RuneCountInString(desc) > skill.MaxDescriptionChars {
 			return
 		}
-		src := ScaffoldSource("x", desc, when)
+		src := ScaffoldSource("x", &ScaffoldOptions{Description: desc, WhenToUse: when})
 		s, _ := skill.Parse(src, &skill.Options{Path: "skills/x/SKILL.md", MaxDescriptionChars: -1})
 		if s == nil {
 			t.Fatalf("does not load:\n%s", src)

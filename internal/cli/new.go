@@ -13,7 +13,7 @@ import (
 func newNewCmd(g *globals, io *IO) *cobra.Command {
 	var opts lint.ScaffoldOptions
 	cmd := &cobra.Command{
-		Use:   "new NAME --description TEXT [--when TEXT] [--flat]",
+		Use:   "new NAME --description TEXT [--triggers TEXT] [--license TEXT] [--allowed-tools TOOLS] [--when TEXT] [--flat]",
 		Short: "Write a new skill that passes lint",
 		Long: `Write NAME/SKILL.md (or NAME.md with --flat) into the first project
 directory: the first of skillet.yaml's directories, else the preset's first
@@ -21,8 +21,13 @@ project root (.agents/skills by default), created if missing.
 
 The name is normalised to kebab-case, and skillet says so. An existing skill,
 file or folder of that name is never overwritten: skillet new then writes
-nothing and exits 1. What it writes passes skillet lint with no error and no
-warning, so the description must fit maxDescriptionChars (240 by default).`,
+nothing and exits 1. What it writes passes skillet lint, lint --strict,
+validate and lint --target for every host with no finding. --triggers puts
+when to use the skill into the description ("Use when ..."), where every host
+reads it; --when writes the when-to-use field instead, which most hosts ignore
+(skillet says which). The description may have up to the specification's 1024
+characters; over maxDescriptionChars (240 by default) the catalog shows it cut,
+and skillet says so.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usagef("skillet new takes one NAME, got %d arguments", len(args))
@@ -46,7 +51,10 @@ warning, so the description must fit maxDescriptionChars (240 by default).`,
 				return &exitError{code: exitFail, err: err, message: true}
 			}
 			if res.Asked != "" {
-				fmt.Fprintf(io.Err, "skillet: the name %q was normalised to %q\n", res.Asked, res.Name)
+				fmt.Fprintf(io.Err, "skillet: the name %q was normalised to %q\n", printable(res.Asked), res.Name)
+			}
+			for _, n := range res.Notes {
+				fmt.Fprintf(io.Err, "skillet: %s\n", n)
 			}
 			cwd, _ := os.Getwd()
 			fmt.Fprintln(io.Out, lint.Display(res.Path, cwd))
@@ -55,7 +63,10 @@ warning, so the description must fit maxDescriptionChars (240 by default).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Description, "description", "", "what the skill does and when to use it (required)")
-	f.StringVar(&opts.WhenToUse, "when", "", "an extra routing hint: when the model should use it")
+	f.StringVar(&opts.Triggers, "triggers", "", `when the model should use it, appended to the description as "Use when ..."`)
+	f.StringVar(&opts.License, "license", "", "the license field: a license name or a bundled license file")
+	f.StringVar(&opts.AllowedTools, "allowed-tools", "", `the allowed-tools field: tools separated by spaces ("Read Bash(git:*)")`)
+	f.StringVar(&opts.WhenToUse, "when", "", "write a when-to-use field (most hosts ignore it; --triggers reaches all)")
 	f.BoolVar(&opts.Flat, "flat", false, "write the flat form NAME.md instead of NAME/SKILL.md")
 	return cmd
 }
