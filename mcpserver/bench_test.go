@@ -67,6 +67,56 @@ func BenchmarkHTTPReadResource(b *testing.B) {
 	benchPost(b, benchServer(b), "resources/read", `"uri":"skill://skill-creator/SKILL.md",`)
 }
 
+// BenchmarkHTTPReadResourceSDK is BenchmarkHTTPReadResource with the
+// stateless fast path off: every read through the SDK.
+func BenchmarkHTTPReadResourceSDK(b *testing.B) {
+	dir := testcorpus.Dir(b)
+	cat, err := catalog.New(b.Context(), &catalog.Options{Workspace: b.TempDir(), NoUser: true, NoConfigFile: true, ExtraPaths: testcorpus.Roots(dir)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := New(b.Context(), cat, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.noFastPath = true
+	ts := httptest.NewServer(s.Handler(nil))
+	b.Cleanup(ts.Close)
+	benchPost(b, ts.URL+Path, "resources/read", `"uri":"skill://skill-creator/SKILL.md",`)
+}
+
+// BenchmarkHTTPStaticBaseline is the floor for BenchmarkHTTPReadResource:
+// a plain net/http handler that reads the same request and writes the
+// same answer, encoded once beforehand, as a static file server would.
+// The ratio of the two is the server's cost per request over the floor's.
+func BenchmarkHTTPStaticBaseline(b *testing.B) {
+	url := benchServer(b)
+	// The answer skillet gives, fetched once.
+	var answer []byte
+	{
+		body := `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"skill://skill-creator/SKILL.md","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"b","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`
+		req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "resources/read")
+		req.Header.Set("Mcp-Name", "skill://skill-creator/SKILL.md")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		answer, _ = io.ReadAll(resp.Body)
+		resp.Body.Close()
+	}
+	static := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(answer)
+	}))
+	b.Cleanup(static.Close)
+	benchPost(b, static.URL+Path, "resources/read", `"uri":"skill://skill-creator/SKILL.md",`)
+}
+
 // BenchmarkReloadUnchanged measures a reload that finds nothing changed:
 // what a poll costs on the corpus.
 func BenchmarkReloadUnchanged(b *testing.B) {

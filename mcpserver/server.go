@@ -162,6 +162,11 @@ func (o *Options) withDefaults() Options {
 // [Server.Serve] (streamable HTTP) or through [Server.MCP]. A Server is
 // safe for concurrent use.
 type Server struct {
+	// noFastPath turns the stateless read fast path off (tests compare
+	// the two); fastHits counts the requests it answered.
+	noFastPath bool
+	fastHits   atomic.Int64
+
 	cat  *catalog.Catalog
 	opts Options
 	log  *slog.Logger
@@ -476,9 +481,20 @@ func (s *Server) logDiagnostics(sn *snapshot) {
 // snapshot. The SDK only calls it for registered URIs; a file removed by a
 // reload since is not found.
 func (s *Server) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	f := s.current(ctx).files[req.Params.URI]
+	c, _, err := contents(s.current(ctx), req.Params.URI)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{c}}, nil
+}
+
+// contents is what resources/read returns of a served file, and the file:
+// through the SDK (readResource) and on the stateless fast path (fastRead)
+// alike.
+func contents(sn *snapshot, uri string) (*mcp.ResourceContents, *file, error) {
+	f := sn.files[uri]
 	if f == nil {
-		return nil, mcp.ResourceNotFoundError(req.Params.URI)
+		return nil, nil, mcp.ResourceNotFoundError(uri)
 	}
 	c := &mcp.ResourceContents{URI: f.uri, MIMEType: f.mime}
 	if f.isText() {
@@ -486,7 +502,7 @@ func (s *Server) readResource(ctx context.Context, req *mcp.ReadResourceRequest)
 	} else {
 		c.Blob = f.blob
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{c}}, nil
+	return c, f, nil
 }
 
 // invalidParams is the JSON-RPC error -32602.

@@ -35,6 +35,10 @@ const skillFile = "SKILL.md"
 // once built: a reload builds a new one and swaps it in, so the manifest
 // digests always describe exactly the bytes resources/read returns.
 type snapshot struct {
+	// encodedBytes is how many bytes the fast path has kept encoded for
+	// files of this snapshot (fastpath.go), bounded by maxEncodedBytes.
+	encodedBytes atomic.Int64
+
 	listing *catalog.Listing
 	skills  []*served // by name
 	byName  map[string]*served
@@ -106,6 +110,9 @@ type file struct {
 	// snapshot; nil when the file changed while it was read.
 	info     fs.FileInfo
 	resource *mcp.Resource
+	// encoded is the file's resources/read contents element as JSON,
+	// made by the fast path on first use (fastpath.go).
+	encoded atomic.Pointer[[]byte]
 }
 
 // isText reports whether the file goes out as text rather than blob.

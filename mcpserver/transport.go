@@ -152,7 +152,11 @@ func (s *Server) handler(o *HTTPOptions) http.Handler {
 	if table != nil {
 		h = s.trackSessions(h, table)
 	}
-	var mcpHandler http.Handler = parseErrors(h, cmp.Or(o.MaxRequestBytes, int64(DefaultMaxLineBytes)))
+	var fast func(http.ResponseWriter, *http.Request, []byte) bool
+	if !o.Stateful {
+		fast = s.fastRead
+	}
+	var mcpHandler http.Handler = parseErrors(h, cmp.Or(o.MaxRequestBytes, int64(DefaultMaxLineBytes)), fast)
 	if inner := mcpHandler; !o.Stateful {
 		// Requests of a stateless server are marked, so that initialize
 		// promises no notification it cannot deliver.
@@ -172,8 +176,8 @@ func (s *Server) handler(o *HTTPOptions) http.Handler {
 // parseErrors answers a POST whose body is not JSON with the JSON-RPC
 // parse error (-32700, "id": null, HTTP 400), where the SDK answers with
 // plain text. A body over limit goes on to the SDK, which refuses it
-// (413).
-func parseErrors(next http.Handler, limit int64) http.Handler {
+// (413). fast, when not nil, may answer a valid body itself (fastRead).
+func parseErrors(next http.Handler, limit int64, fast func(http.ResponseWriter, *http.Request, []byte) bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
 			next.ServeHTTP(w, r)
@@ -188,6 +192,9 @@ func parseErrors(next http.Handler, limit int64) http.Handler {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusBadRequest)
 			_, _ = w.Write(errorResponse(jsonrpc.ID{}, jsonrpc.CodeParseError, "the request body is not JSON"))
+			return
+		}
+		if fast != nil && int64(len(body)) <= limit && fast(w, r, body) {
 			return
 		}
 		r.Body = struct {
