@@ -176,6 +176,9 @@ func TestToolModes(t *testing.T) {
 			if named := strings.Contains(ir.Instructions, "use_skill"); named != (tt.want == 1) {
 				t.Errorf("%d tools, but the instructions name use_skill %v:\n%s", tt.want, named, ir.Instructions)
 			}
+			if ext := tt.copts != nil && tt.want == 0; ext != strings.Contains(ir.Instructions, "skills/list") {
+				t.Errorf("an extension client without the tool is pointed at skills/list: %v, want %v:\n%s", !ext, ext, ir.Instructions)
+			}
 			if !strings.Contains(ir.Instructions, "resources/read") || !strings.Contains(ir.Instructions, "<name>alpha</name>") {
 				t.Errorf("instructions:\n%s", ir.Instructions)
 			}
