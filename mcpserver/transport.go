@@ -25,9 +25,9 @@ import (
 const Path = "/mcp"
 
 // HTTPOptions configure [Server.Handler] and [Server.Serve]. A nil
-// *HTTPOptions means the zero value; every zero field takes the default
-// given beside it, and a negative duration or count lifts the bound where
-// that is allowed (docs/serving.md#limits).
+// *HTTPOptions means the zero value; every zero or negative field takes
+// the default given beside it, except where a field says otherwise
+// (docs/serving.md#limits).
 type HTTPOptions struct {
 	// Stateful keeps a session per client (Mcp-Session-Id), so the server
 	// can push list_changed notifications after a reload. The default,
