@@ -340,9 +340,14 @@ type bodyReader struct {
 	ci     *connInfo
 	budget *atomic.Int64
 	max    int64
-	held   int64
+	held   int64 // charged to the budget
+	read   int64
 	done   bool
 }
+
+// freeBodyBytes is how much of each request body the budget does not
+// count.
+const freeBodyBytes = 64 << 10
 
 var errBodyBudget = errors.New("the server holds too many request bodies at once; try again")
 
@@ -352,8 +357,15 @@ func (b *bodyReader) Read(p []byte) (int, error) {
 	}
 	n, err := b.r.Read(p)
 	if n > 0 {
-		b.held += int64(n)
-		if b.budget.Add(int64(n)) > b.max {
+		// The first freeBodyBytes of a body are not charged: small
+		// requests (nearly all of MCP) always get through, and the
+		// connection cap bounds what that costs.
+		charge := min(int64(n), b.read+int64(n)-freeBodyBytes)
+		b.read += int64(n)
+		if charge > 0 {
+			b.held += charge
+		}
+		if charge > 0 && b.budget.Add(charge) > b.max {
 			// The rest of the body is not read: the connection closes
 			// after the answer.
 			b.header.Set("Connection", "close")

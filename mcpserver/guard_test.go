@@ -160,7 +160,7 @@ func TestStalledRequests(t *testing.T) {
 func TestBodyBudget(t *testing.T) {
 	s := newServer(t, newWorkspace(t), nil)
 	endpoint := serveHTTP(t, s, &HTTPOptions{BodyBudget: 2 << 10})
-	big := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"pad":"` + strings.Repeat("x", 4<<10) + `"}}}`
+	big := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"pad":"` + strings.Repeat("x", freeBodyBytes+4<<10) + `"}}}`
 	resp, body := dialRaw(t, endpoint, nil).post("", big)
 	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, "too many request bodies") {
 		t.Errorf("a body over the budget: %d %q", resp.StatusCode, body)

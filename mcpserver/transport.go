@@ -68,8 +68,9 @@ type HTTPOptions struct {
 	// stream (it may open it again) and the other clients are not held up
 	// (default DefaultStreamQueueBytes).
 	StreamQueueBytes int
-	// BodyBudget bounds the request body bytes all requests hold at once;
-	// a request over it is refused (default DefaultBodyBudget).
+	// BodyBudget bounds the request body bytes all requests hold at once,
+	// beyond the first 64 KiB of each (so small requests always pass); a
+	// request over it is refused (default DefaultBodyBudget).
 	BodyBudget int64
 	// AuthToken, when set, is required as "Authorization: Bearer TOKEN" on
 	// every request but GET /healthz and GET /readyz (docs/serving.md#auth);
