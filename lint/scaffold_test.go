@@ -89,7 +89,7 @@ func TestScaffold(t *testing.T) {
 		{Name: "???", Description: "d"},
 		{Name: strings.Repeat("a", 65), Description: "d"},
 		{Name: "ok", Description: "  "},
-		{Name: "ok", Description: strings.Repeat("word ", 60)},
+		{Name: "ok", Description: strings.Repeat("word ", 206)}, // over the specification's 1024
 	} {
 		if _, err := Scaffold(context.Background(), c, &o); !errors.Is(err, ErrInvalid) {
 			t.Errorf("Scaffold(%.20q, %.20q) = %v, want ErrInvalid", o.Name, o.Description, err)
