@@ -343,7 +343,7 @@ func discoveryReason(p *Profile, c *hostCand) string {
 	switch {
 	case c.skipped != "":
 		return fmt.Sprintf("it skips entries named %q", c.skipped)
-	case c.flat && !d.Flat:
+	case c.flat && (!d.Flat || (len(d.FlatRoots) > 0 && !slices.Contains(d.FlatRoots, c.root.label))):
 		return "it reads no loose NAME.md files, only NAME/SKILL.md folders"
 	case !c.flat && c.depth == 0 && !d.RootSkill:
 		return fmt.Sprintf("it reads no %s directly in a skills folder, only NAME/%s", SkillFile, SkillFile)

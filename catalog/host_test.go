@@ -84,6 +84,14 @@ func TestHostRules(t *testing.T) {
 		{name: "flat files", change: func(p *Profile) { p.Discovery.Flat = true }, files: map[string]string{
 			"ws/.x/skills/deploy.md": md("deploy", "Deploy."), "ws/.x/skills/README.md": "# Readme\n",
 		}, want: []string{"deploy|Deploy.|ws/.x/skills/deploy.md"}},
+		{name: "flat files in one root only", change: func(p *Profile) {
+			p.Roots.Project, p.Discovery.Flat, p.Discovery.FlatRoots = []string{".x/skills", ".y/skills"}, true, []string{".y/skills"}
+		}, files: map[string]string{"ws/.x/skills/a.md": md("a", "A."), "ws/.y/skills/b.md": md("b", "B.")},
+			want: []string{"b|B.|ws/.y/skills/b.md"}, why: map[string]string{"ws/.x/skills/a.md": "no loose NAME.md"}},
+		{name: "spaces become hyphens", change: func(p *Profile) { p.Names.Normalize = "spaces" }, files: map[string]string{"ws/.x/skills/dir/SKILL.md": md("odd name_x", "D.")},
+			want: []string{"odd-name_x|D.|ws/.x/skills/dir/SKILL.md"}},
+		{name: "body text as description", change: func(p *Profile) { p.Parse.Description = "body-text" },
+			files: map[string]string{"ws/.x/skills/a/SKILL.md": "---\nname: a\n---\n# Head\n\nFirst.\n\nSecond.\n"}, want: []string{"a|First. Second.|ws/.x/skills/a/SKILL.md"}},
 		{name: "no flat files", files: map[string]string{"ws/.x/skills/deploy.md": md("deploy", "Deploy.")},
 			why: map[string]string{"ws/.x/skills/deploy.md": "no loose NAME.md"}},
 		{name: "folder links not followed", change: func(p *Profile) { p.Symlinks.Folders = false }, files: map[string]string{

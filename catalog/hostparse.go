@@ -142,6 +142,8 @@ func hostParse(p *Profile, data []byte, path, folder string, flat bool) hostPars
 	switch n.Normalize {
 	case "kebab":
 		name = skill.Normalize(name)
+	case "spaces":
+		name = strings.Join(strings.Fields(name), "-")
 	case "path-chars":
 		name = strings.Map(func(r rune) rune {
 			if strings.ContainsRune(`:\/<>*?"|`, r) {
@@ -198,6 +200,9 @@ func hostParse(p *Profile, data []byte, path, folder string, flat bool) hostPars
 		case "first-line":
 			desc = firstLine(body)
 			out.changes = append(out.changes, "the description is the body's first line")
+		case "body-text":
+			desc = bodyText(body)
+			out.changes = append(out.changes, "the description is the body's text")
 		}
 	}
 	if max := pp.MaxDescriptionChars; max > 0 && utf8.RuneCountInString(desc) > max {
@@ -348,6 +353,18 @@ func unquote(v string) string {
 		return v[1 : len(v)-1]
 	}
 	return v
+}
+
+// bodyText is the body's text without headings, its lines joined by
+// single spaces.
+func bodyText(body string) string {
+	var parts []string
+	for _, l := range strings.Split(body, "\n") {
+		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "#") {
+			parts = append(parts, t)
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 // bodyDescription is skillet's description fallback: the first prose line.

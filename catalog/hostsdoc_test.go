@@ -150,7 +150,12 @@ func hostsTable(ps []*Profile) string {
 			return out
 		}},
 		{"`skill.md` in another case", func(p *Profile) string { return yes(p.Discovery.AnyCase) }},
-		{"flat `NAME.md`", func(p *Profile) string { return yes(p.Discovery.Flat) }},
+		{"flat `NAME.md`", func(p *Profile) string {
+			if p.Discovery.Flat && len(p.Discovery.FlatRoots) > 0 {
+				return "in " + list(p.Discovery.FlatRoots)
+			}
+			return yes(p.Discovery.Flat)
+		}},
 		{"folders per root", func(p *Profile) string { return num(p.Discovery.MaxFolders, "no limit") }},
 		{"symlinked folder", func(p *Profile) string {
 			return map[bool]string{true: "followed", false: "skipped"}[p.Symlinks.Folders]
@@ -178,7 +183,7 @@ func hostsTable(ps []*Profile) string {
 			if p.Names.Source == "folder" {
 				return "folder name"
 			}
-			return map[string]string{"": "`name` as written", "kebab": "`name` in kebab-case", "path-chars": "`name`, `:\\/<>*?\"\\|` become `-`"}[p.Names.Normalize]
+			return map[string]string{"": "`name` as written", "kebab": "`name` in kebab-case", "path-chars": "`name`, `:\\/<>*?\"\\|` become `-`", "spaces": "`name`, white space becomes `-`"}[p.Names.Normalize]
 		}},
 		{"no `name`", func(p *Profile) string {
 			if p.Names.Source == "folder" {
@@ -225,7 +230,7 @@ func hostsTable(ps []*Profile) string {
 			return map[string]string{"": "dropped", "drop": "dropped", "lines": "line reader for name and description", "single-lines": "line reader for name and description, one line each", "empty": "loaded with no metadata"}[p.Parse.BrokenYAML]
 		}},
 		{"no or empty description", func(p *Profile) string {
-			return map[string]string{"drop": "dropped", "empty": "loaded, empty", "body": "first prose line of the body", "first-line": "first line of the body, a heading's text included"}[p.Parse.Description]
+			return map[string]string{"drop": "dropped", "empty": "loaded, empty", "body": "first prose line of the body", "first-line": "first line of the body, a heading's text included", "body-text": "the body's text without headings, on one line"}[p.Parse.Description]
 		}},
 		{"`description: \"\"`", func(p *Profile) string {
 			if p.Parse.EmptyDescription == "load" {

@@ -108,6 +108,9 @@ type ProfileDiscovery struct {
 	AnyCase bool `json:"anyCase"`
 	// Flat says a loose NAME.md directly in a root is a skill.
 	Flat bool `json:"flat"`
+	// FlatRoots, when set, are the only roots (as ProfileRoots writes
+	// them) where Flat applies.
+	FlatRoots []string `json:"flatRoots,omitempty"`
 	// MaxFolders bounds the folders read per root; 0 means no limit.
 	MaxFolders int `json:"maxFolders,omitempty"`
 }
@@ -153,7 +156,8 @@ type ProfileNaming struct {
 	// Required drops a skill without a name field.
 	Required bool `json:"required,omitempty"`
 	// Normalize is "" (the name as written, case kept), "kebab" (rewritten
-	// to kebab-case) or "path-chars" (the characters :\/<>*?"| become -).
+	// to kebab-case), "path-chars" (the characters :\/<>*?"| become -) or
+	// "spaces" (each run of white space becomes -).
 	Normalize string `json:"normalize,omitempty"`
 	// MaxChars drops a skill whose name is longer (0: no limit).
 	MaxChars int `json:"maxChars,omitempty"`
@@ -191,7 +195,8 @@ type ProfileParse struct {
 	// Description is what a missing or empty description does: "drop",
 	// "empty" (loaded with an empty description), "body" (the first prose
 	// line of the body) or "first-line" (the first non-blank line of the
-	// body, a heading included, its # marks removed).
+	// body, a heading included, its # marks removed) or "body-text" (the
+	// body's lines without headings, joined by spaces).
 	Description string `json:"description"`
 	// EmptyDescription, when "load", loads a skill whose description key
 	// is present but empty, with an empty description, whatever
@@ -305,12 +310,12 @@ func parseProfile(data []byte) (*Profile, error) {
 		check("roots.noGit", p.Roots.NoGit, "cwd", "all"),
 		check("precedence.duplicates", p.Precedence.Duplicates, "first", "all", "any"),
 		check("names.source", p.Names.Source, "field", "folder"),
-		check("names.normalize", p.Names.Normalize, "", "kebab", "path-chars"),
+		check("names.normalize", p.Names.Normalize, "", "kebab", "path-chars", "spaces"),
 		check("parse.bom", p.Parse.BOM, "strip", "drop"),
 		check("parse.noFrontmatter", p.Parse.NoFrontmatter, "drop", "load"),
 		check("parse.yaml", p.Parse.YAML, "strict", "repair", "subset"),
 		check("parse.brokenYAML", p.Parse.BrokenYAML, "", "drop", "lines", "single-lines", "empty"),
-		check("parse.description", p.Parse.Description, "drop", "empty", "body", "first-line"),
+		check("parse.description", p.Parse.Description, "drop", "empty", "body", "first-line", "body-text"),
 		check("parse.emptyDescription", p.Parse.EmptyDescription, "", "load"),
 		check("disclosure.location", p.Disclosure.Location, "", "file", "folder"),
 		check("parse.longDescription", p.Parse.LongDescription, "", "drop", "cut", "keep"),

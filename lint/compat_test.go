@@ -103,7 +103,7 @@ func TestCompat(t *testing.T) {
 			"skills-ref": {RuleReferenceValidator},
 			"anthropic":  {RuleSkillFileName},
 		}},
-		".agents/skills/other/SKILL.md": {all(ch, map[string]string{"opencode": no, "gemini": no, "copilot": no, "qwen": no}), map[string][]HostRule{
+		".agents/skills/other/SKILL.md": {all(ch, map[string]string{"opencode": no, "gemini": no, "qwen": no}), map[string][]HostRule{
 			"spec":       {RuleNameField},
 			"skills-ref": {RuleReferenceValidator},
 		}},
