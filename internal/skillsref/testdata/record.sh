@@ -4,8 +4,11 @@
 # test of package skillsref: testdata/reference/{corpus,generated}.jsonl.
 #
 #   internal/skillsref/testdata/record.sh [CORPUS]
+#   internal/skillsref/testdata/record.sh --npm OUT [CORPUS]
 #
-# CORPUS defaults to $SKILLET_CORPUS, else ../shared/corpus beside the
+# The second form records the npm package skills-ref (0.1.5, pinned) into
+# the folder OUT instead, to compare it with the recordings; it is not what
+# the parity test uses. CORPUS defaults to $SKILLET_CORPUS, else ../shared/corpus beside the
 # module root; without one only the generated cases are recorded.
 #
 # The reference is installed, pinned, into a cache folder outside the
@@ -29,10 +32,24 @@ set -euo pipefail
 SKILLS_REF_COMMIT=69ef37e9424c0a7ea9dd2293b559e43ec8176379
 # The sha256 of its source files at that commit are in reference/SHA256SUMS.
 
+npm_out=
+if [ "${1:-}" = --npm ]; then npm_out=${2:?--npm needs an output folder}; shift 2; fi
 here=$(cd "$(dirname "$0")" && pwd)
 module=$(cd "$here/../../.." && pwd)
 corpus=${1:-${SKILLET_CORPUS:-}}
 if [ -z "$corpus" ] && [ -d "$module/../shared/corpus" ]; then corpus=$(cd "$module/../shared/corpus" && pwd); fi
+
+if [ -n "$npm_out" ]; then
+  cache=${XDG_CACHE_HOME:-$HOME/.cache}/skillet/skills-ref-npm-0.1.5
+  mkdir -p "$cache" "$npm_out"
+  if [ ! -f "$cache/node_modules/skills-ref/dist/cli.js" ]; then
+    echo '{"private": true, "dependencies": {"skills-ref": "0.1.5"}}' >"$cache/package.json"
+    (cd "$cache" && npm install --no-audit --no-fund --no-package-lock --loglevel=error)
+  fi
+  args=(--cases "$here/generated.txtar" --out "$npm_out")
+  [ -n "$corpus" ] && args+=(--corpus "$corpus")
+  exec python3 "$here/record.py" "${args[@]}" -- node "$cache/node_modules/skills-ref/dist/cli.js"
+fi
 
 cache=${SKILLS_REF_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/skillet/skills-ref-${SKILLS_REF_COMMIT:0:12}}
 mkdir -p "$cache"
