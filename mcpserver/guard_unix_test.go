@@ -3,6 +3,7 @@
 package mcpserver
 
 import (
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -110,4 +111,33 @@ func TestNonRegularSkillFileKept(t *testing.T) {
 	if f == nil || f.text != want {
 		t.Fatalf("beta after its SKILL.md became a FIFO: %v, want the last good version", f)
 	}
+}
+
+// TestWriteTimeout: an answer to a client that never reads it (a 4 MiB
+// file, a 4 KiB receive buffer) is given up after the write timeout and
+// its connection closed.
+func TestWriteTimeout(t *testing.T) {
+	ws := newWorkspace(t)
+	writeTree(t, ws, map[string]string{"skills/alpha/big.txt": strings.Repeat("big text ", 4<<20/9)})
+	s := newServer(t, ws, nil)
+	endpoint := serveHTTP(t, s, &HTTPOptions{WriteTimeout: 200 * time.Millisecond})
+	small := &net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+		return c.Control(func(fd uintptr) { _ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
+	}}
+	rc := dialRaw(t, endpoint, small)
+	msg := `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"skill://alpha/big.txt"}}`
+	fmt.Fprintf(rc.conn, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2025-11-25\r\nContent-Length: %d\r\n\r\n%s", Path, rc.host, len(msg), msg)
+	// The server holds the connection while it writes; once the deadline
+	// passes it closes it.
+	for s.conns.Load().len() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	closed := make(chan struct{})
+	go func() {
+		for s.conns.Load().len() > 0 {
+			time.Sleep(5 * time.Millisecond)
+		}
+		close(closed)
+	}()
+	watchdog(t, closed, "closing the connection of a client that does not read its answer")
 }
