@@ -293,8 +293,8 @@ func render(skills []*catalog.Skill, notListed []string, hidden []*catalog.Skill
 	for _, s := range skills {
 		e := Entry{Name: s.Name, Skill: s}
 		var cutD, cutW bool
-		e.Description, cutD = Shorten(s.Description, c.MaxDescriptionChars)
-		e.WhenToUse, cutW = Shorten(s.WhenToUse, c.MaxDescriptionChars)
+		e.Description, cutD = shorten(s.Description, c.MaxDescriptionChars)
+		e.WhenToUse, cutW = shorten(s.WhenToUse, c.MaxDescriptionChars)
 		e.Cut = cutD || cutW
 		if e.Cut {
 			b.Cut = append(b.Cut, s.Name)
@@ -448,7 +448,7 @@ func xmlBlock(d *BlockData) string {
 			return
 		}
 		b.WriteString("    <" + tag + ">")
-		b.WriteString(EscapeXML(text))
+		b.WriteString(escapeXML(text))
 		b.WriteString("</" + tag + ">\n")
 	}
 	for _, e := range d.Skills {
@@ -520,10 +520,10 @@ func jsonBlock(d *BlockData) string {
 	return buf.String()
 }
 
-// TemplateFuncs are the functions [ParseTemplate] gives a catalog template:
-// xml escapes a text for XML ([EscapeXML]), json encodes a value as JSON.
-var TemplateFuncs = template.FuncMap{
-	"xml": EscapeXML,
+// templateFuncs are the functions [ParseTemplate] gives a catalog template:
+// xml escapes a text for XML (escapeXML), json encodes a value as JSON.
+var templateFuncs = template.FuncMap{
+	"xml": escapeXML,
 	"json": func(v any) (string, error) {
 		data, err := json.Marshal(v)
 		return string(data), err
@@ -531,7 +531,7 @@ var TemplateFuncs = template.FuncMap{
 }
 
 // ParseTemplate parses a text/template for the catalog block, with
-// [TemplateFuncs] available. The template is executed over a *[BlockData];
+// templateFuncs available. The template is executed over a *[BlockData];
 // this one reproduces the XML block without the preamble:
 //
 //	<available_skills>
@@ -545,5 +545,5 @@ var TemplateFuncs = template.FuncMap{
 //	{{- end}}
 //	</available_skills>
 func ParseTemplate(name, text string) (*template.Template, error) {
-	return template.New(name).Funcs(TemplateFuncs).Parse(text)
+	return template.New(name).Funcs(templateFuncs).Parse(text)
 }

@@ -28,7 +28,7 @@
 // Markdown, JSON or a caller's text/template ([ParseTemplate]). Every text
 // in the XML block is escaped, so a description can neither close a tag
 // nor add an entry. Descriptions are cut at maxDescriptionChars on a word
-// boundary ([Shorten]); hidden skills (disable-model-invocation) are left
+// boundary; hidden skills (disable-model-invocation) are left
 // out; a budget in characters drops descriptions from the end before any
 // name, and the last line counts what is not shown. [Block] reports what
 // was cut and left out, and [Block.Diagnostic] turns that into the

@@ -222,10 +222,3 @@ func ExampleNewStack() {
 	// anthropic [identity skills instructions] true
 	// ollama [identity instructions] false
 }
-
-func ExampleShorten() {
-	s, cut := agent.Shorten("Cut a versioned release without breaking the changelog or the build.", 40)
-	fmt.Println(s, cut)
-	// Output:
-	// Cut a versioned release without… true
-}

@@ -10,17 +10,17 @@ import (
 	"github.com/rivo/uniseg"
 )
 
-// Ellipsis ends a text cut by [Shorten].
-const Ellipsis = "…"
+// ellipsis ends a text cut by shorten.
+const ellipsis = "…"
 
-// Shorten collapses every run of white space in s (newlines included) to
+// shorten collapses every run of white space in s (newlines included) to
 // one space, trims it, and, when the result is longer than max characters
 // (Unicode code points), shortens it so that it is at most max characters
 // long; cut reports whether it did. max <= 0 disables the cut (white space
 // is still collapsed). This is the catalog's description rule
 // (docs/disclosure.md#catalog-block).
 //
-// A text cut at its end is cut on a word boundary and ends with [Ellipsis];
+// A text cut at its end is cut on a word boundary and ends with ellipsis;
 // a word longer than half of max is cut inside rather than dropped. A text
 // whose routing clause ("Use when ...", "Use this skill when ...", "This
 // skill should be used when ...", "Triggers on ...") starts after its first words keeps that clause, since
@@ -28,13 +28,13 @@ const Ellipsis = "…"
 // instead ("head… Use when ..."), down to a third of max, and only then the
 // clause too. No cut ever splits a user-perceived character (a grapheme
 // cluster: a letter with its combining marks, an emoji sequence, a flag).
-func Shorten(s string, max int) (out string, cut bool) {
+func shorten(s string, max int) (out string, cut bool) {
 	s = strings.Join(strings.Fields(s), " ")
 	if max <= 0 || chars(s) <= max {
 		return s, false
 	}
 	if max == 1 {
-		return Ellipsis, true
+		return ellipsis, true
 	}
 	if c := routingClause(s); c > 0 && max >= minClauseMax {
 		head, clause := strings.TrimRight(s[:c], " "), s[c:]
@@ -49,7 +49,7 @@ func Shorten(s string, max int) (out string, cut bool) {
 	return cutEnd(s, max), true
 }
 
-// minClauseMax is the smallest limit at which [Shorten] keeps a routing
+// minClauseMax is the smallest limit at which shorten keeps a routing
 // clause: below it there is no room for a head and a clause.
 const minClauseMax = 40
 
@@ -74,11 +74,11 @@ var routingClause = func() func(string) int {
 }()
 
 // cutEnd shortens s, which is longer than max characters, to at most max
-// characters ending with [Ellipsis]: whole grapheme clusters, cut on a
+// characters ending with ellipsis: whole grapheme clusters, cut on a
 // word boundary unless the last word is longer than half of max.
 func cutEnd(s string, max int) string {
 	if max <= 1 {
-		return Ellipsis
+		return ellipsis
 	}
 	// keep is whole clusters of at most max-1 characters, leaving room for
 	// the ellipsis; space is the end of keep's last cluster that is a space.
@@ -115,14 +115,14 @@ func cutEnd(s string, max int) string {
 	if head == "" {
 		head = keep
 	}
-	return head + Ellipsis
+	return head + ellipsis
 }
 
-// EscapeXML escapes s for XML text and attribute values: & < > " ' become
+// escapeXML escapes s for XML text and attribute values: & < > " ' become
 // entities, and characters XML 1.0 forbids (most C0 controls, U+FFFE,
 // U+FFFF, invalid UTF-8) become U+FFFD, so the result always parses and no
 // text can open or close an element (docs/disclosure.md#catalog-block).
-func EscapeXML(s string) string {
+func escapeXML(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, r := range s {
@@ -199,7 +199,7 @@ func levenshtein(a, b string) int {
 const maxEchoBytes = 256
 
 // echo returns s, or its first maxEchoBytes bytes (cut at a character) and
-// [Ellipsis] when it is longer, so that a result never repeats a huge
+// ellipsis when it is longer, so that a result never repeats a huge
 // argument back.
 func echo(s string) string {
 	if len(s) <= maxEchoBytes {
@@ -209,5 +209,5 @@ func echo(s string) string {
 	for end > 0 && !utf8.RuneStart(s[end]) {
 		end--
 	}
-	return s[:end] + Ellipsis
+	return s[:end] + ellipsis
 }

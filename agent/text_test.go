@@ -67,17 +67,17 @@ func TestShorten(t *testing.T) {
 		{"Creates spreadsheets of all kinds. Use when asked.", 30, "Creates spreadsheets of all…", true},
 	}
 	for _, tt := range tests {
-		got, cut := Shorten(tt.in, tt.max)
+		got, cut := shorten(tt.in, tt.max)
 		if got != tt.want || cut != tt.cut {
-			t.Errorf("Shorten(%q, %d) = %q, %v; want %q, %v", tt.in, tt.max, got, cut, tt.want, tt.cut)
+			t.Errorf("shorten(%q, %d) = %q, %v; want %q, %v", tt.in, tt.max, got, cut, tt.want, tt.cut)
 		}
 		if tt.max > 0 && utf8.RuneCountInString(got) > tt.max {
-			t.Errorf("Shorten(%q, %d) = %q is %d characters", tt.in, tt.max, got, utf8.RuneCountInString(got))
+			t.Errorf("shorten(%q, %d) = %q is %d characters", tt.in, tt.max, got, utf8.RuneCountInString(got))
 		}
 	}
 }
 
-// FuzzShorten checks Shorten's contract on any text: the result is at most
+// FuzzShorten checks shorten's contract on any text: the result is at most
 // max characters; uncut, it is the collapsed text; cut, it is a head of the
 // text with an ellipsis, optionally followed by a later part of the text
 // (the routing clause, whole, or cut with an ellipsis), and every part
@@ -91,18 +91,18 @@ func FuzzShorten(f *testing.F) {
 	f.Add("cafe\u0301 👩\u200d👩\u200d👧 🇫🇷🇩🇪 👋🏽 x\u0301\u0302", 7)
 	f.Fuzz(func(t *testing.T, s string, max int) {
 		max %= 1000
-		got, cut := Shorten(s, max)
+		got, cut := shorten(s, max)
 		collapsed := strings.Join(strings.Fields(s), " ")
 		if max > 0 && utf8.RuneCountInString(got) > max {
-			t.Fatalf("Shorten(%q, %d) = %q: %d characters", s, max, got, utf8.RuneCountInString(got))
+			t.Fatalf("shorten(%q, %d) = %q: %d characters", s, max, got, utf8.RuneCountInString(got))
 		}
 		if !cut {
 			if got != collapsed {
-				t.Fatalf("Shorten(%q, %d) = %q without a cut, want %q", s, max, got, collapsed)
+				t.Fatalf("shorten(%q, %d) = %q without a cut, want %q", s, max, got, collapsed)
 			}
 			return
 		}
-		if strings.Contains(collapsed, Ellipsis) || !utf8.ValidString(collapsed) {
+		if strings.Contains(collapsed, ellipsis) || !utf8.ValidString(collapsed) {
 			return // the parts cannot be told apart, or clusters are bytes
 		}
 		bounds := map[int]bool{len(collapsed): true}
@@ -112,18 +112,18 @@ func FuzzShorten(f *testing.F) {
 			cl, next, _, st := uniseg.FirstGraphemeClusterInString(rest, state)
 			off, rest, state = off+len(cl), next, st
 		}
-		head, tail, ok := strings.Cut(got, Ellipsis)
+		head, tail, ok := strings.Cut(got, ellipsis)
 		if !ok || !strings.HasPrefix(collapsed, head) || !bounds[len(head)] {
-			t.Fatalf("Shorten(%q, %d) = %q: no head of the text on a cluster boundary before an ellipsis", s, max, got)
+			t.Fatalf("shorten(%q, %d) = %q: no head of the text on a cluster boundary before an ellipsis", s, max, got)
 		}
 		if tail == "" {
 			return
 		}
-		clause, last := strings.CutSuffix(strings.TrimPrefix(tail, " "), Ellipsis)
+		clause, last := strings.CutSuffix(strings.TrimPrefix(tail, " "), ellipsis)
 		i := strings.LastIndex(collapsed, clause)
-		if i < len(head) || strings.Contains(clause, Ellipsis) || !bounds[i] || !bounds[i+len(clause)] ||
+		if i < len(head) || strings.Contains(clause, ellipsis) || !bounds[i] || !bounds[i+len(clause)] ||
 			(!last && i+len(clause) != len(collapsed)) {
-			t.Fatalf("Shorten(%q, %d) = %q: the clause %q is not a later part of the text on cluster boundaries", s, max, got, clause)
+			t.Fatalf("shorten(%q, %d) = %q: the clause %q is not a later part of the text on cluster boundaries", s, max, got, clause)
 		}
 	})
 }
@@ -140,9 +140,9 @@ func TestEscapeXML(t *testing.T) {
 		{"émoji 🎉", "émoji 🎉"},
 	}
 	for _, tt := range tests {
-		got := EscapeXML(tt.in)
+		got := escapeXML(tt.in)
 		if got != tt.want {
-			t.Errorf("EscapeXML(%q) = %q, want %q", tt.in, got, tt.want)
+			t.Errorf("escapeXML(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
@@ -154,12 +154,12 @@ func FuzzEscapeXML(f *testing.F) {
 		var v struct {
 			Text string `xml:",chardata"`
 		}
-		doc := "<d>" + EscapeXML(s) + "</d>"
+		doc := "<d>" + escapeXML(s) + "</d>"
 		if err := xml.Unmarshal([]byte(doc), &v); err != nil {
-			t.Fatalf("EscapeXML(%q) does not parse: %v", s, err)
+			t.Fatalf("escapeXML(%q) does not parse: %v", s, err)
 		}
-		if strings.ContainsAny(EscapeXML(s), "<>") {
-			t.Fatalf("EscapeXML(%q) holds markup", s)
+		if strings.ContainsAny(escapeXML(s), "<>") {
+			t.Fatalf("escapeXML(%q) holds markup", s)
 		}
 	})
 }

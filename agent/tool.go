@@ -15,6 +15,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/fsx"
 )
 
 // Limits and defaults of the load tool.
@@ -22,9 +23,9 @@ const (
 	// DefaultMaxFileBytes caps a bundled-file read (the "path" argument):
 	// a larger file gets an error result instead of its text.
 	DefaultMaxFileBytes = 256 << 10
-	// SampledFiles is how many bundled files a load result lists (seed
+	// sampledFiles is how many bundled files a load result lists (seed
 	// 000: "Bundled files (sampled, up to 10)").
-	SampledFiles = 10
+	sampledFiles = 10
 	// DefaultSearchLimit is how many skills a "query" call returns.
 	DefaultSearchLimit = 5
 	// DefaultMaxEnum is the most skill names the input schema lists as the
@@ -454,7 +455,7 @@ func (t *Tool) visibleNames(l *catalog.Listing) []string {
 //   - name: the skill's body in the Brute shape, "<skill name=...>" and
 //     the Kestrel "# Skill: NAME" heading, a note when the body was cut at
 //     maxSkillBytes, the absolute base directory with a sentence saying
-//     relative paths resolve against it, and up to SampledFiles bundled
+//     relative paths resolve against it, and up to sampledFiles bundled
 //     files (sorted, "/" separators, never their contents; a last line
 //     counts the rest). The load is recorded on the session.
 //   - name and path: the file's text in "<skill_file ...>", read through
@@ -537,7 +538,7 @@ func (t *Tool) load(ctx context.Context, l *catalog.Listing, s *catalog.Skill) R
 	s = ld.Skill
 	base := t.baseDir(s)
 	var b strings.Builder
-	fmt.Fprintf(&b, "<skill name=\"%s\">\n", EscapeXML(s.Name))
+	fmt.Fprintf(&b, "<skill name=\"%s\">\n", escapeXML(s.Name))
 	fmt.Fprintf(&b, "# Skill: %s\n\n", s.Name)
 	body, closed := ld.Body, ""
 	if ld.Truncated {
@@ -592,11 +593,11 @@ func (t *Tool) fileSample(ctx context.Context, s *catalog.Skill) string {
 		return "Bundled files: none.\n"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Bundled files (sampled, up to %d):\n", SampledFiles)
-	for _, f := range sample(files, SampledFiles) {
+	fmt.Fprintf(&b, "Bundled files (sampled, up to %d):\n", sampledFiles)
+	for _, f := range sample(files, sampledFiles) {
 		b.WriteString("  " + f + "\n")
 	}
-	rest := len(files) - min(len(files), SampledFiles)
+	rest := len(files) - min(len(files), sampledFiles)
 	switch {
 	case more:
 		fmt.Fprintf(&b, "  (more than %d other files not listed)\n", rest)
@@ -663,7 +664,7 @@ func (t *Tool) readFile(ctx context.Context, s *catalog.Skill, rel string) Resul
 		}
 		return Result{Text: msg, IsError: true}
 	}
-	clean, _ := catalog.CleanPath(rel) // ReadFile accepted it, so it is clean
+	clean, _ := fsx.CleanRel(rel, catalog.ErrOutside, catalog.ErrFileNotFound) // ReadFile accepted it, so it is clean
 	switch {
 	case bytes.IndexByte(data, 0) >= 0:
 		return errorResult("refused to read %q from the skill %q: it is a binary file (it holds NUL bytes), and %s returns text only. It is in the base directory %s.",
@@ -673,7 +674,7 @@ func (t *Tool) readFile(ctx context.Context, s *catalog.Skill, rel string) Resul
 			clean, s.Name, t.name, base)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "<skill_file name=\"%s\" path=\"%s\" base=\"%s\">\n", EscapeXML(s.Name), EscapeXML(clean), EscapeXML(base))
+	fmt.Fprintf(&b, "<skill_file name=\"%s\" path=\"%s\" base=\"%s\">\n", escapeXML(s.Name), escapeXML(clean), escapeXML(base))
 	b.Write(data)
 	if len(data) > 0 && data[len(data)-1] != '\n' {
 		b.WriteByte('\n')
@@ -695,7 +696,7 @@ func (t *Tool) filesHint(ctx context.Context, s *catalog.Skill, rel string) stri
 	if len(files) == 0 {
 		return " The skill has no bundled files."
 	}
-	if dir, err := catalog.CleanPath(rel); err == nil && dir != "." {
+	if dir, err := fsx.CleanRel(rel, catalog.ErrOutside, catalog.ErrFileNotFound); err == nil && dir != "." {
 		var under []string
 		for _, f := range files {
 			if strings.HasPrefix(f, dir+"/") {
@@ -732,7 +733,7 @@ func (t *Tool) list(l *catalog.Listing) Result {
 			rest = append(rest, s.Name)
 			continue
 		}
-		desc, _ := Shorten(s.Description, maxDesc)
+		desc, _ := shorten(s.Description, maxDesc)
 		fmt.Fprintf(&b, "- %s: %s\n", s.Name, desc)
 	}
 	if len(rest) > 0 {
@@ -843,10 +844,10 @@ func (t *Tool) search(l *catalog.Listing, query string) Result {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Skills matching %q, best first (load one with %s {\"name\": \"...\"}):\n", echo(query), t.name)
 	for _, r := range found {
-		desc, _ := Shorten(r.Skill.Description, maxDesc)
+		desc, _ := shorten(r.Skill.Description, maxDesc)
 		fmt.Fprintf(&b, "- %s: %s\n", r.Skill.Name, desc)
 		if r.Skill.WhenToUse != "" {
-			when, _ := Shorten(r.Skill.WhenToUse, maxDesc)
+			when, _ := shorten(r.Skill.WhenToUse, maxDesc)
 			fmt.Fprintf(&b, "  When to use: %s\n", when)
 		}
 	}

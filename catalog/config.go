@@ -100,7 +100,7 @@ const maxConfigBytes = 1 << 20
 // the load: they come back as unknown-field warnings. A file that is not
 // YAML, or a key with a value of the wrong type, is a *ConfigError.
 func LoadConfig(path string) (*Config, []skill.Diagnostic, error) {
-	data, err := ReadRegular(path, maxConfigBytes)
+	data, err := readRegular(path, maxConfigBytes)
 	if err != nil {
 		return nil, nil, &ConfigError{Path: path, Message: "cannot read the configuration file: " + errText(err), Err: err}
 	}

@@ -7,11 +7,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
+
+	"github.com/skillet-go/skillet/internal/fsx"
 )
 
 // File is one bundled file of a skill.
@@ -29,28 +30,9 @@ const DefaultFileLimit = 10_000
 // (Dot-folders such as .git are withheld, see withhold.go.)
 var skipDirs = map[string]bool{"node_modules": true, "__pycache__": true}
 
-// CleanPath checks a path a model or client gave for a file inside a skill
-// and returns it cleaned, with "/" separators. Absolute paths, paths with a
-// volume or drive, and paths with a ".." element are refused (ErrOutside);
-// so are empty paths (ErrFileNotFound).
-func CleanPath(p string) (string, error) {
-	q := strings.ReplaceAll(p, `\`, "/")
-	if strings.TrimSpace(q) == "" {
-		return "", fmt.Errorf("%w: empty path", ErrFileNotFound)
-	}
-	if strings.ContainsRune(q, 0) {
-		return "", fmt.Errorf("%w: %q holds a NUL byte", ErrOutside, p)
-	}
-	if strings.HasPrefix(q, "/") || filepath.IsAbs(p) || filepath.VolumeName(p) != "" || (len(q) >= 2 && q[1] == ':') {
-		return "", fmt.Errorf("%w: %q is absolute; give a path relative to the skill folder", ErrOutside, p)
-	}
-	for _, el := range strings.Split(q, "/") {
-		if el == ".." {
-			return "", fmt.Errorf("%w: %q climbs out with \"..\"", ErrOutside, p)
-		}
-	}
-	return path.Clean(q), nil
-}
+// cleanPath checks a path a model or client gave for a file inside a skill
+// and returns it cleaned, with "/" separators (ErrOutside, ErrFileNotFound).
+func cleanPath(p string) (string, error) { return fsx.CleanRel(p, ErrOutside, ErrFileNotFound) }
 
 // ReadFile reads a bundled file of the named skill (stage 3). The path is
 // relative to the skill folder; the read goes through os.Root opened at
@@ -68,7 +50,7 @@ func (c *Catalog) ReadFile(ctx context.Context, name, rel string, limit int64) (
 
 // ReadFile reads a bundled file of the skill; see [Catalog.ReadFile].
 func (s *Skill) ReadFile(rel string, limit int64) ([]byte, error) {
-	clean, err := CleanPath(rel)
+	clean, err := cleanPath(rel)
 	if err != nil {
 		return nil, err
 	}

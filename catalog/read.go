@@ -158,13 +158,13 @@ func statStamp(path string) (stamp, error) {
 	return stampOf(fi), nil
 }
 
-// ReadRegular reads a whole file that must be a regular file of at most max
+// readRegular reads a whole file that must be a regular file of at most max
 // bytes, without ever blocking: it is opened non-blocking, so a FIFO or a
 // device in its place is refused (ErrNotFile) instead of hanging or
 // reading forever, and a larger file is refused with ErrTooLarge. Symlinks
 // are followed. It is for files a user names (configuration, templates,
 // a skill given on the command line).
-func ReadRegular(path string, max int64) ([]byte, error) {
+func readRegular(path string, max int64) ([]byte, error) {
 	f, err := openFollow(path)
 	if err != nil {
 		return nil, err

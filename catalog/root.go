@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -83,21 +84,8 @@ func realPath(p string) string {
 	return filepath.Join(realPath(dir), base)
 }
 
-// Within reports whether path p is dir or inside it (both absolute and
-// clean); it compares paths as given, without resolving symlinks.
-func Within(p, dir string) bool { return within(p, dir) }
-
 // within reports whether p is dir or inside it (both absolute and clean).
-func within(p, dir string) bool {
-	if p == dir {
-		return true
-	}
-	rel, err := filepath.Rel(dir, p)
-	if err != nil {
-		return false
-	}
-	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
-}
+func within(p, dir string) bool { return fsx.Within(p, dir) }
 
 // resolveRoots builds the ordered root list from the preset, configuration
 // and options, and the diagnostics of docs/discovery.md#boundaries for configured directories that

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -60,7 +61,7 @@ func checkBundle(s *catalog.Skill) []skill.Diagnostic {
 			return nil // the skill file itself is read as the skill, through its link
 		}
 		target, err := filepath.EvalSymlinks(path)
-		if err != nil || catalog.Within(target, base) {
+		if err != nil || fsx.Within(target, base) {
 			return nil
 		}
 		link, _ := os.Readlink(path)

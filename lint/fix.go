@@ -695,6 +695,6 @@ func (c *Change) Write() error {
 // the old file labelled a/NAME and the new b/NAME, where NAME is the path
 // relative to base when inside it.
 func (c *Change) Diff(base string) []byte {
-	name := filepath.ToSlash(Display(c.Path, base))
+	name := filepath.ToSlash(fsx.Display(c.Path, base))
 	return UnifiedDiff("a/"+name, "b/"+name, c.Old, c.New)
 }

@@ -344,7 +344,7 @@ func skillByName(l *catalog.Listing, name string) string {
 func covered(p string, roots []catalog.Root) bool {
 	real := evalOrSelf(p)
 	for _, r := range roots {
-		if r.Exists && (catalog.Within(p, r.Path) || catalog.Within(real, evalOrSelf(r.Path))) {
+		if r.Exists && (fsx.Within(p, r.Path) || fsx.Within(real, evalOrSelf(r.Path))) {
 			return true
 		}
 	}
@@ -360,7 +360,7 @@ func evalOrSelf(p string) string {
 
 func inScope(p string, scope []string) bool {
 	for _, s := range scope {
-		if catalog.Within(p, s) {
+		if fsx.Within(p, s) {
 			return true
 		}
 	}

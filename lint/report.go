@@ -7,36 +7,21 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/textsafe"
 	"github.com/skillet-go/skillet/skill"
 )
-
-// Display returns p relative to base when it lies inside base, else p
-// unchanged; base "" leaves every path absolute. Text reports use it so
-// paths read as Go tools print them (relative to the current folder).
-func Display(p, base string) string {
-	if base == "" || !filepath.IsAbs(p) {
-		return p
-	}
-	if catalog.Within(p, base) {
-		if rel, err := filepath.Rel(base, p); err == nil {
-			return rel
-		}
-	}
-	return p
-}
 
 // WriteText writes one line per diagnostic, "path:line:col: level: message
 // [code]" (line and column left out when unknown), in the report's sorted
 // order, each followed by an indented line saying what to do ("\thelp:
 // ..."): the suggested fix and the --fix that applies it, or the code's
-// remedy. Paths are shown relative to base (see [Display]); control
+// remedy. Paths are shown relative to base; control
 // characters in paths and messages are escaped.
 func (r *Report) WriteText(w io.Writer, base string) error {
 	var b strings.Builder
 	for _, d := range r.Diagnostics {
-		d.Path = Display(d.Path, base)
+		d.Path = fsx.Display(d.Path, base)
 		b.WriteString(textsafe.Escape(d.String()))
 		b.WriteByte('\n')
 		if h := Remedy(d); h != "" {
@@ -82,7 +67,7 @@ func (r *Report) Fixable() (fix, name int) {
 func (r *Report) WriteCompat(w io.Writer, base string) error {
 	var b strings.Builder
 	for _, c := range r.Compat {
-		fmt.Fprintf(&b, "%s (%s)\n", textsafe.Escape(Display(c.Path, base)), textsafe.Escape(c.Name))
+		fmt.Fprintf(&b, "%s (%s)\n", textsafe.Escape(fsx.Display(c.Path, base)), textsafe.Escape(c.Name))
 		for _, h := range c.Hosts {
 			switch h.Verdict {
 			case VerdictLoads:
@@ -136,7 +121,7 @@ func (r *Report) WriteGitHub(w io.Writer, base string) error {
 		case skill.SeverityNote:
 			level = "notice"
 		}
-		b.WriteString("::" + level + " file=" + ghProperty(filepath.ToSlash(Display(d.Path, base))))
+		b.WriteString("::" + level + " file=" + ghProperty(filepath.ToSlash(fsx.Display(d.Path, base))))
 		if d.Line > 0 {
 			fmt.Fprintf(&b, ",line=%d", d.Line)
 			if d.Column > 0 {

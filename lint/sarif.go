@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -181,7 +181,7 @@ func (r *Report) physical(p string, line, col int) sarifPhysical {
 }
 
 func (r *Report) artifact(p string) sarifArtifactLoc {
-	if r.Workspace != "" && catalog.Within(p, r.Workspace) {
+	if r.Workspace != "" && fsx.Within(p, r.Workspace) {
 		rel, err := filepath.Rel(r.Workspace, p)
 		if err == nil {
 			if rel == "." {

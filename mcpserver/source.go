@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -73,7 +74,7 @@ func (src snapSource) ReadFile(ctx context.Context, cs *catalog.Skill, rel strin
 	if err != nil {
 		return nil, err
 	}
-	clean, err := catalog.CleanPath(rel)
+	clean, err := fsx.CleanRel(rel, catalog.ErrOutside, catalog.ErrFileNotFound)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/textsafe"
 	"github.com/skillet-go/skillet/lint"
 	"github.com/skillet-go/skillet/skill"
@@ -149,7 +150,7 @@ otherwise, 2 on usage errors.`,
 					return err
 				}
 				for _, s := range skips {
-					fmt.Fprintf(io.Err, "%s: not fixed: %s\n", printable(lint.Display(s.Path, cwd)), printable(s.Err.Error()))
+					fmt.Fprintf(io.Err, "%s: not fixed: %s\n", printable(fsx.Display(s.Path, cwd)), printable(s.Err.Error()))
 				}
 				if diff {
 					for _, c := range changes {
@@ -163,13 +164,13 @@ otherwise, 2 on usage errors.`,
 				written, failed := 0, 0
 				for _, c := range changes {
 					if err := c.Write(); err != nil {
-						fmt.Fprintf(io.Err, "%s: not fixed: %s\n", printable(lint.Display(c.Path, cwd)), printable(err.Error()))
+						fmt.Fprintf(io.Err, "%s: not fixed: %s\n", printable(fsx.Display(c.Path, cwd)), printable(err.Error()))
 						failed++
 						continue
 					}
 					written++
 					for _, f := range c.Fixes {
-						fmt.Fprintf(io.Err, "%s: fixed: %s\n", printable(lint.Display(c.Path, cwd)), printable(f))
+						fmt.Fprintf(io.Err, "%s: fixed: %s\n", printable(fsx.Display(c.Path, cwd)), printable(f))
 					}
 				}
 				fixFailed = failed

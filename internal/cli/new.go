@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/lint"
 )
 
@@ -57,7 +58,7 @@ and skillet says so.`,
 				fmt.Fprintf(io.Err, "skillet: %s\n", n)
 			}
 			cwd, _ := os.Getwd()
-			fmt.Fprintln(io.Out, lint.Display(res.Path, cwd))
+			fmt.Fprintln(io.Out, fsx.Display(res.Path, cwd))
 			return nil
 		},
 	}

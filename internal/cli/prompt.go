@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillet-go/skillet/agent"
-	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/textsafe"
 )
 
@@ -58,7 +58,7 @@ A line on stderr gives the block's size and what was left out.`,
 			}
 			var tmpl *template.Template
 			if tmplFile != "" {
-				data, err := catalog.ReadRegular(tmplFile, 1<<20)
+				data, _, err := fsx.ReadRegular(tmplFile, 1<<20)
 				if err != nil {
 					return fmt.Errorf("reading the template: %w", err)
 				}

@@ -33,7 +33,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -191,10 +191,10 @@ func frontmatter(file string) ([]kv, error) {
 }
 
 func readFile(file string) ([]byte, error) {
-	data, err := catalog.ReadRegular(file, maxFileBytes)
+	data, _, err := fsx.ReadRegular(file, maxFileBytes)
 	if err != nil {
 		code := skill.CodeUnreadable
-		if errors.Is(err, catalog.ErrTooLarge) {
+		if errors.Is(err, fsx.ErrTooLarge) {
 			code = skill.CodeTooLarge
 		}
 		msg := errText(err)

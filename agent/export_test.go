@@ -1,0 +1,4 @@
+package agent
+
+// Shorten is shorten, for the external tests.
+var Shorten = shorten
