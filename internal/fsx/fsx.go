@@ -111,7 +111,7 @@ func kind(m fs.FileMode) string {
 	case m.IsDir():
 		return "a folder"
 	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
+		return "a named pipe"
 	case m&fs.ModeSocket != 0:
 		return "a socket"
 	case m&fs.ModeDevice != 0:
