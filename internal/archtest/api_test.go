@@ -20,11 +20,12 @@ import (
 
 var update = flag.Bool("update", false, "rewrite each public package's api.txt")
 
-// publicPackages lists the module's importable packages: everything but
-// internal/, cmd/, examples/, bench/ and hosts/ (relative to the module).
+// publicPackages lists the module's importable packages (relative to the
+// module): those with non-test Go files, not named main, and not under
+// internal/, cmd/, examples/, bench/ or hosts/.
 func publicPackages(t *testing.T, root string) []string {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}}", "./...")
+	cmd := exec.Command("go", "list", "-f", `{{if and .GoFiles (ne .Name "main")}}{{.ImportPath}}{{end}}`, "./...")
 	cmd.Dir = root
 	out, err := cmd.Output()
 	if err != nil {
