@@ -119,7 +119,7 @@ func TestReplaceRefuses(t *testing.T) {
 		{"changed", func(p string) { os.WriteFile(p, []byte("edited"), 0o644) }, ErrChanged, ""},
 		{"changed same size", func(p string) { os.WriteFile(p, []byte("OLD"), 0o644) }, ErrChanged, ""},
 		{"replaced", func(p string) { os.Remove(p); os.WriteFile(p, []byte("old"), 0o644) }, ErrChanged, ""},
-		{"fifo", func(p string) { os.Remove(p); syscall.Mkfifo(p, 0o644) }, ErrRefused, "FIFO"},
+		{"fifo", func(p string) { os.Remove(p); syscall.Mkfifo(p, 0o644) }, ErrRefused, "named pipe"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"))
