@@ -159,7 +159,9 @@ func TestImportArrows(t *testing.T) {
 
 var (
 	// citation is a reference to a page of docs/, with an optional anchor.
-	citation = regexp.MustCompile(`docs/([A-Za-z0-9_-]+\.md)(#[a-z0-9-]+)?`)
+	// (A docs/ path inside a URL or another repository's path, preceded
+	// by "/" or a word character, is not one.)
+	citation = regexp.MustCompile(`(?:^|[^/\w.-])docs/([A-Za-z0-9_-]+\.md)(#[a-z0-9-]+)?`)
 	// outside are citations of files that are not in the repository: the
 	// team's working paper, its source documents and reference notes.
 	outside = regexp.MustCompile(`DESIGN\.md|\bseed 00[0-9]\b|reference/[a-z0-9-]+\.md|\bpeers\.md\b|agent-skills-spec\.md|\bD(1[01]|[1-9])\.[0-9]\b`)

@@ -56,7 +56,8 @@ var configClients = []configClient{
 	}},
 	{"codex", "Codex: add this table to ~/.codex/config.toml", func(b *bytes.Buffer, c serverConfig) {
 		// [mcp_servers.NAME] with command and args, or url for streamable
-		// HTTP (Codex 0.171.0, docs/config.md of the codex repository).
+		// HTTP (Codex 0.171.0; its configuration reference,
+		// https://github.com/openai/codex/blob/main/docs/config.md).
 		fmt.Fprintf(b, "[mcp_servers.%s]\n", tomlKey(c.name))
 		if c.url != "" {
 			fmt.Fprintf(b, "url = %s\n", strconv.Quote(c.url))
