@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -36,7 +37,7 @@ func shorten(s string, max int) (out string, cut bool) {
 	if max == 1 {
 		return ellipsis, true
 	}
-	if c := routingClause(s); c > 0 && max >= minClauseMax {
+	if c := routingClause()(s); c > 0 && max >= minClauseMax {
 		head, clause := strings.TrimRight(s[:c], " "), s[c:]
 		minHead := max / 3
 		if hb := max - 1 - chars(clause); hb >= minHead {
@@ -55,7 +56,7 @@ const minClauseMax = 40
 
 // routingClause matches the start of a sentence that says when to use a
 // skill.
-var routingClause = func() func(string) int {
+var routingClause = sync.OnceValue(func() func(string) int {
 	re := regexp.MustCompile(`(?i)\b(?:use (?:this (?:skill |tool )?|it )?(?:when|whenever|if|for)|this skill should be used (?:when|whenever|for|if)|(?:triggers?|invoke|activate) (?:this (?:skill )?)?(?:when|whenever|on|for)|when to use)\b`)
 	return func(s string) int {
 		for _, m := range re.FindAllStringIndex(s, -1) {
@@ -71,7 +72,7 @@ var routingClause = func() func(string) int {
 		}
 		return -1
 	}
-}()
+})
 
 // cutEnd shortens s, which is longer than max characters, to at most max
 // characters ending with ellipsis: whole grapheme clusters, cut on a

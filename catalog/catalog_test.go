@@ -91,6 +91,13 @@ func TestEveryProfileIsData(t *testing.T) {
 	if got := ProfileNames(); !slices.Equal(got[:len(profileOrder)], profileOrder) {
 		t.Errorf("profile names = %v, want %v first", got, profileOrder)
 	}
+	var decoded []string
+	for _, p := range Profiles() {
+		decoded = append(decoded, p.Name)
+	}
+	if got := ProfileNames(); !slices.Equal(got, decoded) {
+		t.Errorf("ProfileNames (from the file names) = %v, the decoded profiles = %v", got, decoded)
+	}
 	if p, _ := LookupProfile("AGENTS"); p == nil || !p.Native {
 		t.Error("the agents profile is not found case-insensitively, or is not skillet's own")
 	}

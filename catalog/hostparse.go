@@ -304,7 +304,7 @@ func scalarString(v any, invalid bool) (string, bool) {
 	return "", true
 }
 
-var keyLine = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*))?$`)
+var keyLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*))?$`) })
 
 // subsetFields reads key: value lines of a frontmatter, values optionally
 // quoted. With keys set, only those keys are read; with join, indented
@@ -313,7 +313,7 @@ func subsetFields(fm string, keys []string, join bool) hostFields {
 	var f hostFields
 	lines := strings.Split(fm, "\n")
 	for i := 0; i < len(lines); i++ {
-		m := keyLine.FindStringSubmatch(strings.TrimRight(lines[i], " \t"))
+		m := keyLine().FindStringSubmatch(strings.TrimRight(lines[i], " \t"))
 		if m == nil {
 			continue
 		}

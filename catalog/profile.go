@@ -256,25 +256,23 @@ var profileFiles embed.FS
 // agents, then the systems described by their own documents.
 var profileOrder = []string{"agents", "claude", "codex", "opencode", "gemini", "copilot", "qwen", "pi", "brute", "kestrel"}
 
-var profiles = sync.OnceValue(func() []*Profile {
+// profileNames lists the embedded profiles by file name (a profile's name
+// is its file's name without ".json"), in profileOrder. Listing them reads
+// no file, so the --preset help text and a lookup of one profile do not
+// decode the others.
+var profileNames = sync.OnceValue(func() []string {
 	entries, err := profileFiles.ReadDir("profiles")
 	if err != nil {
 		panic(err)
 	}
-	var out []*Profile
+	var out []string
 	for _, e := range entries {
-		data, err := profileFiles.ReadFile(path.Join("profiles", e.Name()))
-		if err != nil {
-			panic(err)
+		if name, ok := strings.CutSuffix(e.Name(), ".json"); ok {
+			out = append(out, name)
 		}
-		p, err := parseProfile(data)
-		if err != nil {
-			panic(fmt.Sprintf("catalog/profiles/%s: %v", e.Name(), err))
-		}
-		out = append(out, p)
 	}
-	slices.SortStableFunc(out, func(a, b *Profile) int {
-		ia, ib := slices.Index(profileOrder, a.Name), slices.Index(profileOrder, b.Name)
+	slices.SortStableFunc(out, func(a, b string) int {
+		ia, ib := slices.Index(profileOrder, a), slices.Index(profileOrder, b)
 		if ia < 0 {
 			ia = len(profileOrder)
 		}
@@ -284,8 +282,46 @@ var profiles = sync.OnceValue(func() []*Profile {
 		if ia != ib {
 			return ia - ib
 		}
-		return strings.Compare(a.Name, b.Name)
+		return strings.Compare(a, b)
 	})
+	return out
+})
+
+// profileByName decodes each embedded profile the first time it is asked for.
+var profileByName = sync.OnceValue(func() map[string]func() *Profile {
+	m := make(map[string]func() *Profile)
+	for _, name := range profileNames() {
+		m[name] = sync.OnceValue(func() *Profile { return loadProfile(name) })
+	}
+	return m
+})
+
+// loadProfile decodes the embedded profile of the given file name; a file
+// that does not decode, or whose name field is not its file's name, is a
+// bug of the build and panics.
+func loadProfile(name string) *Profile {
+	file := path.Join("profiles", name+".json")
+	data, err := profileFiles.ReadFile(file)
+	if err != nil {
+		panic(err)
+	}
+	p, err := parseProfile(data)
+	if err != nil {
+		panic(fmt.Sprintf("catalog/%s: %v", file, err))
+	}
+	if p.Name != name {
+		panic(fmt.Sprintf("catalog/%s: the name is %q, not the file's name", file, p.Name))
+	}
+	return p
+}
+
+// profiles decodes every profile, in profileOrder.
+var profiles = sync.OnceValue(func() []*Profile {
+	byName := profileByName()
+	var out []*Profile
+	for _, name := range profileNames() {
+		out = append(out, byName[name]())
+	}
 	return out
 })
 
@@ -361,23 +397,20 @@ func Profiles() []*Profile { return profiles() }
 
 // LookupProfile returns the profile of the given name (case-insensitive).
 func LookupProfile(name string) (*Profile, bool) {
-	for _, p := range profiles() {
-		if strings.EqualFold(p.Name, name) {
-			return p, true
+	byName := profileByName()
+	if load, ok := byName[name]; ok {
+		return load(), true
+	}
+	for _, n := range profileNames() {
+		if strings.EqualFold(n, name) {
+			return byName[n](), true
 		}
 	}
 	return nil, false
 }
 
 // ProfileNames returns the names of every profile, the default first.
-func ProfileNames() []string {
-	ps := profiles()
-	names := make([]string, len(ps))
-	for i, p := range ps {
-		names[i] = p.Name
-	}
-	return names
-}
+func ProfileNames() []string { return slices.Clone(profileNames()) }
 
 // UnknownPresetError is returned by [New] for a preset that names no
 // profile. Its message suggests the nearest name.

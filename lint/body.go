@@ -10,6 +10,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
@@ -211,17 +212,21 @@ func appendCodeSpan(refs []Reference, body []byte, lines []int, n *ast.CodeSpan)
 }
 
 // exampleMarker matches the words that make a sentence an example.
-var exampleMarker = regexp.MustCompile(`(?i)\be\.\s?g\.|\bfor (?:example|instance)\b|\bsuch as\b|\bexamples?\W{0,3}:`)
+var exampleMarker = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\be\.\s?g\.|\bfor (?:example|instance)\b|\bsuch as\b|\bexamples?\W{0,3}:`)
+})
 
 // introMarker matches a sentence that introduces a list of examples: one
 // that opens with "Example" or "For example", or ends with "such as:",
 // "e.g.:" or "for example:".
-var introMarker = regexp.MustCompile(`(?i)^\W{0,3}(?:for )?examples?\b|(?:such as|e\.\s?g\.|for (?:example|instance))\W{0,3}:?\s*$`)
+var introMarker = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\W{0,3}(?:for )?examples?\b|(?:such as|e\.\s?g\.|for (?:example|instance))\W{0,3}:?\s*$`)
+})
 
 // templateMarker matches a bracketed placeholder that is not a link, such
 // as "[Description]" or "[Component name]": the block is a template to
 // fill in, and its paths are the template's.
-var templateMarker = regexp.MustCompile(`\[[A-Z][A-Za-z0-9 ,/._-]*\](?:[^(\[:]|$)`)
+var templateMarker = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[[A-Z][A-Za-z0-9 ,/._-]*\](?:[^(\[:]|$)`) })
 
 // exampleContext reports whether the reference at offset off, inside node
 // n, sits in a sentence that says it is an example, or in an item of a
@@ -235,7 +240,7 @@ func exampleContext(body []byte, n ast.Node, off int) bool {
 		return false
 	}
 	t := blockText(body, block)
-	if exampleMarker.MatchString(sentenceAt(t, off, block)) || templateMarker.Match(t.text) {
+	if exampleMarker().MatchString(sentenceAt(t, off, block)) || templateMarker().Match(t.text) {
 		return true
 	}
 	for p := block; p != nil; p = p.Parent() {
@@ -243,7 +248,7 @@ func exampleContext(body []byte, n ast.Node, off int) bool {
 			continue
 		}
 		if prev := p.PreviousSibling(); prev != nil && prev.Type() == ast.TypeBlock && prev.Lines().Len() > 0 {
-			if t := string(blockText(body, prev).text); introMarker.MatchString(t) || introMarker.MatchString(lastSentence(t)) {
+			if t := string(blockText(body, prev).text); introMarker().MatchString(t) || introMarker().MatchString(lastSentence(t)) {
 				return true
 			}
 		}

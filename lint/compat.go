@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/skillet-go/skillet/catalog"
@@ -239,7 +240,7 @@ func scalarText(v any) any {
 }
 
 // xmlTag matches something that reads as an XML or HTML tag.
-var xmlTag = regexp.MustCompile(`<\s*/?\s*[A-Za-z][A-Za-z0-9_:.-]*(\s[^<>]*)?/?\s*>`)
+var xmlTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<\s*/?\s*[A-Za-z][A-Za-z0-9_:.-]*(\s[^<>]*)?/?\s*>`) })
 
 // check returns the messages of the ways the file breaks rule (none when
 // it keeps it).
@@ -305,10 +306,10 @@ func (in *compatInput) check(rule HostRule, h *Host) []string {
 		}
 	case RuleNoXMLTags:
 		var out []string
-		if xmlTag.MatchString(name) {
+		if xmlTag().MatchString(name) {
 			out = append(out, "the name contains an XML tag")
 		}
-		if xmlTag.MatchString(in.description) {
+		if xmlTag().MatchString(in.description) {
 			out = append(out, "the description contains an XML tag")
 		}
 		return out

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Scheme is the URI scheme of served skill files: skill://NAME/PATH
@@ -33,7 +34,7 @@ var (
 // nameRule is the loosest name the catalog serves ([a-z0-9][a-z0-9._-]*,
 // docs/format.md#names): every such name is an RFC 3986 reg-name, so it sits in
 // the URI authority unencoded.
-var nameRule = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
+var nameRule = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`) })
 
 // URI returns the canonical URI of a file of the named skill: skill://NAME
 // followed by each segment of rel percent-encoded as a URI path segment
@@ -82,7 +83,7 @@ func ParseURI(uri string) (name, rel string, err error) {
 	if name == "" {
 		return bad("no skill name (skill://NAME/PATH)")
 	}
-	if !nameRule.MatchString(name) {
+	if !nameRule().MatchString(name) {
 		return bad("the skill name must match [a-z0-9][a-z0-9._-]*")
 	}
 	if !hasPath {

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/skillet-go/skillet/internal/yamlx"
 )
@@ -135,7 +136,9 @@ func (p *parser) yamlError(err error, lineOff int) {
 
 // keyLine matches "key: value" with optional indentation; the key is a plain
 // word (letters, digits, _ . - / and inner spaces).
-var keyLine = regexp.MustCompile(`^(\s*)([A-Za-z0-9_][A-Za-z0-9_./ -]*?)\s*:(?:[ \t]+(.*))?$`)
+var keyLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\s*)([A-Za-z0-9_][A-Za-z0-9_./ -]*?)\s*:(?:[ \t]+(.*))?$`)
+})
 
 // repair implements docs/format.md#parsing's repair-and-retry: at the line the YAML error
 // names, the value of a "key: value" line (with its continuation lines) is
@@ -170,7 +173,7 @@ func (p *parser) repair(fm *frontmatter, err error) (*yamlx.Node, error) {
 		if !ok {
 			return nil, err
 		}
-		m := keyLine.FindStringSubmatch(fm.lines[start])
+		m := keyLine().FindStringSubmatch(fm.lines[start])
 		indent, key := m[1], m[2]
 		value := joinPlain(m[3], fm.lines[start+1:end+1])
 		text := indent + key + ": " + strconv.Quote(value)
@@ -212,10 +215,10 @@ func owner(lines []string, idx int) (start, end int, ok bool) {
 		if indentOf(lines[i]) <= indentOf(lines[j]) {
 			break
 		}
-		if mi := keyLine.FindStringSubmatch(lines[i]); mi != nil && KnownField(mi[2]) {
+		if mi := keyLine().FindStringSubmatch(lines[i]); mi != nil && KnownField(mi[2]) {
 			break // a known field indented by mistake, not a continuation
 		}
-		m := keyLine.FindStringSubmatch(lines[j])
+		m := keyLine().FindStringSubmatch(lines[j])
 		if m == nil {
 			// lines[j] is itself a continuation; keep climbing.
 			i = j
@@ -242,7 +245,7 @@ func previousKey(lines []string, i int) (start, end int, ok bool) {
 // span checks that line i is a "key: value" line with a plain (unquoted,
 // non-block) value and returns the range of its continuation lines.
 func span(lines []string, i int) (start, end int, ok bool) {
-	m := keyLine.FindStringSubmatch(lines[i])
+	m := keyLine().FindStringSubmatch(lines[i])
 	if m == nil {
 		return 0, 0, false
 	}

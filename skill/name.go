@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -12,7 +13,7 @@ import (
 
 var (
 	// looseName is Kestrel's rule for a normalised name.
-	looseName = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
+	looseName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`) })
 )
 
 // specName is the specification's name rule: lowercase ASCII letters and
@@ -164,11 +165,11 @@ func (p *parser) resolveName(s *Skill, fm *frontmatter, dirName string) bool {
 	name := raw
 	switch {
 	case ValidName(raw):
-	case looseName.MatchString(raw):
+	case looseName().MatchString(raw):
 		p.reportSeverity(CodeNameInvalid, SeverityWarning, line, col, "%s (it still loads)", specNameProblem(raw))
 	default:
 		name = Normalize(raw)
-		if name == "" || !looseName.MatchString(name) {
+		if name == "" || !looseName().MatchString(name) {
 			p.reportSeverity(CodeNameInvalid, SeverityError, line, col, "the name %q has no letter or digit from a-z and 0-9 to keep; names are lower-case a-z, 0-9 and hyphens", raw)
 			return false
 		}

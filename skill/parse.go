@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/skillet-go/skillet/internal/yamlx"
@@ -197,7 +198,7 @@ func closeKeyBlock(src []byte, f *fence) bool {
 			f.dots = true
 			break
 		}
-		switch m := unfencedKey.FindSubmatch(line); {
+		switch m := unfencedKey().FindSubmatch(line); {
 		case m != nil:
 			known = known || KnownField(string(m[1]))
 		case end >= 0 && (line[0] == ' ' || line[0] == '\t' || bytes.HasPrefix(line, []byte("- "))):
@@ -236,7 +237,7 @@ func keyFollows(b []byte) bool {
 	for i := 0; i < len(b); {
 		line, next := nextLine(b, i)
 		if !isBlank(line) {
-			return unfencedKey.Match(bytes.TrimLeft(line, " \t"))
+			return unfencedKey().Match(bytes.TrimLeft(line, " \t"))
 		}
 		i = next
 	}
@@ -594,7 +595,7 @@ func skipUnfencedKeys(lines []string) int {
 		if strings.TrimSpace(line) == "" {
 			break
 		}
-		if m := unfencedKey.FindStringSubmatch(line); m != nil {
+		if m := unfencedKey().FindStringSubmatch(line); m != nil {
 			keys++
 			known = known || KnownField(m[1])
 			k++
@@ -616,7 +617,7 @@ func skipUnfencedKeys(lines []string) int {
 }
 
 // unfencedKey matches a top-level "key: value" (or "key:") line.
-var unfencedKey = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_-]*):(?:[ \t]|$)`)
+var unfencedKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_-]*):(?:[ \t]|$)`) })
 
 // Docstring quotes: a line opening with one starts a block that a line
 // ending with the same quote closes.

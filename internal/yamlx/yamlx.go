@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -216,10 +217,12 @@ func taggedScalar(n *Node) any {
 }
 
 var (
-	intDec = regexp.MustCompile(`^[-+]?[0-9]+$`)
-	intOct = regexp.MustCompile(`^0o[0-7]+$`)
-	intHex = regexp.MustCompile(`^0x[0-9a-fA-F]+$`)
-	float  = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+	intDec = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[-+]?[0-9]+$`) })
+	intOct = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^0o[0-7]+$`) })
+	intHex = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^0x[0-9a-fA-F]+$`) })
+	float  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+	})
 )
 
 func plainScalar(s string) any {
@@ -236,22 +239,22 @@ func plainScalar(s string) any {
 		return s
 	}
 	switch {
-	case intDec.MatchString(s):
+	case intDec().MatchString(s):
 		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
 			return i
 		}
 		return s
-	case intOct.MatchString(s):
+	case intOct().MatchString(s):
 		if i, err := strconv.ParseInt(s[2:], 8, 64); err == nil {
 			return i
 		}
 		return s
-	case intHex.MatchString(s):
+	case intHex().MatchString(s):
 		if i, err := strconv.ParseInt(s[2:], 16, 64); err == nil {
 			return i
 		}
 		return s
-	case float.MatchString(s):
+	case float().MatchString(s):
 		if f, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(f, 0) {
 			return f
 		}
