@@ -508,7 +508,7 @@ colour: blue
 	if diff := cmp.Diff([]string{"t"}, names(l)); diff != "" {
 		t.Errorf("directories did not replace the project roots (-want +got):\n%s", diff)
 	}
-	d := findDiag(l, skill.CodeUnknownField)
+	d := findDiag(l, CodeConfigUnknownKey)
 	if d == nil || d.Line != 9 || d.Column != 1 || !strings.Contains(d.Message, "colour") {
 		t.Errorf("unknown key: %+v", d)
 	}

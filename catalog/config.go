@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/skillet-go/skillet/internal/suggest"
 	"github.com/skillet-go/skillet/internal/yamlx"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -159,7 +160,11 @@ func ParseConfig(path string, data []byte) (*Config, []skill.Diagnostic, error) 
 			cfg.Preset, err = stringValue(v, bad)
 			if err == nil {
 				if _, ok := LookupProfile(cfg.Preset); !ok {
-					err = bad("one of " + strings.Join(ProfileNames(), ", "))
+					hint := ""
+					if near := SuggestProfile(cfg.Preset); near != "" {
+						hint = fmt.Sprintf(" (did you mean %s?)", near)
+					}
+					err = bad("one of " + strings.Join(ProfileNames(), ", ") + hint)
 				}
 			}
 		case "mode":
@@ -168,10 +173,13 @@ func ParseConfig(path string, data []byte) (*Config, []skill.Diagnostic, error) 
 				err = bad(`"lenient" or "strict"`)
 			}
 		default:
+			msg := fmt.Sprintf("unknown configuration key %q (ignored)", key)
+			if near := suggest.Nearest(key, configKeys); near != "" {
+				msg += fmt.Sprintf("; did you mean %s?", near)
+			}
 			diags = append(diags, skill.Diagnostic{
-				Code: skill.CodeUnknownField, Severity: skill.SeverityWarning, Path: path,
-				Line: k.Line, Column: k.Column,
-				Message: fmt.Sprintf("unknown configuration key %q (ignored)", key),
+				Code: CodeConfigUnknownKey, Severity: skill.SeverityWarning, Path: path,
+				Line: k.Line, Column: k.Column, Message: msg,
 			})
 		}
 		if err != nil {
@@ -180,6 +188,21 @@ func ParseConfig(path string, data []byte) (*Config, []skill.Diagnostic, error) 
 	}
 	return cfg, diags, nil
 }
+
+// configKeys are the keys skillet.yaml takes (docs/discovery.md#configuration).
+var configKeys = []string{"directories", "userRoots", "extraPaths", "trustedPaths", "maxSkillBytes", "maxSkills",
+	"maxDescriptionChars", "catalogBudgetChars", "toolName", "preset", "mode"}
+
+// CodeConfigUnknownKey: skillet.yaml has a key skillet does not know; it
+// is ignored.
+const CodeConfigUnknownKey skill.Code = "config-unknown-key"
+
+var _ = skill.Register(skill.CodeInfo{Code: CodeConfigUnknownKey, Severity: skill.SeverityWarning,
+	Summary: "the configuration file has a key skillet does not know; it is ignored",
+	Remedy:  "correct the key's spelling (the message names the nearest key), or remove it",
+	Source:  "docs/discovery.md#configuration",
+	Help: "skillet.yaml has a key that is not one of skillet's settings, so it has no effect; a misspelt key (maxSkils for maxSkills) leaves the setting at its default. " +
+		"The message suggests the nearest known key. docs/discovery.md lists every key."})
 
 func validToolName(s string) bool {
 	if s == "" || len(s) > 64 {

@@ -199,6 +199,11 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 		diags = append(diags, bodyDiags[i]...)
 	}
 	diags = dropIgnoredNameMismatch(diags, files)
+	if len(l.Candidates) == 0 && len(opts.Targets) == 0 && !slices.ContainsFunc(diags, func(d skill.Diagnostic) bool {
+		return d.Code == skill.CodeSkillsSkipped || d.Code == skill.CodeWorkspaceMissing
+	}) {
+		diags = append(diags, elsewhere(l.Workspace, l.Roots)...)
+	}
 	for _, cd := range l.Candidates {
 		if cd.Ignored {
 			continue

@@ -1,0 +1,130 @@
+package lint
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/fsx"
+	"github.com/skillet-go/skillet/skill"
+)
+
+// CodeNoSkills: no skill file was found, but the workspace holds files
+// that look like skills outside every root.
+const CodeNoSkills skill.Code = "no-skills"
+
+var _ = skill.Register(skill.CodeInfo{Code: CodeNoSkills, Severity: skill.SeverityWarning,
+	Summary: "no skill was found, but the workspace has skill-like files outside every root",
+	Remedy:  "move the skills into a root (skillet list shows the roots), or read their folder with --root",
+	Source:  "docs/discovery.md#roots",
+	Help: "lint found no skill file in the roots it reads, yet the workspace holds SKILL.md files, or Markdown files that start with a frontmatter naming a name or " +
+		"description, in folders that no root covers. A SKILL.md is read only inside a root (such as .agents/skills/NAME/SKILL.md), and a loose NAME.md only " +
+		"directly in a root that reads the flat form. The message names the files; move them into a root, or pass --root with their folder."})
+
+// Bounds of the search for skill-like files.
+const (
+	maxElsewhereEntries = 20000
+	maxElsewhereDepth   = 8
+	maxElsewhereShown   = 5
+)
+
+// elsewhere looks, when no skill file was found, for skill-like files in
+// the workspace outside every root: SKILL.md files (any letter case) and
+// .md files whose frontmatter has a name: or description: line. It returns
+// one no-skills warning on the workspace that names them and the roots
+// read, or nothing. The search skips version-control and package folders
+// and is bounded in entries and depth.
+func elsewhere(ws string, roots []catalog.Root) []skill.Diagnostic {
+	if ws == "" {
+		return nil
+	}
+	var found []string
+	seen := 0
+	filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if seen++; seen > maxElsewhereEntries {
+			return filepath.SkipAll
+		}
+		if d.IsDir() {
+			if p == ws {
+				return nil
+			}
+			if skipBundleDir(d.Name()) || depth(relTo(ws, p)) > maxElsewhereDepth || inRoots(p, roots) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || !strings.EqualFold(filepath.Ext(d.Name()), ".md") || inRoots(p, roots) {
+			return nil
+		}
+		if strings.EqualFold(d.Name(), catalog.SkillFile) || hasSkillFrontmatter(p) {
+			found = append(found, p)
+		}
+		return nil
+	})
+	if len(found) == 0 {
+		return nil
+	}
+	shown := make([]string, 0, maxElsewhereShown)
+	for _, p := range found[:min(len(found), maxElsewhereShown)] {
+		shown = append(shown, filepath.ToSlash(relTo(ws, p)))
+	}
+	list := strings.Join(shown, ", ")
+	if n := len(found) - len(shown); n > 0 {
+		list += fmt.Sprintf(" and %d more", n)
+	}
+	var read []string
+	for _, r := range roots {
+		if r.Scope == catalog.ScopeProject {
+			read = append(read, filepath.ToSlash(relTo(ws, r.Path)))
+		}
+	}
+	return []skill.Diagnostic{{Code: CodeNoSkills, Severity: severity(CodeNoSkills), Path: ws,
+		Message: fmt.Sprintf("no skill found, but %s outside every root: %s (the project roots read are %s; a SKILL.md is read only inside a root)",
+			plural(len(found), "skill-like file"), list, strings.Join(read, ", "))}}
+}
+
+func relTo(base, p string) string {
+	if rel, err := filepath.Rel(base, p); err == nil {
+		return rel
+	}
+	return p
+}
+
+func inRoots(p string, roots []catalog.Root) bool {
+	for _, r := range roots {
+		if fsx.Within(p, r.Path) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasSkillFrontmatter reports whether the file starts with a --- line and
+// its first lines hold a name: or description: key.
+func hasSkillFrontmatter(p string) bool {
+	data, _, err := fsx.ReadRegular(p, 256<<10)
+	if err != nil {
+		return false
+	}
+	data = data[:min(len(data), 4096)]
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if !bytes.HasPrefix(data, []byte("---\n")) && !bytes.HasPrefix(data, []byte("---\r\n")) {
+		return false
+	}
+	for _, line := range bytes.Split(data, []byte("\n"))[1:] {
+		line = bytes.TrimRight(line, "\r")
+		if string(line) == "---" {
+			return false
+		}
+		if bytes.HasPrefix(line, []byte("name:")) || bytes.HasPrefix(line, []byte("description:")) {
+			return true
+		}
+	}
+	return false
+}
