@@ -241,6 +241,7 @@ func missing(names, found []string) []string {
 // no budget, the block is longer than the 4,096 characters Claude Code
 // keeps and names are lost.
 func TestClaudeCode(t *testing.T) {
+	t.Parallel() // a Node client: waits on its processes more than it computes
 	bin := agentsSetup(t)
 	claude := filepath.Join(bin, "claude")
 	if _, err := os.Stat(claude); err != nil {
@@ -296,6 +297,7 @@ func TestClaudeCode(t *testing.T) {
 // sent to the recorder (GOOGLE_GEMINI_BASE_URL), and checks that every
 // skill's name reaches a model request. The run is stopped once it has.
 func TestGeminiCLI(t *testing.T) {
+	t.Parallel() // a Node client: waits on its processes more than it computes
 	bin := agentsSetup(t)
 	gemini := filepath.Join(bin, "gemini")
 	if _, err := os.Stat(gemini); err != nil {
@@ -363,6 +365,7 @@ wait:
 // request: Codex sends the server's instructions as the description of
 // the server's tool namespace.
 func TestCodex(t *testing.T) {
+	t.Parallel() // a Node client: waits on its processes more than it computes
 	bin := agentsSetup(t)
 	codex := filepath.Join(bin, "codex")
 	if _, err := os.Stat(codex); err != nil {
@@ -428,6 +431,7 @@ func inspector(t *testing.T, dir, skillet string, serve []string, args ...string
 // skills/list, so the check passes) and one that is not user-invocable
 // (no prompt).
 func TestInspectorCLI(t *testing.T) {
+	t.Parallel() // a Node client: waits on its processes more than it computes
 	dir, _ := nodeSetup(t)
 	skillet := skilletBinary(t)
 	roots, names := agentCorpus(t)
@@ -530,6 +534,7 @@ func TestInspectorCLI(t *testing.T) {
 // list its MCP servers: each must show skillet, started with the printed
 // command, and the agents that check health must reach it.
 func TestPrintConfigAccepted(t *testing.T) {
+	t.Parallel() // a Node client: waits on its processes more than it computes
 	bin := agentsSetup(t)
 	skillet := skilletBinary(t)
 	ws := nodeWorkspace(t)

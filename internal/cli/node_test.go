@@ -18,7 +18,7 @@ import (
 // testdata/node/package.json into a cache folder outside the repository
 // ($SKILLET_NODE_DIR, else the user cache folder), once per version of
 // that file. It skips the test, with the reason, when node or npm is
-// missing or the registry cannot be reached.
+// missing or the clients are not installed (see npmInstall).
 func nodeSetup(t *testing.T) (dir string, major int) {
 	t.Helper()
 	if testing.Short() {
@@ -52,8 +52,20 @@ func nodeSetup(t *testing.T) (dir string, major int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "client.mjs"), client, 0o644); err != nil {
-		t.Fatal(err)
+	// Written through a rename: tests that run in parallel may be reading
+	// it.
+	if have, err := os.ReadFile(filepath.Join(dir, "client.mjs")); err != nil || string(have) != string(client) {
+		tmp, err := os.CreateTemp(dir, ".client-*.mjs")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, werr := tmp.Write(client)
+		if cerr := tmp.Close(); werr != nil || cerr != nil {
+			t.Fatal(werr, cerr)
+		}
+		if err := os.Rename(tmp.Name(), filepath.Join(dir, "client.mjs")); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return dir, major
 }
@@ -61,8 +73,10 @@ func nodeSetup(t *testing.T) (dir string, major int) {
 // npmInstall installs the packages of the package.json at pkgPath into a
 // cache folder outside the repository (dir, else the user cache folder's
 // skillet/PREFIX-HASH), once per version of that file, and returns the
-// folder. It skips the test when npm install fails (the registry cannot be
-// reached). .ci/run installs the same folders before the tests.
+// folder. It skips the test when they are not installed yet, unless
+// SKILLET_NPM_INSTALL=1 asks it to install them, and when npm install
+// fails (the registry cannot be reached). .ci/run installs the same folders
+// (.ci/node-install.sh) before the tests.
 func npmInstall(t *testing.T, pkgPath, prefix, dir string) string {
 	t.Helper()
 	pkg, err := os.ReadFile(pkgPath)
@@ -82,6 +96,11 @@ func npmInstall(t *testing.T, pkgPath, prefix, dir string) string {
 	}
 	stamp := filepath.Join(dir, ".installed")
 	if have, err := os.ReadFile(stamp); err != nil || string(have) != string(pkg) {
+		if os.Getenv("SKILLET_NPM_INSTALL") != "1" {
+			// A test run never waits on the registry: the packages are
+			// installed beforehand, by .ci/run or by hand.
+			t.Skipf("the npm packages of %s are not installed in %s: run bash .ci/node-install.sh (CI does), or set SKILLET_NPM_INSTALL=1 to install them from the test", pkgPath, dir)
+		}
 		if err := os.WriteFile(filepath.Join(dir, "package.json"), pkg, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -163,6 +182,7 @@ func runNode(t *testing.T, dir string, args ...string) (string, error) {
 // TypeScript SDK (@modelcontextprotocol/sdk from the npm registry), over
 // stdio and over streamable HTTP.
 func TestNodeSDKClient(t *testing.T) {
+	t.Parallel() // a Node client: waits on its processes more than it computes
 	dir, _ := nodeSetup(t)
 	bin := skilletBinary(t)
 	ws := nodeWorkspace(t)
@@ -191,6 +211,7 @@ var conformanceResult = regexp.MustCompile(`Passed: (\d+)/(\d+), (\d+) failed, (
 // server scenarios against skillet serve --http, on protocol 2026-07-28
 // and on 2025-11-25 (where the cache-field checks are skipped).
 func TestConformanceSkills(t *testing.T) {
+	t.Parallel() // a Node client: waits on its processes more than it computes
 	dir, major := nodeSetup(t)
 	cli := conformanceCLI(t, dir, major)
 	bin := skilletBinary(t)
