@@ -19,6 +19,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skillet-go/skillet/internal/mcpline"
 )
 
 // Path is where [Server.Handler] answers MCP requests.
@@ -157,7 +159,7 @@ func (s *Server) handler(o *HTTPOptions) http.Handler {
 	if !o.Stateful {
 		fast = s.fastRead
 	}
-	var mcpHandler http.Handler = parseErrors(h, cmp.Or(o.MaxRequestBytes, int64(DefaultMaxLineBytes)), fast)
+	var mcpHandler http.Handler = parseErrors(h, cmp.Or(o.MaxRequestBytes, int64(mcpline.DefaultMaxLineBytes)), fast)
 	if inner := mcpHandler; !o.Stateful {
 		// Requests of a stateless server are marked, so that initialize
 		// promises no notification it cannot deliver.
@@ -192,7 +194,7 @@ func parseErrors(next http.Handler, limit int64, fast func(http.ResponseWriter, 
 		if int64(len(body)) <= limit && !json.Valid(body) {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusBadRequest)
-			_, _ = w.Write(errorResponse(jsonrpc.ID{}, jsonrpc.CodeParseError, "the request body is not JSON"))
+			_, _ = w.Write(mcpline.ErrorResponse(jsonrpc.ID{}, jsonrpc.CodeParseError, "the request body is not JSON"))
 			return
 		}
 		if fast != nil && int64(len(body)) <= limit && fast(w, r, body) {
@@ -214,11 +216,11 @@ func stateless(ctx context.Context) bool {
 	return v
 }
 
-// ErrListenAny is returned by [CheckListenAddr] and [Listen] for an
+// ErrListenAny is returned by checkListenAddr and [Listen] for an
 // address other machines could reach when that was not asked for.
 var ErrListenAny = errors.New("the address is not loopback")
 
-// CheckListenAddr checks an --http address: HOST:PORT with a port (0 picks
+// checkListenAddr checks an --http address: HOST:PORT with a port (0 picks
 // a free one). Unless listenAny is set, HOST must be a loopback address
 // (127.0.0.0/8, ::1, with or without a zone) or a name every address of
 // which is loopback (localhost); anything else, an address that listens
@@ -226,12 +228,12 @@ var ErrListenAny = errors.New("the address is not loopback")
 // of another interface ("[fe80::1%eth0]", a LAN address, a name that
 // resolves elsewhere), gets an error wrapping [ErrListenAny]. Servers bind
 // to localhost by default, as gopls's MCP server does.
-func CheckListenAddr(addr string, listenAny bool) error {
+func checkListenAddr(addr string, listenAny bool) error {
 	_, err := resolveListenAddr(context.Background(), addr, listenAny)
 	return err
 }
 
-// Listen checks addr as [CheckListenAddr] does and listens on it: on the
+// Listen checks addr as checkListenAddr does and listens on it: on the
 // loopback address a name resolved to, so that the address checked is
 // the address bound.
 func Listen(ctx context.Context, addr string, listenAny bool) (net.Listener, error) {
@@ -358,6 +360,15 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, opts *HTTPOptions) 
 		return err
 	}
 	return nil
+}
+
+// RunStdio serves one client over stdio framing (one JSON-RPC message a
+// line) on in and out, as [Server.Run] does; unlike the SDK's
+// mcp.StdioTransport, a line that is not JSON or not a JSON-RPC message
+// gets an error response (-32700, -32600) and a line over 4 MiB is skipped
+// with -32600 instead of ending the session (docs/mcp.md).
+func (s *Server) RunStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	return s.Run(ctx, &mcpline.Transport{Reader: in, Writer: out})
 }
 
 // Run serves one client over t (for example &mcp.StdioTransport{}) until

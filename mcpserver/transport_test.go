@@ -17,6 +17,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skillet-go/skillet/internal/mcpline"
 )
 
 func TestCheckListenAddr(t *testing.T) {
@@ -77,8 +79,8 @@ func TestCheckListenAddr(t *testing.T) {
 		if (err == nil) != tt.ok || errors.Is(err, ErrListenAny) != tt.any || bind != tt.bind {
 			t.Errorf("resolveListenAddr(%q, %v) = %q, %v", tt.addr, tt.listenAny, bind, err)
 		}
-		if err := CheckListenAddr(tt.addr, tt.listenAny); (err == nil) != tt.ok {
-			t.Errorf("CheckListenAddr(%q, %v) = %v", tt.addr, tt.listenAny, err)
+		if err := checkListenAddr(tt.addr, tt.listenAny); (err == nil) != tt.ok {
+			t.Errorf("checkListenAddr(%q, %v) = %v", tt.addr, tt.listenAny, err)
 		}
 	}
 }
@@ -508,7 +510,7 @@ func TestLineTransportBadInput(t *testing.T) {
 	pr, pw := io.Pipe()
 	out := &syncWriter{lines: make(chan string, 100)}
 	done := make(chan error, 1)
-	go func() { done <- s.Run(t.Context(), &LineTransport{Reader: pr, Writer: out, MaxLineBytes: 1024}) }()
+	go func() { done <- s.Run(t.Context(), &mcpline.Transport{Reader: pr, Writer: out, MaxLineBytes: 1024}) }()
 	go io.WriteString(pw, strings.Join(lines, "\n")+"\n")
 	var answers []map[string]any
 	for len(answers) < 7 {

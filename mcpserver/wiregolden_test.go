@@ -13,12 +13,14 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/skillet-go/skillet/internal/mcpline"
 )
 
 var updateWire = flag.Bool("update", false, "rewrite the server section of testdata/wire/*.txtar")
 
 // TestWireGoldens drives the server with the raw JSON-RPC lines of each
-// testdata/wire/*.txtar file over the stdio framing (LineTransport) and
+// testdata/wire/*.txtar file over the stdio framing (internal/mcpline) and
 // compares every line the server writes with the file's "server" section,
 // as the SDK's conformance tests do. The archive's files under ws/ are the
 // workspace; "client" holds one client message per line; the workspace's
@@ -88,7 +90,7 @@ func runWire(t *testing.T, ws string, client []byte) []byte {
 	s := newServer(t, ws, nil)
 	cr, cw := io.Pipe()
 	sr, sw := io.Pipe()
-	ss, err := s.MCP().Connect(t.Context(), &LineTransport{Reader: cr, Writer: sw}, nil)
+	ss, err := s.MCP().Connect(t.Context(), &mcpline.Transport{Reader: cr, Writer: sw}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

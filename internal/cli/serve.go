@@ -129,10 +129,15 @@ func runServe(ctx context.Context, g *globals, io *IO, o *serveOptions) error {
 	if o.maxRequestBytes < 0 {
 		return usagef("--max-request-bytes must be positive")
 	}
+	// The address is checked and bound before the catalog is read, so a
+	// bad or busy --http is a usage error at once.
+	var ln net.Listener
 	if o.http != "" {
-		if err := mcpserver.CheckListenAddr(o.http, o.listenAny); err != nil {
+		var err error
+		if ln, err = mcpserver.Listen(ctx, o.http, o.listenAny); err != nil {
 			return &usageError{fmt.Errorf("--http: %w", err)}
 		}
+		defer ln.Close()
 	}
 	tool, ok := mcpserver.ParseToolMode(o.tool)
 	if !ok {
@@ -185,11 +190,7 @@ func runServe(ctx context.Context, g *globals, io *IO, o *serveOptions) error {
 
 	if o.http == "" {
 		logger.Info("serving MCP over stdio", "workspace", c.Workspace())
-		return srv.Run(ctx, &mcpserver.LineTransport{Reader: io.In, Writer: io.Out})
-	}
-	ln, err := mcpserver.Listen(ctx, o.http, o.listenAny)
-	if err != nil {
-		return &usageError{fmt.Errorf("--http: %w", err)}
+		return srv.RunStdio(ctx, io.In, io.Out)
 	}
 	mode := "stateless"
 	if o.stateful {

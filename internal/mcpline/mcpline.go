@@ -1,4 +1,7 @@
-package mcpserver
+// Package mcpline is the stdio transport of MCP (one JSON-RPC message a
+// line) that survives bad input; package mcpserver serves over it in
+// Server.RunStdio. See docs/mcp.md.
+package mcpline
 
 import (
 	"bufio"
@@ -14,17 +17,17 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// DefaultMaxLineBytes is the largest message a [LineTransport] reads when
+// DefaultMaxLineBytes is the largest message a [Transport] reads when
 // MaxLineBytes is 0.
 const DefaultMaxLineBytes = 4 << 20 // 4 MiB, the HTTP transport's default body limit
 
-// LineTransport is the stdio transport of MCP (one JSON-RPC message per
+// Transport is the stdio transport of MCP (one JSON-RPC message per
 // line) made to survive bad input: a line that is not JSON or not a
 // JSON-RPC message gets an error response (-32700 parse error, -32600
 // invalid request) and a line over MaxLineBytes is skipped with -32600,
 // where the SDK's own stdio transport ends the session. JSON-RPC batches,
 // which MCP dropped in 2025-06-18, get -32600 too.
-type LineTransport struct {
+type Transport struct {
 	Reader io.Reader
 	Writer io.Writer
 	// MaxLineBytes bounds one message (0: DefaultMaxLineBytes).
@@ -32,7 +35,7 @@ type LineTransport struct {
 }
 
 // Connect implements [mcp.Transport].
-func (t *LineTransport) Connect(context.Context) (mcp.Connection, error) {
+func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 	limit := t.MaxLineBytes
 	if limit <= 0 {
 		limit = DefaultMaxLineBytes
@@ -128,14 +131,14 @@ func (c *lineConn) decode(line []byte, tooLong bool, limit int) jsonrpc.Message 
 			}
 		}
 	}
-	_ = c.writeRaw(errorResponse(id, code, msg))
+	_ = c.writeRaw(ErrorResponse(id, code, msg))
 	return nil
 }
 
-// errorResponse is a JSON-RPC error response. A request whose id could not
+// ErrorResponse is a JSON-RPC error response. A request whose id could not
 // be read is answered with "id": null, as JSON-RPC 2.0 requires (section
 // 5), where the SDK's encoder would leave the id out.
-func errorResponse(id jsonrpc.ID, code int64, msg string) []byte {
+func ErrorResponse(id jsonrpc.ID, code int64, msg string) []byte {
 	var rid any // null
 	if id.IsValid() {
 		rid = id.Raw()
