@@ -144,6 +144,21 @@ func flagError(c *cobra.Command, err error) error {
 			return &usageError{fmt.Errorf("%w; did you mean --%s?", err, near)}
 		}
 	}
+	var ve *pflag.InvalidValueError
+	if errors.As(err, &ve) {
+		// pflag says why in Go's words ("strconv.ParseInt: parsing ...");
+		// say what the flag takes instead.
+		want := "a valid value"
+		switch ve.GetFlag().Value.Type() {
+		case "int", "int64", "uint", "uint64":
+			want = "a whole number"
+		case "duration":
+			want = "a duration such as 500ms, 2s or 1m"
+		case "bool":
+			want = "true or false"
+		}
+		return &usageError{fmt.Errorf("invalid value %q for --%s: it must be %s", ve.GetValue(), ve.GetFlag().Name, want)}
+	}
 	return &usageError{err}
 }
 
