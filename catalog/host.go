@@ -66,19 +66,18 @@ type HostVerdict struct {
 
 // hostCand is one file the engine's search found.
 type hostCand struct {
-	root       *hostRoot
-	path, dir  string
-	real       string
-	depth      int    // folders between the root and the file (ROOT/NAME/SKILL.md: 1)
-	skipped    string // the first entry on the path that the profile skips
-	inSkill    string // the folder of an enclosing skill, if any
-	viaLink    string // the first symlinked folder on the path, if any
-	escapes    bool   // viaLink or the file leads outside the root's boundary
-	fileLink   bool   // the skill file is itself a symlink
-	fileCase   bool   // skill.md in another letter case
-	flat       bool   // ROOT/NAME.md
-	readErr    error
-	searchStop bool
+	root      *hostRoot
+	path, dir string
+	real      string
+	depth     int    // folders between the root and the file (ROOT/NAME/SKILL.md: 1)
+	skipped   string // the first entry on the path that the profile skips
+	inSkill   string // the folder of an enclosing skill, if any
+	viaLink   string // the first symlinked folder on the path, if any
+	escapes   bool   // viaLink or the file leads outside the root's boundary
+	fileLink  bool   // the skill file is itself a symlink
+	fileCase  bool   // skill.md in another letter case
+	flat      bool   // ROOT/NAME.md
+	readErr   error
 }
 
 type hostRoot struct {

@@ -322,7 +322,6 @@ func (p *parser) parse() *Skill {
 	}
 
 	// Body.
-	body := src[f.bodyStart:]
 	bodyOff, bodyLine := f.bodyStart, f.bodyLine
 	for bodyOff < len(src) {
 		line, next := nextLine(src, bodyOff)
@@ -331,7 +330,7 @@ func (p *parser) parse() *Skill {
 		}
 		bodyOff, bodyLine = next, bodyLine+1
 	}
-	body = src[bodyOff:]
+	body := src[bodyOff:]
 	if !f.found {
 		// The body of a file without frontmatter is the whole file.
 		bodyOff, bodyLine = f.start, 1

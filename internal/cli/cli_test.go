@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"path/filepath"
 	"testing"
 
@@ -97,7 +98,7 @@ func TestStreamedJSONIsTheSame(t *testing.T) {
 				Metadata:     map[string]string{"z": odd, "a": "1", odd: ""},
 				AllowedTools: []string{"Read", odd},
 				Extra: skill.Map{
-					{Key: "f", Value: 1.5}, {Key: "big", Value: 1e21}, {Key: "tiny", Value: 1e-7}, {Key: "neg", Value: -0.0},
+					{Key: "f", Value: 1.5}, {Key: "big", Value: 1e21}, {Key: "tiny", Value: 1e-7}, {Key: "neg", Value: math.Copysign(0, -1)},
 					{Key: "i", Value: int64(-42)}, {Key: "b", Value: true}, {Key: "n", Value: nil}, {Key: odd, Value: odd},
 					{Key: "list", Value: []any{"a", int64(1), []any{}, skill.Map{}, skill.Map{{Key: "x", Value: []any{false, nil, 2.25}}}}},
 					{Key: "empty", Value: []any{}}, {Key: "map", Value: skill.Map{{Key: "k", Value: skill.Map{{Key: "deep", Value: "v"}}}}},
