@@ -45,13 +45,22 @@ func checkBody(s *catalog.Skill) []skill.Diagnostic {
 		return diags
 	}
 	defer root.Close()
-	for _, ref := range References([]byte(body)) {
-		if ref.Example {
+	b := []byte(body)
+	for _, ref := range references(b, false) {
+		// The cheap tests first: a placeholder path, then the file system,
+		// and only for a reference that is broken the sentence around it
+		// (exampleContext) and, for the message, a letter-case variant.
+		if placeholderPath(ref.Target) {
 			continue // plainly an example, not a file of this skill
 		}
-		problem := checkReference(root, ref.Target, ref.Code)
-		if problem == "" {
+		problem, missing := checkReference(root, ref.Target, ref.Code)
+		if problem == "" || exampleContext(b, ref.node, ref.off) {
 			continue
+		}
+		if missing {
+			if other := caseVariant(root, path.Clean(strings.ReplaceAll(ref.Target, `\`, "/"))); other != "" {
+				problem = fmt.Sprintf("does not exist in the skill folder (%s does: letter case matters)", other)
+			}
 		}
 		kind := "links to"
 		if ref.Code {
@@ -125,8 +134,27 @@ var bundleDirs = []string{"scripts/", "references/", "assets/"}
 // Query strings and fragments are dropped; percent-escapes are decoded.
 // Fenced and indented code blocks are not searched for paths.
 func References(body []byte) []Reference {
-	doc := goldmark.New().Parser().Parse(text.NewReader(body))
 	var refs []Reference
+	for _, f := range references(body, true) {
+		refs = append(refs, f.Reference)
+	}
+	return refs
+}
+
+// foundRef is a Reference with what exampleContext needs to decide Example
+// later: the node it was found in and its offset in the body.
+type foundRef struct {
+	Reference
+	node ast.Node
+	off  int
+}
+
+// references finds the references of body; with examples false it leaves
+// Example unset (false) for the caller to decide with exampleContext and
+// placeholderPath only where it matters.
+func references(body []byte, examples bool) []foundRef {
+	doc := goldmark.New().Parser().Parse(text.NewReader(body))
+	var refs []foundRef
 	lines := lineStarts(body)
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
@@ -136,14 +164,14 @@ func References(body []byte) []Reference {
 		case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
 			return ast.WalkSkipChildren, nil
 		case *ast.Link:
-			refs = appendLink(refs, body, lines, n, n.Destination)
+			refs = appendLink(refs, body, lines, n, n.Destination, examples)
 			return ast.WalkContinue, nil
 		case *ast.Image:
-			refs = appendLink(refs, body, lines, n, n.Destination)
+			refs = appendLink(refs, body, lines, n, n.Destination, examples)
 			return ast.WalkContinue, nil
 		case *ast.CodeSpan:
 			if !insideLink(n) {
-				refs = appendCodeSpan(refs, body, lines, n)
+				refs = appendCodeSpan(refs, body, lines, n, examples)
 			}
 			return ast.WalkSkipChildren, nil
 		}
@@ -152,7 +180,7 @@ func References(body []byte) []Reference {
 	return refs
 }
 
-func appendLink(refs []Reference, body []byte, lines []int, n ast.Node, dest []byte) []Reference {
+func appendLink(refs []foundRef, body []byte, lines []int, n ast.Node, dest []byte, examples bool) []foundRef {
 	raw := strings.TrimSpace(string(dest))
 	target, ok := relativeTarget(unescape(raw))
 	if !ok {
@@ -178,10 +206,11 @@ func appendLink(refs []Reference, body []byte, lines []int, n ast.Node, dest []b
 		}
 	}
 	line, col := position(body, lines, off)
-	return append(refs, Reference{Target: target, Line: line, Column: col, Example: exampleContext(body, n, off) || placeholderPath(target)})
+	return append(refs, foundRef{Reference: Reference{Target: target, Line: line, Column: col,
+		Example: examples && (exampleContext(body, n, off) || placeholderPath(target))}, node: n, off: off})
 }
 
-func appendCodeSpan(refs []Reference, body []byte, lines []int, n *ast.CodeSpan) []Reference {
+func appendCodeSpan(refs []foundRef, body []byte, lines []int, n *ast.CodeSpan, examples bool) []foundRef {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		t, ok := c.(*ast.Text)
 		if !ok {
@@ -201,8 +230,8 @@ func appendCodeSpan(refs []Reference, body []byte, lines []int, n *ast.CodeSpan)
 				if target, ok := codePath(tok); ok {
 					off := t.Segment.Start + i + lead
 					line, col := position(body, lines, off)
-					refs = append(refs, Reference{Target: target, Line: line, Column: col, Code: true,
-						Example: exampleContext(body, n, off) || placeholderPath(target)})
+					refs = append(refs, foundRef{Reference: Reference{Target: target, Line: line, Column: col, Code: true,
+						Example: examples && (exampleContext(body, n, off) || placeholderPath(target))}, node: n, off: off})
 				}
 			}
 			i = j
@@ -240,7 +269,7 @@ func exampleContext(body []byte, n ast.Node, off int) bool {
 		return false
 	}
 	t := blockText(body, block)
-	if exampleMarker().MatchString(sentenceAt(t, off, block)) || templateMarker().Match(t.text) {
+	if mayMark(t.text, '[') && templateMarker().Match(t.text) || mayExample(t.text) && exampleMarker().MatchString(sentenceAt(t, off, block)) {
 		return true
 	}
 	for p := block; p != nil; p = p.Parent() {
@@ -248,12 +277,48 @@ func exampleContext(body []byte, n ast.Node, off int) bool {
 			continue
 		}
 		if prev := p.PreviousSibling(); prev != nil && prev.Type() == ast.TypeBlock && prev.Lines().Len() > 0 {
-			if t := string(blockText(body, prev).text); introMarker().MatchString(t) || introMarker().MatchString(lastSentence(t)) {
+			pt := blockText(body, prev).text
+			if !mayExample(pt) {
+				continue
+			}
+			if t := string(pt); introMarker().MatchString(t) || introMarker().MatchString(lastSentence(t)) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// mayMark reports whether text holds the byte c; templateMarker needs "[".
+func mayMark(text []byte, c byte) bool { return bytes.IndexByte(text, c) >= 0 }
+
+// mayExample reports whether exampleMarker or introMarker can match text
+// (or a sentence of it): each of their alternatives holds "example", "for
+// instance", "such as" or "e.g." (with at most one space after "e."), which
+// text must hold in some letter case. A text with non-ASCII bytes is always
+// handed to the expressions, since (?i) folds letters such as U+017F (long
+// s) that ASCII lowering does not.
+func mayExample(text []byte) bool {
+	for _, c := range text {
+		if c >= 0x80 {
+			return true
+		}
+	}
+	l := bytes.ToLower(text)
+	if bytes.Contains(l, []byte("example")) || bytes.Contains(l, []byte("such as")) || bytes.Contains(l, []byte("for instance")) {
+		return true
+	}
+	for i := 0; ; {
+		j := bytes.Index(l[i:], []byte("e."))
+		if j < 0 {
+			return false
+		}
+		k := i + j + 2
+		if k < len(l) && (l[k] == 'g' || (isSpace(l[k]) || l[k] == '\f') && k+1 < len(l) && l[k+1] == 'g') {
+			return true
+		}
+		i = k
+	}
 }
 
 // textOf is a block's source text with, for each of its bytes, the body
@@ -487,30 +552,29 @@ func unescape(s string) string {
 // runtime's bundled-file reads do, so a path that climbs out with ".." or
 // through a symlink is reported too. A code-span path without an extension
 // may name a Markdown file without its ".md".
-func checkReference(root *os.Root, target string, code bool) string {
+// missing says the file does not exist (the caller may then look for a
+// letter-case variant with caseVariant for its message).
+func checkReference(root *os.Root, target string, code bool) (problem string, missing bool) {
 	p := strings.ReplaceAll(target, `\`, "/")
 	clean := path.Clean(p)
 	if clean == ".." || strings.HasPrefix(clean, "../") {
-		return "leaves the skill folder; files a skill uses must be inside it"
+		return "leaves the skill folder; files a skill uses must be inside it", false
 	}
 	_, err := root.Stat(clean)
 	switch {
 	case err == nil:
-		return ""
+		return "", false
 	case errors.Is(err, fs.ErrNotExist):
 		if code && path.Ext(clean) == "" {
 			if _, err := root.Stat(clean + ".md"); err == nil {
-				return ""
+				return "", false
 			}
 		}
-		if other := caseVariant(root, clean); other != "" {
-			return fmt.Sprintf("does not exist in the skill folder (%s does: letter case matters)", other)
-		}
-		return "does not exist in the skill folder"
+		return "does not exist in the skill folder", true
 	case strings.Contains(err.Error(), "escapes"):
-		return "resolves outside the skill folder through a symlink"
+		return "resolves outside the skill folder through a symlink", false
 	}
-	return ""
+	return "", false
 }
 
 // caseVariant finds a file whose path differs from p only in letter case,
