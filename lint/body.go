@@ -46,6 +46,7 @@ func checkBody(s *catalog.Skill) []skill.Diagnostic {
 	}
 	defer root.Close()
 	b := []byte(body)
+	var dirs map[string][]string // caseVariant's folder listings, read once per skill
 	for _, ref := range references(b, false) {
 		// The cheap tests first: a placeholder path, then the file system,
 		// and only for a reference that is broken the sentence around it
@@ -58,7 +59,7 @@ func checkBody(s *catalog.Skill) []skill.Diagnostic {
 			continue
 		}
 		if missing {
-			if other := caseVariant(root, path.Clean(strings.ReplaceAll(ref.Target, `\`, "/"))); other != "" {
+			if other := caseVariant(root, path.Clean(strings.ReplaceAll(ref.Target, `\`, "/")), &dirs); other != "" {
 				problem = fmt.Sprintf("does not exist in the skill folder (%s does: letter case matters)", other)
 			}
 		}
@@ -578,17 +579,27 @@ func checkReference(root *os.Root, target string, code bool) (problem string, mi
 }
 
 // caseVariant finds a file whose path differs from p only in letter case,
-// element by element, or returns "".
-func caseVariant(root *os.Root, p string) string {
+// element by element, or returns "". The names of each folder it reads are
+// kept in *dirs (created when nil; nil names for a folder that does not
+// open), so the broken references of one skill read each folder once.
+func caseVariant(root *os.Root, p string, dirs *map[string][]string) string {
+	if *dirs == nil {
+		*dirs = make(map[string][]string)
+	}
 	dir := "."
 	for _, el := range strings.Split(p, "/") {
-		f, err := root.Open(dir)
-		if err != nil {
-			return ""
+		names, seen := (*dirs)[dir]
+		if !seen {
+			if f, err := root.Open(dir); err == nil {
+				names, err = f.Readdirnames(-1)
+				f.Close()
+				if err != nil {
+					names = nil
+				}
+			}
+			(*dirs)[dir] = names
 		}
-		names, err := f.Readdirnames(-1)
-		f.Close()
-		if err != nil {
+		if names == nil {
 			return ""
 		}
 		match := ""
