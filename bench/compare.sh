@@ -84,6 +84,14 @@ row "prompt/$n" "$out/floor" "$t" ::: "$out/skillet" prompt -w "$t" --no-user -q
   "$out/skillet" prompt -w "$t" --no-user -q --no-cache
 row "search/$n" "$out/floor" "$t" ::: "$out/skillet" search release notes -w "$t" --no-user -q ::: \
   "$out/skillet" search release notes -w "$t" --no-user -q --no-cache
-# Rows of other commands (lint, serve) go here, one row call each.
+# lint --json checks every skill of the tree (the generated trees hold broken
+# references, so it exits 1; abrun still counts the runs). LINT_RUNS (default
+# 5) keeps this row short: one run is several seconds at 10,000 skills.
+all_runs=$runs runs=${LINT_RUNS:-5}
+row "lint/$n" "$out/floor" "$t" ::: "$out/skillet" lint --json -w "$t" --no-user -q
+runs=$all_runs
+# serve's per-request cost is measured by the mcpserver benchmarks
+# (go test ./mcpserver -run '^$' -bench 'HTTPReadResource|HTTPStatic'
+# -benchmem) and by bench/serve.sh; see docs/performance.md#serving.
 
 echo "ratio = command / pruning floor, run by run: median (min–max); cpu = user+sys; rss = peak resident set" >&2
