@@ -150,7 +150,7 @@ func ParseConfig(path string, data []byte) (*Config, []skill.Diagnostic, error) 
 		case "maxDescriptionChars":
 			cfg.MaxDescriptionChars, err = positiveInt(v, bad)
 		case "catalogBudgetChars":
-			cfg.CatalogBudgetChars, err = positiveInt(v, bad)
+			cfg.CatalogBudgetChars, err = nonNegativeInt(v, bad) // 0: no budget, as documented
 		case "toolName":
 			cfg.ToolName, err = stringValue(v, bad)
 			if err == nil && !validToolName(cfg.ToolName) {
@@ -250,6 +250,17 @@ func positiveInt(v *yamlx.Node, bad func(string) error) (int, error) {
 	n, err := strconv.Atoi(strings.ReplaceAll(strings.TrimSpace(v.Value), "_", ""))
 	if err != nil || n <= 0 {
 		return 0, bad("a positive integer")
+	}
+	return n, nil
+}
+
+func nonNegativeInt(v *yamlx.Node, bad func(string) error) (int, error) {
+	if v.Kind != yamlx.ScalarNode {
+		return 0, bad("0 or a positive integer")
+	}
+	n, err := strconv.Atoi(strings.ReplaceAll(strings.TrimSpace(v.Value), "_", ""))
+	if err != nil || n < 0 {
+		return 0, bad("0 or a positive integer")
 	}
 	return n, nil
 }

@@ -31,6 +31,9 @@ import (
 // index. A folder's stamp changes when an entry is added to it, removed or
 // renamed (a symlink retargeted included), so an added skill is seen.
 //
+// The root's .skilletignore files are stamped too, since they withhold
+// skills from the listing.
+//
 // Stamps that are too fresh to trust (modified within indexRacyWindow of the
 // walk) are not written: the file could change again within the clock's
 // granularity and keep its stamp.
@@ -214,6 +217,14 @@ func (c *Catalog) saveIndex(l *Listing, roots []*Root, start time.Time) {
 	}
 	racy := start.Add(-indexRacyWindow).UnixNano()
 	stamps := c.configStamps()
+	// A root's IgnoreFile withholds skills from the listing (withhold.go);
+	// editing it in place changes no folder's stamp, so it is stamped
+	// itself, present or missing.
+	for _, r := range roots {
+		if r.Exists && !r.File {
+			stamps = append(stamps, indexStat(filepath.Join(r.Path, IgnoreFile)))
+		}
+	}
 	for p, ds := range c.dirs {
 		if ds.err != nil {
 			return

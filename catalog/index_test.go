@@ -152,6 +152,7 @@ func TestIndexStale(t *testing.T) {
 		"other/d/SKILL.md":           skillMD("d"),
 		"skills/group/notyet/x.txt":  "a grouping folder",
 		"skills/a/references/doc.md": "bundled",
+		"skills/.skilletignore":      "# nothing withheld yet\n",
 	}
 	for _, tt := range []struct {
 		name   string
@@ -180,6 +181,9 @@ func TestIndexStale(t *testing.T) {
 		{"missing root created", func(t *testing.T, e testEnv) {
 			writeTree(t, e.ws, map[string]string{".agents/skills/z/SKILL.md": skillMD("z")})
 		}, []string{"z", "a", "b", "c"}},
+		{"root's ignore file edited", func(t *testing.T, e testEnv) {
+			writeTree(t, e.ws, map[string]string{"skills/.skilletignore": "group/\n"})
+		}, []string{"a", "c"}},
 		{"index file corrupt", func(t *testing.T, e testEnv) {
 			files, _ := filepath.Glob(filepath.Join(e.home, "idx", "*.idx"))
 			if len(files) != 1 {

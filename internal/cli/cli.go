@@ -288,9 +288,11 @@ func newRootCmd(io *IO) *cobra.Command {
 		Long: `skillet discovers Agent Skills (folders with a SKILL.md), shows what a model
 would see of them, checks them, and serves them to agents over MCP.
 
-Skills are found in the workspace's project roots (.agents/skills, skills),
-the user roots (~/.agents/skills, ~/.config/skillet/skills) and any --root,
-or in another agent's layout with --preset.`,
+Skills are found in the folders every common agent reads: the workspace's
+project roots (.agents/skills, .claude/skills, .github/skills,
+.opencode/skills, .gemini/skills, skills), the matching user roots in the
+home folder, and any --root; --preset HOST reads as that agent does
+(skillet list --help, docs/hosts.md).`,
 		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -302,7 +304,7 @@ or in another agent's layout with --preset.`,
 	pf.StringVar(&g.preset, "preset", "", "list what one host loads, by its rules (docs/hosts.md): "+strings.Join(catalog.ProfileNames(), ", "))
 	pf.BoolVar(&g.noUser, "no-user", false, "skip the user roots in the home folder")
 	pf.BoolVar(&g.strict, "strict", false, "read skills as the specification's reference validator does")
-	pf.StringVar(&g.config, "config", "", "the configuration file (default: skillet.yaml in the workspace)")
+	pf.StringVar(&g.config, "config", "", "the configuration file (default: skillet.yaml or .skillet.yaml in the workspace)")
 	pf.BoolVarP(&g.quiet, "quiet", "q", false, "print no summary line on stderr")
 	pf.BoolVar(&g.noCache, "no-cache", false, "do not use or write the persistent index of the listing (show, search, prompt, tool-schema, serve)")
 	_ = root.RegisterFlagCompletionFunc("preset", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
