@@ -92,7 +92,7 @@ func TestCompat(t *testing.T) {
 			"claude-api": {RuleFrontmatter, RuleDescriptionField},
 			"openai":     {RuleFrontmatter},
 		}},
-		"skills/long/SKILL.md": {all(ok, map[string]string{"codex": ch, "brute": no, "kestrel": ch}), map[string][]HostRule{
+		"skills/long/SKILL.md": {all(ok, map[string]string{"codex": ch, "brute": no, "kestrel": ch, "copilot": no}), map[string][]HostRule{
 			"spec":       {RuleDescriptionLength, RuleMetadataStrings},
 			"skills-ref": {RuleReferenceValidator},
 			"anthropic":  {RuleDescriptionLength},
@@ -107,7 +107,7 @@ func TestCompat(t *testing.T) {
 			"spec":       {RuleNameField},
 			"skills-ref": {RuleReferenceValidator},
 		}},
-		"skills/group/deep/SKILL.md": {all(no, map[string]string{"codex": ok, "opencode": ok, "pi": ok, "brute": ok}), map[string][]HostRule{}},
+		"skills/group/deep/SKILL.md": {all(no, map[string]string{"codex": ok, "opencode": ok, "pi": ok, "brute": ok, "copilot": ok}), map[string][]HostRule{}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("compatibility report (-want +got):\n%s", diff)
