@@ -251,8 +251,11 @@ func (c *Catalog) Workspace() string { return c.workspace }
 // Skill is one loaded skill: its parsed frontmatter and where it was found.
 // The body is not held (docs/performance.md); read it with Content or [Catalog.Load].
 type Skill struct {
-	// Skill holds the parsed frontmatter; its Body is always "".
-	*skill.Skill
+	// Name, Description and WhenToUse are the frontmatter's (the name as
+	// normalized, see docs/format.md#names); Parsed has every other field.
+	Name        string
+	Description string
+	WhenToUse   string
 	// Location is the absolute path of the SKILL.md (or flat NAME.md) as
 	// found, through any symlinks.
 	Location string
@@ -277,8 +280,38 @@ type Skill struct {
 	// maxSkills. Unlisted skills stay loadable by name.
 	Listed bool
 
+	parsed   *skill.Skill // the frontmatter; its Body is "" (Load reads it)
 	c        *Catalog
 	boundary string // the root's boundary (docs/discovery.md#boundaries), symlinks resolved
+}
+
+// Parsed returns the skill's SKILL.md as parsed when it was listed: every
+// frontmatter field, the repairs and the position of the body. Its Body is
+// empty: a listing never holds bodies; [Catalog.Load] reads one. The
+// result is shared; do not modify it.
+func (s *Skill) Parsed() *skill.Skill { return s.parsed }
+
+// Hidden reports whether the skill opted out of the catalog
+// (disable-model-invocation: true); it stays loadable by name.
+func (s *Skill) Hidden() bool { return s.parsed != nil && s.parsed.Hidden() }
+
+// NewSkill returns a skill for a SKILL.md parsed elsewhere (by
+// [skill.Parse]), with Name, Description and WhenToUse taken from p and
+// Parsed returning p; the caller sets Location and the other fields. It is
+// for handing skills that no Catalog found to package agent's Render; such
+// a skill cannot be read through a Catalog (ErrNotFound).
+func NewSkill(p *skill.Skill) *Skill {
+	s := &Skill{}
+	s.setParsed(p)
+	return s
+}
+
+// setParsed sets the parsed frontmatter and the fields taken from it.
+func (s *Skill) setParsed(p *skill.Skill) {
+	s.parsed = p
+	if p != nil {
+		s.Name, s.Description, s.WhenToUse = p.Name, p.Description, p.WhenToUse
+	}
 }
 
 // allowed reports whether a resolved path lies inside the skill's root

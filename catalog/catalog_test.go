@@ -564,10 +564,10 @@ func TestCache(t *testing.T) {
 	if diff := cmp.Diff([]string{"a", "b"}, names(l)); diff != "" {
 		t.Fatalf("(-want +got):\n%s", diff)
 	}
-	first := l.Skills[0].Skill
+	first := l.Skills[0].Parsed()
 
 	// Unchanged: the parsed skill is reused, not re-read.
-	if l := list(); l.Skills[0].Skill != first {
+	if l := list(); l.Skills[0].Parsed() != first {
 		t.Error("an unchanged file was parsed again")
 	}
 
@@ -626,7 +626,7 @@ func TestLoadAndContent(t *testing.T) {
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{"skills/a/SKILL.md": "---\nname: a\ndescription: d\n---\n\n# A\r\n\r\nStep one.\r\n"})
 	c, l := e.list(t, &Options{NoUser: true})
-	if l.Skills[0].Body != "" {
+	if l.Skills[0].Parsed().Body != "" {
 		t.Error("the listing holds the body")
 	}
 	got, err := l.Skills[0].Content()

@@ -494,8 +494,9 @@ func (c *Catalog) hostList(ctx context.Context) (*Listing, []HostVerdict, error)
 			diags = append(diags, d)
 			continue
 		}
-		s := &Skill{Skill: v.Skill, Location: v.Path, BaseDir: cd.dir, Root: v.Root, Scope: v.Scope, Flat: cd.flat, Folder: cd.root.Label,
+		s := &Skill{Location: v.Path, BaseDir: cd.dir, Root: v.Root, Scope: v.Scope, Flat: cd.flat, Folder: cd.root.Label,
 			c: c, boundary: cd.root.Boundary}
+		s.setParsed(v.Skill)
 		if cd.flat {
 			s.BaseDir = filepath.Dir(v.Path)
 		}

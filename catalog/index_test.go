@@ -327,8 +327,21 @@ func fill(v reflect.Value, depth int) {
 func TestIndexCodecCoversEveryField(t *testing.T) {
 	var l Listing
 	fill(reflect.ValueOf(&l).Elem(), 0)
+	// The parsed frontmatter is unexported; fill it as fill would (so the
+	// names it copies into Name, Description and WhenToUse agree).
+	parsed := func() *skill.Skill {
+		var p skill.Skill
+		fill(reflect.ValueOf(&p).Elem(), 2)
+		return &p
+	}
 	for _, s := range l.Skills {
 		s.boundary = "/boundary"
+		s.setParsed(parsed())
+	}
+	for _, cd := range l.Candidates {
+		if cd.Skill != nil {
+			cd.Skill.setParsed(parsed())
+		}
 	}
 	// Candidates share skills with the listing, or hold their own.
 	l.Candidates[0].Skill = l.Skills[1]
@@ -348,7 +361,7 @@ func TestIndexCodecCoversEveryField(t *testing.T) {
 		t.Error("a candidate's skill is not the listing's own after decoding")
 	}
 	// A value type the parser never produces is refused, not mangled.
-	bad := Listing{Skills: []*Skill{{Skill: &skill.Skill{Extra: skill.Map{{Key: "k", Value: 3}}}}}}
+	bad := Listing{Skills: []*Skill{{parsed: &skill.Skill{Extra: skill.Map{{Key: "k", Value: 3}}}}}}
 	var e2 ienc
 	if err := e2.listing(&bad); err == nil {
 		t.Error("an int (not int64) frontmatter value was encoded")

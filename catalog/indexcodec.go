@@ -195,11 +195,11 @@ func (e *ienc) parsed(s *skill.Skill) error {
 }
 
 func (e *ienc) skill(s *Skill) error {
-	if s.Skill == nil {
+	if s.parsed == nil {
 		e.bool(false)
 	} else {
 		e.bool(true)
-		if err := e.parsed(s.Skill); err != nil {
+		if err := e.parsed(s.parsed); err != nil {
 			return err
 		}
 	}
@@ -539,7 +539,7 @@ func (d *idec) parsed() *skill.Skill {
 func (d *idec) skill(c *Catalog) *Skill {
 	s := &Skill{c: c}
 	if d.bool() {
-		s.Skill = d.parsed()
+		s.setParsed(d.parsed())
 	}
 	s.Location = d.str()
 	s.BaseDir = d.str()

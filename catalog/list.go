@@ -197,9 +197,10 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 		}
 		s := e.listed
 		if s == nil || s.Location != cand.path || s.BaseDir != cand.dir || s.Root != cand.root.Path || s.Scope != cand.root.Scope || s.Flat != cand.flat || s.boundary != cand.root.Boundary {
-			s = &Skill{Skill: e.skill, Location: cand.path, BaseDir: cand.dir, Root: cand.root.Path,
+			s = &Skill{Location: cand.path, BaseDir: cand.dir, Root: cand.root.Path,
 				Scope: cand.root.Scope, Folder: cand.root.Label, Flat: cand.flat, Bytes: e.size, Truncated: e.truncated, c: c,
 				boundary: cand.root.Boundary}
+			s.setParsed(e.skill)
 			e.listed = s
 		}
 		cd.Skill = s

@@ -90,7 +90,7 @@ func (l *Listing) Search(query string, limit int) ([]SearchResult, error) {
 	docs := make([][3][]string, len(l.Skills))
 	var total [3]float64
 	for i, s := range l.Skills {
-		docs[i] = docTokens(s.Skill)
+		docs[i] = docTokens(s.parsed)
 		for f := range 3 {
 			total[f] += float64(len(docs[i][f]))
 		}

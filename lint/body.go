@@ -28,15 +28,15 @@ import (
 // that may hold a reference (mayReference).
 func checkBody(s *catalog.Skill) []skill.Diagnostic {
 	var diags []skill.Diagnostic
-	if s.BodyLines > skill.MaxBodyLines {
+	if s.Parsed().BodyLines > skill.MaxBodyLines {
 		diags = append(diags, skill.Diagnostic{
 			Code: skill.CodeBodyTooLong, Severity: severity(skill.CodeBodyTooLong),
-			Path: s.Location, Line: s.BodyLine + skill.MaxBodyLines, Column: 1, Skill: s.Name,
+			Path: s.Location, Line: s.Parsed().BodyLine + skill.MaxBodyLines, Column: 1, Skill: s.Name,
 			Message: fmt.Sprintf("the body is %d lines, over the %d the specification recommends; move detail into files under references/ and link them",
-				s.BodyLines, skill.MaxBodyLines),
+				s.Parsed().BodyLines, skill.MaxBodyLines),
 		})
 	}
-	body := s.Body
+	body := s.Parsed().Body
 	if body == "" || !mayReference(body) {
 		return diags
 	}
@@ -69,7 +69,7 @@ func checkBody(s *catalog.Skill) []skill.Diagnostic {
 		}
 		diags = append(diags, skill.Diagnostic{
 			Code: skill.CodeBrokenReference, Severity: severity(skill.CodeBrokenReference),
-			Path: s.Location, Line: s.BodyLine + ref.Line - 1, Column: ref.Column, Skill: s.Name,
+			Path: s.Location, Line: s.Parsed().BodyLine + ref.Line - 1, Column: ref.Column, Skill: s.Name,
 			Message: fmt.Sprintf("the body %s %q, which %s", kind, ref.Target, problem),
 		})
 	}

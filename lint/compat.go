@@ -216,7 +216,7 @@ type compatInput struct {
 }
 
 func newCompatInput(cd *catalog.Candidate) *compatInput {
-	in := &compatInput{cd: cd, s: cd.Skill.Skill}
+	in := &compatInput{cd: cd, s: cd.Skill.Parsed()}
 	if cd.Flat {
 		base := filepath.Base(cd.Path)
 		in.folder = strings.TrimSuffix(base, filepath.Ext(base))

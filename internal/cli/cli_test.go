@@ -93,27 +93,31 @@ func TestStreamedJSONIsTheSame(t *testing.T) {
 	check("hard values", &catalog.Listing{
 		Workspace: "/w/" + odd,
 		Roots:     []catalog.Root{{Path: "/w/a", Scope: catalog.ScopeProject, Exists: true}, {Path: odd, Scope: catalog.ScopeUser}},
-		Skills: []*catalog.Skill{{
-			Skill: &skill.Skill{Name: odd, Description: odd, WhenToUse: "w", License: odd, Compatibility: "c",
-				Metadata:     map[string]string{"z": odd, "a": "1", odd: ""},
-				AllowedTools: []string{"Read", odd},
-				Extra: skill.Map{
-					{Key: "f", Value: 1.5}, {Key: "big", Value: 1e21}, {Key: "tiny", Value: 1e-7}, {Key: "neg", Value: math.Copysign(0, -1)},
-					{Key: "i", Value: int64(-42)}, {Key: "b", Value: true}, {Key: "n", Value: nil}, {Key: odd, Value: odd},
-					{Key: "list", Value: []any{"a", int64(1), []any{}, skill.Map{}, skill.Map{{Key: "x", Value: []any{false, nil, 2.25}}}}},
-					{Key: "empty", Value: []any{}}, {Key: "map", Value: skill.Map{{Key: "k", Value: skill.Map{{Key: "deep", Value: "v"}}}}},
-				},
-				DisableModelInvocation: true},
-			Location: "/w/a/s/SKILL.md", BaseDir: "/w/a/s", Scope: catalog.ScopeProject, Bytes: 123, Truncated: true,
-		}, {
-			Skill:    &skill.Skill{Name: "plain"},
-			Location: "/w/a/p/SKILL.md", BaseDir: "/w/a/p", Scope: catalog.ScopeExtra,
-		}},
+		Skills: []*catalog.Skill{with(catalog.NewSkill(&skill.Skill{Name: odd, Description: odd, WhenToUse: "w", License: odd, Compatibility: "c",
+			Metadata:     map[string]string{"z": odd, "a": "1", odd: ""},
+			AllowedTools: []string{"Read", odd},
+			Extra: skill.Map{
+				{Key: "f", Value: 1.5}, {Key: "big", Value: 1e21}, {Key: "tiny", Value: 1e-7}, {Key: "neg", Value: math.Copysign(0, -1)},
+				{Key: "i", Value: int64(-42)}, {Key: "b", Value: true}, {Key: "n", Value: nil}, {Key: odd, Value: odd},
+				{Key: "list", Value: []any{"a", int64(1), []any{}, skill.Map{}, skill.Map{{Key: "x", Value: []any{false, nil, 2.25}}}}},
+				{Key: "empty", Value: []any{}}, {Key: "map", Value: skill.Map{{Key: "k", Value: skill.Map{{Key: "deep", Value: "v"}}}}},
+			},
+			DisableModelInvocation: true}), func(s *catalog.Skill) {
+			s.Location, s.BaseDir, s.Scope, s.Bytes, s.Truncated = "/w/a/s/SKILL.md", "/w/a/s", catalog.ScopeProject, 123, true
+		}), with(catalog.NewSkill(&skill.Skill{Name: "plain"}), func(s *catalog.Skill) {
+			s.Location, s.BaseDir, s.Scope = "/w/a/p/SKILL.md", "/w/a/p", catalog.ScopeExtra
+		})},
 		Diagnostics: []skill.Diagnostic{
 			{Code: skill.CodeShadowed, Severity: skill.SeverityWarning, Path: odd, Line: 3, Column: 9, Message: odd, Skill: "s", Related: "/r"},
 			{Code: skill.CodeParseError, Severity: skill.SeverityError, Path: "/p", Message: "m"},
 		},
 	})
+}
+
+// with returns s after set has set its fields.
+func with(s *catalog.Skill, set func(*catalog.Skill)) *catalog.Skill {
+	set(s)
+	return s
 }
 
 func TestPrintable(t *testing.T) {

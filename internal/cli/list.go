@@ -150,8 +150,8 @@ func toSkillJSON(s *catalog.Skill) skillJSON {
 		Name: s.Name, Description: s.Description, WhenToUse: s.WhenToUse,
 		Location: slash(s.Location), BaseDir: slash(s.BaseDir), Scope: s.Scope, Folder: slash(s.Folder),
 		Hidden: s.Hidden(), Bytes: s.Bytes, Truncated: s.Truncated,
-		License: s.License, Compatibility: s.Compatibility,
-		Metadata: s.Metadata, AllowedTools: s.AllowedTools, Extra: s.Extra,
+		License: s.Parsed().License, Compatibility: s.Parsed().Compatibility,
+		Metadata: s.Parsed().Metadata, AllowedTools: s.Parsed().AllowedTools, Extra: s.Parsed().Extra,
 	}
 	if j.Metadata == nil {
 		j.Metadata = map[string]string{}
