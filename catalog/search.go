@@ -12,8 +12,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 	"weak"
-
-	"github.com/skillet-go/skillet/skill"
 )
 
 // ErrEmptyQuery is returned by [Catalog.Search] and [Listing.Search] when
@@ -90,7 +88,7 @@ func (l *Listing) Search(query string, limit int) ([]SearchResult, error) {
 	docs := make([][3][]string, len(l.Skills))
 	var total [3]float64
 	for i, s := range l.Skills {
-		docs[i] = docTokens(s.parsed)
+		docs[i] = docTokens(s)
 		for f := range 3 {
 			total[f] += float64(len(docs[i][f]))
 		}
@@ -276,8 +274,8 @@ func queryTerms(q string) []string {
 // still the skill's.
 var tokenCache = struct {
 	sync.Mutex
-	m map[weak.Pointer[skill.Skill]]*tokenEntry
-}{m: map[weak.Pointer[skill.Skill]]*tokenEntry{}}
+	m map[weak.Pointer[Skill]]*tokenEntry
+}{m: map[weak.Pointer[Skill]]*tokenEntry{}}
 
 type tokenEntry struct {
 	name, when, desc string
@@ -286,7 +284,7 @@ type tokenEntry struct {
 
 // docTokens returns the stemmed words of s's name, when-to-use and
 // description, from the cache when they are there.
-func docTokens(s *skill.Skill) [3][]string {
+func docTokens(s *Skill) [3][]string {
 	key := weak.Make(s)
 	tokenCache.Lock()
 	e := tokenCache.m[key]
@@ -298,7 +296,7 @@ func docTokens(s *skill.Skill) [3][]string {
 		fields: [3][]string{tokens(s.Name), tokens(s.WhenToUse), tokens(s.Description)}}
 	tokenCache.Lock()
 	if _, ok := tokenCache.m[key]; !ok {
-		runtime.AddCleanup(s, func(k weak.Pointer[skill.Skill]) {
+		runtime.AddCleanup(s, func(k weak.Pointer[Skill]) {
 			tokenCache.Lock()
 			delete(tokenCache.m, k)
 			tokenCache.Unlock()
