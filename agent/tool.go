@@ -15,6 +15,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/agentx"
 	"github.com/skillet-go/skillet/internal/fsx"
 )
 
@@ -97,24 +98,12 @@ type ToolOptions struct {
 	// the catalog in the tool's description.
 	Description string
 	// BaseDir returns what results state as a skill's base directory; nil
-	// means its absolute folder (catalog.Skill.BaseDir). The MCP server
-	// passes one returning skill://NAME/.
+	// means its absolute folder (catalog.Skill.BaseDir). An agent whose
+	// shell sees the skills under another path (a container, a sandbox)
+	// returns that path; the MCP server returns skill://NAME/.
 	BaseDir func(*catalog.Skill) string
-	// WholeFile returns where a result says the whole skill file can be
-	// read when its body was cut at maxSkillBytes; nil means its absolute
-	// path (catalog.Skill.Location). The MCP server passes one naming the
-	// skill:// URI of its SKILL.md and resources/read.
-	WholeFile func(*catalog.Skill) string
-	// Source is where calls read a skill's body and bundled files; nil
-	// means the disk, through the catalog. A server that serves snapshots
-	// of the files (the MCP server) passes its snapshot, so every answer
-	// comes from the same bytes.
-	Source Source
-	// Listing returns the listing a call works on; nil means the
-	// catalog's List. A server that already keeps a current listing (the
-	// MCP server's snapshot, refreshed by its file watcher) passes it here
-	// so a call does not list the catalog again.
-	Listing func(ctx context.Context) (*catalog.Listing, error)
+
+	hooks *agentx.ToolHooks // the MCP server's (internal/agentx)
 }
 
 // Tool is the load tool of docs/disclosure.md#load-tool: stage 2 (a skill's
@@ -138,20 +127,11 @@ type Tool struct {
 	wholeFile   func(*catalog.Skill) string
 	description string
 	listing     func(ctx context.Context) (*catalog.Listing, error)
-	source      Source
+	source      agentx.Source
 }
 
-// Source gives the load tool a skill's body and bundled files. The
-// catalog's Skill methods (Load, Files, ReadFile) are the default one.
-type Source interface {
-	// Load returns the skill's body.
-	Load(ctx context.Context, s *catalog.Skill) (*catalog.Loaded, error)
-	// Files lists the skill's files, SKILL.md included, sorted, with "/"
-	// separators; more says some were left out.
-	Files(ctx context.Context, s *catalog.Skill) (files []catalog.File, more bool, err error)
-	// ReadFile returns a bundled file's bytes, at most limit of them
-	// (errors wrap the catalog's sentinel errors).
-	ReadFile(ctx context.Context, s *catalog.Skill, rel string, limit int64) ([]byte, error)
+func init() {
+	agentx.SetToolHooks = func(opts any, h *agentx.ToolHooks) { opts.(*ToolOptions).hooks = h }
 }
 
 // diskSource reads through the catalog.
@@ -172,8 +152,10 @@ func NewTool(c *catalog.Catalog, opts *ToolOptions) *Tool {
 		o = *opts
 	}
 	t := &Tool{c: c, name: o.Name, session: o.Session, allowHidden: o.AllowHidden,
-		maxFile: o.MaxFileBytes, maxEnum: o.MaxEnum, searchLimit: o.SearchLimit, baseDir: o.BaseDir, wholeFile: o.WholeFile,
-		description: o.Description, listing: o.Listing, source: o.Source}
+		maxFile: o.MaxFileBytes, maxEnum: o.MaxEnum, searchLimit: o.SearchLimit, baseDir: o.BaseDir, description: o.Description}
+	if h := o.hooks; h != nil {
+		t.wholeFile, t.listing, t.source = h.WholeFile, h.Listing, h.Source
+	}
 	if t.source == nil {
 		t.source = diskSource{}
 	}
@@ -316,17 +298,13 @@ func (d *Definition) SchemaMap() (map[string]any, error) {
 // Definition returns the tool's definition for the current listing. The
 // error is ctx's.
 func (t *Tool) Definition(ctx context.Context) (*Definition, error) {
-	l, err := t.listing(ctx)
-	if err != nil {
-		return nil, err
+	l := agentx.ListingFrom(ctx) // the MCP server's next snapshot
+	if l == nil {
+		var err error
+		if l, err = t.listing(ctx); err != nil {
+			return nil, err
+		}
 	}
-	return t.DefinitionFor(l)
-}
-
-// DefinitionFor returns the tool's definition with the name enum of the
-// given listing, for a caller that holds the listing the tool will soon
-// serve (the MCP server builds it before it swaps a new snapshot in).
-func (t *Tool) DefinitionFor(l *catalog.Listing) (*Definition, error) {
 	s, err := t.schemaFor(l)
 	if err != nil {
 		return nil, err
@@ -508,24 +486,6 @@ func (t *Tool) Invoke(ctx context.Context, in Input) Result {
 	return t.readFile(ctx, s, rel)
 }
 
-// TruncationNote is the line that follows a skill body cut at
-// maxSkillBytes: the file's size, how much of it was read and left out,
-// the fence closed at the cut (closed, "" for none), and where the whole
-// file is (whole: a path, or a URI and how to read it). Every answer that
-// cuts a body (the load tool, the MCP server's prompts) says it the same
-// way.
-func TruncationNote(fileBytes int64, readBytes int, closed, whole string) string {
-	left := max(fileBytes-int64(readBytes), 0)
-	var b strings.Builder
-	fmt.Fprintf(&b, "[This skill's file is %d bytes and only its first %d bytes (maxSkillBytes) were read: %d bytes are left out and the instructions above are cut short",
-		fileBytes, readBytes, left)
-	if closed != "" {
-		fmt.Fprintf(&b, "; the code block open at the cut was closed with %s", closed)
-	}
-	fmt.Fprintf(&b, ". The whole file is %s.]", whole)
-	return b.String()
-}
-
 // load returns the body result for s.
 func (t *Tool) load(ctx context.Context, l *catalog.Listing, s *catalog.Skill) Result {
 	ld, err := t.source.Load(ctx, s)
@@ -542,14 +502,14 @@ func (t *Tool) load(ctx context.Context, l *catalog.Listing, s *catalog.Skill) R
 	fmt.Fprintf(&b, "# Skill: %s\n\n", s.Name)
 	body, closed := ld.Body, ""
 	if ld.Truncated {
-		body, closed = CloseFence(body)
+		body, closed = agentx.CloseFence(body)
 	}
 	if body != "" {
 		b.WriteString(body)
 		b.WriteString("\n\n")
 	}
 	if ld.Truncated {
-		b.WriteString(TruncationNote(s.Bytes, ld.Bytes, closed, t.wholeFile(s)))
+		b.WriteString(agentx.TruncationNote(s.Bytes, ld.Bytes, closed, t.wholeFile(s)))
 		b.WriteString("\n\n")
 	}
 	fmt.Fprintf(&b, "Base directory for this skill: %s\n", base)
@@ -852,38 +812,4 @@ func (t *Tool) search(l *catalog.Listing, query string) Result {
 		}
 	}
 	return Result{Text: b.String()}
-}
-
-// CloseFence makes a body cut at maxSkillBytes end outside any code block:
-// when the cut falls inside a fenced code block (three or more backticks or
-// tildes, CommonMark), a closing fence of the same character and length,
-// at the opening fence's indentation, is appended. It returns the body and
-// the fence it appended ("" when none was needed), which [TruncationNote]
-// names.
-func CloseFence(body string) (string, string) {
-	open, indent := "", ""
-	for line := range strings.Lines(body) {
-		// Any indentation: a fence inside a nested list item is indented
-		// by its item's depth.
-		t := strings.TrimRight(line, "\r\n")
-		trimmed := strings.TrimLeft(t, " \t")
-		if open != "" {
-			if strings.HasPrefix(trimmed, open) && strings.Trim(strings.TrimRight(trimmed, " \t"), open[:1]) == "" {
-				open = ""
-			}
-			continue
-		}
-		if len(trimmed) < 3 || trimmed[0] != '`' && trimmed[0] != '~' {
-			continue
-		}
-		n := len(trimmed) - len(strings.TrimLeft(trimmed, trimmed[:1]))
-		if n < 3 || trimmed[0] == '`' && strings.Contains(trimmed[n:], "`") {
-			continue
-		}
-		open, indent = trimmed[:n], t[:len(t)-len(trimmed)]
-	}
-	if open == "" {
-		return body, ""
-	}
-	return body + "\n" + indent + open, open
 }

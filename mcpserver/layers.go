@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/agentx"
 )
 
 // Layers 2 and 3 of docs/mcp.md come from package agent, so an MCP client
@@ -21,11 +22,7 @@ import (
 
 // newTool returns the load tool of docs/disclosure.md#load-tool over the server's catalog.
 func (s *Server) newTool() *agent.Tool {
-	return agent.NewTool(s.cat, &agent.ToolOptions{
-		// The model reads a skill's files through the tool's "path" or
-		// through resources/read, so the base directory it is told is the
-		// skill's directory resource.
-		BaseDir: func(cs *catalog.Skill) string { return URI(cs.Name, "") },
+	hooks := &agentx.ToolHooks{
 		// A body cut at maxSkillBytes is whole in resources/read.
 		WholeFile: func(cs *catalog.Skill) string {
 			return URI(cs.Name, skillFile) + ` (read it with resources/read, or call this tool with "path": "SKILL.md")`
@@ -40,13 +37,21 @@ func (s *Server) newTool() *agent.Tool {
 			}
 			return s.cat.List(ctx)
 		},
+	}
+	opts := &agent.ToolOptions{
+		// The model reads a skill's files through the tool's "path" or
+		// through resources/read, so the base directory it is told is the
+		// skill's directory resource.
+		BaseDir: func(cs *catalog.Skill) string { return URI(cs.Name, "") },
 		// One session serves every client, so it remembers nothing: each
 		// load is logged instead.
 		Session: agent.NewSession(&agent.SessionOptions{Keep: -1, OnLoad: func(ctx context.Context, l agent.Load) error {
 			s.log.Debug("skill loaded through the tool", "skill", l.Name, "path", l.Path, "bytes", l.Bytes)
 			return nil
 		}}),
-	})
+	}
+	agentx.SetToolHooks(opts, hooks)
+	return agent.NewTool(s.cat, opts)
 }
 
 // Clients keep only so much of a server's instructions before the model
@@ -167,7 +172,7 @@ func (s *Server) layers(ctx context.Context, sn *snapshot) error {
 	if s.opts.Tool == ToolNever {
 		return nil
 	}
-	def, err := s.tool.DefinitionFor(&l)
+	def, err := s.tool.Definition(agentx.WithListing(ctx, &l))
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/skillet-go/skillet/agent"
+	"github.com/skillet-go/skillet/internal/agentx"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -108,8 +108,8 @@ func (s *Server) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp
 	body := ld.Body
 	if ld.Truncated {
 		var closed string
-		body, closed = agent.CloseFence(body)
-		body += "\n\n" + agent.TruncationNote(int64(len(sv.byRel[skillFile].bytes())), ld.Bytes, closed, URI(sv.name, skillFile)+" (read it with resources/read)")
+		body, closed = agentx.CloseFence(body)
+		body += "\n\n" + agentx.TruncationNote(int64(len(sv.byRel[skillFile].bytes())), ld.Bytes, closed, URI(sv.name, skillFile)+" (read it with resources/read)")
 	}
 	return &mcp.GetPromptResult{
 		Description: sv.prompt.Description,

@@ -14,7 +14,7 @@ import (
 // snapSource answers the load tool from the served snapshot, so a skill's
 // instructions and files through the tool are the very bytes resources/read
 // serves: a SKILL.md kept from its last good version is loadable, and an
-// edit not yet reloaded is not half visible (agent.Source).
+// edit not yet reloaded is not half visible (internal/agentx.Source).
 type snapSource struct{ s *Server }
 
 func (src snapSource) served(ctx context.Context, cs *catalog.Skill) (*served, error) {

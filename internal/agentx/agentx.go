@@ -1,0 +1,62 @@
+// Package agentx holds the hooks through which package mcpserver serves
+// package agent's load tool from its own snapshot of the skills (see
+// docs/ARCHITECTURE.md and docs/mcp.md). They are for the server only and
+// not part of the public API: an agent built on package agent reads
+// through its catalog.
+package agentx
+
+import (
+	"context"
+
+	"github.com/skillet-go/skillet/catalog"
+)
+
+// Source gives the load tool a skill's body and bundled files; the
+// catalog's Skill methods (Load, Files, ReadFile) are the default one.
+type Source interface {
+	// Load returns the skill's body.
+	Load(ctx context.Context, s *catalog.Skill) (*catalog.Loaded, error)
+	// Files lists the skill's files, SKILL.md included, sorted, with "/"
+	// separators; more says some were left out.
+	Files(ctx context.Context, s *catalog.Skill) (files []catalog.File, more bool, err error)
+	// ReadFile returns a bundled file's bytes, at most limit of them
+	// (errors wrap the catalog's sentinel errors).
+	ReadFile(ctx context.Context, s *catalog.Skill, rel string, limit int64) ([]byte, error)
+}
+
+// ToolHooks changes where a load tool reads and what it tells the model;
+// a nil field keeps the tool's default.
+type ToolHooks struct {
+	// WholeFile returns where a result says the whole skill file can be
+	// read when its body was cut at maxSkillBytes (default: its absolute
+	// path). The MCP server names the skill:// URI of its SKILL.md.
+	WholeFile func(*catalog.Skill) string
+	// Source is where calls read a skill's body and bundled files
+	// (default: the disk, through the catalog). The MCP server passes its
+	// snapshot, so every answer comes from the same bytes.
+	Source Source
+	// Listing returns the listing a call works on (default: the catalog's
+	// List). The MCP server passes its snapshot's, kept current by its
+	// file watcher.
+	Listing func(ctx context.Context) (*catalog.Listing, error)
+}
+
+// SetToolHooks attaches h to opts, which must be an *agent.ToolOptions,
+// before agent.NewTool. Package agent sets it when it is initialized (it
+// cannot be a plain function here: agent imports this package).
+var SetToolHooks func(opts any, h *ToolHooks)
+
+type listingKey struct{}
+
+// WithListing returns a context under which the tool's Definition uses l
+// for its name enum instead of its Listing: the MCP server builds the
+// definition for a snapshot before it swaps the snapshot in.
+func WithListing(ctx context.Context, l *catalog.Listing) context.Context {
+	return context.WithValue(ctx, listingKey{}, l)
+}
+
+// ListingFrom returns the listing WithListing put in ctx, or nil.
+func ListingFrom(ctx context.Context) *catalog.Listing {
+	l, _ := ctx.Value(listingKey{}).(*catalog.Listing)
+	return l
+}
