@@ -179,10 +179,10 @@ func New(ctx context.Context, opts *Options) (*Catalog, error) {
 	if cfgPath != "" {
 		cfgPath = c.env.expand(cfgPath, cwd)
 	} else if !opts.NoConfigFile && c.wsExists {
-		cfgPath = FindConfig(ws)
+		cfgPath = findConfig(ws)
 	}
 	if cfgPath != "" {
-		cfg, diags, err := LoadConfig(cfgPath)
+		cfg, diags, err := loadConfig(cfgPath)
 		if err != nil {
 			return nil, err
 		}

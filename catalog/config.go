@@ -14,8 +14,8 @@ import (
 	"github.com/skillet-go/skillet/skill"
 )
 
-// ConfigFileNames are the names New looks for in the workspace, in order.
-var ConfigFileNames = []string{"skillet.yaml", ".skillet.yaml"}
+// configFileNames are the names New looks for in the workspace, in order.
+var configFileNames = []string{"skillet.yaml", ".skillet.yaml"}
 
 // Config is the configuration file of docs/discovery.md#configuration (skillet.yaml). Zero
 // values mean "not set": the preset's or the built-in default applies.
@@ -80,12 +80,12 @@ func (e *ConfigError) Error() string {
 
 func (e *ConfigError) Unwrap() error { return e.Err }
 
-// FindConfig returns the path of the configuration file in workspace, or ""
+// findConfig returns the path of the configuration file in workspace, or ""
 // when there is none.
-func FindConfig(workspace string) string {
-	for _, name := range ConfigFileNames {
+func findConfig(workspace string) string {
+	for _, name := range configFileNames {
 		// Anything of that name counts: a folder or a pipe in its place
-		// is reported by LoadConfig rather than silently skipped.
+		// is reported by loadConfig rather than silently skipped.
 		p := filepath.Join(workspace, name)
 		if _, err := os.Stat(p); err == nil {
 			return p
@@ -97,20 +97,20 @@ func FindConfig(workspace string) string {
 // maxConfigBytes bounds the configuration file read.
 const maxConfigBytes = 1 << 20
 
-// LoadConfig reads and parses a configuration file. Unknown keys do not fail
+// loadConfig reads and parses a configuration file. Unknown keys do not fail
 // the load: they come back as unknown-field warnings. A file that is not
 // YAML, or a key with a value of the wrong type, is a *ConfigError.
-func LoadConfig(path string) (*Config, []skill.Diagnostic, error) {
+func loadConfig(path string) (*Config, []skill.Diagnostic, error) {
 	data, err := readRegular(path, maxConfigBytes)
 	if err != nil {
 		return nil, nil, &ConfigError{Path: path, Message: "cannot read the configuration file: " + errText(err), Err: err}
 	}
-	return ParseConfig(path, data)
+	return parseConfig(path, data)
 }
 
-// ParseConfig parses configuration text; path is used in errors and
-// diagnostics only. See [LoadConfig].
-func ParseConfig(path string, data []byte) (*Config, []skill.Diagnostic, error) {
+// parseConfig parses configuration text; path is used in errors and
+// diagnostics only. See loadConfig.
+func parseConfig(path string, data []byte) (*Config, []skill.Diagnostic, error) {
 	cfg := &Config{Path: path}
 	root, err := yamlx.Parse(data)
 	if err != nil {

@@ -18,7 +18,7 @@ func FuzzParseConfig(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cfg, diags, err := ParseConfig("/ws/skillet.yaml", data)
+		cfg, diags, err := parseConfig("/ws/skillet.yaml", data)
 		if err != nil {
 			var ce *ConfigError
 			if !errors.As(err, &ce) {

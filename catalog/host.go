@@ -647,12 +647,12 @@ func hostRead(p string, max int) ([]byte, error) {
 	return data, nil
 }
 
-// HostVerdicts applies profile p to the workspace and home of opts (the
+// hostVerdicts applies profile p to the workspace and home of opts (the
 // preset, configuration directories and user roots of opts are not used:
 // the profile's own are) and returns what the host does with every skill
 // file under its roots, in precedence order. lint reads it for its
 // compatibility report.
-func HostVerdicts(ctx context.Context, p *Profile, opts *Options) ([]HostVerdict, error) {
+func hostVerdicts(ctx context.Context, p *Profile, opts *Options) ([]HostVerdict, error) {
 	o := Options{}
 	if opts != nil {
 		o = *opts

@@ -227,17 +227,17 @@ var stopWords = map[string]bool{
 	"what": true, "with": true, "you": true, "your": true,
 }
 
-// MaxQueryTerms is how many distinct words of a query are searched for:
+// maxQueryTerms is how many distinct words of a query are searched for:
 // the first ones, stop words aside; the rest are ignored, so a query's
 // cost is bounded whatever its length.
-const MaxQueryTerms = 64
+const maxQueryTerms = 64
 
 // maxTermBytes is the longest query word searched for: no skill's name or
 // description holds a longer one that matters.
 const maxTermBytes = 256
 
 // queryTerms returns the query's distinct stemmed words, stop words dropped
-// unless they are all there is, at most MaxQueryTerms of them.
+// unless they are all there is, at most maxQueryTerms of them.
 func queryTerms(q string) []string {
 	var all, kept []string
 	seen := map[string]bool{}
@@ -250,12 +250,12 @@ func queryTerms(q string) []string {
 			continue
 		}
 		seen[w] = true
-		if len(all) < MaxQueryTerms {
+		if len(all) < maxQueryTerms {
 			all = append(all, w)
 		}
 		if !stopWords[raw] {
 			kept = append(kept, w)
-			if len(kept) == MaxQueryTerms {
+			if len(kept) == maxQueryTerms {
 				break
 			}
 		}

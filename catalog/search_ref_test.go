@@ -165,7 +165,7 @@ func summary(rs []SearchResult) []string {
 
 // TestSearchIsBoundedInTerms: a query's allocations grow with its
 // matches, not with skills × words, and a 64 KB query costs about what
-// its first MaxQueryTerms words cost.
+// its first maxQueryTerms words cost.
 func TestSearchIsBoundedInTerms(t *testing.T) {
 	l := corpusListing(t)
 	words := func(n int) string {
@@ -190,17 +190,17 @@ func TestSearchIsBoundedInTerms(t *testing.T) {
 		runtime.ReadMemStats(&m1)
 		return int64(m1.TotalAlloc-m0.TotalAlloc) / 5
 	}
-	one, many := alloc(words(1)), alloc(words(MaxQueryTerms))
+	one, many := alloc(words(1)), alloc(words(maxQueryTerms))
 	// A float per skill and term would be len(l.Skills)*63*8 bytes more.
 	if extra, limit := many-one, int64(len(l.Skills))*8*8; extra > limit {
-		t.Errorf("%d terms allocate %d bytes more than one (skills %d), over %d", MaxQueryTerms, extra, len(l.Skills), limit)
+		t.Errorf("%d terms allocate %d bytes more than one (skills %d), over %d", maxQueryTerms, extra, len(l.Skills), limit)
 	}
 	huge := words(12000)
 	if len(huge) < 64<<10 {
 		t.Fatalf("the query is %d bytes", len(huge))
 	}
-	if n := len(queryTerms(huge)); n != MaxQueryTerms {
-		t.Fatalf("queryTerms kept %d words of the 64 KB query, want %d", n, MaxQueryTerms)
+	if n := len(queryTerms(huge)); n != maxQueryTerms {
+		t.Fatalf("queryTerms kept %d words of the 64 KB query, want %d", n, maxQueryTerms)
 	}
 	if got, limit := alloc(huge), many+4*int64(len(huge)); got > limit {
 		t.Errorf("a 64 KB query allocates %d bytes a search, over %d", got, limit)

@@ -54,7 +54,7 @@ func TestAnswersAgree(t *testing.T) {
 	}
 	found := false
 	for _, d := range s.Diagnostics() {
-		if d.Code == CodeExtensionExcluded && d.Skill == "wordy" && strings.Contains(d.Message, "1024") {
+		if d.Code == codeExtensionExcluded && d.Skill == "wordy" && strings.Contains(d.Message, "1024") {
 			found = true
 		}
 	}

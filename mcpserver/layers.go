@@ -62,7 +62,7 @@ func (s *Server) newTool() *agent.Tool {
 // code units):
 //
 //   - Claude Code 2.1.332 (@anthropic-ai/claude-code): 4,096, then
-//     "… [truncated]" ([ClaudeCodeInstructionsCap]; the recorded model
+//     "… [truncated]" (claudeCodeInstructionsCap; the recorded model
 //     request of TestClaudeCode in internal/cli shows the cut).
 //   - Gemini CLI 0.61.0 (@google/gemini-cli): none; the whole text goes
 //     into the project context, in trusted folders only (its bundle's
@@ -75,9 +75,9 @@ func (s *Server) newTool() *agent.Tool {
 //     packages or documentation; the budget keeps under the smallest
 //     measured cap.
 const (
-	// ClaudeCodeInstructionsCap is how many characters of a server's
+	// claudeCodeInstructionsCap is how many characters of a server's
 	// instructions Claude Code 2.1.332 keeps.
-	ClaudeCodeInstructionsCap = 4096
+	claudeCodeInstructionsCap = 4096
 	// DefaultInstructionsChars is the default budget of the instructions:
 	// under every cap above, with room to spare.
 	DefaultInstructionsChars = 4000

@@ -263,7 +263,7 @@ func TestInstructionsBudget(t *testing.T) {
 		{"tool", ToolAuto, nil, 0, `use_skill tool with {"query": "..."}`},
 		{"extension", ToolAuto, withExt, 0, "skills/list lists every skill"},
 		{"resources", ToolNever, nil, 0, "resources/list lists every skill"},
-		{"claude-code-cap", ToolAuto, nil, ClaudeCodeInstructionsCap, "use_skill"},
+		{"claude-code-cap", ToolAuto, nil, claudeCodeInstructionsCap, "use_skill"},
 		// Too small for every name: the last line counts those left out.
 		{"small", ToolAuto, nil, 2500, "more skills are not listed here; call the use_skill"},
 	} {

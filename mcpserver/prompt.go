@@ -11,9 +11,9 @@ import (
 	"github.com/skillet-go/skillet/skill"
 )
 
-// PromptArgument is the one optional argument of every skill prompt: what
+// promptArgument is the one optional argument of every skill prompt: what
 // the user wants the skill applied to.
-const PromptArgument = "arguments"
+const promptArgument = "arguments"
 
 // maxPromptFiles is how many bundled files a prompt names.
 const maxPromptFiles = 10
@@ -58,7 +58,7 @@ func newPrompt(sv *served) *mcp.Prompt {
 	return &mcp.Prompt{
 		Name:        sv.name,
 		Description: desc,
-		Arguments:   []*mcp.PromptArgument{{Name: PromptArgument, Description: argDesc}},
+		Arguments:   []*mcp.PromptArgument{{Name: promptArgument, Description: argDesc}},
 	}
 }
 
@@ -115,7 +115,7 @@ func (s *Server) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp
 		Description: sv.prompt.Description,
 		Messages: []*mcp.PromptMessage{{
 			Role:    "user",
-			Content: &mcp.TextContent{Text: promptText(sv, body, req.Params.Arguments[PromptArgument])},
+			Content: &mcp.TextContent{Text: promptText(sv, body, req.Params.Arguments[promptArgument])},
 		}},
 	}, nil
 }

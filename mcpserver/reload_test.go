@@ -259,7 +259,7 @@ func TestReloadHalfWritten(t *testing.T) {
 		if got := s.snap.Load().instructions; got != instructions {
 			t.Errorf("%q: instructions changed to %q", half, got)
 		}
-		if !slices.ContainsFunc(s.Diagnostics(), func(d skill.Diagnostic) bool { return d.Code == CodeReloadKept && d.Skill == "one" }) {
+		if !slices.ContainsFunc(s.Diagnostics(), func(d skill.Diagnostic) bool { return d.Code == codeReloadKept && d.Skill == "one" }) {
 			t.Errorf("%q: no reload-kept diagnostic: %v", half, s.Diagnostics())
 		}
 		got, err := getSkill(t.Context(), cs, "skill://one/SKILL.md")
@@ -287,7 +287,7 @@ func TestReloadHalfWritten(t *testing.T) {
 	if text := readText(t, cs, "skill://one/SKILL.md"); !strings.Contains(text, "Rewritten.") {
 		t.Errorf("SKILL.md reads %q", text)
 	}
-	if slices.ContainsFunc(s.Diagnostics(), func(d skill.Diagnostic) bool { return d.Code == CodeReloadKept }) {
+	if slices.ContainsFunc(s.Diagnostics(), func(d skill.Diagnostic) bool { return d.Code == codeReloadKept }) {
 		t.Errorf("reload-kept remains: %v", s.Diagnostics())
 	}
 }

@@ -224,12 +224,12 @@ func TestSkillsList(t *testing.T) {
 		t.Fatalf("skills/list (-want +got):\n%s", diff)
 	}
 	for _, name := range []string{"colon", "under_score"} {
-		if !strings.Contains(lb.String(), "skill="+name) || !strings.Contains(lb.String(), string(CodeExtensionExcluded)) {
+		if !strings.Contains(lb.String(), "skill="+name) || !strings.Contains(lb.String(), string(codeExtensionExcluded)) {
 			t.Errorf("no extension-excluded diagnostic logged for %s:\n%s", name, lb.String())
 		}
 	}
 	if !slices.ContainsFunc(s.Diagnostics(), func(d skill.Diagnostic) bool {
-		return d.Code == CodeExtensionExcluded && d.Skill == "colon" && strings.Contains(d.Message, "repair")
+		return d.Code == codeExtensionExcluded && d.Skill == "colon" && strings.Contains(d.Message, "repair")
 	}) {
 		t.Errorf("Diagnostics() has no extension-excluded for colon: %v", s.Diagnostics())
 	}
@@ -576,11 +576,11 @@ func TestPrompts(t *testing.T) {
 	}
 	beta := prompts["beta"]
 	if !strings.Contains(beta.Description, "Beta is only invoked by the user.") || len(beta.Arguments) != 1 ||
-		beta.Arguments[0].Name != PromptArgument || beta.Arguments[0].Description != "the branch to clean" || beta.Arguments[0].Required {
+		beta.Arguments[0].Name != promptArgument || beta.Arguments[0].Description != "the branch to clean" || beta.Arguments[0].Required {
 		b, _ := json.Marshal(beta)
 		t.Errorf("beta prompt %s", b)
 	}
-	res, err := cs.GetPrompt(t.Context(), &mcp.GetPromptParams{Name: "beta", Arguments: map[string]string{PromptArgument: "feature/x"}})
+	res, err := cs.GetPrompt(t.Context(), &mcp.GetPromptParams{Name: "beta", Arguments: map[string]string{promptArgument: "feature/x"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -635,10 +635,10 @@ func TestLimits(t *testing.T) {
 	for _, d := range s.Diagnostics() {
 		codes[d.Skill] = append(codes[d.Skill], d.Code)
 	}
-	if !slices.Contains(codes["big"], CodeExtensionLimit) {
+	if !slices.Contains(codes["big"], codeExtensionLimit) {
 		t.Errorf("big: no extension-limit diagnostic: %v", codes)
 	}
-	if !slices.Contains(codes["huge"], CodeFileNotServed) || !slices.Contains(codes["huge"], CodeExtensionExcluded) {
+	if !slices.Contains(codes["huge"], codeFileNotServed) || !slices.Contains(codes["huge"], codeExtensionExcluded) {
 		t.Errorf("huge: want file-not-served and extension-excluded: %v", codes)
 	}
 	cs := connect(t, s, nil, nil)

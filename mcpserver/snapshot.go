@@ -218,11 +218,11 @@ func (s *Server) build(ctx context.Context, prev *snapshot) (*snapshot, error) {
 				next.tooLarge[cs.Name] = r.err.Error()
 			}
 			if old := prevSkill(prev, cs.Name); old != nil {
-				next.diags = append(next.diags, diag(CodeReloadKept, cs.Location, cs.Name,
+				next.diags = append(next.diags, diag(codeReloadKept, cs.Location, cs.Name,
 					"the skill file changed and no longer loads (%v); the last good version is still served", r.err))
 				sv = keep(old)
 			} else {
-				next.diags = append(next.diags, diag(CodeFileNotServed, cs.Location, cs.Name,
+				next.diags = append(next.diags, diag(codeFileNotServed, cs.Location, cs.Name,
 					"the skill is not served: %v", r.err))
 				continue
 			}
@@ -253,7 +253,7 @@ func (s *Server) build(ctx context.Context, prev *snapshot) (*snapshot, error) {
 			if _, err := os.Lstat(old.cat.Location); err != nil {
 				continue
 			}
-			next.diags = append(next.diags, diag(CodeReloadKept, old.cat.Location, old.name,
+			next.diags = append(next.diags, diag(codeReloadKept, old.cat.Location, old.name,
 				"the skill file changed and no longer loads (%s); the last good version is still served", why))
 			next.add(keep(old))
 		}
@@ -348,14 +348,14 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served, 
 		list, more := fl.Files, fl.More
 		if fl.Withheld > 0 {
 			diags = append(diags, skill.Diagnostic{
-				Code: CodeFilesWithheld, Severity: skill.SeverityWarning, Path: cs.BaseDir, Skill: cs.Name,
+				Code: codeFilesWithheld, Severity: skill.SeverityWarning, Path: cs.BaseDir, Skill: cs.Name,
 				Message: fmt.Sprintf("%s of the skill folder withheld (dotfiles, dot-folders and %s matches are never served)",
 					countOf(fl.Withheld, "entry", "entries"), catalog.IgnoreFile),
 			})
 		}
 		if more {
 			incomplete = fmt.Sprintf("it has more than %d files", s.opts.MaxFiles)
-			diags = append(diags, diag(CodeFileNotServed, cs.BaseDir, cs.Name,
+			diags = append(diags, diag(codeFileNotServed, cs.BaseDir, cs.Name,
 				"the skill folder has more than %d files; only the first %d are served", s.opts.MaxFiles, s.opts.MaxFiles))
 		}
 		root, err := cs.OpenRoot() // checked to be inside the boundary
@@ -375,7 +375,7 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served, 
 				// A skill:// URI cannot name it (ParseURI refuses "\"), so it
 				// cannot be in a manifest a host can read back.
 				incomplete = "a file name holds a backslash"
-				diags = append(diags, diag(CodeFileNotServed, filepath.Join(cs.BaseDir, filepath.FromSlash(cf.Path)), cs.Name,
+				diags = append(diags, diag(codeFileNotServed, filepath.Join(cs.BaseDir, filepath.FromSlash(cf.Path)), cs.Name,
 					"the file is not served: its name holds a backslash, which a skill:// URI cannot carry"))
 				continue
 			}
@@ -395,7 +395,7 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served, 
 					sv.tooLarge[cf.Path] = err.Error()
 				}
 				incomplete = "not every file of the skill folder can be served"
-				diags = append(diags, diag(CodeFileNotServed, filepath.Join(cs.BaseDir, filepath.FromSlash(cf.Path)), cs.Name,
+				diags = append(diags, diag(codeFileNotServed, filepath.Join(cs.BaseDir, filepath.FromSlash(cf.Path)), cs.Name,
 					"the file is not served: %v", err))
 				continue
 			}
@@ -638,13 +638,13 @@ func (s *Server) extensionEntry(sv *served, pdiags []skill.Diagnostic, incomplet
 	var diags []skill.Diagnostic
 	if why != "" {
 		sv.excluded = why
-		return append(diags, diag(CodeExtensionExcluded, sv.cat.Location, sv.name,
+		return append(diags, diag(codeExtensionExcluded, sv.cat.Location, sv.name,
 			"not in skills/list: %s; it is still served as resources, in the instructions, by the tool and as a prompt", why))
 	}
 	fm, err := p.Frontmatter.MarshalJSON()
 	if err != nil {
 		sv.excluded = "its frontmatter cannot be written as JSON"
-		return append(diags, diag(CodeExtensionExcluded, sv.cat.Location, sv.name, "not in skills/list: %s: %v", sv.excluded, err))
+		return append(diags, diag(codeExtensionExcluded, sv.cat.Location, sv.name, "not in skills/list: %s: %v", sv.excluded, err))
 	}
 	e := &SkillEntry{URI: sv.uri, Frontmatter: fm}
 	var total int64
@@ -654,15 +654,15 @@ func (s *Server) extensionEntry(sv *served, pdiags []skill.Diagnostic, incomplet
 	}
 	if err := e.seal(); err != nil {
 		sv.excluded = "its entry cannot be written as JSON"
-		return append(diags, diag(CodeExtensionExcluded, sv.cat.Location, sv.name, "not in skills/list: %s: %v", sv.excluded, err))
+		return append(diags, diag(codeExtensionExcluded, sv.cat.Location, sv.name, "not in skills/list: %s: %v", sv.excluded, err))
 	}
 	sv.entry = e
 	if n := len(sv.files); n > MaxSkillFiles {
-		diags = append(diags, diag(CodeExtensionLimit, sv.cat.BaseDir, sv.name,
+		diags = append(diags, diag(codeExtensionLimit, sv.cat.BaseDir, sv.name,
 			"the skill has %d files, over the %d hosts must accept (SEP-2640 limits); some hosts may refuse it", n, MaxSkillFiles))
 	}
 	if total > MaxSkillBytes {
-		diags = append(diags, diag(CodeExtensionLimit, sv.cat.BaseDir, sv.name,
+		diags = append(diags, diag(codeExtensionLimit, sv.cat.BaseDir, sv.name,
 			"the skill's files add up to %d bytes, over the %d (16 MiB) hosts must accept (SEP-2640 limits); some hosts may refuse it", total, MaxSkillBytes))
 	}
 	return diags

@@ -54,7 +54,7 @@ func TestWithheldFiles(t *testing.T) {
 	}
 	found := false
 	for _, d := range s.Diagnostics() {
-		if d.Code == CodeFilesWithheld && d.Skill == "a" {
+		if d.Code == codeFilesWithheld && d.Skill == "a" {
 			found = true
 			if !strings.Contains(d.Message, "4 entries") {
 				t.Errorf("files-withheld: %s, want 4 entries (.env, .git, .skilletignore, drafts)", d.Message)

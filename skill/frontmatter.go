@@ -215,7 +215,7 @@ func owner(lines []string, idx int) (start, end int, ok bool) {
 		if indentOf(lines[i]) <= indentOf(lines[j]) {
 			break
 		}
-		if mi := keyLine().FindStringSubmatch(lines[i]); mi != nil && KnownField(mi[2]) {
+		if mi := keyLine().FindStringSubmatch(lines[i]); mi != nil && knownField(mi[2]) {
 			break // a known field indented by mistake, not a continuation
 		}
 		m := keyLine().FindStringSubmatch(lines[j])
@@ -348,10 +348,10 @@ var extensionFields = map[string]bool{
 	"agent": true, "background": true, "hooks": true, "paths": true, "shell": true,
 }
 
-// KnownField reports whether key is a field of the docs/format.md table: one of the
+// knownField reports whether key is a field of the docs/format.md table: one of the
 // specification's six, when-to-use with its aliases,
 // disable-model-invocation, or a recognised extension field.
-func KnownField(key string) bool {
+func knownField(key string) bool {
 	if specFields[key] || extensionFields[key] || key == "disable-model-invocation" {
 		return true
 	}
@@ -546,7 +546,7 @@ func (p *parser) allowedTools(k *keyPos, v *yamlx.Node, lineOff int) []string {
 		if yamlx.IsNull(v) {
 			return nil
 		}
-		return SplitTools(v.Value)
+		return splitTools(v.Value)
 	case yamlx.SequenceNode:
 		var out []string
 		for _, c := range v.Content {
@@ -564,9 +564,9 @@ func (p *parser) allowedTools(k *keyPos, v *yamlx.Node, lineOff int) []string {
 	return nil
 }
 
-// SplitTools splits an allowed-tools string on white space and commas that
+// splitTools splits an allowed-tools string on white space and commas that
 // are outside parentheses, so "Bash(git add:*) Read" is two tools.
-func SplitTools(s string) []string {
+func splitTools(s string) []string {
 	var out []string
 	depth, start := 0, -1
 	flush := func(i int) {

@@ -200,7 +200,7 @@ func closeKeyBlock(src []byte, f *fence) bool {
 		}
 		switch m := unfencedKey().FindSubmatch(line); {
 		case m != nil:
-			known = known || KnownField(string(m[1]))
+			known = known || knownField(string(m[1]))
 		case end >= 0 && (line[0] == ' ' || line[0] == '\t' || bytes.HasPrefix(line, []byte("- "))):
 		default:
 			return false
@@ -596,7 +596,7 @@ func skipUnfencedKeys(lines []string) int {
 		}
 		if m := unfencedKey().FindStringSubmatch(line); m != nil {
 			keys++
-			known = known || KnownField(m[1])
+			known = known || knownField(m[1])
 			k++
 			continue
 		}

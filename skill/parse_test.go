@@ -514,7 +514,7 @@ func TestCodesAreDocumented(t *testing.T) {
 }
 
 func TestSplitTools(t *testing.T) {
-	got := SplitTools(" Bash(git add:*)  Read,Write\tBash(jq, yq) ")
+	got := splitTools(" Bash(git add:*)  Read,Write\tBash(jq, yq) ")
 	want := []string{"Bash(git add:*)", "Read", "Write", "Bash(jq, yq)"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

@@ -1,0 +1,4 @@
+package catalog
+
+// HostVerdicts is hostVerdicts, for the external tests.
+var HostVerdicts = hostVerdicts
