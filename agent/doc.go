@@ -22,35 +22,14 @@
 //	res := sk.Tool().Call(ctx, args)       // res.Text, res.IsError
 //	loaded := sk.Session().Loaded()        // what this run pulled in
 //
-// # The catalog block
+// # The parts
 //
-// [Render] and [RenderListing] write the block of docs/disclosure.md#catalog-block in XML (default),
-// Markdown, JSON or a caller's text/template ([ParseTemplate]). Every text
-// in the XML block is escaped, so a description can neither close a tag
-// nor add an entry. Descriptions are cut at maxDescriptionChars on a word
-// boundary; hidden skills (disable-model-invocation) are left
-// out; a budget in characters drops descriptions from the end before any
-// name, and the last line counts what is not shown. [Block] reports what
-// was cut and left out, and [Block.Diagnostic] turns that into the
-// catalog-truncated warning. BlockOptions.Location lets a server show
-// other locations (skill://NAME/SKILL.md for MCP).
-//
-// # The load tool
-//
-// [Tool] is transport-neutral: [Tool.Definition] and [Tool.InputSchema]
-// describe it (a *jsonschema.Schema whose name enum follows the current
-// listing), and [Tool.Call] takes the model's raw JSON arguments and
-// returns a [Result] (text and an error flag), never a Go error or a
-// panic. Bundled files are read through os.Root, confined to the skill
-// folder, capped in size, and refused when binary. Hidden skills cannot be
-// loaded by the model unless ToolOptions.AllowHidden is set (for a
-// person's explicit invocation).
-//
-// # Sessions and prompts
-//
-// A [Session] records each successful load (name, time, bytes) and can
-// run a callback on each, for telemetry or to refuse a load. A [Stack]
-// composes named prompt [Layer]s; [NewStack] builds the provider presets
-// of Brute, where anthropic, openai, google and default include the
-// skills layer and ollama leaves it out.
+// [Render] and [RenderListing] write the catalog block (XML, Markdown, JSON
+// or a text/template from [ParseTemplate]), escaped, cut to budget, hidden
+// skills left out; [Block] says what was cut (docs/disclosure.md#catalog-block).
+// [Tool] is the transport-neutral load tool: [Tool.Definition] for a
+// provider's tool API, [Tool.Call] on the model's raw JSON arguments, which
+// returns a [Result] and never a Go error (docs/disclosure.md#load-tool).
+// A [Session] records each load; a [Stack] composes prompt [Layer]s, with
+// provider presets from [NewStack] (docs/disclosure.md#agent-wiring).
 package agent
