@@ -152,6 +152,6 @@ func fstatFD(fd int, path string) (stamp, fs.FileMode, error) {
 		}
 		break
 	}
-	s := stamp{size: st.Size, mtime: st.Mtim.Sec*1e9 + st.Mtim.Nsec, ino: uint64(st.Ino), dev: uint64(st.Dev)}
+	s := stamp{size: st.Size, mtime: st.Mtim.Sec*1e9 + st.Mtim.Nsec, ctime: st.Ctim.Sec*1e9 + st.Ctim.Nsec, ino: uint64(st.Ino), dev: uint64(st.Dev)}
 	return s, modeType(st.Mode), nil
 }

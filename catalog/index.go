@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/skillet-go/skillet/internal/fsx"
 )
 
 // The persistent index (docs/performance.md#persistent-index). A command
@@ -44,6 +46,9 @@ const indexRacyWindow = 100 * time.Millisecond
 
 // indexMagic opens every index file.
 const indexMagic = "skillet index\n"
+
+// maxIndexBytes bounds an index file (about 100,000 skills).
+const maxIndexBytes = 256 << 20
 
 // indexState is what a catalog holds of its index between Lists.
 type indexState struct {
@@ -171,14 +176,21 @@ func unchanged(stamps []pathStamp) bool {
 
 // readIndex reads and decodes an index file.
 func readIndex(c *Catalog, file string) (*indexState, error) {
-	data, err := os.ReadFile(file)
+	// Regular files only, read without blocking (a FIFO put in its place
+	// is refused) and capped; the last 32 bytes are the SHA-256 of the
+	// rest, so a corrupt file is never decoded.
+	data, _, err := fsx.ReadRegular(file, maxIndexBytes)
 	if err != nil {
 		return nil, err
 	}
-	if !bytes.HasPrefix(data, []byte(indexMagic)) {
+	if len(data) < len(indexMagic)+sha256.Size || !bytes.HasPrefix(data, []byte(indexMagic)) {
 		return nil, errIndexCorrupt
 	}
-	d := newDec(string(data[len(indexMagic):]))
+	body, sum := data[:len(data)-sha256.Size], data[len(data)-sha256.Size:]
+	if want := sha256.Sum256(body); !bytes.Equal(sum, want[:]) {
+		return nil, errIndexCorrupt
+	}
+	d := newDec(string(body[len(indexMagic):]))
 	if d.uint() != indexVersion {
 		return nil, errIndexCorrupt
 	}
@@ -260,6 +272,11 @@ func (c *Catalog) saveIndex(l *Listing, roots []*Root, start time.Time) {
 	if err := e.listing(l); err != nil {
 		return
 	}
+	if len(e.b) > maxIndexBytes-sha256.Size {
+		return
+	}
+	sum := sha256.Sum256(e.b)
+	e.b = append(e.b, sum[:]...)
 	if err := os.MkdirAll(c.opts.Index, 0o700); err != nil {
 		return
 	}

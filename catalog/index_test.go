@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -184,6 +186,35 @@ func TestIndexStale(t *testing.T) {
 		{"root's ignore file edited", func(t *testing.T, e testEnv) {
 			writeTree(t, e.ws, map[string]string{"skills/.skilletignore": "group/\n"})
 		}, []string{"a", "c"}},
+		{"skill rewritten with its size and time put back", func(t *testing.T, e testEnv) {
+			p := filepath.Join(e.ws, "skills", "a", "SKILL.md")
+			fi, err := os.Stat(p)
+			must(t, err)
+			data, err := os.ReadFile(p)
+			must(t, err)
+			must(t, os.WriteFile(p, []byte(strings.Replace(string(data), "The a skill.", "The A skill.", 1)), 0o644))
+			must(t, os.Chtimes(p, fi.ModTime(), fi.ModTime()))
+		}, []string{"a", "b", "c"}},
+		{"index byte flipped", func(t *testing.T, e testEnv) {
+			files, _ := filepath.Glob(filepath.Join(e.home, "idx", "*.idx"))
+			if len(files) != 1 {
+				t.Fatalf("%d index files, want 1", len(files))
+			}
+			data, err := os.ReadFile(files[0])
+			must(t, err)
+			data[len(data)/2] ^= 0x20
+			must(t, os.WriteFile(files[0], data, 0o600))
+		}, []string{"a", "b", "c"}},
+		{"a FIFO in the index's place", func(t *testing.T, e testEnv) {
+			files, _ := filepath.Glob(filepath.Join(e.home, "idx", "*.idx"))
+			if len(files) != 1 {
+				t.Fatalf("%d index files, want 1", len(files))
+			}
+			must(t, os.Remove(files[0]))
+			if err := syscall.Mkfifo(files[0], 0o600); err != nil {
+				t.Skipf("mkfifo: %v", err)
+			}
+		}, []string{"a", "b", "c"}},
 		{"index file corrupt", func(t *testing.T, e testEnv) {
 			files, _ := filepath.Glob(filepath.Join(e.home, "idx", "*.idx"))
 			if len(files) != 1 {

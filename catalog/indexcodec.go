@@ -18,7 +18,7 @@ import (
 
 // indexVersion changes whenever the encoding does; an index of another
 // version is ignored (and rewritten).
-const indexVersion = 1
+const indexVersion = 2
 
 // errIndexCorrupt is an index that does not decode: it is ignored and
 // rewritten, never trusted.
@@ -80,6 +80,7 @@ func (e *ienc) strs(ss []string) {
 func (e *ienc) stamp(s stamp) {
 	e.int(s.size)
 	e.int(s.mtime)
+	e.int(s.ctime)
 	e.uint(s.ino)
 	e.uint(s.dev)
 }
@@ -431,7 +432,7 @@ func (d *idec) strs() []string {
 }
 
 func (d *idec) stamp() stamp {
-	return stamp{size: d.int(), mtime: d.int(), ino: d.uint(), dev: d.uint()}
+	return stamp{size: d.int(), mtime: d.int(), ctime: d.int(), ino: d.uint(), dev: d.uint()}
 }
 
 // maxValueDepth bounds the nesting of decoded frontmatter values.

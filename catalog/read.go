@@ -15,6 +15,10 @@ import (
 type stamp struct {
 	size  int64
 	mtime int64
+	// ctime is the inode's change time, where the system reports it (0
+	// elsewhere): a file rewritten with its size and modification time
+	// put back (cp -p, unzip -o, fixed archive times) still changes it.
+	ctime int64
 	ino   uint64
 	dev   uint64
 }

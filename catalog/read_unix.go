@@ -30,6 +30,7 @@ func stampOf(fi fs.FileInfo) stamp {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		s.ino = uint64(st.Ino)
 		s.dev = uint64(st.Dev)
+		s.ctime = changeTime(st)
 	}
 	return s
 }

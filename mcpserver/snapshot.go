@@ -536,7 +536,8 @@ func (s *Server) readOnce(name, rel string, open func() (*os.File, error), reser
 }
 
 func sameFile(a, b fs.FileInfo) bool {
-	return a != nil && b != nil && os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
+	return a != nil && b != nil && os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime()) &&
+		changeTime(a) == changeTime(b)
 }
 
 // fileErr turns an os.Root error into a short reason.

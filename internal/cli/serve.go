@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/mcpserver"
 )
 
@@ -219,7 +220,7 @@ func hostPort(a net.Addr) string {
 func readToken(file string) (string, error) {
 	raw, from := os.Getenv(tokenEnv), "$"+tokenEnv
 	if file != "" {
-		b, err := os.ReadFile(file)
+		b, _, err := fsx.ReadRegular(file, 64<<10) // never blocks on a FIFO
 		if err != nil {
 			return "", &usageError{fmt.Errorf("--auth-token-file: %w", err)}
 		}
