@@ -78,10 +78,25 @@ func (w *Workspace) ForHost(host string) bool {
 	return false
 }
 
+// parseArchive is txtar.Parse, which panics on some malformed marker
+// lines (go-internal v1.16.0: a line "-- --" slices out of range); the
+// panic becomes an error.
+func parseArchive(data []byte) (ar *txtar.Archive, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			ar, err = nil, fmt.Errorf("not a readable txtar archive (%v)", r)
+		}
+	}()
+	return txtar.Parse(data), nil
+}
+
 // Parse reads a workspace archive named name (the file name without
 // .txtar). Errors wrap ErrFormat and name the line.
 func Parse(name string, data []byte) (*Workspace, error) {
-	ar := txtar.Parse(data)
+	ar, err := parseArchive(data)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s.txtar: %v", ErrFormat, name, err)
+	}
 	w := &Workspace{Name: name, Cwd: "proj"}
 	for i, line := range strings.Split(string(ar.Comment), "\n") {
 		line = strings.TrimSpace(line)
