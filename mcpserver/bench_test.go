@@ -12,7 +12,11 @@ import (
 )
 
 // benchServer serves the corpus over stateless HTTP.
-func benchServer(b *testing.B) string {
+func benchServer(b *testing.B) string { return benchServerWith(b, nil) }
+
+// benchServerWith is benchServer with the server adjusted by set before
+// it serves.
+func benchServerWith(b *testing.B, set func(*Server)) string {
 	dir := testcorpus.Dir(b)
 	cat, err := catalog.New(b.Context(), &catalog.Options{Workspace: b.TempDir(), NoUser: true, NoConfigFile: true, ExtraPaths: testcorpus.Roots(dir)})
 	if err != nil {
@@ -21,6 +25,9 @@ func benchServer(b *testing.B) string {
 	s, err := New(b.Context(), cat, nil)
 	if err != nil {
 		b.Fatal(err)
+	}
+	if set != nil {
+		set(s)
 	}
 	ts := httptest.NewServer(s.Handler(nil))
 	b.Cleanup(ts.Close)
@@ -70,19 +77,8 @@ func BenchmarkHTTPReadResource(b *testing.B) {
 // BenchmarkHTTPReadResourceSDK is BenchmarkHTTPReadResource with the
 // stateless fast path off: every read through the SDK.
 func BenchmarkHTTPReadResourceSDK(b *testing.B) {
-	dir := testcorpus.Dir(b)
-	cat, err := catalog.New(b.Context(), &catalog.Options{Workspace: b.TempDir(), NoUser: true, NoConfigFile: true, ExtraPaths: testcorpus.Roots(dir)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	s, err := New(b.Context(), cat, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	s.noFastPath = true
-	ts := httptest.NewServer(s.Handler(nil))
-	b.Cleanup(ts.Close)
-	benchPost(b, ts.URL+Path, "resources/read", `"uri":"skill://skill-creator/SKILL.md",`)
+	url := benchServerWith(b, func(s *Server) { s.noFastPath = true })
+	benchPost(b, url, "resources/read", `"uri":"skill://skill-creator/SKILL.md",`)
 }
 
 // BenchmarkHTTPStaticBaseline is the floor for BenchmarkHTTPReadResource:
