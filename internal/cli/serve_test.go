@@ -197,9 +197,10 @@ func startHTTP(t *testing.T, bin string, args ...string) (string, *exec.Cmd, *sy
 		cmd.Process.Kill()
 		cmd.Wait()
 	})
-	buf := &syncBuffer{}
+	buf := &syncBuffer{eof: make(chan struct{})}
 	found := make(chan string, 1)
 	go func() {
+		defer close(buf.eof)
 		sc := bufio.NewScanner(pipe)
 		for sc.Scan() {
 			buf.add(sc.Text() + "\n")
@@ -259,6 +260,11 @@ func TestServeHTTPE2E(t *testing.T) {
 			if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 				t.Fatal(err)
 			}
+			select {
+			case <-stderr.eof: // the process closed its stderr: all of it is read
+			case <-time.After(30 * time.Second):
+				t.Fatalf("stderr still open 30s after SIGINT; stderr:\n%s", stderr.String())
+			}
 			done := make(chan error, 1)
 			go func() { done <- cmd.Wait() }()
 			select {
@@ -279,6 +285,10 @@ func TestServeHTTPE2E(t *testing.T) {
 type syncBuffer struct {
 	mu sync.Mutex
 	b  strings.Builder
+	// eof, when not nil, is closed once the process's stderr is read to
+	// its end (startHTTP): only then may the test call Wait, which closes
+	// the pipe and would lose what is not read yet.
+	eof chan struct{}
 }
 
 func (s *syncBuffer) add(x string) {
