@@ -200,14 +200,11 @@ func NewTool(c *catalog.Catalog, opts *ToolOptions) *Tool {
 // Name returns the tool's name.
 func (t *Tool) Name() string { return t.name }
 
-// Catalog returns the catalog the tool reads.
-func (t *Tool) Catalog() *catalog.Catalog { return t.c }
-
 // Session returns the session the tool records loads on.
 func (t *Tool) Session() *Session { return t.session }
 
-// Description returns the tool's description for the model.
-func (t *Tool) Description() string {
+// describe returns the tool's description for the model.
+func (t *Tool) describe() string {
 	if t.description != "" {
 		return t.description
 	}
@@ -225,22 +222,6 @@ const DefaultToolDescription = "Loads an Agent Skill: instructions for one kind 
 var baseSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 	return jsonschema.For[Input](nil)
 })
-
-// InputSchema returns the JSON Schema of the tool's input for the current
-// listing: an object with the optional string properties name, path and
-// query and no others (additionalProperties false). name is an enum of the
-// skill names the model may load (every visible skill of the listing,
-// including those the catalog block left out for maxSkills or the budget,
-// so a name found by query passes a provider's schema check; hidden skills
-// never), unless there are more than MaxEnum of them or none. Each call
-// returns a new schema the caller may modify. The error is ctx's.
-func (t *Tool) InputSchema(ctx context.Context) (*jsonschema.Schema, error) {
-	l, err := t.listing(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return t.schemaFor(l)
-}
 
 func (t *Tool) schemaFor(l *catalog.Listing) (*jsonschema.Schema, error) {
 	base, err := baseSchema()
@@ -260,15 +241,6 @@ func (t *Tool) schemaFor(l *catalog.Listing) (*jsonschema.Schema, error) {
 		}
 	}
 	return s, nil
-}
-
-// InputSchemaJSON returns [Tool.InputSchema] as JSON.
-func (t *Tool) InputSchemaJSON(ctx context.Context) (json.RawMessage, error) {
-	s, err := t.InputSchema(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(s)
 }
 
 // Definition is a tool definition in the shape every tool-calling API
@@ -295,8 +267,16 @@ func (d *Definition) SchemaMap() (map[string]any, error) {
 	return m, err
 }
 
-// Definition returns the tool's definition for the current listing. The
-// error is ctx's.
+// Definition returns the tool's definition for the current listing: its
+// name, its description (ToolOptions.Description, or
+// DefaultToolDescription) and the JSON Schema of its input, an object with
+// the optional string properties name, path and query and no others
+// (additionalProperties false). name is an enum of the skill names the
+// model may load (every visible skill of the listing, including those the
+// catalog block left out for maxSkills or the budget, so a name found by
+// query passes a provider's schema check; hidden skills never), unless
+// there are more than MaxEnum of them or none. Each call returns a new
+// schema the caller may modify. The error is ctx's.
 func (t *Tool) Definition(ctx context.Context) (*Definition, error) {
 	l := agentx.ListingFrom(ctx) // the MCP server's next snapshot
 	if l == nil {
@@ -309,7 +289,7 @@ func (t *Tool) Definition(ctx context.Context) (*Definition, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Definition{Name: t.name, Description: t.Description(), InputSchema: s}, nil
+	return &Definition{Name: t.name, Description: t.describe(), InputSchema: s}, nil
 }
 
 // Call runs the tool on the model's raw JSON arguments and always returns

@@ -308,10 +308,7 @@ func TestToolHidden(t *testing.T) {
 			t.Errorf("%s reveals the hidden skill:\n%s", args, r.Text)
 		}
 	}
-	s, err := model.InputSchema(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := inputSchema(t, ctx, model)
 	if slices.Contains(s.Properties["name"].Enum, any("rotate-secrets")) {
 		t.Error("the hidden skill is in the enum")
 	}
@@ -342,7 +339,7 @@ func TestToolOwnSkills(t *testing.T) {
 	if r := only.Call(ctx, json.RawMessage(`{"name":"release-checklist"}`)); r.IsError {
 		t.Errorf("the caller's skill did not load: %s", r.Text)
 	}
-	s, _ := only.InputSchema(ctx)
+	s := inputSchema(t, ctx, only)
 	if diff := cmp.Diff([]any{"release-checklist"}, s.Properties["name"].Enum); diff != "" {
 		t.Errorf("enum (-want +got):\n%s", diff)
 	}
@@ -353,7 +350,7 @@ func TestToolOwnSkills(t *testing.T) {
 	if r := none.Call(ctx, json.RawMessage(`{"name":"release-checklist"}`)); !r.IsError || !strings.Contains(r.Text, "no skills are available") {
 		t.Errorf("load with no skills: %+v", r)
 	}
-	s, _ = none.InputSchema(ctx)
+	s = inputSchema(t, ctx, none)
 	if s.Properties["name"].Enum != nil || !strings.Contains(s.Properties["name"].Description, "No skills are available") {
 		t.Errorf("schema with no skills: %+v", s.Properties["name"])
 	}
@@ -405,30 +402,30 @@ func TestToolSchema(t *testing.T) {
 	}
 	// A skill added on disk shows up in the next schema, without a restart.
 	writeTree(t, ws, map[string]string{"skills/gamma/SKILL.md": skillMD("name: gamma\ndescription: Third.", "Body.")})
-	s, err := tool.InputSchema(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := inputSchema(t, ctx, tool)
 	if diff := cmp.Diff([]any{"alpha", "beta", "gamma"}, s.Properties["name"].Enum); diff != "" {
 		t.Errorf("enum after adding gamma (-want +got):\n%s", diff)
 	}
 	// Each call returns a schema of its own.
 	s.Properties["name"].Enum = nil
-	if s2, _ := tool.InputSchema(ctx); len(s2.Properties["name"].Enum) != 3 {
+	if s2 := inputSchema(t, ctx, tool); len(s2.Properties["name"].Enum) != 3 {
 		t.Error("modifying a returned schema changed the next one")
 	}
 	// Over MaxEnum the name is a plain string.
 	small := agent.NewTool(c, &agent.ToolOptions{MaxEnum: 2})
-	if s, _ := small.InputSchema(ctx); s.Properties["name"].Enum != nil {
+	if s := inputSchema(t, ctx, small); s.Properties["name"].Enum != nil {
 		t.Errorf("enum with MaxEnum 2 and 3 skills: %v", s.Properties["name"].Enum)
 	}
-	raw, err := tool.InputSchemaJSON(ctx)
+	raw, err := json.Marshal(def)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back jsonschema.Schema
-	if err := json.Unmarshal(raw, &back); err != nil || back.Type != "object" {
-		t.Errorf("InputSchemaJSON does not round-trip: %v, %s", err, raw)
+	var back struct {
+		Name        string             `json:"name"`
+		InputSchema *jsonschema.Schema `json:"inputSchema"`
+	}
+	if err := json.Unmarshal(raw, &back); err != nil || back.Name != "use_skill" || back.InputSchema == nil || back.InputSchema.Type != "object" {
+		t.Errorf("the definition does not round-trip as JSON: %v, %s", err, raw)
 	}
 	m, err := def.SchemaMap()
 	if err != nil || m["type"] != "object" || m["additionalProperties"] != false {
@@ -438,7 +435,7 @@ func TestToolSchema(t *testing.T) {
 	if tool.Name() != "use_skill" || agent.NewTool(c, &agent.ToolOptions{Name: "load_skill"}).Name() != "load_skill" {
 		t.Error("tool names")
 	}
-	if tool.Description() != agent.DefaultToolDescription {
+	if def.Description != agent.DefaultToolDescription {
 		t.Error("default description")
 	}
 	d, err := agent.NewTool(c, &agent.ToolOptions{Description: "Load a skill."}).Definition(ctx)
@@ -571,8 +568,8 @@ func TestToolCancelled(t *testing.T) {
 	if r := tool.Call(ctx, json.RawMessage(`{"name":"release-checklist"}`)); !r.IsError || !strings.Contains(r.Text, "cancelled") {
 		t.Errorf("cancelled call: %+v", r)
 	}
-	if _, err := tool.InputSchema(ctx); err == nil {
-		t.Error("InputSchema with a cancelled context: no error")
+	if _, err := tool.Definition(ctx); err == nil {
+		t.Error("Definition with a cancelled context: no error")
 	}
 }
 
@@ -680,4 +677,14 @@ func TestToolHugeArguments(t *testing.T) {
 			t.Errorf("the result does not say the argument was cut: %.300s", r.Text)
 		}
 	}
+}
+
+// inputSchema is the input schema of tool's definition now.
+func inputSchema(t *testing.T, ctx context.Context, tool *agent.Tool) *jsonschema.Schema {
+	t.Helper()
+	def, err := tool.Definition(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return def.InputSchema
 }
