@@ -9,8 +9,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -21,6 +19,7 @@ import (
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/suggest"
 	"github.com/skillet-go/skillet/internal/textsafe"
+	"github.com/skillet-go/skillet/lint"
 )
 
 // Exit codes, set in one place: 0 success, 1 findings or failure, 2 usage.
@@ -66,28 +65,39 @@ func Main() int {
 
 // Run runs skillet with args and returns the exit code.
 func Run(ctx context.Context, args []string, io *IO) int {
-	root := newRootCmd(io)
+	root := NewCmdRoot(NewFactory(io))
 	root.SetArgs(args)
 	root.SetIn(io.In)
 	root.SetOut(io.Out)
 	root.SetErr(io.Err)
-	err := root.ExecuteContext(ctx)
+	return exitCode(root.ExecuteContext(ctx), args, io.Err)
+}
+
+// exitCode is the one place where an error becomes an exit code: 0 for
+// none; the code of an *exitError (printing its error if it says so); 2
+// for a usage error (see [isUsageError]), printed with the command whose
+// help explains it, or for a configuration file that does not parse,
+// printed with its position; 1 for any other error, printed.
+func exitCode(err error, args []string, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil && ee.message {
-			fmt.Fprintln(io.Err, "skillet:", textsafe.Escape(ee.err.Error()))
+			fmt.Fprintln(stderr, "skillet:", textsafe.Escape(ee.err.Error()))
 		}
 		return ee.code
 	}
+	fmt.Fprintln(stderr, "skillet:", textsafe.Escape(err.Error()))
+	var ce *catalog.ConfigError
+	if errors.As(err, &ce) {
+		return exitUsage // the message says where in the file; --help would not
+	}
 	if isUsageError(err) {
-		fmt.Fprintln(io.Err, "skillet:", textsafe.Escape(err.Error()))
-		fmt.Fprintf(io.Err, "Run '%s --help' for usage.\n", usageCommand(args))
+		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", usageCommand(args))
 		return exitUsage
 	}
-	fmt.Fprintln(io.Err, "skillet:", textsafe.Escape(err.Error()))
 	return exitFail
 }
 
@@ -120,13 +130,18 @@ func usagef(format string, args ...any) error {
 // (the command has already said why).
 func silent(code int) error { return &exitError{code: code} }
 
-// isUsageError reports whether err is a bad invocation. Every path that
-// makes one wraps it in *usageError: flag errors (SetFlagErrorFunc),
-// argument-count errors and unknown commands (usageArgs), and the
-// commands' own checks (usagef), so no message text is matched.
+// isUsageError reports whether err is a bad invocation. The CLI's own
+// checks wrap theirs in *usageError: flag errors (SetFlagErrorFunc),
+// argument-count errors and unknown commands (usageArgs), and each
+// command's checks (usagef). The library's errors that only a bad flag or
+// argument can cause are matched by type or sentinel: an unknown --preset,
+// a lint target or --target host that does not exist, a name or
+// description skillet new cannot use. No message text is matched.
 func isUsageError(err error) bool {
 	var ue *usageError
-	return errors.As(err, &ue)
+	var up *catalog.UnknownPresetError
+	return errors.As(err, &ue) || errors.As(err, &up) ||
+		errors.Is(err, lint.ErrTarget) || errors.Is(err, lint.ErrUnknownHost) || errors.Is(err, lint.ErrInvalid)
 }
 
 // flagError turns a flag parsing error into a usage error, with the
@@ -199,89 +214,32 @@ func usageArgs(c *cobra.Command) {
 	}
 }
 
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
+// NewCmdRoot returns the skillet command with every subcommand, its global
+// flags parsed into f.
+func NewCmdRoot(f *Factory) *cobra.Command {
+	root := newRoot(f)
+	root.AddCommand(
+		NewCmdList(f, nil),
+		newValidateCmd(f.IO),
+		newReadPropertiesCmd(f.IO),
+		newToPromptCmd(f.IO),
+		newPromptCmd(f, f.IO),
+		newShowCmd(f, f.IO),
+		newSearchCmd(f, f.IO),
+		newToolSchemaCmd(f, f.IO),
+		newLintCmd(f, f.IO),
+		newNewCmd(f, f.IO),
+		newServeCmd(f, f.IO),
+		NewCmdVersion(f, nil),
+	)
+	usageArgs(root)
+	return root
 }
 
-// globals are the flags every command shares.
-type globals struct {
-	workspace string
-	roots     []string
-	preset    string
-	noUser    bool
-	strict    bool
-	config    string
-	quiet     bool
-	noCache   bool
-}
-
-// catalog opens the catalog the global flags describe.
-func (g *globals) catalog(ctx context.Context) (*catalog.Catalog, error) {
-	return g.open(ctx, "")
-}
-
-// indexedCatalog is catalog with the persistent index of the user cache
-// folder (docs/performance.md#persistent-index), for the commands that are
-// about one skill or only need the listing: show, search, prompt,
-// tool-schema, serve and shell completion. --no-cache leaves it out.
-func (g *globals) indexedCatalog(ctx context.Context) (*catalog.Catalog, error) {
-	index := ""
-	if !g.noCache {
-		if dir, err := os.UserCacheDir(); err == nil {
-			index = filepath.Join(dir, "skillet", "index")
-		}
-	}
-	return g.open(ctx, index)
-}
-
-func (g *globals) open(ctx context.Context, index string) (*catalog.Catalog, error) {
-	if err := g.checkRoots(); err != nil {
-		return nil, err
-	}
-	c, err := catalog.New(ctx, &catalog.Options{
-		Index:      index,
-		Workspace:  g.workspace,
-		ConfigFile: g.config,
-		Preset:     g.preset,
-		ExtraPaths: g.roots,
-		NoUser:     g.noUser,
-		Strict:     g.strict,
-	})
-	if err != nil {
-		var ce *catalog.ConfigError
-		if errors.As(err, &ce) {
-			return nil, &exitError{code: exitUsage, err: err, message: true}
-		}
-		var up *catalog.UnknownPresetError
-		if errors.As(err, &up) {
-			return nil, &usageError{err}
-		}
-		return nil, err
-	}
-	return c, nil
-}
-
-// checkRoots makes a --root that does not exist a usage error: it was
-// named on purpose, so it is most likely a typo.
-func (g *globals) checkRoots() error {
-	home, _ := os.UserHomeDir()
-	for _, r := range g.roots {
-		p := r
-		if home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
-			p = filepath.Join(home, strings.TrimPrefix(p[1:], "/"))
-		}
-		if _, err := os.Stat(p); err != nil {
-			return usagef("--root %s: no such file or folder", r)
-		}
-	}
-	return nil
-}
-
-func newRootCmd(io *IO) *cobra.Command {
-	g := &globals{}
+// newRoot returns the skillet command without subcommands: its help, its
+// global flags (parsed into f) and its flag errors.
+func newRoot(f *Factory) *cobra.Command {
+	g := &f.flags
 	root := &cobra.Command{
 		Use:   "skillet",
 		Short: "Load, check and serve Agent Skills",
@@ -310,22 +268,6 @@ home folder, and any --root; --preset HOST reads as that agent does
 	_ = root.RegisterFlagCompletionFunc("preset", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return catalog.ProfileNames(), cobra.ShellCompDirectiveNoFileComp
 	})
-
-	root.AddCommand(
-		newListCmd(g, io),
-		newValidateCmd(io),
-		newReadPropertiesCmd(io),
-		newToPromptCmd(io),
-		newPromptCmd(g, io),
-		newShowCmd(g, io),
-		newSearchCmd(g, io),
-		newToolSchemaCmd(g, io),
-		newLintCmd(g, io),
-		newNewCmd(g, io),
-		newServeCmd(g, io),
-		newVersionCmd(io),
-	)
-	usageArgs(root)
 	return root
 }
 
@@ -335,7 +277,7 @@ func nearest(typed string, known []string) string { return suggest.Nearest(typed
 // usageCommand names the command whose help a usage error points at: the
 // deepest command that args name.
 func usageCommand(args []string) string {
-	root := newRootCmd(&IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
+	root := NewCmdRoot(NewFactory(&IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}))
 	if c, _, err := root.Find(args); err == nil && c != nil {
 		return c.CommandPath()
 	}

@@ -11,9 +11,9 @@ import (
 // global flags loads (hidden ones included: they can be invoked by name),
 // each with its description, leaving out names already given. It never
 // offers files; on any error it offers nothing.
-func completeSkillNames(g *globals) cobra.CompletionFunc {
+func completeSkillNames(f *Factory) cobra.CompletionFunc {
 	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		c, err := g.indexedCatalog(cmd.Context())
+		c, err := f.IndexedCatalog(cmd.Context())
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}

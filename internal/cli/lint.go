@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -17,22 +16,10 @@ import (
 	"github.com/skillet-go/skillet/skill"
 )
 
-// options returns the catalog options the global flags describe.
-func (g *globals) options() *catalog.Options {
-	return &catalog.Options{
-		Workspace:  g.workspace,
-		ConfigFile: g.config,
-		Preset:     g.preset,
-		ExtraPaths: g.roots,
-		NoUser:     g.noUser,
-		Strict:     g.strict,
-	}
-}
-
 // fixKinds are the values --fix takes.
 var fixKinds = []string{"quote", "name"}
 
-func newLintCmd(g *globals, io *IO) *cobra.Command {
+func newLintCmd(f *Factory, io *IO) *cobra.Command {
 	var (
 		asJSON bool
 		format string
@@ -79,7 +66,7 @@ Exit status: 1 when there is at least one error (with --fail-on warning, at
 least one warning; with --max-warnings N, more than N warnings), 0
 otherwise, 2 on usage errors.`,
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-			names, _ := completeSkillNames(g)(cmd, args, toComplete)
+			names, _ := completeSkillNames(f)(cmd, args, toComplete)
 			return names, cobra.ShellCompDirectiveDefault
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -121,7 +108,8 @@ otherwise, 2 on usage errors.`,
 			if diff && (format != "text" || compat) {
 				return usagef("--diff prints a unified diff; it cannot be combined with --json, --format or --compat")
 			}
-			if err := g.checkRoots(); err != nil {
+			catOpts, err := f.Config()
+			if err != nil {
 				return err
 			}
 			ctx := cmd.Context()
@@ -133,13 +121,9 @@ otherwise, 2 on usage errors.`,
 					}
 				}
 			}
-			opts := &lint.Options{Catalog: g.options(), Targets: args, Compat: compat, Hosts: hosts}
+			opts := &lint.Options{Catalog: catOpts, Targets: args, Compat: compat, Hosts: hosts}
 			r, err := lint.Run(ctx, opts)
 			if err != nil {
-				var up *catalog.UnknownPresetError
-				if errors.Is(err, lint.ErrTarget) || errors.Is(err, lint.ErrUnknownHost) || errors.As(err, &up) {
-					return &usageError{err}
-				}
 				return err
 			}
 			cwd, _ := os.Getwd()
@@ -156,7 +140,7 @@ otherwise, 2 on usage errors.`,
 					for _, c := range changes {
 						fmt.Fprint(io.Out, textsafe.EscapeBlock(string(c.Diff(cwd))))
 					}
-					if !g.quiet {
+					if !f.Quiet() {
 						fmt.Fprintf(io.Err, "%s would be fixed; %s\n", plural(len(changes), "file"), r.Summary())
 					}
 					return verdict(r)
@@ -200,7 +184,7 @@ otherwise, 2 on usage errors.`,
 			if err != nil {
 				return err
 			}
-			if !g.quiet {
+			if !f.Quiet() {
 				fmt.Fprintln(io.Err, r.Summary())
 			}
 			if fixFailed > 0 {
@@ -209,18 +193,18 @@ otherwise, 2 on usage errors.`,
 			return verdict(r)
 		},
 	}
-	f := cmd.Flags()
-	f.BoolVar(&asJSON, "json", false, "print the report as JSON (docs/output.md); same as --format json")
-	f.StringVar(&format, "format", "text", "report format: text, json, sarif or github (workflow annotations)")
-	f.StringVar(&explain, "explain", "", "print the documentation of a diagnostic code and exit")
-	f.BoolVar(&listRules, "list-rules", false, "list every diagnostic code with its level, fix and source, and exit")
-	f.StringVar(&failOn, "fail-on", "error", "the lowest level that fails the run (exit 1): error or warning")
-	f.IntVar(&maxWarnings, "max-warnings", -1, "fail the run (exit 1) when there are more than this many warnings (-1: no limit)")
-	f.BoolVar(&compat, "compat", false, "add the compatibility report: per host, loads / loads changed / not loaded, and checker rules broken")
-	f.StringSliceVar(&target, "target", nil, "host profiles the skills ship to (comma-separated, repeatable): a skill one of them would not load is an error")
-	f.StringVar(&fix, "fix", "", "apply safe fixes; --fix=name also sets each name to its folder's")
-	f.Lookup("fix").NoOptDefVal = "quote"
-	f.BoolVar(&diff, "diff", false, "with --fix (implied), print the fixes as a unified diff instead of writing them")
+	fl := cmd.Flags()
+	fl.BoolVar(&asJSON, "json", false, "print the report as JSON (docs/output.md); same as --format json")
+	fl.StringVar(&format, "format", "text", "report format: text, json, sarif or github (workflow annotations)")
+	fl.StringVar(&explain, "explain", "", "print the documentation of a diagnostic code and exit")
+	fl.BoolVar(&listRules, "list-rules", false, "list every diagnostic code with its level, fix and source, and exit")
+	fl.StringVar(&failOn, "fail-on", "error", "the lowest level that fails the run (exit 1): error or warning")
+	fl.IntVar(&maxWarnings, "max-warnings", -1, "fail the run (exit 1) when there are more than this many warnings (-1: no limit)")
+	fl.BoolVar(&compat, "compat", false, "add the compatibility report: per host, loads / loads changed / not loaded, and checker rules broken")
+	fl.StringSliceVar(&target, "target", nil, "host profiles the skills ship to (comma-separated, repeatable): a skill one of them would not load is an error")
+	fl.StringVar(&fix, "fix", "", "apply safe fixes; --fix=name also sets each name to its folder's")
+	fl.Lookup("fix").NoOptDefVal = "quote"
+	fl.BoolVar(&diff, "diff", false, "with --fix (implied), print the fixes as a unified diff instead of writing them")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]cobra.Completion{"error", "warning"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("explain", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {

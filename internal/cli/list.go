@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,8 +17,19 @@ import (
 	"github.com/skillet-go/skillet/skill"
 )
 
-func newListCmd(g *globals, io *IO) *cobra.Command {
-	var asJSON bool
+// ListOptions are the flags and dependencies of skillet list.
+type ListOptions struct {
+	IO      *IO
+	Catalog func(context.Context) (*catalog.Catalog, error)
+	Quiet   bool
+
+	JSON bool // --json
+}
+
+// NewCmdList returns skillet list. Its RunE fills a ListOptions and calls
+// runF with it, or listRun when runF is nil (tests pass their own).
+func NewCmdList(f *Factory, runF func(context.Context, *ListOptions) error) *cobra.Command {
+	opts := &ListOptions{IO: f.IO, Catalog: f.Catalog}
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the skills an agent would load",
@@ -27,34 +39,42 @@ with --json. Problems are summed up in one line on stderr; run skillet lint
 for each of them.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := g.catalog(cmd.Context())
-			if err != nil {
-				return err
+			opts.Quiet = f.Quiet()
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			l, err := c.List(cmd.Context())
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				if err := writeListingJSON(io.Out, l); err != nil {
-					return err
-				}
-			} else {
-				writeTable(io, l)
-			}
-			if !g.quiet {
-				summary(io.Err, len(l.Skills), l.Diagnostics)
-			}
-			for _, d := range l.Diagnostics {
-				if d.Code == skill.CodeWorkspaceMissing {
-					return silent(exitFail)
-				}
-			}
-			return nil
+			return listRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the listing as JSON (docs/output.md)")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the listing as JSON (docs/output.md)")
 	return cmd
+}
+
+func listRun(ctx context.Context, opts *ListOptions) error {
+	c, err := opts.Catalog(ctx)
+	if err != nil {
+		return err
+	}
+	l, err := c.List(ctx)
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		if err := writeListingJSON(opts.IO.Out, l); err != nil {
+			return err
+		}
+	} else {
+		writeTable(opts.IO, l)
+	}
+	if !opts.Quiet {
+		summary(opts.IO.Err, len(l.Skills), l.Diagnostics)
+	}
+	for _, d := range l.Diagnostics {
+		if d.Code == skill.CodeWorkspaceMissing {
+			return silent(exitFail) // the folder went away after the flags were checked
+		}
+	}
+	return nil
 }
 
 // summary prints "N skills, M warnings, K errors; run skillet lint for

@@ -11,7 +11,7 @@ import (
 	"github.com/skillet-go/skillet/lint"
 )
 
-func newNewCmd(g *globals, io *IO) *cobra.Command {
+func newNewCmd(f *Factory, io *IO) *cobra.Command {
 	var opts lint.ScaffoldOptions
 	cmd := &cobra.Command{
 		Use:   "new NAME --description TEXT [--triggers TEXT] [--license TEXT] [--allowed-tools TOOLS] [--when TEXT] [--flat]",
@@ -40,7 +40,7 @@ and skillet says so.`,
 				return usagef("--description is required: say what the skill does and when to use it")
 			}
 			opts.Name = args[0]
-			c, err := g.catalog(cmd.Context())
+			c, err := f.Catalog(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -62,12 +62,12 @@ and skillet says so.`,
 			return nil
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&opts.Description, "description", "", "what the skill does and when to use it (required)")
-	f.StringVar(&opts.Triggers, "triggers", "", `when the model should use it, appended to the description as "Use when ..."`)
-	f.StringVar(&opts.License, "license", "", "the license field: a license name or a bundled license file")
-	f.StringVar(&opts.AllowedTools, "allowed-tools", "", `the allowed-tools field: tools separated by spaces ("Read Bash(git:*)")`)
-	f.StringVar(&opts.WhenToUse, "when", "", "write a when-to-use field (most hosts ignore it; --triggers reaches all)")
-	f.BoolVar(&opts.Flat, "flat", false, "write the flat form NAME.md instead of NAME/SKILL.md")
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Description, "description", "", "what the skill does and when to use it (required)")
+	fl.StringVar(&opts.Triggers, "triggers", "", `when the model should use it, appended to the description as "Use when ..."`)
+	fl.StringVar(&opts.License, "license", "", "the license field: a license name or a bundled license file")
+	fl.StringVar(&opts.AllowedTools, "allowed-tools", "", `the allowed-tools field: tools separated by spaces ("Read Bash(git:*)")`)
+	fl.StringVar(&opts.WhenToUse, "when", "", "write a when-to-use field (most hosts ignore it; --triggers reaches all)")
+	fl.BoolVar(&opts.Flat, "flat", false, "write the flat form NAME.md instead of NAME/SKILL.md")
 	return cmd
 }

@@ -119,7 +119,7 @@ var clientAliases = map[string]string{
 // printConfig writes the configuration of client for the serve
 // invocation cmd: the same workspace (absolute), roots (absolute) and
 // flags, less --print-config itself.
-func printConfig(cmd *cobra.Command, g *globals, io *IO, o *serveOptions) error {
+func printConfig(cmd *cobra.Command, f *Factory, io *IO, o *serveOptions) error {
 	name := strings.ToLower(strings.TrimSpace(o.printConfig))
 	if a, ok := clientAliases[name]; ok {
 		name = a
@@ -132,7 +132,10 @@ func printConfig(cmd *cobra.Command, g *globals, io *IO, o *serveOptions) error 
 		}
 		return usagef("%s", msg)
 	}
-	c, err := serveConfig(cmd, g, o)
+	if _, err := f.Config(); err != nil {
+		return err
+	}
+	c, err := serveConfig(cmd, &f.flags, o)
 	if err != nil {
 		return err
 	}

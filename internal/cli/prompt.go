@@ -13,7 +13,7 @@ import (
 	"github.com/skillet-go/skillet/internal/textsafe"
 )
 
-func newPromptCmd(g *globals, io *IO) *cobra.Command {
+func newPromptCmd(f *Factory, io *IO) *cobra.Command {
 	var (
 		format   string
 		tmplFile string
@@ -45,7 +45,7 @@ A line on stderr gives the block's size and what was left out.`,
 			if tmplFile != "" && cmd.Flags().Changed("format") {
 				return usagef("--template and --format cannot be used together")
 			}
-			f, err := agent.ParseFormat(format)
+			bf, err := agent.ParseFormat(format)
 			if err != nil {
 				return usagef("--format: %v", err)
 			}
@@ -66,14 +66,14 @@ A line on stderr gives the block's size and what was left out.`,
 					return fmt.Errorf("parsing the template: %w", err)
 				}
 			}
-			c, err := g.indexedCatalog(ctx)
+			c, err := f.IndexedCatalog(ctx)
 			if err != nil {
 				return err
 			}
 			if budget == 0 && cmd.Flags().Changed("budget-chars") {
 				budget = -1 // an explicit 0 turns off the configured budget
 			}
-			sk := agent.New(c, &agent.Options{Block: &agent.BlockOptions{Format: f, Template: tmpl, BudgetChars: budget}})
+			sk := agent.New(c, &agent.Options{Block: &agent.BlockOptions{Format: bf, Template: tmpl, BudgetChars: budget}})
 			stack, err := agent.NewStack(p.Name, &agent.StackOptions{Skills: sk})
 			if err != nil {
 				return err
@@ -83,7 +83,7 @@ A line on stderr gives the block's size and what was left out.`,
 				return err
 			}
 			fmt.Fprint(io.Out, textsafe.EscapeBlock(text))
-			if g.quiet {
+			if f.Quiet() {
 				return nil
 			}
 			if !p.Skills {

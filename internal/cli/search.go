@@ -11,7 +11,7 @@ import (
 	"github.com/skillet-go/skillet/catalog"
 )
 
-func newSearchCmd(g *globals, io *IO) *cobra.Command {
+func newSearchCmd(f *Factory, io *IO) *cobra.Command {
 	var (
 		limit  int
 		asJSON bool
@@ -30,7 +30,7 @@ JSON with --json. Exits 1 when no skill matches.`,
 			if limit < 0 {
 				return usagef("--limit must be 0 (no limit) or more")
 			}
-			c, err := g.indexedCatalog(ctx)
+			c, err := f.IndexedCatalog(ctx)
 			if err != nil {
 				return err
 			}

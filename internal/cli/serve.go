@@ -40,7 +40,7 @@ type serveOptions struct {
 // tokenEnv is the environment variable that may hold the bearer token.
 const tokenEnv = "SKILLET_AUTH_TOKEN"
 
-func newServeCmd(g *globals, io *IO) *cobra.Command {
+func newServeCmd(f *Factory, io *IO) *cobra.Command {
 	o := &serveOptions{}
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -73,41 +73,41 @@ SIGINT or SIGTERM stops the server once the requests in flight are answered.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("print-config") {
-				return printConfig(cmd, g, io, o)
+				return printConfig(cmd, f, io, o)
 			}
-			return runServe(cmd.Context(), g, io, o)
+			return runServe(cmd.Context(), f, io, o)
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&o.printConfig, "print-config", "", "print the configuration that makes `CLIENT` start this server with these flags, and exit: "+strings.Join(configClientNames(), ", "))
+	fl := cmd.Flags()
+	fl.StringVar(&o.printConfig, "print-config", "", "print the configuration that makes `CLIENT` start this server with these flags, and exit: "+strings.Join(configClientNames(), ", "))
 	_ = cmd.RegisterFlagCompletionFunc("print-config", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return configClientNames(), cobra.ShellCompDirectiveNoFileComp
 	})
-	f.StringVar(&o.http, "http", "", "serve streamable HTTP on `HOST:PORT` (for example localhost:8080; port 0 picks one) instead of stdio")
-	f.BoolVar(&o.stateful, "stateful", false, "keep a session per HTTP client, so reloads are pushed as notifications")
-	f.BoolVar(&o.listenAny, "listen-any", false, "allow an --http address that listens on every network interface")
-	f.BoolVar(&o.noWatch, "no-watch", false, "do not watch the roots for changes")
-	f.BoolVar(&o.poll, "poll", false, "poll the roots for changes instead of using file system notifications")
-	f.DurationVar(&o.pollInterval, "poll-interval", 2*time.Second, "how often to poll, with --poll or where notifications fail")
-	f.DurationVar(&o.ttl, "ttl", time.Minute, "how long clients may cache listings and reads (ttlMs, protocol 2026-07-28)")
-	f.StringVar(&o.tool, "tool", "auto", "when to offer the load tool: auto (to clients without the Skills Extension), always, never")
-	f.StringVar(&o.logLevel, "log-level", "info", "log level on stderr: debug, info, warn, error")
-	f.Int64Var(&o.maxRequestBytes, "max-request-bytes", 0, "the largest HTTP request body accepted (default 4 MiB)")
-	f.StringVar(&o.logFormat, "log-format", "text", "log format on stderr: text or json")
-	f.StringVar(&o.authTokenFile, "auth-token-file", "", "require \"Authorization: Bearer TOKEN\" with the token in `FILE` (or in $"+tokenEnv+")")
-	f.BoolVar(&o.insecureNoAuth, "insecure-no-auth", false, "allow --listen-any without a token")
-	f.IntVar(&o.maxConns, "max-conns", mcpserver.DefaultMaxConns, "the most HTTP connections served at once")
-	f.IntVar(&o.maxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "the most stateful sessions kept (the one idle longest is closed first)")
-	f.DurationVar(&o.sessionTimeout, "session-timeout", mcpserver.DefaultSessionTimeout, "close a stateful session idle for that long (an open notification stream is not idle)")
-	f.Int64Var(&o.maxServedBytes, "max-served-bytes", mcpserver.DefaultMaxServedBytes, "the memory budget of served files, in bytes as sent; files past it are served as too large")
-	f.IntVar(&o.instrChars, "instructions-chars", mcpserver.DefaultInstructionsChars, "the budget of the server's instructions in characters, which clients cut (Claude Code keeps 4,096); -1 for none")
+	fl.StringVar(&o.http, "http", "", "serve streamable HTTP on `HOST:PORT` (for example localhost:8080; port 0 picks one) instead of stdio")
+	fl.BoolVar(&o.stateful, "stateful", false, "keep a session per HTTP client, so reloads are pushed as notifications")
+	fl.BoolVar(&o.listenAny, "listen-any", false, "allow an --http address that listens on every network interface")
+	fl.BoolVar(&o.noWatch, "no-watch", false, "do not watch the roots for changes")
+	fl.BoolVar(&o.poll, "poll", false, "poll the roots for changes instead of using file system notifications")
+	fl.DurationVar(&o.pollInterval, "poll-interval", 2*time.Second, "how often to poll, with --poll or where notifications fail")
+	fl.DurationVar(&o.ttl, "ttl", time.Minute, "how long clients may cache listings and reads (ttlMs, protocol 2026-07-28)")
+	fl.StringVar(&o.tool, "tool", "auto", "when to offer the load tool: auto (to clients without the Skills Extension), always, never")
+	fl.StringVar(&o.logLevel, "log-level", "info", "log level on stderr: debug, info, warn, error")
+	fl.Int64Var(&o.maxRequestBytes, "max-request-bytes", 0, "the largest HTTP request body accepted (default 4 MiB)")
+	fl.StringVar(&o.logFormat, "log-format", "text", "log format on stderr: text or json")
+	fl.StringVar(&o.authTokenFile, "auth-token-file", "", "require \"Authorization: Bearer TOKEN\" with the token in `FILE` (or in $"+tokenEnv+")")
+	fl.BoolVar(&o.insecureNoAuth, "insecure-no-auth", false, "allow --listen-any without a token")
+	fl.IntVar(&o.maxConns, "max-conns", mcpserver.DefaultMaxConns, "the most HTTP connections served at once")
+	fl.IntVar(&o.maxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "the most stateful sessions kept (the one idle longest is closed first)")
+	fl.DurationVar(&o.sessionTimeout, "session-timeout", mcpserver.DefaultSessionTimeout, "close a stateful session idle for that long (an open notification stream is not idle)")
+	fl.Int64Var(&o.maxServedBytes, "max-served-bytes", mcpserver.DefaultMaxServedBytes, "the memory budget of served files, in bytes as sent; files past it are served as too large")
+	fl.IntVar(&o.instrChars, "instructions-chars", mcpserver.DefaultInstructionsChars, "the budget of the server's instructions in characters, which clients cut (Claude Code keeps 4,096); -1 for none")
 	_ = cmd.RegisterFlagCompletionFunc("tool", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp
 	})
 	return cmd
 }
 
-func runServe(ctx context.Context, g *globals, io *IO, o *serveOptions) error {
+func runServe(ctx context.Context, f *Factory, io *IO, o *serveOptions) error {
 	if o.http == "" && (o.stateful || o.listenAny || o.maxRequestBytes != 0 || o.authTokenFile != "" || o.insecureNoAuth) {
 		return usagef("--stateful, --listen-any, --max-request-bytes, --auth-token-file and --insecure-no-auth need --http")
 	}
@@ -148,7 +148,7 @@ func runServe(ctx context.Context, g *globals, io *IO, o *serveOptions) error {
 	if err := level.UnmarshalText([]byte(o.logLevel)); err != nil {
 		return usagef("--log-level must be debug, info, warn or error, not %q", o.logLevel)
 	}
-	if g.quiet && level < slog.LevelWarn {
+	if f.Quiet() && level < slog.LevelWarn {
 		level = slog.LevelWarn
 	}
 	if o.ttl < 0 {
@@ -160,7 +160,7 @@ func runServe(ctx context.Context, g *globals, io *IO, o *serveOptions) error {
 	}
 	logger := slog.New(handler)
 
-	c, err := g.indexedCatalog(ctx)
+	c, err := f.IndexedCatalog(ctx)
 	if err != nil {
 		return err
 	}

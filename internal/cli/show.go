@@ -9,7 +9,7 @@ import (
 	"github.com/skillet-go/skillet/internal/textsafe"
 )
 
-func newShowCmd(g *globals, io *IO) *cobra.Command {
+func newShowCmd(f *Factory, io *IO) *cobra.Command {
 	var (
 		file   string
 		asJSON bool
@@ -32,11 +32,11 @@ tool's error text on stderr. --json prints {"tool", "name", "path", "text",
 			if len(args) > 0 {
 				return nil, cobra.ShellCompDirectiveNoFileComp
 			}
-			return completeSkillNames(g)(cmd, args, toComplete)
+			return completeSkillNames(f)(cmd, args, toComplete)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			c, err := g.indexedCatalog(ctx)
+			c, err := f.IndexedCatalog(ctx)
 			if err != nil {
 				return err
 			}

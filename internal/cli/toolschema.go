@@ -7,7 +7,7 @@ import (
 	"github.com/skillet-go/skillet/agent"
 )
 
-func newToolSchemaCmd(g *globals, io *IO) *cobra.Command {
+func newToolSchemaCmd(f *Factory, io *IO) *cobra.Command {
 	var api string
 	cmd := &cobra.Command{
 		Use:   "tool-schema",
@@ -28,7 +28,7 @@ the Messages API takes it; openai prints {"type": "function", "function":
 			default:
 				return usagef("--api must be mcp, anthropic or openai, not %q", api)
 			}
-			c, err := g.indexedCatalog(ctx)
+			c, err := f.IndexedCatalog(ctx)
 			if err != nil {
 				return err
 			}

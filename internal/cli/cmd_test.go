@@ -1,0 +1,203 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/spf13/cobra"
+
+	"github.com/skillet-go/skillet/catalog"
+)
+
+// parseCmd runs args through a root command (the global flags and their
+// error handling) holding only the command newCmd makes, with a runF that
+// records the options it is given instead of doing the work. It returns
+// those options (nil when runF was not called), the Factory and the
+// command's error.
+func parseCmd[O any](t *testing.T, newCmd func(*Factory, func(context.Context, *O) error) *cobra.Command, args ...string) (*O, *Factory, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	f := NewFactory(&IO{In: strings.NewReader(""), Out: &out, Err: &errb})
+	var got *O
+	root := newRoot(f)
+	root.AddCommand(newCmd(f, func(_ context.Context, o *O) error {
+		got = o
+		return nil
+	}))
+	usageArgs(root)
+	root.SetArgs(args)
+	root.SetOut(&out)
+	root.SetErr(&errb)
+	err := root.ExecuteContext(context.Background())
+	if got != nil && out.Len()+errb.Len() > 0 {
+		t.Errorf("%v: the run function was injected, yet the command wrote %q and %q", args, out.String(), errb.String())
+	}
+	return got, f, err
+}
+
+// optsCase is one invocation and the options it must give, or that it is
+// a usage error (wantUsage: runF must not be called).
+type optsCase[O any] struct {
+	args      []string
+	want      O
+	wantUsage string
+}
+
+// checkOpts runs every case through parseCmd and compares the options,
+// ignoring the dependency fields (streams and functions), which
+// checkDeps checks.
+func checkOpts[O any](t *testing.T, newCmd func(*Factory, func(context.Context, *O) error) *cobra.Command, cases []optsCase[O], ignore ...string) {
+	t.Helper()
+	for _, tc := range cases {
+		got, _, err := parseCmd(t, newCmd, tc.args...)
+		if tc.wantUsage != "" {
+			if !isUsageError(err) || !strings.Contains(err.Error(), tc.wantUsage) {
+				t.Errorf("%v: error %v, want a usage error containing %q", tc.args, err, tc.wantUsage)
+			}
+			if got != nil {
+				t.Errorf("%v: the run function was called on a usage error", tc.args)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%v: %v", tc.args, err)
+			continue
+		}
+		if got == nil {
+			t.Errorf("%v: the run function was not called", tc.args)
+			continue
+		}
+		var zero O
+		if d := cmp.Diff(tc.want, *got, cmpopts.IgnoreFields(zero, ignore...)); d != "" {
+			t.Errorf("%v: options (-want +got):\n%s", tc.args, d)
+		}
+	}
+}
+
+func TestListOptions(t *testing.T) {
+	checkOpts(t, NewCmdList, []optsCase[ListOptions]{
+		{args: []string{"list"}, want: ListOptions{}},
+		{args: []string{"list", "--json"}, want: ListOptions{JSON: true}},
+		{args: []string{"-q", "list", "--json=false"}, want: ListOptions{Quiet: true}},
+		{args: []string{"list", "--quiet"}, want: ListOptions{Quiet: true}},
+		{args: []string{"list", "extra"}, wantUsage: `unknown command "extra" for "skillet list"`},
+		{args: []string{"list", "--jsno"}, wantUsage: "did you mean --json?"},
+	}, "IO", "Catalog")
+}
+
+// TestGlobalFlags checks that the global flags reach the catalog options
+// every command's Catalog and Config functions use, and that a workspace
+// or root that does not exist is a usage error, not an empty listing.
+func TestGlobalFlags(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "loose.md")
+	if err := os.WriteFile(file, []byte("---\nname: loose\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args      []string
+		want      *catalog.Options
+		wantUsage string
+	}{
+		{args: []string{"list"}, want: &catalog.Options{}},
+		{args: []string{"list", "-w", dir, "--root", dir, "--root", file, "--preset", "claude", "--no-user", "--strict", "--config", "x.yaml"},
+			want: &catalog.Options{Workspace: dir, ExtraPaths: []string{dir, file}, Preset: "claude", NoUser: true, Strict: true, ConfigFile: "x.yaml"}},
+		{args: []string{"--workspace=" + dir, "list"}, want: &catalog.Options{Workspace: dir}},
+		{args: []string{"list", "-w", filepath.Join(dir, "nope")}, wantUsage: "--workspace " + filepath.Join(dir, "nope") + ": no such folder"},
+		{args: []string{"list", "-w", file}, wantUsage: "--workspace " + file + ": not a folder"},
+		{args: []string{"list", "--root", filepath.Join(dir, "nope")}, wantUsage: "--root " + filepath.Join(dir, "nope") + ": no such file or folder"},
+	} {
+		_, f, err := parseCmd(t, NewCmdList, tc.args...)
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		opts, err := f.Config()
+		if tc.wantUsage != "" {
+			if !isUsageError(err) || err.Error() != tc.wantUsage {
+				t.Errorf("%v: Config() error %v, want the usage error %q", tc.args, err, tc.wantUsage)
+			}
+			if _, err := f.Catalog(context.Background()); !isUsageError(err) {
+				t.Errorf("%v: Catalog() error %v, want a usage error", tc.args, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%v: %v", tc.args, err)
+			continue
+		}
+		if d := cmp.Diff(tc.want, opts, cmpopts.EquateEmpty()); d != "" {
+			t.Errorf("%v: catalog options (-want +got):\n%s", tc.args, d)
+		}
+	}
+}
+
+// TestExitCode checks the one mapping of errors to exit codes, and what
+// each prints.
+func TestExitCode(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		code int
+		out  string
+	}{
+		{"none", nil, 0, ""},
+		{"failure", errors.New("boom"), 1, "skillet: boom\n"},
+		{"usage", usagef("--limit must be 0 or more"), 2, "skillet: --limit must be 0 or more\nRun 'skillet search --help' for usage.\n"},
+		{"wrapped usage", &exitError{code: 2, err: usagef("x"), message: true}, 2, "skillet: x\n"},
+		{"silent", silent(1), 1, ""},
+		{"unknown preset", &catalog.UnknownPresetError{Name: "clade"}, 2, "skillet: unknown preset \"clade\"; did you mean \"claude\"?"},
+		{"config file", &catalog.ConfigError{}, 2, "skillet: "},
+	} {
+		var b bytes.Buffer
+		code := exitCode(tc.err, []string{"search", "x"}, &b)
+		if code != tc.code || !strings.HasPrefix(b.String(), tc.out) {
+			t.Errorf("%s: exit %d and %q, want %d and %q", tc.name, code, b.String(), tc.code, tc.out)
+		}
+		if tc.name == "config file" && strings.Contains(b.String(), "--help") {
+			t.Errorf("%s: %q points at --help; the file's position says more", tc.name, b.String())
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		bi   *debug.BuildInfo
+		ok   bool
+		want []string
+	}{
+		{"no build info", nil, false, []string{"skillet devel"}},
+		{"checkout", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
+			{Key: "vcs.revision", Value: "abc123"}, {Key: "vcs.time", Value: "2026-12-01T10:00:00Z"}, {Key: "vcs.modified", Value: "true"}}},
+			true, []string{"skillet devel", "revision: abc123 (modified) 2026-12-01T10:00:00Z"}},
+		{"release", &debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}}, true, []string{"skillet v1.2.3"}},
+	} {
+		var out bytes.Buffer
+		opts := &VersionOptions{IO: &IO{Out: &out}, BuildInfo: func() (*debug.BuildInfo, bool) { return tc.bi, tc.ok }}
+		if err := versionRun(context.Background(), opts); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+		if lines[0] != tc.want[0] || !strings.HasPrefix(lines[1], "go: go") {
+			t.Errorf("%s: %q", tc.name, out.String())
+		}
+		if len(tc.want) > 1 && (len(lines) < 3 || lines[2] != tc.want[1]) {
+			t.Errorf("%s: %q, want the line %q", tc.name, out.String(), tc.want[1])
+		}
+		if len(tc.want) == 1 && len(lines) != 2 {
+			t.Errorf("%s: %q, want no revision line", tc.name, out.String())
+		}
+	}
+	checkOpts(t, NewCmdVersion, []optsCase[VersionOptions]{
+		{args: []string{"version"}, want: VersionOptions{}},
+		{args: []string{"version", "now"}, wantUsage: `unknown command "now" for "skillet version"`},
+	}, "IO", "BuildInfo")
+}
