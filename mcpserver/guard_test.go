@@ -182,9 +182,7 @@ func TestConnectionCap(t *testing.T) {
 	for range 3 {
 		silent = append(silent, dialRaw(t, endpoint, nil))
 		// Accepted in order, so the first is the oldest.
-		for s.conns.Load().len() < len(silent) {
-			time.Sleep(time.Millisecond)
-		}
+		waitFor(t, "counting the silent connection", func() bool { return s.conns.Load().len() >= len(silent) })
 	}
 	c := dialRaw(t, endpoint, nil)
 	if resp, body := c.post("", `{"jsonrpc":"2.0","id":1,"method":"ping"}`); resp.StatusCode != 200 {
@@ -275,14 +273,7 @@ func TestUndeliveredLoggedOncePerReload(t *testing.T) {
 	}
 	// The SDK sends list_changed shortly after, from a timer: wait for
 	// every session's prompts, resources and tools notification.
-	got := make(chan struct{})
-	go func() {
-		for s.undelivered.total.Load() < 2*n {
-			time.Sleep(5 * time.Millisecond)
-		}
-		close(got)
-	}()
-	watchdog(t, got, "counting the undelivered notifications")
+	waitFor(t, "counting the undelivered notifications", func() bool { return s.undelivered.total.Load() >= 2*n })
 	s.undelivered.flush()
 	text := log.String()
 	if c := strings.Count(text, "notifications not delivered"); c != 1 {

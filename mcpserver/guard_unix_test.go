@@ -129,15 +129,6 @@ func TestWriteTimeout(t *testing.T) {
 	fmt.Fprintf(rc.conn, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2025-11-25\r\nContent-Length: %d\r\n\r\n%s", Path, rc.host, len(msg), msg)
 	// The server holds the connection while it writes; once the deadline
 	// passes it closes it.
-	for s.conns.Load().len() == 0 {
-		time.Sleep(time.Millisecond)
-	}
-	closed := make(chan struct{})
-	go func() {
-		for s.conns.Load().len() > 0 {
-			time.Sleep(5 * time.Millisecond)
-		}
-		close(closed)
-	}()
-	watchdog(t, closed, "closing the connection of a client that does not read its answer")
+	waitFor(t, "counting the connection", func() bool { return s.conns.Load().len() > 0 })
+	waitFor(t, "closing the connection of a client that does not read its answer", func() bool { return s.conns.Load().len() == 0 })
 }

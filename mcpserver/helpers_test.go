@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -195,4 +196,18 @@ func wantCode(t testing.TB, err error, code int64) {
 // removeAll removes a path of the workspace.
 func removeAll(ws, rel string) error {
 	return os.RemoveAll(filepath.Join(ws, filepath.FromSlash(rel)))
+}
+
+// waitFor polls cond until it holds: for a state the server reaches on its
+// own (a connection counted, a shutdown begun). The bound only keeps a
+// broken test from hanging; it asserts nothing about time.
+func waitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never happened", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
 }

@@ -248,9 +248,11 @@ func TestReloadHalfWritten(t *testing.T) {
 	} {
 		writeTree(t, ws, map[string]string{"skills/one/SKILL.md": half})
 		// Everything, the load tool included, answers from the snapshot:
-		// the last good version.
-		if _, err := s.Reload(t.Context()); err != nil {
-			t.Fatal(err)
+		// the last good version. No change is reported, so the SDK's lists
+		// are not touched and no list_changed can follow: Reload only
+		// updates them (and so makes the SDK notify) when it reports one.
+		if changed, err := s.Reload(t.Context()); err != nil || changed {
+			t.Fatalf("%q: Reload = %v, %v; want no change", half, changed, err)
 		}
 		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "use_skill", Arguments: map[string]any{"name": "one"}})
 		if err != nil || res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "One.") {
@@ -274,9 +276,8 @@ func TestReloadHalfWritten(t *testing.T) {
 		}
 	}
 
-	time.Sleep(50 * time.Millisecond) // the SDK sends list_changed after 10 ms
-	if len(n.resources) != 0 || len(n.prompts) != 0 {
-		t.Errorf("resources or prompts list_changed while the skill was half written")
+	if len(n.resources) != 0 || len(n.prompts) != 0 || len(n.tools) != 0 {
+		t.Errorf("list_changed while the skill was half written")
 	}
 
 	// Written in full: the new version is served.
@@ -299,14 +300,13 @@ func TestReloadUnchanged(t *testing.T) {
 	s := newServer(t, ws, nil)
 	n := newNotes()
 	connect(t, s, n.options(), &mcp.ClientSessionOptions{ProtocolVersion: legacy})
+	// A reload that reports no change has not touched the SDK's lists,
+	// the only thing that makes the SDK send list_changed.
 	for range 3 {
 		if changed, err := s.Reload(t.Context()); err != nil || changed {
 			t.Fatalf("Reload = %v, %v; want no change", changed, err)
 		}
 	}
-	// The SDK sends a notification 10 ms after the change that calls for
-	// it; give quiet reloads' would-be notifications time to arrive.
-	time.Sleep(100 * time.Millisecond)
 	if len(n.resources) != 0 {
 		t.Errorf("quiet reloads sent %d resources/list_changed", len(n.resources))
 	}
@@ -320,10 +320,23 @@ func TestReloadUnchanged(t *testing.T) {
 	await(t, n.resources, "resources/list_changed")
 }
 
-// settled waits out the watcher's first reload, so a change made after it
-// can only be seen through a file notification.
+// settled waits until the watcher has finished its first reload pass (the
+// one that catches what changed before its watches were set) and set its
+// watches, so a change made after it can only be seen through a file
+// notification. The bound only keeps a broken test from hanging.
 func settled(t *testing.T, s *Server) {
-	time.Sleep(300 * time.Millisecond) // not an assertion: the first reload's window
+	t.Helper()
+	for {
+		n, next := s.watchPasses.next()
+		if n >= 1 {
+			return
+		}
+		select {
+		case <-next:
+		case <-time.After(20 * time.Second):
+			t.Fatal("the watcher's first reload did not finish within 20s")
+		}
+	}
 }
 
 // TestReloadSymlinkedRoot checks that a root reached through a symlink is
@@ -358,20 +371,26 @@ func TestReloadNoisyFolder(t *testing.T) {
 	settled(t, s)
 	stop := make(chan struct{})
 	done := make(chan struct{})
+	noisy := make(chan struct{}) // closed once the noise holds the debounce back
 	go func() {
 		defer close(done)
 		log := filepath.Join(ws, "skills", "one", "app.log")
+		tick := time.NewTicker(20 * time.Millisecond) // the noise: faster than the debounce
+		defer tick.Stop()
 		for i := 0; ; i++ {
 			select {
 			case <-stop:
 				return
-			case <-time.After(20 * time.Millisecond):
+			case <-tick.C:
 				os.WriteFile(log, []byte(strings.Repeat("x", i%100)), 0o644)
+				if i == 4 {
+					close(noisy)
+				}
 			}
 		}
 	}()
 	defer func() { close(stop); <-done }()
-	time.Sleep(100 * time.Millisecond)
+	<-noisy
 	writeTree(t, ws, map[string]string{"skills/one/SKILL.md": skillMD("one", "The first skill, edited.", "One.\n")})
 	eventually(t, n, "an edit next to a file written without pause", func() bool {
 		return strings.Contains(readText(t, cs, "skill://one/SKILL.md"), "edited")

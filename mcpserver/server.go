@@ -185,6 +185,10 @@ type Server struct {
 	reloadMu sync.Mutex      // one reload at a time
 	logged   map[string]bool // diagnostics already logged (under reloadMu)
 
+	// watchPasses counts the reload passes of [Server.Watch], each with
+	// the watches set after it.
+	watchPasses passes
+
 	tool *agent.Tool // the load tool (layer 3)
 
 	// HTTP state, set by Handler and Serve.

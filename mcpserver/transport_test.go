@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
@@ -399,10 +400,13 @@ func TestServeShutdown(t *testing.T) {
 	}()
 	<-started
 	cancel()
+	// Once the shutdown has begun, Serve waits for the request: it has
+	// not returned while the handler is held.
+	waitFor(t, "the shutdown to begin", s.stopping.Load)
 	select {
 	case err := <-done:
 		t.Fatalf("Serve returned (%v) with a request in flight", err)
-	case <-time.After(100 * time.Millisecond):
+	default:
 	}
 	close(release)
 	if err := <-callErr; err != nil {
@@ -454,7 +458,8 @@ func TestServeShutdownListening(t *testing.T) {
 
 // TestRunShutdown: the same for one session (stdio).
 func TestRunShutdown(t *testing.T) {
-	s := newServer(t, newWorkspace(t), nil)
+	var log syncBuffer
+	s := newServer(t, newWorkspace(t), &Options{Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	release := make(chan struct{})
 	started := slowMethod(t, s, release)
 	st, ct := mcp.NewInMemoryTransports()
@@ -477,10 +482,11 @@ func TestRunShutdown(t *testing.T) {
 	}()
 	<-started
 	cancel()
+	waitFor(t, "the shutdown to begin", func() bool { return strings.Contains(log.String(), "shutting down") })
 	select {
 	case err := <-done:
 		t.Fatalf("Run returned (%v) with a request in flight", err)
-	case <-time.After(100 * time.Millisecond):
+	default:
 	}
 	close(release)
 	if err := <-callErr; err != nil {

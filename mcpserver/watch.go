@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -134,6 +135,36 @@ func (w *watcher) reload(ctx context.Context) {
 	if w.fw != nil {
 		w.sync()
 	}
+	w.s.watchPasses.add()
+}
+
+// passes counts events (the watcher's reload passes) for goroutines that
+// wait for one: tests wait on it rather than sleep.
+type passes struct {
+	mu sync.Mutex
+	n  int
+	ch chan struct{} // closed at the next add
+}
+
+func (p *passes) add() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.n++
+	if p.ch != nil {
+		close(p.ch)
+		p.ch = nil
+	}
+}
+
+// next returns how many events have happened and a channel that is
+// closed at the next one.
+func (p *passes) next() (int, <-chan struct{}) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ch == nil {
+		p.ch = make(chan struct{})
+	}
+	return p.n, p.ch
 }
 
 // sync adds watches for every root (or, for a root that does not exist
