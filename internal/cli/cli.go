@@ -224,8 +224,8 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		newReadPropertiesCmd(f.IO),
 		newToPromptCmd(f.IO),
 		newPromptCmd(f, f.IO),
-		newShowCmd(f, f.IO),
-		newSearchCmd(f, f.IO),
+		NewCmdShow(f, nil),
+		NewCmdSearch(f, nil),
 		newToolSchemaCmd(f, f.IO),
 		newLintCmd(f, f.IO),
 		newNewCmd(f, f.IO),
@@ -282,4 +282,30 @@ func usageCommand(args []string) string {
 		return c.CommandPath()
 	}
 	return root.Name()
+}
+
+// exactArgs is a command's check of exactly one positional argument, with
+// a usage error that names it: metavar as the usage line spells it, what
+// says what it is.
+func exactArgs(metavar, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		switch {
+		case len(args) == 0:
+			return usagef("missing %s: %s %s", metavar, cmd.CommandPath(), what)
+		case len(args) > 1:
+			return usagef("%s takes one %s, got %d arguments", cmd.CommandPath(), metavar, len(args))
+		}
+		return nil
+	}
+}
+
+// minArgs is a command's check of at least one positional argument, with a
+// usage error that names it.
+func minArgs(metavar, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return usagef("missing %s: %s %s", metavar, cmd.CommandPath(), what)
+		}
+		return nil
+	}
 }

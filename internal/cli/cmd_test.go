@@ -201,3 +201,25 @@ func TestVersion(t *testing.T) {
 		{args: []string{"version", "now"}, wantUsage: `unknown command "now" for "skillet version"`},
 	}, "IO", "BuildInfo")
 }
+
+func TestShowOptions(t *testing.T) {
+	checkOpts(t, NewCmdShow, []optsCase[ShowOptions]{
+		{args: []string{"show", "alpha"}, want: ShowOptions{Name: "alpha"}},
+		{args: []string{"show", "alpha", "--file", "references/a.md", "--json"}, want: ShowOptions{Name: "alpha", File: "references/a.md", JSON: true}},
+		{args: []string{"show", "--file=x", "--", "-odd"}, want: ShowOptions{Name: "-odd", File: "x"}},
+		{args: []string{"show"}, wantUsage: "missing NAME: skillet show takes the name of the skill to show"},
+		{args: []string{"show", "a", "b"}, wantUsage: "skillet show takes one NAME, got 2 arguments"},
+		{args: []string{"show", "a", "--fil", "x"}, wantUsage: "did you mean --file?"},
+	}, "IO", "Catalog")
+}
+
+func TestSearchOptions(t *testing.T) {
+	checkOpts(t, NewCmdSearch, []optsCase[SearchOptions]{
+		{args: []string{"search", "release"}, want: SearchOptions{Query: "release", Limit: 10}},
+		{args: []string{"search", "release", "notes", "-n", "0", "--json"}, want: SearchOptions{Query: "release notes", Limit: 0, JSON: true}},
+		{args: []string{"search", "--limit=3", "x"}, want: SearchOptions{Query: "x", Limit: 3}},
+		{args: []string{"search"}, wantUsage: "missing QUERY: skillet search takes the words"},
+		{args: []string{"search", "x", "--limit", "-1"}, wantUsage: "--limit must be 0 (no limit) or more"},
+		{args: []string{"search", "x", "--limit", "many"}, wantUsage: `invalid value "many" for --limit: it must be a whole number`},
+	}, "IO", "Catalog")
+}

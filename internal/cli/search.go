@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -11,11 +12,21 @@ import (
 	"github.com/skillet-go/skillet/catalog"
 )
 
-func newSearchCmd(f *Factory, io *IO) *cobra.Command {
-	var (
-		limit  int
-		asJSON bool
-	)
+// SearchOptions are the arguments, flags and dependencies of skillet
+// search.
+type SearchOptions struct {
+	IO      *IO
+	Catalog func(context.Context) (*catalog.Catalog, error)
+
+	Query string // the arguments, joined by spaces
+	Limit int    // --limit: at most this many results, 0 for all
+	JSON  bool   // --json
+}
+
+// NewCmdSearch returns skillet search. Its RunE fills a SearchOptions and
+// calls runF with it, or searchRun when runF is nil.
+func NewCmdSearch(f *Factory, runF func(context.Context, *SearchOptions) error) *cobra.Command {
+	opts := &SearchOptions{IO: f.IO, Catalog: f.IndexedCatalog}
 	cmd := &cobra.Command{
 		Use:   "search QUERY...",
 		Short: "Rank the skills by how well they match a query",
@@ -24,49 +35,55 @@ well its name, description and when-to-use hint match QUERY, best first:
 the ranking the load tool's query argument uses (BM25F; a query equal to a
 skill's name ranks it first). Prints name, score, scope and description, or
 JSON with --json. Exits 1 when no skill matches.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: minArgs("QUERY", "takes the words to search the skills' names, descriptions and when-to-use hints for"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			if limit < 0 {
+			if opts.Limit < 0 {
 				return usagef("--limit must be 0 (no limit) or more")
 			}
-			c, err := f.IndexedCatalog(ctx)
-			if err != nil {
-				return err
+			opts.Query = strings.Join(args, " ")
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			query := strings.Join(args, " ")
-			res, err := c.Search(ctx, query, limit)
-			if errors.Is(err, catalog.ErrEmptyQuery) {
-				return usagef("the query %q holds no words to search for", query)
-			}
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				out := []searchJSON{}
-				for _, r := range res {
-					out = append(out, searchJSON{
-						Name: r.Skill.Name, Score: roundScore(r.Score), Description: r.Skill.Description,
-						WhenToUse: r.Skill.WhenToUse, Location: slash(r.Skill.Location), Scope: r.Skill.Scope,
-						Hidden: r.Skill.Hidden(), Listed: r.Skill.Listed, Matched: r.Matched,
-					})
-				}
-				if err := writeJSON(io.Out, out); err != nil {
-					return err
-				}
-			} else {
-				writeSearch(io, res)
-			}
-			if len(res) == 0 {
-				fmt.Fprintf(io.Err, "no skill matches %q\n", query)
-				return silent(exitFail)
-			}
-			return nil
+			return searchRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().IntVarP(&limit, "limit", "n", 10, "print at most this many skills (0: all that match)")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the results as JSON")
+	cmd.Flags().IntVarP(&opts.Limit, "limit", "n", 10, "print at most this many skills (0: all that match)")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the results as JSON")
 	return cmd
+}
+
+func searchRun(ctx context.Context, opts *SearchOptions) error {
+	c, err := opts.Catalog(ctx)
+	if err != nil {
+		return err
+	}
+	res, err := c.Search(ctx, opts.Query, opts.Limit)
+	if errors.Is(err, catalog.ErrEmptyQuery) {
+		return usagef("the query %q holds no words to search for", opts.Query)
+	}
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		out := []searchJSON{}
+		for _, r := range res {
+			out = append(out, searchJSON{
+				Name: r.Skill.Name, Score: roundScore(r.Score), Description: r.Skill.Description,
+				WhenToUse: r.Skill.WhenToUse, Location: slash(r.Skill.Location), Scope: r.Skill.Scope,
+				Hidden: r.Skill.Hidden(), Listed: r.Skill.Listed, Matched: r.Matched,
+			})
+		}
+		if err := writeJSON(opts.IO.Out, out); err != nil {
+			return err
+		}
+	} else {
+		writeSearch(opts.IO, res)
+	}
+	if len(res) == 0 {
+		fmt.Fprintf(opts.IO.Err, "no skill matches %q\n", opts.Query)
+		return silent(exitFail)
+	}
+	return nil
 }
 
 // searchJSON is one result of skillet search --json.

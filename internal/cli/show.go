@@ -1,19 +1,30 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/skillet-go/skillet/agent"
+	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/textsafe"
 )
 
-func newShowCmd(f *Factory, io *IO) *cobra.Command {
-	var (
-		file   string
-		asJSON bool
-	)
+// ShowOptions are the argument, flags and dependencies of skillet show.
+type ShowOptions struct {
+	IO      *IO
+	Catalog func(context.Context) (*catalog.Catalog, error)
+
+	Name string // the skill
+	File string // --file: a bundled file, relative to the skill folder
+	JSON bool   // --json
+}
+
+// NewCmdShow returns skillet show. Its RunE fills a ShowOptions and calls
+// runF with it, or showRun when runF is nil.
+func NewCmdShow(f *Factory, runF func(context.Context, *ShowOptions) error) *cobra.Command {
+	opts := &ShowOptions{IO: f.IO, Catalog: f.IndexedCatalog}
 	cmd := &cobra.Command{
 		Use:   "show NAME",
 		Short: "Print exactly what the load tool returns for a skill",
@@ -27,7 +38,7 @@ command is an explicit invocation. An unknown name, or a path the tool
 refuses (outside the folder, a folder, binary, too large), exits 1 with the
 tool's error text on stderr. --json prints {"tool", "name", "path", "text",
 "isError"} on stdout instead of the text.`,
-		Args: cobra.ExactArgs(1),
+		Args: exactArgs("NAME", "takes the name of the skill to show (skillet list lists them)"),
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 			if len(args) > 0 {
 				return nil, cobra.ShellCompDirectiveNoFileComp
@@ -35,30 +46,37 @@ tool's error text on stderr. --json prints {"tool", "name", "path", "text",
 			return completeSkillNames(f)(cmd, args, toComplete)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			c, err := f.IndexedCatalog(ctx)
-			if err != nil {
-				return err
+			opts.Name = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			tool := agent.NewTool(c, &agent.ToolOptions{AllowHidden: true})
-			res := tool.Invoke(ctx, agent.Input{Name: args[0], Path: file})
-			if asJSON {
-				if err := writeJSON(io.Out, showJSON{Tool: tool.Name(), Name: args[0], Path: file, Text: res.Text, IsError: res.IsError}); err != nil {
-					return err
-				}
-			} else if !res.IsError {
-				fmt.Fprint(io.Out, textsafe.EscapeBlock(res.Text))
-			}
-			if res.IsError {
-				fmt.Fprintln(io.Err, textsafe.EscapeBlock(res.Text))
-				return silent(exitFail)
-			}
-			return nil
+			return showRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&file, "file", "", "print this bundled file (relative to the skill folder) instead of the instructions")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the tool's result as JSON")
+	cmd.Flags().StringVar(&opts.File, "file", "", "print this bundled file (relative to the skill folder) instead of the instructions")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the tool's result as JSON")
 	return cmd
+}
+
+func showRun(ctx context.Context, opts *ShowOptions) error {
+	c, err := opts.Catalog(ctx)
+	if err != nil {
+		return err
+	}
+	tool := agent.NewTool(c, &agent.ToolOptions{AllowHidden: true})
+	res := tool.Invoke(ctx, agent.Input{Name: opts.Name, Path: opts.File})
+	if opts.JSON {
+		if err := writeJSON(opts.IO.Out, showJSON{Tool: tool.Name(), Name: opts.Name, Path: opts.File, Text: res.Text, IsError: res.IsError}); err != nil {
+			return err
+		}
+	} else if !res.IsError {
+		fmt.Fprint(opts.IO.Out, textsafe.EscapeBlock(res.Text))
+	}
+	if res.IsError {
+		fmt.Fprintln(opts.IO.Err, textsafe.EscapeBlock(res.Text))
+		return silent(exitFail)
+	}
+	return nil
 }
 
 // showJSON is the shape of skillet show --json.
