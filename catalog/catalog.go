@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -23,8 +24,8 @@ type Options struct {
 	ConfigFile string
 	// NoConfigFile skips looking for a configuration file.
 	NoConfigFile bool
-	// Preset overrides the configuration's preset: the name of a
-	// [Profile] (see [ProfileNames]).
+	// Preset overrides the configuration's preset: the name of a host
+	// profile (see [ProfileNames] and docs/hosts.md).
 	Preset string
 	// ExtraPaths are extra roots (folders or loose .md files) appended
 	// after the configuration's extraPaths; relative paths are relative to
@@ -98,7 +99,7 @@ type Catalog struct {
 	cfg         Config
 	cfgDiags    []skill.Diagnostic
 	settings    Settings
-	profile     *Profile
+	profile     *profile.Profile
 	env         env
 	cwd         string
 	workspace   string
@@ -197,7 +198,7 @@ func New(ctx context.Context, opts *Options) (*Catalog, error) {
 	if presetName == "" {
 		presetName = DefaultPreset
 	}
-	p, ok := LookupProfile(presetName)
+	p, ok := profile.Lookup(presetName)
 	if !ok {
 		return nil, &UnknownPresetError{Name: presetName}
 	}

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"testing"
 
@@ -77,29 +76,6 @@ func TestRootsByPreset(t *testing.T) {
 	}
 	if _, err := New(context.Background(), e.opts(&Options{Preset: "nope"})); err == nil {
 		t.Error("an unknown preset was accepted")
-	}
-}
-
-func TestEveryProfileIsData(t *testing.T) {
-	seen := map[string]bool{}
-	for _, p := range Profiles() {
-		if seen[p.Name] || len(p.Roots.Project) == 0 || p.Title == "" {
-			t.Errorf("profile %q: duplicate, no project roots, or no title", p.Name)
-		}
-		seen[p.Name] = true
-	}
-	if got := ProfileNames(); !slices.Equal(got[:len(profileOrder)], profileOrder) {
-		t.Errorf("profile names = %v, want %v first", got, profileOrder)
-	}
-	var decoded []string
-	for _, p := range Profiles() {
-		decoded = append(decoded, p.Name)
-	}
-	if got := ProfileNames(); !slices.Equal(got, decoded) {
-		t.Errorf("ProfileNames (from the file names) = %v, the decoded profiles = %v", got, decoded)
-	}
-	if p, _ := LookupProfile("AGENTS"); p == nil || !p.Native {
-		t.Error("the agents profile is not found case-insensitively, or is not skillet's own")
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/internal/suggest"
 	"github.com/skillet-go/skillet/internal/yamlx"
 	"github.com/skillet-go/skillet/skill"
@@ -159,9 +160,9 @@ func parseConfig(path string, data []byte) (*Config, []skill.Diagnostic, error) 
 		case "preset":
 			cfg.Preset, err = stringValue(v, bad)
 			if err == nil {
-				if _, ok := LookupProfile(cfg.Preset); !ok {
+				if _, ok := profile.Lookup(cfg.Preset); !ok {
 					hint := ""
-					if near := SuggestProfile(cfg.Preset); near != "" {
+					if near := profile.Suggest(cfg.Preset); near != "" {
 						hint = fmt.Sprintf(" (did you mean %s?)", near)
 					}
 					err = bad("one of " + strings.Join(ProfileNames(), ", ") + hint)

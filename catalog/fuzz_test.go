@@ -3,6 +3,8 @@ package catalog
 import (
 	"errors"
 	"testing"
+
+	"github.com/skillet-go/skillet/internal/profile"
 )
 
 // FuzzParseConfig checks that any configuration text either parses or
@@ -36,7 +38,7 @@ func FuzzParseConfig(f *testing.F) {
 			t.Fatalf("negative limit accepted: %+v", cfg)
 		}
 		if cfg.Preset != "" {
-			if _, ok := LookupProfile(cfg.Preset); !ok {
+			if _, ok := profile.Lookup(cfg.Preset); !ok {
 				t.Fatalf("unknown preset accepted: %q", cfg.Preset)
 			}
 		}

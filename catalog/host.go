@@ -12,10 +12,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/skill"
 )
 
-// The host engine: it applies a [Profile] that is not Native to the disk
+// The host engine: it applies a [profile.Profile] that is not Native to the disk
 // and says what that host loads, what it shows of each skill, and why every
 // other skill file under its roots is not loaded (docs/hosts.md).
 
@@ -87,7 +88,7 @@ type hostRoot struct {
 
 // hostRoots lists the roots of profile p for a working folder, in
 // precedence order.
-func hostRoots(p *Profile, cwd string, e env, noUser bool, cfg *Config) []*hostRoot {
+func hostRoots(p *profile.Profile, cwd string, e env, noUser bool, cfg *Config) []*hostRoot {
 	dirs := projectDirs(p, cwd)
 	project, user, explicit := p.Roots.Project, p.Roots.User, p.Precedence.Order
 	if cfg != nil && cfg.Directories != nil {
@@ -171,7 +172,7 @@ func projectLabel(cwd, d, label string) string {
 
 // projectDirs are the folders whose project roots profile p reads from the
 // working folder cwd, highest precedence first.
-func projectDirs(p *Profile, cwd string) []string {
+func projectDirs(p *profile.Profile, cwd string) []string {
 	var chain []string // cwd, its parent, ..., "/"
 	for d := filepath.Clean(cwd); ; d = filepath.Dir(d) {
 		chain = append(chain, d)
@@ -215,7 +216,7 @@ func projectDirs(p *Profile, cwd string) []string {
 // letter case at any depth (bounded), and loose .md files directly in it.
 type hostSearch struct {
 	ctx     context.Context
-	p       *Profile
+	p       *profile.Profile
 	root    *hostRoot
 	folders int
 	cands   []*hostCand
@@ -335,7 +336,7 @@ func (h *hostSearch) skips(name string) bool {
 
 // discoveryReason says why profile p does not discover candidate c ("" when
 // it does).
-func discoveryReason(p *Profile, c *hostCand) string {
+func discoveryReason(p *profile.Profile, c *hostCand) string {
 	d := &p.Discovery
 	rel, _ := filepath.Rel(c.root.Path, c.dir)
 	rel = filepath.ToSlash(rel)
@@ -526,8 +527,8 @@ func (c *Catalog) hostList(ctx context.Context) (*Listing, []HostVerdict, error)
 // unreadFolders are not-loaded diagnostics for the project folders of the
 // other common agents (the agents profile's) that hold skill files but that
 // profile p does not read, one per folder.
-func (c *Catalog) unreadFolders(p *Profile) []skill.Diagnostic {
-	def, ok := LookupProfile(DefaultPreset)
+func (c *Catalog) unreadFolders(p *profile.Profile) []skill.Diagnostic {
+	def, ok := profile.Lookup(DefaultPreset)
 	if !ok {
 		return nil
 	}
@@ -550,7 +551,7 @@ func (c *Catalog) unreadFolders(p *Profile) []skill.Diagnostic {
 
 // applyPrecedence settles name clashes among the loaded verdicts, taken in
 // order.
-func applyPrecedence(p *Profile, vs []HostVerdict) {
+func applyPrecedence(p *profile.Profile, vs []HostVerdict) {
 	if p.Precedence.Duplicates == "all" {
 		return
 	}
@@ -580,7 +581,7 @@ func applyPrecedence(p *Profile, vs []HostVerdict) {
 // applyDisclosure shapes what the model is shown of the loaded skills:
 // aliases "FOLDER (NAME)" (the first skill of a name only) and the
 // catalog's character budget.
-func applyDisclosure(p *Profile, vs []HostVerdict) {
+func applyDisclosure(p *profile.Profile, vs []HostVerdict) {
 	aliased := map[string]bool{}
 	used, over := 0, false
 	for i := range vs {
@@ -652,7 +653,7 @@ func hostRead(p string, max int) ([]byte, error) {
 // the profile's own are) and returns what the host does with every skill
 // file under its roots, in precedence order. lint reads it for its
 // compatibility report.
-func hostVerdicts(ctx context.Context, p *Profile, opts *Options) ([]HostVerdict, error) {
+func hostVerdicts(ctx context.Context, p *profile.Profile, opts *Options) ([]HostVerdict, error) {
 	o := Options{}
 	if opts != nil {
 		o = *opts
@@ -695,7 +696,7 @@ func (c *Catalog) listHost(ctx context.Context) (*Listing, error) {
 // place as below root (the root it was found under; boundary is the folder
 // symlinks must stay inside, for hosts that check). Name clashes with other
 // skills are not considered. lint --compat and --target read it.
-func HostVerdictFor(p *Profile, file, root, boundary string) HostVerdict {
+func HostVerdictFor(p *profile.Profile, file, root, boundary string) HostVerdict {
 	v := HostVerdict{Path: file, Root: root}
 	rel, err := filepath.Rel(root, file)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -19,20 +20,6 @@ type hostParsed struct {
 	changes           []string
 	reason            string // why it is not loaded; "" when it is
 	skill             *skill.Skill
-}
-
-var patterns sync.Map // string -> *regexp.Regexp
-
-func compilePattern(p string) (*regexp.Regexp, error) {
-	if re, ok := patterns.Load(p); ok {
-		return re.(*regexp.Regexp), nil
-	}
-	re, err := regexp.Compile(p)
-	if err != nil {
-		return nil, err
-	}
-	patterns.Store(p, re)
-	return re, nil
 }
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
@@ -48,7 +35,7 @@ type hostFields struct {
 
 // hostParse reads one skill file as profile p's host does. folder is the
 // skill's folder name (a flat file's stem).
-func hostParse(p *Profile, data []byte, path, folder string, flat bool) hostParsed {
+func hostParse(p *profile.Profile, data []byte, path, folder string, flat bool) hostParsed {
 	var out hostParsed
 	pp := &p.Parse
 	if bytes.HasPrefix(data, utf8BOM) {
@@ -157,7 +144,7 @@ func hostParse(p *Profile, data []byte, path, folder string, flat bool) hostPars
 		return out
 	}
 	if n.Pattern != "" {
-		re, _ := compilePattern(n.Pattern)
+		re, _ := profile.Pattern(n.Pattern)
 		if !re.MatchString(name) {
 			out.reason = fmt.Sprintf("the name %q breaks its rule %s", name, n.Pattern)
 			return out

@@ -9,12 +9,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/skillet-go/skillet/internal/profile"
 )
 
 var updateDoc = flag.Bool("update", false, "rewrite the generated part of docs/hosts.md")
 
 const (
-	docBegin = "<!-- BEGIN generated from catalog/profiles by `go test ./catalog -run TestHostsDoc -update`; do not edit by hand -->"
+	docBegin = "<!-- BEGIN generated from internal/profile/profiles by `go test ./catalog -run TestHostsDoc -update`; do not edit by hand -->"
 	docEnd   = "<!-- END generated -->"
 )
 
@@ -36,7 +38,7 @@ func TestHostsDoc(t *testing.T) {
 	} else {
 		head, tail = splitAfterIntro(head)
 	}
-	want := head + docBegin + "\n" + hostsTable(Profiles()) + docEnd + tail
+	want := head + docBegin + "\n" + hostsTable(profile.All()) + docEnd + tail
 	if want == string(old) {
 		return
 	}
@@ -61,10 +63,10 @@ func splitAfterIntro(s string) (string, string) {
 
 // hostsTable renders the profiles as Markdown: one column per host, one
 // row per rule, then each host's notes.
-func hostsTable(ps []*Profile) string {
+func hostsTable(ps []*profile.Profile) string {
 	var b bytes.Buffer
 	b.WriteString("\n## The hosts × rules table\n\n")
-	b.WriteString("Every row is a field of the host profiles in `catalog/profiles/*.json`; `agents` is skillet's own default.\n")
+	b.WriteString("Every row is a field of the host profiles in `internal/profile/profiles/*.json`; `agents` is skillet's own default.\n")
 	b.WriteString("A version is the one the profile was checked on against recordings of the real agent (`hosts/`);\n")
 	b.WriteString("\"documentation\" means the profile follows the host's documentation and awaits a recording.\n\n")
 	b.WriteString("| rule |")
@@ -101,27 +103,27 @@ func hostsTable(ps []*Profile) string {
 	walk := map[string]string{"cwd": "working folder only", "git-root": "every parent up to the git root", "cwd+git-root": "working folder and git root", "all": "every parent"}
 	rows := []struct {
 		name string
-		cell func(p *Profile) string
+		cell func(p *profile.Profile) string
 	}{
-		{"host", func(p *Profile) string { return p.Title }},
-		{"checked on", func(p *Profile) string {
+		{"host", func(p *profile.Profile) string { return p.Title }},
+		{"checked on", func(p *profile.Profile) string {
 			if p.Version != "" {
 				return p.Version + " (" + p.Checked + ")"
 			}
 			return p.Checked
 		}},
-		{"project folders", func(p *Profile) string { return list(p.Roots.Project) }},
-		{"user folders", func(p *Profile) string { return list(p.Roots.User) }},
-		{"walk up, in a git repository", func(p *Profile) string { return walk[p.Roots.WalkUp] }},
-		{"walk up, without .git", func(p *Profile) string { return walk[p.Roots.NoGit] }},
-		{"folders read in parents", func(p *Profile) string {
+		{"project folders", func(p *profile.Profile) string { return list(p.Roots.Project) }},
+		{"user folders", func(p *profile.Profile) string { return list(p.Roots.User) }},
+		{"walk up, in a git repository", func(p *profile.Profile) string { return walk[p.Roots.WalkUp] }},
+		{"walk up, without .git", func(p *profile.Profile) string { return walk[p.Roots.NoGit] }},
+		{"folders read in parents", func(p *profile.Profile) string {
 			if len(p.Roots.WalkUpRoots) == 0 {
 				return "every project folder"
 			}
 			return list(p.Roots.WalkUpRoots)
 		}},
-		{"nearer folder first", func(p *Profile) string { return yes(p.Roots.NearestFirst) }},
-		{"depth below a root", func(p *Profile) string {
+		{"nearer folder first", func(p *profile.Profile) string { return yes(p.Roots.NearestFirst) }},
+		{"depth below a root", func(p *profile.Profile) string {
 			switch p.Discovery.MaxDepth {
 			case 0:
 				return "any"
@@ -130,14 +132,14 @@ func hostsTable(ps []*Profile) string {
 			}
 			return fmt.Sprintf("up to %d folders", p.Discovery.MaxDepth)
 		}},
-		{"`SKILL.md` directly in a root", func(p *Profile) string { return yes(p.Discovery.RootSkill) }},
-		{"skill inside a skill folder", func(p *Profile) string {
+		{"`SKILL.md` directly in a root", func(p *profile.Profile) string { return yes(p.Discovery.RootSkill) }},
+		{"skill inside a skill folder", func(p *profile.Profile) string {
 			if p.Discovery.Nested {
 				return "loaded"
 			}
 			return "bundled file"
 		}},
-		{"entries skipped", func(p *Profile) string {
+		{"entries skipped", func(p *profile.Profile) string {
 			out := list(p.Discovery.Skip)
 			roots := make([]string, 0, len(p.Discovery.RootSkip))
 			for r := range p.Discovery.RootSkip {
@@ -149,96 +151,102 @@ func hostsTable(ps []*Profile) string {
 			}
 			return out
 		}},
-		{"`skill.md` in another case", func(p *Profile) string { return yes(p.Discovery.AnyCase) }},
-		{"flat `NAME.md`", func(p *Profile) string {
+		{"`skill.md` in another case", func(p *profile.Profile) string { return yes(p.Discovery.AnyCase) }},
+		{"flat `NAME.md`", func(p *profile.Profile) string {
 			if p.Discovery.Flat && len(p.Discovery.FlatRoots) > 0 {
 				return "in " + list(p.Discovery.FlatRoots)
 			}
 			return yes(p.Discovery.Flat)
 		}},
-		{"folders per root", func(p *Profile) string { return num(p.Discovery.MaxFolders, "no limit") }},
-		{"symlinked folder", func(p *Profile) string {
+		{"folders per root", func(p *profile.Profile) string { return num(p.Discovery.MaxFolders, "no limit") }},
+		{"symlinked folder", func(p *profile.Profile) string {
 			return map[bool]string{true: "followed", false: "skipped"}[p.Symlinks.Folders]
 		}},
-		{"`SKILL.md` that is a symlink", func(p *Profile) string { return map[bool]string{true: "read", false: "skipped"}[p.Symlinks.Files] }},
-		{"link out of the workspace", func(p *Profile) string {
+		{"`SKILL.md` that is a symlink", func(p *profile.Profile) string {
+			return map[bool]string{true: "read", false: "skipped"}[p.Symlinks.Files]
+		}},
+		{"link out of the workspace", func(p *profile.Profile) string {
 			return map[bool]string{true: "refused", false: "followed"}[p.Symlinks.InsideWorkspace]
 		}},
-		{"root that is a symlink", func(p *Profile) string {
+		{"root that is a symlink", func(p *profile.Profile) string {
 			return map[bool]string{true: "reported by its target", false: "reported as found"}[p.Symlinks.ResolveRoot]
 		}},
-		{"one file by two paths", func(p *Profile) string {
+		{"one file by two paths", func(p *profile.Profile) string {
 			return map[bool]string{true: "loaded once", false: "loaded twice"}[p.Symlinks.SameFileOnce]
 		}},
-		{"project vs user", func(p *Profile) string {
+		{"project vs user", func(p *profile.Profile) string {
 			if len(p.Precedence.Order) > 0 {
 				return "interleaved: " + list(p.Precedence.Order)
 			}
 			return map[bool]string{true: "user wins", false: "project wins"}[p.Precedence.UserFirst]
 		}},
-		{"same name twice", func(p *Profile) string {
+		{"same name twice", func(p *profile.Profile) string {
 			return map[string]string{"first": "first loads", "all": "every copy loads", "any": "one loads, not always the same"}[p.Precedence.Duplicates]
 		}},
-		{"name shown", func(p *Profile) string {
+		{"name shown", func(p *profile.Profile) string {
 			if p.Names.Source == "folder" {
 				return "folder name"
 			}
 			return map[string]string{"": "`name` as written", "kebab": "`name` in kebab-case", "path-chars": "`name`, `:\\/<>*?\"\\|` become `-`", "spaces": "`name`, white space becomes `-`"}[p.Names.Normalize]
 		}},
-		{"no `name`", func(p *Profile) string {
+		{"no `name`", func(p *profile.Profile) string {
 			if p.Names.Source == "folder" {
 				return "folder name"
 			}
 			return map[bool]string{true: "dropped", false: "folder name"}[p.Names.Required]
 		}},
-		{"name differs from folder: shown", func(p *Profile) string {
+		{"name differs from folder: shown", func(p *profile.Profile) string {
 			if p.Names.Alias {
 				return "`FOLDER (NAME)`, first of a name only"
 			}
 			return "as the row above"
 		}},
-		{"name limit", func(p *Profile) string {
+		{"name limit", func(p *profile.Profile) string {
 			return num(p.Names.MaxChars, "none")
 		}},
-		{"name rule", func(p *Profile) string {
+		{"name rule", func(p *profile.Profile) string {
 			if p.Names.Pattern == "" {
 				return "none"
 			}
 			return "`" + strings.ReplaceAll(p.Names.Pattern, "|", "\\|") + "`"
 		}},
-		{"name differs from folder", func(p *Profile) string { return map[bool]string{true: "dropped", false: "loaded"}[p.Names.MatchFolder] }},
-		{"UTF-8 BOM", func(p *Profile) string { return map[string]string{"strip": "ignored", "drop": "dropped"}[p.Parse.BOM] }},
-		{"no frontmatter", func(p *Profile) string {
+		{"name differs from folder", func(p *profile.Profile) string {
+			return map[bool]string{true: "dropped", false: "loaded"}[p.Names.MatchFolder]
+		}},
+		{"UTF-8 BOM", func(p *profile.Profile) string {
+			return map[string]string{"strip": "ignored", "drop": "dropped"}[p.Parse.BOM]
+		}},
+		{"no frontmatter", func(p *profile.Profile) string {
 			return map[string]string{"drop": "dropped", "load": "loaded"}[p.Parse.NoFrontmatter]
 		}},
-		{"frontmatter ends at", func(p *Profile) string {
+		{"frontmatter ends at", func(p *profile.Profile) string {
 			return map[bool]string{true: "the first `---`, even inside a line", false: "a `---` line"}[p.Parse.FenceAnywhere]
 		}},
-		{"description line breaks", func(p *Profile) string {
+		{"description line breaks", func(p *profile.Profile) string {
 			return map[bool]string{true: "shown as spaces", false: "kept"}[p.Parse.OneLine]
 		}},
-		{"description white space", func(p *Profile) string {
+		{"description white space", func(p *profile.Profile) string {
 			return map[bool]string{true: "as the YAML value, final line break included", false: "trimmed"}[p.Parse.KeepSpace]
 		}},
-		{"frontmatter reader", func(p *Profile) string {
+		{"frontmatter reader", func(p *profile.Profile) string {
 			return map[string]string{"strict": "YAML", "repair": "YAML, an unquoted `: ` repaired", "subset": "only `key: value` lines"}[p.Parse.YAML]
 		}},
-		{"frontmatter it cannot read", func(p *Profile) string {
+		{"frontmatter it cannot read", func(p *profile.Profile) string {
 			if p.Parse.YAML == "subset" {
 				return "never happens"
 			}
 			return map[string]string{"": "dropped", "drop": "dropped", "lines": "line reader for name and description", "single-lines": "line reader for name and description, one line each", "empty": "loaded with no metadata"}[p.Parse.BrokenYAML]
 		}},
-		{"no or empty description", func(p *Profile) string {
+		{"no or empty description", func(p *profile.Profile) string {
 			return map[string]string{"drop": "dropped", "empty": "loaded, empty", "body": "first prose line of the body", "first-line": "first line of the body, a heading's text included", "body-text": "the body's text without headings, on one line"}[p.Parse.Description]
 		}},
-		{"`description: \"\"`", func(p *Profile) string {
+		{"`description: \"\"`", func(p *profile.Profile) string {
 			if p.Parse.EmptyDescription == "load" {
 				return "loaded, empty"
 			}
 			return "as a missing one"
 		}},
-		{"long description", func(p *Profile) string {
+		{"long description", func(p *profile.Profile) string {
 			switch p.Parse.LongDescription {
 			case "drop":
 				return fmt.Sprintf("over %d: dropped", p.Parse.MaxDescriptionChars)
@@ -247,14 +255,14 @@ func hostsTable(ps []*Profile) string {
 			}
 			return "kept"
 		}},
-		{"bytes read per file", func(p *Profile) string { return num(p.Parse.MaxSkillBytes, "all") }},
-		{"empty body", func(p *Profile) string {
+		{"bytes read per file", func(p *profile.Profile) string { return num(p.Parse.MaxSkillBytes, "all") }},
+		{"empty body", func(p *profile.Profile) string {
 			return map[string]string{"": "loaded", "load": "loaded", "drop": "dropped"}[p.Parse.EmptyBody]
 		}},
-		{"`disable-model-invocation`", func(p *Profile) string {
+		{"`disable-model-invocation`", func(p *profile.Profile) string {
 			return map[bool]string{true: "hidden from the model", false: "ignored"}[p.Disclosure.HidesDisabled]
 		}},
-		{"catalog cuts descriptions at", func(p *Profile) string {
+		{"catalog cuts descriptions at", func(p *profile.Profile) string {
 			if p.Disclosure.CatalogChars == 0 {
 				return "no cut"
 			}
@@ -264,15 +272,15 @@ func hostsTable(ps []*Profile) string {
 			}
 			return s
 		}},
-		{"`<` and `>` in descriptions", func(p *Profile) string {
+		{"`<` and `>` in descriptions", func(p *profile.Profile) string {
 			return map[bool]string{true: "`&lt;` `&gt;`", false: "as written"}[p.Disclosure.EscapeAngles]
 		}},
-		{"catalog characters, then names only", func(p *Profile) string { return num(p.Disclosure.BudgetChars, "no limit") }},
-		{"location shown", func(p *Profile) string {
+		{"catalog characters, then names only", func(p *profile.Profile) string { return num(p.Disclosure.BudgetChars, "no limit") }},
+		{"location shown", func(p *profile.Profile) string {
 			return map[string]string{"": "the `SKILL.md`", "file": "the `SKILL.md`", "folder": "the skill folder"}[p.Disclosure.Location]
 		}},
-		{"skills in the catalog", func(p *Profile) string { return num(p.Disclosure.MaxSkills, "all") }},
-		{"catalog budget", func(p *Profile) string {
+		{"skills in the catalog", func(p *profile.Profile) string { return num(p.Disclosure.MaxSkills, "all") }},
+		{"catalog budget", func(p *profile.Profile) string {
 			if p.Disclosure.Budget == "" {
 				return "none"
 			}

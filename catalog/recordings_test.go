@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/hostws"
+	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/internal/testcorpus"
 )
 
@@ -63,7 +64,7 @@ func TestProfilesMatchRecordings(t *testing.T) {
 				t.Errorf("%s: recording %s/%s has no workspace", set, r.Host, r.Workspace)
 				continue
 			}
-			p, ok := catalog.LookupProfile(r.Host)
+			p, ok := profile.Lookup(r.Host)
 			if !ok {
 				t.Errorf("host %s is recorded but has no profile", r.Host)
 				continue
@@ -96,7 +97,7 @@ func TestProfilesMatchRecordings(t *testing.T) {
 			n := max(len(got), len(r.Observed[0].Skills), 1)
 			tl.cells += n
 			tl.workspaces++
-			var gap *catalog.ProfileGap
+			var gap *profile.Gap
 			for i := range p.Gaps {
 				if p.Gaps[i].Workspace == r.Workspace {
 					gap = &p.Gaps[i]
@@ -106,7 +107,7 @@ func TestProfilesMatchRecordings(t *testing.T) {
 				tl.agree += n
 				tl.wsAgree++
 				if gap != nil {
-					t.Errorf("%s × %s agrees now: remove the gap %q from catalog/profiles/%s.json", r.Host, r.Workspace, gap.What, p.Name)
+					t.Errorf("%s × %s agrees now: remove the gap %q from internal/profile/profiles/%s.json", r.Host, r.Workspace, gap.What, p.Name)
 				}
 				continue
 			}
@@ -164,7 +165,7 @@ func sandbox(t *testing.T, w *hostws.Workspace) (*hostws.Sandbox, error) {
 // groups holds, for a host that picks one of several copies of a name
 // (Duplicates "any"), every copy it may pick, by name; got then holds the
 // profile's own pick.
-func profileListing(p *catalog.Profile, sb *hostws.Sandbox) (got []hostws.Skill, groups map[string][]hostws.Skill, err error) {
+func profileListing(p *profile.Profile, sb *hostws.Sandbox) (got []hostws.Skill, groups map[string][]hostws.Skill, err error) {
 	vs, err := catalog.HostVerdicts(context.Background(), p, &catalog.Options{
 		Workspace: sb.Cwd, Home: sb.Home, Getenv: func(string) string { return "" },
 	})

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/internal/skillsref"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -96,7 +97,7 @@ var Hosts = []Host{
 }
 
 // Compat is the compatibility report of one skill file: what every host
-// profile (catalog.Profiles) does with it, and which rules of which
+// profile (docs/hosts.md) does with it, and which rules of which
 // [Hosts] it breaks.
 type Compat struct {
 	Path string `json:"path"`
@@ -139,7 +140,7 @@ type Break struct {
 // one candidate.
 func hostCompat(cd *catalog.Candidate, workspace string) []HostCompat {
 	out := []HostCompat{}
-	for _, p := range catalog.Profiles() {
+	for _, p := range profile.All() {
 		if p.Native {
 			continue
 		}
@@ -148,7 +149,7 @@ func hostCompat(cd *catalog.Candidate, workspace string) []HostCompat {
 	return out
 }
 
-func compatOf(p *catalog.Profile, cd *catalog.Candidate, workspace string) HostCompat {
+func compatOf(p *profile.Profile, cd *catalog.Candidate, workspace string) HostCompat {
 	boundary := evalOrSelf(workspace)
 	if cd.Scope != catalog.ScopeProject {
 		boundary = ""

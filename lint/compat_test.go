@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -53,7 +54,7 @@ func TestCompat(t *testing.T) {
 	}
 	all := func(v string, except map[string]string) map[string]string {
 		m := map[string]string{}
-		for _, p := range catalog.Profiles() {
+		for _, p := range profile.All() {
 			if !p.Native {
 				m[p.Name] = v
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/fsx"
+	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -127,12 +128,12 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 	}
 	copts.Ignored = true
 	copts.Bodies = true // the body checks read every body: read each file once
-	var hosts []*catalog.Profile
+	var hosts []*profile.Profile
 	for _, h := range opts.Hosts {
-		p, ok := catalog.LookupProfile(h)
+		p, ok := profile.Lookup(h)
 		if !ok || p.Native {
 			hint := ""
-			if s := catalog.SuggestProfile(h); s != "" && s != catalog.DefaultPreset {
+			if s := profile.Suggest(h); s != "" && s != catalog.DefaultPreset {
 				hint = fmt.Sprintf("; did you mean %q?", s)
 			}
 			return nil, fmt.Errorf("%w %q%s (known: %s)", ErrUnknownHost, h, hint, strings.Join(hostNames(), ", "))
@@ -284,7 +285,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 // hostNames are the names of the host profiles a target may name.
 func hostNames() []string {
 	var out []string
-	for _, p := range catalog.Profiles() {
+	for _, p := range profile.All() {
 		if !p.Native {
 			out = append(out, p.Name)
 		}

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -110,7 +111,7 @@ func Scaffold(ctx context.Context, c *catalog.Catalog, opts *ScaffoldOptions) (*
 	}
 	if when != "" {
 		var ignore []string
-		for _, p := range catalog.Profiles() {
+		for _, p := range profile.All() {
 			if !p.Native && !readsWhenToUse[p.Name] {
 				ignore = append(ignore, p.Title)
 			}

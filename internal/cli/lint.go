@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/fsx"
+	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/internal/textsafe"
 	"github.com/skillet-go/skillet/lint"
 	"github.com/skillet-go/skillet/skill"
@@ -216,7 +216,7 @@ otherwise, 2 on usage errors.`,
 	})
 	_ = cmd.RegisterFlagCompletionFunc("target", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		var names []cobra.Completion
-		for _, p := range catalog.Profiles() {
+		for _, p := range profile.All() {
 			if !p.Native {
 				names = append(names, p.Name)
 			}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/profile"
 )
 
 // TestNewPassesEverything: what skillet new writes (without --when) passes
@@ -15,7 +15,7 @@ import (
 // every host profile, with no finding at all.
 func TestNewPassesEverything(t *testing.T) {
 	var hosts []string
-	for _, p := range catalog.Profiles() {
+	for _, p := range profile.All() {
 		if !p.Native {
 			hosts = append(hosts, p.Name)
 		}

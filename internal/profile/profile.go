@@ -1,0 +1,436 @@
+// Package profile holds the host profiles: one JSON file per host under
+// profiles/, the types they decode into, and the lookups by name. Package
+// catalog applies a profile to the disk (--preset) and package lint reads
+// every profile for its host compatibility report; a program that embeds
+// skillet names a profile by its preset name only (catalog.Options.Preset,
+// catalog.ProfileNames). See docs/hosts.md for what each field means.
+package profile
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/skillet-go/skillet/internal/suggest"
+)
+
+// Profile is everything that decides what one host (an agent, or a skills
+// system) loads from disk and what its model sees of each skill: roots, the
+// walk up from the working folder, discovery depth, skipped entries,
+// symlinks, precedence, names, what is dropped, loaded with a fallback or
+// cut, and disclosure. Profiles are data: one JSON file per host, embedded
+// from internal/profile/profiles. The page docs/hosts.md is generated from them.
+//
+// `--preset NAME` applies the profile NAME: the catalog then lists what
+// that host loads, with the names and descriptions it shows. The default
+// profile, agents, is skillet's own (Native): it reads every common
+// agent's folders with skillet's own rules (docs/discovery.md).
+type Profile struct {
+	// Name is the preset's name (claude, codex, ...).
+	Name string `json:"name"`
+	// Title says which host this is.
+	Title string `json:"title"`
+	// Version is the host version the profile was checked on, or "" when
+	// it was written from the host's documentation only. Checked says how:
+	// "recorded" (against recordings of the real agent), "documentation",
+	// or "specification" (a system described by its own text).
+	Version string `json:"version"`
+	Checked string `json:"checked"`
+	// Native says the catalog reads this profile's roots with skillet's
+	// own rules (the agents default); the other fields below then only
+	// document those rules.
+	Native bool `json:"native,omitempty"`
+
+	Roots      Roots      `json:"roots"`
+	Discovery  Discovery  `json:"discovery"`
+	Symlinks   Symlinks   `json:"symlinks"`
+	Precedence Precedence `json:"precedence"`
+	Names      Naming     `json:"names"`
+	Parse      Parse      `json:"parse"`
+	Disclosure Disclosure `json:"disclosure"`
+	// Notes are facts about the host that no rule above holds.
+	Notes []string `json:"notes,omitempty"`
+	// Gaps are recorded workspaces where the host does something the
+	// rules above do not reproduce yet, each with what it does. The
+	// comparison with the recordings reports them and fails once one of
+	// them agrees (the gap is then closed and must be removed).
+	Gaps []Gap `json:"gaps,omitempty"`
+}
+
+// Gap is one recorded workspace a profile does not reproduce.
+type Gap struct {
+	Workspace string `json:"workspace"`
+	What      string `json:"what"`
+}
+
+// Roots are where a host looks.
+type Roots struct {
+	// Project folders, relative to each project folder searched (the
+	// working folder, and its parents as WalkUp says), in the host's
+	// order of precedence.
+	Project []string `json:"project"`
+	// User folders: "~/..." is the home folder, "$XDG_CONFIG_HOME/..."
+	// the configuration folder (default ~/.config).
+	User []string `json:"user"`
+	// WalkUp says which project folders are searched when the working
+	// folder is inside a git repository: "cwd" (the working folder only),
+	// "git-root" (the working folder and every parent up to the git root),
+	// "cwd+git-root" (the working folder and the git root, nothing between)
+	// or "all" (every parent up to the file system root).
+	WalkUp string `json:"walkUp"`
+	// NoGit is the same choice when no parent holds a .git: "cwd" or "all".
+	NoGit string `json:"noGit"`
+	// WalkUpRoots, when set, are the only project roots searched in the
+	// parent folders WalkUp names; the others are read in the working
+	// folder only.
+	WalkUpRoots []string `json:"walkUpRoots,omitempty"`
+	// NearestFirst says a nearer project folder takes precedence over a
+	// parent; false: the parent (the git root) first.
+	NearestFirst bool `json:"nearestFirst"`
+}
+
+// Discovery is how a root is searched.
+type Discovery struct {
+	// MaxDepth is how many folders below the root a SKILL.md may sit:
+	// 1 reads only ROOT/NAME/SKILL.md, 0 means no limit.
+	MaxDepth int `json:"maxDepth"`
+	// RootSkill says a SKILL.md directly in the root is a skill too.
+	RootSkill bool `json:"rootSkill,omitempty"`
+	// Nested says a SKILL.md inside another skill's folder is a skill of
+	// its own (false: it is a bundled file of the outer skill).
+	Nested bool `json:"nested"`
+	// Skip are entry names never searched, as path.Match patterns
+	// (".*", "_*", "node_modules").
+	Skip []string `json:"skip"`
+	// RootSkip adds skipped patterns for some roots only, keyed by the
+	// root as Roots writes it (a host that searches its own folders
+	// without dot entries but another agent's with them).
+	RootSkip map[string][]string `json:"rootSkip,omitempty"`
+	// AnyCase says skill.md in another letter case is read as SKILL.md.
+	AnyCase bool `json:"anyCase"`
+	// Flat says a loose NAME.md directly in a root is a skill.
+	Flat bool `json:"flat"`
+	// FlatRoots, when set, are the only roots (as Roots writes
+	// them) where Flat applies.
+	FlatRoots []string `json:"flatRoots,omitempty"`
+	// MaxFolders bounds the folders read per root; 0 means no limit.
+	MaxFolders int `json:"maxFolders,omitempty"`
+}
+
+// Symlinks is how a host treats symlinks.
+type Symlinks struct {
+	// Folders says a symlinked folder is followed (wherever it leads,
+	// unless InsideWorkspace).
+	Folders bool `json:"folders"`
+	// Files says a SKILL.md that is itself a symlink is read.
+	Files bool `json:"files"`
+	// InsideWorkspace says a link is followed only when its target stays
+	// inside the workspace (project roots) or the home folder (user roots).
+	InsideWorkspace bool `json:"insideWorkspace,omitempty"`
+	// ResolveRoot says a root that is itself a symlink is reported by its
+	// target: skills under it carry the resolved path.
+	ResolveRoot bool `json:"resolveRoot,omitempty"`
+	// SameFileOnce says one file reached through two paths loads once.
+	SameFileOnce bool `json:"sameFileOnce"`
+}
+
+// Precedence says which copy wins when two skills share a name.
+type Precedence struct {
+	// UserFirst says user roots take precedence over project roots.
+	UserFirst bool `json:"userFirst"`
+	// Order, when set, is the precedence of every root, highest first,
+	// written "project:PATH" or "user:PATH" with PATH as in Roots;
+	// it replaces UserFirst for hosts that interleave the two scopes.
+	Order []string `json:"order,omitempty"`
+	// Duplicates is what happens to skills of one name, taken in order of
+	// precedence (roots in order, then sorted paths within a root):
+	// "first" (the first one loads), "all" (every copy loads) or "any"
+	// (one loads, not always the same one between runs).
+	Duplicates string `json:"duplicates"`
+}
+
+// Naming is how a host names a skill.
+type Naming struct {
+	// Source is where the shown name comes from: "field" (the name field,
+	// as written; the folder when there is none, unless Required) or
+	// "folder" (always the folder name).
+	Source string `json:"source"`
+	// Required drops a skill without a name field.
+	Required bool `json:"required,omitempty"`
+	// Normalize is "" (the name as written, case kept), "kebab" (rewritten
+	// to kebab-case), "path-chars" (the characters :\/<>*?"| become -) or
+	// "spaces" (each run of white space becomes -).
+	Normalize string `json:"normalize,omitempty"`
+	// MaxChars drops a skill whose name is longer (0: no limit).
+	MaxChars int `json:"maxChars,omitempty"`
+	// Pattern, when set, drops a skill whose name does not match this
+	// regular expression (after Normalize).
+	Pattern string `json:"pattern,omitempty"`
+	// Alias says that when the name field differs from the folder, the
+	// host shows "FOLDER (NAME)": for the first skill of that name only,
+	// and only for a name without white space (with Source "folder").
+	Alias bool `json:"alias,omitempty"`
+	// MatchFolder drops a skill whose name differs from its folder.
+	MatchFolder bool `json:"matchFolder,omitempty"`
+}
+
+// Parse is how a host reads a SKILL.md.
+type Parse struct {
+	// BOM is what a UTF-8 byte order mark does: "strip" (ignored) or
+	// "drop" (the file is not loaded).
+	BOM string `json:"bom"`
+	// NoFrontmatter is what a file without --- frontmatter does: "drop",
+	// or "load" (name from the folder, description as Description says).
+	NoFrontmatter string `json:"noFrontmatter"`
+	// YAML is how the frontmatter is read: "strict" (YAML as written),
+	// "repair" (YAML, a value that breaks it, such as an unquoted ": ", is
+	// repaired as skillet does) or "subset" (only key: value lines,
+	// optionally quoted, are read; it never fails).
+	YAML string `json:"yaml"`
+	// BrokenYAML is what a frontmatter that reader cannot read does:
+	// "drop" (the file is not loaded), "lines" (a line-based reader takes
+	// name: and description:, indented continuation lines joined),
+	// "single-lines" (the same, each value on its own line only) or
+	// "empty" (the skill loads with no metadata: the folder's name, the
+	// description as Description says).
+	BrokenYAML string `json:"brokenYAML,omitempty"`
+	// Description is what a missing or empty description does: "drop",
+	// "empty" (loaded with an empty description), "body" (the first prose
+	// line of the body) or "first-line" (the first non-blank line of the
+	// body, a heading included, its # marks removed) or "body-text" (the
+	// body's lines without headings, joined by spaces).
+	Description string `json:"description"`
+	// EmptyDescription, when "load", loads a skill whose description key
+	// is present but empty, with an empty description, whatever
+	// Description says of a missing one.
+	EmptyDescription string `json:"emptyDescription,omitempty"`
+	// MaxDescriptionChars and LongDescription: a longer description is
+	// "drop"ped, "cut" (to MaxDescriptionChars characters, Suffix included
+	// at its end), or "keep" (loaded whole).
+	MaxDescriptionChars int    `json:"maxDescriptionChars,omitempty"`
+	LongDescription     string `json:"longDescription,omitempty"`
+	Suffix              string `json:"suffix,omitempty"`
+	// MaxSkillBytes is how much of a file is read (0: all of it).
+	MaxSkillBytes int `json:"maxSkillBytes,omitempty"`
+	// FenceAnywhere says the frontmatter ends at the first "---" after the
+	// opening fence even inside a line (a description holding "---" is
+	// cut there); false: only a line that is exactly --- closes it.
+	FenceAnywhere bool `json:"fenceAnywhere,omitempty"`
+	// KeepSpace says the description is shown exactly as the YAML value,
+	// a final line break of a block scalar included; false: trimmed.
+	KeepSpace bool `json:"keepSpace,omitempty"`
+	// OneLine says a description's line breaks and runs of white space
+	// are shown as single spaces.
+	OneLine bool `json:"oneLine,omitempty"`
+	// EmptyBody drops a skill whose body is empty.
+	EmptyBody string `json:"emptyBody,omitempty"`
+}
+
+// Disclosure is what the host's model sees.
+type Disclosure struct {
+	// HidesDisabled says disable-model-invocation: true keeps the skill
+	// out of what the model is shown.
+	HidesDisabled bool `json:"hidesDisabled"`
+	// CatalogChars is where the catalog cuts each description for the
+	// model (0: not cut); CatalogSuffix is appended to a cut one.
+	CatalogChars  int    `json:"catalogChars,omitempty"`
+	CatalogSuffix string `json:"catalogSuffix,omitempty"`
+	// EscapeAngles says < and > in a description reach the model as &lt;
+	// and &gt;.
+	EscapeAngles bool `json:"escapeAngles,omitempty"`
+	// BudgetChars bounds the catalog: skills are listed as
+	// "- NAME: DESCRIPTION" lines in order, and once their length passes
+	// BudgetChars every later skill is listed by name only (0: no budget).
+	BudgetChars int `json:"budgetChars,omitempty"`
+	// Location is what the host gives as a skill's location: "file" (the
+	// SKILL.md, default) or "folder" (the skill's folder).
+	Location string `json:"location,omitempty"`
+	// MaxSkills bounds the skills listed (0: no bound).
+	MaxSkills int `json:"maxSkills,omitempty"`
+	// Budget describes the catalog's size budget in words ("" for none).
+	Budget string `json:"budget,omitempty"`
+}
+
+//go:embed profiles/*.json
+var profileFiles embed.FS
+
+// profileOrder is the order of Names: the default first, then the
+// agents, then the systems described by their own documents.
+var profileOrder = []string{"agents", "claude", "codex", "opencode", "gemini", "copilot", "qwen", "pi", "brute", "kestrel"}
+
+// profileNames lists the embedded profiles by file name (a profile's name
+// is its file's name without ".json"), in profileOrder. Listing them reads
+// no file, so the --preset help text and a lookup of one profile do not
+// decode the others.
+var profileNames = sync.OnceValue(func() []string {
+	entries, err := profileFiles.ReadDir("profiles")
+	if err != nil {
+		panic(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if name, ok := strings.CutSuffix(e.Name(), ".json"); ok {
+			out = append(out, name)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b string) int {
+		ia, ib := slices.Index(profileOrder, a), slices.Index(profileOrder, b)
+		if ia < 0 {
+			ia = len(profileOrder)
+		}
+		if ib < 0 {
+			ib = len(profileOrder)
+		}
+		if ia != ib {
+			return ia - ib
+		}
+		return strings.Compare(a, b)
+	})
+	return out
+})
+
+// profileByName decodes each embedded profile the first time it is asked for.
+var profileByName = sync.OnceValue(func() map[string]func() *Profile {
+	m := make(map[string]func() *Profile)
+	for _, name := range profileNames() {
+		m[name] = sync.OnceValue(func() *Profile { return loadProfile(name) })
+	}
+	return m
+})
+
+// loadProfile decodes the embedded profile of the given file name; a file
+// that does not decode, or whose name field is not its file's name, is a
+// bug of the build and panics.
+func loadProfile(name string) *Profile {
+	file := path.Join("profiles", name+".json")
+	data, err := profileFiles.ReadFile(file)
+	if err != nil {
+		panic(err)
+	}
+	p, err := Decode(data)
+	if err != nil {
+		panic(fmt.Sprintf("internal/profile/%s: %v", file, err))
+	}
+	if p.Name != name {
+		panic(fmt.Sprintf("internal/profile/%s: the name is %q, not the file's name", file, p.Name))
+	}
+	return p
+}
+
+// profiles decodes every profile, in profileOrder.
+var profiles = sync.OnceValue(func() []*Profile {
+	byName := profileByName()
+	var out []*Profile
+	for _, name := range profileNames() {
+		out = append(out, byName[name]())
+	}
+	return out
+})
+
+// Decode decodes one profile file, refusing unknown keys and values
+// outside each field's set.
+func Decode(data []byte) (*Profile, error) {
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	var p Profile
+	if err := dec.Decode(&p); err != nil {
+		return nil, err
+	}
+	check := func(field, v string, allowed ...string) error {
+		if !slices.Contains(allowed, v) {
+			return fmt.Errorf("%s is %q; want one of %s", field, v, strings.Join(allowed, ", "))
+		}
+		return nil
+	}
+	for _, err := range []error{
+		check("checked", p.Checked, "recorded", "documentation", "specification"),
+		check("roots.walkUp", p.Roots.WalkUp, "cwd", "git-root", "cwd+git-root", "all"),
+		check("roots.noGit", p.Roots.NoGit, "cwd", "all"),
+		check("precedence.duplicates", p.Precedence.Duplicates, "first", "all", "any"),
+		check("names.source", p.Names.Source, "field", "folder"),
+		check("names.normalize", p.Names.Normalize, "", "kebab", "path-chars", "spaces"),
+		check("parse.bom", p.Parse.BOM, "strip", "drop"),
+		check("parse.noFrontmatter", p.Parse.NoFrontmatter, "drop", "load"),
+		check("parse.yaml", p.Parse.YAML, "strict", "repair", "subset"),
+		check("parse.brokenYAML", p.Parse.BrokenYAML, "", "drop", "lines", "single-lines", "empty"),
+		check("parse.description", p.Parse.Description, "drop", "empty", "body", "first-line", "body-text"),
+		check("parse.emptyDescription", p.Parse.EmptyDescription, "", "load"),
+		check("disclosure.location", p.Disclosure.Location, "", "file", "folder"),
+		check("parse.longDescription", p.Parse.LongDescription, "", "drop", "cut", "keep"),
+		check("parse.emptyBody", p.Parse.EmptyBody, "", "load", "drop"),
+	} {
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, pat := range p.Discovery.Skip {
+		if _, err := path.Match(pat, ""); err != nil {
+			return nil, fmt.Errorf("discovery.skip %q: %w", pat, err)
+		}
+	}
+	for root, pats := range p.Discovery.RootSkip {
+		if !slices.Contains(p.Roots.Project, root) && !slices.Contains(p.Roots.User, root) {
+			return nil, fmt.Errorf("discovery.rootSkip names %q, which is not a root of the profile", root)
+		}
+		for _, pat := range pats {
+			if _, err := path.Match(pat, ""); err != nil {
+				return nil, fmt.Errorf("discovery.rootSkip %q: %w", pat, err)
+			}
+		}
+	}
+	if p.Names.Pattern != "" {
+		if _, err := Pattern(p.Names.Pattern); err != nil {
+			return nil, fmt.Errorf("names.pattern: %w", err)
+		}
+	}
+	if p.Name == "" || p.Title == "" {
+		return nil, fmt.Errorf("name and title are required")
+	}
+	return &p, nil
+}
+
+// All returns every host profile, the default first. The profiles are
+// shared: do not modify them.
+func All() []*Profile { return profiles() }
+
+// Lookup returns the profile of the given name (case-insensitive).
+func Lookup(name string) (*Profile, bool) {
+	byName := profileByName()
+	if load, ok := byName[name]; ok {
+		return load(), true
+	}
+	for _, n := range profileNames() {
+		if strings.EqualFold(n, name) {
+			return byName[n](), true
+		}
+	}
+	return nil, false
+}
+
+// Names returns the names of every profile, the default first.
+func Names() []string { return slices.Clone(profileNames()) }
+
+// Suggest returns the profile name nearest to name, or "" when none is
+// near.
+func Suggest(name string) string { return suggest.Nearest(name, profileNames()) }
+
+// patterns caches the compiled names.pattern of each profile.
+var patterns sync.Map // string -> *regexp.Regexp
+
+// Pattern compiles a profile's names.pattern once.
+func Pattern(p string) (*regexp.Regexp, error) {
+	if re, ok := patterns.Load(p); ok {
+		return re.(*regexp.Regexp), nil
+	}
+	re, err := regexp.Compile(p)
+	if err != nil {
+		return nil, err
+	}
+	patterns.Store(p, re)
+	return re, nil
+}
