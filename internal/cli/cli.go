@@ -223,10 +223,10 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		newValidateCmd(f.IO),
 		newReadPropertiesCmd(f.IO),
 		newToPromptCmd(f.IO),
-		newPromptCmd(f, f.IO),
+		NewCmdPrompt(f, nil),
 		NewCmdShow(f, nil),
 		NewCmdSearch(f, nil),
-		newToolSchemaCmd(f, f.IO),
+		NewCmdToolSchema(f, nil),
 		newLintCmd(f, f.IO),
 		newNewCmd(f, f.IO),
 		newServeCmd(f, f.IO),
@@ -308,4 +308,13 @@ func minArgs(metavar, what string) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// didYouMean is "; did you mean NEAR?" for the known word nearest to
+// typed, or "" when none is near.
+func didYouMean(typed string, known []string) string {
+	if near := nearest(typed, known); near != "" {
+		return "; did you mean " + near + "?"
+	}
+	return ""
 }

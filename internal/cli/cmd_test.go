@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/spf13/cobra"
 
+	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
 )
 
@@ -221,5 +222,33 @@ func TestSearchOptions(t *testing.T) {
 		{args: []string{"search"}, wantUsage: "missing QUERY: skillet search takes the words"},
 		{args: []string{"search", "x", "--limit", "-1"}, wantUsage: "--limit must be 0 (no limit) or more"},
 		{args: []string{"search", "x", "--limit", "many"}, wantUsage: `invalid value "many" for --limit: it must be a whole number`},
+	}, "IO", "Catalog")
+}
+
+func TestPromptOptions(t *testing.T) {
+	anthropic, _ := agent.LookupProvider("anthropic")
+	ollama, _ := agent.LookupProvider("ollama")
+	def, _ := agent.LookupProvider("")
+	checkOpts(t, NewCmdPrompt, []optsCase[PromptOptions]{
+		{args: []string{"prompt"}, want: PromptOptions{Format: agent.FormatXML, Provider: def}},
+		{args: []string{"prompt", "--format", "markdown", "--provider", "ollama", "-q"}, want: PromptOptions{Format: agent.FormatMarkdown, Provider: ollama, Quiet: true}},
+		{args: []string{"prompt", "--format=md", "--provider=Anthropic", "--budget-chars", "500"}, want: PromptOptions{Format: agent.FormatMarkdown, Provider: anthropic, BudgetChars: 500}},
+		{args: []string{"prompt", "--budget-chars", "0"}, want: PromptOptions{Format: agent.FormatXML, Provider: def, BudgetChars: -1}},
+		{args: []string{"prompt", "--template", "t.tmpl"}, want: PromptOptions{Format: agent.FormatXML, Provider: def, Template: "t.tmpl"}},
+		{args: []string{"prompt", "--template", "t.tmpl", "--format", "xml"}, wantUsage: "--template and --format cannot be used together"},
+		{args: []string{"prompt", "--format", "jsno"}, wantUsage: `unknown catalog format "jsno" (known: xml, markdown, json); did you mean json?`},
+		{args: []string{"prompt", "--provider", "anthropc"}, wantUsage: "; did you mean anthropic?"},
+		{args: []string{"prompt", "--budget-chars", "-5"}, wantUsage: "--budget-chars must be 0 or more"},
+		{args: []string{"prompt", "x"}, wantUsage: `unknown command "x" for "skillet prompt"`},
+	}, "IO", "Catalog")
+}
+
+func TestToolSchemaOptions(t *testing.T) {
+	checkOpts(t, NewCmdToolSchema, []optsCase[ToolSchemaOptions]{
+		{args: []string{"tool-schema"}, want: ToolSchemaOptions{API: "mcp"}},
+		{args: []string{"tool-schema", "--api", "openai"}, want: ToolSchemaOptions{API: "openai"}},
+		{args: []string{"tool-schema", "--api=anthropic"}, want: ToolSchemaOptions{API: "anthropic"}},
+		{args: []string{"tool-schema", "--api", "opnai"}, wantUsage: `--api must be mcp, anthropic or openai, not "opnai"; did you mean openai?`},
+		{args: []string{"tool-schema", "--api", "soap"}, wantUsage: `not "soap"`},
 	}, "IO", "Catalog")
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -9,17 +10,30 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillet-go/skillet/agent"
+	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/textsafe"
 )
 
-func newPromptCmd(f *Factory, io *IO) *cobra.Command {
-	var (
-		format   string
-		tmplFile string
-		provider string
-		budget   int
-	)
+// PromptOptions are the flags and dependencies of skillet prompt.
+type PromptOptions struct {
+	IO      *IO
+	Catalog func(context.Context) (*catalog.Catalog, error)
+	Quiet   bool
+
+	Format   agent.Format   // --format
+	Template string         // --template: a text/template file, read when the command runs
+	Provider agent.Provider // --provider
+	// BudgetChars is --budget-chars: 0 when not given (the configuration's
+	// catalogBudgetChars applies), -1 for an explicit 0 (no budget).
+	BudgetChars int
+}
+
+// NewCmdPrompt returns skillet prompt. Its RunE checks the flags, fills a
+// PromptOptions and calls runF with it, or promptRun when runF is nil.
+func NewCmdPrompt(f *Factory, runF func(context.Context, *PromptOptions) error) *cobra.Command {
+	opts := &PromptOptions{IO: f.IO, Catalog: f.IndexedCatalog}
+	var format, provider string
 	cmd := &cobra.Command{
 		Use:   "prompt",
 		Short: "Print the skills block a model sees in its system prompt",
@@ -41,75 +55,84 @@ skills layer of that provider's system-prompt stack: ollama has none.
 A line on stderr gives the block's size and what was left out.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			if tmplFile != "" && cmd.Flags().Changed("format") {
+			if opts.Template != "" && cmd.Flags().Changed("format") {
 				return usagef("--template and --format cannot be used together")
 			}
-			bf, err := agent.ParseFormat(format)
-			if err != nil {
-				return usagef("--format: %v", err)
+			var err error
+			if opts.Format, err = agent.ParseFormat(format); err != nil {
+				return usagef("--format: %v%s", err, didYouMean(format, promptFormats))
 			}
-			if budget < 0 {
+			if opts.BudgetChars < 0 {
 				return usagef("--budget-chars must be 0 or more")
 			}
-			p, err := agent.LookupProvider(provider)
-			if err != nil {
-				return usagef("--provider: %v", err)
+			if opts.BudgetChars == 0 && cmd.Flags().Changed("budget-chars") {
+				opts.BudgetChars = -1 // an explicit 0 turns off the configured budget
 			}
-			var tmpl *template.Template
-			if tmplFile != "" {
-				data, _, err := fsx.ReadRegular(tmplFile, 1<<20)
-				if err != nil {
-					return fmt.Errorf("reading the template: %w", err)
-				}
-				if tmpl, err = agent.ParseTemplate(filepath.Base(tmplFile), string(data)); err != nil {
-					return fmt.Errorf("parsing the template: %w", err)
-				}
+			if opts.Provider, err = agent.LookupProvider(provider); err != nil {
+				return usagef("--provider: %v%s", err, didYouMean(provider, agent.ProviderNames()))
 			}
-			c, err := f.IndexedCatalog(ctx)
-			if err != nil {
-				return err
+			opts.Quiet = f.Quiet()
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			if budget == 0 && cmd.Flags().Changed("budget-chars") {
-				budget = -1 // an explicit 0 turns off the configured budget
-			}
-			sk := agent.New(c, &agent.Options{Block: &agent.BlockOptions{Format: bf, Template: tmpl, BudgetChars: budget}})
-			stack, err := agent.NewStack(p.Name, &agent.StackOptions{Skills: sk})
-			if err != nil {
-				return err
-			}
-			text, err := stack.Render(ctx)
-			if err != nil {
-				return err
-			}
-			fmt.Fprint(io.Out, textsafe.EscapeBlock(text))
-			if f.Quiet() {
-				return nil
-			}
-			if !p.Skills {
-				fmt.Fprintf(io.Err, "the %s preset leaves the skills layer out of its system prompt\n", p.Name)
-				return nil
-			}
-			b, err := sk.Block(ctx)
-			if err != nil {
-				return err
-			}
-			promptSummary(io, b)
-			return nil
+			return promptRun(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&format, "format", "xml", "the block's format: xml, markdown or json")
-	fl.StringVar(&tmplFile, "template", "", "render the block with this Go text/template file instead")
+	fl.StringVar(&opts.Template, "template", "", "render the block with this Go text/template file instead")
 	fl.StringVar(&provider, "provider", agent.DefaultProvider, "the provider preset: "+strings.Join(agent.ProviderNames(), ", "))
-	fl.IntVar(&budget, "budget-chars", 0, "bound the block to this many characters; 0 turns the budget off (default: catalogBudgetChars from the configuration, else none)")
+	fl.IntVar(&opts.BudgetChars, "budget-chars", 0, "bound the block to this many characters; 0 turns the budget off (default: catalogBudgetChars from the configuration, else none)")
 	_ = cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"xml", "markdown", "json"}, cobra.ShellCompDirectiveNoFileComp
+		return promptFormats, cobra.ShellCompDirectiveNoFileComp
 	})
 	_ = cmd.RegisterFlagCompletionFunc("provider", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return agent.ProviderNames(), cobra.ShellCompDirectiveNoFileComp
 	})
 	return cmd
+}
+
+// promptFormats are the values prompt --format takes.
+var promptFormats = []string{"xml", "markdown", "json"}
+
+func promptRun(ctx context.Context, opts *PromptOptions) error {
+	var tmpl *template.Template
+	if opts.Template != "" {
+		data, _, err := fsx.ReadRegular(opts.Template, 1<<20)
+		if err != nil {
+			return fmt.Errorf("reading the template: %w", err)
+		}
+		if tmpl, err = agent.ParseTemplate(filepath.Base(opts.Template), string(data)); err != nil {
+			return fmt.Errorf("parsing the template: %w", err)
+		}
+	}
+	c, err := opts.Catalog(ctx)
+	if err != nil {
+		return err
+	}
+	sk := agent.New(c, &agent.Options{Block: &agent.BlockOptions{Format: opts.Format, Template: tmpl, BudgetChars: opts.BudgetChars}})
+	stack, err := agent.NewStack(opts.Provider.Name, &agent.StackOptions{Skills: sk})
+	if err != nil {
+		return err
+	}
+	text, err := stack.Render(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(opts.IO.Out, textsafe.EscapeBlock(text))
+	if opts.Quiet {
+		return nil
+	}
+	if !opts.Provider.Skills {
+		fmt.Fprintf(opts.IO.Err, "the %s preset leaves the skills layer out of its system prompt\n", opts.Provider.Name)
+		return nil
+	}
+	b, err := sk.Block(ctx)
+	if err != nil {
+		return err
+	}
+	promptSummary(opts.IO, b)
+	return nil
 }
 
 // promptSummary prints the block's size and what it left out on stderr.

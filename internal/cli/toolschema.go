@@ -1,14 +1,32 @@
 package cli
 
 import (
+	"context"
+	"slices"
+
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/cobra"
 
 	"github.com/skillet-go/skillet/agent"
+	"github.com/skillet-go/skillet/catalog"
 )
 
-func newToolSchemaCmd(f *Factory, io *IO) *cobra.Command {
-	var api string
+// ToolSchemaOptions are the flags and dependencies of skillet tool-schema.
+type ToolSchemaOptions struct {
+	IO      *IO
+	Catalog func(context.Context) (*catalog.Catalog, error)
+
+	API string // --api: mcp, anthropic or openai
+}
+
+// toolAPIs are the values --api takes.
+var toolAPIs = []string{"mcp", "anthropic", "openai"}
+
+// NewCmdToolSchema returns skillet tool-schema. Its RunE checks --api,
+// fills a ToolSchemaOptions and calls runF with it, or toolSchemaRun when
+// runF is nil.
+func NewCmdToolSchema(f *Factory, runF func(context.Context, *ToolSchemaOptions) error) *cobra.Command {
+	opts := &ToolSchemaOptions{IO: f.IO, Catalog: f.IndexedCatalog}
 	cmd := &cobra.Command{
 		Use:   "tool-schema",
 		Short: "Print the load tool's definition as JSON",
@@ -22,36 +40,40 @@ the Messages API takes it; openai prints {"type": "function", "function":
 {"name", "description", "parameters"}} as the Chat Completions API takes it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			switch api {
-			case "mcp", "anthropic", "openai":
-			default:
-				return usagef("--api must be mcp, anthropic or openai, not %q", api)
+			if !slices.Contains(toolAPIs, opts.API) {
+				return usagef("--api must be mcp, anthropic or openai, not %q%s", opts.API, didYouMean(opts.API, toolAPIs))
 			}
-			c, err := f.IndexedCatalog(ctx)
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			def, err := agent.NewTool(c, nil).Definition(ctx)
-			if err != nil {
-				return err
-			}
-			switch api {
-			case "anthropic":
-				return writeJSON(io.Out, anthropicTool{Name: def.Name, Description: def.Description, InputSchema: def.InputSchema})
-			case "openai":
-				return writeJSON(io.Out, openaiTool{Type: "function", Function: openaiFunction{
-					Name: def.Name, Description: def.Description, Parameters: def.InputSchema,
-				}})
-			}
-			return writeJSON(io.Out, def)
+			return toolSchemaRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&api, "api", "mcp", "the definition's shape: mcp, anthropic or openai")
+	cmd.Flags().StringVar(&opts.API, "api", "mcp", "the definition's shape: mcp, anthropic or openai")
 	_ = cmd.RegisterFlagCompletionFunc("api", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"mcp", "anthropic", "openai"}, cobra.ShellCompDirectiveNoFileComp
+		return toolAPIs, cobra.ShellCompDirectiveNoFileComp
 	})
 	return cmd
+}
+
+func toolSchemaRun(ctx context.Context, opts *ToolSchemaOptions) error {
+	c, err := opts.Catalog(ctx)
+	if err != nil {
+		return err
+	}
+	def, err := agent.NewTool(c, nil).Definition(ctx)
+	if err != nil {
+		return err
+	}
+	switch opts.API {
+	case "anthropic":
+		return writeJSON(opts.IO.Out, anthropicTool{Name: def.Name, Description: def.Description, InputSchema: def.InputSchema})
+	case "openai":
+		return writeJSON(opts.IO.Out, openaiTool{Type: "function", Function: openaiFunction{
+			Name: def.Name, Description: def.Description, Parameters: def.InputSchema,
+		}})
+	}
+	return writeJSON(opts.IO.Out, def)
 }
 
 // anthropicTool is a tool as the Anthropic Messages API takes it.
