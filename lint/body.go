@@ -37,7 +37,7 @@ func checkBody(s *catalog.Skill) []skill.Diagnostic {
 		})
 	}
 	body := s.Parsed().Body
-	if body == "" || !mayReference(body) {
+	if body == "" || !goldmarkOnly && !mayReference(body) {
 		return diags
 	}
 	root, err := os.OpenRoot(s.BaseDir)
@@ -55,7 +55,7 @@ func checkBody(s *catalog.Skill) []skill.Diagnostic {
 			continue // plainly an example, not a file of this skill
 		}
 		problem, missing := checkReference(root, ref.Target, ref.Code)
-		if problem == "" || exampleContext(b, ref.node, ref.off) {
+		if problem == "" || exampleContext(b, &ref) {
 			continue
 		}
 		if missing {
@@ -143,17 +143,88 @@ func References(body []byte) []Reference {
 }
 
 // foundRef is a Reference with what exampleContext needs to decide Example
-// later: the node it was found in and its offset in the body.
+// later: its offset in the body and the text around it, either as the
+// node goldmark found it in (ctx is then derived on first use) or as the
+// block context the scanner of scan.go built.
 type foundRef struct {
 	Reference
 	node ast.Node
+	ctx  *blockCtx
 	off  int
 }
 
+// bspan is a part of the body, [start, stop) in bytes.
+type bspan struct{ start, stop int }
+
+// blockCtx is the text exampleContext reads around a reference: the lines
+// of the innermost block holding it (a paragraph, a list item's text, a
+// heading), and for each list around that block, from the innermost out,
+// the lines of the block just before the list when it has lines (the
+// sentence that may introduce the list).
+type blockCtx struct {
+	lines  []bspan
+	intros [][]bspan
+}
+
+// context returns the reference's block context.
+func (r *foundRef) context() *blockCtx {
+	if r.ctx == nil {
+		r.ctx = astContext(r.node)
+	}
+	return r.ctx
+}
+
+// astContext is the block context of node n in goldmark's tree.
+func astContext(n ast.Node) *blockCtx {
+	c := &blockCtx{}
+	block := n
+	for block != nil && block.Type() != ast.TypeBlock {
+		block = block.Parent()
+	}
+	if block == nil {
+		return c
+	}
+	c.lines = segmentSpans(block.Lines())
+	for p := block; p != nil; p = p.Parent() {
+		if _, ok := p.(*ast.List); !ok {
+			continue
+		}
+		if prev := p.PreviousSibling(); prev != nil && prev.Type() == ast.TypeBlock && prev.Lines().Len() > 0 {
+			c.intros = append(c.intros, segmentSpans(prev.Lines()))
+		}
+	}
+	return c
+}
+
+func segmentSpans(lines *text.Segments) []bspan {
+	out := make([]bspan, lines.Len())
+	for i := range out {
+		seg := lines.At(i)
+		out[i] = bspan{seg.Start, seg.Stop}
+	}
+	return out
+}
+
+// goldmarkOnly, set only by tests, makes every body go to goldmark: no
+// mayReference shortcut and no scanner (scan.go).
+var goldmarkOnly bool
+
 // references finds the references of body; with examples false it leaves
 // Example unset (false) for the caller to decide with exampleContext and
-// placeholderPath only where it matters.
+// placeholderPath only where it matters. The scanner of scan.go handles the
+// plain bodies most skills have; it declines anything else, which goldmark
+// parses.
 func references(body []byte, examples bool) []foundRef {
+	if !goldmarkOnly {
+		if refs, ok := scanReferences(body, examples); ok {
+			return refs
+		}
+	}
+	return parseReferences(body, examples)
+}
+
+// parseReferences finds the references of body with goldmark.
+func parseReferences(body []byte, examples bool) []foundRef {
 	doc := goldmark.New().Parser().Parse(text.NewReader(body))
 	var refs []foundRef
 	lines := lineStarts(body)
@@ -206,9 +277,15 @@ func appendLink(refs []foundRef, body []byte, lines []int, n ast.Node, dest []by
 			off--
 		}
 	}
-	line, col := position(body, lines, off)
-	return append(refs, foundRef{Reference: Reference{Target: target, Line: line, Column: col,
-		Example: examples && (exampleContext(body, n, off) || placeholderPath(target))}, node: n, off: off})
+	return appendRef(refs, body, lines, foundRef{Reference: Reference{Target: target}, node: n, off: off}, examples)
+}
+
+// appendRef appends r with its position (from r.off) and, when examples is
+// set, its Example flag.
+func appendRef(refs []foundRef, body []byte, lines []int, r foundRef, examples bool) []foundRef {
+	r.Line, r.Column = position(body, lines, r.off)
+	r.Example = examples && (exampleContext(body, &r) || placeholderPath(r.Target))
+	return append(refs, r)
 }
 
 func appendCodeSpan(refs []foundRef, body []byte, lines []int, n *ast.CodeSpan, examples bool) []foundRef {
@@ -217,26 +294,33 @@ func appendCodeSpan(refs []foundRef, body []byte, lines []int, n *ast.CodeSpan, 
 		if !ok {
 			continue
 		}
-		seg := body[t.Segment.Start:t.Segment.Stop]
-		for i := 0; i < len(seg); {
-			for i < len(seg) && isSpace(seg[i]) {
-				i++
-			}
-			j := i
-			for j < len(seg) && !isSpace(seg[j]) {
-				j++
-			}
-			if j > i {
-				tok, lead := trimToken(string(seg[i:j]))
-				if target, ok := codePath(tok); ok {
-					off := t.Segment.Start + i + lead
-					line, col := position(body, lines, off)
-					refs = append(refs, foundRef{Reference: Reference{Target: target, Line: line, Column: col, Code: true,
-						Example: examples && (exampleContext(body, n, off) || placeholderPath(target))}, node: n, off: off})
-				}
-			}
-			i = j
+		refs = appendCodeText(refs, body, lines, t.Segment.Start, t.Segment.Stop, foundRef{node: n}, examples)
+	}
+	return refs
+}
+
+// appendCodeText appends the paths of the code span text body[start:stop]
+// (space-separated tokens, see codePath); proto carries the node or the
+// block context each reference gets.
+func appendCodeText(refs []foundRef, body []byte, lines []int, start, stop int, proto foundRef, examples bool) []foundRef {
+	seg := body[start:stop]
+	for i := 0; i < len(seg); {
+		for i < len(seg) && isSpace(seg[i]) {
+			i++
 		}
+		j := i
+		for j < len(seg) && !isSpace(seg[j]) {
+			j++
+		}
+		if j > i {
+			tok, lead := trimToken(string(seg[i:j]))
+			if target, ok := codePath(tok); ok {
+				r := proto
+				r.Target, r.Code, r.off = target, true, start+i+lead
+				refs = appendRef(refs, body, lines, r, examples)
+			}
+		}
+		i = j
 	}
 	return refs
 }
@@ -258,33 +342,25 @@ var introMarker = sync.OnceValue(func() *regexp.Regexp {
 // fill in, and its paths are the template's.
 var templateMarker = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[[A-Z][A-Za-z0-9 ,/._-]*\](?:[^(\[:]|$)`) })
 
-// exampleContext reports whether the reference at offset off, inside node
-// n, sits in a sentence that says it is an example, or in an item of a
-// list that such a sentence introduces.
-func exampleContext(body []byte, n ast.Node, off int) bool {
-	block := n
-	for block != nil && block.Type() != ast.TypeBlock {
-		block = block.Parent()
-	}
-	if block == nil {
+// exampleContext reports whether reference r sits in a sentence that says
+// it is an example, or in an item of a list that such a sentence
+// introduces.
+func exampleContext(body []byte, r *foundRef) bool {
+	c := r.context()
+	if c.lines == nil && c.intros == nil {
 		return false
 	}
-	t := blockText(body, block)
-	if mayMark(t.text, '[') && templateMarker().Match(t.text) || mayExample(t.text) && exampleMarker().MatchString(sentenceAt(t, off, block)) {
+	t := blockText(body, c.lines)
+	if mayMark(t.text, '[') && templateMarker().Match(t.text) || mayExample(t.text) && exampleMarker().MatchString(sentenceAt(t, r.off)) {
 		return true
 	}
-	for p := block; p != nil; p = p.Parent() {
-		if _, ok := p.(*ast.List); !ok {
+	for _, intro := range c.intros {
+		pt := blockText(body, intro).text
+		if !mayExample(pt) {
 			continue
 		}
-		if prev := p.PreviousSibling(); prev != nil && prev.Type() == ast.TypeBlock && prev.Lines().Len() > 0 {
-			pt := blockText(body, prev).text
-			if !mayExample(pt) {
-				continue
-			}
-			if t := string(pt); introMarker().MatchString(t) || introMarker().MatchString(lastSentence(t)) {
-				return true
-			}
+		if t := string(pt); introMarker().MatchString(t) || introMarker().MatchString(lastSentence(t)) {
+			return true
 		}
 	}
 	return false
@@ -329,12 +405,10 @@ type textOf struct {
 	offs []int
 }
 
-func blockText(body []byte, block ast.Node) textOf {
+func blockText(body []byte, lines []bspan) textOf {
 	var t textOf
-	lines := block.Lines()
-	for i := 0; i < lines.Len(); i++ {
-		seg := lines.At(i)
-		for j := seg.Start; j < seg.Stop && j < len(body); j++ {
+	for _, seg := range lines {
+		for j := seg.start; j < seg.stop && j < len(body); j++ {
 			t.text = append(t.text, body[j])
 			t.offs = append(t.offs, j)
 		}
@@ -346,7 +420,7 @@ func blockText(body []byte, block ast.Node) textOf {
 // text between the sentence ends (". ", "! ", "? " before a capital, a
 // line break between list-like lines) around it. Abbreviations such as
 // "e.g." end no sentence, since a capital rarely follows them.
-func sentenceAt(t textOf, off int, _ ast.Node) string {
+func sentenceAt(t textOf, off int) string {
 	at := -1
 	for i, o := range t.offs {
 		if o >= off {

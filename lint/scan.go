@@ -1,0 +1,492 @@
+package lint
+
+import "bytes"
+
+// scanReferences finds the references of a plain Markdown body without
+// building a tree: paragraphs, ATX headings, fenced code blocks at the
+// margin, and lists of one level whose items are one paragraph (lazy
+// continuation lines included), with inline links and images of the form
+// [text](destination) and code spans on one line. That is how most skill
+// bodies are written. For these shapes it returns what goldmark's tree gives
+// (parseReferences: the same references, positions and block context);
+// anything else (indentation, block quotes, HTML, thematic breaks, setext
+// headings, tabs and control characters, backslashes, link reference
+// definitions, nested brackets, link titles, code spans over several lines,
+// ...) makes it decline (ok false), and the body goes to goldmark.
+// FuzzScanReferences and TestScanReferences hold it to goldmark.
+func scanReferences(body []byte, examples bool) (refs []foundRef, ok bool) {
+	s := scanner{body: body, examples: examples}
+	if !s.run() {
+		return nil, false
+	}
+	return s.refs, true
+}
+
+type scanner struct {
+	body     []byte
+	examples bool
+	lines    []int // line starts, for positions; made on the first reference
+	refs     []foundRef
+
+	// The open paragraph (start of its first line's text, end of its
+	// last line) or none (para false); inItem says it is a list item's.
+	para           bool
+	paraStart, end int
+	inItem         bool
+	// The open list: its marker ('-', '*', '+', '.' or ')'), the intro
+	// (the lines of the block before it, nil for none) and whether a blank
+	// line has been seen since its last line.
+	list      byte
+	listIntro []bspan
+	// last is the lines of the last top-level block closed (nil when it
+	// had none or was a list): the intro of a list that follows.
+	last []bspan
+}
+
+// Line kinds.
+const (
+	kBlank = iota
+	kPara
+	kHeading
+	kFence
+	kItem
+	kDecline
+)
+
+func (s *scanner) run() bool {
+	b := s.body
+	for pos := 0; pos < len(b); {
+		eol := bytes.IndexByte(b[pos:], '\n')
+		next := len(b)
+		if eol < 0 {
+			eol = len(b)
+		} else {
+			eol += pos
+			next = eol + 1
+		}
+		line := b[pos:eol]
+		kind, info := classify(line)
+		switch kind {
+		case kDecline:
+			return false
+		case kBlank:
+			if !s.closePara() {
+				return false
+			}
+			pos = next
+			continue
+		}
+		if !lineChars(line) {
+			return false
+		}
+		switch kind {
+		case kPara:
+			if s.para {
+				s.end = eol // a continuation line, lazy in a list item
+				break
+			}
+			if s.list != 0 {
+				s.closeList() // a line at the margin after a blank line ends the list
+			}
+			s.para, s.paraStart, s.end, s.inItem = true, pos, eol, false
+		case kHeading:
+			if !s.closePara() {
+				return false
+			}
+			s.closeList()
+			start, stop, ok := headingText(line)
+			if !ok {
+				return false
+			}
+			var hl []bspan
+			if stop > start {
+				hl = []bspan{{pos + start, pos + stop}}
+				if !s.inline(pos+start, pos+stop, &blockCtx{lines: hl}) {
+					return false
+				}
+			}
+			s.last = hl
+		case kFence:
+			if !s.closePara() {
+				return false
+			}
+			s.closeList()
+			pos, s.last = fence(b, next, line[0], info)
+			continue
+		case kItem:
+			marker := line[info-2] // '-', '*', '+', or the '.' or ')' after a number
+			switch {
+			case s.list != 0 && s.list == marker:
+				// The next item of the open list.
+			case s.list != 0:
+				return false // another marker: a new list, not taken here
+			case s.para:
+				// A list interrupting a paragraph: bullets, and ordered
+				// lists only from 1; otherwise the line continues it.
+				if !bullet(marker) && !startsAtOne(line) {
+					return false
+				}
+				fallthrough
+			default:
+				if !s.closePara() {
+					return false
+				}
+				s.list, s.listIntro = marker, s.last
+			}
+			if !s.closePara() {
+				return false
+			}
+			s.para, s.paraStart, s.end, s.inItem = true, pos+info, eol, true
+		}
+		pos = next
+	}
+	if !s.closePara() {
+		return false
+	}
+	s.closeList()
+	return true
+}
+
+func bullet(c byte) bool { return c == '-' || c == '*' || c == '+' }
+
+// startsAtOne reports whether an ordered item's number is 1 ("1.", "01)").
+func startsAtOne(line []byte) bool {
+	i := 0
+	for i < len(line) && line[i] == '0' {
+		i++
+	}
+	return i < len(line) && line[i] == '1' && i+1 < len(line) && (line[i+1] == '.' || line[i+1] == ')')
+}
+
+// closePara ends the open paragraph: its lines are its line spans (the
+// last trimmed of trailing white space), and its references are found.
+func (s *scanner) closePara() bool {
+	if !s.para {
+		return true
+	}
+	s.para = false
+	b := s.body
+	end := s.end
+	for end > s.paraStart && gmSpace(b[end-1]) {
+		end--
+	}
+	var lines []bspan
+	for p := s.paraStart; ; {
+		eol := bytes.IndexByte(b[p:end], '\n')
+		if eol < 0 {
+			lines = append(lines, bspan{p, end})
+			break
+		}
+		lines = append(lines, bspan{p, p + eol + 1})
+		p += eol + 1
+	}
+	c := &blockCtx{lines: lines}
+	if s.inItem {
+		if s.listIntro != nil {
+			c.intros = [][]bspan{s.listIntro}
+		}
+	} else {
+		s.last = lines
+	}
+	return s.inline(s.paraStart, end, c)
+}
+
+func (s *scanner) closeList() {
+	if s.list != 0 {
+		s.list, s.listIntro, s.last = 0, nil, nil
+	}
+}
+
+// gmSpace is goldmark's white space (util.IsSpace).
+func gmSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+// lineChars reports whether a line outside code blocks is free of what the
+// scanner leaves to goldmark: control characters (tabs and carriage returns
+// included), "<" (HTML, autolinks), "\" (escapes) and "]:" (link reference
+// definitions).
+func lineChars(line []byte) bool {
+	for i, c := range line {
+		if c < 0x20 || c == 0x7f || c == '<' || c == '\\' || c == ']' && i+1 < len(line) && line[i+1] == ':' {
+			return false
+		}
+	}
+	return true
+}
+
+// classify says what a line outside code blocks starts. For kItem, info
+// is the offset of the item's text; for kFence, the fence's length.
+func classify(line []byte) (kind, info int) {
+	if len(line) == 0 {
+		return kBlank, 0
+	}
+	switch c := line[0]; {
+	case c == ' ' || c == '\t':
+		for _, c := range line {
+			if !gmSpace(c) {
+				return kDecline, 0 // indented: code block or continuation
+			}
+		}
+		return kBlank, 0
+	case c == '#':
+		n := 0
+		for n < len(line) && line[n] == '#' {
+			n++
+		}
+		if n > 6 {
+			return kPara, 0
+		}
+		if n == len(line) || line[n] == ' ' {
+			return kHeading, 0
+		}
+		if line[n] == '\t' {
+			return kDecline, 0
+		}
+		return kPara, 0
+	case c == '`' || c == '~':
+		n := 0
+		for n < len(line) && line[n] == c {
+			n++
+		}
+		if n < 3 {
+			return kPara, 0
+		}
+		if c == '`' && bytes.IndexByte(line[n:], '`') >= 0 {
+			return kDecline, 0 // not a fence: a paragraph with a code span
+		}
+		return kFence, n
+	case c == '>' || c == '<' || c == '=':
+		return kDecline, 0
+	case c == '-' || c == '*' || c == '+' || c == '_':
+		if onlyRule(line) {
+			return kDecline, 0 // thematic break or setext underline
+		}
+		if c != '_' && len(line) >= 2 && line[1] == '\t' {
+			return kDecline, 0
+		}
+		if c != '_' && len(line) >= 2 && line[1] == ' ' {
+			if len(line) < 3 || line[2] == ' ' || line[2] == '\t' || !plainStart(line[2:]) {
+				return kDecline, 0
+			}
+			return kItem, 2
+		}
+		if c != '_' && len(line) == 1 {
+			return kDecline, 0 // an empty item
+		}
+		return kPara, 0
+	case c >= '0' && c <= '9':
+		n := 0
+		for n < len(line) && line[n] >= '0' && line[n] <= '9' {
+			n++
+		}
+		if n > 9 || n >= len(line) || line[n] != '.' && line[n] != ')' {
+			return kPara, 0
+		}
+		m := n + 1
+		if m == len(line) {
+			return kDecline, 0 // an empty item
+		}
+		if line[m] != ' ' {
+			if line[m] == '\t' {
+				return kDecline, 0
+			}
+			return kPara, 0
+		}
+		if m+1 >= len(line) || line[m+1] == ' ' || line[m+1] == '\t' || !plainStart(line[m+1:]) {
+			return kDecline, 0
+		}
+		return kItem, m + 1
+	}
+	return kPara, 0
+}
+
+// plainStart reports whether an item's text starts a paragraph (and not a
+// heading, fence, quote, nested list, rule or HTML).
+func plainStart(text []byte) bool {
+	k, _ := classify(text)
+	return k == kPara
+}
+
+// onlyRule reports whether a line holds only "-", "*", "_", "=" and white
+// space: a thematic break, a setext underline, or a list of them.
+func onlyRule(line []byte) bool {
+	for _, c := range line {
+		if c != '-' && c != '*' && c != '_' && c != '=' && !gmSpace(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// headingText returns the text of an ATX heading line as goldmark's
+// lines hold it (after the opening #s and spaces, before trailing spaces);
+// a closing sequence of #s is declined.
+func headingText(line []byte) (start, stop int, ok bool) {
+	n := 0
+	for n < len(line) && line[n] == '#' {
+		n++
+	}
+	start = n
+	for start < len(line) && line[start] == ' ' {
+		start++
+	}
+	stop = len(line)
+	for stop > start && gmSpace(line[stop-1]) {
+		stop--
+	}
+	if stop > start && line[stop-1] == '#' {
+		return 0, 0, false
+	}
+	return start, stop, true
+}
+
+// fence skips a fenced code block whose content starts at pos, opened by n
+// fence characters c, and returns where the body goes on and the block's
+// lines (nil when it has none). An unclosed fence runs to the end.
+func fence(b []byte, pos int, c byte, n int) (int, []bspan) {
+	var lines []bspan
+	for pos < len(b) {
+		eol := bytes.IndexByte(b[pos:], '\n')
+		next := len(b)
+		if eol < 0 {
+			eol = len(b)
+		} else {
+			eol += pos
+			next = eol + 1
+		}
+		line := b[pos:eol]
+		i := 0
+		for i < len(line) && line[i] == ' ' {
+			i++
+		}
+		if i < 4 {
+			j := i
+			for j < len(line) && line[j] == c {
+				j++
+			}
+			if j-i >= n && blankBytes(line[j:]) {
+				return next, lines
+			}
+		}
+		lines = append(lines, bspan{pos, next})
+		pos = next
+	}
+	return pos, lines
+}
+
+func blankBytes(b []byte) bool {
+	for _, c := range b {
+		if !gmSpace(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// inline finds the links, images and code spans of the inline text
+// body[start:stop] (a paragraph or heading), whose block context is c.
+func (s *scanner) inline(start, stop int, c *blockCtx) bool {
+	b := s.body
+	for i := start; i < stop; {
+		switch b[i] {
+		case '`':
+			n := 1
+			for i+n < stop && b[i+n] == '`' {
+				n++
+			}
+			j := closingRun(b[i+n:stop], n)
+			if j < 0 {
+				i += n // no closing run: literal backticks
+				continue
+			}
+			j += i + n
+			if bytes.IndexByte(b[i+n:j], '\n') >= 0 {
+				return false // a code span over several lines
+			}
+			s.lineStarts()
+			s.refs = appendCodeText(s.refs, b, s.lines, i+n, j, foundRef{ctx: c}, s.examples)
+			i = j + n
+		case '[':
+			next, ok := s.link(i, stop, c)
+			if !ok {
+				return false
+			}
+			i = next
+		default:
+			i++
+		}
+	}
+	return true
+}
+
+// closingRun returns the offset in t of the first run of exactly n
+// backticks, or -1.
+func closingRun(t []byte, n int) int {
+	for i := 0; i < len(t); {
+		if t[i] != '`' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(t) && t[j] == '`' {
+			j++
+		}
+		if j-i == n {
+			return i
+		}
+		i = j
+	}
+	return -1
+}
+
+// link reads a bracket at b[i]: "[text](dest)" is a link (or an image
+// when "!" comes before it) and "[text]" not followed by "(" is literal
+// text (there are no reference definitions); anything else is declined.
+// text is one line of at most 500 bytes with no brackets or backticks and
+// not only spaces; dest has no spaces, parentheses, quotes or "&".
+func (s *scanner) link(i, stop int, c *blockCtx) (int, bool) {
+	b := s.body
+	j := i + 1
+	blank := true
+	for ; j < stop && b[j] != ']'; j++ {
+		switch b[j] {
+		case '[', '`', '\n':
+			return 0, false
+		case ' ':
+		default:
+			blank = false
+		}
+	}
+	if j >= stop || j-i > 500 {
+		return 0, false
+	}
+	if j+1 >= stop || b[j+1] != '(' {
+		return j + 1, true // literal
+	}
+	if blank {
+		return 0, false // no text: goldmark places such a link differently
+	}
+	d := j + 2
+	k := d
+	for ; k < stop && b[k] != ')'; k++ {
+		switch ch := b[k]; {
+		case gmSpace(ch), ch == '(', ch == '"', ch == '\'', ch == '&', ch == '`', ch == '[', ch == ']':
+			return 0, false
+		}
+	}
+	if k >= stop || k-d > 2000 {
+		return 0, false
+	}
+	if target, ok := relativeTarget(unescape(string(b[d:k]))); ok {
+		s.lineStarts()
+		s.refs = appendRef(s.refs, b, s.lines, foundRef{Reference: Reference{Target: target}, ctx: c, off: d}, s.examples)
+	}
+	return k + 1, true
+}
+
+func (s *scanner) lineStarts() {
+	if s.lines == nil {
+		s.lines = lineStarts(s.body)
+	}
+}
