@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"unsafe"
 
+	"github.com/skillet-go/skillet/internal/fsx"
 	"golang.org/x/sys/unix"
 )
 
@@ -152,6 +153,5 @@ func fstatFD(fd int, path string) (stamp, fs.FileMode, error) {
 		}
 		break
 	}
-	s := stamp{size: st.Size, mtime: st.Mtim.Sec*1e9 + st.Mtim.Nsec, ctime: st.Ctim.Sec*1e9 + st.Ctim.Nsec, ino: uint64(st.Ino), dev: uint64(st.Dev)}
-	return s, modeType(st.Mode), nil
+	return statStampOf(&st), fsx.ModeType(st.Mode), nil
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -137,9 +138,9 @@ var (
 	// or a symlink to a file outside).
 	ErrOutside = errors.New("path is outside the skill folder")
 	// ErrNotFile: the path names a folder or a special file.
-	ErrNotFile = errors.New("not a regular file")
+	ErrNotFile = fsx.ErrNotRegular
 	// ErrTooLarge: the file is over the size limit of the read.
-	ErrTooLarge = errors.New("file too large")
+	ErrTooLarge = fsx.ErrTooLarge
 )
 
 // New makes a catalog. It reads the configuration file (a *ConfigError when
@@ -348,7 +349,7 @@ func (s *Skill) OpenSkillFile() (*os.File, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, fmt.Errorf("%w (%s)", ErrNotFile, fileKind(fi.Mode()))
+		return nil, notFileError(fi.Mode())
 	}
 	return f, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/internal/suggest"
 	"github.com/skillet-go/skillet/internal/yamlx"
@@ -102,7 +103,7 @@ const maxConfigBytes = 1 << 20
 // the load: they come back as unknown-field warnings. A file that is not
 // YAML, or a key with a value of the wrong type, is a *ConfigError.
 func loadConfig(path string) (*Config, []skill.Diagnostic, error) {
-	data, err := readRegular(path, maxConfigBytes)
+	data, err := fsx.ReadFile(path, maxConfigBytes)
 	if err != nil {
 		return nil, nil, &ConfigError{Path: path, Message: "cannot read the configuration file: " + errText(err), Err: err}
 	}

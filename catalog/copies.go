@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -39,10 +40,10 @@ func sameBytes(a, b string) bool {
 	if err != nil || fa.Size() != fb.Size() || fa.Size() > 4<<20 || !fa.Mode().IsRegular() || !fb.Mode().IsRegular() {
 		return false
 	}
-	da, err := hostRead(a, 0)
+	da, err := fsx.ReadFile(a, fa.Size())
 	if err != nil {
 		return false
 	}
-	db, err := hostRead(b, 0)
+	db, err := fsx.ReadFile(b, fb.Size())
 	return err == nil && bytes.Equal(da, db)
 }

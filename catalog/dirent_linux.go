@@ -7,6 +7,8 @@ import (
 	"slices"
 	"syscall"
 	"unsafe"
+
+	"github.com/skillet-go/skillet/internal/fsx"
 )
 
 // direntScratch is the reusable memory of eachEntry: the raw getdents64
@@ -91,12 +93,10 @@ func (c *Catalog) eachEntry(at dirAt, dir pathRef, size func(int), add func(name
 			// The file system did not say: lstat it, as os.ReadDir does
 			// (an entry that vanished meanwhile is left out, as there).
 			var st syscall.Stat_t
-			_, _, errno := syscall.Syscall6(sysFstatat, uintptr(fd), uintptr(unsafe.Pointer(&sc.names[e.off])),
-				uintptr(unsafe.Pointer(&st)), atSymlinkNoFollow, 0, 0)
-			if errno != 0 {
+			if fsx.Fstatat(fd, &sc.names[e.off], &st, fsx.AtSymlinkNoFollow) != 0 {
 				continue
 			}
-			typ = modeType(st.Mode)
+			typ = fsx.ModeType(st.Mode)
 		}
 		add(unsafe.String(&sc.names[e.off], e.n), typ)
 	}

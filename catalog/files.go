@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -25,10 +24,6 @@ type File struct {
 
 // DefaultFileLimit is how many files Files lists when no limit is given.
 const DefaultFileLimit = 10_000
-
-// skipDirs are folders inside a skill that are never listed or served.
-// (Dot-folders such as .git are withheld, see withhold.go.)
-var skipDirs = map[string]bool{"node_modules": true, "__pycache__": true}
 
 // cleanPath checks a path a model or client gave for a file inside a skill
 // and returns it cleaned, with "/" separators (ErrOutside, ErrFileNotFound).
@@ -78,35 +73,28 @@ func (s *Skill) ReadFile(rel string, limit int64) ([]byte, error) {
 		return nil, fileError(rel, err)
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, fileError(rel, err)
+	if limit <= 0 {
+		limit = -1
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w: %q is %s", ErrNotFile, rel, fileKind(fi.Mode()))
-	}
-	if limit > 0 && fi.Size() > limit {
-		return nil, fmt.Errorf("%w: %q is %d bytes, over the %d-byte limit", ErrTooLarge, rel, fi.Size(), limit)
-	}
-	r := io.Reader(f)
-	if limit > 0 {
-		r = io.LimitReader(f, limit+1)
-	}
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fileError(rel, err)
-	}
-	if limit > 0 && int64(len(data)) > limit {
+	data, _, err := fsx.ReadOpen(f, "", limit)
+	var re *fsx.ReadError
+	switch {
+	case errors.As(err, &re) && re.Err == ErrNotFile:
+		return nil, fmt.Errorf("%w: %q is %s", ErrNotFile, rel, fsx.Kind(re.Mode))
+	case errors.As(err, &re) && re.Size < 0:
 		return nil, fmt.Errorf("%w: %q grew past the %d-byte limit while it was read", ErrTooLarge, rel, limit)
+	case errors.As(err, &re):
+		return nil, fmt.Errorf("%w: %q is %d bytes, over the %d-byte limit", ErrTooLarge, rel, re.Size, limit)
+	case err != nil:
+		return nil, fileError(rel, err)
 	}
 	return data, nil
 }
 
 // fileError maps an os.Root error to the catalog's errors.
 func fileError(rel string, err error) error {
-	msg := err.Error()
 	switch {
-	case strings.Contains(msg, "escapes from parent") || strings.Contains(msg, "path escapes"):
+	case fsx.Escapes(err):
 		return fmt.Errorf("%w: %q leads outside the skill folder", ErrOutside, rel)
 	case errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("%w: %q", ErrFileNotFound, rel)
@@ -192,8 +180,8 @@ func (s *Skill) ListFiles(ctx context.Context, limit int) (*FileList, error) {
 			if p == "." {
 				return nil
 			}
-			if skipDirs[d.Name()] {
-				return fs.SkipDir
+			if !strings.HasPrefix(d.Name(), ".") && fsx.SkipDir(d.Name()) {
+				return fs.SkipDir // dot-folders are counted as withheld below
 			}
 			if w.withheld(p, true) {
 				withheld++

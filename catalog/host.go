@@ -3,7 +3,6 @@ package catalog
 import (
 	"context"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -12,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -619,30 +619,29 @@ func applyDisclosure(p *profile.Profile, vs []HostVerdict) {
 	}
 }
 
-// hostRead reads a skill file (max bytes of it when max > 0) without
-// blocking on a special file.
+// hostReadLimit is the most a profile that reads a whole skill file
+// (maxSkillBytes 0) is given: a larger file is not read (ErrTooLarge).
+const hostReadLimit = 4 << 20
+
+// hostRead reads a skill file as a host does, without blocking on a
+// special file: its first max bytes, cut at a rune boundary (the listing
+// marks a longer file Truncated), or with max 0 the whole file, which must
+// be at most hostReadLimit bytes (else ErrTooLarge: never cut silently).
 func hostRead(p string, max int) ([]byte, error) {
-	f, err := openFollow(p)
+	f, err := fsx.Open(p)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
+	if max <= 0 {
+		data, _, err := fsx.ReadOpen(f, "", hostReadLimit)
+		return data, err
+	}
+	data, fi, err := fsx.ReadHead(f, "", int64(max))
 	if err != nil {
 		return nil, err
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w (%s)", ErrNotFile, fileKind(fi.Mode()))
-	}
-	limit := int64(4 << 20)
-	if max > 0 {
-		limit = int64(max)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit))
-	if err != nil {
-		return nil, err
-	}
-	if max > 0 {
+	if fi.Size() > int64(max) {
 		data = cutRune(data)
 	}
 	return data, nil

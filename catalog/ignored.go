@@ -7,14 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/skill"
 )
-
-// neverSearched are ignored entries that Options.Ignored does not search
-// either: version-control stores, package and cache folders.
-var neverSearched = map[string]bool{
-	".git": true, ".hg": true, ".svn": true, "node_modules": true, "__pycache__": true, ".venv": true,
-}
 
 // ignoredEntry looks at an entry the walk ignores because its name starts
 // with "_" or "." (Options.Ignored). A folder is searched like a grouping
@@ -25,7 +20,7 @@ var neverSearched = map[string]bool{
 // never looks here. The search is bounded by the walk's depth and folder
 // limits (walk-limit).
 func (w *walker) ignoredEntry(path, name string, depth int, typ fs.FileMode) {
-	if w.ctx.Err() != nil || neverSearched[name] {
+	if w.ctx.Err() != nil || fsx.SkipDir(name) {
 		return
 	}
 	if typ&fs.ModeSymlink != 0 {

@@ -2,13 +2,14 @@ package catalog
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/skillet-go/skillet/internal/fsx"
 )
 
 // stamp identifies one version of a file for the mtime cache (docs/discovery.md#caching).
@@ -137,22 +138,9 @@ func cutRune(b []byte) []byte {
 	return b
 }
 
-// notFileError is ErrNotFile for a file of mode m.
-func notFileError(m fs.FileMode) error { return fmt.Errorf("%w (%s)", ErrNotFile, fileKind(m)) }
-
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a folder"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeDevice != 0 || m&fs.ModeCharDevice != 0:
-		return "a device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "not a regular file"
-}
+// notFileError is ErrNotFile for a file of mode m: "not a regular file (a
+// named pipe)".
+func notFileError(m fs.FileMode) error { return &fsx.ReadError{Err: ErrNotFile, Mode: m} }
 
 func statStamp(path string) (stamp, error) {
 	fi, err := os.Stat(path)
@@ -160,38 +148,6 @@ func statStamp(path string) (stamp, error) {
 		return stamp{}, err
 	}
 	return stampOf(fi), nil
-}
-
-// readRegular reads a whole file that must be a regular file of at most max
-// bytes, without ever blocking: it is opened non-blocking, so a FIFO or a
-// device in its place is refused (ErrNotFile) instead of hanging or
-// reading forever, and a larger file is refused with ErrTooLarge. Symlinks
-// are followed. It is for files a user names (configuration, templates,
-// a skill given on the command line).
-func readRegular(path string, max int64) ([]byte, error) {
-	f, err := openFollow(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w (%s)", path, ErrNotFile, fileKind(fi.Mode()))
-	}
-	if fi.Size() > max {
-		return nil, fmt.Errorf("%s: %w: %d bytes, over the %d-byte limit", path, ErrTooLarge, fi.Size(), max)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%s: %w: it grew past the %d-byte limit while it was read", path, ErrTooLarge, max)
-	}
-	return data, nil
 }
 
 func evalName(f *os.File) (string, error) { return filepath.EvalSymlinks(f.Name()) }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -33,7 +34,7 @@ func (c *Catalog) skippedDiags(roots []*Root) []skill.Diagnostic {
 			}
 		}
 		for _, e := range entries {
-			if !e.IsDir() || neverSearched[e.Name()] {
+			if !e.IsDir() || fsx.SkipDir(e.Name()) {
 				continue
 			}
 			p := filepath.Join(dir, e.Name())
@@ -80,7 +81,7 @@ func countSkillFiles(dir string, depth, maxDepth int, folders *int, maxFolders i
 		}
 	}
 	for _, e := range entries {
-		if e.IsDir() && !neverSearched[e.Name()] {
+		if e.IsDir() && !fsx.SkipDir(e.Name()) {
 			n += countSkillFiles(filepath.Join(dir, e.Name()), depth+1, maxDepth, folders, maxFolders)
 		}
 	}

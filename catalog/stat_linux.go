@@ -5,12 +5,8 @@ package catalog
 import (
 	"io/fs"
 	"syscall"
-	"unsafe"
-)
 
-const (
-	atFDCWD           = -0x64
-	atSymlinkNoFollow = 0x100
+	"github.com/skillet-go/skillet/internal/fsx"
 )
 
 // fstatat calls fstatat(2) on a prebuilt NUL-terminated path, so the warm
@@ -36,7 +32,7 @@ func (at dirAt) rel(ref pathRef) (int, *byte) {
 	if at.fd >= 0 && len(ref.path) > n+1 && ref.path[n] == '/' && ref.path[:n] == at.path && len(ref.z) == len(ref.path)+1 {
 		return at.fd, &ref.z[n+1]
 	}
-	return atFDCWD, &ref.z[0]
+	return fsx.AtFDCWD, &ref.z[0]
 }
 
 func (at dirAt) close() {
@@ -46,7 +42,7 @@ func (at dirAt) close() {
 }
 
 func lstatAt(at dirAt, ref pathRef) (stamp, fs.FileMode, error) {
-	return fstatatIn(at, ref, atSymlinkNoFollow)
+	return fstatatIn(at, ref, fsx.AtSymlinkNoFollow)
 }
 
 func statAt(at dirAt, ref pathRef) (stamp, fs.FileMode, error) { return fstatatIn(at, ref, 0) }
@@ -54,41 +50,20 @@ func statAt(at dirAt, ref pathRef) (stamp, fs.FileMode, error) { return fstatatI
 func fstatatIn(at dirAt, ref pathRef, flags int) (stamp, fs.FileMode, error) {
 	var st syscall.Stat_t
 	dirfd, name := at.rel(ref)
-	for {
-		_, _, e := syscall.Syscall6(sysFstatat, uintptr(dirfd), uintptr(unsafe.Pointer(name)),
-			uintptr(unsafe.Pointer(&st)), uintptr(flags), 0, 0)
-		if e == syscall.EINTR {
-			continue
-		}
-		if e == syscall.ENOENT || e == syscall.ENOTDIR {
-			return stamp{}, 0, e // no allocation for the common miss
-		}
-		if e != 0 {
-			return stamp{}, 0, &fs.PathError{Op: "stat", Path: ref.path, Err: e}
-		}
-		break
+	switch e := fsx.Fstatat(dirfd, name, &st, flags); e {
+	case 0:
+	case syscall.ENOENT, syscall.ENOTDIR:
+		return stamp{}, 0, e // no allocation for the common miss
+	default:
+		return stamp{}, 0, &fs.PathError{Op: "stat", Path: ref.path, Err: e}
 	}
-	s := stamp{size: st.Size, mtime: st.Mtim.Sec*1e9 + st.Mtim.Nsec, ctime: st.Ctim.Sec*1e9 + st.Ctim.Nsec, ino: uint64(st.Ino), dev: uint64(st.Dev)}
-	return s, modeType(st.Mode), nil
+	return statStampOf(&st), fsx.ModeType(st.Mode), nil
 }
 
-func lstatRef(ref pathRef) (stamp, fs.FileMode, error) { return fstatat(ref, atSymlinkNoFollow) }
+// statStampOf is the stamp of a stat(2) result.
+func statStampOf(st *syscall.Stat_t) stamp {
+	return stamp{size: st.Size, mtime: st.Mtim.Sec*1e9 + st.Mtim.Nsec, ctime: st.Ctim.Sec*1e9 + st.Ctim.Nsec, ino: uint64(st.Ino), dev: uint64(st.Dev)}
+}
+
+func lstatRef(ref pathRef) (stamp, fs.FileMode, error) { return fstatat(ref, fsx.AtSymlinkNoFollow) }
 func statRef(ref pathRef) (stamp, fs.FileMode, error)  { return fstatat(ref, 0) }
-
-func modeType(m uint32) fs.FileMode {
-	switch m & syscall.S_IFMT {
-	case syscall.S_IFDIR:
-		return fs.ModeDir
-	case syscall.S_IFLNK:
-		return fs.ModeSymlink
-	case syscall.S_IFIFO:
-		return fs.ModeNamedPipe
-	case syscall.S_IFSOCK:
-		return fs.ModeSocket
-	case syscall.S_IFCHR:
-		return fs.ModeDevice | fs.ModeCharDevice
-	case syscall.S_IFBLK:
-		return fs.ModeDevice
-	}
-	return 0
-}

@@ -52,7 +52,7 @@ func checkBundle(s *catalog.Skill) []skill.Diagnostic {
 		}
 		rel, _ := filepath.Rel(s.BaseDir, path)
 		if d.IsDir() {
-			if path != s.BaseDir && (skipBundleDir(d.Name()) || depth(rel) >= maxBundleDepth) {
+			if path != s.BaseDir && (fsx.SkipDir(d.Name()) || depth(rel) >= maxBundleDepth) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -72,14 +72,6 @@ func checkBundle(s *catalog.Skill) []skill.Diagnostic {
 		return nil
 	})
 	return diags
-}
-
-func skipBundleDir(name string) bool {
-	switch name {
-	case ".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv":
-		return true
-	}
-	return false
 }
 
 func depth(rel string) int {

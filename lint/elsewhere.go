@@ -54,7 +54,7 @@ func elsewhere(ws string, roots []catalog.Root) []skill.Diagnostic {
 			if p == ws {
 				return nil
 			}
-			if skipBundleDir(d.Name()) || depth(relTo(ws, p)) > maxElsewhereDepth || inRoots(p, roots) {
+			if fsx.SkipDir(d.Name()) || depth(relTo(ws, p)) > maxElsewhereDepth || inRoots(p, roots) {
 				return filepath.SkipDir
 			}
 			return nil

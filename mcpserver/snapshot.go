@@ -22,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -496,7 +497,7 @@ func (s *Server) readOnce(name, rel string, open func() (*os.File, error), reser
 		return nil, false, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, false, fmt.Errorf("%w (%s)", catalog.ErrNotFile, fi.Mode().Type())
+		return nil, false, &fsx.ReadError{Err: catalog.ErrNotFile, Mode: fi.Mode()}
 	}
 	if fi.Size() > s.opts.MaxFileBytes {
 		return nil, false, fmt.Errorf("%w: %d bytes, over the %d-byte limit of a served file", catalog.ErrTooLarge, fi.Size(), s.opts.MaxFileBytes)
@@ -542,9 +543,8 @@ func sameFile(a, b fs.FileInfo) bool {
 
 // fileErr turns an os.Root error into a short reason.
 func fileErr(err error) error {
-	msg := err.Error()
 	switch {
-	case strings.Contains(msg, "escapes from parent") || strings.Contains(msg, "path escapes"):
+	case fsx.Escapes(err):
 		return fmt.Errorf("%w (a symlink that leads out of the skill folder)", catalog.ErrOutside)
 	case errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("%w (it disappeared)", catalog.ErrFileNotFound)

@@ -10,14 +10,12 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+	"github.com/skillet-go/skillet/internal/fsx"
 )
 
 // maxWatchClimb is how many parent folders of a missing root are tried for
 // a watch, so that creating the root is seen.
 const maxWatchClimb = 3
-
-// skipWatch are folders never watched (nor served).
-var skipWatch = map[string]bool{".git": true, ".hg": true, ".svn": true, "node_modules": true, "__pycache__": true}
 
 // Watch keeps the server in step with the disk until ctx is done, then
 // returns nil. It watches every root and every folder below it with
@@ -233,7 +231,7 @@ func (w *watcher) addTreeVisit(dir string, visited map[string]bool) {
 			}
 			return nil
 		}
-		if p != dir && skipWatch[d.Name()] {
+		if p != dir && fsx.SkipDir(d.Name()) {
 			return filepath.SkipDir
 		}
 		if !w.add(p) {

@@ -1,7 +1,9 @@
 // Package fsx holds the file-system mechanisms the other packages share:
-// the capped, non-blocking read of a regular file and the atomic,
-// compare-and-swap replacement of a file that keeps what the file was
-// (owner, mode, extended attributes) or refuses.
+// the capped, non-blocking read of a regular file ([ReadFile],
+// [ReadOpen]), the atomic, compare-and-swap replacement of a file that
+// keeps what the file was (owner, mode, extended attributes) or refuses
+// ([Replace]), the checks of relative paths ([CleanRel], [Within]) and
+// the folders no walk enters ([SkipDir]).
 package fsx
 
 import (
@@ -43,39 +45,128 @@ type Version struct {
 	Sum     [sha256.Size]byte
 }
 
-// ReadRegular reads the whole file at path, which must be a regular file of
-// at most max bytes. It never blocks: the file is opened non-blocking, so a
-// FIFO or device in its place is refused with ErrNotRegular instead of
-// hanging, and a larger file is refused with ErrTooLarge (also when it grows
-// past max while it is read). Symlinks are followed. It returns the bytes
-// and their [Version].
+// ReadFile reads the whole file at path, which must be a regular file of at
+// most max bytes (max < 0: no limit). It never blocks: the file is opened
+// non-blocking, so a FIFO or device in its place is refused with
+// ErrNotRegular instead of hanging, and a larger file is refused with
+// ErrTooLarge (also when it grows past max while it is read); both are a
+// [*ReadError] named path. Symlinks are followed.
+func ReadFile(path string, max int64) ([]byte, error) {
+	f, err := openRead(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, _, err := ReadOpen(f, path, max)
+	return data, err
+}
+
+// ReadRegular reads the file at path as [ReadFile] does and returns the
+// bytes with their [Version], for a caller that may replace the file.
 func ReadRegular(path string, max int64) ([]byte, *Version, error) {
 	f, err := openRead(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
+	data, fi, err := ReadOpen(f, path, max)
 	if err != nil {
 		return nil, nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, kind(fi.Mode()))
-	}
-	if fi.Size() > max {
-		return nil, nil, fmt.Errorf("%s: %w: %d bytes, over the %d-byte limit", path, ErrTooLarge, fi.Size(), max)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, nil, err
-	}
-	if int64(len(data)) > max {
-		return nil, nil, fmt.Errorf("%s: %w: it grew past the %d-byte limit while it was read", path, ErrTooLarge, max)
 	}
 	v := versionOf(fi)
 	v.Sum = sha256.Sum256(data)
 	return data, v, nil
 }
+
+// Open opens path for reading as [ReadFile] does: non-blocking (a FIFO or
+// a device never hangs the open or a read), close-on-exec, following
+// symlinks.
+func Open(path string) (*os.File, error) { return openRead(path) }
+
+// ReadOpen reads the whole of f, already open (by [Open], or through an
+// os.Root with O_NONBLOCK), which must be a regular file of at most max
+// bytes (max < 0: no limit). A file of another kind, a larger file and one
+// that grows past max while it is read are a [*ReadError] named name
+// (wrapping ErrNotRegular or ErrTooLarge); a failed stat or read is
+// returned as it is. It returns the file's stat from before the read.
+func ReadOpen(f *os.File, name string, max int64) ([]byte, fs.FileInfo, error) {
+	return read(f, name, max, true)
+}
+
+// ReadHead reads the first max bytes of f (max >= 0), already open as for
+// [ReadOpen], which must be a regular file (else a [*ReadError] wrapping
+// ErrNotRegular). A longer file is not an error: the caller that cuts it
+// compares the returned stat's size with max and says so.
+func ReadHead(f *os.File, name string, max int64) ([]byte, fs.FileInfo, error) {
+	return read(f, name, max, false)
+}
+
+func read(f *os.File, name string, max int64, whole bool) ([]byte, fs.FileInfo, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil, &ReadError{Name: name, Err: ErrNotRegular, Mode: fi.Mode()}
+	}
+	if whole && max >= 0 && fi.Size() > max {
+		return nil, nil, &ReadError{Name: name, Err: ErrTooLarge, Size: fi.Size(), Max: max}
+	}
+	r := io.Reader(f)
+	switch {
+	case whole && max >= 0:
+		r = io.LimitReader(f, max+1)
+	case !whole:
+		r = io.LimitReader(f, max)
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	if whole && max >= 0 && int64(len(data)) > max {
+		return nil, nil, &ReadError{Name: name, Err: ErrTooLarge, Size: -1, Max: max}
+	}
+	return data, fi, nil
+}
+
+// ReadError is a read refused by [ReadFile], [ReadRegular] or [ReadOpen]:
+// the file is not a regular file, or it is over the limit.
+type ReadError struct {
+	// Name is the file as the caller named it; "" leaves it out of the
+	// message.
+	Name string
+	// Err is ErrNotRegular or ErrTooLarge.
+	Err error
+	// Mode is the file's mode (ErrNotRegular).
+	Mode fs.FileMode
+	// Size is the file's size in bytes before the read, or -1 when it grew
+	// past Max while it was read (ErrTooLarge).
+	Size int64
+	// Max is the limit in bytes (ErrTooLarge).
+	Max int64
+}
+
+// Error reads "NAME: not a regular file (a named pipe)", "NAME: file too
+// large: 5000 bytes, over the 4000-byte limit" or "NAME: file too large:
+// it grew past the 4000-byte limit while it was read".
+func (e *ReadError) Error() string {
+	var msg string
+	switch {
+	case e.Err == ErrNotRegular:
+		msg = e.Err.Error() + " (" + Kind(e.Mode) + ")"
+	case e.Size < 0:
+		msg = fmt.Sprintf("%v: it grew past the %d-byte limit while it was read", e.Err, e.Max)
+	default:
+		msg = fmt.Sprintf("%v: %d bytes, over the %d-byte limit", e.Err, e.Size, e.Max)
+	}
+	if e.Name == "" {
+		return msg
+	}
+	return e.Name + ": " + msg
+}
+
+// Unwrap returns Err.
+func (e *ReadError) Unwrap() error { return e.Err }
 
 func versionOf(fi fs.FileInfo) *Version {
 	v := &Version{Size: fi.Size(), ModTime: fi.ModTime(), Mode: fi.Mode()}
@@ -94,7 +185,7 @@ func same(path string, v *Version) bool {
 	if cur.Dev != v.Dev || cur.Ino != v.Ino || cur.Size != v.Size || !cur.ModTime.Equal(v.ModTime) || cur.Mode != v.Mode {
 		return false
 	}
-	data, _, err := ReadRegular(path, v.Size)
+	data, err := ReadFile(path, v.Size)
 	if err != nil {
 		return false
 	}
@@ -106,7 +197,10 @@ func (v *Version) Equal(data []byte) bool {
 	return int64(len(data)) == v.Size && sha256.Sum256(data) == v.Sum
 }
 
-func kind(m fs.FileMode) string {
+// Kind names the kind of a file that is not regular, for messages: "a
+// folder", "a named pipe", "a socket", "a device", "a symlink", else "not
+// a regular file".
+func Kind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a folder"
@@ -144,7 +238,7 @@ func Replace(path string, v *Version, data []byte) error {
 		return err
 	}
 	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s: %w: %s", path, ErrRefused, kind(fi.Mode()))
+		return fmt.Errorf("%s: %w: %s", path, ErrRefused, Kind(fi.Mode()))
 	}
 	if fi.Mode().Perm()&0o222 == 0 {
 		return fmt.Errorf("%s: %w: it is read-only (mode %s); make it writable first", path, ErrRefused, fi.Mode().Perm())
@@ -200,6 +294,6 @@ func prepare(path string, fi fs.FileInfo, data []byte) (name string, err error) 
 
 // ours reports whether the file at name holds data and is not version v.
 func ours(name string, data []byte) bool {
-	got, _, err := ReadRegular(name, int64(len(data)))
+	got, err := ReadFile(name, int64(len(data)))
 	return err == nil && bytes.Equal(got, data)
 }

@@ -218,3 +218,92 @@ func TestReplaceRace(t *testing.T) {
 		t.Errorf("the rounds never raced both ways (%d replaced, %d changed): the test proves nothing", replaced, changed)
 	}
 }
+
+func TestReadOpenAndHead(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	write(t, file, "hello world", 0o644)
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		path  string
+		head  bool
+		max   int64
+		want  string
+		err   error
+		msg   string
+		label string
+	}{
+		{"whole, no limit", file, false, -1, "hello world", nil, "", "f"},
+		{"whole, at the limit", file, false, 11, "hello world", nil, "", "f"},
+		{"whole, over", file, false, 10, "", ErrTooLarge, "f: file too large: 11 bytes, over the 10-byte limit", "f"},
+		{"whole, over, unnamed", file, false, 3, "", ErrTooLarge, "file too large: 11 bytes, over the 3-byte limit", ""},
+		{"head cuts", file, true, 5, "hello", nil, "", "f"},
+		{"head of a shorter file", file, true, 100, "hello world", nil, "", "f"},
+		{"head of a FIFO", fifo, true, 5, "", ErrNotRegular, "not a regular file (a named pipe)", ""},
+		{"whole folder", dir, false, 5, "", ErrNotRegular, "d: not a regular file (a folder)", "d"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := Open(tc.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			read := ReadOpen
+			if tc.head {
+				read = ReadHead
+			}
+			data, fi, err := read(f, tc.label, tc.max)
+			if !errors.Is(err, tc.err) || string(data) != tc.want {
+				t.Fatalf("got %q, %v; want %q, %v", data, err, tc.want, tc.err)
+			}
+			if err != nil && err.Error() != tc.msg {
+				t.Errorf("message %q, want %q", err, tc.msg)
+			}
+			if err == nil && fi.Size() != 11 {
+				t.Errorf("stat size %d, want 11", fi.Size())
+			}
+		})
+	}
+}
+
+func TestReadErrorGrew(t *testing.T) {
+	e := &ReadError{Name: "x", Err: ErrTooLarge, Size: -1, Max: 7}
+	if got, want := e.Error(), "x: file too large: it grew past the 7-byte limit while it was read"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+}
+
+func TestSkipDir(t *testing.T) {
+	for name, want := range map[string]bool{
+		".git": true, ".hg": true, ".svn": true, "node_modules": true, "__pycache__": true, ".venv": true,
+		"scripts": false, ".github": false, "_private": false, "venv": false, "": false,
+	} {
+		if got := SkipDir(name); got != want {
+			t.Errorf("SkipDir(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestEscapes(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Symlink("/etc/hostname", filepath.Join(dir, "out")); err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	for _, p := range []string{"../x", "out"} {
+		if _, err := root.Open(p); err == nil || !Escapes(err) {
+			t.Errorf("root.Open(%q): %v, which Escapes does not recognise", p, err)
+		}
+	}
+	if _, err := root.Open("missing"); err == nil || Escapes(err) {
+		t.Errorf("root.Open(missing): %v is taken for an escape", err)
+	}
+}
