@@ -294,40 +294,25 @@ var profileNames = sync.OnceValue(func() []string {
 	return out
 })
 
-// profileByName decodes each embedded profile the first time it is asked for.
-var profileByName = sync.OnceValue(func() map[string]func() *Profile {
-	m := make(map[string]func() *Profile)
-	for _, name := range profileNames() {
-		m[name] = sync.OnceValue(func() *Profile { return loadProfile(name) })
+// named returns the profile of the given file name, or nil. The profiles
+// are profiles/*.json as Go values (profiles_gen.go, generated and checked
+// by TestGenerated), so looking one up decodes nothing: decoding the
+// agents profile with encoding/json at every start cost about a twentieth
+// of a plain list's CPU (docs/performance.md#start-up).
+func named(name string) *Profile {
+	for _, p := range generated {
+		if p.Name == name {
+			return p
+		}
 	}
-	return m
-})
-
-// loadProfile decodes the embedded profile of the given file name; a file
-// that does not decode, or whose name field is not its file's name, is a
-// bug of the build and panics.
-func loadProfile(name string) *Profile {
-	file := path.Join("profiles", name+".json")
-	data, err := profileFiles.ReadFile(file)
-	if err != nil {
-		panic(err)
-	}
-	p, err := Decode(data)
-	if err != nil {
-		panic(fmt.Sprintf("internal/profile/%s: %v", file, err))
-	}
-	if p.Name != name {
-		panic(fmt.Sprintf("internal/profile/%s: the name is %q, not the file's name", file, p.Name))
-	}
-	return p
+	return nil
 }
 
-// profiles decodes every profile, in profileOrder.
+// profiles is every profile, in profileOrder.
 var profiles = sync.OnceValue(func() []*Profile {
-	byName := profileByName()
 	var out []*Profile
 	for _, name := range profileNames() {
-		out = append(out, byName[name]())
+		out = append(out, named(name))
 	}
 	return out
 })
@@ -400,13 +385,12 @@ func All() []*Profile { return profiles() }
 
 // Lookup returns the profile of the given name (case-insensitive).
 func Lookup(name string) (*Profile, bool) {
-	byName := profileByName()
-	if load, ok := byName[name]; ok {
-		return load(), true
+	if p := named(name); p != nil {
+		return p, true
 	}
-	for _, n := range profileNames() {
-		if strings.EqualFold(n, name) {
-			return byName[n](), true
+	for _, p := range generated {
+		if strings.EqualFold(p.Name, name) {
+			return p, true
 		}
 	}
 	return nil, false
