@@ -65,7 +65,8 @@ func Main() int {
 
 // Run runs skillet with args and returns the exit code.
 func Run(ctx context.Context, args []string, io *IO) int {
-	root := NewCmdRoot(NewFactory(io))
+	f := NewFactory(io)
+	root := newCmdRootOnly(f, args)
 	root.SetArgs(args)
 	root.SetIn(io.In)
 	root.SetOut(io.Out)
@@ -216,24 +217,86 @@ func usageArgs(c *cobra.Command) {
 
 // NewCmdRoot returns the skillet command with every subcommand, its global
 // flags parsed into f.
-func NewCmdRoot(f *Factory) *cobra.Command {
+func NewCmdRoot(f *Factory) *cobra.Command { return buildRoot(f, "") }
+
+// newCmdRootOnly is NewCmdRoot with only the command that args run built
+// (see commandNamed), or every command when args name none or the tree
+// with only that command does not find it in args.
+func newCmdRootOnly(f *Factory, args []string) *cobra.Command {
+	only := commandNamed(args)
+	if only == "" {
+		return buildRoot(f, "")
+	}
+	root := buildRoot(f, only)
+	if c, _, err := root.Find(args); err != nil || c == nil || c.Name() != only {
+		return buildRoot(NewFactory(f.IO), "")
+	}
+	return root
+}
+
+// buildRoot builds the root command with every subcommand, or with only
+// the one named only.
+func buildRoot(f *Factory, only string) *cobra.Command {
 	root := newRoot(f)
-	root.AddCommand(
-		NewCmdList(f, nil),
-		newValidateCmd(f.IO),
-		newReadPropertiesCmd(f.IO),
-		newToPromptCmd(f.IO),
-		NewCmdPrompt(f, nil),
-		NewCmdShow(f, nil),
-		NewCmdSearch(f, nil),
-		NewCmdToolSchema(f, nil),
-		newLintCmd(f, f.IO),
-		newNewCmd(f, f.IO),
-		newServeCmd(f, f.IO),
-		NewCmdVersion(f, nil),
-	)
+	for _, sc := range subcommands {
+		if only == "" || sc.name == only {
+			root.AddCommand(sc.build(f))
+		}
+	}
 	usageArgs(root)
 	return root
+}
+
+// subcommands are skillet's commands in the order help lists them, each
+// with the function that builds it.
+var subcommands = []struct {
+	name  string
+	build func(*Factory) *cobra.Command
+}{
+	{"list", func(f *Factory) *cobra.Command { return NewCmdList(f, nil) }},
+	{"validate", func(f *Factory) *cobra.Command { return newValidateCmd(f.IO) }},
+	{"read-properties", func(f *Factory) *cobra.Command { return newReadPropertiesCmd(f.IO) }},
+	{"to-prompt", func(f *Factory) *cobra.Command { return newToPromptCmd(f.IO) }},
+	{"prompt", func(f *Factory) *cobra.Command { return NewCmdPrompt(f, nil) }},
+	{"show", func(f *Factory) *cobra.Command { return NewCmdShow(f, nil) }},
+	{"search", func(f *Factory) *cobra.Command { return NewCmdSearch(f, nil) }},
+	{"tool-schema", func(f *Factory) *cobra.Command { return NewCmdToolSchema(f, nil) }},
+	{"lint", func(f *Factory) *cobra.Command { return newLintCmd(f, f.IO) }},
+	{"new", func(f *Factory) *cobra.Command { return newNewCmd(f, f.IO) }},
+	{"serve", func(f *Factory) *cobra.Command { return newServeCmd(f, f.IO) }},
+	{"version", func(f *Factory) *cobra.Command { return NewCmdVersion(f, nil) }},
+}
+
+// valueFlags are the root's flags that take a value as the next argument
+// when it is not given with "=".
+var valueFlags = map[string]bool{"-w": true, "--workspace": true, "--root": true, "--preset": true, "--config": true}
+
+// commandNamed returns the subcommand that args run, or "" when they run
+// none, or help, completion, or something that is not a command. Only that
+// command is then built: building every command, its flags and help cost
+// about a fortieth of a plain list's start-up (docs/performance.md#start-up).
+// A flag between "skillet" and the command is skipped with its value, as
+// cobra does; anything unclear is "" (the whole tree).
+func commandNamed(args []string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return ""
+		}
+		if strings.HasPrefix(a, "-") {
+			if valueFlags[a] {
+				i++
+			}
+			continue
+		}
+		for _, sc := range subcommands {
+			if sc.name == a {
+				return a
+			}
+		}
+		return ""
+	}
+	return ""
 }
 
 // newRoot returns the skillet command without subcommands: its help, its

@@ -1,0 +1,84 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestCommandNamed(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, ""},
+		{[]string{"list"}, "list"},
+		{[]string{"list", "--json"}, "list"},
+		{[]string{"-q", "show", "x"}, "show"},
+		{[]string{"-w", "list", "show", "x"}, "show"},
+		{[]string{"--workspace", "serve", "prompt"}, "prompt"},
+		{[]string{"--workspace=serve", "prompt"}, "prompt"},
+		{[]string{"--root", "a", "--preset", "claude", "--config", "c", "search", "q"}, "search"},
+		{[]string{"-w", "list"}, ""},
+		{[]string{"help", "list"}, ""},
+		{[]string{"__complete", "sh"}, ""},
+		{[]string{"completion", "bash"}, ""},
+		{[]string{"lsit"}, ""},
+		{[]string{"--", "list"}, ""},
+		{[]string{"-qw", "dir", "list"}, ""},
+		{[]string{"tool-schema"}, "tool-schema"},
+	} {
+		if got := commandNamed(tc.args); got != tc.want {
+			t.Errorf("commandNamed(%q) = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}
+
+// TestOneCommandTree checks that a tree with only the command being run
+// behaves as the whole tree for that command: the same command is found
+// and its help is the same, byte for byte.
+func TestOneCommandTree(t *testing.T) {
+	for _, sc := range subcommands {
+		help := func(only string) string {
+			var out bytes.Buffer
+			io := &IO{In: strings.NewReader(""), Out: &out, Err: &out}
+			root := buildRoot(NewFactory(io), only)
+			c, _, err := root.Find([]string{"-w", ".", sc.name, "--json"})
+			if err != nil || c.Name() != sc.name {
+				t.Fatalf("%s: tree %q finds %v, %v", sc.name, only, c, err)
+			}
+			root.SetArgs([]string{sc.name, "--help"})
+			root.SetOut(&out)
+			root.SetErr(&out)
+			err = root.ExecuteContext(context.Background())
+			if err != nil {
+				out.WriteString("error: " + err.Error())
+			}
+			return out.String()
+		}
+		all, one := help(""), help(sc.name)
+		if all != one || !strings.Contains(one, "Usage:") {
+			t.Errorf("%s --help differs with only that command built:\n%s\n---\n%s", sc.name, all, one)
+		}
+	}
+}
+
+// TestOnlyTheCommandRun checks that Run's tree holds only the command
+// being run when the arguments name one, and every command otherwise.
+func TestOnlyTheCommandRun(t *testing.T) {
+	io := &IO{In: strings.NewReader(""), Out: &bytes.Buffer{}, Err: &bytes.Buffer{}}
+	for _, tc := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"-w", "x", "list", "--json"}, 1},
+		{[]string{"show", "name"}, 1},
+		{[]string{"help"}, len(subcommands)},
+		{nil, len(subcommands)},
+	} {
+		if got := len(newCmdRootOnly(NewFactory(io), tc.args).Commands()); got != tc.want {
+			t.Errorf("%q: %d commands built, want %d", tc.args, got, tc.want)
+		}
+	}
+}
