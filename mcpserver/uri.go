@@ -90,6 +90,7 @@ func ParseURI(uri string) (name, rel string, err error) {
 		return name, "", nil
 	}
 	segs := strings.Split(path, "/")
+	canonical := true
 	for i, raw := range segs {
 		seg, err := url.PathUnescape(raw)
 		switch {
@@ -102,11 +103,17 @@ func ParseURI(uri string) (name, rel string, err error) {
 		case strings.ContainsAny(seg, "/\\\x00"):
 			return bad("a path segment holds \"/\", \"\\\" or NUL, percent-encoded or not")
 		case url.PathEscape(seg) != raw:
-			return bad("not the canonical spelling " + URI(name, seg))
+			canonical = false
 		}
 		segs[i] = seg
 	}
-	return name, strings.Join(segs, "/"), nil
+	rel = strings.Join(segs, "/")
+	if !canonical {
+		// Named only once every segment is known to be valid, so the
+		// suggestion is the whole canonical URI of the same file.
+		return bad("not the canonical spelling; the file's URI is " + clipURI(URI(name, rel)))
+	}
+	return name, rel, nil
 }
 
 // clipURI shortens a URI quoted in an error message.

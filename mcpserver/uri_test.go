@@ -69,6 +69,31 @@ func TestParseURIErrors(t *testing.T) {
 	}
 }
 
+// TestParseURICanonicalSuggestion: a URI spelled other than the canonical
+// way is refused with the canonical URI of the same file, every segment
+// kept, and a bad segment after the odd spelling is reported rather than
+// hidden behind a suggestion.
+func TestParseURICanonicalSuggestion(t *testing.T) {
+	for _, tt := range []struct{ uri, want string }{
+		{"skill://alpha/a b.md", "skill://alpha/a%20b.md"},
+		{"skill://alpha/references/deep/%61.md", "skill://alpha/references/deep/a.md"},
+		{"skill://alpha/ref%65rences/deep/a b.md", "skill://alpha/references/deep/a%20b.md"},
+		{"skill://alpha/a%2Db/c/d.md", "skill://alpha/a-b/c/d.md"},
+	} {
+		_, _, err := ParseURI(tt.uri)
+		if !errors.Is(err, ErrInvalidURI) || !strings.HasSuffix(err.Error(), "the file's URI is "+tt.want) {
+			t.Errorf("ParseURI(%q) error %v, want the suggestion %s", tt.uri, err, tt.want)
+		}
+		if name, rel, err := ParseURI(tt.want); err != nil || URI(name, rel) != tt.want {
+			t.Errorf("the suggestion %s does not parse back: %q %q %v", tt.want, name, rel, err)
+		}
+	}
+	_, _, err := ParseURI("skill://alpha/a b/../x")
+	if !errors.Is(err, ErrInvalidURI) || !strings.Contains(err.Error(), `".."`) {
+		t.Errorf("an odd spelling before a \"..\": %v", err)
+	}
+}
+
 // FuzzParseURI: whatever the input, ParseURI does not panic, accepts only
 // the canonical spelling, and never yields a path that leaves the skill
 // folder.
