@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -42,11 +43,14 @@ func TestWireGoldens(t *testing.T) {
 			}
 			ws := t.TempDir()
 			var client []byte
+			var opts wireOptions
 			want, hasServer := []byte(nil), false
 			for _, f := range ar.Files {
 				switch {
 				case f.Name == "client":
 					client = f.Data
+				case f.Name == "options":
+					opts = parseWireOptions(t, file, f.Data)
 				case f.Name == "server":
 					want, hasServer = f.Data, true
 				case strings.HasPrefix(f.Name, "ws/"):
@@ -55,7 +59,7 @@ func TestWireGoldens(t *testing.T) {
 					t.Fatalf("%s: unknown section %q", file, f.Name)
 				}
 			}
-			got := runWire(t, ws, client)
+			got := runWire(t, ws, client, opts)
 			if *updateWire {
 				kept := ar.Files[:0]
 				for _, f := range ar.Files {
@@ -80,17 +84,56 @@ func TestWireGoldens(t *testing.T) {
 	}
 }
 
+// wireOptions are what an archive's "options" section may set, one
+// "key value" a line: max-line-bytes (the stdio line limit) and tool
+// (auto, always, never).
+type wireOptions struct {
+	maxLineBytes int
+	tool         ToolMode
+}
+
+func parseWireOptions(t *testing.T, file string, data []byte) wireOptions {
+	t.Helper()
+	var o wireOptions
+	for line := range strings.Lines(string(data)) {
+		key, value, _ := strings.Cut(strings.TrimSpace(line), " ")
+		switch key {
+		case "":
+		case "max-line-bytes":
+			n, err := strconv.Atoi(value)
+			if err != nil || n <= 0 {
+				t.Fatalf("%s: max-line-bytes %q", file, value)
+			}
+			o.maxLineBytes = n
+		case "tool":
+			mode, ok := ParseToolMode(value)
+			if !ok {
+				t.Fatalf("%s: tool %q", file, value)
+			}
+			o.tool = mode
+		default:
+			t.Fatalf("%s: unknown option %q", file, key)
+		}
+	}
+	return o
+}
+
 // runWire sends each client line to a server on ws and returns what the
 // server wrote, one message per line, with ws replaced by $WORK. After a
 // request it waits for the response with the same id (notifications the
 // server sends meanwhile are kept in order); after a line that is not a
-// JSON-RPC object, for the one error response it gets.
-func runWire(t *testing.T, ws string, client []byte) []byte {
+// JSON-RPC object, or one over the line limit, for the one error response
+// it gets.
+func runWire(t *testing.T, ws string, client []byte, opts wireOptions) []byte {
 	t.Helper()
-	s := newServer(t, ws, nil)
+	s := newServer(t, ws, &Options{Tool: opts.tool})
+	limit := opts.maxLineBytes
+	if limit == 0 {
+		limit = mcpline.DefaultMaxLineBytes
+	}
 	cr, cw := io.Pipe()
 	sr, sw := io.Pipe()
-	ss, err := s.MCP().Connect(t.Context(), &mcpline.Transport{Reader: cr, Writer: sw}, nil)
+	ss, err := s.MCP().Connect(t.Context(), &mcpline.Transport{Reader: cr, Writer: sw, MaxLineBytes: limit}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +178,7 @@ func runWire(t *testing.T, ws string, client []byte) []byte {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
 		}
-		if json.Unmarshal(line, &msg) != nil || (msg.Method == "" && msg.ID == nil) {
+		if len(line) > limit || json.Unmarshal(line, &msg) != nil || (msg.Method == "" && msg.ID == nil) {
 			next() // one error response
 			continue
 		}
