@@ -168,12 +168,35 @@ func (s *Server) handler(o *HTTPOptions) http.Handler {
 		})
 	}
 	mux := http.NewServeMux()
-	mux.Handle(Path, http.NewCrossOriginProtection().Handler(mcpHandler))
+	mux.Handle(Path, foldLocalhost(http.NewCrossOriginProtection().Handler(mcpHandler)))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
 	})
 	return s.guard(s.teamRoutes(mux, o), o, &s.bodyBytes)
+}
+
+// foldLocalhost lower-cases a Host header that names localhost in another
+// letter case ("LOCALHOST:8080", as in --http LOCALHOST:8080): host names
+// are case-insensitive (RFC 3986, section 3.2.2), but the SDK's
+// DNS-rebinding check compares the name with "localhost" byte for byte and
+// would answer every such request 403. Only that one name is folded, so the
+// check refuses every other name as before.
+func foldLocalhost(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host, port, err := net.SplitHostPort(r.Host)
+		if err != nil {
+			host, port = r.Host, ""
+		}
+		if host != "localhost" && strings.EqualFold(host, "localhost") {
+			r = r.Clone(r.Context())
+			r.Host = "localhost"
+			if port != "" {
+				r.Host = net.JoinHostPort("localhost", port)
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // parseErrors answers a POST whose body is not JSON with the JSON-RPC
@@ -277,7 +300,7 @@ func resolveListenAddr(ctx context.Context, addr string, listenAny bool) (string
 	}
 	// A name: every address it resolves to must be loopback, and the
 	// first is bound ("0" and other numeric forms resolve too).
-	ips, err := lookupNetIP(ctx, "ip", host)
+	ips, err := lookupNetIP(ctx, "ip", strings.ToLower(host)) // names are case-insensitive
 	if err != nil {
 		return "", fmt.Errorf("%q: %w", addr, err)
 	}

@@ -48,6 +48,8 @@ func TestCheckListenAddr(t *testing.T) {
 		bind      string
 	}{
 		{"localhost:8080", false, true, false, "127.0.0.1:8080"},
+		{"LOCALHOST:8080", false, true, false, "127.0.0.1:8080"},
+		{"LocalHost:8080", false, true, false, "127.0.0.1:8080"},
 		{"loop6:8080", false, true, false, "[::1]:8080"},
 		{"mapped:8080", false, true, false, "127.0.0.1:8080"},
 		{"127.0.0.1:0", false, true, false, "127.0.0.1:0"},
@@ -82,6 +84,53 @@ func TestCheckListenAddr(t *testing.T) {
 		}
 		if err := checkListenAddr(tt.addr, tt.listenAny); (err == nil) != tt.ok {
 			t.Errorf("checkListenAddr(%q, %v) = %v", tt.addr, tt.listenAny, err)
+		}
+	}
+}
+
+// TestHostLetterCase: a Host that names localhost in another letter case
+// (a client given http://LOCALHOST:PORT/mcp) is served, through the SDK
+// and on the fast path, as localhost is; other names are still refused by
+// the DNS-rebinding check.
+func TestHostLetterCase(t *testing.T) {
+	s := newServer(t, newWorkspace(t), nil)
+	endpoint := serveHTTP(t, s, nil)
+	_, port, _ := net.SplitHostPort(strings.TrimSuffix(strings.TrimPrefix(endpoint, "http://"), Path))
+	read := `{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"skill://alpha/references/guide.md"}}`
+	for _, tt := range []struct {
+		host string
+		want int
+	}{
+		{"LOCALHOST:" + port, http.StatusOK},
+		{"LocalHost:" + port, http.StatusOK},
+		{"LOCALHOST", http.StatusOK},
+		{"localhost:" + port, http.StatusOK},
+		{"LOCALHOST.evil.example:" + port, http.StatusForbidden},
+		{"evil.example:" + port, http.StatusForbidden},
+	} {
+		before := s.fastHits.Load()
+		rc := dialRaw(t, endpoint, nil)
+		rc.host = tt.host
+		resp, body := rc.post("", `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+		if resp.StatusCode != tt.want {
+			t.Errorf("ping with Host %q: %d %q, want %d", tt.host, resp.StatusCode, body, tt.want)
+		}
+		req, _ := http.NewRequest("POST", endpoint, strings.NewReader(read))
+		req.Host = tt.host
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+		hr, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(hr.Body)
+		hr.Body.Close()
+		if hr.StatusCode != tt.want || (tt.want == 200 && !strings.Contains(string(b), "Step one.")) {
+			t.Errorf("resources/read with Host %q: %d %q, want %d", tt.host, hr.StatusCode, b, tt.want)
+		}
+		if hits := s.fastHits.Load() - before; (tt.want == 200) != (hits == 1) {
+			t.Errorf("Host %q: the fast path answered %d reads", tt.host, hits)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"slices"
@@ -214,6 +215,11 @@ func serveConfig(cmd *cobra.Command, g *globals, o *serveOptions) (serverConfig,
 		if h, port, err := net.SplitHostPort(o.http); err == nil {
 			if h == "" || h == "0.0.0.0" || h == "::" {
 				h = "localhost"
+			}
+			if _, err := netip.ParseAddr(h); err != nil {
+				// A name in the URL in lower case: the server's check of
+				// the Host header takes localhost, not LOCALHOST.
+				h = strings.ToLower(h)
 			}
 			host = net.JoinHostPort(h, port)
 		}
