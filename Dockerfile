@@ -3,6 +3,7 @@
 # read-only root filesystem). The skills come from a volume at /skills.
 #
 #   docker build -t skillet .
+#   (umask 077; openssl rand -hex 32 > token) && sudo chown 65534 token
 #   docker run --read-only -v "$PWD/skills:/skills:ro" \
 #     -v "$PWD/token:/run/secrets/skillet/token:ro" -p 8080:8080 skillet
 FROM golang:1.26 AS build

@@ -21,6 +21,10 @@ import (
 	"time"
 )
 
+// teamToken is the bearer token of the served instance: as long as the
+// server asks (at least 32 characters).
+const teamToken = "team-token-0123456789abcdef0123456789"
+
 func TestDockerfileBuild(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary: skipped with -short")
@@ -85,7 +89,7 @@ func TestDockerfileBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	token := filepath.Join(dir, "token")
-	if err := os.WriteFile(token, []byte("team-token\n"), 0o400); err != nil {
+	if err := os.WriteFile(token, []byte(teamToken+"\n"), 0o400); err != nil {
 		t.Fatal(err)
 	}
 	home := filepath.Join(dir, "home")
@@ -160,8 +164,8 @@ func TestDockerfileBuild(t *testing.T) {
 		{"/readyz", "", 200},
 		{"/healthz", "", 200},
 		{"/mcp", "", 401},
-		{"/mcp", "Bearer team-token", 200},
-		{"/metrics", "Bearer team-token", 200},
+		{"/mcp", "Bearer " + teamToken, 200},
+		{"/metrics", "Bearer " + teamToken, 200},
 	} {
 		if got := get(tt.path, tt.auth); got != tt.want {
 			t.Errorf("%s with %q: %d, want %d", tt.path, tt.auth, got, tt.want)

@@ -94,7 +94,7 @@ SIGINT or SIGTERM stops the server once the requests in flight are answered.`,
 	fl.StringVar(&o.logLevel, "log-level", "info", "log level on stderr: debug, info, warn, error")
 	fl.Int64Var(&o.maxRequestBytes, "max-request-bytes", 0, "the largest HTTP request body accepted (default 4 MiB)")
 	fl.StringVar(&o.logFormat, "log-format", "text", "log format on stderr: text or json")
-	fl.StringVar(&o.authTokenFile, "auth-token-file", "", "require \"Authorization: Bearer TOKEN\" with the token in `FILE` (or in $"+tokenEnv+")")
+	fl.StringVar(&o.authTokenFile, "auth-token-file", "", "require \"Authorization: Bearer TOKEN\" with the token in `FILE` (or in $"+tokenEnv+"): at least 32 characters, a file only its owner reads")
 	fl.BoolVar(&o.insecureNoAuth, "insecure-no-auth", false, "allow --listen-any without a token")
 	fl.IntVar(&o.maxConns, "max-conns", mcpserver.DefaultMaxConns, "the most HTTP connections served at once")
 	fl.IntVar(&o.maxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "the most stateful sessions kept (the one idle longest is closed first)")
@@ -215,13 +215,22 @@ func hostPort(a net.Addr) string {
 	return s
 }
 
+// minTokenChars is the shortest bearer token accepted: 32 characters, 128
+// bits as hex (openssl rand -hex 32 makes 64).
+const minTokenChars = 32
+
 // readToken returns the bearer token from the file, else from the
-// environment variable, else "". The token itself is never printed.
+// environment variable, else "". A token file must not be readable by
+// others (checkTokenPerm); a token must have at least minTokenChars
+// characters. The token itself is never printed.
 func readToken(file string) (string, error) {
 	raw, from := os.Getenv(tokenEnv), "$"+tokenEnv
 	if file != "" {
-		b, _, err := fsx.ReadRegular(file, 64<<10) // never blocks on a FIFO
+		b, v, err := fsx.ReadRegular(file, 64<<10) // never blocks on a FIFO
 		if err != nil {
+			return "", &usageError{fmt.Errorf("--auth-token-file: %w", err)}
+		}
+		if err := checkTokenPerm(file, v.Mode); err != nil {
 			return "", &usageError{fmt.Errorf("--auth-token-file: %w", err)}
 		}
 		raw, from = string(b), "--auth-token-file "+file
@@ -231,6 +240,9 @@ func readToken(file string) (string, error) {
 	tok, ok := mcpserver.ParseToken(raw)
 	if !ok {
 		return "", usagef("the token in %s is empty or holds characters other than printable ASCII", from)
+	}
+	if len(tok) < minTokenChars {
+		return "", usagef("the token in %s has %d characters; use at least %d (openssl rand -hex 32 makes one of 64)", from, len(tok), minTokenChars)
 	}
 	return tok, nil
 }
