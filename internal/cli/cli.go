@@ -261,8 +261,8 @@ var subcommands = []struct {
 	{"show", func(f *Factory) *cobra.Command { return NewCmdShow(f, nil) }},
 	{"search", func(f *Factory) *cobra.Command { return NewCmdSearch(f, nil) }},
 	{"tool-schema", func(f *Factory) *cobra.Command { return NewCmdToolSchema(f, nil) }},
-	{"lint", func(f *Factory) *cobra.Command { return newLintCmd(f, f.IO) }},
-	{"new", func(f *Factory) *cobra.Command { return newNewCmd(f, f.IO) }},
+	{"lint", func(f *Factory) *cobra.Command { return NewCmdLint(f, nil) }},
+	{"new", func(f *Factory) *cobra.Command { return NewCmdNew(f, nil) }},
 	{"serve", func(f *Factory) *cobra.Command { return newServeCmd(f, f.IO) }},
 	{"version", func(f *Factory) *cobra.Command { return NewCmdVersion(f, nil) }},
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/lint"
 )
 
 // parseCmd runs args through a root command (the global flags and their
@@ -77,7 +78,7 @@ func checkOpts[O any](t *testing.T, newCmd func(*Factory, func(context.Context, 
 			continue
 		}
 		var zero O
-		if d := cmp.Diff(tc.want, *got, cmpopts.IgnoreFields(zero, ignore...)); d != "" {
+		if d := cmp.Diff(tc.want, *got, cmpopts.IgnoreFields(zero, ignore...), cmpopts.EquateEmpty()); d != "" {
 			t.Errorf("%v: options (-want +got):\n%s", tc.args, d)
 		}
 	}
@@ -250,5 +251,50 @@ func TestToolSchemaOptions(t *testing.T) {
 		{args: []string{"tool-schema", "--api=anthropic"}, want: ToolSchemaOptions{API: "anthropic"}},
 		{args: []string{"tool-schema", "--api", "opnai"}, wantUsage: `--api must be mcp, anthropic or openai, not "opnai"; did you mean openai?`},
 		{args: []string{"tool-schema", "--api", "soap"}, wantUsage: `not "soap"`},
+	}, "IO", "Catalog")
+}
+
+func TestLintOptions(t *testing.T) {
+	base := LintOptions{Format: "text", FailOn: "error", MaxWarnings: -1}
+	with := func(set func(*LintOptions)) LintOptions {
+		o := base
+		set(&o)
+		return o
+	}
+	checkOpts(t, NewCmdLint, []optsCase[LintOptions]{
+		{args: []string{"lint"}, want: base},
+		{args: []string{"lint", "skills/a", "beta", "-q"}, want: with(func(o *LintOptions) { o.Targets = []string{"skills/a", "beta"}; o.Quiet = true })},
+		{args: []string{"lint", "--json"}, want: with(func(o *LintOptions) { o.Format = "json" })},
+		{args: []string{"lint", "--json", "--format", "json"}, want: with(func(o *LintOptions) { o.Format = "json" })},
+		{args: []string{"lint", "--format", "sarif", "--fail-on", "warning", "--max-warnings", "3"},
+			want: with(func(o *LintOptions) { o.Format = "sarif"; o.FailOn = "warning"; o.MaxWarnings = 3 })},
+		{args: []string{"lint", "--compat", "--target", "claude, codex", "--target", "gemini"},
+			want: with(func(o *LintOptions) { o.Compat = true; o.Hosts = []string{"claude", "codex", "gemini"} })},
+		{args: []string{"lint", "--fix"}, want: with(func(o *LintOptions) { o.Fix = &lint.FixOptions{} })},
+		{args: []string{"lint", "--fix=quote,name"}, want: with(func(o *LintOptions) { o.Fix = &lint.FixOptions{Name: true} })},
+		{args: []string{"lint", "--diff"}, want: with(func(o *LintOptions) { o.Fix = &lint.FixOptions{}; o.Diff = true })},
+		{args: []string{"lint", "--explain", "shadowed"}, want: with(func(o *LintOptions) { o.Explain = "shadowed" })},
+		// --list-rules and --explain do not check the other flags.
+		{args: []string{"lint", "--list-rules", "--format", "nope"}, want: with(func(o *LintOptions) { o.ListRules = true; o.Format = "nope" })},
+		{args: []string{"lint", "--explain", "shadowd"}, wantUsage: `no diagnostic code "shadowd"; did you mean shadowed?`},
+		{args: []string{"lint", "--explain="}, wantUsage: `no diagnostic code ""`},
+		{args: []string{"lint", "--fail-on", "warnings"}, wantUsage: `unknown --fail-on "warnings" (error or warning); did you mean warning?`},
+		{args: []string{"lint", "--format", "sraif"}, wantUsage: "did you mean sarif?"},
+		{args: []string{"lint", "--json", "--format", "sarif"}, wantUsage: "--json and --format sarif disagree"},
+		{args: []string{"lint", "--fix=nmae"}, wantUsage: `unknown --fix "nmae" (quote or name); did you mean name?`},
+		{args: []string{"lint", "--diff", "--compat"}, wantUsage: "--diff prints a unified diff"},
+		{args: []string{"lint", "--max-warnings", "x"}, wantUsage: "it must be a whole number"},
+	}, "IO", "Config")
+}
+
+func TestNewOptions(t *testing.T) {
+	checkOpts(t, NewCmdNew, []optsCase[NewOptions]{
+		{args: []string{"new", "my-skill", "--description", "Does it."}, want: NewOptions{Scaffold: lint.ScaffoldOptions{Name: "my-skill", Description: "Does it."}}},
+		{args: []string{"new", "My Skill", "--description=D", "--triggers", "asked", "--license", "MIT", "--allowed-tools", "Read Bash", "--when", "w", "--flat"},
+			want: NewOptions{Scaffold: lint.ScaffoldOptions{Name: "My Skill", Description: "D", Triggers: "asked", License: "MIT", AllowedTools: "Read Bash", WhenToUse: "w", Flat: true}}},
+		{args: []string{"new", "x", "--description", ""}, want: NewOptions{Scaffold: lint.ScaffoldOptions{Name: "x"}}},
+		{args: []string{"new", "x"}, wantUsage: "--description is required"},
+		{args: []string{"new", "--description", "D"}, wantUsage: "missing NAME: skillet new takes the name of the skill to write"},
+		{args: []string{"new", "a", "b", "--description", "D"}, wantUsage: "skillet new takes one NAME, got 2 arguments"},
 	}, "IO", "Catalog")
 }

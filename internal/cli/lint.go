@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/internal/textsafe"
@@ -19,19 +21,34 @@ import (
 // fixKinds are the values --fix takes.
 var fixKinds = []string{"quote", "name"}
 
-func newLintCmd(f *Factory, io *IO) *cobra.Command {
+// LintOptions are the arguments, flags and dependencies of skillet lint.
+type LintOptions struct {
+	IO *IO
+	// Config is the catalog options of the global flags, which lint.Run
+	// opens with its own options.
+	Config func() (*catalog.Options, error)
+	Quiet  bool
+
+	Targets     []string         // the PATH and NAME arguments
+	Format      string           // --format (--json is json): text, json, sarif or github
+	Compat      bool             // --compat
+	Hosts       []string         // --target, split at commas
+	Fix         *lint.FixOptions // --fix or --diff; nil for neither
+	Diff        bool             // --diff
+	FailOn      string           // --fail-on: error or warning
+	MaxWarnings int              // --max-warnings; -1 for no limit
+	Explain     string           // --explain: a code, checked to exist
+	ListRules   bool             // --list-rules
+}
+
+// NewCmdLint returns skillet lint. Its RunE checks the flags, fills a
+// LintOptions and calls runF with it, or lintRun when runF is nil.
+func NewCmdLint(f *Factory, runF func(context.Context, *LintOptions) error) *cobra.Command {
+	opts := &LintOptions{IO: f.IO, Config: f.Config}
 	var (
 		asJSON bool
-		format string
-		compat bool
 		fix    string
-		diff   bool
 		target []string
-
-		explain     string
-		listRules   bool
-		failOn      string
-		maxWarnings int
 	)
 	cmd := &cobra.Command{
 		Use:   "lint [PATH|NAME...]",
@@ -70,141 +87,28 @@ otherwise, 2 on usage errors.`,
 			return names, cobra.ShellCompDirectiveDefault
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if listRules {
-				return writeRuleList(io.Out)
-			}
-			if cmd.Flags().Changed("explain") {
-				ci, err := lookupCode(explain)
-				if err != nil {
-					return err
-				}
-				return writeExplain(io.Out, ci)
-			}
-			if failOn != "error" && failOn != "warning" {
-				hint := ""
-				if near := nearest(failOn, []string{"error", "warning"}); near != "" {
-					hint = fmt.Sprintf("; did you mean %s?", near)
-				}
-				return usagef("unknown --fail-on %q (error or warning)%s", failOn, hint)
-			}
-			verdict := func(r *lint.Report) error { return exitFor(r, failOn, maxWarnings, io.Err) }
-			if asJSON {
-				if cmd.Flags().Changed("format") && format != "json" {
-					return usagef("--json and --format %s disagree", format)
-				}
-				format = "json"
-			}
-			if !slices.Contains(formats, format) {
-				hint := ""
-				if near := nearest(format, formats); near != "" {
-					hint = fmt.Sprintf("; did you mean %s?", near)
-				}
-				return usagef("unknown --format %q (text, json, sarif or github)%s", format, hint)
-			}
-			fixOpts, doFix, err := parseFix(cmd.Flags().Changed("fix"), fix, diff)
-			if err != nil {
+			if err := opts.parse(cmd, args, asJSON, fix, target); err != nil {
 				return err
 			}
-			if diff && (format != "text" || compat) {
-				return usagef("--diff prints a unified diff; it cannot be combined with --json, --format or --compat")
+			opts.Quiet = f.Quiet()
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			catOpts, err := f.Config()
-			if err != nil {
-				return err
-			}
-			ctx := cmd.Context()
-			var hosts []string
-			for _, t := range target {
-				for _, h := range strings.Split(t, ",") {
-					if h = strings.TrimSpace(h); h != "" {
-						hosts = append(hosts, h)
-					}
-				}
-			}
-			opts := &lint.Options{Catalog: catOpts, Targets: args, Compat: compat, Hosts: hosts}
-			r, err := lint.Run(ctx, opts)
-			if err != nil {
-				return err
-			}
-			cwd, _ := os.Getwd()
-			fixFailed := 0
-			if doFix {
-				changes, skips, err := lint.Fix(ctx, r, fixOpts)
-				if err != nil {
-					return err
-				}
-				for _, s := range skips {
-					fmt.Fprintf(io.Err, "%s: not fixed: %s\n", printable(fsx.Display(s.Path, cwd)), printable(s.Err.Error()))
-				}
-				if diff {
-					for _, c := range changes {
-						fmt.Fprint(io.Out, textsafe.EscapeBlock(string(c.Diff(cwd))))
-					}
-					if !f.Quiet() {
-						fmt.Fprintf(io.Err, "%s would be fixed; %s\n", plural(len(changes), "file"), r.Summary())
-					}
-					return verdict(r)
-				}
-				written, failed := 0, 0
-				for _, c := range changes {
-					if err := c.Write(); err != nil {
-						fmt.Fprintf(io.Err, "%s: not fixed: %s\n", printable(fsx.Display(c.Path, cwd)), printable(err.Error()))
-						failed++
-						continue
-					}
-					written++
-					for _, f := range c.Fixes {
-						fmt.Fprintf(io.Err, "%s: fixed: %s\n", printable(fsx.Display(c.Path, cwd)), printable(f))
-					}
-				}
-				fixFailed = failed
-				if written > 0 {
-					// Report what is left.
-					if r, err = lint.Run(ctx, opts); err != nil {
-						return err
-					}
-				}
-			}
-			switch format {
-			case "json":
-				err = r.WriteJSON(io.Out)
-			case "sarif":
-				err = r.WriteSARIF(io.Out, version())
-			case "github":
-				err = r.WriteGitHub(io.Out, cwd)
-			default:
-				err = r.WriteText(io.Out, cwd)
-				if err == nil && compat {
-					if len(r.Diagnostics) > 0 && len(r.Compat) > 0 {
-						fmt.Fprintln(io.Out)
-					}
-					err = r.WriteCompat(io.Out, cwd)
-				}
-			}
-			if err != nil {
-				return err
-			}
-			if !f.Quiet() {
-				fmt.Fprintln(io.Err, r.Summary())
-			}
-			if fixFailed > 0 {
-				return silent(exitFail) // a fix that could not be written is a failure
-			}
-			return verdict(r)
+			return lintRun(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&asJSON, "json", false, "print the report as JSON (docs/output.md); same as --format json")
-	fl.StringVar(&format, "format", "text", "report format: text, json, sarif or github (workflow annotations)")
-	fl.StringVar(&explain, "explain", "", "print the documentation of a diagnostic code and exit")
-	fl.BoolVar(&listRules, "list-rules", false, "list every diagnostic code with its level, fix and source, and exit")
-	fl.StringVar(&failOn, "fail-on", "error", "the lowest level that fails the run (exit 1): error or warning")
-	fl.IntVar(&maxWarnings, "max-warnings", -1, "fail the run (exit 1) when there are more than this many warnings (-1: no limit)")
-	fl.BoolVar(&compat, "compat", false, "add the compatibility report: per host, loads / loads changed / not loaded, and checker rules broken")
+	fl.StringVar(&opts.Format, "format", "text", "report format: text, json, sarif or github (workflow annotations)")
+	fl.StringVar(&opts.Explain, "explain", "", "print the documentation of a diagnostic code and exit")
+	fl.BoolVar(&opts.ListRules, "list-rules", false, "list every diagnostic code with its level, fix and source, and exit")
+	fl.StringVar(&opts.FailOn, "fail-on", "error", "the lowest level that fails the run (exit 1): error or warning")
+	fl.IntVar(&opts.MaxWarnings, "max-warnings", -1, "fail the run (exit 1) when there are more than this many warnings (-1: no limit)")
+	fl.BoolVar(&opts.Compat, "compat", false, "add the compatibility report: per host, loads / loads changed / not loaded, and checker rules broken")
 	fl.StringSliceVar(&target, "target", nil, "host profiles the skills ship to (comma-separated, repeatable): a skill one of them would not load is an error")
 	fl.StringVar(&fix, "fix", "", "apply safe fixes; --fix=name also sets each name to its folder's")
 	fl.Lookup("fix").NoOptDefVal = "quote"
-	fl.BoolVar(&diff, "diff", false, "with --fix (implied), print the fixes as a unified diff instead of writing them")
+	fl.BoolVar(&opts.Diff, "diff", false, "with --fix (implied), print the fixes as a unified diff instead of writing them")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]cobra.Completion{"error", "warning"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("explain", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
@@ -227,11 +131,142 @@ otherwise, 2 on usage errors.`,
 	return cmd
 }
 
+// parse checks lint's flags and fills o from them and args. With
+// --list-rules or --explain the other flags are not checked.
+func (o *LintOptions) parse(cmd *cobra.Command, args []string, asJSON bool, fix string, target []string) error {
+	if o.ListRules {
+		return nil
+	}
+	if cmd.Flags().Changed("explain") {
+		_, err := lookupCode(o.Explain)
+		return err
+	}
+	if o.FailOn != "error" && o.FailOn != "warning" {
+		return usagef("unknown --fail-on %q (error or warning)%s", o.FailOn, didYouMean(o.FailOn, []string{"error", "warning"}))
+	}
+	if asJSON {
+		if cmd.Flags().Changed("format") && o.Format != "json" {
+			return usagef("--json and --format %s disagree", o.Format)
+		}
+		o.Format = "json"
+	}
+	if !slices.Contains(formats, o.Format) {
+		return usagef("unknown --format %q (text, json, sarif or github)%s", o.Format, didYouMean(o.Format, formats))
+	}
+	var err error
+	if o.Fix, err = parseFix(cmd.Flags().Changed("fix"), fix, o.Diff); err != nil {
+		return err
+	}
+	if o.Diff && (o.Format != "text" || o.Compat) {
+		return usagef("--diff prints a unified diff; it cannot be combined with --json, --format or --compat")
+	}
+	o.Targets = args
+	o.Hosts = nil
+	for _, t := range target {
+		for _, h := range strings.Split(t, ",") {
+			if h = strings.TrimSpace(h); h != "" {
+				o.Hosts = append(o.Hosts, h)
+			}
+		}
+	}
+	return nil
+}
+
+func lintRun(ctx context.Context, o *LintOptions) error {
+	io := o.IO
+	if o.ListRules {
+		return writeRuleList(io.Out)
+	}
+	if o.Explain != "" {
+		ci, err := lookupCode(o.Explain)
+		if err != nil {
+			return err
+		}
+		return writeExplain(io.Out, ci)
+	}
+	catOpts, err := o.Config()
+	if err != nil {
+		return err
+	}
+	verdict := func(r *lint.Report) error { return exitFor(r, o.FailOn, o.MaxWarnings, io.Err) }
+	opts := &lint.Options{Catalog: catOpts, Targets: o.Targets, Compat: o.Compat, Hosts: o.Hosts}
+	r, err := lint.Run(ctx, opts)
+	if err != nil {
+		return err
+	}
+	cwd, _ := os.Getwd()
+	fixFailed := 0
+	if o.Fix != nil {
+		changes, skips, err := lint.Fix(ctx, r, o.Fix)
+		if err != nil {
+			return err
+		}
+		for _, s := range skips {
+			fmt.Fprintf(io.Err, "%s: not fixed: %s\n", printable(fsx.Display(s.Path, cwd)), printable(s.Err.Error()))
+		}
+		if o.Diff {
+			for _, c := range changes {
+				fmt.Fprint(io.Out, textsafe.EscapeBlock(string(c.Diff(cwd))))
+			}
+			if !o.Quiet {
+				fmt.Fprintf(io.Err, "%s would be fixed; %s\n", plural(len(changes), "file"), r.Summary())
+			}
+			return verdict(r)
+		}
+		written, failed := 0, 0
+		for _, c := range changes {
+			if err := c.Write(); err != nil {
+				fmt.Fprintf(io.Err, "%s: not fixed: %s\n", printable(fsx.Display(c.Path, cwd)), printable(err.Error()))
+				failed++
+				continue
+			}
+			written++
+			for _, f := range c.Fixes {
+				fmt.Fprintf(io.Err, "%s: fixed: %s\n", printable(fsx.Display(c.Path, cwd)), printable(f))
+			}
+		}
+		fixFailed = failed
+		if written > 0 {
+			// Report what is left.
+			if r, err = lint.Run(ctx, opts); err != nil {
+				return err
+			}
+		}
+	}
+	switch o.Format {
+	case "json":
+		err = r.WriteJSON(io.Out)
+	case "sarif":
+		err = r.WriteSARIF(io.Out, version())
+	case "github":
+		err = r.WriteGitHub(io.Out, cwd)
+	default:
+		err = r.WriteText(io.Out, cwd)
+		if err == nil && o.Compat {
+			if len(r.Diagnostics) > 0 && len(r.Compat) > 0 {
+				fmt.Fprintln(io.Out)
+			}
+			err = r.WriteCompat(io.Out, cwd)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if !o.Quiet {
+		fmt.Fprintln(io.Err, r.Summary())
+	}
+	if fixFailed > 0 {
+		return silent(exitFail) // a fix that could not be written is a failure
+	}
+	return verdict(r)
+}
+
 // parseFix reads --fix[=KINDS] (a comma-separated list of quote and name;
 // quote is always on) and --diff (which implies --fix).
-func parseFix(set bool, value string, diff bool) (*lint.FixOptions, bool, error) {
+// It returns nil for neither.
+func parseFix(set bool, value string, diff bool) (*lint.FixOptions, error) {
 	if !set && !diff {
-		return nil, false, nil
+		return nil, nil
 	}
 	opts := &lint.FixOptions{}
 	if set {
@@ -241,11 +276,11 @@ func parseFix(set bool, value string, diff bool) (*lint.FixOptions, bool, error)
 			case "name":
 				opts.Name = true
 			default:
-				return nil, false, usagef("unknown --fix %q (quote or name)", k)
+				return nil, usagef("unknown --fix %q (quote or name)%s", k, didYouMean(strings.TrimSpace(k), fixKinds))
 			}
 		}
 	}
-	return opts, true, nil
+	return opts, nil
 }
 
 // formats are the values --format takes.

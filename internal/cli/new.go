@@ -1,18 +1,31 @@
 package cli
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/lint"
 )
 
-func newNewCmd(f *Factory, io *IO) *cobra.Command {
-	var opts lint.ScaffoldOptions
+// NewOptions are the argument, flags and dependencies of skillet new.
+type NewOptions struct {
+	IO      *IO
+	Catalog func(context.Context) (*catalog.Catalog, error)
+
+	// Scaffold is what to write: the NAME argument and the flags.
+	Scaffold lint.ScaffoldOptions
+}
+
+// NewCmdNew returns skillet new. Its RunE checks that --description is
+// given, fills a NewOptions and calls runF with it, or newRun when runF is
+// nil.
+func NewCmdNew(f *Factory, runF func(context.Context, *NewOptions) error) *cobra.Command {
+	opts := &NewOptions{IO: f.IO, Catalog: f.Catalog}
 	cmd := &cobra.Command{
 		Use:   "new NAME --description TEXT [--triggers TEXT] [--license TEXT] [--allowed-tools TOOLS] [--when TEXT] [--flat]",
 		Short: "Write a new skill that passes lint",
@@ -29,45 +42,44 @@ reads it; --when writes the when-to-use field instead, which most hosts ignore
 (skillet says which). The description may have up to the specification's 1024
 characters; over maxDescriptionChars (240 by default) the catalog shows it cut,
 and skillet says so.`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return usagef("skillet new takes one NAME, got %d arguments", len(args))
-			}
-			return nil
-		},
+		Args: exactArgs("NAME", "takes the name of the skill to write"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !cmd.Flags().Changed("description") {
 				return usagef("--description is required: say what the skill does and when to use it")
 			}
-			opts.Name = args[0]
-			c, err := f.Catalog(cmd.Context())
-			if err != nil {
-				return err
+			opts.Scaffold.Name = args[0]
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
-			res, err := lint.Scaffold(cmd.Context(), c, &opts)
-			switch {
-			case errors.Is(err, lint.ErrInvalid):
-				return &usageError{err}
-			case err != nil:
-				return &exitError{code: exitFail, err: err, message: true}
-			}
-			if res.Asked != "" {
-				fmt.Fprintf(io.Err, "skillet: the name %q was normalised to %q\n", printable(res.Asked), res.Name)
-			}
-			for _, n := range res.Notes {
-				fmt.Fprintf(io.Err, "skillet: %s\n", n)
-			}
-			cwd, _ := os.Getwd()
-			fmt.Fprintln(io.Out, fsx.Display(res.Path, cwd))
-			return nil
+			return newRun(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Description, "description", "", "what the skill does and when to use it (required)")
-	fl.StringVar(&opts.Triggers, "triggers", "", `when the model should use it, appended to the description as "Use when ..."`)
-	fl.StringVar(&opts.License, "license", "", "the license field: a license name or a bundled license file")
-	fl.StringVar(&opts.AllowedTools, "allowed-tools", "", `the allowed-tools field: tools separated by spaces ("Read Bash(git:*)")`)
-	fl.StringVar(&opts.WhenToUse, "when", "", "write a when-to-use field (most hosts ignore it; --triggers reaches all)")
-	fl.BoolVar(&opts.Flat, "flat", false, "write the flat form NAME.md instead of NAME/SKILL.md")
+	fl.StringVar(&opts.Scaffold.Description, "description", "", "what the skill does and when to use it (required)")
+	fl.StringVar(&opts.Scaffold.Triggers, "triggers", "", `when the model should use it, appended to the description as "Use when ..."`)
+	fl.StringVar(&opts.Scaffold.License, "license", "", "the license field: a license name or a bundled license file")
+	fl.StringVar(&opts.Scaffold.AllowedTools, "allowed-tools", "", `the allowed-tools field: tools separated by spaces ("Read Bash(git:*)")`)
+	fl.StringVar(&opts.Scaffold.WhenToUse, "when", "", "write a when-to-use field (most hosts ignore it; --triggers reaches all)")
+	fl.BoolVar(&opts.Scaffold.Flat, "flat", false, "write the flat form NAME.md instead of NAME/SKILL.md")
 	return cmd
+}
+
+func newRun(ctx context.Context, opts *NewOptions) error {
+	c, err := opts.Catalog(ctx)
+	if err != nil {
+		return err
+	}
+	res, err := lint.Scaffold(ctx, c, &opts.Scaffold)
+	if err != nil {
+		return err // lint.ErrInvalid is a usage error (exitCode)
+	}
+	if res.Asked != "" {
+		fmt.Fprintf(opts.IO.Err, "skillet: the name %q was normalised to %q\n", printable(res.Asked), res.Name)
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(opts.IO.Err, "skillet: %s\n", n)
+	}
+	cwd, _ := os.Getwd()
+	fmt.Fprintln(opts.IO.Out, fsx.Display(res.Path, cwd))
+	return nil
 }
