@@ -40,37 +40,66 @@ func checkBody(s *catalog.Skill) []skill.Diagnostic {
 	if body == "" || !goldmarkOnly && !mayReference(body) {
 		return diags
 	}
+	b := []byte(body)
+	refs := references(b, false)
+	if len(refs) == 0 {
+		return diags
+	}
 	root, err := os.OpenRoot(s.BaseDir)
 	if err != nil {
 		return diags
 	}
 	defer root.Close()
-	b := []byte(body)
 	var dirs map[string][]string // caseVariant's folder listings, read once per skill
-	for _, ref := range references(b, false) {
+	// A body often names one file many times: what the file system says
+	// about a target, and the message for it, are found once per skill.
+	type verdict struct {
+		ok      bool   // a placeholder, or the file is there
+		problem string // what checkReference says
+		missing bool
+		message string // the finding's message, once the reference is reported
+	}
+	type key struct {
+		target string
+		code   bool
+	}
+	seen := make(map[key]*verdict)
+	for i := range refs {
+		ref := &refs[i]
 		// The cheap tests first: a placeholder path, then the file system,
 		// and only for a reference that is broken the sentence around it
 		// (exampleContext) and, for the message, a letter-case variant.
-		if placeholderPath(ref.Target) {
-			continue // plainly an example, not a file of this skill
+		v := seen[key{ref.Target, ref.Code}]
+		if v == nil {
+			v = &verdict{}
+			if placeholderPath(ref.Target) {
+				v.ok = true // plainly an example, not a file of this skill
+			} else {
+				v.problem, v.missing = checkReference(root, ref.Target, ref.Code)
+				v.ok = v.problem == ""
+			}
+			seen[key{ref.Target, ref.Code}] = v
 		}
-		problem, missing := checkReference(root, ref.Target, ref.Code)
-		if problem == "" || exampleContext(b, &ref) {
+		if v.ok || exampleContext(b, ref) {
 			continue
 		}
-		if missing {
-			if other := caseVariant(root, path.Clean(strings.ReplaceAll(ref.Target, `\`, "/")), &dirs); other != "" {
-				problem = fmt.Sprintf("does not exist in the skill folder (%s does: letter case matters)", other)
+		if v.message == "" {
+			problem := v.problem
+			if v.missing {
+				if other := caseVariant(root, path.Clean(strings.ReplaceAll(ref.Target, `\`, "/")), &dirs); other != "" {
+					problem = fmt.Sprintf("does not exist in the skill folder (%s does: letter case matters)", other)
+				}
 			}
-		}
-		kind := "links to"
-		if ref.Code {
-			kind = "names"
+			kind := "links to"
+			if ref.Code {
+				kind = "names"
+			}
+			v.message = fmt.Sprintf("the body %s %q, which %s", kind, ref.Target, problem)
 		}
 		diags = append(diags, skill.Diagnostic{
 			Code: skill.CodeBrokenReference, Severity: severity(skill.CodeBrokenReference),
 			Path: s.Location, Line: s.Parsed().BodyLine + ref.Line - 1, Column: ref.Column, Skill: s.Name,
-			Message: fmt.Sprintf("the body %s %q, which %s", kind, ref.Target, problem),
+			Message: v.message,
 		})
 	}
 	return diags
@@ -164,6 +193,13 @@ type bspan struct{ start, stop int }
 type blockCtx struct {
 	lines  []bspan
 	intros [][]bspan
+
+	// exampleContext's memory for the block: its text, and whether every
+	// reference in it is an example (1), or only those whose sentence
+	// says so (-1); 0 until the first reference asks.
+	text       textOf
+	verdict    int8
+	mayExample bool // mayExample(text.text)
 }
 
 // context returns the reference's block context.
@@ -350,11 +386,23 @@ func exampleContext(body []byte, r *foundRef) bool {
 	if c.lines == nil && c.intros == nil {
 		return false
 	}
-	t := blockText(body, c.lines)
-	if mayMark(t.text, '[') && templateMarker().Match(t.text) || mayExample(t.text) && exampleMarker().MatchString(sentenceAt(t, r.off)) {
-		return true
+	if c.verdict == 0 {
+		// What holds for every reference of the block: a template
+		// placeholder in it, or a list introduced as examples.
+		c.text = blockText(body, c.lines)
+		c.verdict = -1
+		if mayTemplate(c.text.text) && templateMarker().Match(c.text.text) || introduced(body, c.intros) {
+			c.verdict = 1
+		}
+		c.mayExample = mayExample(c.text.text)
 	}
-	for _, intro := range c.intros {
+	return c.verdict > 0 || c.mayExample && exampleMarker().MatchString(sentenceAt(c.text, r.off))
+}
+
+// introduced reports whether one of the intros (the blocks before the
+// lists around a reference) introduces a list of examples.
+func introduced(body []byte, intros [][]bspan) bool {
+	for _, intro := range intros {
 		pt := blockText(body, intro).text
 		if !mayExample(pt) {
 			continue
@@ -366,8 +414,20 @@ func exampleContext(body []byte, r *foundRef) bool {
 	return false
 }
 
-// mayMark reports whether text holds the byte c; templateMarker needs "[".
-func mayMark(text []byte, c byte) bool { return bytes.IndexByte(text, c) >= 0 }
+// mayTemplate reports whether templateMarker can match text: it needs a
+// "[" followed by a capital letter.
+func mayTemplate(text []byte) bool {
+	for i := 0; ; {
+		j := bytes.IndexByte(text[i:], '[')
+		if j < 0 {
+			return false
+		}
+		i += j + 1
+		if i < len(text) && text[i] >= 'A' && text[i] <= 'Z' {
+			return true
+		}
+	}
+}
 
 // mayExample reports whether exampleMarker or introMarker can match text
 // (or a sentence of it): each of their alternatives holds "example", "for
@@ -381,39 +441,94 @@ func mayExample(text []byte) bool {
 			return true
 		}
 	}
-	l := bytes.ToLower(text)
-	if bytes.Contains(l, []byte("example")) || bytes.Contains(l, []byte("such as")) || bytes.Contains(l, []byte("for instance")) {
-		return true
+	// ASCII only from here: compare with letters lowered in place.
+	lower := func(c byte) byte {
+		if c >= 'A' && c <= 'Z' {
+			return c + 'a' - 'A'
+		}
+		return c
 	}
-	for i := 0; ; {
-		j := bytes.Index(l[i:], []byte("e."))
-		if j < 0 {
+	has := func(i int, word string) bool {
+		if i+len(word) > len(text) {
 			return false
 		}
-		k := i + j + 2
-		if k < len(l) && (l[k] == 'g' || (isSpace(l[k]) || l[k] == '\f') && k+1 < len(l) && l[k+1] == 'g') {
-			return true
+		for k := 0; k < len(word); k++ {
+			if lower(text[i+k]) != word[k] {
+				return false
+			}
 		}
-		i = k
+		return true
 	}
+	for i, c := range text {
+		switch lower(c) {
+		case 'e':
+			if has(i, "example") {
+				return true
+			}
+			if k := i + 2; has(i, "e.") && k < len(text) && (lower(text[k]) == 'g' || (isSpace(text[k]) || text[k] == '\f') && k+1 < len(text) && lower(text[k+1]) == 'g') {
+				return true
+			}
+		case 's':
+			if has(i, "such as") {
+				return true
+			}
+		case 'f':
+			if has(i, "for instance") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
-// textOf is a block's source text with, for each of its bytes, the body
-// offset it came from.
+// textOf is a block's source text and the body spans it was cut from, in
+// order (empty spans left out), which map its bytes back to body offsets.
 type textOf struct {
-	text []byte
-	offs []int
+	text  []byte
+	spans []bspan
 }
 
+// blockText joins the lines of a block. Lines that follow each other in
+// the body (a paragraph's usually do) are one slice of it, not a copy.
 func blockText(body []byte, lines []bspan) textOf {
-	var t textOf
+	t := textOf{spans: make([]bspan, 0, len(lines))}
+	contiguous := true
 	for _, seg := range lines {
-		for j := seg.start; j < seg.stop && j < len(body); j++ {
-			t.text = append(t.text, body[j])
-			t.offs = append(t.offs, j)
+		seg.stop = min(seg.stop, len(body))
+		if seg.stop <= seg.start {
+			continue
+		}
+		if n := len(t.spans); n > 0 && t.spans[n-1].stop != seg.start {
+			contiguous = false
+		}
+		t.spans = append(t.spans, seg)
+	}
+	switch {
+	case len(t.spans) == 0:
+	case contiguous:
+		t.text = body[t.spans[0].start:t.spans[len(t.spans)-1].stop:t.spans[len(t.spans)-1].stop]
+	default:
+		for _, seg := range t.spans {
+			t.text = append(t.text, body[seg.start:seg.stop]...)
 		}
 	}
 	return t
+}
+
+// index returns the index in t.text of the first byte that comes from body
+// offset off or later, or -1.
+func (t textOf) index(off int) int {
+	n := 0
+	for _, seg := range t.spans {
+		switch {
+		case off <= seg.start:
+			return n
+		case off < seg.stop:
+			return n + off - seg.start
+		}
+		n += seg.stop - seg.start
+	}
+	return -1
 }
 
 // sentenceAt returns the sentence of t that holds body offset off: the
@@ -421,13 +536,7 @@ func blockText(body []byte, lines []bspan) textOf {
 // line break between list-like lines) around it. Abbreviations such as
 // "e.g." end no sentence, since a capital rarely follows them.
 func sentenceAt(t textOf, off int) string {
-	at := -1
-	for i, o := range t.offs {
-		if o >= off {
-			at = i
-			break
-		}
-	}
+	at := t.index(off)
 	if at < 0 {
 		return string(t.text)
 	}

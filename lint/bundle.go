@@ -37,10 +37,9 @@ func checkBundle(s *catalog.Skill) []skill.Diagnostic {
 	if s == nil || s.Flat || s.BaseDir == "" {
 		return nil
 	}
-	base, err := filepath.EvalSymlinks(s.BaseDir)
-	if err != nil {
-		return nil
-	}
+	// The folder's real path is looked up only when there is a link to
+	// compare with it (most folders hold none).
+	base, baseErr := "", error(nil)
 	var diags []skill.Diagnostic
 	seen := 0
 	filepath.WalkDir(s.BaseDir, func(path string, d fs.DirEntry, err error) error {
@@ -60,6 +59,11 @@ func checkBundle(s *catalog.Skill) []skill.Diagnostic {
 		if d.Type()&fs.ModeSymlink == 0 || rel == filepath.Base(s.Location) {
 			return nil // the skill file itself is read as the skill, through its link
 		}
+		if base == "" {
+			if base, baseErr = filepath.EvalSymlinks(s.BaseDir); baseErr != nil {
+				return filepath.SkipAll
+			}
+		}
 		target, err := filepath.EvalSymlinks(path)
 		if err != nil || fsx.Within(target, base) {
 			return nil
@@ -71,6 +75,9 @@ func checkBundle(s *catalog.Skill) []skill.Diagnostic {
 		})
 		return nil
 	})
+	if baseErr != nil {
+		return nil
+	}
 	return diags
 }
 

@@ -1,6 +1,9 @@
 package lint
 
-import "bytes"
+import (
+	"bytes"
+	"unicode/utf8"
+)
 
 // scanReferences finds the references of a plain Markdown body without
 // building a tree: paragraphs, ATX headings, fenced code blocks at the
@@ -25,22 +28,47 @@ func scanReferences(body []byte, examples bool) (refs []foundRef, ok bool) {
 type scanner struct {
 	body     []byte
 	examples bool
-	lines    []int // line starts, for positions; made on the first reference
 	refs     []foundRef
+	// The position of the last reference: its offset, line and the
+	// offset its line starts at (references come in body order).
+	posOff, posLine, posStart int
 
 	// The open paragraph (start of its first line's text, end of its
 	// last line) or none (para false); inItem says it is a list item's.
 	para           bool
 	paraStart, end int
 	inItem         bool
-	// The open list: its marker ('-', '*', '+', '.' or ')'), the intro
-	// (the lines of the block before it, nil for none) and whether a blank
-	// line has been seen since its last line.
+	// The open list: its marker ('-', '*', '+', '.' or ')'), or 0, and
+	// its intro (the block before it).
 	list      byte
-	listIntro []bspan
-	// last is the lines of the last top-level block closed (nil when it
-	// had none or was a list): the intro of a list that follows.
-	last []bspan
+	listIntro sblock
+	// last is the last top-level block closed (none when it had no
+	// lines or was a list): the intro of a list that follows.
+	last sblock
+	// The block inline is in, its intro and its context (nil until a
+	// reference needs it).
+	blk, intro sblock
+	ctx        *blockCtx
+}
+
+// sblock is a block the scanner closed, body[start:end]: a paragraph or
+// heading (its lines end with their "\n", the last trimmed), or the
+// content of a fenced code block. The zero sblock is none.
+type sblock struct{ start, end int }
+
+// lines returns the block's lines as goldmark holds them.
+func (b sblock) lines(body []byte) []bspan {
+	var lines []bspan
+	for p := b.start; p < b.end; {
+		eol := bytes.IndexByte(body[p:b.end], '\n')
+		if eol < 0 {
+			lines = append(lines, bspan{p, b.end})
+			break
+		}
+		lines = append(lines, bspan{p, p + eol + 1})
+		p += eol + 1
+	}
+	return lines
 }
 
 // Line kinds.
@@ -98,14 +126,13 @@ func (s *scanner) run() bool {
 			if !ok {
 				return false
 			}
-			var hl []bspan
+			s.last = sblock{}
 			if stop > start {
-				hl = []bspan{{pos + start, pos + stop}}
-				if !s.inline(pos+start, pos+stop, &blockCtx{lines: hl}) {
+				s.last = sblock{pos + start, pos + stop}
+				if !s.inline(s.last, sblock{}) {
 					return false
 				}
 			}
-			s.last = hl
 		case kFence:
 			if !s.closePara() {
 				return false
@@ -170,30 +197,18 @@ func (s *scanner) closePara() bool {
 	for end > s.paraStart && gmSpace(b[end-1]) {
 		end--
 	}
-	var lines []bspan
-	for p := s.paraStart; ; {
-		eol := bytes.IndexByte(b[p:end], '\n')
-		if eol < 0 {
-			lines = append(lines, bspan{p, end})
-			break
-		}
-		lines = append(lines, bspan{p, p + eol + 1})
-		p += eol + 1
-	}
-	c := &blockCtx{lines: lines}
+	blk, intro := sblock{s.paraStart, end}, sblock{}
 	if s.inItem {
-		if s.listIntro != nil {
-			c.intros = [][]bspan{s.listIntro}
-		}
+		intro = s.listIntro
 	} else {
-		s.last = lines
+		s.last = blk
 	}
-	return s.inline(s.paraStart, end, c)
+	return s.inline(blk, intro)
 }
 
 func (s *scanner) closeList() {
 	if s.list != 0 {
-		s.list, s.listIntro, s.last = 0, nil, nil
+		s.list, s.listIntro, s.last = 0, sblock{}, sblock{}
 	}
 }
 
@@ -208,12 +223,21 @@ func gmSpace(c byte) bool {
 // definitions).
 func lineChars(line []byte) bool {
 	for i, c := range line {
-		if c < 0x20 || c == 0x7f || c == '<' || c == '\\' || c == ']' && i+1 < len(line) && line[i+1] == ':' {
+		if lineStop[c] && (c != ']' || i+1 < len(line) && line[i+1] == ':') {
 			return false
 		}
 	}
 	return true
 }
+
+// lineStop marks the bytes lineChars looks at.
+var lineStop = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	t[0x7f], t['<'], t['\\'], t[']'] = true, true, true, true
+	return t
+}()
 
 // classify says what a line outside code blocks starts. For kItem, info
 // is the offset of the item's text; for kFence, the fence's length.
@@ -343,9 +367,9 @@ func headingText(line []byte) (start, stop int, ok bool) {
 
 // fence skips a fenced code block whose content starts at pos, opened by n
 // fence characters c, and returns where the body goes on and the block's
-// lines (nil when it has none). An unclosed fence runs to the end.
-func fence(b []byte, pos int, c byte, n int) (int, []bspan) {
-	var lines []bspan
+// content (none when it is empty). An unclosed fence runs to the end.
+func fence(b []byte, pos int, c byte, n int) (int, sblock) {
+	content := sblock{pos, pos}
 	for pos < len(b) {
 		eol := bytes.IndexByte(b[pos:], '\n')
 		next := len(b)
@@ -366,13 +390,17 @@ func fence(b []byte, pos int, c byte, n int) (int, []bspan) {
 				j++
 			}
 			if j-i >= n && blankBytes(line[j:]) {
-				return next, lines
+				pos = next
+				break
 			}
 		}
-		lines = append(lines, bspan{pos, next})
+		content.end = next
 		pos = next
 	}
-	return pos, lines
+	if content.end == content.start {
+		content = sblock{}
+	}
+	return pos, content
 }
 
 func blankBytes(b []byte) bool {
@@ -384,13 +412,20 @@ func blankBytes(b []byte) bool {
 	return true
 }
 
-// inline finds the links, images and code spans of the inline text
-// body[start:stop] (a paragraph or heading), whose block context is c.
-func (s *scanner) inline(start, stop int, c *blockCtx) bool {
+// inline finds the links, images and code spans of the inline text of
+// blk (a paragraph or heading); intro is the block before the list blk is
+// an item of, if any.
+func (s *scanner) inline(blk, intro sblock) bool {
 	b := s.body
-	for i := start; i < stop; {
-		switch b[i] {
-		case '`':
+	s.blk, s.intro, s.ctx = blk, intro, nil
+	stop := blk.end
+	for i := blk.start; i < stop; {
+		j := bytes.IndexAny(b[i:stop], "`[")
+		if j < 0 {
+			break
+		}
+		i += j
+		if b[i] == '`' {
 			n := 1
 			for i+n < stop && b[i+n] == '`' {
 				n++
@@ -404,20 +439,73 @@ func (s *scanner) inline(start, stop int, c *blockCtx) bool {
 			if bytes.IndexByte(b[i+n:j], '\n') >= 0 {
 				return false // a code span over several lines
 			}
-			s.lineStarts()
-			s.refs = appendCodeText(s.refs, b, s.lines, i+n, j, foundRef{ctx: c}, s.examples)
+			s.codeText(i+n, j)
 			i = j + n
-		case '[':
-			next, ok := s.link(i, stop, c)
-			if !ok {
-				return false
-			}
-			i = next
-		default:
-			i++
+			continue
 		}
+		next, d, k, ok := s.link(i, stop)
+		if !ok {
+			return false
+		}
+		if k > d {
+			if target, ok := relativeTarget(unescape(string(b[d:k]))); ok {
+				s.add(foundRef{Reference: Reference{Target: target}, ctx: s.blockCtx(), off: d})
+			}
+		}
+		i = next
 	}
 	return true
+}
+
+// codeText adds the paths of the code span text body[start:stop], as
+// appendCodeText does.
+func (s *scanner) codeText(start, stop int) {
+	seg := s.body[start:stop]
+	for i := 0; i < len(seg); {
+		for i < len(seg) && isSpace(seg[i]) {
+			i++
+		}
+		j := i
+		for j < len(seg) && !isSpace(seg[j]) {
+			j++
+		}
+		if j > i && bytes.Contains(seg[i:j], []byte("/")) {
+			tok, lead := trimToken(string(seg[i:j]))
+			if target, ok := codePath(tok); ok {
+				s.add(foundRef{Reference: Reference{Target: target, Code: true}, ctx: s.blockCtx(), off: start + i + lead})
+			}
+		}
+		i = j
+	}
+}
+
+// blockCtx returns the block context of the block inline is in, made for
+// its first reference.
+func (s *scanner) blockCtx() *blockCtx {
+	if s.ctx == nil {
+		s.ctx = &blockCtx{lines: s.blk.lines(s.body)}
+		if s.intro != (sblock{}) {
+			s.ctx.intros = [][]bspan{s.intro.lines(s.body)}
+		}
+	}
+	return s.ctx
+}
+
+// add appends r with its position and, when examples are asked for, its
+// Example flag.
+func (s *scanner) add(r foundRef) {
+	b := s.body
+	if r.off < s.posOff {
+		s.posOff, s.posLine, s.posStart = 0, 0, 0
+	}
+	if nl := bytes.Count(b[s.posOff:r.off], []byte("\n")); nl > 0 {
+		s.posLine += nl
+		s.posStart = s.posOff + bytes.LastIndexByte(b[s.posOff:r.off], '\n') + 1
+	}
+	s.posOff = r.off
+	r.Line, r.Column = s.posLine+1, utf8.RuneCount(b[s.posStart:r.off])+1
+	r.Example = s.examples && (exampleContext(b, &r) || placeholderPath(r.Target))
+	s.refs = append(s.refs, r)
 }
 
 // closingRun returns the offset in t of the first run of exactly n
@@ -441,52 +529,43 @@ func closingRun(t []byte, n int) int {
 }
 
 // link reads a bracket at b[i]: "[text](dest)" is a link (or an image
-// when "!" comes before it) and "[text]" not followed by "(" is literal
-// text (there are no reference definitions); anything else is declined.
-// text is one line of at most 500 bytes with no brackets or backticks and
-// not only spaces; dest has no spaces, parentheses, quotes or "&".
-func (s *scanner) link(i, stop int, c *blockCtx) (int, bool) {
+// when "!" comes before it; the destination is b[d:k], empty for none)
+// and "[text]" not followed by "(" is literal text (there are no reference
+// definitions); anything else is declined. text is one line of at most 500
+// bytes with no brackets or backticks and not only spaces; dest has no
+// spaces, parentheses, quotes or "&".
+func (s *scanner) link(i, stop int) (next, d, k int, ok bool) {
 	b := s.body
 	j := i + 1
 	blank := true
 	for ; j < stop && b[j] != ']'; j++ {
 		switch b[j] {
 		case '[', '`', '\n':
-			return 0, false
+			return 0, 0, 0, false
 		case ' ':
 		default:
 			blank = false
 		}
 	}
 	if j >= stop || j-i > 500 {
-		return 0, false
+		return 0, 0, 0, false
 	}
 	if j+1 >= stop || b[j+1] != '(' {
-		return j + 1, true // literal
+		return j + 1, 0, 0, true // literal
 	}
 	if blank {
-		return 0, false // no text: goldmark places such a link differently
+		return 0, 0, 0, false // no text: goldmark places such a link differently
 	}
-	d := j + 2
-	k := d
+	d = j + 2
+	k = d
 	for ; k < stop && b[k] != ')'; k++ {
 		switch ch := b[k]; {
 		case gmSpace(ch), ch == '(', ch == '"', ch == '\'', ch == '&', ch == '`', ch == '[', ch == ']':
-			return 0, false
+			return 0, 0, 0, false
 		}
 	}
 	if k >= stop || k-d > 2000 {
-		return 0, false
+		return 0, 0, 0, false
 	}
-	if target, ok := relativeTarget(unescape(string(b[d:k]))); ok {
-		s.lineStarts()
-		s.refs = appendRef(s.refs, b, s.lines, foundRef{Reference: Reference{Target: target}, ctx: c, off: d}, s.examples)
-	}
-	return k + 1, true
-}
-
-func (s *scanner) lineStarts() {
-	if s.lines == nil {
-		s.lines = lineStarts(s.body)
-	}
+	return k + 1, d, k, true
 }
