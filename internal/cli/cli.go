@@ -263,7 +263,7 @@ var subcommands = []struct {
 	{"tool-schema", func(f *Factory) *cobra.Command { return NewCmdToolSchema(f, nil) }},
 	{"lint", func(f *Factory) *cobra.Command { return NewCmdLint(f, nil) }},
 	{"new", func(f *Factory) *cobra.Command { return NewCmdNew(f, nil) }},
-	{"serve", func(f *Factory) *cobra.Command { return newServeCmd(f, f.IO) }},
+	{"serve", func(f *Factory) *cobra.Command { return NewCmdServe(f, nil) }},
 	{"version", func(f *Factory) *cobra.Command { return NewCmdVersion(f, nil) }},
 }
 

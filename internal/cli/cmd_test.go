@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -17,6 +19,7 @@ import (
 	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/lint"
+	"github.com/skillet-go/skillet/mcpserver"
 )
 
 // parseCmd runs args through a root command (the global flags and their
@@ -297,4 +300,50 @@ func TestNewOptions(t *testing.T) {
 		{args: []string{"new", "--description", "D"}, wantUsage: "missing NAME: skillet new takes the name of the skill to write"},
 		{args: []string{"new", "a", "b", "--description", "D"}, wantUsage: "skillet new takes one NAME, got 2 arguments"},
 	}, "IO", "Catalog")
+}
+
+func TestServeOptions(t *testing.T) {
+	base := ServeOptions{
+		MaxConns: mcpserver.DefaultMaxConns, MaxSessions: mcpserver.DefaultMaxSessions,
+		SessionTimeout: mcpserver.DefaultSessionTimeout, MaxServedBytes: mcpserver.DefaultMaxServedBytes,
+		InstructionsChars: mcpserver.DefaultInstructionsChars,
+		PollInterval:      2 * time.Second, TTL: time.Minute, Tool: mcpserver.ToolAuto, LogLevel: slog.LevelInfo, LogFormat: "text",
+	}
+	with := func(set func(*ServeOptions)) ServeOptions {
+		o := base
+		set(&o)
+		return o
+	}
+	dir := t.TempDir()
+	checkOpts(t, NewCmdServe, []optsCase[ServeOptions]{
+		{args: []string{"serve"}, want: base},
+		{args: []string{"serve", "--http", "localhost:0", "--stateful", "--max-request-bytes", "1000", "--max-conns", "5", "--session-timeout", "1m"},
+			want: with(func(o *ServeOptions) {
+				o.HTTP, o.Stateful, o.MaxRequestBytes, o.MaxConns, o.SessionTimeout = "localhost:0", true, 1000, 5, time.Minute
+			})},
+		{args: []string{"serve", "--http", ":8080", "--listen-any", "--auth-token-file", "tok", "--insecure-no-auth"},
+			want: with(func(o *ServeOptions) {
+				o.HTTP, o.ListenAny, o.AuthTokenFile, o.InsecureNoAuth = ":8080", true, "tok", true
+			})},
+		{args: []string{"serve", "--no-watch", "--poll", "--poll-interval", "5s", "--ttl", "0", "--tool", "never", "--log-level", "debug", "--log-format", "json"},
+			want: with(func(o *ServeOptions) {
+				o.NoWatch, o.Poll, o.PollInterval, o.TTL, o.Tool, o.LogLevel, o.LogFormat = true, true, 5*time.Second, 0, mcpserver.ToolMode("never"), slog.LevelDebug, "json"
+			})},
+		{args: []string{"serve", "-q"}, want: with(func(o *ServeOptions) { o.Quiet, o.LogLevel = true, slog.LevelWarn })},
+		{args: []string{"serve", "--max-served-bytes", "10", "--instructions-chars", "-1"}, want: with(func(o *ServeOptions) { o.MaxServedBytes, o.InstructionsChars = 10, -1 })},
+		// --print-config resolves the client and records the invocation; the
+		// serving flags are not checked.
+		{args: []string{"serve", "-w", dir, "--print-config", "Claude", "--tool", "always", "--no-user"},
+			want: with(func(o *ServeOptions) {
+				o.PrintConfig, o.ConfigArgs, o.Tool, o.LogLevel = "claude-code", []string{"serve", "--workspace", dir, "--no-user", "--tool", "always"}, "", 0
+			})},
+		{args: []string{"serve", "--print-config", "codx"}, wantUsage: `unknown client "codx"`},
+		{args: []string{"serve", "--stateful"}, wantUsage: "need --http"},
+		{args: []string{"serve", "--max-conns", "0"}, wantUsage: "must be positive"},
+		{args: []string{"serve", "--tool", "alway"}, wantUsage: `--tool must be auto, always or never, not "alway"; did you mean always?`},
+		{args: []string{"serve", "--log-level", "warning"}, wantUsage: `not "warning"; did you mean warn?`},
+		{args: []string{"serve", "--log-format", "jsn"}, wantUsage: `--log-format must be text or json, not "jsn"; did you mean json?`},
+		{args: []string{"serve", "--ttl", "-1s"}, wantUsage: "--ttl cannot be negative"},
+		{args: []string{"serve", "--poll-interval", "often"}, wantUsage: "it must be a duration"},
+	}, "IO", "Catalog", "Config")
 }

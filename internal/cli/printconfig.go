@@ -117,55 +117,57 @@ var clientAliases = map[string]string{
 	"code": "vscode", "vs-code": "vscode", "copilot": "vscode",
 }
 
-// printConfig writes the configuration of client for the serve
-// invocation cmd: the same workspace (absolute), roots (absolute) and
-// flags, less --print-config itself.
-func printConfig(cmd *cobra.Command, f *Factory, io *IO, o *serveOptions) error {
-	name := strings.ToLower(strings.TrimSpace(o.printConfig))
+// lookupClient returns the --print-config client named typed (case and
+// aliases aside), or a usage error that suggests the nearest.
+func lookupClient(typed string) (string, error) {
+	name := strings.ToLower(strings.TrimSpace(typed))
 	if a, ok := clientAliases[name]; ok {
 		name = a
 	}
-	i := slices.IndexFunc(configClients, func(c configClient) bool { return c.name == name })
+	if slices.Contains(configClientNames(), name) {
+		return name, nil
+	}
+	msg := fmt.Sprintf("--print-config: unknown client %q (known: %s)", typed, strings.Join(configClientNames(), ", "))
+	if near := nearest(name, configClientNames()); near != "" {
+		msg += fmt.Sprintf("; did you mean %q?", near)
+	}
+	return "", usagef("%s", msg)
+}
+
+// printConfig writes the configuration of the client o.PrintConfig for
+// the server o.ConfigArgs start: the same workspace (absolute), roots
+// (absolute) and flags, less --print-config itself.
+func printConfig(o *ServeOptions) error {
+	i := slices.IndexFunc(configClients, func(c configClient) bool { return c.name == o.PrintConfig })
 	if i < 0 {
-		msg := fmt.Sprintf("--print-config: unknown client %q (known: %s)", o.printConfig, strings.Join(configClientNames(), ", "))
-		if near := nearest(name, configClientNames()); near != "" {
-			msg += fmt.Sprintf("; did you mean %q?", near)
-		}
-		return usagef("%s", msg)
+		return fmt.Errorf("--print-config: no client %q", o.PrintConfig)
 	}
-	if _, err := f.Config(); err != nil {
+	if _, err := o.Config(); err != nil {
 		return err
 	}
-	c, err := serveConfig(cmd, &f.flags, o)
-	if err != nil {
-		return err
-	}
+	c := serveConfig(o)
 	var b bytes.Buffer
 	configClients[i].write(&b, c)
 	// Stdout holds only what is pasted; the hints go to stderr.
-	fmt.Fprintf(io.Err, "# %s\n", configClients[i].where)
+	fmt.Fprintf(o.IO.Err, "# %s\n", configClients[i].where)
 	if c.url != "" {
-		fmt.Fprintf(io.Err, "# the client connects to a running server: start it with %s\n", shellJoin(append([]string{c.command}, c.args...)))
+		fmt.Fprintf(o.IO.Err, "# the client connects to a running server: start it with %s\n", shellJoin(append([]string{c.command}, c.args...)))
 	}
-	_, err = io.Out.Write(b.Bytes())
+	_, err := o.IO.Out.Write(b.Bytes())
 	return err
 }
 
-// serveConfig builds the server's configuration from the invocation.
-func serveConfig(cmd *cobra.Command, g *globals, o *serveOptions) (serverConfig, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		exe = "skillet"
-	} else if r, err := filepath.EvalSymlinks(exe); err == nil {
-		exe = r
-	}
+// invocationArgs are the arguments that start the server the invocation cmd
+// describes: serve, --workspace (absolute), then every flag given (roots
+// and the configuration file absolute) but --print-config and --help.
+func invocationArgs(cmd *cobra.Command, g *globals) ([]string, error) {
 	ws := g.workspace
 	if ws == "" {
 		ws = "."
 	}
-	ws, err = filepath.Abs(ws)
+	ws, err := filepath.Abs(ws)
 	if err != nil {
-		return serverConfig{}, err
+		return nil, err
 	}
 	args := []string{"serve", "--workspace", ws}
 	abs := func(p string) string {
@@ -209,10 +211,23 @@ func serveConfig(cmd *cobra.Command, g *globals, o *serveOptions) (serverConfig,
 	}
 	cmd.InheritedFlags().VisitAll(changed)
 	cmd.LocalFlags().VisitAll(changed)
-	c := serverConfig{name: "skillet", command: exe, args: args}
-	if o.http != "" {
-		host := o.http
-		if h, port, err := net.SplitHostPort(o.http); err == nil {
+	return args, nil
+}
+
+// serveConfig is the configuration of the server o describes: this
+// executable (symlinks resolved), o.ConfigArgs, and with --http the URL to
+// reach.
+func serveConfig(o *ServeOptions) serverConfig {
+	exe, err := os.Executable()
+	if err != nil {
+		exe = "skillet"
+	} else if r, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = r
+	}
+	c := serverConfig{name: "skillet", command: exe, args: o.ConfigArgs}
+	if o.HTTP != "" {
+		host := o.HTTP
+		if h, port, err := net.SplitHostPort(o.HTTP); err == nil {
 			if h == "" || h == "0.0.0.0" || h == "::" {
 				h = "localhost"
 			}
@@ -225,7 +240,7 @@ func serveConfig(cmd *cobra.Command, g *globals, o *serveOptions) (serverConfig,
 		}
 		c.url = "http://" + host + mcpserver.Path
 	}
-	return c, nil
+	return c
 }
 
 // writeConfigJSON writes v as indented JSON with keys in a stable order

@@ -11,37 +11,55 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/mcpserver"
 )
 
-type serveOptions struct {
-	printConfig     string
-	http            string
-	stateful        bool
-	listenAny       bool
-	noWatch         bool
-	poll            bool
-	pollInterval    time.Duration
-	ttl             time.Duration
-	tool            string
-	logLevel        string
-	logFormat       string
-	maxRequestBytes int64
-	authTokenFile   string
-	insecureNoAuth  bool
-	maxConns        int
-	maxSessions     int
-	sessionTimeout  time.Duration
-	maxServedBytes  int64
-	instrChars      int
+// ServeOptions are the flags and dependencies of skillet serve.
+type ServeOptions struct {
+	IO      *IO
+	Catalog func(context.Context) (*catalog.Catalog, error)
+	// Config is the catalog options of the global flags (checked by
+	// --print-config, which opens no catalog).
+	Config func() (*catalog.Options, error)
+	Quiet  bool
+
+	// PrintConfig is the client --print-config names (aliases resolved),
+	// "" to serve; ConfigArgs are then the arguments that start this
+	// server: serve, the absolute workspace and every flag given but
+	// --print-config.
+	PrintConfig string
+	ConfigArgs  []string
+
+	HTTP              string             // --http HOST:PORT; "" for stdio
+	Stateful          bool               // --stateful
+	ListenAny         bool               // --listen-any
+	AuthTokenFile     string             // --auth-token-file
+	InsecureNoAuth    bool               // --insecure-no-auth
+	MaxRequestBytes   int64              // --max-request-bytes; 0 for the default
+	MaxConns          int                // --max-conns
+	MaxSessions       int                // --max-sessions
+	SessionTimeout    time.Duration      // --session-timeout
+	NoWatch           bool               // --no-watch
+	Poll              bool               // --poll
+	PollInterval      time.Duration      // --poll-interval
+	TTL               time.Duration      // --ttl
+	Tool              mcpserver.ToolMode // --tool
+	LogLevel          slog.Level         // --log-level, at least warn with --quiet
+	LogFormat         string             // --log-format: text or json
+	MaxServedBytes    int64              // --max-served-bytes
+	InstructionsChars int                // --instructions-chars; -1 for no budget
 }
 
 // tokenEnv is the environment variable that may hold the bearer token.
 const tokenEnv = "SKILLET_AUTH_TOKEN"
 
-func newServeCmd(f *Factory, io *IO) *cobra.Command {
-	o := &serveOptions{}
+// NewCmdServe returns skillet serve. Its RunE checks the flags, fills a
+// ServeOptions and calls runF with it, or serveRun when runF is nil.
+func NewCmdServe(f *Factory, runF func(context.Context, *ServeOptions) error) *cobra.Command {
+	opts := &ServeOptions{IO: f.IO, Catalog: f.IndexedCatalog, Config: f.Config}
+	var tool, logLevel string
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the skills to MCP clients (stdio, or streamable HTTP with --http)",
@@ -72,116 +90,151 @@ SIGINT or SIGTERM stops the server once the requests in flight are answered.`,
   skillet serve --http :8080 --listen-any --auth-token-file /run/secrets/token`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Quiet = f.Quiet()
 			if cmd.Flags().Changed("print-config") {
-				return printConfig(cmd, f, io, o)
+				var err error
+				if opts.PrintConfig, err = lookupClient(opts.PrintConfig); err != nil {
+					return err
+				}
+				if opts.ConfigArgs, err = invocationArgs(cmd, &f.flags); err != nil {
+					return err
+				}
+			} else if err := opts.parse(tool, logLevel); err != nil {
+				return err
 			}
-			return runServe(cmd.Context(), f, io, o)
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return serveRun(cmd.Context(), opts)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&o.printConfig, "print-config", "", "print the configuration that makes `CLIENT` start this server with these flags, and exit: "+strings.Join(configClientNames(), ", "))
+	fl.StringVar(&opts.PrintConfig, "print-config", "", "print the configuration that makes `CLIENT` start this server with these flags, and exit: "+strings.Join(configClientNames(), ", "))
 	_ = cmd.RegisterFlagCompletionFunc("print-config", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return configClientNames(), cobra.ShellCompDirectiveNoFileComp
 	})
-	fl.StringVar(&o.http, "http", "", "serve streamable HTTP on `HOST:PORT` (for example localhost:8080; port 0 picks one) instead of stdio")
-	fl.BoolVar(&o.stateful, "stateful", false, "keep a session per HTTP client, so reloads are pushed as notifications")
-	fl.BoolVar(&o.listenAny, "listen-any", false, "allow an --http address that listens on every network interface")
-	fl.BoolVar(&o.noWatch, "no-watch", false, "do not watch the roots for changes")
-	fl.BoolVar(&o.poll, "poll", false, "poll the roots for changes instead of using file system notifications")
-	fl.DurationVar(&o.pollInterval, "poll-interval", 2*time.Second, "how often to poll, with --poll or where notifications fail")
-	fl.DurationVar(&o.ttl, "ttl", time.Minute, "how long clients may cache listings and reads (ttlMs, protocol 2026-07-28)")
-	fl.StringVar(&o.tool, "tool", "auto", "when to offer the load tool: auto (to clients without the Skills Extension), always, never")
-	fl.StringVar(&o.logLevel, "log-level", "info", "log level on stderr: debug, info, warn, error")
-	fl.Int64Var(&o.maxRequestBytes, "max-request-bytes", 0, "the largest HTTP request body accepted (default 4 MiB)")
-	fl.StringVar(&o.logFormat, "log-format", "text", "log format on stderr: text or json")
-	fl.StringVar(&o.authTokenFile, "auth-token-file", "", "require \"Authorization: Bearer TOKEN\" with the token in `FILE` (or in $"+tokenEnv+"): at least 32 characters, a file only its owner reads")
-	fl.BoolVar(&o.insecureNoAuth, "insecure-no-auth", false, "allow --listen-any without a token")
-	fl.IntVar(&o.maxConns, "max-conns", mcpserver.DefaultMaxConns, "the most HTTP connections served at once")
-	fl.IntVar(&o.maxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "the most stateful sessions kept (the one idle longest is closed first)")
-	fl.DurationVar(&o.sessionTimeout, "session-timeout", mcpserver.DefaultSessionTimeout, "close a stateful session idle for that long (an open notification stream is not idle)")
-	fl.Int64Var(&o.maxServedBytes, "max-served-bytes", mcpserver.DefaultMaxServedBytes, "the memory budget of served files, in bytes as sent; files past it are served as too large")
-	fl.IntVar(&o.instrChars, "instructions-chars", mcpserver.DefaultInstructionsChars, "the budget of the server's instructions in characters, which clients cut (Claude Code keeps 4,096); -1 for none")
+	fl.StringVar(&opts.HTTP, "http", "", "serve streamable HTTP on `HOST:PORT` (for example localhost:8080; port 0 picks one) instead of stdio")
+	fl.BoolVar(&opts.Stateful, "stateful", false, "keep a session per HTTP client, so reloads are pushed as notifications")
+	fl.BoolVar(&opts.ListenAny, "listen-any", false, "allow an --http address that listens on every network interface")
+	fl.BoolVar(&opts.NoWatch, "no-watch", false, "do not watch the roots for changes")
+	fl.BoolVar(&opts.Poll, "poll", false, "poll the roots for changes instead of using file system notifications")
+	fl.DurationVar(&opts.PollInterval, "poll-interval", 2*time.Second, "how often to poll, with --poll or where notifications fail")
+	fl.DurationVar(&opts.TTL, "ttl", time.Minute, "how long clients may cache listings and reads (ttlMs, protocol 2026-07-28)")
+	fl.StringVar(&tool, "tool", "auto", "when to offer the load tool: auto (to clients without the Skills Extension), always, never")
+	fl.StringVar(&logLevel, "log-level", "info", "log level on stderr: debug, info, warn, error")
+	fl.Int64Var(&opts.MaxRequestBytes, "max-request-bytes", 0, "the largest HTTP request body accepted (default 4 MiB)")
+	fl.StringVar(&opts.LogFormat, "log-format", "text", "log format on stderr: text or json")
+	fl.StringVar(&opts.AuthTokenFile, "auth-token-file", "", "require \"Authorization: Bearer TOKEN\" with the token in `FILE` (or in $"+tokenEnv+"): at least 32 characters, a file only its owner reads")
+	fl.BoolVar(&opts.InsecureNoAuth, "insecure-no-auth", false, "allow --listen-any without a token")
+	fl.IntVar(&opts.MaxConns, "max-conns", mcpserver.DefaultMaxConns, "the most HTTP connections served at once")
+	fl.IntVar(&opts.MaxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "the most stateful sessions kept (the one idle longest is closed first)")
+	fl.DurationVar(&opts.SessionTimeout, "session-timeout", mcpserver.DefaultSessionTimeout, "close a stateful session idle for that long (an open notification stream is not idle)")
+	fl.Int64Var(&opts.MaxServedBytes, "max-served-bytes", mcpserver.DefaultMaxServedBytes, "the memory budget of served files, in bytes as sent; files past it are served as too large")
+	fl.IntVar(&opts.InstructionsChars, "instructions-chars", mcpserver.DefaultInstructionsChars, "the budget of the server's instructions in characters, which clients cut (Claude Code keeps 4,096); -1 for none")
 	_ = cmd.RegisterFlagCompletionFunc("tool", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"auto", "always", "never"}, cobra.ShellCompDirectiveNoFileComp
+		return toolModes, cobra.ShellCompDirectiveNoFileComp
+	})
+	_ = cmd.RegisterFlagCompletionFunc("log-level", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return logLevels, cobra.ShellCompDirectiveNoFileComp
+	})
+	_ = cmd.RegisterFlagCompletionFunc("log-format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return logFormats, cobra.ShellCompDirectiveNoFileComp
 	})
 	return cmd
 }
 
-func runServe(ctx context.Context, f *Factory, io *IO, o *serveOptions) error {
-	if o.http == "" && (o.stateful || o.listenAny || o.maxRequestBytes != 0 || o.authTokenFile != "" || o.insecureNoAuth) {
+// The values --tool, --log-level and --log-format take.
+var (
+	toolModes  = []string{"auto", "always", "never"}
+	logLevels  = []string{"debug", "info", "warn", "error"}
+	logFormats = []string{"text", "json"}
+)
+
+// parse checks serve's flags (all but the token, read when serving) and
+// fills o.Tool and o.LogLevel from the --tool and --log-level values.
+func (o *ServeOptions) parse(tool, logLevel string) error {
+	if o.HTTP == "" && (o.Stateful || o.ListenAny || o.MaxRequestBytes != 0 || o.AuthTokenFile != "" || o.InsecureNoAuth) {
 		return usagef("--stateful, --listen-any, --max-request-bytes, --auth-token-file and --insecure-no-auth need --http")
 	}
-	if o.maxConns < 1 || o.maxSessions < 1 || o.sessionTimeout <= 0 || o.maxServedBytes < 1 {
+	if o.MaxConns < 1 || o.MaxSessions < 1 || o.SessionTimeout <= 0 || o.MaxServedBytes < 1 {
 		return usagef("--max-conns, --max-sessions, --session-timeout and --max-served-bytes must be positive")
 	}
+	if o.LogFormat != "text" && o.LogFormat != "json" {
+		return usagef("--log-format must be text or json, not %q%s", o.LogFormat, didYouMean(o.LogFormat, logFormats))
+	}
+	if o.MaxRequestBytes < 0 {
+		return usagef("--max-request-bytes must be positive")
+	}
+	var ok bool
+	if o.Tool, ok = mcpserver.ParseToolMode(tool); !ok {
+		return usagef("--tool must be auto, always or never, not %q%s", tool, didYouMean(tool, toolModes))
+	}
+	if err := o.LogLevel.UnmarshalText([]byte(logLevel)); err != nil {
+		return usagef("--log-level must be debug, info, warn or error, not %q%s", logLevel, didYouMean(logLevel, logLevels))
+	}
+	if o.Quiet && o.LogLevel < slog.LevelWarn {
+		o.LogLevel = slog.LevelWarn
+	}
+	if o.TTL < 0 {
+		return usagef("--ttl cannot be negative")
+	}
+	return nil
+}
+
+// serveRun serves, or with PrintConfig prints the client's configuration.
+func serveRun(ctx context.Context, o *ServeOptions) error {
+	if o.PrintConfig != "" {
+		return printConfig(o)
+	}
+	io := o.IO
 	token := ""
-	if o.http != "" {
+	if o.HTTP != "" {
 		var err error
-		if token, err = readToken(o.authTokenFile); err != nil {
+		if token, err = readToken(o.AuthTokenFile); err != nil {
 			return err
 		}
-		if o.listenAny && token == "" && !o.insecureNoAuth {
+		if o.ListenAny && token == "" && !o.InsecureNoAuth {
 			return usagef("--listen-any serves other machines: give --auth-token-file FILE (or set $%s), or --insecure-no-auth to serve without a token", tokenEnv)
 		}
-	}
-	if o.logFormat != "text" && o.logFormat != "json" {
-		return usagef("--log-format must be text or json, not %q", o.logFormat)
-	}
-	if o.maxRequestBytes < 0 {
-		return usagef("--max-request-bytes must be positive")
 	}
 	// The address is checked and bound before the catalog is read, so a
 	// bad or busy --http is a usage error at once.
 	var ln net.Listener
-	if o.http != "" {
+	if o.HTTP != "" {
 		var err error
-		if ln, err = mcpserver.Listen(ctx, o.http, o.listenAny); err != nil {
+		if ln, err = mcpserver.Listen(ctx, o.HTTP, o.ListenAny); err != nil {
 			return &usageError{fmt.Errorf("--http: %w", err)}
 		}
 		defer ln.Close()
 	}
-	tool, ok := mcpserver.ParseToolMode(o.tool)
-	if !ok {
-		return usagef("--tool must be auto, always or never, not %q", o.tool)
-	}
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(o.logLevel)); err != nil {
-		return usagef("--log-level must be debug, info, warn or error, not %q", o.logLevel)
-	}
-	if f.Quiet() && level < slog.LevelWarn {
-		level = slog.LevelWarn
-	}
-	if o.ttl < 0 {
-		return usagef("--ttl cannot be negative")
-	}
-	var handler slog.Handler = slog.NewTextHandler(io.Err, &slog.HandlerOptions{Level: level})
-	if o.logFormat == "json" {
-		handler = slog.NewJSONHandler(io.Err, &slog.HandlerOptions{Level: level})
+	var handler slog.Handler = slog.NewTextHandler(io.Err, &slog.HandlerOptions{Level: o.LogLevel})
+	if o.LogFormat == "json" {
+		handler = slog.NewJSONHandler(io.Err, &slog.HandlerOptions{Level: o.LogLevel})
 	}
 	logger := slog.New(handler)
 
-	c, err := f.IndexedCatalog(ctx)
+	c, err := o.Catalog(ctx)
 	if err != nil {
 		return err
 	}
-	ttl := o.ttl
+	ttl := o.TTL
 	if ttl == 0 {
 		ttl = -1 // "immediately stale" rather than the default
 	}
 	srv, err := mcpserver.New(ctx, c, &mcpserver.Options{
 		Version:           version(),
 		Logger:            logger,
-		Tool:              tool,
+		Tool:              o.Tool,
 		CacheTTL:          ttl,
-		Poll:              o.poll,
-		PollInterval:      o.pollInterval,
-		MaxServedBytes:    o.maxServedBytes,
-		InstructionsChars: o.instrChars,
+		Poll:              o.Poll,
+		PollInterval:      o.PollInterval,
+		MaxServedBytes:    o.MaxServedBytes,
+		InstructionsChars: o.InstructionsChars,
 	})
 	if err != nil {
 		return err
 	}
-	if !o.noWatch {
+	if !o.NoWatch {
 		go func() {
 			if err := srv.Watch(ctx); err != nil {
 				logger.Warn("watching the roots stopped", "error", err)
@@ -189,19 +242,19 @@ func runServe(ctx context.Context, f *Factory, io *IO, o *serveOptions) error {
 		}()
 	}
 
-	if o.http == "" {
+	if o.HTTP == "" {
 		logger.Info("serving MCP over stdio", "workspace", c.Workspace())
 		return srv.RunStdio(ctx, io.In, io.Out)
 	}
 	mode := "stateless"
-	if o.stateful {
+	if o.Stateful {
 		mode = "stateful"
 	}
 	logger.Info("serving MCP over streamable HTTP", "url", "http://"+hostPort(ln.Addr())+mcpserver.Path, "mode", mode,
 		"auth", token != "", "workspace", c.Workspace())
 	return srv.Serve(ctx, ln, &mcpserver.HTTPOptions{
-		Stateful: o.stateful, MaxRequestBytes: o.maxRequestBytes, AuthToken: token,
-		MaxConns: o.maxConns, MaxSessions: o.maxSessions, SessionTimeout: o.sessionTimeout,
+		Stateful: o.Stateful, MaxRequestBytes: o.MaxRequestBytes, AuthToken: token,
+		MaxConns: o.MaxConns, MaxSessions: o.MaxSessions, SessionTimeout: o.SessionTimeout,
 	})
 }
 
