@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/textsafe"
@@ -110,7 +111,8 @@ func (r *Report) Summary() string {
 // annotations on the files. Paths are relative to base (the repository
 // root when lint runs there); the message carries the remedy. Values are
 // escaped as the workflow-command syntax requires: "%", CR and LF in the
-// message, and also ":" and "," in properties.
+// message, and also ":" and "," in properties; other control characters
+// are written as visible escapes (ghEscape).
 func (r *Report) WriteGitHub(w io.Writer, base string) error {
 	var b strings.Builder
 	for _, d := range r.Diagnostics {
@@ -140,13 +142,42 @@ func (r *Report) WriteGitHub(w io.Writer, base string) error {
 }
 
 // ghData escapes a workflow command's message.
-func ghData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
+func ghData(s string) string { return ghEscape(s, false) }
 
 // ghProperty escapes a workflow command's property value.
-func ghProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+func ghProperty(s string) string { return ghEscape(s, true) }
+
+// ghEscape escapes s as GitHub's workflow-command syntax requires ("%",
+// CR and LF as %25, %0D and %0A; in a property also ":" and "," as %3A and
+// %2C), and writes every other control character, bidirectional override
+// and invalid UTF-8 byte as a visible escape (textsafe: "\x1b"), which the
+// runner passes on as text: a path or message from a skill folder cannot
+// send an escape sequence to the log viewer or forge a command. A message
+// keeps its tabs.
+func ghEscape(s string, property bool) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '%':
+			b.WriteString("%25")
+		case r == '\r':
+			b.WriteString("%0D")
+		case r == '\n':
+			b.WriteString("%0A")
+		case property && r == ':':
+			b.WriteString("%3A")
+		case property && r == ',':
+			b.WriteString("%2C")
+		case property:
+			b.WriteString(textsafe.Escape(s[i : i+size]))
+		default:
+			b.WriteString(textsafe.EscapeBlock(s[i : i+size]))
+		}
+		i += size
+	}
+	return b.String()
 }
 
 func plural(n int, word string) string {

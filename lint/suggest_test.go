@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/skill"
@@ -77,5 +78,28 @@ func TestWriteGitHub(t *testing.T) {
 		"::notice file=/elsewhere/SKILL.md,line=1,title=skillet duplicate-copy::copy\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+
+	// Control characters from a folder name or a message never reach the
+	// log raw: an escape sequence, BEL, DEL, a C1 CSI, a bidirectional
+	// override and a byte that is not UTF-8 are written as visible escapes,
+	// in the file property and in the message alike (a message keeps tabs).
+	r = &Report{Diagnostics: []skill.Diagnostic{
+		{Code: skill.CodeParseError, Severity: skill.SeverityError, Path: "/ws/\x1b]0;pwned\a\x7f\u009b2J\u202eevil\xff\t/SKILL.md", Line: 2,
+			Message: "bad \x1b[31mred\x1b[0m\tthen ::error::forged"},
+	}}
+	b.Reset()
+	if err := r.WriteGitHub(&b, "/ws"); err != nil {
+		t.Fatal(err)
+	}
+	want = `::error file=\x1b]0;pwned\x07\x7f\u009b2J\u202eevil\xff\t/SKILL.md,line=2,title=skillet parse-error::bad \x1b[31mred\x1b[0m` + "\t" +
+		"then ::error::forged%0Ahelp: fix the YAML at the line and column given\n"
+	if b.String() != want {
+		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
+	}
+	for _, c := range b.String()[:len(b.String())-1] {
+		if c < 0x20 && c != '\t' || c == 0x7f || c >= 0x80 && c < 0xa0 || c == 0x202e || c == utf8.RuneError {
+			t.Errorf("a raw control character %U in the output", c)
+		}
 	}
 }
