@@ -96,6 +96,18 @@ func summary(w io.Writer, skills int, diags []skill.Diagnostic) {
 		plural(skills, "skill"), plural(warnings, "warning"), plural(errors, "error"))
 }
 
+// walkNotes prints, one a line, the diagnostics that say the walk of a
+// root stopped early (walk-limit, docs/discovery.md#limits): a command
+// that shows one skill or a block of them says that skills past the limit
+// were not looked for, as list's summary counts them.
+func walkNotes(w io.Writer, diags []skill.Diagnostic) {
+	for _, d := range diags {
+		if d.Code == skill.CodeWalkLimit {
+			fmt.Fprintln(w, textsafe.Escape(d.String()))
+		}
+	}
+}
+
 func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word

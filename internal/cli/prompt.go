@@ -132,6 +132,9 @@ func promptRun(ctx context.Context, opts *PromptOptions) error {
 		return err
 	}
 	promptSummary(opts.IO, b)
+	if l, err := c.List(ctx); err == nil {
+		walkNotes(opts.IO.Err, l.Diagnostics) // skills past a walk limit are not in the block
+	}
 	return nil
 }
 

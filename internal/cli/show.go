@@ -19,6 +19,8 @@ type ShowOptions struct {
 	Name string // the skill
 	File string // --file: a bundled file, relative to the skill folder
 	JSON bool   // --json
+
+	Quiet bool // --quiet: no walk-limit note on stderr
 }
 
 // NewCmdShow returns skillet show. Its RunE fills a ShowOptions and calls
@@ -47,6 +49,7 @@ tool's error text on stderr. --json prints {"tool", "name", "path", "text",
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Name = args[0]
+			opts.Quiet = f.Quiet()
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
@@ -74,6 +77,14 @@ func showRun(ctx context.Context, opts *ShowOptions) error {
 	}
 	if res.IsError {
 		fmt.Fprintln(opts.IO.Err, textsafe.EscapeBlock(res.Text))
+	}
+	if !opts.Quiet {
+		// A skill past a walk limit is unknown to the tool: say so.
+		if l, err := c.List(ctx); err == nil {
+			walkNotes(opts.IO.Err, l.Diagnostics)
+		}
+	}
+	if res.IsError {
 		return silent(exitFail)
 	}
 	return nil
