@@ -31,12 +31,34 @@ import (
 
 type sample struct{ wall, cpu, rss float64 }
 
+// Bounds of -runs and -warmup.
+const (
+	maxRuns   = 1000
+	maxWarmup = 100
+)
+
+// checkFlags refuses -runs outside 1..maxRuns and -warmup outside
+// 0..maxWarmup.
+func checkFlags(runs, warmup int) error {
+	if runs < 1 || runs > maxRuns {
+		return fmt.Errorf("-runs %d: give 1 to %d", runs, maxRuns)
+	}
+	if warmup < 0 || warmup > maxWarmup {
+		return fmt.Errorf("-warmup %d: give 0 to %d", warmup, maxWarmup)
+	}
+	return nil
+}
+
 func main() {
 	runs := flag.Int("runs", 11, "runs per command")
 	warmup := flag.Int("warmup", 1, "untimed runs per command first")
 	label := flag.String("label", "", "first column of every line")
 	header := flag.Bool("header", true, "print the header line")
 	flag.Parse()
+	if err := checkFlags(*runs, *warmup); err != nil {
+		fmt.Fprintln(os.Stderr, "abrun:", err)
+		os.Exit(2)
+	}
 	var cmds [][]string
 	cur := []string{}
 	for _, a := range flag.Args() {

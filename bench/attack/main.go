@@ -19,6 +19,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -39,44 +40,67 @@ var (
 	recipe   = flag.String("recipe", "", "the attack: slow-reader, stalled-bodies, idle-conns, sessions, query64k, link-farm, constant-writes")
 	duration = flag.Duration("duration", 10*time.Second, "how long the attack and the probe run (at most 2m)")
 	corpus   = flag.String("corpus", "../shared/corpus", "the corpus of published skills (copied, never written)")
-	count    = flag.Int("n", 0, "the recipe's count (0: its default)")
+	count    = flag.Int("n", 0, "the recipe's count (0: its default; each recipe has a maximum)")
 )
+
+// maxDuration bounds -duration.
+const maxDuration = 2 * time.Minute
 
 func main() {
 	flag.Parse()
-	if *duration > 2*time.Minute {
-		*duration = 2 * time.Minute
-	}
-	r, ok := recipes[*recipe]
-	if !ok {
-		fmt.Fprintf(os.Stderr, "attack: unknown -recipe %q\n", *recipe)
+	r, n, err := checkFlags(*recipe, *count, *duration)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "attack:", err)
 		os.Exit(2)
 	}
-	if *count == 0 {
-		*count = r.n
-	}
+	*count = n
 	if err := run(r); err != nil {
 		fmt.Fprintln(os.Stderr, "attack:", err)
 		os.Exit(1)
 	}
 }
 
+// checkFlags returns the recipe and its count (the default for 0), or an
+// error for an unknown recipe, a count below 0 or over the recipe's
+// maximum, or a duration that is not positive or over maxDuration.
+func checkFlags(name string, n int, d time.Duration) (recipeDef, int, error) {
+	r, ok := recipes[name]
+	if !ok {
+		names := slices.Sorted(maps.Keys(recipes))
+		return r, 0, fmt.Errorf("unknown -recipe %q (one of %s)", name, strings.Join(names, ", "))
+	}
+	switch {
+	case n < 0:
+		return r, 0, fmt.Errorf("-n %d: the count cannot be negative", n)
+	case n > r.max:
+		return r, 0, fmt.Errorf("-n %d: %s runs at most %d (%s)", n, name, r.max, r.unit)
+	case n == 0:
+		n = r.n
+	}
+	if d <= 0 || d > maxDuration {
+		return r, 0, fmt.Errorf("-duration %s: give a duration above 0 and at most %s", d, maxDuration)
+	}
+	return r, n, nil
+}
+
 type recipeDef struct {
-	n        int  // default count
-	stateful bool // serve --stateful
-	corpus   bool // the workspace holds a copy of the corpus's largest root
+	n        int    // default count
+	max      int    // the largest count accepted
+	unit     string // what the count counts
+	stateful bool   // serve --stateful
+	corpus   bool   // the workspace holds a copy of the corpus's largest root
 	setup    func(ws string, n int) error
 	attack   func(ctx context.Context, a *env) error
 }
 
 var recipes = map[string]recipeDef{
-	"slow-reader":     {n: 5, stateful: true, setup: slowSetup, attack: slowReader},
-	"stalled-bodies":  {n: 300, attack: stalledBodies},
-	"idle-conns":      {n: 4000, attack: idleConns},
-	"sessions":        {n: 70000, stateful: true, attack: sessions},
-	"query64k":        {n: 8, corpus: true, attack: query64k},
-	"link-farm":       {n: 80, setup: linkFarm},
-	"constant-writes": {n: 1, corpus: true, attack: constantWrites},
+	"slow-reader":     {n: 5, max: 64, unit: "sessions", stateful: true, setup: slowSetup, attack: slowReader},
+	"stalled-bodies":  {n: 300, max: 2000, unit: "connections, 2 MiB each", attack: stalledBodies},
+	"idle-conns":      {n: 4000, max: 20000, unit: "connections", attack: idleConns},
+	"sessions":        {n: 70000, max: 500000, unit: "initialize requests", stateful: true, attack: sessions},
+	"query64k":        {n: 8, max: 256, unit: "clients", corpus: true, attack: query64k},
+	"link-farm":       {n: 80, max: 1998, unit: "links to one sparse file", setup: linkFarm},
+	"constant-writes": {n: 1, max: 1, unit: "writer, one write a second", corpus: true, attack: constantWrites},
 }
 
 // env is what an attack works with.

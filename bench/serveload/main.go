@@ -21,6 +21,8 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/netip"
+	neturl "net/url"
 	"os"
 	"slices"
 	"strings"
@@ -30,6 +32,33 @@ import (
 )
 
 const protocol = "2026-07-28"
+
+// Bounds of the flags: the load stays on this machine and within reach.
+const (
+	maxClients  = 1024
+	maxDuration = 10 * time.Minute
+)
+
+// checkFlags refuses a target that is not on loopback (127.0.0.0/8, ::1
+// or localhost), a client count outside 1..maxClients and a duration that
+// is not positive or over maxDuration.
+func checkFlags(target string, clients int, d time.Duration) error {
+	u, err := neturl.Parse(target)
+	if err != nil || u.Scheme != "http" || u.Host == "" {
+		return fmt.Errorf("-url %q: give http://HOST:PORT/mcp", target)
+	}
+	host := u.Hostname()
+	if ip, err := netip.ParseAddr(host); !(err == nil && ip.Unmap().IsLoopback() || strings.EqualFold(host, "localhost")) {
+		return fmt.Errorf("-url %q: serveload only targets a server on this machine (127.0.0.1, [::1] or localhost)", target)
+	}
+	if clients < 1 || clients > maxClients {
+		return fmt.Errorf("-clients %d: give 1 to %d", clients, maxClients)
+	}
+	if d <= 0 || d > maxDuration {
+		return fmt.Errorf("-duration %s: give a duration above 0 and at most %s", d, maxDuration)
+	}
+	return nil
+}
 
 var (
 	url      = flag.String("url", "", "the MCP endpoint, http://HOST:PORT/mcp")
@@ -190,6 +219,10 @@ func main() {
 	flag.Parse()
 	if *url == "" {
 		fmt.Fprintln(os.Stderr, "usage: serveload -url http://HOST:PORT/mcp [-clients N] [-duration D] [-pid PID]")
+		os.Exit(2)
+	}
+	if err := checkFlags(*url, *clients, *duration); err != nil {
+		fmt.Fprintln(os.Stderr, "serveload:", err)
 		os.Exit(2)
 	}
 	methods := strings.Split(*ops, ",")
