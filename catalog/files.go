@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/skillet-go/skillet/internal/fsx"
+	"github.com/skillet-go/skillet/skill"
 )
 
 // File is one bundled file of a skill.
@@ -142,6 +143,9 @@ type FileList struct {
 	// Withheld counts the entries (files and folders, a folder counting
 	// once) left out as dotfiles, dot-folders or IgnoreFile matches.
 	Withheld int
+	// Diagnostics are the problems of the skill folder's own IgnoreFile
+	// (ignore-pattern, ignore-too-large); a root's are in the Listing.
+	Diagnostics []skill.Diagnostic
 }
 
 // ListFiles lists the skill's files as [Skill.Files] does, and counts what
@@ -221,5 +225,5 @@ func (s *Skill) ListFiles(ctx context.Context, limit int) (*FileList, error) {
 		return nil, err
 	}
 	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
-	return &FileList{Files: files, More: more, Withheld: withheld}, nil
+	return &FileList{Files: files, More: more, Withheld: withheld, Diagnostics: w.diags}, nil
 }

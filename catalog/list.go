@@ -102,9 +102,9 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 		before := len(cands)
 		w.walkRoot()
 		cands = w.cands
-		withholdSkills(r, cands[before:])
 		ignoredCands = append(ignoredCands, w.ignored...)
 		diags = append(diags, w.diags...)
+		diags = append(diags, withholdSkills(r, cands[before:])...)
 		l.Roots = append(l.Roots, *r)
 	}
 	var entries []*entry

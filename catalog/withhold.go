@@ -1,15 +1,16 @@
 package catalog
 
 import (
-	"errors"
-	"io"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 	"syscall"
 
+	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/ignore"
+	"github.com/skillet-go/skillet/skill"
 )
 
 // IgnoreFile is the file, in a root or in a skill folder, whose patterns
@@ -28,16 +29,19 @@ const IgnoreFile = ".skilletignore"
 // excludes.
 type withholder struct {
 	layers ignore.Chain
+	// diags are the problems of the skill folder's own IgnoreFile (the
+	// root's are reported by List).
+	diags []skill.Diagnostic
 }
 
 // withholder reads the ignore files of the skill's root and folder. A
-// missing, unreadable or oversized file adds no rules (only its first
-// ignore.MaxFileBytes count).
+// missing or unreadable file adds no rules; of an oversized one only the
+// whole lines of the first ignore.MaxFileBytes count (ignore-too-large).
 func (s *Skill) withholder(root *os.Root) *withholder {
 	w := &withholder{}
 	if s.Root != "" {
 		if rel, err := filepath.Rel(s.Root, s.BaseDir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			if data := readIgnore(func() (*os.File, error) { return openFollow(filepath.Join(s.Root, IgnoreFile)) }); data != nil {
+			if data := readIgnore(func() (*os.File, error) { return fsx.Open(filepath.Join(s.Root, IgnoreFile)) }); data != nil {
 				m, _ := ignore.Parse(data)
 				prefix := filepath.ToSlash(rel)
 				if prefix == "." {
@@ -51,29 +55,65 @@ func (s *Skill) withholder(root *os.Root) *withholder {
 		if data := readIgnore(func() (*os.File, error) {
 			return root.OpenFile(IgnoreFile, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 		}); data != nil {
-			m, _ := ignore.Parse(data)
+			m, bad := ignore.Parse(data)
 			w.layers = append(w.layers, ignore.Layer{Matcher: m})
+			w.diags = ignoreDiagnostics(filepath.Join(s.BaseDir, IgnoreFile), s.Name, bad)
 		}
 	}
 	return w
 }
 
-// readIgnore reads an ignore file, nil when there is none or it is not a
-// regular file.
+// readIgnore reads an ignore file: its first ignore.MaxFileBytes+1 bytes,
+// so that ignore.Parse sees that a longer one is too long; nil when there
+// is none or it is not a regular file.
 func readIgnore(open func() (*os.File, error)) []byte {
 	f, err := open()
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil
-	}
-	data, err := io.ReadAll(io.LimitReader(f, ignore.MaxFileBytes))
-	if err != nil && !errors.Is(err, io.EOF) {
+	data, _, err := fsx.ReadHead(f, "", ignore.MaxFileBytes+1)
+	if err != nil {
 		return nil
 	}
 	return data
+}
+
+// The codes of ignore files.
+const (
+	codeIgnoreTooLarge skill.Code = "ignore-too-large"
+	codeIgnorePattern  skill.Code = "ignore-pattern"
+)
+
+var _ = skill.Register(
+	skill.CodeInfo{Code: codeIgnoreTooLarge, Severity: skill.SeverityWarning,
+		Summary: "a .skilletignore is longer than 64 KiB; the lines past that are not used",
+		Remedy:  "shorten the file: fewer, broader patterns",
+		Source:  "docs/discovery.md#withheld-files",
+		Help: "Only the whole lines of the first 65,536 bytes of a .skilletignore are read; the diagnostic names the first line that is not used, and the files its patterns would withhold are not withheld. " +
+			"Shorten the file, with fewer and broader patterns (a folder instead of each file in it)."},
+	skill.CodeInfo{Code: codeIgnorePattern, Severity: skill.SeverityWarning,
+		Summary: "a pattern of a .skilletignore is malformed and matches nothing",
+		Remedy:  `close the "[" or escape it as "\["`,
+		Source:  "docs/discovery.md#withheld-files",
+		Help: `A pattern that is not valid .gitignore syntax (an unclosed "[", a bad character range, a trailing backslash) matches nothing, as git treats it, so the files it was meant to withhold are not withheld. ` +
+			`The column points at the part that fails. Close the "[" or escape it as "\[".`},
+)
+
+// ignoreDiagnostics reports the problems Parse found in the ignore file at
+// path (of skill name, "" for a root's file).
+func ignoreDiagnostics(path, name string, bad []ignore.Problem) []skill.Diagnostic {
+	var diags []skill.Diagnostic
+	for _, p := range bad {
+		d := skill.Diagnostic{Code: codeIgnorePattern, Severity: skill.SeverityWarning, Path: path, Skill: name, Line: p.Line, Column: p.Column,
+			Message: fmt.Sprintf("the pattern %q is malformed and matches nothing", p.Pattern)}
+		if p.TooLarge {
+			d.Code = codeIgnoreTooLarge
+			d.Message = fmt.Sprintf("the file is longer than %d bytes; the lines from line %d on are not used", ignore.MaxFileBytes, p.Line)
+		}
+		diags = append(diags, d)
+	}
+	return diags
 }
 
 // withheld reports whether the bundled file or folder at rel (clean, "/"
@@ -130,15 +170,18 @@ func (w *withholder) linkWithheld(root *os.Root, rel string) bool {
 // excludes (the skill's folder, or a flat-form file) as ignored, like the
 // folders discovery skips by name: the runtime does not load them and
 // lint still checks them.
-func withholdSkills(r *Root, cands []candidate) {
+//
+// It returns the problems of the root's IgnoreFile.
+func withholdSkills(r *Root, cands []candidate) []skill.Diagnostic {
 	if len(cands) == 0 || !r.Exists || r.File {
-		return
+		return nil
 	}
-	data := readIgnore(func() (*os.File, error) { return openFollow(filepath.Join(r.Path, IgnoreFile)) })
+	file := filepath.Join(r.Path, IgnoreFile)
+	data := readIgnore(func() (*os.File, error) { return fsx.Open(file) })
 	if data == nil {
-		return
+		return nil
 	}
-	m, _ := ignore.Parse(data)
+	m, bad := ignore.Parse(data)
 	for i := range cands {
 		c := &cands[i]
 		p, isDir := c.dir, true
@@ -153,4 +196,5 @@ func withholdSkills(r *Root, cands []candidate) {
 			c.ignored = true
 		}
 	}
+	return ignoreDiagnostics(file, "", bad)
 }

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/skillet-go/skillet/internal/ignore"
+	"github.com/skillet-go/skillet/skill"
 )
 
 // TestWithheld checks that dotfiles, dot-folders and .skilletignore
@@ -129,5 +131,52 @@ func TestFileSizesAsSent(t *testing.T) {
 	}
 	if total != 3*size {
 		t.Errorf("the three names add up to %d bytes, want %d", total, 3*size)
+	}
+}
+
+// TestIgnoreFileProblems: a .skilletignore that is too long or holds a
+// malformed pattern is never cut or dropped silently: the root's file is
+// reported by List, a skill folder's by ListFiles, with path, line and
+// column; the whole lines before the cut still withhold.
+func TestIgnoreFileProblems(t *testing.T) {
+	e := newEnv(t)
+	pad := "#" + strings.Repeat("-", ignore.MaxFileBytes-len("#\n*.key\nsecret")-1) + "\n"
+	writeTree(t, e.ws, map[string]string{
+		"skills/.skilletignore":   pad + "*.key\nsecret.txt\n", // secret.txt is past the limit
+		"skills/a/SKILL.md":       skillMD("a"),
+		"skills/a/.skilletignore": "ok.tmp\nsub/[oops\n",
+		"skills/a/x.key":          "withheld: the line fits",
+		"skills/a/secret.txt":     "listed: its pattern is past the limit",
+		"skills/a/sub/[oops":      "listed: the pattern matches nothing",
+	})
+	c, l := e.list(t, &Options{NoUser: true})
+	root := filepath.Join(e.ws, "skills", IgnoreFile)
+	d := findDiag(l, codeIgnoreTooLarge)
+	if d == nil {
+		t.Fatalf("no %s in %v", codeIgnoreTooLarge, codes(l, e.ws))
+	}
+	if d.Path != root || d.Line != 3 || d.Column != 1 || d.Severity != skill.SeverityWarning {
+		t.Errorf("%s at %s:%d:%d (%s), want %s:3:1 (warning)", d.Code, d.Path, d.Line, d.Column, d.Severity, root)
+	}
+	a, err := c.Get(context.Background(), "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fl, err := a.ListFiles(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range fl.Files {
+		got = append(got, f.Path)
+	}
+	if want := []string{"SKILL.md", "secret.txt", "sub/[oops"}; !slices.Equal(got, want) {
+		t.Errorf("files %v, want %v", got, want)
+	}
+	want := []skill.Diagnostic{{Code: codeIgnorePattern, Severity: skill.SeverityWarning,
+		Path: filepath.Join(e.ws, "skills", "a", IgnoreFile), Skill: "a", Line: 2, Column: 5,
+		Message: `the pattern "sub/[oops" is malformed and matches nothing`}}
+	if diff := cmp.Diff(want, fl.Diagnostics); diff != "" {
+		t.Errorf("ListFiles diagnostics (-want +got):\n%s", diff)
 	}
 }

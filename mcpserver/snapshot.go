@@ -347,6 +347,7 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served, 
 			return nil, nil, fmt.Errorf("listing the skill folder: %w", err)
 		}
 		list, more := fl.Files, fl.More
+		diags = append(diags, fl.Diagnostics...)
 		if fl.Withheld > 0 {
 			diags = append(diags, skill.Diagnostic{
 				Code: codeFilesWithheld, Severity: skill.SeverityWarning, Path: cs.BaseDir, Skill: cs.Name,

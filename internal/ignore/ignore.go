@@ -13,11 +13,28 @@ import (
 	"bytes"
 	"path"
 	"strings"
+	"unicode/utf8"
 )
 
-// MaxFileBytes is the largest .skilletignore file read; the rest of a
-// longer one is not used (Parse reports it).
+// MaxFileBytes is the largest .skilletignore file read; the lines of a
+// longer one that do not fit whole are not used (Parse reports it).
 const MaxFileBytes = 64 << 10
+
+// A Problem is a part of an ignore file that Parse could not use: a
+// pattern that can never match (an unclosed "[", for example), which
+// matches nothing, as git treats it, or, with TooLarge, the lines past
+// MaxFileBytes.
+type Problem struct {
+	// Line and Column (1-based; Column counts characters) are where the
+	// unusable part starts: the pattern's segment that fails, or the first
+	// line that is not used.
+	Line, Column int
+	// Pattern is the line as written (without its line ending).
+	Pattern string
+	// TooLarge says the file is longer than MaxFileBytes and the lines
+	// from Line on are not used.
+	TooLarge bool
+}
 
 // A Matcher holds the rules of one file. The zero value and nil match
 // nothing.
@@ -32,68 +49,89 @@ type rule struct {
 	anchored bool // matched against the whole path, else against the last segment
 }
 
-// Parse reads the rules of a .skilletignore file. It returns the line
-// numbers (1-based) of patterns it could not use (an unclosed "[", for
-// example), which match nothing, as git treats them.
-func Parse(data []byte) (m *Matcher, bad []int) {
+// Parse reads the rules of a .skilletignore file. It returns the parts it
+// could not use, in line order: patterns that can never match, and the
+// lines that do not fit whole in the first MaxFileBytes of a longer file.
+func Parse(data []byte) (m *Matcher, bad []Problem) {
 	m = &Matcher{}
+	cut := -1
 	if len(data) > MaxFileBytes {
+		// Only whole lines of the first MaxFileBytes are used.
 		data = data[:MaxFileBytes]
+		if i := bytes.LastIndexByte(data, '\n'); i >= 0 {
+			data = data[:i+1]
+		} else {
+			data = nil
+		}
+		cut = bytes.Count(data, []byte("\n")) + 1
 	}
-	for i, line := range bytes.Split(data, []byte("\n")) {
-		r, ok, valid := parseLine(string(bytes.TrimSuffix(line, []byte("\r"))))
-		if !valid {
-			bad = append(bad, i+1)
-			continue
+	if len(data) > 0 {
+		data = bytes.TrimSuffix(data, []byte("\n"))
+		for i, line := range bytes.Split(data, []byte("\n")) {
+			s := string(bytes.TrimSuffix(line, []byte("\r")))
+			r, ok, at := parseLine(s)
+			if at >= 0 {
+				bad = append(bad, Problem{Line: i + 1, Column: utf8.RuneCountInString(s[:at]) + 1, Pattern: s})
+				continue
+			}
+			if ok {
+				m.rules = append(m.rules, r)
+			}
 		}
-		if ok {
-			m.rules = append(m.rules, r)
-		}
+	}
+	if cut > 0 {
+		bad = append(bad, Problem{Line: cut, Column: 1, TooLarge: true})
 	}
 	return m, bad
 }
 
 // parseLine returns the line's rule; ok is false for a blank line or a
-// comment, valid false for a pattern that cannot match.
-func parseLine(s string) (r rule, ok, valid bool) {
+// comment. bad is -1, or for a pattern that cannot match the byte offset
+// in s of the segment that fails.
+func parseLine(s string) (r rule, ok bool, bad int) {
 	if strings.HasPrefix(s, "#") {
-		return r, false, true
+		return r, false, -1
 	}
 	s = trimTrailingSpaces(s)
 	if s == "" {
-		return r, false, true
+		return r, false, -1
 	}
+	off := 0 // of s in the line
 	if strings.HasPrefix(s, "!") {
 		r.negate = true
-		s = s[1:]
+		s, off = s[1:], 1
 	}
 	if strings.HasSuffix(s, "/") && !strings.HasSuffix(s, `\/`) {
 		r.dirOnly = true
 		s = strings.TrimRight(s, "/")
 	}
 	if s == "" {
-		return r, false, true
+		return r, false, -1
 	}
 	if strings.Contains(s, "/") {
 		r.anchored = true
-		s = strings.TrimPrefix(s, "/")
+		if strings.HasPrefix(s, "/") {
+			s, off = s[1:], off+1
+		}
 	}
-	for _, seg := range strings.Split(s, "/") {
+	for seg := range strings.SplitSeq(s, "/") {
+		at := off
+		off += len(seg) + 1
 		if seg == "" {
 			continue // "a//b" is "a/b"
 		}
 		if seg != "**" {
 			seg = convertClass(seg)
 			if _, err := path.Match(seg, ""); err != nil {
-				return r, false, false
+				return r, false, at
 			}
 		}
 		r.segs = append(r.segs, seg)
 	}
 	if len(r.segs) == 0 {
-		return r, false, true
+		return r, false, -1
 	}
-	return r, true, true
+	return r, true, -1
 }
 
 // trimTrailingSpaces drops trailing spaces that are not escaped with "\".

@@ -2,6 +2,7 @@ package ignore
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -65,9 +66,46 @@ func TestExcluded(t *testing.T) {
 }
 
 func TestParseBad(t *testing.T) {
-	_, bad := Parse([]byte("ok\n[bad\n# fine\nx[\n"))
-	if len(bad) != 2 || bad[0] != 2 || bad[1] != 4 {
-		t.Errorf("bad lines %v, want [2 4]", bad)
+	long := strings.Repeat("x", 100) + "\n"
+	full := strings.Repeat(long, MaxFileBytes/len(long))
+	full += strings.Repeat("z", MaxFileBytes-len(full)-1) + "\n" // exactly MaxFileBytes, whole lines
+	lines := strings.Count(full, "\n")
+	for _, tt := range []struct {
+		name  string
+		rules string
+		want  []Problem
+	}{
+		{"none", "ok\n# fine\n\n", nil},
+		{"unclosed classes", "ok\n[bad\n# fine\nx/é[\n!/a/b/[c\n", []Problem{
+			{Line: 2, Column: 1, Pattern: "[bad"},
+			{Line: 4, Column: 3, Pattern: "x/é["},
+			{Line: 5, Column: 7, Pattern: "!/a/b/[c"},
+		}},
+		{"crlf", "a\r\n[b\r\n", []Problem{{Line: 2, Column: 1, Pattern: "[b"}}},
+		{"fits", full, nil},
+		{"one line over", full + "secret.key\n", []Problem{{Line: lines + 1, Column: 1, TooLarge: true}}},
+		{"cut in a line", full + "x" + long, []Problem{{Line: lines + 1, Column: 1, TooLarge: true}}},
+		{"one long line", strings.Repeat("y", MaxFileBytes+1), []Problem{{Line: 1, Column: 1, TooLarge: true}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, bad := Parse([]byte(tt.rules))
+			if !slices.Equal(bad, tt.want) {
+				t.Errorf("problems %+v, want %+v", bad, tt.want)
+			}
+		})
+	}
+}
+
+// TestParseCutLine: a line cut by MaxFileBytes is not used, so its first
+// part never becomes a pattern of its own.
+func TestParseCutLine(t *testing.T) {
+	pad := "#" + strings.Repeat("-", MaxFileBytes-len("#\nsecret")-1) + "\n"
+	m, bad := Parse([]byte(pad + "secret.key\n"))
+	if len(bad) != 1 || !bad[0].TooLarge || bad[0].Line != 2 {
+		t.Fatalf("problems %+v, want the file too large from line 2", bad)
+	}
+	if m.Excluded("secret", false) {
+		t.Errorf("the cut line's first part %q became a pattern", "secret")
 	}
 }
 
