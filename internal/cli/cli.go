@@ -254,9 +254,9 @@ var subcommands = []struct {
 	build func(*Factory) *cobra.Command
 }{
 	{"list", func(f *Factory) *cobra.Command { return NewCmdList(f, nil) }},
-	{"validate", func(f *Factory) *cobra.Command { return newValidateCmd(f.IO) }},
-	{"read-properties", func(f *Factory) *cobra.Command { return newReadPropertiesCmd(f.IO) }},
-	{"to-prompt", func(f *Factory) *cobra.Command { return newToPromptCmd(f.IO) }},
+	{"validate", func(f *Factory) *cobra.Command { return NewCmdValidate(f, nil) }},
+	{"read-properties", func(f *Factory) *cobra.Command { return NewCmdReadProperties(f, nil) }},
+	{"to-prompt", func(f *Factory) *cobra.Command { return NewCmdToPrompt(f, nil) }},
 	{"prompt", func(f *Factory) *cobra.Command { return NewCmdPrompt(f, nil) }},
 	{"show", func(f *Factory) *cobra.Command { return NewCmdShow(f, nil) }},
 	{"search", func(f *Factory) *cobra.Command { return NewCmdSearch(f, nil) }},

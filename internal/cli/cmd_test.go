@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -346,4 +347,57 @@ func TestServeOptions(t *testing.T) {
 		{args: []string{"serve", "--ttl", "-1s"}, wantUsage: "--ttl cannot be negative"},
 		{args: []string{"serve", "--poll-interval", "often"}, wantUsage: "it must be a duration"},
 	}, "IO", "Catalog", "Config")
+}
+
+// TestRefOptions checks the reference commands' arguments: paths that
+// exist reach the run function; anything else is the reference's usage
+// error (exit 2), and the run function is not called.
+func TestRefOptions(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	for _, p := range []string{a, b} {
+		if err := os.Mkdir(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type newRef = func(*Factory, func(context.Context, *RefOptions) error) *cobra.Command
+	for _, tc := range []struct {
+		newCmd newRef
+		args   []string
+		want   []string // nil: exit 2
+	}{
+		{NewCmdValidate, []string{"validate", a}, []string{a}},
+		{NewCmdValidate, []string{"validate", "--", a}, []string{a}},
+		{NewCmdValidate, []string{"validate"}, nil},
+		{NewCmdValidate, []string{"validate", a, b}, nil},
+		{NewCmdValidate, []string{"validate", filepath.Join(dir, "nope")}, nil},
+		{NewCmdValidate, []string{"validate", "--strict", a}, nil},
+		{NewCmdReadProperties, []string{"read-properties", b}, []string{b}},
+		{NewCmdReadProperties, []string{"read-properties", a, b}, nil},
+		{NewCmdToPrompt, []string{"to-prompt", a, b}, []string{a, b}},
+		{NewCmdToPrompt, []string{"to-prompt"}, nil},
+	} {
+		var errb bytes.Buffer
+		f := NewFactory(&IO{In: strings.NewReader(""), Out: io.Discard, Err: &errb})
+		var got *RefOptions
+		root := newRoot(f)
+		root.AddCommand(tc.newCmd(f, func(_ context.Context, o *RefOptions) error { got = o; return nil }))
+		usageArgs(root)
+		root.SetArgs(tc.args)
+		err := root.ExecuteContext(context.Background())
+		if tc.want == nil {
+			var ee *exitError
+			if !errors.As(err, &ee) || ee.code != exitUsage || got != nil || !strings.Contains(errb.String(), "Usage: skillet "+tc.args[0]) {
+				t.Errorf("%v: error %v, stderr %q, run called %v; want the reference's usage error", tc.args, err, errb.String(), got != nil)
+			}
+			continue
+		}
+		if err != nil || got == nil {
+			t.Errorf("%v: error %v, run called %v", tc.args, err, got != nil)
+			continue
+		}
+		if d := cmp.Diff(tc.want, got.Paths); d != "" {
+			t.Errorf("%v: paths (-want +got):\n%s", tc.args, d)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -66,8 +67,38 @@ func refArgs(cmd *cobra.Command, io *IO, metavar string, many bool, args []strin
 	return paths, nil
 }
 
-func newValidateCmd(io *IO) *cobra.Command {
-	return &cobra.Command{
+// RefOptions are the arguments and dependencies of the reference
+// validator's commands (validate, read-properties, to-prompt).
+type RefOptions struct {
+	IO *IO
+	// Paths are the SKILL_PATH arguments: one for validate and
+	// read-properties, one or more for to-prompt, each checked to exist.
+	Paths []string
+}
+
+// newRefCmd returns one reference command: its RunE reads the arguments as
+// the reference does (refArgs), fills a RefOptions and calls runF with it,
+// or run when runF is nil.
+func newRefCmd(f *Factory, cmd *cobra.Command, metavar string, many bool, run, runF func(context.Context, *RefOptions) error) *cobra.Command {
+	opts := &RefOptions{IO: f.IO}
+	cmd.DisableFlagParsing = true
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		paths, err := refArgs(cmd, f.IO, metavar, many, args)
+		if err != nil {
+			return err
+		}
+		opts.Paths = paths
+		if runF != nil {
+			return runF(cmd.Context(), opts)
+		}
+		return run(cmd.Context(), opts)
+	}
+	return cmd
+}
+
+// NewCmdValidate returns skillet validate.
+func NewCmdValidate(f *Factory, runF func(context.Context, *RefOptions) error) *cobra.Command {
+	return newRefCmd(f, &cobra.Command{
 		Use:   "validate SKILL_PATH",
 		Short: "Check one skill against the specification (as skills-ref validate)",
 		Long: `Validate the skill folder (or SKILL.md) at SKILL_PATH against the Agent Skills
@@ -76,76 +107,67 @@ skill: PATH" on stdout and exit 0, or "Validation failed for PATH:" and one
 line per problem on stderr and exit 1. A missing path is a usage error
 (exit 2). skillet lint --strict reports the same problems with their codes
 (docs/lint.md#reference-parity).`,
-		DisableFlagParsing: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			paths, err := refArgs(cmd, io, "SKILL_PATH", false, args)
-			if err != nil {
-				return err
-			}
-			dir := skillsref.SkillDir(paths[0])
-			problems := skillsref.Validate(dir)
-			if len(problems) == 0 {
-				fmt.Fprintf(io.Out, "Valid skill: %s\n", printable(dir))
-				return nil
-			}
-			fmt.Fprintf(io.Err, "Validation failed for %s:\n", printable(dir))
-			for _, p := range problems {
-				fmt.Fprintf(io.Err, "  - %s\n", textsafe.EscapeBlock(p))
-			}
-			return silent(exitFail)
-		},
-	}
+	}, "SKILL_PATH", false, validateRun, runF)
 }
 
-func newReadPropertiesCmd(io *IO) *cobra.Command {
-	return &cobra.Command{
+func validateRun(_ context.Context, opts *RefOptions) error {
+	io := opts.IO
+	dir := skillsref.SkillDir(opts.Paths[0])
+	problems := skillsref.Validate(dir)
+	if len(problems) == 0 {
+		fmt.Fprintf(io.Out, "Valid skill: %s\n", printable(dir))
+		return nil
+	}
+	fmt.Fprintf(io.Err, "Validation failed for %s:\n", printable(dir))
+	for _, p := range problems {
+		fmt.Fprintf(io.Err, "  - %s\n", textsafe.EscapeBlock(p))
+	}
+	return silent(exitFail)
+}
+
+// NewCmdReadProperties returns skillet read-properties.
+func NewCmdReadProperties(f *Factory, runF func(context.Context, *RefOptions) error) *cobra.Command {
+	return newRefCmd(f, &cobra.Command{
 		Use:   "read-properties SKILL_PATH",
 		Short: "Print a skill's properties as JSON (as skills-ref read-properties)",
 		Long: `Print the name, description, license, compatibility, allowed-tools and
 metadata of the skill at SKILL_PATH as JSON, in the reference validator's
 format (two-space indent, non-ASCII escaped). Only the presence of name and
 description is checked; errors print "Error: ..." and exit 1.`,
-		DisableFlagParsing: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			paths, err := refArgs(cmd, io, "SKILL_PATH", false, args)
-			if err != nil {
-				return err
-			}
-			props, err := skillsref.ReadProperties(skillsref.SkillDir(paths[0]))
-			if err != nil {
-				fmt.Fprintf(io.Err, "Error: %s\n", textsafe.EscapeBlock(err.Error()))
-				return silent(exitFail)
-			}
-			fmt.Fprintf(io.Out, "%s\n", props.JSON())
-			return nil
-		},
-	}
+	}, "SKILL_PATH", false, readPropertiesRun, runF)
 }
 
-func newToPromptCmd(io *IO) *cobra.Command {
-	return &cobra.Command{
+func readPropertiesRun(_ context.Context, opts *RefOptions) error {
+	props, err := skillsref.ReadProperties(skillsref.SkillDir(opts.Paths[0]))
+	if err != nil {
+		fmt.Fprintf(opts.IO.Err, "Error: %s\n", textsafe.EscapeBlock(err.Error()))
+		return silent(exitFail)
+	}
+	fmt.Fprintf(opts.IO.Out, "%s\n", props.JSON())
+	return nil
+}
+
+// NewCmdToPrompt returns skillet to-prompt.
+func NewCmdToPrompt(f *Factory, runF func(context.Context, *RefOptions) error) *cobra.Command {
+	return newRefCmd(f, &cobra.Command{
 		Use:   "to-prompt SKILL_PATHS...",
 		Short: "Print the <available_skills> block of skills-ref to-prompt",
 		Long: `Print the reference validator's <available_skills> XML block for the skills
 at SKILL_PATHS, in argument order. If any skill fails, nothing is printed on
 stdout, "Error: ..." goes to stderr and the exit code is 1.`,
-		DisableFlagParsing: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			paths, err := refArgs(cmd, io, "SKILL_PATHS...", true, args)
-			if err != nil {
-				return err
-			}
-			dirs := make([]string, len(paths))
-			for i, p := range paths {
-				dirs[i] = skillsref.SkillDir(p)
-			}
-			out, err := skillsref.ToPrompt(dirs)
-			if err != nil {
-				fmt.Fprintf(io.Err, "Error: %s\n", textsafe.EscapeBlock(err.Error()))
-				return silent(exitFail)
-			}
-			fmt.Fprintln(io.Out, textsafe.EscapeBlock(out))
-			return nil
-		},
+	}, "SKILL_PATHS...", true, toPromptRun, runF)
+}
+
+func toPromptRun(_ context.Context, opts *RefOptions) error {
+	dirs := make([]string, len(opts.Paths))
+	for i, p := range opts.Paths {
+		dirs[i] = skillsref.SkillDir(p)
 	}
+	out, err := skillsref.ToPrompt(dirs)
+	if err != nil {
+		fmt.Fprintf(opts.IO.Err, "Error: %s\n", textsafe.EscapeBlock(err.Error()))
+		return silent(exitFail)
+	}
+	fmt.Fprintln(opts.IO.Out, textsafe.EscapeBlock(out))
+	return nil
 }
