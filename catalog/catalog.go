@@ -120,6 +120,8 @@ type Catalog struct {
 	candBuf          []candidate
 	entBuf           []*entry
 	todoBuf          []int
+	// oneShot is set while Each runs: the folders read are not kept.
+	oneShot bool
 
 	snapMu sync.RWMutex
 	snap   *Listing

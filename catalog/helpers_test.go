@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -91,7 +92,57 @@ func (e testEnv) list(t testing.TB, o *Options) (*Catalog, *Listing) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkEach(t, e.opts(o), l)
 	return c, l
+}
+
+// checkEach lists a new catalog of opts with Each and requires what it
+// hands out and returns to be what List gave: the same skills in the same
+// order (every field, the parsed frontmatter included) and the same
+// diagnostics.
+func checkEach(t testing.TB, opts *Options, want *Listing) {
+	t.Helper()
+	c, err := New(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []*Skill
+	l, err := c.Each(context.Background(), func(l *Listing, s *Skill) error {
+		if l.Workspace != want.Workspace || !reflect.DeepEqual(l.Roots, want.Roots) {
+			t.Errorf("Each: the listing handed out with %s has workspace %s and roots %v, want %s and %v", s.Name, l.Workspace, l.Roots, want.Workspace, want.Roots)
+		}
+		got = append(got, s)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Skills != nil || l.Candidates != nil {
+		t.Errorf("Each returned %d skills and %d candidates, want none", len(l.Skills), len(l.Candidates))
+	}
+	if len(got) != len(want.Skills) {
+		t.Fatalf("Each handed out %d skills (%v), List listed %d (%v)", len(got), skillNames(got), len(want.Skills), names(want))
+	}
+	for i, s := range got {
+		w := want.Skills[i]
+		if s.Name != w.Name || s.Description != w.Description || s.WhenToUse != w.WhenToUse || s.Location != w.Location ||
+			s.BaseDir != w.BaseDir || s.Root != w.Root || s.Scope != w.Scope || s.Folder != w.Folder || s.Flat != w.Flat ||
+			s.Bytes != w.Bytes || s.Truncated != w.Truncated || s.Listed != w.Listed || s.boundary != w.boundary ||
+			!reflect.DeepEqual(s.Parsed(), w.Parsed()) {
+			t.Errorf("Each: skill %d is %+v, List has %+v", i, *s, *w)
+		}
+	}
+	if !reflect.DeepEqual(l.Diagnostics, want.Diagnostics) {
+		t.Errorf("Each: diagnostics differ from List's:\n got %v\nwant %v", l.Diagnostics, want.Diagnostics)
+	}
+}
+
+func skillNames(skills []*Skill) []string {
+	var out []string
+	for _, s := range skills {
+		out = append(out, s.Name)
+	}
+	return out
 }
 
 // names returns the loaded skills' names in order.

@@ -57,7 +57,9 @@ func hostileList(t *testing.T, e testEnv, o *Options) *Listing {
 		l, err = c.List(context.Background())
 		if err != nil {
 			t.Error(err)
+			return
 		}
+		checkEach(t, e.opts(o), l)
 	})
 	if l == nil {
 		t.FailNow()

@@ -49,6 +49,7 @@ func TestIgnored(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		checkEach(t, &Options{Workspace: ws, NoUser: true, Ignored: ignored}, l)
 		var loaded []string
 		for _, s := range l.Skills {
 			loaded = append(loaded, s.Name)
@@ -108,6 +109,7 @@ func TestIgnoredSymlinkToSkill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkEach(t, &Options{Workspace: ws, NoUser: true, Ignored: true}, l)
 	if len(l.Skills) != 1 || len(l.Candidates) != 1 || l.Candidates[0].Ignored {
 		t.Fatalf("skills %d, candidates %+v; want the one live skill", len(l.Skills), l.Candidates)
 	}

@@ -81,7 +81,7 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 	// changed.
 	var early *pipeline
 	if len(c.cache) == 0 {
-		early = c.startPipeline(ctx)
+		early = c.startPipeline(ctx, readWorkers(), cands)
 	}
 	// Each root is held open while its files are read (readBeneath).
 	rootFDs := make([]rootDir, 0, len(roots))
@@ -91,25 +91,26 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 		}
 	}()
 	for _, r := range roots {
-		w := &walker{ctx: ctx, c: c, root: r, cands: cands, rootFD: -1, at: noDir}
+		w := &walker{ctx: ctx, c: c, root: r, cands: cands, rootFD: -1, at: noDir, pl: early}
 		if r.Exists && !r.File {
 			w.rootFD = openRootDir(r.Path, w.allowed)
 			rootFDs = append(rootFDs, w.rootFD)
 		}
-		if early != nil {
-			w.emit = early.send
-		}
-		before := len(cands)
 		w.walkRoot()
-		cands = w.cands
 		ignoredCands = append(ignoredCands, w.ignored...)
 		diags = append(diags, w.diags...)
-		diags = append(diags, withholdSkills(r, cands[before:])...)
+		if early != nil {
+			diags = append(diags, early.withhold(r, w.found)...)
+		} else {
+			cands = w.cands
+			diags = append(diags, withholdSkills(r, cands[len(cands)-w.found:])...)
+		}
 		l.Roots = append(l.Roots, *r)
 	}
 	var entries []*entry
 	if early != nil {
-		entries = early.wait(len(cands))
+		entries = early.wait()
+		cands = early.cands
 	}
 	// Ignored files come last, so one that is the same file as a skill
 	// (through a symlink) never takes that file's place.
@@ -136,8 +137,8 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 	if c.byName == nil {
 		c.byName, c.seenFile = map[string]*Skill{}, map[stamp]int{}
 	}
-	byName, seenFile := c.byName, c.seenFile
-	clear(byName)
+	seenFile := c.seenFile
+	clear(c.byName)
 	clear(seenFile)
 	// The same file reached twice (through symlinks) is loaded once (Brute):
 	// through the path that is most its own, a directory-form SKILL.md
@@ -152,97 +153,18 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 			seenFile[key] = i
 		}
 	}
-	l.Skills = make([]*Skill, 0, len(cands))
-	// Candidates point into one backing array: no allocation per skill.
-	// lost are the candidates that do not load, whose folders nestedDiags
-	// searches.
-	var lost []*candidate
-	cdBuf := make([]Candidate, 0, len(cands))
+	p := &prec{c: c, diags: diags, byName: c.byName, next: next,
+		skills: make([]*Skill, 0, len(cands)), cdBuf: make([]Candidate, 0, len(cands))}
 	l.Candidates = make([]*Candidate, 0, len(cands))
-	addCandidate := func(cand *candidate) *Candidate {
-		cdBuf = append(cdBuf, Candidate{Path: cand.path, Root: cand.root.Path, Scope: cand.root.Scope, Flat: cand.flat, Ignored: cand.ignored})
-		cd := &cdBuf[len(cdBuf)-1]
-		l.Candidates = append(l.Candidates, cd)
-		return cd
-	}
+	p.cands = &l.Candidates
 	for i := range cands {
-		cand := &cands[i]
 		e := entries[i]
-		if e == nil {
-			continue
-		}
-		if e.readErr != nil {
-			diags = append(diags, readDiag(*cand, e.readErr))
-			addCandidate(cand)
-			lost = append(lost, cand)
-			continue
-		}
-		next[cand.path] = e
-		if e.stamp.ino != 0 && seenFile[stamp{ino: e.stamp.ino, dev: e.stamp.dev}] != i {
-			continue // another path to the same file is loaded (Brute)
-		}
-		cd := addCandidate(cand)
-		diags = append(diags, e.diags...)
-		if cand.fileCase {
-			diags = append(diags, skill.Diagnostic{Code: skill.CodeFileCase, Severity: skill.SeverityWarning, Path: cand.path,
-				Message: fmt.Sprintf("the skill file is named %s; %s is the standard name", filepath.Base(cand.path), SkillFile)})
-		}
-		if e.truncated {
-			diags = append(diags, skill.Diagnostic{Code: skill.CodeTooLarge, Severity: skill.SeverityWarning, Path: cand.path,
-				Message: fmt.Sprintf("the file is %d bytes; only the first %d (maxSkillBytes) are read and %d are left out", e.size, c.settings.MaxSkillBytes, max(e.size-int64(c.settings.MaxSkillBytes), 0))})
-		}
-		if e.skill == nil {
-			lost = append(lost, cand)
-			continue
-		}
-		s := e.listed
-		if s == nil || s.Location != cand.path || s.BaseDir != cand.dir || s.Root != cand.root.Path || s.Scope != cand.root.Scope || s.Flat != cand.flat || s.boundary != cand.root.Boundary {
-			s = &Skill{Location: cand.path, BaseDir: cand.dir, Root: cand.root.Path,
-				Scope: cand.root.Scope, Folder: cand.root.Label, Flat: cand.flat, Bytes: e.size, Truncated: e.truncated, c: c,
-				boundary: cand.root.Boundary}
-			s.setParsed(e.skill)
-			e.listed = s
-		}
-		cd.Skill = s
-		if cand.ignored {
-			continue
-		}
-		if w, ok := byName[s.Name]; ok {
-			if d, ok := otherFolder(w, s); ok {
-				diags = append(diags, d)
-				if d.Code != skill.CodeDuplicateCopy {
-					lost = append(lost, cand)
-				}
-				continue
-			}
-			if w.Root == s.Root && ownName(s) && !ownName(w) {
-				// Two skills of one root: the copy whose name is its
-				// folder's wins over the one found first.
-				diags = append(diags, skill.Diagnostic{Code: skill.CodeDuplicateName, Severity: skill.SeverityError,
-					Path: w.Location, Skill: s.Name, Related: s.Location,
-					Message: fmt.Sprintf("the skill %q is also defined at %s, which loads because its folder has the skill's name; this copy, in the folder %q, does not",
-						s.Name, s.Location, folderName(w))})
-				l.Skills[slices.Index(l.Skills, w)] = s
-				byName[s.Name] = s
-				lost = append(lost, &candidate{root: cand.root, path: w.Location, dir: w.BaseDir, flat: w.Flat})
-				continue
-			} else if w.Scope == s.Scope {
-				diags = append(diags, skill.Diagnostic{Code: skill.CodeDuplicateName, Severity: skill.SeverityError,
-					Path: s.Location, Skill: s.Name, Related: w.Location,
-					Message: fmt.Sprintf("the skill %q is also defined at %s, which loads; this copy does not", s.Name, w.Location)})
-			} else {
-				diags = append(diags, skill.Diagnostic{Code: skill.CodeShadowed, Severity: skill.SeverityWarning,
-					Path: s.Location, Skill: s.Name, Related: w.Location,
-					Message: fmt.Sprintf("the %s skill %q is shadowed by the %s skill at %s", s.Scope, s.Name, w.Scope, w.Location)})
-			}
-			lost = append(lost, cand)
-			continue
-		}
-		byName[s.Name] = s
-		l.Skills = append(l.Skills, s)
+		loaded := e == nil || e.readErr != nil || e.stamp.ino == 0 || seenFile[stamp{ino: e.stamp.ino, dev: e.stamp.dev}] == i
+		p.add(&cands[i], e, loaded)
 	}
+	l.Skills, diags = p.skills, p.diags
 	c.cache, c.nextCache = next, c.cache
-	diags = append(diags, c.nestedDiags(ctx, lost)...)
+	diags = append(diags, c.nestedDiags(ctx, p.lost)...)
 	if len(l.Skills) == 0 {
 		diags = append(diags, c.skippedDiags(roots)...)
 	}
@@ -250,19 +172,10 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 	// maxSkills (docs/discovery.md#limits): the catalog lists at most that many visible skills.
 	// Skills are never changed once handed out: one whose Listed flag
 	// changes is copied.
-	var left []string
 	var copied map[*Skill]*Skill
-	listed := 0
+	lim := limit{max: c.settings.MaxSkills}
 	for i, s := range l.Skills {
-		want := false
-		if !s.Hidden() {
-			if listed < c.settings.MaxSkills {
-				want = true
-				listed++
-			} else {
-				left = append(left, s.Name)
-			}
-		}
+		want := lim.take(s)
 		if s.Listed != want {
 			cp := *s
 			cp.Listed = want
@@ -281,12 +194,7 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 			cd.Skill = cp
 		}
 	}
-	if len(left) > 0 {
-		diags = append(diags, skill.Diagnostic{Code: skill.CodeCatalogTruncated, Severity: skill.SeverityWarning,
-			Path: c.workspace,
-			Message: fmt.Sprintf("the catalog lists %s (maxSkills %d); %d more %s loadable by name and findable by search: %s",
-				countOf(listed, "skill"), c.settings.MaxSkills, len(left), map[bool]string{true: "stays", false: "stay"}[len(left) == 1], strings.Join(left, ", "))})
-	}
+	diags = lim.truncated(diags, c.workspace)
 	skill.SortDiagnostics(diags)
 	l.Diagnostics = diags
 
@@ -453,53 +361,139 @@ func (c *Catalog) readAll(ctx context.Context, cands []candidate, done []*entry)
 // readWorkers is how many files are read and parsed at once.
 func readWorkers() int { return min(max(runtime.GOMAXPROCS(0)*4, 4), 32) }
 
-// pipeline reads and parses candidates as the walk finds them.
+// pipeline reads and parses candidates as the walk finds them. The walk
+// pushes every candidate it finds onto cands, which never makes it wait;
+// readers take them in order.
 type pipeline struct {
-	c    *Catalog
-	jobs chan job
-	wg   sync.WaitGroup
-	mu   sync.Mutex
-	out  []*entry
+	c   *Catalog
+	ctx context.Context
+	wg  sync.WaitGroup
+	mu  sync.Mutex
+	// work is signalled when a candidate is pushed, when take makes room
+	// in the window and when the queue is closed; stored when an entry is
+	// stored in out.
+	work, stored sync.Cond
+	cands        []candidate // every candidate pushed, in order
+	next         int         // the first candidate no reader has taken
+	closed       bool
+	out          []*entry
+	// With a window, no reader starts on a candidate window or more
+	// places after the first one not yet taken.
+	window, taken int
 }
 
-type job struct {
-	i    int
-	cand candidate
-}
+// skippedEntry marks a candidate a reader skipped because ctx was done.
+var skippedEntry = &entry{}
 
-func (c *Catalog) startPipeline(ctx context.Context) *pipeline {
-	p := &pipeline{c: c, jobs: make(chan job, 256)}
-	for range readWorkers() {
-		p.wg.Go(func() {
-			for j := range p.jobs {
-				if ctx.Err() != nil {
-					continue
-				}
-				e := c.readOne(j.cand)
-				p.mu.Lock()
-				if j.i >= len(p.out) {
-					p.out = append(p.out, make([]*entry, j.i+1-len(p.out))...)
-				}
-				p.out[j.i] = e
-				p.mu.Unlock()
-			}
-		})
-	}
+// startPipeline starts workers readers; cands is reused for the queue.
+func (c *Catalog) startPipeline(ctx context.Context, workers int, cands []candidate) *pipeline {
+	p := &pipeline{c: c, ctx: ctx, cands: cands}
+	p.work.L, p.stored.L = &p.mu, &p.mu
+	p.start(workers)
 	return p
 }
 
-// send hands one candidate (index i of the listing's candidates) to the
-// readers.
-func (p *pipeline) send(i int, c candidate) { p.jobs <- job{i, c} }
+// start adds n readers.
+func (p *pipeline) start(n int) {
+	for range n {
+		p.wg.Go(p.reader)
+	}
+}
 
-// wait returns the entries of the first n candidates once all are read.
-func (p *pipeline) wait(n int) []*entry {
-	close(p.jobs)
+func (p *pipeline) reader() {
+	for {
+		p.mu.Lock()
+		for p.next >= len(p.cands) || p.window > 0 && p.next >= p.taken+p.window {
+			if p.closed && p.next >= len(p.cands) {
+				p.mu.Unlock()
+				return
+			}
+			p.work.Wait()
+		}
+		i := p.next
+		p.next++
+		cand := p.cands[i]
+		p.mu.Unlock()
+		e := skippedEntry
+		if p.ctx.Err() == nil {
+			e = p.c.readOne(cand)
+		}
+		p.mu.Lock()
+		if i >= len(p.out) {
+			p.out = append(p.out, make([]*entry, i+1-len(p.out))...)
+		}
+		p.out[i] = e
+		p.mu.Unlock()
+		p.stored.Signal()
+	}
+}
+
+// push queues one candidate.
+func (p *pipeline) push(c candidate) {
+	p.mu.Lock()
+	p.cands = append(p.cands, c)
+	p.mu.Unlock()
+	p.work.Signal()
+}
+
+// withhold applies withholdSkills to the last n candidates, those of root
+// r.
+func (p *pipeline) withhold(r *Root, n int) []skill.Diagnostic {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return withholdSkills(r, p.cands[len(p.cands)-n:])
+}
+
+// close says no more candidates come.
+func (p *pipeline) close() {
+	p.mu.Lock()
+	p.closed = true
+	p.mu.Unlock()
+	p.work.Broadcast()
+}
+
+// wait closes the queue and returns the entries of all candidates once
+// all are read (nil for those skipped).
+func (p *pipeline) wait() []*entry {
+	p.close()
+	return p.collect()
+}
+
+// collect waits for the entries of all candidates, the queue closed.
+func (p *pipeline) collect() []*entry {
+	p.mu.Lock()
+	p.window = 0
+	p.mu.Unlock()
+	p.work.Broadcast()
 	p.wg.Wait()
+	n := len(p.cands)
 	if len(p.out) < n {
 		p.out = append(p.out, make([]*entry, n-len(p.out))...)
 	}
+	for i, e := range p.out[:n] {
+		if e == skippedEntry {
+			p.out[i] = nil
+		}
+	}
 	return p.out[:n]
+}
+
+// take waits for the entry of candidate i, which must have been pushed,
+// and lets go of it (nil when it was skipped).
+func (p *pipeline) take(i int) *entry {
+	p.mu.Lock()
+	for i >= len(p.out) || p.out[i] == nil {
+		p.stored.Wait()
+	}
+	e := p.out[i]
+	p.out[i] = nil
+	p.taken = i + 1
+	p.mu.Unlock()
+	p.work.Signal()
+	if e == skippedEntry {
+		return nil
+	}
+	return e
 }
 
 // cached returns the cache entry of a candidate whose file is unchanged,

@@ -114,9 +114,11 @@ type walker struct {
 	cands    []candidate
 	diags    []skill.Diagnostic
 	stopWalk bool
-	// emit, when set, is handed every candidate as it is found, with its
-	// index in cands, so reading can start while the walk goes on.
-	emit func(i int, c candidate)
+	// pl, when set, is handed every candidate as it is found (instead of
+	// cands), so reading can start while the walk goes on.
+	pl *pipeline
+	// found counts the candidates added.
+	found int
 	// ignored are the candidates found under ignored entries (ignored.go).
 	ignored        []candidate
 	ignoredFolders int
@@ -135,7 +137,7 @@ func ignored(name string) bool {
 	return name == "" || name[0] == '.' || name[0] == '_' || name == "node_modules"
 }
 
-// add records a candidate (and hands it to emit).
+// add records a candidate (or hands it to pl).
 func (w *walker) add(c candidate) {
 	w.addRef(c, nil)
 }
@@ -148,10 +150,12 @@ func (w *walker) addRef(c candidate, z []byte) {
 		c.path[len(root)] == '/' && c.path[:len(root)] == root {
 		c.rootFD, c.rel = w.rootFD, z[len(root)+1:]
 	}
-	w.cands = append(w.cands, c)
-	if w.emit != nil {
-		w.emit(len(w.cands)-1, c)
+	w.found++
+	if w.pl != nil {
+		w.pl.push(c)
+		return
 	}
+	w.cands = append(w.cands, c)
 }
 
 func (w *walker) diag(code skill.Code, path, format string, args ...any) {
@@ -245,7 +249,7 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 		return
 	}
 	w.onStack[r] = true
-	before := len(w.cands)
+	before := w.found
 	parent := w.at
 	w.at = open
 	hasFile := w.entries(dir.path, r, depth, ds.children)
@@ -255,7 +259,7 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 		w.ignoredEntry(e.ref.path, e.name, depth, e.typ)
 	}
 	delete(w.onStack, r)
-	if depth > 0 && hasFile && len(w.cands) == before && !w.stopWalk {
+	if depth > 0 && hasFile && w.found == before && !w.stopWalk {
 		w.diag(skill.CodeFileMissing, dir.path, "the folder holds files but no %s, and no skill below it", SkillFile)
 	}
 }
@@ -266,7 +270,7 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 func (c *Catalog) readDir(at dirAt, dir pathRef) (*dirState, dirAt) {
 	st, _, err := statAt(at, dir)
 	if err == nil {
-		if old, ok := c.dirs[dir.path]; ok && old.stamp == st && old.err == nil {
+		if old, ok := c.dirs[dir.path]; ok && old.stamp == st && old.err == nil && !c.oneShot {
 			c.nextDirs[dir.path] = old
 			return old, noDir
 		}
@@ -291,7 +295,9 @@ func (c *Catalog) readDir(at dirAt, dir pathRef) (*dirState, dirAt) {
 		ds.err = err
 		return ds, noDir
 	}
-	c.nextDirs[dir.path] = ds
+	if !c.oneShot {
+		c.nextDirs[dir.path] = ds
+	}
 	return ds, open
 }
 

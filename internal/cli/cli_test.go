@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -79,7 +80,13 @@ func TestStreamedJSONIsTheSame(t *testing.T) {
 		}
 	}
 	for _, dir := range dirs {
-		c, err := catalog.New(context.Background(), &catalog.Options{Workspace: dir, NoUser: true, ExtraPaths: testcorpus.Roots(dir)})
+		var extra []string
+		for _, r := range testcorpus.Roots(dir) {
+			if _, err := os.Stat(r); err == nil {
+				extra = append(extra, r)
+			}
+		}
+		c, err := catalog.New(context.Background(), &catalog.Options{Workspace: dir, NoUser: true, ExtraPaths: extra})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,6 +95,21 @@ func TestStreamedJSONIsTheSame(t *testing.T) {
 			t.Fatal(err)
 		}
 		check(dir, l)
+		// list --json writes each skill as Catalog.Each hands it out:
+		// the same bytes as the whole listing encoded at once.
+		var whole, out bytes.Buffer
+		if err := writeJSON(&whole, listingJSON(l)); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"list", "--json", "-q", "-w", dir, "--no-user"}
+		for _, r := range extra {
+			args = append(args, "--root", r)
+		}
+		var errb bytes.Buffer
+		code := Run(context.Background(), args, &IO{Out: &out, Err: &errb})
+		if out.String() != whole.String() {
+			t.Errorf("%s: list --json (%d bytes, exit %d, %s) is not the listing encoded whole (%d bytes)", dir, out.Len(), code, errb.String(), whole.Len())
+		}
 	}
 	odd := "q\"\\ <&> \b\f\n\r\t\x00\x1f\x7f bad\xff\xfe \u2028\u2029 é😀"
 	check("hard values", &catalog.Listing{

@@ -55,19 +55,31 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	if err != nil {
 		return err
 	}
-	l, err := c.List(ctx)
-	if err != nil {
-		return err
-	}
+	var l *catalog.Listing
+	skills := 0
 	if opts.JSON {
-		if err := writeListingJSON(opts.IO.Out, l); err != nil {
+		// One pass: each skill is written as the listing hands it out and
+		// not kept (docs/performance.md).
+		lw := newListWriter(opts.IO.Out)
+		l, err = c.Each(ctx, func(l *catalog.Listing, s *catalog.Skill) error {
+			skills++
+			return lw.skill(l, s)
+		})
+		if err != nil {
+			return err
+		}
+		if err := lw.finish(l); err != nil {
 			return err
 		}
 	} else {
+		if l, err = c.List(ctx); err != nil {
+			return err
+		}
+		skills = len(l.Skills)
 		writeTable(opts.IO, l)
 	}
 	if !opts.Quiet {
-		summary(opts.IO.Err, len(l.Skills), l.Diagnostics)
+		summary(opts.IO.Err, skills, l.Diagnostics)
 	}
 	for _, d := range l.Diagnostics {
 		if d.Code == skill.CodeWorkspaceMissing {

@@ -18,8 +18,33 @@ import (
 // indented, one skill at a time, so nothing is encoded twice and the whole
 // document is never held in memory (docs/performance.md).
 func writeListingJSON(w io.Writer, l *catalog.Listing) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	var j jw
+	lw := newListWriter(w)
+	for _, s := range l.Skills {
+		if err := lw.skill(l, s); err != nil {
+			return err
+		}
+	}
+	return lw.finish(l)
+}
+
+// listWriter writes the object of list --json as a listing is handed out
+// skill by skill (catalog.Catalog.Each): the workspace and the roots with
+// the first skill, the diagnostics at the end.
+type listWriter struct {
+	bw     *bufio.Writer
+	j      jw
+	skills int
+	begun  bool
+}
+
+func newListWriter(w io.Writer) *listWriter {
+	return &listWriter{bw: bufio.NewWriterSize(w, 64<<10)}
+}
+
+// begin writes everything before the first skill.
+func (lw *listWriter) begin(l *catalog.Listing) {
+	lw.begun = true
+	j := &lw.j
 	j.b = append(j.b, "{\n  \"workspace\": "...)
 	j.str(slash(l.Workspace))
 	j.b = append(j.b, ",\n  \"roots\": "...)
@@ -42,20 +67,42 @@ func writeListingJSON(w io.Writer, l *catalog.Listing) error {
 		j.end(1, ']')
 	}
 	j.b = append(j.b, ",\n  \"skills\": "...)
-	if len(l.Skills) == 0 {
+}
+
+// flush writes the buffer out once it holds 32 KB.
+func (lw *listWriter) flush() error {
+	if len(lw.j.b) < 32<<10 {
+		return nil
+	}
+	_, err := lw.bw.Write(lw.j.b)
+	lw.j.b = lw.j.b[:0]
+	return err
+}
+
+// skill writes the next skill of listing l.
+func (lw *listWriter) skill(l *catalog.Listing, s *catalog.Skill) error {
+	if !lw.begun {
+		lw.begin(l)
+	}
+	j := &lw.j
+	if lw.skills == 0 {
+		j.b = append(j.b, '[')
+	}
+	j.elem(lw.skills, 2)
+	lw.skills++
+	j.skill(s)
+	return lw.flush()
+}
+
+// finish writes the end of the skills and the diagnostics of l.
+func (lw *listWriter) finish(l *catalog.Listing) error {
+	if !lw.begun {
+		lw.begin(l)
+	}
+	j := &lw.j
+	if lw.skills == 0 {
 		j.b = append(j.b, "[]"...)
 	} else {
-		j.b = append(j.b, '[')
-		for i, s := range l.Skills {
-			j.elem(i, 2)
-			j.skill(s)
-			if len(j.b) >= 32<<10 {
-				if _, err := bw.Write(j.b); err != nil {
-					return err
-				}
-				j.b = j.b[:0]
-			}
-		}
 		j.end(1, ']')
 	}
 	j.b = append(j.b, ",\n  \"diagnostics\": "...)
@@ -86,20 +133,17 @@ func writeListingJSON(w io.Writer, l *catalog.Listing) error {
 				j.str(slash(d.Related))
 			}
 			j.end(2, '}')
-			if len(j.b) >= 32<<10 {
-				if _, err := bw.Write(j.b); err != nil {
-					return err
-				}
-				j.b = j.b[:0]
+			if err := lw.flush(); err != nil {
+				return err
 			}
 		}
 		j.end(1, ']')
 	}
 	j.b = append(j.b, "\n}\n"...)
-	if _, err := bw.Write(j.b); err != nil {
+	if _, err := lw.bw.Write(j.b); err != nil {
 		return err
 	}
-	return bw.Flush()
+	return lw.bw.Flush()
 }
 
 // jw appends indented JSON to b: the same bytes encoding/json writes with

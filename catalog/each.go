@@ -1,0 +1,262 @@
+package catalog
+
+import (
+	"context"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/skillet-go/skillet/skill"
+)
+
+// Each lists the catalog as [Catalog.List] does and hands fn the skills of
+// that listing one at a time, in the listing's order, instead of returning
+// them: a skill is handed over as soon as no later skill file can change
+// it, and nothing of it is kept afterwards except what precedence needs
+// (its name and paths). It is for a program that lists once and prints or
+// forwards each skill (skillet list --json): at 10,000 skills it holds a
+// few megabytes where List holds the whole listing and the caches a next
+// List would reuse (docs/performance.md).
+//
+// fn is given the listing as far as it is known (Workspace and Roots) and
+// one skill; an error from fn stops the listing and is returned. The
+// Listing returned has Workspace, Roots and Diagnostics (those List would
+// give); Skills and Candidates are nil. Each keeps no cache and no
+// snapshot, so a later List of the same Catalog walks and reads again. A
+// Catalog with a persistent index (Options.Index), one that has listed
+// already, or a host profile other than the native one lists with List and
+// hands out its skills.
+func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error) (*Listing, error) {
+	c.mu.Lock()
+	if c.opts.Index != "" || !c.profile.Native || len(c.cache) > 0 || len(c.dirs) > 0 {
+		c.mu.Unlock()
+		return c.eachListed(ctx, fn)
+	}
+	defer c.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	l := &Listing{Workspace: c.workspace}
+	diags := slices.Clone(c.cfgDiags)
+	if !c.wsExists {
+		diags = append(diags, skill.Diagnostic{
+			Code: skill.CodeWorkspaceMissing, Severity: skill.SeverityError, Path: c.workspace,
+			Message: "the workspace folder does not exist; project roots are not scanned",
+		})
+	}
+	roots, rootDiags := c.resolveRoots()
+	diags = append(diags, rootDiags...)
+
+	// Each root is held open while its files are read (readBeneath), so
+	// it is closed after the readers stop (the defers run last first).
+	rootFDs := make([]rootDir, 0, len(roots))
+	defer func() {
+		for _, d := range rootFDs {
+			d.close()
+		}
+	}()
+	// While the walk goes on, one reader fewer than there are processors
+	// runs beside it, and the readers keep at most eachWindow skills
+	// ahead of those handed out: until the walk has ended no skill can be
+	// handed out (a later file could still change it), and what is read
+	// meanwhile is held.
+	ctx, cancel := context.WithCancel(ctx)
+	during := max(runtime.GOMAXPROCS(0)-1, 1)
+	pl := c.startPipeline(ctx, during, nil)
+	pl.window = eachWindow
+	defer pl.wg.Wait()
+	defer cancel()
+	defer pl.close()
+	c.oneShot = true
+	defer func() { c.oneShot = false }()
+
+	var ignoredCands []candidate
+	for _, r := range roots {
+		w := &walker{ctx: ctx, c: c, root: r, rootFD: -1, at: noDir, pl: pl}
+		if r.Exists && !r.File {
+			w.rootFD = openRootDir(r.Path, w.allowed)
+			rootFDs = append(rootFDs, w.rootFD)
+		}
+		w.walkRoot()
+		ignoredCands = append(ignoredCands, w.ignored...)
+		diags = append(diags, w.diags...)
+		diags = append(diags, pl.withhold(r, w.found)...)
+		l.Roots = append(l.Roots, *r)
+	}
+	// Ignored files come last, as in List.
+	for _, ic := range ignoredCands {
+		pl.push(ic)
+	}
+	pl.close()
+	cands := pl.cands // the walk is over: only readers read it now
+	pl.start(readWorkers() - during)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	p := &prec{c: c, diags: diags, byName: map[string]*Skill{}, gone: map[string]int{}, all: cands}
+	seen := map[[2]uint64]int{}
+	seenKey := func(e *entry) [2]uint64 { return [2]uint64{e.stamp.ino, e.stamp.dev} }
+	// Which skill file loads of several paths to one file depends on the
+	// paths found after it unless it is a directory-form SKILL.md that is
+	// not a symlink (ownPath): with any other loadable path in the
+	// listing, every file is read first and the choice made as List makes
+	// it. Ignored files never change what loads, so theirs is settled at
+	// the end.
+	var all []*entry
+	for i := range cands {
+		if cd := &cands[i]; !cd.ignored && (cd.flat || cd.stamp == (stamp{})) {
+			all = pl.collect()
+			for i := range cands {
+				if e := all[i]; e != nil && e.readErr == nil && e.stamp.ino != 0 {
+					if j, ok := seen[seenKey(e)]; !ok || ownPath(&cands[i], &cands[j]) {
+						seen[seenKey(e)] = i
+					}
+				}
+			}
+			break
+		}
+	}
+
+	// A skill whose name is not its folder's gives way to a later skill
+	// of its root with that name in a folder of that name (prec.add), so
+	// it is held, and the skills after it, until the last candidate in a
+	// folder of that name is past.
+	var lastIn map[string]int
+	lastFolder := func(name string) int {
+		if lastIn == nil {
+			lastIn = map[string]int{}
+			for i := range cands {
+				if cd := &cands[i]; !cd.ignored {
+					lastIn[candFolder(cd)] = i
+				}
+			}
+		}
+		if i, ok := lastIn[name]; ok {
+			return i
+		}
+		return -1
+	}
+	lim := limit{max: c.settings.MaxSkills, clone: true}
+	handed, head := 0, 0
+	// handOut gives fn the skills that can no longer change, up to and
+	// including candidate done (all of them when done is len(cands)).
+	handOut := func(done int) error {
+		for head < len(p.skills) {
+			s := p.skills[head]
+			if !ownName(s) && lastFolder(s.Name) > done {
+				return nil
+			}
+			p.skills[head] = nil
+			at := p.at[head]
+			head++
+			s.Listed = lim.take(s)
+			if err := fn(l, s); err != nil {
+				return err
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			handed++
+			// What precedence needs of a skill handed out is its name
+			// and candidate (prec.rival).
+			delete(p.byName, s.Name)
+			p.gone[strings.Clone(s.Name)] = at
+		}
+		if head == len(p.skills) {
+			p.skills, p.at, head = p.skills[:0], p.at[:0], 0
+		}
+		return nil
+	}
+	type held struct {
+		i int
+		e *entry
+	}
+	var ignored []held
+	for i := range cands {
+		cand := &cands[i]
+		var e *entry
+		if all != nil {
+			e = all[i]
+			all[i] = nil
+		} else {
+			e = pl.take(i)
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if e == nil {
+			continue
+		}
+		loaded := true
+		if e.readErr == nil && e.stamp.ino != 0 {
+			if all == nil {
+				if j, ok := seen[seenKey(e)]; !ok || ownPath(cand, &cands[j]) {
+					seen[seenKey(e)] = i
+				}
+				if cand.ignored {
+					ignored = append(ignored, held{i, e})
+					continue
+				}
+			}
+			loaded = seen[seenKey(e)] == i
+		}
+		p.cur = i
+		before := len(p.diags)
+		p.add(cand, e, loaded)
+		// The diagnostics must not hold on to the skill's frontmatter.
+		for k := before; k < len(p.diags); k++ {
+			if d := &p.diags[k]; d.Skill != "" {
+				d.Skill = strings.Clone(d.Skill)
+			}
+		}
+		if err := handOut(i); err != nil {
+			return nil, err
+		}
+	}
+	for _, h := range ignored {
+		p.cur = h.i
+		p.add(&cands[h.i], h.e, seen[seenKey(h.e)] == h.i)
+	}
+	if err := handOut(len(cands)); err != nil {
+		return nil, err
+	}
+	diags = append(p.diags, c.nestedDiags(ctx, p.lost)...)
+	if handed == 0 {
+		diags = append(diags, c.skippedDiags(roots)...)
+	}
+	diags = lim.truncated(diags, c.workspace)
+	skill.SortDiagnostics(diags)
+	l.Diagnostics = diags
+	return l, ctx.Err()
+}
+
+// eachWindow is how far the readers of Each may run ahead of the skills
+// handed out.
+const eachWindow = 512
+
+// eachListed is Each by List.
+func (c *Catalog) eachListed(ctx context.Context, fn func(l *Listing, s *Skill) error) (*Listing, error) {
+	full, err := c.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	l := &Listing{Workspace: full.Workspace, Roots: full.Roots}
+	for _, s := range full.Skills {
+		if err := fn(l, s); err != nil {
+			return nil, err
+		}
+	}
+	l.Diagnostics = full.Diagnostics
+	return l, nil
+}
+
+// candFolder is folderName of the skill a candidate would give.
+func candFolder(cd *candidate) string {
+	if cd.flat {
+		base := filepath.Base(cd.path)
+		return strings.TrimSuffix(base, filepath.Ext(base))
+	}
+	return filepath.Base(cd.dir)
+}

@@ -1,0 +1,191 @@
+package catalog
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/skillet-go/skillet/skill"
+)
+
+// prec applies precedence (docs/discovery.md#precedence) to the read
+// candidates of a listing, one at a time in discovery order: List hands it
+// every candidate, Each hands them over as they are read and takes the
+// skills out as soon as no later candidate can change them.
+type prec struct {
+	c      *Catalog
+	skills []*Skill // the listing's skills (Each: those not handed out yet)
+	diags  []skill.Diagnostic
+	byName map[string]*Skill
+	// lost are the candidates that do not load, whose folders nestedDiags
+	// searches.
+	lost []*candidate
+	// next is the cache of the next List (nil: none is kept), cands and
+	// cdBuf the listing's candidates (nil: none are kept).
+	next  map[string]*entry
+	cands *[]*Candidate
+	cdBuf []Candidate
+	// cur is the index of the candidate being added; at is the candidate
+	// of each skill.
+	cur int
+	at  []int
+	// gone are the skills Each has handed out, by name: the candidate
+	// each came from, in all, is enough to rebuild what precedence needs.
+	gone map[string]int
+	all  []candidate
+}
+
+// rival returns the loaded skill named name, if any.
+func (p *prec) rival(name string) (*Skill, bool) {
+	if w, ok := p.byName[name]; ok {
+		return w, true
+	}
+	i, ok := p.gone[name]
+	if !ok {
+		return nil, false
+	}
+	cd := &p.all[i]
+	return &Skill{Name: name, Location: cd.path, BaseDir: cd.dir, Root: cd.root.Path,
+		Scope: cd.root.Scope, Folder: cd.root.Label, Flat: cd.flat}, true
+}
+
+// addCandidate records cand in the listing's candidates, when they are
+// kept. Candidates point into one backing array: no allocation per skill.
+func (p *prec) addCandidate(cand *candidate) *Candidate {
+	if p.cands == nil {
+		return nil
+	}
+	p.cdBuf = append(p.cdBuf, Candidate{Path: cand.path, Root: cand.root.Path, Scope: cand.root.Scope, Flat: cand.flat, Ignored: cand.ignored})
+	cd := &p.cdBuf[len(p.cdBuf)-1]
+	*p.cands = append(*p.cands, cd)
+	return cd
+}
+
+// add takes one candidate and its entry (nil when it was not read). loaded
+// is false when another path to the same file loads instead (Brute).
+func (p *prec) add(cand *candidate, e *entry, loaded bool) {
+	c := p.c
+	if e == nil {
+		return
+	}
+	if e.readErr != nil {
+		p.diags = append(p.diags, readDiag(*cand, e.readErr))
+		p.addCandidate(cand)
+		p.lost = append(p.lost, cand)
+		return
+	}
+	if p.next != nil {
+		p.next[cand.path] = e
+	}
+	if !loaded {
+		return // another path to the same file is loaded (Brute)
+	}
+	cd := p.addCandidate(cand)
+	p.diags = append(p.diags, e.diags...)
+	if cand.fileCase {
+		p.diags = append(p.diags, skill.Diagnostic{Code: skill.CodeFileCase, Severity: skill.SeverityWarning, Path: cand.path,
+			Message: fmt.Sprintf("the skill file is named %s; %s is the standard name", filepath.Base(cand.path), SkillFile)})
+	}
+	if e.truncated {
+		p.diags = append(p.diags, skill.Diagnostic{Code: skill.CodeTooLarge, Severity: skill.SeverityWarning, Path: cand.path,
+			Message: fmt.Sprintf("the file is %d bytes; only the first %d (maxSkillBytes) are read and %d are left out", e.size, c.settings.MaxSkillBytes, max(e.size-int64(c.settings.MaxSkillBytes), 0))})
+	}
+	if e.skill == nil {
+		p.lost = append(p.lost, cand)
+		return
+	}
+	s := e.listed
+	if s == nil || s.Location != cand.path || s.BaseDir != cand.dir || s.Root != cand.root.Path || s.Scope != cand.root.Scope || s.Flat != cand.flat || s.boundary != cand.root.Boundary {
+		s = &Skill{Location: cand.path, BaseDir: cand.dir, Root: cand.root.Path,
+			Scope: cand.root.Scope, Folder: cand.root.Label, Flat: cand.flat, Bytes: e.size, Truncated: e.truncated, c: c,
+			boundary: cand.root.Boundary}
+		s.setParsed(e.skill)
+		if p.next != nil {
+			e.listed = s
+		}
+	}
+	if cd != nil {
+		cd.Skill = s
+	}
+	if cand.ignored {
+		return
+	}
+	if w, ok := p.rival(s.Name); ok {
+		if d, ok := otherFolder(w, s); ok {
+			p.diags = append(p.diags, d)
+			if d.Code != skill.CodeDuplicateCopy {
+				p.lost = append(p.lost, cand)
+			}
+			return
+		}
+		if w.Root == s.Root && ownName(s) && !ownName(w) {
+			// Two skills of one root: the copy whose name is its
+			// folder's wins over the one found first.
+			p.diags = append(p.diags, skill.Diagnostic{Code: skill.CodeDuplicateName, Severity: skill.SeverityError,
+				Path: w.Location, Skill: s.Name, Related: s.Location,
+				Message: fmt.Sprintf("the skill %q is also defined at %s, which loads because its folder has the skill's name; this copy, in the folder %q, does not",
+					s.Name, s.Location, folderName(w))})
+			k := slices.Index(p.skills, w)
+			p.skills[k] = s
+			if p.gone != nil {
+				p.at[k] = p.cur
+			}
+			p.byName[s.Name] = s
+			p.lost = append(p.lost, &candidate{root: cand.root, path: w.Location, dir: w.BaseDir, flat: w.Flat})
+			return
+		} else if w.Scope == s.Scope {
+			p.diags = append(p.diags, skill.Diagnostic{Code: skill.CodeDuplicateName, Severity: skill.SeverityError,
+				Path: s.Location, Skill: s.Name, Related: w.Location,
+				Message: fmt.Sprintf("the skill %q is also defined at %s, which loads; this copy does not", s.Name, w.Location)})
+		} else {
+			p.diags = append(p.diags, skill.Diagnostic{Code: skill.CodeShadowed, Severity: skill.SeverityWarning,
+				Path: s.Location, Skill: s.Name, Related: w.Location,
+				Message: fmt.Sprintf("the %s skill %q is shadowed by the %s skill at %s", s.Scope, s.Name, w.Scope, w.Location)})
+		}
+		p.lost = append(p.lost, cand)
+		return
+	}
+	p.byName[s.Name] = s
+	p.skills = append(p.skills, s)
+	if p.gone != nil {
+		p.at = append(p.at, p.cur)
+	}
+}
+
+// limit is maxSkills (docs/discovery.md#limits): the catalog lists at most
+// that many visible skills. It is fed the listing's skills in order and
+// says whether each is listed; truncated gives the diagnostic of the rest.
+type limit struct {
+	max, listed int
+	left        []string
+	clone       bool // copy the names left out (Each keeps no skill)
+}
+
+func (m *limit) take(s *Skill) bool {
+	if s.Hidden() {
+		return false
+	}
+	if m.listed < m.max {
+		m.listed++
+		return true
+	}
+	name := s.Name
+	if m.clone {
+		name = strings.Clone(name)
+	}
+	m.left = append(m.left, name)
+	return false
+}
+
+// truncated appends the catalog-truncated diagnostic when skills were left
+// out.
+func (m *limit) truncated(diags []skill.Diagnostic, workspace string) []skill.Diagnostic {
+	if len(m.left) == 0 {
+		return diags
+	}
+	return append(diags, skill.Diagnostic{Code: skill.CodeCatalogTruncated, Severity: skill.SeverityWarning,
+		Path: workspace,
+		Message: fmt.Sprintf("the catalog lists %s (maxSkills %d); %d more %s loadable by name and findable by search: %s",
+			countOf(m.listed, "skill"), m.max, len(m.left), map[bool]string{true: "stays", false: "stay"}[len(m.left) == 1], strings.Join(m.left, ", "))})
+}
