@@ -285,6 +285,7 @@ type Skill struct {
 	Listed bool
 
 	parsed   *skill.Skill // the frontmatter; its Body is "" (Load reads it)
+	lazy     *lazyParsed  // instead of parsed, for a skill read from the index
 	c        *Catalog
 	boundary string // the root's boundary (docs/discovery.md#boundaries), symlinks resolved
 }
@@ -293,11 +294,21 @@ type Skill struct {
 // frontmatter field, the repairs and the position of the body. Its Body is
 // empty: a listing never holds bodies; [Catalog.Load] reads one. The
 // result is shared; do not modify it.
-func (s *Skill) Parsed() *skill.Skill { return s.parsed }
+func (s *Skill) Parsed() *skill.Skill {
+	if l := s.lazy; l != nil {
+		return l.get()
+	}
+	return s.parsed
+}
 
 // Hidden reports whether the skill opted out of the catalog
 // (disable-model-invocation: true); it stays loadable by name.
-func (s *Skill) Hidden() bool { return s.parsed != nil && s.parsed.Hidden() }
+func (s *Skill) Hidden() bool {
+	if l := s.lazy; l != nil {
+		return l.hidden
+	}
+	return s.parsed != nil && s.parsed.Hidden()
+}
 
 // NewSkill returns a skill for a SKILL.md parsed elsewhere (by
 // [skill.Parse]), with Name, Description and WhenToUse taken from p and

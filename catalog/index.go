@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sync/errgroup"
 
@@ -157,16 +159,7 @@ func unchanged(stamps []pathStamp) bool {
 	for lo := 0; lo < len(stamps); lo += chunk {
 		part := stamps[lo:min(lo+chunk, len(stamps))]
 		g.Go(func() error {
-			for _, ps := range part {
-				if changed.Load() {
-					return nil
-				}
-				now := indexStat(ps.path)
-				if now.missing != ps.missing || now.stamp != ps.stamp {
-					changed.Store(true)
-					return nil
-				}
-			}
+			checkStamps(part, &changed)
 			return nil
 		})
 	}
@@ -179,7 +172,7 @@ func readIndex(c *Catalog, file string) (*indexState, error) {
 	// Regular files only, read without blocking (a FIFO put in its place
 	// is refused) and capped; the last 32 bytes are the SHA-256 of the
 	// rest, so a corrupt file is never decoded.
-	data, _, err := fsx.ReadRegular(file, maxIndexBytes)
+	data, err := readIndexFile(file)
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +183,10 @@ func readIndex(c *Catalog, file string) (*indexState, error) {
 	if want := sha256.Sum256(body); !bytes.Equal(sum, want[:]) {
 		return nil, errIndexCorrupt
 	}
-	d := newDec(string(body[len(indexMagic):]))
+	// The decoded strings are substrings of the file's bytes, which
+	// nothing writes after this point: no copy of the file is made.
+	rest := body[len(indexMagic):]
+	d := newDec(unsafe.String(unsafe.SliceData(rest), len(rest)))
 	if d.uint() != indexVersion {
 		return nil, errIndexCorrupt
 	}
@@ -215,6 +211,30 @@ func readIndex(c *Catalog, file string) (*indexState, error) {
 		return nil, errIndexCorrupt
 	}
 	return st, nil
+}
+
+// readIndexFile reads an index file in one read into a buffer of its size:
+// a regular file only, opened without blocking (a FIFO put in its place is
+// refused), at most maxIndexBytes, and not one that grows while it is read.
+func readIndexFile(file string) ([]byte, error) {
+	f, err := fsx.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > maxIndexBytes {
+		return nil, errIndexCorrupt
+	}
+	buf := make([]byte, fi.Size()+1)
+	n, err := io.ReadFull(f, buf)
+	if err != io.ErrUnexpectedEOF || int64(n) != fi.Size() {
+		return nil, errIndexCorrupt
+	}
+	return buf[:n], nil
 }
 
 // saveIndex writes the index of a listing that a walk has just produced.

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"sync"
 
 	"github.com/skillet-go/skillet/skill"
 )
@@ -18,7 +19,7 @@ import (
 
 // indexVersion changes whenever the encoding does; an index of another
 // version is ignored (and rewritten).
-const indexVersion = 2
+const indexVersion = 3
 
 // errIndexCorrupt is an index that does not decode: it is ignored and
 // rewritten, never trusted.
@@ -28,15 +29,34 @@ var errIndexCorrupt = errors.New("the index file is corrupt")
 // time a string is written it follows a 0; later it is written as its
 // position in the table plus one, so the roots, scopes, codes and keys that
 // every skill repeats cost a byte or two.
+//
+// A skill's parsed frontmatter is written as a blob of its own (its length
+// first), so that a process reading the index decodes it only when the
+// frontmatter is asked for (Skill.Parsed): show, prompt and search need only
+// the fields written before it. Inside a blob, strings are new, or refer to
+// the blob's own table (even codes) or to the listing's table as it stood
+// when the blob was written (odd codes); a new string in a blob does not
+// enter the listing's table, so the listing decodes without the blobs.
 type ienc struct {
 	b     []byte
 	table map[string]uint64
+	outer map[string]uint64 // in a blob: the listing's table
+	blob  bool
 }
 
 func (e *ienc) uint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
 func (e *ienc) int(v int64)   { e.b = binary.AppendVarint(e.b, v) }
 func (e *ienc) str(s string) {
-	if k, ok := e.table[s]; ok {
+	if e.blob {
+		if k, ok := e.table[s]; ok {
+			e.uint(2 * k)
+			return
+		}
+		if k, ok := e.outer[s]; ok {
+			e.uint(2*k - 1)
+			return
+		}
+	} else if k, ok := e.table[s]; ok {
 		e.uint(k)
 		return
 	}
@@ -196,13 +216,20 @@ func (e *ienc) parsed(s *skill.Skill) error {
 }
 
 func (e *ienc) skill(s *Skill) error {
-	if s.parsed == nil {
+	if p := s.Parsed(); p == nil {
 		e.bool(false)
 	} else {
 		e.bool(true)
-		if err := e.parsed(s.parsed); err != nil {
+		e.str(s.Name)
+		e.str(s.Description)
+		e.str(s.WhenToUse)
+		e.bool(s.Hidden())
+		be := ienc{outer: e.table, blob: true}
+		if err := be.parsed(p); err != nil {
 			return err
 		}
+		e.uint(uint64(len(be.b)))
+		e.b = append(e.b, be.b...)
 	}
 	e.str(s.Location)
 	e.str(s.BaseDir)
@@ -315,6 +342,9 @@ type idec struct {
 	i     int
 	err   error
 	table []string
+	// In a blob: outer is the listing's table (read, never appended to).
+	outer *[]string
+	blob  bool
 }
 
 func newDec(data string) *idec { return &idec{s: data} }
@@ -380,6 +410,18 @@ func (d *idec) optCount() (int, bool) {
 
 func (d *idec) str() string {
 	k := d.uint()
+	if d.blob && k > 0 {
+		j := (k+1)/2 - 1
+		table := d.table
+		if k%2 == 1 {
+			table = *d.outer
+		}
+		if j >= uint64(len(table)) {
+			d.fail()
+			return ""
+		}
+		return table[j]
+	}
 	if k > 0 {
 		if k > uint64(len(d.table)) {
 			d.fail()
@@ -537,10 +579,16 @@ func (d *idec) parsed() *skill.Skill {
 	return s
 }
 
-func (d *idec) skill(c *Catalog) *Skill {
+func (d *idec) skill(c *Catalog, strs *[]string) *Skill {
 	s := &Skill{c: c}
 	if d.bool() {
-		s.setParsed(d.parsed())
+		s.Name, s.Description, s.WhenToUse = d.str(), d.str(), d.str()
+		l := &lazyParsed{hidden: d.bool(), strs: strs}
+		n := d.count()
+		l.data = d.s[d.i : d.i+n]
+		d.i += n
+		l.skill = s
+		s.lazy = l
 	}
 	s.Location = d.str()
 	s.BaseDir = d.str()
@@ -588,9 +636,10 @@ func (d *idec) listing(c *Catalog) *Listing {
 			l.Roots[i] = d.root()
 		}
 	}
+	strs := new([]string)
 	table := make([]*Skill, d.count())
 	for i := range table {
-		table[i] = d.skill(c)
+		table[i] = d.skill(c, strs)
 	}
 	skillAt := func(i uint64) *Skill {
 		if i >= uint64(len(table)) {
@@ -630,5 +679,34 @@ func (d *idec) listing(c *Catalog) *Listing {
 	if d.err != nil {
 		return nil
 	}
+	// The blobs read the listing's whole table.
+	*strs = d.table
 	return l
+}
+
+// lazyParsed is a skill's parsed frontmatter as the index holds it,
+// decoded the first time it is asked for.
+type lazyParsed struct {
+	hidden bool
+	data   string    // the blob
+	strs   *[]string // the listing's string table
+	skill  *Skill
+	once   sync.Once
+	p      *skill.Skill
+}
+
+// get decodes the blob once. A blob that does not decode cannot come from
+// an index that passed its SHA-256 check and was written by this binary
+// (the index key holds the binary's stamp); should it happen anyway, the
+// frontmatter is the three fields the listing holds, not a panic.
+func (l *lazyParsed) get() *skill.Skill {
+	l.once.Do(func() {
+		d := &idec{s: l.data, outer: l.strs, blob: true}
+		p := d.parsed()
+		if d.err != nil || d.left() != 0 {
+			p = &skill.Skill{Name: l.skill.Name, Description: l.skill.Description, WhenToUse: l.skill.WhenToUse, DisableModelInvocation: l.hidden}
+		}
+		l.p, l.data, l.skill = p, "", nil
+	})
+	return l.p
 }

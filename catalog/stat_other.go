@@ -5,6 +5,7 @@ package catalog
 import (
 	"io/fs"
 	"os"
+	"sync/atomic"
 )
 
 // lstatRef and statRef stat a path; on these platforms they allocate.
@@ -37,3 +38,18 @@ func (dirAt) close() {}
 
 func lstatAt(_ dirAt, ref pathRef) (stamp, fs.FileMode, error) { return lstatRef(ref) }
 func statAt(_ dirAt, ref pathRef) (stamp, fs.FileMode, error)  { return statRef(ref) }
+
+// checkStamps stats each path of part and sets changed when one no longer
+// has its stamp; on these platforms each path is looked up whole.
+func checkStamps(part []pathStamp, changed *atomic.Bool) {
+	for _, ps := range part {
+		if changed.Load() {
+			return
+		}
+		now := indexStat(ps.path)
+		if now.missing != ps.missing || now.stamp != ps.stamp {
+			changed.Store(true)
+			return
+		}
+	}
+}
