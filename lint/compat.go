@@ -55,6 +55,28 @@ const (
 	RuleReferenceValidator HostRule = "skills-ref"
 )
 
+// ruleDocs say what each rule of [Hosts] requires, in one sentence.
+var ruleDocs = map[HostRule]string{
+	RuleFrontmatter:         "The file must open with a --- frontmatter block that parses as YAML.",
+	RuleNameField:           "The frontmatter must have a name, not empty.",
+	RuleDescriptionField:    "The frontmatter must have a description, not empty.",
+	RuleSpecName:            `The name must be 1 to 64 characters of a-z, 0-9 and "-", with no hyphen at the start or end and no two in a row (https://agentskills.io/specification#name-field).`,
+	RuleNameMatchesFolder:   "The name must equal the name of the skill's folder.",
+	RuleDescriptionLength:   "The description must have at most 1024 characters (https://agentskills.io/specification#description-field).",
+	RuleCompatibilityLength: "The compatibility field must have at most 500 characters.",
+	RuleMetadataStrings:     "The metadata field must map strings to strings.",
+	RuleFields:              "The frontmatter may hold only the fields the checker accepts; any other key is refused.",
+	RuleReservedWords:       `The name must not contain the reserved words "anthropic" or "claude".`,
+	RuleNoAngleBrackets:     `The description must not contain "<" or ">".`,
+	RuleNoXMLTags:           "The name and the description must not contain XML tags.",
+	RuleSkillFileName:       "The file must be named exactly SKILL.md, inside a skill folder.",
+	RuleReferenceValidator:  "The reference validator (skills-ref validate) must accept the skill folder; each of its messages is reported.",
+}
+
+// Doc says in one sentence what the rule requires, or "" for a name that
+// is not one of the rules of [Hosts].
+func (r HostRule) Doc() string { return ruleDocs[r] }
+
 // specFields are the six fields of the specification.
 var specFields = []string{"allowed-tools", "compatibility", "description", "license", "metadata", "name"}
 

@@ -157,3 +157,19 @@ func TestTargets(t *testing.T) {
 		t.Errorf("skillet's own profile as a target: %v", err)
 	}
 }
+
+// TestHostRuleDocs checks that every rule a checker of Hosts applies, and
+// so every rule lint --compat can print, says what it requires (skillet
+// lint --explain RULE prints it).
+func TestHostRuleDocs(t *testing.T) {
+	for _, h := range Hosts {
+		for _, r := range h.Rules {
+			if d := r.Doc(); d == "" || !strings.HasSuffix(d, ".") {
+				t.Errorf("host %s: rule %s has no one-sentence Doc: %q", h.Name, r, d)
+			}
+		}
+	}
+	if d := HostRule("no-such-rule").Doc(); d != "" {
+		t.Errorf("an unknown rule has the Doc %q", d)
+	}
+}

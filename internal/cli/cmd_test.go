@@ -280,8 +280,10 @@ func TestLintOptions(t *testing.T) {
 		{args: []string{"lint", "--explain", "shadowed"}, want: with(func(o *LintOptions) { o.Explain = "shadowed" })},
 		// --list-rules and --explain do not check the other flags.
 		{args: []string{"lint", "--list-rules", "--format", "nope"}, want: with(func(o *LintOptions) { o.ListRules = true; o.Format = "nope" })},
-		{args: []string{"lint", "--explain", "shadowd"}, wantUsage: `no diagnostic code "shadowd"; did you mean shadowed?`},
-		{args: []string{"lint", "--explain="}, wantUsage: `no diagnostic code ""`},
+		{args: []string{"lint", "--explain", "shadowd"}, wantUsage: `no diagnostic code or --compat rule "shadowd"; did you mean shadowed?`},
+		{args: []string{"lint", "--explain="}, wantUsage: `no diagnostic code or --compat rule ""`},
+		{args: []string{"lint", "--explain", "reserved-word"}, wantUsage: "did you mean reserved-words?"},
+		{args: []string{"lint", "--explain", "reserved-words"}, want: with(func(o *LintOptions) { o.Explain = "reserved-words" })},
 		{args: []string{"lint", "--fail-on", "warnings"}, wantUsage: `unknown --fail-on "warnings" (error or warning); did you mean warning?`},
 		{args: []string{"lint", "--format", "sraif"}, wantUsage: "did you mean sarif?"},
 		{args: []string{"lint", "--json", "--format", "sarif"}, wantUsage: "--json and --format sarif disagree"},

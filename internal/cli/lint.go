@@ -37,7 +37,7 @@ type LintOptions struct {
 	Diff        bool             // --diff
 	FailOn      string           // --fail-on: error or warning
 	MaxWarnings int              // --max-warnings; -1 for no limit
-	Explain     string           // --explain: a code, checked to exist
+	Explain     string           // --explain: a code or a --compat rule, checked to exist
 	ListRules   bool             // --list-rules
 }
 
@@ -63,7 +63,7 @@ Findings are printed as "path:line:col: level: message [code]", each with a
 "help:" line saying what to do, or as JSON (--json, docs/output.md), SARIF
 2.1.0 (--format sarif) or GitHub Actions annotations (--format github); a
 summary line goes to stderr and says how many findings --fix would mend.
---explain CODE prints a code's documentation, --list-rules every code with
+--explain CODE prints a code's documentation (or a --compat rule's), --list-rules every code with
 its level, fix and source (docs/lint.md). --strict raises the specification's rules to errors. --compat
 adds, for each skill and each host profile (docs/hosts.md), whether the host
 loads it, loads it changed (and how) or does not load it (and why), and the
@@ -100,7 +100,7 @@ otherwise, 2 on usage errors.`,
 	fl := cmd.Flags()
 	fl.BoolVar(&asJSON, "json", false, "print the report as JSON (docs/output.md); same as --format json")
 	fl.StringVar(&opts.Format, "format", "text", "report format: text, json, sarif or github (workflow annotations)")
-	fl.StringVar(&opts.Explain, "explain", "", "print the documentation of a diagnostic code and exit")
+	fl.StringVar(&opts.Explain, "explain", "", "print the documentation of a diagnostic code, or of a rule --compat reports, and exit")
 	fl.BoolVar(&opts.ListRules, "list-rules", false, "list every diagnostic code with its level, fix and source, and exit")
 	fl.StringVar(&opts.FailOn, "fail-on", "error", "the lowest level that fails the run (exit 1): error or warning")
 	fl.IntVar(&opts.MaxWarnings, "max-warnings", -1, "fail the run (exit 1) when there are more than this many warnings (-1: no limit)")
@@ -115,6 +115,9 @@ otherwise, 2 on usage errors.`,
 		var codes []cobra.Completion
 		for _, ci := range skill.Codes() {
 			codes = append(codes, cobra.CompletionWithDesc(string(ci.Code), ci.Summary))
+		}
+		for _, r := range hostRules() {
+			codes = append(codes, cobra.CompletionWithDesc(string(r), r.Doc()))
 		}
 		return codes, cobra.ShellCompDirectiveNoFileComp
 	})
@@ -138,8 +141,7 @@ func (o *LintOptions) parse(cmd *cobra.Command, args []string, asJSON bool, fix 
 		return nil
 	}
 	if cmd.Flags().Changed("explain") {
-		_, err := lookupCode(o.Explain)
-		return err
+		return checkExplain(o.Explain)
 	}
 	if o.FailOn != "error" && o.FailOn != "warning" {
 		return usagef("unknown --fail-on %q (error or warning)%s", o.FailOn, didYouMean(o.FailOn, []string{"error", "warning"}))
@@ -178,6 +180,9 @@ func lintRun(ctx context.Context, o *LintOptions) error {
 		return writeRuleList(io.Out)
 	}
 	if o.Explain != "" {
+		if r := lint.HostRule(o.Explain); slices.Contains(hostRules(), r) {
+			return writeExplainRule(io.Out, r)
+		}
 		ci, err := lookupCode(o.Explain)
 		if err != nil {
 			return err

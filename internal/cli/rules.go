@@ -3,28 +3,84 @@ package cli
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
-	"github.com/skillet-go/skillet/internal/suggest"
 	"github.com/skillet-go/skillet/lint"
 	"github.com/skillet-go/skillet/skill"
 )
 
 // lookupCode returns the registered code named s, or a usage error that
-// suggests the nearest code.
+// suggests the nearest code or host rule.
 func lookupCode(s string) (skill.CodeInfo, error) {
-	var names []string
 	for _, ci := range skill.Codes() {
 		if string(ci.Code) == s {
 			return ci, nil
 		}
+	}
+	return skill.CodeInfo{}, usagef("no diagnostic code %q%s", s, explainHint(s))
+}
+
+// explainHint suggests the code or host rule nearest to s, else points at
+// --list-rules.
+func explainHint(s string) string {
+	var names []string
+	for _, ci := range skill.Codes() {
 		names = append(names, string(ci.Code))
 	}
-	hint := "; skillet lint --list-rules lists them"
-	if near := suggest.Nearest(s, names); near != "" {
-		hint = fmt.Sprintf("; did you mean %s?", near)
+	for _, r := range hostRules() {
+		names = append(names, string(r))
 	}
-	return skill.CodeInfo{}, usagef("no diagnostic code %q%s", s, hint)
+	if h := didYouMean(s, names); h != "" {
+		return h
+	}
+	return "; skillet lint --list-rules lists them"
+}
+
+// hostRules are the rules of lint.Hosts, each once, in the order the
+// checkers name them: every rule name lint --compat can print.
+func hostRules() []lint.HostRule {
+	var rules []lint.HostRule
+	for _, h := range lint.Hosts {
+		for _, r := range h.Rules {
+			if !slices.Contains(rules, r) {
+				rules = append(rules, r)
+			}
+		}
+	}
+	return rules
+}
+
+// checkExplain reports whether --explain can explain s: a diagnostic code
+// or a rule that lint --compat prints; otherwise a usage error that
+// suggests the nearest of either.
+func checkExplain(s string) error {
+	if slices.Contains(hostRules(), lint.HostRule(s)) {
+		return nil
+	}
+	for _, ci := range skill.Codes() {
+		if string(ci.Code) == s {
+			return nil
+		}
+	}
+	return usagef("no diagnostic code or --compat rule %q%s", s, explainHint(s))
+}
+
+// writeExplainRule writes the documentation of a rule of the
+// compatibility report: what it requires, and which checkers apply it,
+// with where their rules come from.
+func writeExplainRule(w io.Writer, r lint.HostRule) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: a rule of the compatibility report (skillet lint --compat)\n\n", r)
+	b.WriteString(wrap(r.Doc(), 76))
+	b.WriteString("\n\nChecked for:\n")
+	for _, h := range lint.Hosts {
+		if slices.Contains(h.Rules, r) {
+			fmt.Fprintf(&b, "  %s: %s; source: %s\n", h.Name, h.Title, h.Source)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // levelText says a code's default level, and that strict mode raises it.

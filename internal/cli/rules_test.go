@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,5 +60,22 @@ func TestExplain(t *testing.T) {
 	}
 	if _, err := lookupCode("name-mismatsh"); err == nil || !strings.Contains(err.Error(), "did you mean name-mismatch?") {
 		t.Errorf("lookupCode(name-mismatsh) = %v, want a did-you-mean", err)
+	}
+}
+
+// TestExplainEveryCompatRule runs lint --explain for every rule a checker
+// of lint.Hosts applies (so every name lint --compat can print): each is
+// explained, with the checkers that apply it.
+func TestExplainEveryCompatRule(t *testing.T) {
+	rules := hostRules()
+	if len(rules) < 10 {
+		t.Fatalf("only %d rules: %v", len(rules), rules)
+	}
+	for _, r := range rules {
+		var out, errb bytes.Buffer
+		code := Run(context.Background(), []string{"lint", "--explain", string(r)}, &IO{Out: &out, Err: &errb})
+		if code != 0 || !strings.HasPrefix(out.String(), string(r)+": a rule of the compatibility report") || !strings.Contains(out.String(), "Checked for:\n  ") {
+			t.Errorf("lint --explain %s: exit %d, %q, %q", r, code, out.String(), errb.String())
+		}
 	}
 }
