@@ -80,7 +80,8 @@ type File struct {
 	// entry starting with "_" (a draft) or "." (hidden), so it is checked
 	// but never loaded; Flat that it is a flat-form NAME.md.
 	Skill, Loaded, Ignored, Flat bool
-	// Diagnostics are the findings about this path, sorted.
+	// Diagnostics are the findings about this path, sorted: the part of
+	// Report.Diagnostics about it (the same elements, not a copy).
 	Diagnostics []skill.Diagnostic
 
 	// What Fix needs: the bytes read for the suggested fixes, their
@@ -245,26 +246,35 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 			}
 		}
 	}
-	diags = dedupe(diags)
 	skill.SortDiagnostics(diags)
+	diags = dedupeSorted(diags)
 	attachFixes(diags, files, r.Settings.MaxDescriptionChars)
 	r.Diagnostics = diags
-	for _, d := range diags {
-		f := files[d.Path]
+	// Sorted by path, each file's findings are one run of diags: its
+	// Diagnostics are that part of r.Diagnostics, not a copy.
+	for i := 0; i < len(diags); {
+		j := i + 1
+		for j < len(diags) && diags[j].Path == diags[i].Path {
+			j++
+		}
+		f := files[diags[i].Path]
 		if f == nil {
-			f = &File{Path: d.Path}
-			files[d.Path] = f
+			f = &File{Path: diags[i].Path}
+			files[diags[i].Path] = f
 		}
-		if f.Name == "" && f.Skill {
-			f.Name = d.Skill
+		for _, d := range diags[i:j] {
+			if f.Name == "" && f.Skill {
+				f.Name = d.Skill
+			}
+			switch d.Severity {
+			case skill.SeverityError:
+				r.Counts.Errors++
+			case skill.SeverityWarning:
+				r.Counts.Warnings++
+			}
 		}
-		f.Diagnostics = append(f.Diagnostics, d)
-		switch d.Severity {
-		case skill.SeverityError:
-			r.Counts.Errors++
-		case skill.SeverityWarning:
-			r.Counts.Warnings++
-		}
+		f.Diagnostics = diags[i:j:j]
+		i = j
 	}
 	for _, f := range files {
 		r.Files = append(r.Files, f)
@@ -391,20 +401,29 @@ func dropIgnoredNameMismatch(diags []skill.Diagnostic, files map[string]*File) [
 	})
 }
 
-func dedupe(diags []skill.Diagnostic) []skill.Diagnostic {
-	type key struct {
-		code                     skill.Code
-		sev                      skill.Severity
-		path, msg, name, related string
-		line, col                int
+// dedupeSorted removes the repeats of a finding (same code, level, path,
+// position, message, skill and related path) from diags sorted by
+// skill.SortDiagnostics, keeping the first. Repeats sort next to each
+// other, among the findings of the same path, position, code and message,
+// and the sort is stable: the result is what removing the repeats before
+// sorting would give.
+func dedupeSorted(diags []skill.Diagnostic) []skill.Diagnostic {
+	sameSort := func(a, b *skill.Diagnostic) bool {
+		return a.Path == b.Path && a.Line == b.Line && a.Column == b.Column && a.Code == b.Code && a.Message == b.Message
 	}
-	seen := map[key]bool{}
-	return slices.DeleteFunc(diags, func(d skill.Diagnostic) bool {
-		k := key{d.Code, d.Severity, d.Path, d.Message, d.Skill, d.Related, d.Line, d.Column}
-		if seen[k] {
-			return true
+	out := diags[:0]
+	run := 0 // where the run of findings that sort the same starts in out
+	for i := range diags {
+		d := &diags[i]
+		if len(out) > 0 && !sameSort(&out[len(out)-1], d) {
+			run = len(out)
 		}
-		seen[k] = true
-		return false
-	})
+		if !slices.ContainsFunc(out[run:], func(o skill.Diagnostic) bool {
+			return o.Severity == d.Severity && o.Skill == d.Skill && o.Related == d.Related
+		}) {
+			out = append(out, *d)
+		}
+	}
+	clear(diags[len(out):])
+	return out
 }
