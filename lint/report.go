@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillet-go/skillet/internal/fsx"
+	"github.com/skillet-go/skillet/internal/jsonw"
 	"github.com/skillet-go/skillet/internal/textsafe"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -216,8 +218,97 @@ type jsonIssue struct {
 // "message", "line", "column"}]}], "counts": {"files", "skills", "errors",
 // "warnings"}}, plus "compat" when the compatibility report was asked for.
 // Paths are absolute with "/" separators; every file checked is listed,
-// with "issues": [] when it has none.
+// with "issues": [] when it has none. The bytes are those of encoding/json
+// with a two-space indent and no HTML escaping (writeJSONEncoded), written
+// in one pass as the report is walked (docs/performance.md#lint).
 func (r *Report) WriteJSON(w io.Writer) error {
+	var j jsonw.Writer
+	j.B = append(j.B, "{\n  \"workspace\": "...)
+	j.Str(filepath.ToSlash(r.Workspace))
+	j.B = append(j.B, ",\n  \"files\": "...)
+	if len(r.Files) == 0 {
+		j.B = append(j.B, "[]"...)
+	} else {
+		j.B = append(j.B, '[')
+		for i, f := range r.Files {
+			j.Elem(i, 2)
+			j.B = append(j.B, '{')
+			j.Key(0, 3, "path")
+			j.Str(filepath.ToSlash(f.Path))
+			j.Key(1, 3, "name")
+			j.Str(f.Name)
+			j.Key(1, 3, "issues")
+			if len(f.Diagnostics) == 0 {
+				j.B = append(j.B, "[]"...)
+			} else {
+				j.B = append(j.B, '[')
+				for k := range f.Diagnostics {
+					d := &f.Diagnostics[k]
+					j.Elem(k, 4)
+					j.B = append(j.B, '{')
+					j.Key(0, 5, "code")
+					j.Str(string(d.Code))
+					j.Key(1, 5, "level")
+					j.Str(string(d.Severity))
+					j.Key(1, 5, "message")
+					j.Str(d.Message)
+					j.Key(1, 5, "line")
+					j.Int(d.Line)
+					j.Key(1, 5, "column")
+					j.Int(d.Column)
+					if rel := filepath.ToSlash(d.Related); rel != "" {
+						j.Key(1, 5, "related")
+						j.Str(rel)
+					}
+					j.End(4, '}')
+				}
+				j.End(3, ']')
+			}
+			j.End(2, '}')
+			if len(j.B) >= 32<<10 {
+				if _, err := w.Write(j.B); err != nil {
+					return err
+				}
+				j.B = j.B[:0]
+			}
+		}
+		j.End(1, ']')
+	}
+	j.B = append(j.B, ",\n  \"counts\": {"...)
+	j.Key(0, 2, "files")
+	j.Int(r.Counts.Files)
+	j.Key(1, 2, "skills")
+	j.Int(r.Counts.Skills)
+	j.Key(1, 2, "errors")
+	j.Int(r.Counts.Errors)
+	j.Key(1, 2, "warnings")
+	j.Int(r.Counts.Warnings)
+	j.End(1, '}')
+	if r.Compat != nil {
+		compat := []*Compat{}
+		for _, c := range r.Compat {
+			cc := *c
+			cc.Path = filepath.ToSlash(c.Path)
+			compat = append(compat, &cc)
+		}
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetIndent("  ", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(compat); err != nil {
+			return err
+		}
+		j.B = append(j.B, ",\n  \"compat\": "...)
+		j.B = append(j.B, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
+	}
+	j.B = append(j.B, "\n}\n"...)
+	_, err := w.Write(j.B)
+	return err
+}
+
+// writeJSONEncoded is WriteJSON through encoding/json: the reference the
+// one-pass writer is held to (TestWriteJSONIsEncodingJSON).
+func (r *Report) writeJSONEncoded(w io.Writer) error {
 	out := jsonReport{Workspace: filepath.ToSlash(r.Workspace), Files: []jsonFile{}, Counts: r.Counts}
 	for _, f := range r.Files {
 		jf := jsonFile{Path: filepath.ToSlash(f.Path), Name: f.Name, Issues: []jsonIssue{}}

@@ -1,0 +1,106 @@
+// Package jsonw appends indented JSON to a byte slice in one pass: the
+// bytes encoding/json writes with SetIndent("", "  ") and
+// SetEscapeHTML(false), without building the values first or indenting
+// afterwards. lint's JSON report uses it (docs/performance.md#lint).
+package jsonw
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// Writer holds the document being appended, B; the caller writes B out
+// and truncates it whenever it likes.
+type Writer struct {
+	B []byte
+}
+
+// Elem starts the i-th element of a non-empty array at the given depth.
+func (w *Writer) Elem(i, depth int) {
+	if i > 0 {
+		w.B = append(w.B, ',')
+	}
+	w.NL(depth)
+}
+
+// Key starts the i-th member of an object at the given depth.
+func (w *Writer) Key(i, depth int, k string) {
+	w.Elem(i, depth)
+	w.Str(k)
+	w.B = append(w.B, ':', ' ')
+}
+
+// End closes a non-empty array or object whose brackets sit at depth.
+func (w *Writer) End(depth int, c byte) {
+	w.NL(depth)
+	w.B = append(w.B, c)
+}
+
+// NL starts a new line indented for depth.
+func (w *Writer) NL(depth int) {
+	w.B = append(w.B, '\n')
+	for range depth {
+		w.B = append(w.B, ' ', ' ')
+	}
+}
+
+// Int appends n.
+func (w *Writer) Int(n int) { w.B = strconv.AppendInt(w.B, int64(n), 10) }
+
+// Str appends s as a JSON string the way encoding/json does without HTML
+// escaping: quotes, backslashes and control characters escaped (\b, \f,
+// \n, \r, \t short, the others as \u00XX), invalid UTF-8 as \ufffd, U+2028
+// and U+2029 as \u escapes.
+func (w *Writer) Str(s string) {
+	b := append(w.B, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	w.B = append(b, '"')
+}
+
+const hex = "0123456789abcdef"
