@@ -212,8 +212,10 @@ func encodedContents(sn *snapshot, c *mcp.ResourceContents, f *file) ([]byte, bo
 }
 
 // plainID returns a request id as the SDK would write it back: a decimal
-// integer that fits int64, or a string of printable ASCII without escapes.
-// Any other id is left to the SDK.
+// integer of at most 2^53 in magnitude (the SDK holds numeric ids as
+// float64; larger ones go on to be refused, mcpline.CheckID), or a
+// string of printable ASCII without escapes. Any other id is left to the
+// SDK.
 func plainID(raw json.RawMessage) ([]byte, bool) {
 	if len(raw) == 0 {
 		return nil, false
@@ -229,7 +231,8 @@ func plainID(raw json.RawMessage) ([]byte, bool) {
 		}
 		return raw, true
 	}
-	if _, err := strconv.ParseInt(string(raw), 10, 64); err != nil || (len(raw) > 1 && raw[0] == '0') || strings.HasPrefix(string(raw), "-0") || raw[0] == '+' {
+	n, err := strconv.ParseInt(string(raw), 10, 64)
+	if err != nil || n > 1<<53 || n < -(1<<53) || (len(raw) > 1 && raw[0] == '0') || strings.HasPrefix(string(raw), "-0") || raw[0] == '+' {
 		return nil, false
 	}
 	return raw, true

@@ -73,7 +73,7 @@ func TestFastReadIsTheSDKs(t *testing.T) {
 	}
 	want := int64(0)
 	for _, version := range []string{"2025-06-18", "2025-11-25", "2026-07-28"} {
-		for _, id := range []string{"1", "42", `"abc"`, "-7"} {
+		for _, id := range []string{"1", "42", `"abc"`, "-7", "9007199254740992", "-9007199254740992"} {
 			for _, uri := range uris {
 				params := `{"uri":"` + uri + `"}`
 				if version >= "2026" {
@@ -160,5 +160,43 @@ func TestFastReadForeignHost(t *testing.T) {
 	}
 	if n := fast.fastHits.Load(); n != 0 {
 		t.Errorf("the fast path answered %d requests with a foreign Host", n)
+	}
+}
+
+// TestBigIDs: a numeric id the SDK would not answer with exactly (it reads
+// ids as float64: 2^53+1 comes back as 2^53, anything past int64 as
+// -2^63, 1.5 as 1) is refused over HTTP with -32600 and the id as sent,
+// fast path or not, for a read and for any other method; the largest id
+// it holds exactly is answered with itself.
+func TestBigIDs(t *testing.T) {
+	fast, _, fastURL, sdkURL := fastPair(t)
+	var u string
+	for u = range fast.snap.Load().files {
+		break
+	}
+	for _, id := range []string{"123456789012345678901234", "-123456789012345678901234", "9223372036854775807", "9007199254740993", "1.5"} {
+		for _, body := range []string{
+			`{"jsonrpc":"2.0","id":` + id + `,"method":"resources/read","params":{"uri":"` + u + `"}}`,
+			`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`,
+		} {
+			for _, url := range []string{fastURL, sdkURL} {
+				a := post(t, url, "2025-11-25", body, nil)
+				want := `{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32600,"message":"invalid request: the id ` + id + ` is a number this server cannot answer with exactly (an integer from -2^53 to 2^53, or a string); send it as a string"}}`
+				if a.status != http.StatusBadRequest || a.body != want {
+					t.Errorf("%s: %d %s\nwant 400 %s", body, a.status, a.body, want)
+				}
+			}
+		}
+	}
+	if n := fast.fastHits.Load(); n != 0 {
+		t.Errorf("the fast path answered %d requests with ids the SDK mangles", n)
+	}
+	for _, id := range []string{"9007199254740992", "-9007199254740992"} {
+		for _, url := range []string{fastURL, sdkURL} {
+			a := post(t, url, "2025-11-25", `{"jsonrpc":"2.0","id":`+id+`,"method":"ping"}`, nil)
+			if a.status != 200 || a.body != `{"jsonrpc":"2.0","id":`+id+`,"result":{}}` {
+				t.Errorf("ping id %s: %d %s", id, a.status, a.body)
+			}
+		}
 	}
 }

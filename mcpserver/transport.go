@@ -201,7 +201,8 @@ func foldLocalhost(next http.Handler) http.Handler {
 
 // parseErrors answers a POST whose body is not JSON with the JSON-RPC
 // parse error (-32700, "id": null, HTTP 400), where the SDK answers with
-// plain text. A body over limit goes on to the SDK, which refuses it
+// plain text, and a request whose numeric id the SDK would not answer with
+// exactly (mcpline.CheckID) with -32600 and that id as sent (HTTP 400). A body over limit goes on to the SDK, which refuses it
 // (413). fast, when not nil, may answer a valid body itself (fastRead).
 func parseErrors(next http.Handler, limit int64, fast func(http.ResponseWriter, *http.Request, []byte) bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -220,8 +221,21 @@ func parseErrors(next http.Handler, limit int64, fast func(http.ResponseWriter, 
 			_, _ = w.Write(mcpline.ErrorResponse(jsonrpc.ID{}, jsonrpc.CodeParseError, "the request body is not JSON"))
 			return
 		}
+		// The fast path answers only ids the SDK holds exactly (plainID).
 		if fast != nil && int64(len(body)) <= limit && fast(w, r, body) {
 			return
+		}
+		if int64(len(body)) <= limit {
+			// The SDK reads a numeric id as a float64: one it would not
+			// answer with exactly is refused here, with the id as sent.
+			if raw := mcpline.RequestID(body); raw != nil {
+				if err := mcpline.CheckID(raw); err != nil {
+					w.Header().Set("Content-Type", "application/json")
+					w.WriteHeader(http.StatusBadRequest)
+					_, _ = w.Write(mcpline.ErrorResponseRawID(bytes.TrimSpace(raw), jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error()))
+					return
+				}
+			}
 		}
 		r.Body = struct {
 			io.Reader

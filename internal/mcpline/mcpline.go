@@ -26,7 +26,9 @@ const DefaultMaxLineBytes = 4 << 20 // 4 MiB, the HTTP transport's default body 
 // JSON-RPC message gets an error response (-32700 parse error, -32600
 // invalid request) and a line over MaxLineBytes is skipped with -32600,
 // where the SDK's own stdio transport ends the session. JSON-RPC batches,
-// which MCP dropped in 2025-06-18, get -32600 too.
+// which MCP dropped in 2025-06-18, get -32600 too, and so does a request
+// whose numeric id the SDK would not answer with exactly ([CheckID]), with
+// its id as sent.
 type Transport struct {
 	Reader io.Reader
 	Writer io.Writer
@@ -112,6 +114,12 @@ func (c *lineConn) decode(line []byte, tooLong bool, limit int) jsonrpc.Message 
 	case bytes.HasPrefix(bytes.TrimSpace(line), []byte("[")):
 		code, msg = jsonrpc.CodeInvalidRequest, "JSON-RPC batches are not supported (MCP dropped them in 2025-06-18)"
 	default:
+		if raw := RequestID(line); raw != nil {
+			if err := CheckID(raw); err != nil {
+				_ = c.writeRaw(ErrorResponseRawID(bytes.TrimSpace(raw), jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error()))
+				return nil
+			}
+		}
 		m, err := jsonrpc.DecodeMessage(bytes.TrimSpace(line))
 		if err == nil {
 			return m
