@@ -2,6 +2,8 @@ package catalog
 
 import (
 	"errors"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/skillet-go/skillet/internal/profile"
@@ -46,6 +48,21 @@ func FuzzParseConfig(f *testing.F) {
 			if d.Line < 1 {
 				t.Fatalf("diagnostic without a position: %v", d)
 			}
+		}
+	})
+}
+
+// FuzzSplitWords holds splitWords to the definition it implements faster:
+// FieldsFunc over the lower-cased text at every rune that is neither a
+// letter nor a digit (invalid UTF-8 included).
+func FuzzSplitWords(f *testing.F) {
+	for _, seed := range []string{"", "Release notes: v1.2, CHANGELOG-writer", "Ünïcödé ΣΊΣΥΦΟΣ straße İstanbul", "a\xffb\xc3", "日本語のテキスト 123", "  --  ", "K\u212aelvin"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := strings.FieldsFunc(strings.ToLower(s), notWord)
+		if got := splitWords(s); !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+			t.Fatalf("splitWords(%q) = %q, want %q", s, got, want)
 		}
 	})
 }

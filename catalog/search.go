@@ -343,12 +343,48 @@ func wordsOf(s string) iter.Seq[string] {
 func notWord(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
 
 // splitWords lower-cases s and splits it at every rune that is not a
-// letter or a digit.
+// letter or a digit: strings.FieldsFunc(strings.ToLower(s), notWord), with
+// ASCII bytes classified by a table and the words appended in one pass
+// (splitting was most of a first search's time over a listing read from the
+// index; FuzzSplitWords holds it to FieldsFunc).
 func splitWords(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
+	s = strings.ToLower(s)
+	words := make([]string, 0, len(s)/6+1)
+	start := -1
+	for i := 0; i < len(s); {
+		c := s[i]
+		size := 1
+		word := asciiWord[c]
+		if c >= utf8.RuneSelf {
+			var r rune
+			r, size = utf8.DecodeRuneInString(s[i:])
+			word = !notWord(r)
+		}
+		switch {
+		case word && start < 0:
+			start = i
+		case !word && start >= 0:
+			words = append(words, s[start:i])
+			start = -1
+		}
+		i += size
+	}
+	if start >= 0 {
+		words = append(words, s[start:])
+	}
+	return words
 }
+
+// asciiWord says which ASCII bytes are letters or digits.
+var asciiWord = func() (t [256]bool) {
+	for c := '0'; c <= '9'; c++ {
+		t[c] = true
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = true, true
+	}
+	return t
+}()
 
 // stem strips common English inflections so that forms of one word meet:
 // plural "s"/"es"/"ies", "ing" and "ed" (undoubling a final consonant), and
