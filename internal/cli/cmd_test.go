@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
@@ -400,6 +402,51 @@ func TestRefOptions(t *testing.T) {
 		}
 		if d := cmp.Diff(tc.want, got.Paths); d != "" {
 			t.Errorf("%v: paths (-want +got):\n%s", tc.args, d)
+		}
+	}
+}
+
+// TestREADMEFlags checks that the README names every command and every
+// flag of every command (the global ones included), so a new flag cannot
+// be left out of it.
+func TestREADMEFlags(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(data)
+	root := NewCmdRoot(NewFactory(&IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}))
+	names := func(fs *pflag.FlagSet) []string {
+		var out []string
+		fs.VisitAll(func(f *pflag.Flag) {
+			if !f.Hidden && f.Name != "help" {
+				out = append(out, f.Name)
+			}
+		})
+		return out
+	}
+	documented := func(flag string) bool {
+		return regexp.MustCompile("`[^`]*--" + regexp.QuoteMeta(flag) + "([ =`\\[]|$)").MatchString(readme)
+	}
+	for _, name := range names(root.PersistentFlags()) {
+		if !documented(name) {
+			t.Errorf("README: the global flag --%s is not documented", name)
+		}
+	}
+	for _, c := range root.Commands() {
+		if !c.IsAvailableCommand() || c.Name() == "help" || c.Name() == "completion" {
+			continue
+		}
+		if !strings.Contains(readme, "`skillet "+c.Name()) {
+			t.Errorf("README: the command %s is not in the command table", c.Name())
+		}
+		if c.DisableFlagParsing {
+			continue // the reference commands take no flags
+		}
+		for _, name := range names(c.LocalFlags()) {
+			if !documented(name) {
+				t.Errorf("README: %s --%s is not documented", c.Name(), name)
+			}
 		}
 	}
 }
