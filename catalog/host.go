@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/skill"
@@ -28,8 +29,9 @@ const (
 	hostSearchFolders = 5000
 )
 
-// HostVerdict is what a host does with one skill file.
-type HostVerdict struct {
+// hostVerdict is what a host does with one skill file (the fields lint
+// reads are catalogx.Verdict's).
+type hostVerdict struct {
 	// Path is the file's path as found; Root and Scope the root it was
 	// found under.
 	Path  string
@@ -370,7 +372,7 @@ func discoveryReason(p *profile.Profile, c *hostCand) string {
 // listing: the skills the host loads, in precedence order, with the names
 // and descriptions it shows, and a not-loaded diagnostic for every other
 // skill file under its roots.
-func (c *Catalog) hostList(ctx context.Context) (*Listing, []HostVerdict, error) {
+func (c *Catalog) hostList(ctx context.Context) (*Listing, []hostVerdict, error) {
 	p := c.profile
 	l := &Listing{Workspace: c.workspace}
 	diags := slices.Clone(c.cfgDiags)
@@ -425,11 +427,11 @@ func (c *Catalog) hostList(ctx context.Context) (*Listing, []HostVerdict, error)
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	verdicts := make([]HostVerdict, len(cands))
+	verdicts := make([]hostVerdict, len(cands))
 	seenReal := map[string]int{}
 	for i, cd := range cands {
 		v := &verdicts[i]
-		*v = HostVerdict{Path: cd.path, Root: cd.root.Path, Scope: cd.root.Scope, flat: cd.flat, dir: cd.dir, real: cd.real, order: i}
+		*v = hostVerdict{Path: cd.path, Root: cd.root.Path, Scope: cd.root.Scope, flat: cd.flat, dir: cd.dir, real: cd.real, order: i}
 		if cd.root.Scope == ScopeExtra {
 			// An extra root is skillet's: read it whatever the host's
 			// layout says, with the host's parsing and naming rules.
@@ -551,7 +553,7 @@ func (c *Catalog) unreadFolders(p *profile.Profile) []skill.Diagnostic {
 
 // applyPrecedence settles name clashes among the loaded verdicts, taken in
 // order.
-func applyPrecedence(p *profile.Profile, vs []HostVerdict) {
+func applyPrecedence(p *profile.Profile, vs []hostVerdict) {
 	if p.Precedence.Duplicates == "all" {
 		return
 	}
@@ -581,7 +583,7 @@ func applyPrecedence(p *profile.Profile, vs []HostVerdict) {
 // applyDisclosure shapes what the model is shown of the loaded skills:
 // aliases "FOLDER (NAME)" (the first skill of a name only) and the
 // catalog's character budget.
-func applyDisclosure(p *profile.Profile, vs []HostVerdict) {
+func applyDisclosure(p *profile.Profile, vs []hostVerdict) {
 	aliased := map[string]bool{}
 	used, over := 0, false
 	for i := range vs {
@@ -652,7 +654,7 @@ func hostRead(p string, max int) ([]byte, error) {
 // the profile's own are) and returns what the host does with every skill
 // file under its roots, in precedence order. lint reads it for its
 // compatibility report.
-func hostVerdicts(ctx context.Context, p *profile.Profile, opts *Options) ([]HostVerdict, error) {
+func hostVerdicts(ctx context.Context, p *profile.Profile, opts *Options) ([]hostVerdict, error) {
 	o := Options{}
 	if opts != nil {
 		o = *opts
@@ -690,13 +692,21 @@ func (c *Catalog) listHost(ctx context.Context) (*Listing, error) {
 	return l, nil
 }
 
-// HostVerdictFor says what the host of profile p would do with one skill
-// file were it installed in one of the host's skills folders at the same
-// place as below root (the root it was found under; boundary is the folder
-// symlinks must stay inside, for hosts that check). Name clashes with other
-// skills are not considered. lint --compat and --target read it.
-func HostVerdictFor(p *profile.Profile, file, root, boundary string) HostVerdict {
-	v := HostVerdict{Path: file, Root: root}
+func init() {
+	catalogx.Register(catalogx.Hooks{
+		HostVerdict: func(p *profile.Profile, file, root, boundary string) catalogx.Verdict {
+			v := hostVerdictFor(p, file, root, boundary)
+			return catalogx.Verdict{Loaded: v.Loaded, Name: v.Name, Description: v.Description,
+				Hidden: v.Hidden, Changes: v.Changes, Reason: v.Reason}
+		},
+	})
+}
+
+// hostVerdictFor is catalogx.HostVerdict: what the host of profile p would
+// do with one skill file were it installed in one of the host's skills
+// folders at the same place as below root.
+func hostVerdictFor(p *profile.Profile, file, root, boundary string) hostVerdict {
+	v := hostVerdict{Path: file, Root: root}
 	rel, err := filepath.Rel(root, file)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		rel = filepath.Base(file)

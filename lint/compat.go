@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/internal/skillsref"
 	"github.com/skillet-go/skillet/skill"
@@ -176,7 +177,7 @@ func compatOf(p *profile.Profile, cd *catalog.Candidate, workspace string) HostC
 	if cd.Scope != catalog.ScopeProject {
 		boundary = ""
 	}
-	v := catalog.HostVerdictFor(p, cd.Path, cd.Root, boundary)
+	v := catalogx.HostVerdict(p, cd.Path, cd.Root, boundary)
 	h := HostCompat{Host: p.Name}
 	switch {
 	case !v.Loaded:
