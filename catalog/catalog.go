@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/skill"
@@ -64,16 +65,6 @@ type Options struct {
 	Home string
 	// Getenv replaces os.Getenv (tests); it is asked for XDG_CONFIG_HOME.
 	Getenv func(string) string
-	// Ignored makes List also read the skill files that discovery passes
-	// over because an entry on their path starts with "_" or "." (004:
-	// such entries are ignored "so drafts and hidden directories stay out
-	// of the catalogue"). They are parsed and their diagnostics reported,
-	// and they appear in Listing.Candidates with Ignored set, but they are
-	// never loaded, listed or compared with other skills (no shadowed, no
-	// duplicate-name). Version-control stores (.git, .hg, .svn),
-	// node_modules, __pycache__ and .venv are not searched. skillet lint
-	// sets it.
-	Ignored bool
 }
 
 // Settings are the effective settings of a catalog after the configuration
@@ -96,7 +87,16 @@ type Settings struct {
 // size and modification time (docs/discovery.md#caching): List re-reads only what changed, so it
 // is cheap to call on every turn. A Catalog is safe for concurrent use.
 type Catalog struct {
-	opts        Options
+	opts Options
+	// ignored makes List also read the skill files that discovery passes
+	// over because an entry on their path starts with "_" or "."
+	// (docs/discovery.md). They are parsed and their diagnostics reported,
+	// and they are among the listing's candidates with Ignored set, but
+	// they are never loaded, listed or compared with other skills (no
+	// shadowed, no duplicate-name). Version-control stores (.git, .hg,
+	// .svn), node_modules, __pycache__ and .venv are not searched. lint
+	// sets it (catalogx.ReadIgnored).
+	ignored     bool
 	cfg         Config
 	cfgDiags    []skill.Diagnostic
 	settings    Settings
@@ -424,31 +424,16 @@ type Listing struct {
 	Roots       []Root             `json:"roots"`
 	Skills      []*Skill           `json:"-"`
 	Diagnostics []skill.Diagnostic `json:"diagnostics"`
-	// Candidates are every skill file the listing read, in discovery
+	// candidates are every skill file the listing read, in discovery
 	// order (ignored files last): loaded, rejected, shadowed, duplicates
-	// and, with Options.Ignored, ignored files. A file reached twice
-	// through symlinks appears once.
-	Candidates []*Candidate `json:"-"`
+	// and, with Catalog.ignored, ignored files. A file reached twice
+	// through symlinks appears once. lint reads them
+	// (catalogx.Candidates).
+	candidates []*candidateFile
 }
 
-// Candidate is one skill file a listing read, and what came of it.
-type Candidate struct {
-	// Path is the file's absolute path as found (symlinks not resolved).
-	Path string
-	// Root and Scope are the root it was found under.
-	Root  string
-	Scope Scope
-	// Flat says the file is a flat-form skill (ROOT/NAME.md).
-	Flat bool
-	// Ignored says the file was found under an entry whose name starts
-	// with "_" or "." (Options.Ignored): parsed and reported, never loaded.
-	Ignored bool
-	// Skill is the parsed skill when the file parsed: loaded, lost to
-	// another copy (shadowed, duplicate-name) or ignored. It is nil when
-	// the file was rejected or could not be read. Only the skills in
-	// Listing.Skills are loaded.
-	Skill *Skill
-}
+// candidateFile is one skill file a listing read, and what came of it.
+type candidateFile = catalogx.Candidate[Skill]
 
 // Get returns the loaded skill of the given name from the latest listing
 // (listing first if there is none yet). Hidden and unlisted skills are

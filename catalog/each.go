@@ -22,7 +22,7 @@ import (
 // fn is given the listing as far as it is known (Workspace and Roots) and
 // one skill; an error from fn stops the listing and is returned. The
 // Listing returned has Workspace, Roots and Diagnostics (those List would
-// give); Skills and Candidates are nil. Each keeps no cache and no
+// give); Skills and the candidates lint reads are nil. Each keeps no cache and no
 // snapshot, so a later List of the same Catalog walks and reads again. A
 // Catalog with a persistent index (Options.Index), one that has listed
 // already, or a host profile other than the native one lists with List and

@@ -102,10 +102,23 @@ func (e testEnv) list(t testing.TB, o *Options) (*Catalog, *Listing) {
 // diagnostics.
 func checkEach(t testing.TB, opts *Options, want *Listing) {
 	t.Helper()
+	checkEachOf(t, opts, false, want)
+}
+
+// checkEachIgnored is checkEach for a catalog that reads ignored files
+// (catalogx.ReadIgnored).
+func checkEachIgnored(t testing.TB, opts *Options, want *Listing) {
+	t.Helper()
+	checkEachOf(t, opts, true, want)
+}
+
+func checkEachOf(t testing.TB, opts *Options, ignored bool, want *Listing) {
+	t.Helper()
 	c, err := New(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
+	c.ignored = ignored
 	var got []*Skill
 	l, err := c.Each(context.Background(), func(l *Listing, s *Skill) error {
 		if l.Workspace != want.Workspace || !reflect.DeepEqual(l.Roots, want.Roots) {
@@ -117,8 +130,8 @@ func checkEach(t testing.TB, opts *Options, want *Listing) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l.Skills != nil || l.Candidates != nil {
-		t.Errorf("Each returned %d skills and %d candidates, want none", len(l.Skills), len(l.Candidates))
+	if l.Skills != nil || l.candidates != nil {
+		t.Errorf("Each returned %d skills and %d candidates, want none", len(l.Skills), len(l.candidates))
 	}
 	if len(got) != len(want.Skills) {
 		t.Fatalf("Each handed out %d skills (%v), List listed %d (%v)", len(got), skillNames(got), len(want.Skills), names(want))

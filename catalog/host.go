@@ -481,9 +481,9 @@ func (c *Catalog) hostList(ctx context.Context) (*Listing, []hostVerdict, error)
 	for i := range verdicts {
 		v := &verdicts[i]
 		cd := cands[i]
-		cand := &Candidate{Path: v.Path, Root: v.Root, Scope: v.Scope, Flat: cd.flat}
+		cand := &candidateFile{Path: v.Path, Root: v.Root, Scope: string(v.Scope), Flat: cd.flat}
 		if !v.excluded {
-			l.Candidates = append(l.Candidates, cand)
+			l.candidates = append(l.candidates, cand)
 		}
 		if !v.Loaded {
 			if v.excluded {
@@ -699,6 +699,8 @@ func init() {
 			return catalogx.Verdict{Loaded: v.Loaded, Name: v.Name, Description: v.Description,
 				Hidden: v.Hidden, Changes: v.Changes, Reason: v.Reason}
 		},
+		Candidates:  func(l any) any { return l.(*Listing).candidates },
+		ReadIgnored: func(c any) { c.(*Catalog).ignored = true },
 	})
 }
 

@@ -12,7 +12,7 @@ import (
 )
 
 // ignoredEntry looks at an entry the walk ignores because its name starts
-// with "_" or "." (Options.Ignored). A folder is searched like a grouping
+// with "_" or "." (Catalog.ignored). A folder is searched like a grouping
 // folder, and the skill files found at or below it are collected in
 // w.ignored; a loose .md file directly in a flat root is a flat-form skill
 // file. Symlinks are followed only inside the root's boundary; links that

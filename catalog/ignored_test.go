@@ -41,15 +41,16 @@ func TestIgnored(t *testing.T) {
 		"skills/_broken/SKILL.md":             "---\n- a list, not a mapping\n---\n\nBody.\n",
 	})
 	for _, ignored := range []bool{false, true} {
-		c, err := New(context.Background(), &Options{Workspace: ws, NoUser: true, Ignored: ignored})
+		c, err := New(context.Background(), &Options{Workspace: ws, NoUser: true})
 		if err != nil {
 			t.Fatal(err)
 		}
+		c.ignored = ignored
 		l, err := c.List(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkEach(t, &Options{Workspace: ws, NoUser: true, Ignored: ignored}, l)
+		checkEachOf(t, &Options{Workspace: ws, NoUser: true}, ignored, l)
 		var loaded []string
 		for _, s := range l.Skills {
 			loaded = append(loaded, s.Name)
@@ -58,7 +59,7 @@ func TestIgnored(t *testing.T) {
 			t.Errorf("Ignored=%v: loaded %v, want %v", ignored, loaded, want)
 		}
 		var got []string
-		for _, cd := range l.Candidates {
+		for _, cd := range l.candidates {
 			rel, _ := filepath.Rel(ws, cd.Path)
 			name := ""
 			if cd.Skill != nil {
@@ -101,16 +102,17 @@ func TestIgnoredSymlinkToSkill(t *testing.T) {
 	if err := os.Symlink("live", filepath.Join(ws, "skills", "_alias")); err != nil {
 		t.Skip("symlinks not available:", err)
 	}
-	c, err := New(context.Background(), &Options{Workspace: ws, NoUser: true, Ignored: true})
+	c, err := New(context.Background(), &Options{Workspace: ws, NoUser: true})
 	if err != nil {
 		t.Fatal(err)
 	}
+	c.ignored = true
 	l, err := c.List(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkEach(t, &Options{Workspace: ws, NoUser: true, Ignored: true}, l)
-	if len(l.Skills) != 1 || len(l.Candidates) != 1 || l.Candidates[0].Ignored {
-		t.Fatalf("skills %d, candidates %+v; want the one live skill", len(l.Skills), l.Candidates)
+	checkEachIgnored(t, &Options{Workspace: ws, NoUser: true}, l)
+	if len(l.Skills) != 1 || len(l.candidates) != 1 || l.candidates[0].Ignored {
+		t.Fatalf("skills %d, candidates %+v; want the one live skill", len(l.Skills), l.candidates)
 	}
 }

@@ -79,7 +79,7 @@ func (c *Catalog) indexFile() string {
 	fmt.Fprintf(&key, "v%d\n%s\n%#v\n", indexVersion, c.workspace, c.settings)
 	o := c.opts
 	o.Getenv = nil
-	fmt.Fprintf(&key, "%#v\n%#v\n", o, c.trustedReal)
+	fmt.Fprintf(&key, "%#v\n%#v\nignored=%v\n", o, c.trustedReal, c.ignored)
 	if exe, err := os.Executable(); err == nil {
 		if fi, err := os.Stat(exe); err == nil {
 			fmt.Fprintf(&key, "%s %d %d\n", exe, fi.Size(), fi.ModTime().UnixNano())

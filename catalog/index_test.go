@@ -21,7 +21,7 @@ import (
 
 // listingOpts compares listings field by field, the catalog pointer aside.
 var listingOpts = cmp.Options{
-	cmp.AllowUnexported(Skill{}),
+	cmp.AllowUnexported(Skill{}, Listing{}),
 	cmpopts.IgnoreFields(Skill{}, "c"),
 	cmpopts.EquateEmpty(),
 }
@@ -41,7 +41,7 @@ func materialize(l *Listing) *Listing {
 	for _, s := range l.Skills {
 		do(s)
 	}
-	for _, cd := range l.Candidates {
+	for _, cd := range l.candidates {
 		do(cd.Skill)
 	}
 	return l
@@ -110,13 +110,24 @@ func TestIndexSameListing(t *testing.T) {
 	age(t, e.ws, e.home)
 	idx := t.TempDir()
 	for _, ignored := range []bool{false, true} {
-		o := &Options{Ignored: ignored, MaxSkills: 50}
-		_, cold := e.list(t, &Options{Ignored: ignored, MaxSkills: 50})
-		_, first, hit := indexed(t, e, idx, o)
+		list := func(index string) (*Catalog, *Listing, bool) {
+			c, err := New(context.Background(), e.opts(&Options{MaxSkills: 50, Index: index}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.ignored = ignored
+			l, err := c.List(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return c, l, c.idx != nil && c.idx.listing == l
+		}
+		_, cold, _ := list("")
+		_, first, hit := list(idx)
 		if hit {
 			t.Fatal("the first catalog answered from an index that did not exist")
 		}
-		c, second, hit := indexed(t, e, idx, o)
+		c, second, hit := list(idx)
 		if !hit {
 			t.Fatalf("ignored=%v: the second catalog walked instead of using the index", ignored)
 		}
@@ -374,11 +385,12 @@ func fill(v reflect.Value, depth int) {
 
 // TestIndexCodecCoversEveryField round-trips a listing in which every
 // exported field of every type it holds is set. A field added to Listing,
-// Root, Skill, Candidate, skill.Skill, skill.Diagnostic or the types
+// Root, Skill, a candidate file, skill.Skill, skill.Diagnostic or the types
 // below them fails here until indexcodec.go writes it.
 func TestIndexCodecCoversEveryField(t *testing.T) {
 	var l Listing
 	fill(reflect.ValueOf(&l).Elem(), 0)
+	fill(reflect.ValueOf(&l.candidates).Elem(), 1) // unexported: lint reads it through catalogx
 	// The parsed frontmatter is unexported; fill it as fill would (so the
 	// names it copies into Name, Description and WhenToUse agree).
 	parsed := func() *skill.Skill {
@@ -390,13 +402,13 @@ func TestIndexCodecCoversEveryField(t *testing.T) {
 		s.boundary = "/boundary"
 		s.setParsed(parsed())
 	}
-	for _, cd := range l.Candidates {
+	for _, cd := range l.candidates {
 		if cd.Skill != nil {
 			cd.Skill.setParsed(parsed())
 		}
 	}
 	// Candidates share skills with the listing, or hold their own.
-	l.Candidates[0].Skill = l.Skills[1]
+	l.candidates[0].Skill = l.Skills[1]
 	var e ienc
 	if err := e.listing(&l); err != nil {
 		t.Fatal(err)
@@ -407,10 +419,10 @@ func TestIndexCodecCoversEveryField(t *testing.T) {
 		t.Fatalf("decode: %v, %d bytes left", d.err, d.left())
 	}
 	materialize(back)
-	if diff := cmp.Diff(&l, back, cmp.AllowUnexported(Skill{}), cmpopts.IgnoreFields(Skill{}, "c")); diff != "" {
+	if diff := cmp.Diff(&l, back, cmp.AllowUnexported(Skill{}, Listing{}), cmpopts.IgnoreFields(Skill{}, "c")); diff != "" {
 		t.Fatalf("round trip (-want +got):\n%s", diff)
 	}
-	if back.Candidates[0].Skill != back.Skills[1] {
+	if back.candidates[0].Skill != back.Skills[1] {
 		t.Error("a candidate's skill is not the listing's own after decoding")
 	}
 	// A value type the parser never produces is refused, not mangled.
@@ -444,7 +456,7 @@ func FuzzIndexDecode(f *testing.F) {
 			t.Fatalf("a decoded listing does not encode: %v", err)
 		}
 		d2 := newDec(string(again.b))
-		if back := materialize(d2.listing(nil)); d2.err != nil || !cmp.Equal(materialize(got), back, cmp.AllowUnexported(Skill{}), cmpopts.IgnoreFields(Skill{}, "c")) {
+		if back := materialize(d2.listing(nil)); d2.err != nil || !cmp.Equal(materialize(got), back, cmp.AllowUnexported(Skill{}, Listing{}), cmpopts.IgnoreFields(Skill{}, "c")) {
 			t.Fatalf("re-encoding changed the listing")
 		}
 	})

@@ -11,7 +11,7 @@ import (
 
 // The persistent index's encoding: a compact, versioned binary form of a
 // Listing and of the stamps that prove it current (index.go). Every
-// exported field of Listing, Root, Skill, Candidate, skill.Skill,
+// exported field of Listing, Root, Skill, candidateFile, skill.Skill,
 // skill.Repair, skill.Field and skill.Diagnostic is written, in declaration
 // order; TestIndexCodecCoversEveryField fails when a field is added to one
 // of them and not here. Frontmatter values are the closed set the parser
@@ -295,7 +295,7 @@ func (e *ienc) listing(l *Listing) error {
 	for _, s := range l.Skills {
 		add(s)
 	}
-	for _, cd := range l.Candidates {
+	for _, cd := range l.candidates {
 		add(cd.Skill)
 	}
 	e.uint(uint64(len(table)))
@@ -312,14 +312,14 @@ func (e *ienc) listing(l *Listing) error {
 	for i := range l.Diagnostics {
 		e.diag(&l.Diagnostics[i])
 	}
-	if l.Candidates == nil {
+	if l.candidates == nil {
 		e.uint(0)
 	} else {
-		e.uint(uint64(len(l.Candidates)) + 1)
-		for _, cd := range l.Candidates {
+		e.uint(uint64(len(l.candidates)) + 1)
+		for _, cd := range l.candidates {
 			e.str(cd.Path)
 			e.str(cd.Root)
-			e.str(string(cd.Scope))
+			e.str(cd.Scope)
 			e.bool(cd.Flat)
 			e.bool(cd.Ignored)
 			if cd.Skill == nil {
@@ -661,19 +661,19 @@ func (d *idec) listing(c *Catalog) *Listing {
 		}
 	}
 	if n, ok := d.optCount(); ok {
-		backing := make([]Candidate, n)
-		l.Candidates = make([]*Candidate, n)
+		backing := make([]candidateFile, n)
+		l.candidates = make([]*candidateFile, n)
 		for i := range backing {
 			cd := &backing[i]
 			cd.Path = d.str()
 			cd.Root = d.str()
-			cd.Scope = Scope(d.str())
+			cd.Scope = d.str()
 			cd.Flat = d.bool()
 			cd.Ignored = d.bool()
 			if k := d.uint(); k > 0 {
 				cd.Skill = skillAt(k - 1)
 			}
-			l.Candidates[i] = cd
+			l.candidates[i] = cd
 		}
 	}
 	if d.err != nil {

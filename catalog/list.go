@@ -154,9 +154,9 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 		}
 	}
 	p := &prec{c: c, diags: diags, byName: c.byName, next: next,
-		skills: make([]*Skill, 0, len(cands)), cdBuf: make([]Candidate, 0, len(cands))}
-	l.Candidates = make([]*Candidate, 0, len(cands))
-	p.cands = &l.Candidates
+		skills: make([]*Skill, 0, len(cands)), cdBuf: make([]candidateFile, 0, len(cands))}
+	l.candidates = make([]*candidateFile, 0, len(cands))
+	p.cands = &l.candidates
 	for i := range cands {
 		e := entries[i]
 		loaded := e == nil || e.readErr != nil || e.stamp.ino == 0 || seenFile[stamp{ino: e.stamp.ino, dev: e.stamp.dev}] == i
@@ -189,7 +189,7 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 			copied[s] = &cp
 		}
 	}
-	for _, cd := range l.Candidates {
+	for _, cd := range l.candidates {
 		if cp, ok := copied[cd.Skill]; ok {
 			cd.Skill = cp
 		}

@@ -24,8 +24,8 @@ type prec struct {
 	// next is the cache of the next List (nil: none is kept), cands and
 	// cdBuf the listing's candidates (nil: none are kept).
 	next  map[string]*entry
-	cands *[]*Candidate
-	cdBuf []Candidate
+	cands *[]*candidateFile
+	cdBuf []candidateFile
 	// cur is the index of the candidate being added; at is the candidate
 	// of each skill.
 	cur int
@@ -52,11 +52,11 @@ func (p *prec) rival(name string) (*Skill, bool) {
 
 // addCandidate records cand in the listing's candidates, when they are
 // kept. Candidates point into one backing array: no allocation per skill.
-func (p *prec) addCandidate(cand *candidate) *Candidate {
+func (p *prec) addCandidate(cand *candidate) *candidateFile {
 	if p.cands == nil {
 		return nil
 	}
-	p.cdBuf = append(p.cdBuf, Candidate{Path: cand.path, Root: cand.root.Path, Scope: cand.root.Scope, Flat: cand.flat, Ignored: cand.ignored})
+	p.cdBuf = append(p.cdBuf, candidateFile{Path: cand.path, Root: cand.root.Path, Scope: string(cand.root.Scope), Flat: cand.flat, Ignored: cand.ignored})
 	cd := &p.cdBuf[len(p.cdBuf)-1]
 	*p.cands = append(*p.cands, cd)
 	return cd

@@ -24,7 +24,7 @@ type candidate struct {
 	dir      string // base directory
 	flat     bool
 	fileCase bool  // named skill.md in another letter case
-	ignored  bool  // below an entry starting with "_" or "." (Options.Ignored)
+	ignored  bool  // below an entry starting with "_" or "." (Catalog.ignored)
 	stamp    stamp // from the walk's lstat; zero when unknown (symlinks)
 	// rootFD is the root held open by the List and rel the path below it,
 	// NUL-terminated, for readBeneath; rel is nil when either is unknown.
@@ -96,7 +96,7 @@ type dirState struct {
 	stamp    stamp
 	children []child
 	// ignored are the entries discovery skips by name, kept only with
-	// Options.Ignored (ignored.go).
+	// Catalog.ignored (ignored.go).
 	ignored []child
 	err     error
 }
@@ -279,7 +279,7 @@ func (c *Catalog) readDir(at dirAt, dir pathRef) (*dirState, dirAt) {
 	open, err := c.eachEntry(at, dir, func(n int) { ds.children = make([]child, 0, n) }, func(name string, typ fs.FileMode) {
 		// name is only valid during the call: what is kept is copied.
 		if ignored(name) {
-			if c.opts.Ignored {
+			if c.ignored {
 				ref := newRef(filepath.Join(dir.path, name))
 				ds.ignored = append(ds.ignored, child{name: ref.path[len(ref.path)-len(name):], ref: ref, typ: typ})
 			}

@@ -161,7 +161,7 @@ type Break struct {
 
 // hostCompat is the verdict of every profile that is not skillet's own on
 // one candidate.
-func hostCompat(cd *catalog.Candidate, workspace string) []HostCompat {
+func hostCompat(cd *candidate, workspace string) []HostCompat {
 	out := []HostCompat{}
 	for _, p := range profile.All() {
 		if p.Native {
@@ -172,9 +172,9 @@ func hostCompat(cd *catalog.Candidate, workspace string) []HostCompat {
 	return out
 }
 
-func compatOf(p *profile.Profile, cd *catalog.Candidate, workspace string) HostCompat {
+func compatOf(p *profile.Profile, cd *candidate, workspace string) HostCompat {
 	boundary := evalOrSelf(workspace)
-	if cd.Scope != catalog.ScopeProject {
+	if cd.Scope != string(catalog.ScopeProject) {
 		boundary = ""
 	}
 	v := catalogx.HostVerdict(p, cd.Path, cd.Root, boundary)
@@ -198,7 +198,7 @@ func compatOf(p *profile.Profile, cd *catalog.Candidate, workspace string) HostC
 // candidate in scope.
 func compatReport(l *catalog.Listing, scope []string) []*Compat {
 	out := []*Compat{}
-	for _, cd := range l.Candidates {
+	for _, cd := range candidates(l) {
 		if cd.Ignored || (scope != nil && !inScope(cd.Path, scope)) {
 			continue
 		}
@@ -230,7 +230,7 @@ func compatReport(l *catalog.Listing, scope []string) []*Compat {
 
 // compatInput is what the host rules look at: the file as written.
 type compatInput struct {
-	cd          *catalog.Candidate
+	cd          *candidate
 	s           *skill.Skill
 	folder      string
 	name        string // the frontmatter's name, as written
@@ -239,7 +239,7 @@ type compatInput struct {
 	hasDesc     bool
 }
 
-func newCompatInput(cd *catalog.Candidate) *compatInput {
+func newCompatInput(cd *candidate) *compatInput {
 	in := &compatInput{cd: cd, s: cd.Skill.Parsed()}
 	if cd.Flat {
 		base := filepath.Base(cd.Path)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/skill"
@@ -127,7 +128,6 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 	if opts.Catalog != nil {
 		copts = *opts.Catalog
 	}
-	copts.Ignored = true
 	copts.Bodies = true // the body checks read every body: read each file once
 	var hosts []*profile.Profile
 	for _, h := range opts.Hosts {
@@ -149,6 +149,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 		}
 		return nil, err
 	}
+	catalogx.ReadIgnored(c) // every skill file: ignored ones are linted too
 	l, err := c.List(ctx)
 	if err != nil {
 		return nil, err
@@ -165,6 +166,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 			if c, err = catalog.New(ctx, &copts); err != nil {
 				return nil, err
 			}
+			catalogx.ReadIgnored(c)
 			if l, err = c.List(ctx); err != nil {
 				return nil, err
 			}
@@ -178,19 +180,20 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 	for _, s := range l.Skills {
 		loaded[s] = true
 	}
+	cands := candidates(l)
 	// lint's own checks (Checks) of every file run on a bounded pool (they parse
 	// Markdown and stat bundled files); their findings are appended in
 	// candidate order, so the report does not depend on scheduling.
-	bodyDiags := make([][]skill.Diagnostic, len(l.Candidates))
+	bodyDiags := make([][]skill.Diagnostic, len(cands))
 	var pool errgroup.Group
 	pool.SetLimit(max(runtime.GOMAXPROCS(0)*2, 4))
-	for i, cd := range l.Candidates {
+	for i, cd := range cands {
 		if cd.Skill != nil {
 			pool.Go(func() error { bodyDiags[i] = runChecks(cd.Skill); return nil })
 		}
 	}
 	pool.Wait()
-	for i, cd := range l.Candidates {
+	for i, cd := range cands {
 		f := &File{Path: cd.Path, Skill: true, Ignored: cd.Ignored, Flat: cd.Flat}
 		files[cd.Path] = f
 		if cd.Skill == nil {
@@ -201,12 +204,12 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 		diags = append(diags, bodyDiags[i]...)
 	}
 	diags = dropIgnoredNameMismatch(diags, files)
-	if len(l.Candidates) == 0 && len(opts.Targets) == 0 && !slices.ContainsFunc(diags, func(d skill.Diagnostic) bool {
+	if len(cands) == 0 && len(opts.Targets) == 0 && !slices.ContainsFunc(diags, func(d skill.Diagnostic) bool {
 		return d.Code == skill.CodeSkillsSkipped || d.Code == skill.CodeWorkspaceMissing
 	}) {
 		diags = append(diags, elsewhere(l.Workspace, l.Roots)...)
 	}
-	for _, cd := range l.Candidates {
+	for _, cd := range cands {
 		if cd.Ignored {
 			continue
 		}
@@ -234,7 +237,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 		}
 	}
 	if r.Settings.Mode == skill.Strict {
-		diags = strictFindings(diags, l.Candidates)
+		diags = strictFindings(diags, cands)
 	}
 	if scope != nil {
 		diags = slices.DeleteFunc(diags, func(d skill.Diagnostic) bool {

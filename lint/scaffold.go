@@ -137,8 +137,8 @@ func Scaffold(ctx context.Context, c *catalog.Catalog, opts *ScaffoldOptions) (*
 	if opts.Flat && !root.Flat {
 		return nil, fmt.Errorf("%w: the preset %s does not read flat-form files; leave out --flat", ErrInvalid, c.Settings().Preset)
 	}
-	for _, cd := range l.Candidates {
-		if cd.Skill != nil && !cd.Ignored && cd.Scope == catalog.ScopeProject && cd.Skill.Name == name {
+	for _, cd := range candidates(l) {
+		if cd.Skill != nil && !cd.Ignored && cd.Scope == string(catalog.ScopeProject) && cd.Skill.Name == name {
 			return nil, fmt.Errorf("the skill %q %w at %s", name, ErrExists, cd.Path)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/skillsref"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -26,8 +27,8 @@ import (
 // length, broken references) keep their level. One finding goes beyond
 // the reference: strict mode refuses a skill with no body (empty-body, an
 // error), which the reference accepts.
-func strictFindings(diags []skill.Diagnostic, candidates []*catalog.Candidate) []skill.Diagnostic {
-	folder := map[string]*catalog.Candidate{}
+func strictFindings(diags []skill.Diagnostic, candidates []*candidate) []skill.Diagnostic {
+	folder := map[string]*candidate{}
 	for _, cd := range candidates {
 		if !cd.Flat {
 			folder[cd.Path] = cd
@@ -68,3 +69,10 @@ func contentRule(code skill.Code) bool {
 	}
 	return code.Info().Spec
 }
+
+// candidate is one skill file a listing read (internal/catalogx).
+type candidate = catalogx.Candidate[catalog.Skill]
+
+// candidates are every skill file l read, ignored ones included when the
+// catalog was built with catalogx.ReadIgnored.
+func candidates(l *catalog.Listing) []*candidate { return catalogx.Candidates[catalog.Skill](l) }

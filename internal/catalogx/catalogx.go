@@ -1,7 +1,8 @@
 // Package catalogx is what package catalog finds and does for its sibling
-// packages beyond its public API (docs/ARCHITECTURE.md): package lint asks
-// what a host would do with one skill file (HostVerdict). None of it is
-// for a program that embeds skillet.
+// packages beyond its public API (docs/ARCHITECTURE.md): package lint
+// reads every skill file a listing read (Candidates), also those below an
+// ignored entry (ReadIgnored), and asks what a host would do with one skill
+// file (HostVerdict). None of it is for a program that embeds skillet.
 //
 // Package catalog imports this package and fills in the hooks when it is
 // initialized (Register), so a package that has imported catalog finds
@@ -26,9 +27,35 @@ type Verdict struct {
 	Reason string
 }
 
-// Hooks are catalog's functions behind this package's.
+// Candidate is one skill file a listing read, and what came of it. S is
+// catalog.Skill (this package cannot import catalog).
+type Candidate[S any] struct {
+	// Path is the file's absolute path as found (symlinks not resolved).
+	Path string
+	// Root and Scope are the root it was found under (Scope is a
+	// catalog.Scope).
+	Root  string
+	Scope string
+	// Flat says the file is a flat-form skill (ROOT/NAME.md).
+	Flat bool
+	// Ignored says the file was found under an entry whose name starts
+	// with "_" or "." (ReadIgnored): parsed and reported, never loaded.
+	Ignored bool
+	// Skill is the parsed skill when the file parsed: loaded, lost to
+	// another copy (shadowed, duplicate-name) or ignored. It is nil when
+	// the file was rejected or could not be read. Only the skills in the
+	// listing's Skills are loaded.
+	Skill *S
+}
+
+// Hooks are catalog's functions behind this package's. They take and
+// return catalog's types as any, since catalog imports this package.
 type Hooks struct {
 	HostVerdict func(p *profile.Profile, file, root, boundary string) Verdict
+	// Candidates returns a *catalog.Listing's []*Candidate[catalog.Skill].
+	Candidates func(listing any) any
+	// ReadIgnored sets a *catalog.Catalog to read ignored files.
+	ReadIgnored func(c any)
 }
 
 var hooks Hooks
@@ -46,3 +73,18 @@ func Register(h Hooks) { hooks = h }
 func HostVerdict(p *profile.Profile, file, root, boundary string) Verdict {
 	return hooks.HostVerdict(p, file, root, boundary)
 }
+
+// Candidates returns every skill file the listing l (a *catalog.Listing)
+// read, in discovery order (ignored files last): loaded, rejected,
+// shadowed, duplicates and, with ReadIgnored, ignored files. A file reached
+// twice through symlinks appears once. S must be catalog.Skill.
+func Candidates[S any](l any) []*Candidate[S] {
+	return hooks.Candidates(l).([]*Candidate[S])
+}
+
+// ReadIgnored makes the catalog c (a *catalog.Catalog) also read the skill
+// files that discovery passes over because an entry on their path starts
+// with "_" or "." (docs/discovery.md): they are parsed, reported and among
+// the Candidates with Ignored set, never loaded. Call it before c's first
+// List; lint does.
+func ReadIgnored(c any) { hooks.ReadIgnored(c) }
