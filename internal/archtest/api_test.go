@@ -221,7 +221,7 @@ func TestAPI(t *testing.T) {
 			t.Errorf("public package %s not found (have %v)", want, pkgs)
 		}
 	}
-	files := exportData(t, root, pkgs)
+	files := publicExportData(t)
 	fset := token.NewFileSet()
 	imp := importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
 		f, ok := files[path]
