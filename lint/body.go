@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -40,7 +41,9 @@ func checkBody(s *catalog.Skill) []skill.Diagnostic {
 	if body == "" || !goldmarkOnly && !mayReference(body) {
 		return diags
 	}
-	b := []byte(body)
+	// The scanner and the checks only read the body: they see the
+	// string's bytes without a copy. goldmark gets a copy of its own.
+	b := unsafe.Slice(unsafe.StringData(body), len(body))
 	refs := references(b, false)
 	if len(refs) == 0 {
 		return diags
@@ -193,6 +196,11 @@ type bspan struct{ start, stop int }
 type blockCtx struct {
 	lines  []bspan
 	intros [][]bspan
+	// The scanner's blocks are one stretch of the body each: it sets blk
+	// (and intro, when there is one) instead, and spans says so; lines
+	// and intros are then the lines of those stretches (linesOf).
+	blk, intro sblock
+	spans      bool
 
 	// exampleContext's memory for the block: its text, and whether every
 	// reference in it is an example (1), or only those whose sentence
@@ -256,7 +264,7 @@ func references(body []byte, examples bool) []foundRef {
 			return refs
 		}
 	}
-	return parseReferences(body, examples)
+	return parseReferences(bytes.Clone(body), examples)
 }
 
 // parseReferences finds the references of body with goldmark.
@@ -383,15 +391,22 @@ var templateMarker = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCo
 // introduces.
 func exampleContext(body []byte, r *foundRef) bool {
 	c := r.context()
-	if c.lines == nil && c.intros == nil {
+	if c.lines == nil && c.intros == nil && !c.spans {
 		return false
 	}
 	if c.verdict == 0 {
 		// What holds for every reference of the block: a template
 		// placeholder in it, or a list introduced as examples.
-		c.text = blockText(body, c.lines)
+		var intro bool
+		if c.spans {
+			c.text = textOf{text: body[c.blk.start:c.blk.end], base: c.blk.start}
+			intro = c.intro != (sblock{}) && introducing(body[c.intro.start:c.intro.end])
+		} else {
+			c.text = blockText(body, c.lines)
+			intro = introduced(body, c.intros)
+		}
 		c.verdict = -1
-		if mayTemplate(c.text.text) && templateMarker().Match(c.text.text) || introduced(body, c.intros) {
+		if mayTemplate(c.text.text) && templateMarker().Match(c.text.text) || intro {
 			c.verdict = 1
 		}
 		c.mayExample = mayExample(c.text.text)
@@ -403,15 +418,21 @@ func exampleContext(body []byte, r *foundRef) bool {
 // lists around a reference) introduces a list of examples.
 func introduced(body []byte, intros [][]bspan) bool {
 	for _, intro := range intros {
-		pt := blockText(body, intro).text
-		if !mayExample(pt) {
-			continue
-		}
-		if t := string(pt); introMarker().MatchString(t) || introMarker().MatchString(lastSentence(t)) {
+		if introducing(blockText(body, intro).text) {
 			return true
 		}
 	}
 	return false
+}
+
+// introducing reports whether the text of a block before a list
+// introduces a list of examples.
+func introducing(pt []byte) bool {
+	if !mayExample(pt) {
+		return false
+	}
+	t := string(pt)
+	return introMarker().MatchString(t) || introMarker().MatchString(lastSentence(t))
 }
 
 // mayTemplate reports whether templateMarker can match text: it needs a
@@ -481,34 +502,43 @@ func mayExample(text []byte) bool {
 	return false
 }
 
-// textOf is a block's source text and the body spans it was cut from, in
-// order (empty spans left out), which map its bytes back to body offsets.
+// textOf is a block's source text and where its bytes come from in the
+// body: the spans it was cut from, in order (empty spans left out), or,
+// with spans nil, one stretch of the body starting at base.
 type textOf struct {
 	text  []byte
 	spans []bspan
+	base  int
 }
 
 // blockText joins the lines of a block. Lines that follow each other in
 // the body (a paragraph's usually do) are one slice of it, not a copy.
 func blockText(body []byte, lines []bspan) textOf {
-	t := textOf{spans: make([]bspan, 0, len(lines))}
-	contiguous := true
+	var t textOf
+	contiguous, n, last := true, 0, bspan{}
 	for _, seg := range lines {
 		seg.stop = min(seg.stop, len(body))
 		if seg.stop <= seg.start {
 			continue
 		}
-		if n := len(t.spans); n > 0 && t.spans[n-1].stop != seg.start {
+		if n > 0 && last.stop != seg.start {
 			contiguous = false
 		}
-		t.spans = append(t.spans, seg)
+		if n == 0 {
+			t.base = seg.start
+		}
+		n, last = n+1, seg
 	}
-	switch {
-	case len(t.spans) == 0:
-	case contiguous:
-		t.text = body[t.spans[0].start:t.spans[len(t.spans)-1].stop:t.spans[len(t.spans)-1].stop]
-	default:
-		for _, seg := range t.spans {
+	if n == 0 || contiguous {
+		if n > 0 {
+			t.text = body[t.base:last.stop:last.stop]
+		}
+		return t
+	}
+	for _, seg := range lines {
+		seg.stop = min(seg.stop, len(body))
+		if seg.stop > seg.start {
+			t.spans = append(t.spans, seg)
 			t.text = append(t.text, body[seg.start:seg.stop]...)
 		}
 	}
@@ -518,6 +548,17 @@ func blockText(body []byte, lines []bspan) textOf {
 // index returns the index in t.text of the first byte that comes from body
 // offset off or later, or -1.
 func (t textOf) index(off int) int {
+	if t.spans == nil {
+		switch {
+		case len(t.text) == 0:
+			return -1
+		case off <= t.base:
+			return 0
+		case off < t.base+len(t.text):
+			return off - t.base
+		}
+		return -1
+	}
 	n := 0
 	for _, seg := range t.spans {
 		switch {

@@ -187,12 +187,35 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 	bodyDiags := make([][]skill.Diagnostic, len(cands))
 	var pool errgroup.Group
 	pool.SetLimit(max(runtime.GOMAXPROCS(0)*2, 4))
+	shared := make(map[*catalog.Skill]int, len(cands))
+	for _, cd := range cands {
+		if cd.Skill != nil {
+			shared[cd.Skill]++
+		}
+	}
 	for i, cd := range cands {
 		if cd.Skill != nil {
-			pool.Go(func() error { bodyDiags[i] = runChecks(cd.Skill); return nil })
+			release := shared[cd.Skill] == 1
+			pool.Go(func() error {
+				bodyDiags[i] = runChecks(cd.Skill)
+				// Nothing after the checks reads the body (fixes read the
+				// file again, the budget and compatibility reports read the
+				// frontmatter), and this catalog is Run's own: let it go
+				// now rather than hold every body until the report (unless
+				// another candidate shares the skill).
+				if release {
+					cd.Skill.Parsed().Body = ""
+				}
+				return nil
+			})
 		}
 	}
 	pool.Wait()
+	n := len(diags)
+	for _, d := range bodyDiags {
+		n += len(d)
+	}
+	diags = slices.Grow(diags, n-len(diags))
 	for i, cd := range cands {
 		f := &File{Path: cd.Path, Skill: true, Ignored: cd.Ignored, Flat: cd.Flat}
 		files[cd.Path] = f

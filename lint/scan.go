@@ -483,10 +483,7 @@ func (s *scanner) codeText(start, stop int) {
 // its first reference.
 func (s *scanner) blockCtx() *blockCtx {
 	if s.ctx == nil {
-		s.ctx = &blockCtx{lines: s.blk.lines(s.body)}
-		if s.intro != (sblock{}) {
-			s.ctx.intros = [][]bspan{s.intro.lines(s.body)}
-		}
+		s.ctx = &blockCtx{blk: s.blk, intro: s.intro, spans: true}
 	}
 	return s.ctx
 }

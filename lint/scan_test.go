@@ -24,11 +24,18 @@ type scanned struct {
 	Intros [][]bspan
 }
 
-func flatten(refs []foundRef) []scanned {
+func flatten(body []byte, refs []foundRef) []scanned {
 	out := []scanned{}
 	for _, r := range refs {
 		c := r.context()
-		out = append(out, scanned{r.Reference, r.off, c.lines, c.intros})
+		lines, intros := c.lines, c.intros
+		if c.spans {
+			lines = c.blk.lines(body)
+			if c.intro != (sblock{}) {
+				intros = [][]bspan{c.intro.lines(body)}
+			}
+		}
+		out = append(out, scanned{r.Reference, r.off, lines, intros})
 	}
 	return out
 }
@@ -43,7 +50,7 @@ func sameAsGoldmark(t *testing.T, name string, body []byte) bool {
 			return false
 		}
 		want := parseReferences(body, examples)
-		if diff := cmp.Diff(flatten(want), flatten(got), cmp.AllowUnexported(bspan{})); diff != "" {
+		if diff := cmp.Diff(flatten(body, want), flatten(body, got), cmp.AllowUnexported(bspan{})); diff != "" {
 			t.Fatalf("%s: the scanner and goldmark differ (-goldmark +scanner):\n%s\nbody: %q", name, diff, body)
 		}
 	}
