@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -25,7 +27,10 @@ var updateWire = flag.Bool("update", false, "rewrite the server section of testd
 // compares every line the server writes with the file's "server" section,
 // as the SDK's conformance tests do. The archive's files under ws/ are the
 // workspace; "client" holds one client message per line; the workspace's
-// path is written $WORK. Run with -update to rewrite the server sections
+// path is written $WORK. An "options" section may set the line limit,
+// the tool mode, or "transport http": then each line is POSTed to a
+// stateless HTTP handler and the answers (status and body) are compared,
+// which pins the read fast path's bytes too. Run with -update to rewrite the server sections
 // after an intended change of the wire, and review the diff.
 func TestWireGoldens(t *testing.T) {
 	files, err := filepath.Glob("testdata/wire/*.txtar")
@@ -90,6 +95,12 @@ func TestWireGoldens(t *testing.T) {
 type wireOptions struct {
 	maxLineBytes int
 	tool         ToolMode
+	// http: each client line is POSTed to a stateless streamable HTTP
+	// handler (protocol 2025-11-25) instead of written to stdio; the
+	// server section holds "STATUS BODY" per request and, last, how many
+	// answers the read fast path wrote. maxRequestBytes bounds a body.
+	http            bool
+	maxRequestBytes int64
 }
 
 func parseWireOptions(t *testing.T, file string, data []byte) wireOptions {
@@ -111,6 +122,17 @@ func parseWireOptions(t *testing.T, file string, data []byte) wireOptions {
 				t.Fatalf("%s: tool %q", file, value)
 			}
 			o.tool = mode
+		case "transport":
+			if value != "http" && value != "stdio" {
+				t.Fatalf("%s: transport %q (stdio or http)", file, value)
+			}
+			o.http = value == "http"
+		case "max-request-bytes":
+			n, err := strconv.ParseInt(value, 10, 64)
+			if err != nil || n <= 0 {
+				t.Fatalf("%s: max-request-bytes %q", file, value)
+			}
+			o.maxRequestBytes = n
 		default:
 			t.Fatalf("%s: unknown option %q", file, key)
 		}
@@ -127,6 +149,9 @@ func parseWireOptions(t *testing.T, file string, data []byte) wireOptions {
 func runWire(t *testing.T, ws string, client []byte, opts wireOptions) []byte {
 	t.Helper()
 	s := newServer(t, ws, &Options{Tool: opts.tool})
+	if opts.http {
+		return runWireHTTP(t, s, ws, client, opts)
+	}
 	limit := opts.maxLineBytes
 	if limit == 0 {
 		limit = mcpline.DefaultMaxLineBytes
@@ -195,6 +220,27 @@ func runWire(t *testing.T, ws string, client []byte, opts wireOptions) []byte {
 			}
 		}
 	}
+	return out.Bytes()
+}
+
+// runWireHTTP POSTs each client line to a stateless handler of s, as a
+// sessionless client of protocol 2025-11-25 does, and returns "STATUS
+// BODY" per line (a notification's 202 has no body), then the count of
+// answers the read fast path wrote.
+func runWireHTTP(t *testing.T, s *Server, ws string, client []byte, opts wireOptions) []byte {
+	t.Helper()
+	srv := httptest.NewServer(s.Handler(&HTTPOptions{MaxRequestBytes: opts.maxRequestBytes}))
+	defer srv.Close()
+	var out bytes.Buffer
+	for _, line := range bytes.Split(client, []byte("\n")) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 || line[0] == '#' {
+			continue
+		}
+		a := post(t, srv.URL+Path, "2025-11-25", string(line), nil)
+		fmt.Fprintf(&out, "%d %s\n", a.status, strings.ReplaceAll(strings.TrimSuffix(a.body, "\n"), jsonPath(ws), "$WORK"))
+	}
+	fmt.Fprintf(&out, "# fast path answers: %d\n", s.fastHits.Load())
 	return out.Bytes()
 }
 
