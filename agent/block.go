@@ -9,6 +9,7 @@ import (
 	"text/template"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -195,10 +196,10 @@ func (b *Block) Diagnostic(path string) (d skill.Diagnostic, ok bool) {
 	}
 	var parts []string
 	if n := len(b.NameOnly); n > 0 {
-		parts = append(parts, fmt.Sprintf("%s shown by name only (%s)", plural(n, "skill"), strings.Join(b.NameOnly, ", ")))
+		parts = append(parts, fmt.Sprintf("%s shown by name only (%s)", outfmt.Count(n, "skill"), strings.Join(b.NameOnly, ", ")))
 	}
 	if n := len(b.Dropped); n > 0 {
-		parts = append(parts, fmt.Sprintf("%s left out (%s)", plural(n, "skill"), strings.Join(b.Dropped, ", ")))
+		parts = append(parts, fmt.Sprintf("%s left out (%s)", outfmt.Count(n, "skill"), strings.Join(b.Dropped, ", ")))
 	}
 	return skill.Diagnostic{
 		Code:     skill.CodeCatalogTruncated,
@@ -513,10 +514,7 @@ func jsonBlock(d *BlockData) string {
 		out.Skills = []Entry{}
 	}
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(out) // strings and ints only: cannot fail
+	_ = outfmt.JSON(&buf, out) // strings and ints only: cannot fail
 	return buf.String()
 }
 

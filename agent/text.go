@@ -2,7 +2,6 @@ package agent
 
 import (
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -159,14 +158,6 @@ func xmlChar(r rune) bool {
 // chars counts the characters (code points) of s: the unit of every budget
 // in this package.
 func chars(s string) int { return utf8.RuneCountInString(s) }
-
-// plural returns "1 skill" or "N skills".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
-}
 
 // levenshtein returns the edit distance between a and b, in code points.
 func levenshtein(a, b string) int {

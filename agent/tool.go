@@ -17,6 +17,7 @@ import (
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/agentx"
 	"github.com/skillet-go/skillet/internal/fsx"
+	"github.com/skillet-go/skillet/internal/outfmt"
 )
 
 // Limits and defaults of the load tool.
@@ -678,7 +679,7 @@ func (t *Tool) list(l *catalog.Listing) Result {
 	}
 	if len(rest) > 0 {
 		fmt.Fprintf(&b, "%s not in the catalog (search them with {\"query\": \"...\"}): %s\n",
-			plural(len(rest), "more skill"), strings.Join(rest, ", "))
+			outfmt.Count(len(rest), "more skill"), strings.Join(rest, ", "))
 	}
 	return Result{Text: b.String()}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/fsx"
+	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -461,11 +462,7 @@ func (c *Catalog) hostList(ctx context.Context) (*Listing, []hostVerdict, error)
 			v.Reason = "the file cannot be read: " + errText(err)
 			continue
 		}
-		folder := filepath.Base(cd.dir)
-		if cd.flat {
-			folder = strings.TrimSuffix(filepath.Base(cd.path), filepath.Ext(cd.path))
-		}
-		res := hostParse(p, data, cd.path, folder, cd.flat)
+		res := hostParse(p, data, cd.path, skill.DefaultName(cd.path, cd.flat), cd.flat)
 		if res.reason != "" {
 			v.Reason = res.reason
 			continue
@@ -546,7 +543,7 @@ func (c *Catalog) unreadFolders(p *profile.Profile) []skill.Diagnostic {
 			continue
 		}
 		diags = append(diags, skill.Diagnostic{Code: skill.CodeNotLoaded, Severity: skill.SeverityWarning, Path: dir,
-			Message: fmt.Sprintf("%s does not read %s, which holds %s", p.Name, d, countOf(n, "skill file"))})
+			Message: fmt.Sprintf("%s does not read %s, which holds %s", p.Name, d, outfmt.Count(n, "skill file"))})
 	}
 	return diags
 }
@@ -755,11 +752,7 @@ func hostVerdictFor(p *profile.Profile, file, root, boundary string) hostVerdict
 		v.Reason = "the file cannot be read: " + errText(err)
 		return v
 	}
-	folder := filepath.Base(cd.dir)
-	if cd.flat {
-		folder = strings.TrimSuffix(base, filepath.Ext(base))
-	}
-	res := hostParse(p, data, file, folder, cd.flat)
+	res := hostParse(p, data, file, skill.DefaultName(file, cd.flat), cd.flat)
 	if res.reason != "" {
 		v.Reason = res.reason
 		return v

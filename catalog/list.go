@@ -213,13 +213,7 @@ func ownName(s *Skill) bool { return s.Name == folderName(s) }
 
 // folderName is the folder name of a directory-form skill, the file stem
 // of a flat-form one.
-func folderName(s *Skill) string {
-	if s.Flat {
-		base := filepath.Base(s.Location)
-		return strings.TrimSuffix(base, filepath.Ext(base))
-	}
-	return filepath.Base(s.BaseDir)
-}
+func folderName(s *Skill) string { return skill.DefaultName(s.Location, s.Flat) }
 
 // maxNested bounds the nested SKILL.md files reported below one skill
 // folder that does not load.
@@ -283,14 +277,6 @@ func skillFileIn(dir string) string {
 		}
 	}
 	return ""
-}
-
-// countOf is "1 skill" or "N skills".
-func countOf(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // ownPath reports whether candidate a is a better path to a file than b,

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/skillet-go/skillet/internal/fsx"
+	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -52,7 +53,7 @@ func (c *Catalog) skippedDiags(roots []*Root) []skill.Diagnostic {
 			}
 			diags = append(diags, skill.Diagnostic{Code: skill.CodeSkillsSkipped, Severity: skill.SeverityWarning, Path: p,
 				Message: fmt.Sprintf("no skill loads, but %s holds %s, skipped because the folder's name starts with %q; add --root %s to read %s",
-					filepath.ToSlash(p), countOf(n, "skill file"), e.Name()[:1], filepath.ToSlash(arg), map[bool]string{true: "it", false: "them"}[n == 1])})
+					filepath.ToSlash(p), outfmt.Count(n, "skill file"), e.Name()[:1], filepath.ToSlash(arg), map[bool]string{true: "it", false: "them"}[n == 1])})
 		}
 	}
 	for _, r := range roots {

@@ -241,12 +241,7 @@ type compatInput struct {
 
 func newCompatInput(cd *candidate) *compatInput {
 	in := &compatInput{cd: cd, s: cd.Skill.Parsed()}
-	if cd.Flat {
-		base := filepath.Base(cd.Path)
-		in.folder = strings.TrimSuffix(base, filepath.Ext(base))
-	} else {
-		in.folder = filepath.Base(filepath.Dir(cd.Path))
-	}
+	in.folder = skill.DefaultName(cd.Path, cd.Flat)
 	if v, ok := in.s.Frontmatter.Get("name"); ok {
 		in.name, in.hasName = fmt.Sprint(scalarText(v)), true
 	}

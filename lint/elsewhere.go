@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/fsx"
+	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -86,7 +87,7 @@ func elsewhere(ws string, roots []catalog.Root) []skill.Diagnostic {
 	}
 	return []skill.Diagnostic{{Code: CodeNoSkills, Severity: severity(CodeNoSkills), Path: ws,
 		Message: fmt.Sprintf("no skill found, but %s outside every root: %s (the project roots read are %s; a SKILL.md is read only inside a root)",
-			plural(len(found), "skill-like file"), list, strings.Join(read, ", "))}}
+			outfmt.Count(len(found), "skill-like file"), list, strings.Join(read, ", "))}}
 }
 
 func relTo(base, p string) string {

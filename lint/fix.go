@@ -145,7 +145,7 @@ func applySuggestions(src []byte, po *skill.Options, sugg []suggestion, opts *Fi
 	nameLine, folder := 0, ""
 	for _, s := range sugg {
 		if s.name && opts.Name {
-			nameLine, folder = s.line, folderName(po)
+			nameLine, folder = s.line, skill.DefaultName(po.Path, po.Flat)
 		}
 	}
 	var edits []skill.TextEdit
@@ -180,14 +180,6 @@ func pastTense(msg string) string {
 		}
 	}
 	return msg
-}
-
-func folderName(po *skill.Options) string {
-	if po.Flat {
-		base := filepath.Base(po.Path)
-		return strings.TrimSuffix(base, filepath.Ext(base))
-	}
-	return filepath.Base(filepath.Dir(po.Path))
 }
 
 // applyEdits applies non-overlapping edits to src; false when they
@@ -349,11 +341,7 @@ func nameFix(src []byte, lines []span, s *skill.Skill, po *skill.Options) (*skil
 	if po.Path == "" {
 		return nil, 0, ""
 	}
-	folder := filepath.Base(filepath.Dir(po.Path))
-	if po.Flat {
-		base := filepath.Base(po.Path)
-		folder = strings.TrimSuffix(base, filepath.Ext(base))
-	}
+	folder := skill.DefaultName(po.Path, po.Flat)
 	if !skill.ValidName(folder) || s.RawName == folder {
 		return nil, 0, folder
 	}

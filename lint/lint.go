@@ -418,12 +418,7 @@ func dropIgnoredNameMismatch(diags []skill.Diagnostic, files map[string]*File) [
 		if d.Code != skill.CodeNameMismatch || f == nil || !f.Ignored || d.Skill == "" {
 			return false
 		}
-		folder := filepath.Base(filepath.Dir(d.Path))
-		if f.Flat {
-			base := filepath.Base(d.Path)
-			folder = strings.TrimSuffix(base, filepath.Ext(base))
-		}
-		return strings.TrimLeft(folder, "_.") == d.Skill
+		return strings.TrimLeft(skill.DefaultName(d.Path, f.Flat), "_.") == d.Skill
 	})
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/jsonw"
+	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/internal/textsafe"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -94,8 +95,8 @@ func (r *Report) WriteCompat(w io.Writer, base string) error {
 // --fix=name" (the last part only when something is fixable).
 func (r *Report) Summary() string {
 	c := r.Counts
-	s := fmt.Sprintf("%s, %s: %s, %s", plural(c.Files, "file"), plural(c.Skills, "skill"),
-		plural(c.Errors, "error"), plural(c.Warnings, "warning"))
+	s := fmt.Sprintf("%s, %s: %s, %s", outfmt.Count(c.Files, "file"), outfmt.Count(c.Skills, "skill"),
+		outfmt.Count(c.Errors, "error"), outfmt.Count(c.Warnings, "warning"))
 	switch fix, name := r.Fixable(); {
 	case fix > 0 && name > 0:
 		s += fmt.Sprintf("; %d fixable with --fix, %d with --fix=name", fix, name)
@@ -180,13 +181,6 @@ func ghEscape(s string, property bool) string {
 		i += size
 	}
 	return b.String()
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // The JSON report of docs/output.md (Kestrel's workspace, per-file issues,
@@ -327,8 +321,5 @@ func (r *Report) writeJSONEncoded(w io.Writer) error {
 		}
 		out.Compat = &compat
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	return outfmt.JSON(w, out)
 }

@@ -1,13 +1,13 @@
 package lint
 
 import (
-	"encoding/json"
 	"io"
 	"net/url"
 	"path/filepath"
 	"strings"
 
 	"github.com/skillet-go/skillet/internal/fsx"
+	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -166,10 +166,7 @@ func (r *Report) WriteSARIF(w io.Writer, version string) error {
 		}
 		run.Results = append(run.Results, res)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{run}})
+	return outfmt.JSON(w, sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{run}})
 }
 
 func (r *Report) physical(p string, line, col int) sarifPhysical {

@@ -23,6 +23,7 @@ import (
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/fsx"
+	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -352,7 +353,7 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served, 
 			diags = append(diags, skill.Diagnostic{
 				Code: codeFilesWithheld, Severity: skill.SeverityWarning, Path: cs.BaseDir, Skill: cs.Name,
 				Message: fmt.Sprintf("%s of the skill folder withheld (dotfiles, dot-folders and %s matches are never served)",
-					countOf(fl.Withheld, "entry", "entries"), catalog.IgnoreFile),
+					outfmt.CountOf(fl.Withheld, "entry", "entries"), catalog.IgnoreFile),
 			})
 		}
 		if more {
@@ -668,13 +669,6 @@ func (s *Server) extensionEntry(sv *served, pdiags []skill.Diagnostic, incomplet
 			"the skill's files add up to %d bytes, over the %d (16 MiB) hosts must accept (SEP-2640 limits); some hosts may refuse it", total, MaxSkillBytes))
 	}
 	return diags
-}
-
-func countOf(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 func fmtValue(v any) string {

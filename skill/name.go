@@ -1,6 +1,7 @@
 package skill
 
 import (
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -215,4 +216,22 @@ func specNameProblem(name string) string {
 		return "the name " + strconv.Quote(name) + " may only hold a-z, 0-9 and hyphens"
 	}
 	return ""
+}
+
+// DefaultName is the name a skill file's path gives it, which a skill's
+// name is compared with (name-mismatch) and which names it when the
+// frontmatter gives none: the folder holding the file in the directory
+// form (ROOT/NAME/SKILL.md), the file name without its extension in the
+// flat form (ROOT/NAME.md); "" for an empty path. See
+// docs/format.md#names.
+func DefaultName(path string, flat bool) string {
+	if path == "" {
+		return ""
+	}
+	path = filepath.Clean(path)
+	if flat {
+		base := filepath.Base(path)
+		return strings.TrimSuffix(base, filepath.Ext(base))
+	}
+	return filepath.Base(filepath.Dir(path))
 }

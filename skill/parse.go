@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -417,19 +416,8 @@ func descLine(fm *frontmatter, f fence) int {
 	return 1
 }
 
-// defaultName is the name the path gives: the folder (directory form) or
-// the file stem (flat form).
-func (p *parser) defaultName() string {
-	if p.opts.Path == "" {
-		return ""
-	}
-	path := filepath.Clean(p.opts.Path)
-	if p.opts.Flat {
-		base := filepath.Base(path)
-		return strings.TrimSuffix(base, filepath.Ext(base))
-	}
-	return filepath.Base(filepath.Dir(path))
-}
+// defaultName is the name the path gives ([DefaultName]).
+func (p *parser) defaultName() string { return DefaultName(p.opts.Path, p.opts.Flat) }
 
 func (p *parser) nameSource() string {
 	if p.opts.Flat {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/benchtree/tree"
+	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/internal/testcorpus"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -63,7 +64,7 @@ func TestStreamedJSONIsTheSame(t *testing.T) {
 	check := func(name string, l *catalog.Listing) {
 		t.Helper()
 		var whole, streamed bytes.Buffer
-		if err := writeJSON(&whole, listingJSON(l)); err != nil {
+		if err := outfmt.JSON(&whole, listingJSON(l)); err != nil {
 			t.Fatal(err)
 		}
 		if err := writeListingJSON(&streamed, l); err != nil {
@@ -98,7 +99,7 @@ func TestStreamedJSONIsTheSame(t *testing.T) {
 		// list --json writes each skill as Catalog.Each hands it out:
 		// the same bytes as the whole listing encoded at once.
 		var whole, out bytes.Buffer
-		if err := writeJSON(&whole, listingJSON(l)); err != nil {
+		if err := outfmt.JSON(&whole, listingJSON(l)); err != nil {
 			t.Fatal(err)
 		}
 		args := []string{"list", "--json", "-q", "-w", dir, "--no-user"}

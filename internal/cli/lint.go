@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/fsx"
+	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/internal/textsafe"
 	"github.com/skillet-go/skillet/lint"
@@ -214,7 +215,7 @@ func lintRun(ctx context.Context, o *LintOptions) error {
 				fmt.Fprint(io.Out, textsafe.EscapeBlock(string(c.Diff(cwd))))
 			}
 			if !o.Quiet {
-				fmt.Fprintf(io.Err, "%s would be fixed; %s\n", plural(len(changes), "file"), r.Summary())
+				fmt.Fprintf(io.Err, "%s would be fixed; %s\n", outfmt.Count(len(changes), "file"), r.Summary())
 			}
 			return verdict(r)
 		}
@@ -299,10 +300,10 @@ func exitFor(r *lint.Report, failOn string, maxWarnings int, stderr io.Writer) e
 	case r.HasErrors():
 		return silent(exitFail)
 	case failOn == "warning" && r.Counts.Warnings > 0:
-		fmt.Fprintf(stderr, "skillet: %s, and --fail-on warning\n", plural(r.Counts.Warnings, "warning"))
+		fmt.Fprintf(stderr, "skillet: %s, and --fail-on warning\n", outfmt.Count(r.Counts.Warnings, "warning"))
 		return silent(exitFail)
 	case maxWarnings >= 0 && r.Counts.Warnings > maxWarnings:
-		fmt.Fprintf(stderr, "skillet: %s, over --max-warnings %d\n", plural(r.Counts.Warnings, "warning"), maxWarnings)
+		fmt.Fprintf(stderr, "skillet: %s, over --max-warnings %d\n", outfmt.Count(r.Counts.Warnings, "warning"), maxWarnings)
 		return silent(exitFail)
 	}
 	return nil

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/internal/textsafe"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -105,7 +105,7 @@ func summary(w io.Writer, skills int, diags []skill.Diagnostic) {
 		return
 	}
 	fmt.Fprintf(w, "%s, %s, %s; run skillet lint for details\n",
-		plural(skills, "skill"), plural(warnings, "warning"), plural(errors, "error"))
+		outfmt.Count(skills, "skill"), outfmt.Count(warnings, "warning"), outfmt.Count(errors, "error"))
 }
 
 // walkNotes prints, one a line, the diagnostics that say the walk of a
@@ -118,20 +118,6 @@ func walkNotes(w io.Writer, diags []skill.Diagnostic) {
 			fmt.Fprintln(w, textsafe.Escape(d.String()))
 		}
 	}
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
 }
 
 // The JSON shapes of docs/output.md. Field names are a contract.

@@ -13,7 +13,7 @@ import (
 )
 
 // writeListingJSON writes the object of list --json (docs/output.md) exactly as
-// writeJSON(w, listingJSON(l)) would (two-space indent, no HTML escaping),
+// outfmt.JSON(w, listingJSON(l)) would (two-space indent, no HTML escaping),
 // but in one pass: every value is appended to one reused buffer already
 // indented, one skill at a time, so nothing is encoded twice and the whole
 // document is never held in memory (docs/performance.md).

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"net"
 	"net/netip"
@@ -15,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/mcpserver"
 )
 
@@ -80,7 +80,7 @@ var configClients = []configClient{
 		if c.url != "" {
 			entry = configEntry{HTTPURL: c.url}
 		}
-		writeConfigJSON(b, map[string]any{"mcpServers": map[string]any{c.name: entry}})
+		_ = outfmt.JSON(b, map[string]any{"mcpServers": map[string]any{c.name: entry}})
 	}},
 	{"vscode", "VS Code with Copilot: merge this into .vscode/mcp.json", func(b *bytes.Buffer, c serverConfig) {
 		// servers.NAME with type stdio (command, args) or http (url)
@@ -89,7 +89,7 @@ var configClients = []configClient{
 		if c.url != "" {
 			entry = configEntry{Type: "http", URL: c.url}
 		}
-		writeConfigJSON(b, map[string]any{"servers": map[string]any{c.name: entry}})
+		_ = outfmt.JSON(b, map[string]any{"servers": map[string]any{c.name: entry}})
 	}},
 	{"cursor", "Cursor: merge this into .cursor/mcp.json (or ~/.cursor/mcp.json)", func(b *bytes.Buffer, c serverConfig) {
 		// mcpServers.NAME with command and args, or url (Cursor's MCP
@@ -98,7 +98,7 @@ var configClients = []configClient{
 		if c.url != "" {
 			entry = configEntry{URL: c.url}
 		}
-		writeConfigJSON(b, map[string]any{"mcpServers": map[string]any{c.name: entry}})
+		_ = outfmt.JSON(b, map[string]any{"mcpServers": map[string]any{c.name: entry}})
 	}},
 }
 
@@ -241,15 +241,6 @@ func serveConfig(o *ServeOptions) serverConfig {
 		c.url = "http://" + host + mcpserver.Path
 	}
 	return c
-}
-
-// writeConfigJSON writes v as indented JSON with keys in a stable order
-// (encoding/json sorts map keys) and HTML characters left as they are.
-func writeConfigJSON(b *bytes.Buffer, v any) {
-	enc := json.NewEncoder(b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(v)
 }
 
 // tomlKey is a TOML table key: bare when it can be, quoted otherwise.

@@ -12,6 +12,7 @@ import (
 	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/fsx"
+	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/internal/textsafe"
 )
 
@@ -144,7 +145,7 @@ func promptSummary(io *IO, b *agent.Block) {
 		fmt.Fprintln(io.Err, "no skills to list: the block is empty")
 		return
 	}
-	fmt.Fprintf(io.Err, "%s in the block, %d characters (~%d tokens)", plural(len(b.Entries), "skill"), b.Chars, b.Tokens())
+	fmt.Fprintf(io.Err, "%s in the block, %d characters (~%d tokens)", outfmt.Count(len(b.Entries), "skill"), b.Chars, b.Tokens())
 	if n := len(b.NameOnly); n > 0 {
 		fmt.Fprintf(io.Err, "; %d by name only", n)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/outfmt"
 )
 
 // SearchOptions are the arguments, flags and dependencies of skillet
@@ -73,7 +74,7 @@ func searchRun(ctx context.Context, opts *SearchOptions) error {
 				Hidden: r.Skill.Hidden(), Listed: r.Skill.Listed, Matched: r.Matched,
 			})
 		}
-		if err := writeJSON(opts.IO.Out, out); err != nil {
+		if err := outfmt.JSON(opts.IO.Out, out); err != nil {
 			return err
 		}
 	} else {

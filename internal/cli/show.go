@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/internal/textsafe"
 )
 
@@ -69,7 +70,7 @@ func showRun(ctx context.Context, opts *ShowOptions) error {
 	tool := agent.NewTool(c, &agent.ToolOptions{AllowHidden: true})
 	res := tool.Invoke(ctx, agent.Input{Name: opts.Name, Path: opts.File})
 	if opts.JSON {
-		if err := writeJSON(opts.IO.Out, showJSON{Tool: tool.Name(), Name: opts.Name, Path: opts.File, Text: res.Text, IsError: res.IsError}); err != nil {
+		if err := outfmt.JSON(opts.IO.Out, showJSON{Tool: tool.Name(), Name: opts.Name, Path: opts.File, Text: res.Text, IsError: res.IsError}); err != nil {
 			return err
 		}
 	} else if !res.IsError {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/outfmt"
 )
 
 // ToolSchemaOptions are the flags and dependencies of skillet tool-schema.
@@ -67,13 +68,13 @@ func toolSchemaRun(ctx context.Context, opts *ToolSchemaOptions) error {
 	}
 	switch opts.API {
 	case "anthropic":
-		return writeJSON(opts.IO.Out, anthropicTool{Name: def.Name, Description: def.Description, InputSchema: def.InputSchema})
+		return outfmt.JSON(opts.IO.Out, anthropicTool{Name: def.Name, Description: def.Description, InputSchema: def.InputSchema})
 	case "openai":
-		return writeJSON(opts.IO.Out, openaiTool{Type: "function", Function: openaiFunction{
+		return outfmt.JSON(opts.IO.Out, openaiTool{Type: "function", Function: openaiFunction{
 			Name: def.Name, Description: def.Description, Parameters: def.InputSchema,
 		}})
 	}
-	return writeJSON(opts.IO.Out, def)
+	return outfmt.JSON(opts.IO.Out, def)
 }
 
 // anthropicTool is a tool as the Anthropic Messages API takes it.

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/skillet-go/skillet/internal/outfmt"
 )
 
 // Recording is what one real agent listed on one workspace
@@ -47,10 +49,7 @@ type Skill struct {
 // goldens are written in.
 func (r *Recording) Encode() ([]byte, error) {
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(r); err != nil {
+	if err := outfmt.JSON(&buf, r); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
