@@ -450,3 +450,47 @@ func TestREADMEFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestRunsUseTheirOptions calls each command's run function directly with
+// options whose catalog (or configuration) function fails: the run must
+// return that error and write nothing, so the work reads only what its
+// options inject, not the flags of some command line.
+func TestRunsUseTheirOptions(t *testing.T) {
+	errNoCatalog := errors.New("no catalog here")
+	noCatalog := func(context.Context) (*catalog.Catalog, error) { return nil, errNoCatalog }
+	noConfig := func() (*catalog.Options, error) { return nil, errNoCatalog }
+	var out, errb bytes.Buffer
+	iostreams := &IO{In: strings.NewReader(""), Out: &out, Err: &errb}
+	ctx := context.Background()
+	def, _ := agent.LookupProvider("")
+	for name, run := range map[string]func() error{
+		"list":   func() error { return listRun(ctx, &ListOptions{IO: iostreams, Catalog: noCatalog}) },
+		"show":   func() error { return showRun(ctx, &ShowOptions{IO: iostreams, Catalog: noCatalog, Name: "x"}) },
+		"search": func() error { return searchRun(ctx, &SearchOptions{IO: iostreams, Catalog: noCatalog, Query: "x"}) },
+		"prompt": func() error { return promptRun(ctx, &PromptOptions{IO: iostreams, Catalog: noCatalog, Provider: def}) },
+		"tool-schema": func() error {
+			return toolSchemaRun(ctx, &ToolSchemaOptions{IO: iostreams, Catalog: noCatalog, API: "mcp"})
+		},
+		"new": func() error {
+			return newRun(ctx, &NewOptions{IO: iostreams, Catalog: noCatalog, Scaffold: lint.ScaffoldOptions{Name: "x", Description: "d"}})
+		},
+		"lint": func() error {
+			return lintRun(ctx, &LintOptions{IO: iostreams, Config: noConfig, Format: "text", FailOn: "error", MaxWarnings: -1})
+		},
+		"serve": func() error {
+			return serveRun(ctx, &ServeOptions{IO: iostreams, Catalog: noCatalog, LogFormat: "text", Quiet: true})
+		},
+		"serve --print-config": func() error {
+			return serveRun(ctx, &ServeOptions{IO: iostreams, Config: noConfig, PrintConfig: "codex", ConfigArgs: []string{"serve"}})
+		},
+	} {
+		out.Reset()
+		errb.Reset()
+		if err := run(); !errors.Is(err, errNoCatalog) {
+			t.Errorf("%s: error %v, want the injected one", name, err)
+		}
+		if out.Len()+errb.Len() > 0 {
+			t.Errorf("%s: wrote %q and %q before it had a catalog", name, out.String(), errb.String())
+		}
+	}
+}
