@@ -53,7 +53,8 @@ characters: descriptions are dropped from the end first, then entries, and
 the last line says how many skills are not shown. --provider prints the
 skills layer of that provider's system-prompt stack: ollama has none.
 
-A line on stderr gives the block's size and what was left out.`,
+A line on stderr gives the block's size and what was left out, and
+another says so when the walk of a root stopped at a limit.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Template != "" && cmd.Flags().Changed("format") {

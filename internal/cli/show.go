@@ -40,7 +40,9 @@ Hidden skills (disable-model-invocation) are shown too: running this
 command is an explicit invocation. An unknown name, or a path the tool
 refuses (outside the folder, a folder, binary, too large), exits 1 with the
 tool's error text on stderr. --json prints {"tool", "name", "path", "text",
-"isError"} on stdout instead of the text.`,
+"isError"} on stdout instead of the text. When the walk of a root stopped
+at a limit (docs/discovery.md#limits), so that a skill past it is unknown,
+stderr says so (unless --quiet).`,
 		Args: exactArgs("NAME", "takes the name of the skill to show (skillet list lists them)"),
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 			if len(args) > 0 {
