@@ -63,7 +63,7 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 	// meanwhile is held.
 	ctx, cancel := context.WithCancel(ctx)
 	during := max(runtime.GOMAXPROCS(0)-1, 1)
-	pl := c.startPipeline(ctx, during, nil)
+	pl := c.startPipeline(ctx, during)
 	pl.window = eachWindow
 	defer pl.wg.Wait()
 	defer cancel()
@@ -89,7 +89,7 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 		pl.push(ic)
 	}
 	pl.close()
-	cands := pl.cands // the walk is over: only readers read it now
+	cands := &pl.cands // the walk is over: only readers read it now
 	pl.start(readWorkers() - during)
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -105,12 +105,12 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 	// it. Ignored files never change what loads, so theirs is settled at
 	// the end.
 	var all []*entry
-	for i := range cands {
-		if cd := &cands[i]; !cd.ignored && (cd.flat || cd.stamp == (stamp{})) {
+	for i := range cands.n {
+		if cd := cands.at(i); !cd.ignored && (cd.flat || cd.stamp == (stamp{})) {
 			all = pl.collect()
-			for i := range cands {
+			for i := range cands.n {
 				if e := all[i]; e != nil && e.readErr == nil && e.stamp.ino != 0 {
-					if j, ok := seen[seenKey(e)]; !ok || ownPath(&cands[i], &cands[j]) {
+					if j, ok := seen[seenKey(e)]; !ok || ownPath(cands.at(i), cands.at(j)) {
 						seen[seenKey(e)] = i
 					}
 				}
@@ -127,8 +127,8 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 	lastFolder := func(name string) int {
 		if lastIn == nil {
 			lastIn = map[string]int{}
-			for i := range cands {
-				if cd := &cands[i]; !cd.ignored {
+			for i := range cands.n {
+				if cd := cands.at(i); !cd.ignored {
 					lastIn[candFolder(cd)] = i
 				}
 			}
@@ -138,10 +138,10 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 		}
 		return -1
 	}
-	lim := limit{max: c.settings.MaxSkills, clone: true}
+	lim := limit{max: c.settings.MaxSkills}
 	handed, head := 0, 0
 	// handOut gives fn the skills that can no longer change, up to and
-	// including candidate done (all of them when done is len(cands)).
+	// including candidate done (all of them when done is cands.n).
 	handOut := func(done int) error {
 		for head < len(p.skills) {
 			s := p.skills[head]
@@ -151,7 +151,9 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 			p.skills[head] = nil
 			at := p.at[head]
 			head++
-			s.Listed = lim.take(s)
+			// The name is copied out of the frontmatter, which is let go.
+			name := strings.Clone(s.Name)
+			s.Listed = lim.take(s, name)
 			if err := fn(l, s); err != nil {
 				return err
 			}
@@ -162,7 +164,7 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 			// What precedence needs of a skill handed out is its name
 			// and candidate (prec.rival).
 			delete(p.byName, s.Name)
-			p.gone[strings.Clone(s.Name)] = at
+			p.gone[name] = at
 		}
 		if head == len(p.skills) {
 			p.skills, p.at, head = p.skills[:0], p.at[:0], 0
@@ -174,8 +176,8 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 		e *entry
 	}
 	var ignored []held
-	for i := range cands {
-		cand := &cands[i]
+	for i := range cands.n {
+		cand := cands.at(i)
 		var e *entry
 		if all != nil {
 			e = all[i]
@@ -192,7 +194,7 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 		loaded := true
 		if e.readErr == nil && e.stamp.ino != 0 {
 			if all == nil {
-				if j, ok := seen[seenKey(e)]; !ok || ownPath(cand, &cands[j]) {
+				if j, ok := seen[seenKey(e)]; !ok || ownPath(cand, cands.at(j)) {
 					seen[seenKey(e)] = i
 				}
 				if cand.ignored {
@@ -217,9 +219,9 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 	}
 	for _, h := range ignored {
 		p.cur = h.i
-		p.add(&cands[h.i], h.e, seen[seenKey(h.e)] == h.i)
+		p.add(cands.at(h.i), h.e, seen[seenKey(h.e)] == h.i)
 	}
-	if err := handOut(len(cands)); err != nil {
+	if err := handOut(cands.n); err != nil {
 		return nil, err
 	}
 	diags = append(p.diags, c.nestedDiags(ctx, p.lost)...)

@@ -81,7 +81,7 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 	// changed.
 	var early *pipeline
 	if len(c.cache) == 0 {
-		early = c.startPipeline(ctx, readWorkers(), cands)
+		early = c.startPipeline(ctx, readWorkers())
 	}
 	// Each root is held open while its files are read (readBeneath).
 	rootFDs := make([]rootDir, 0, len(roots))
@@ -103,14 +103,15 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 			diags = append(diags, early.withhold(r, w.found)...)
 		} else {
 			cands = w.cands
-			diags = append(diags, withholdSkills(r, cands[len(cands)-w.found:])...)
+			from := len(cands) - w.found
+			diags = append(diags, withholdSkills(r, w.found, func(i int) *candidate { return &cands[from+i] })...)
 		}
 		l.Roots = append(l.Roots, *r)
 	}
 	var entries []*entry
 	if early != nil {
 		entries = early.wait()
-		cands = early.cands
+		cands = early.cands.appendTo(cands)
 	}
 	// Ignored files come last, so one that is the same file as a skill
 	// (through a symlink) never takes that file's place.
@@ -175,7 +176,7 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 	var copied map[*Skill]*Skill
 	lim := limit{max: c.settings.MaxSkills}
 	for i, s := range l.Skills {
-		want := lim.take(s)
+		want := lim.take(s, s.Name)
 		if s.Listed != want {
 			cp := *s
 			cp.Listed = want
@@ -347,6 +348,34 @@ func (c *Catalog) readAll(ctx context.Context, cands []candidate, done []*entry)
 // readWorkers is how many files are read and parsed at once.
 func readWorkers() int { return min(max(runtime.GOMAXPROCS(0)*4, 4), 32) }
 
+// candList holds candidates in chunks of a fixed size: adding one never
+// copies the others, and a candidate's address never changes.
+type candList struct {
+	chunks [][]candidate
+	n      int
+}
+
+const candChunk = 256
+
+func (l *candList) add(c candidate) {
+	if l.n%candChunk == 0 {
+		l.chunks = append(l.chunks, make([]candidate, 0, candChunk))
+	}
+	k := len(l.chunks) - 1
+	l.chunks[k] = append(l.chunks[k], c)
+	l.n++
+}
+
+func (l *candList) at(i int) *candidate { return &l.chunks[i/candChunk][i%candChunk] }
+
+// appendTo appends every candidate to cands.
+func (l *candList) appendTo(cands []candidate) []candidate {
+	for _, ch := range l.chunks {
+		cands = append(cands, ch...)
+	}
+	return cands
+}
+
 // pipeline reads and parses candidates as the walk finds them. The walk
 // pushes every candidate it finds onto cands, which never makes it wait;
 // readers take them in order.
@@ -359,7 +388,7 @@ type pipeline struct {
 	// in the window and when the queue is closed; stored when an entry is
 	// stored in out.
 	work, stored sync.Cond
-	cands        []candidate // every candidate pushed, in order
+	cands        candList // every candidate pushed, in order
 	next         int         // the first candidate no reader has taken
 	closed       bool
 	out          []*entry
@@ -371,9 +400,9 @@ type pipeline struct {
 // skippedEntry marks a candidate a reader skipped because ctx was done.
 var skippedEntry = &entry{}
 
-// startPipeline starts workers readers; cands is reused for the queue.
-func (c *Catalog) startPipeline(ctx context.Context, workers int, cands []candidate) *pipeline {
-	p := &pipeline{c: c, ctx: ctx, cands: cands}
+// startPipeline starts workers readers.
+func (c *Catalog) startPipeline(ctx context.Context, workers int) *pipeline {
+	p := &pipeline{c: c, ctx: ctx}
 	p.work.L, p.stored.L = &p.mu, &p.mu
 	p.start(workers)
 	return p
@@ -389,8 +418,8 @@ func (p *pipeline) start(n int) {
 func (p *pipeline) reader() {
 	for {
 		p.mu.Lock()
-		for p.next >= len(p.cands) || p.window > 0 && p.next >= p.taken+p.window {
-			if p.closed && p.next >= len(p.cands) {
+		for p.next >= p.cands.n || p.window > 0 && p.next >= p.taken+p.window {
+			if p.closed && p.next >= p.cands.n {
 				p.mu.Unlock()
 				return
 			}
@@ -398,7 +427,7 @@ func (p *pipeline) reader() {
 		}
 		i := p.next
 		p.next++
-		cand := p.cands[i]
+		cand := *p.cands.at(i)
 		p.mu.Unlock()
 		e := skippedEntry
 		if p.ctx.Err() == nil {
@@ -417,7 +446,7 @@ func (p *pipeline) reader() {
 // push queues one candidate.
 func (p *pipeline) push(c candidate) {
 	p.mu.Lock()
-	p.cands = append(p.cands, c)
+	p.cands.add(c)
 	p.mu.Unlock()
 	p.work.Signal()
 }
@@ -427,7 +456,8 @@ func (p *pipeline) push(c candidate) {
 func (p *pipeline) withhold(r *Root, n int) []skill.Diagnostic {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return withholdSkills(r, p.cands[len(p.cands)-n:])
+	from := p.cands.n - n
+	return withholdSkills(r, n, func(i int) *candidate { return p.cands.at(from + i) })
 }
 
 // close says no more candidates come.
@@ -452,7 +482,7 @@ func (p *pipeline) collect() []*entry {
 	p.mu.Unlock()
 	p.work.Broadcast()
 	p.wg.Wait()
-	n := len(p.cands)
+	n := p.cands.n
 	if len(p.out) < n {
 		p.out = append(p.out, make([]*entry, n-len(p.out))...)
 	}

@@ -34,7 +34,7 @@ type prec struct {
 	// gone are the skills Each has handed out, by name: the candidate
 	// each came from, in all, is enough to rebuild what precedence needs.
 	gone map[string]int
-	all  []candidate
+	all  *candList
 }
 
 // rival returns the loaded skill named name, if any.
@@ -46,7 +46,7 @@ func (p *prec) rival(name string) (*Skill, bool) {
 	if !ok {
 		return nil, false
 	}
-	cd := &p.all[i]
+	cd := p.all.at(i)
 	return &Skill{Name: name, Location: cd.path, BaseDir: cd.dir, Root: cd.root.Path,
 		Scope: cd.root.Scope, Folder: cd.root.Label, Flat: cd.flat}, true
 }
@@ -160,20 +160,17 @@ func (p *prec) add(cand *candidate, e *entry, loaded bool) {
 type limit struct {
 	max, listed int
 	left        []string
-	clone       bool // copy the names left out (Each keeps no skill)
 }
 
-func (m *limit) take(s *Skill) bool {
+// take says whether s is listed; name is its name, as the diagnostic will
+// hold it.
+func (m *limit) take(s *Skill, name string) bool {
 	if s.Hidden() {
 		return false
 	}
 	if m.listed < m.max {
 		m.listed++
 		return true
-	}
-	name := s.Name
-	if m.clone {
-		name = strings.Clone(name)
 	}
 	m.left = append(m.left, name)
 	return false

@@ -172,8 +172,9 @@ func (w *withholder) linkWithheld(root *os.Root, rel string) bool {
 // lint still checks them.
 //
 // It returns the problems of the root's IgnoreFile.
-func withholdSkills(r *Root, cands []candidate) []skill.Diagnostic {
-	if len(cands) == 0 || !r.Exists || r.File {
+// The candidates are at(0) to at(n-1).
+func withholdSkills(r *Root, n int, at func(i int) *candidate) []skill.Diagnostic {
+	if n == 0 || !r.Exists || r.File {
 		return nil
 	}
 	file := filepath.Join(r.Path, IgnoreFile)
@@ -182,8 +183,8 @@ func withholdSkills(r *Root, cands []candidate) []skill.Diagnostic {
 		return nil
 	}
 	m, bad := ignore.Parse(data)
-	for i := range cands {
-		c := &cands[i]
+	for i := range n {
+		c := at(i)
 		p, isDir := c.dir, true
 		if c.flat {
 			p, isDir = c.path, false
