@@ -228,10 +228,31 @@ func DefaultName(path string, flat bool) string {
 	if path == "" {
 		return ""
 	}
+	if !flat {
+		if name, ok := parentName(path); ok {
+			return name
+		}
+	}
 	path = filepath.Clean(path)
 	if flat {
 		base := filepath.Base(path)
 		return strings.TrimSuffix(base, filepath.Ext(base))
 	}
 	return filepath.Base(filepath.Dir(path))
+}
+
+// parentName is filepath.Base(filepath.Dir(filepath.Clean(path))) for a
+// path that is clean already and has a parent (the paths the catalog
+// passes), without the cost of cleaning it; ok is false for any other.
+func parentName(path string) (name string, ok bool) {
+	if filepath.Separator != '/' || path == "" || path[0] == '.' || path[len(path)-1] == '/' ||
+		strings.Contains(path, "//") || strings.Contains(path, "/.") {
+		return "", false
+	}
+	i := strings.LastIndexByte(path, '/')
+	if i <= 0 {
+		return "", false
+	}
+	dir := path[:i]
+	return dir[strings.LastIndexByte(dir, '/')+1:], true
 }

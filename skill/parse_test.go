@@ -2,6 +2,7 @@ package skill
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -608,5 +609,23 @@ func TestParseKeyCase(t *testing.T) {
 				t.Errorf("got %+v, want name %q description %q", s, tt.wantName, tt.wantDesc)
 			}
 		})
+	}
+}
+
+// TestParentName holds the shortcut to what filepath gives, on clean
+// paths and on every kind it must decline.
+func TestParentName(t *testing.T) {
+	for _, p := range []string{
+		"/a/b/SKILL.md", "a/SKILL.md", "/SKILL.md", "SKILL.md", "/a/b/", "/a//b/SKILL.md", "/a/./b/SKILL.md",
+		"/a/../b/SKILL.md", "./a/SKILL.md", "../a/SKILL.md", "/a/.hidden/SKILL.md", "/a/b./SKILL.md", "/a/b/..",
+		"/a/b/.", "/", "//", "a", "/é/日本/SKILL.md", "/a b/c d/SKILL.md", "/a/b/c/d/e/SKILL.md", "a/b",
+	} {
+		want := filepath.Base(filepath.Dir(filepath.Clean(p)))
+		if got, ok := parentName(p); ok && got != want {
+			t.Errorf("parentName(%q) = %q, filepath gives %q", p, got, want)
+		}
+	}
+	if name, ok := parentName("/w/skills/pdf/SKILL.md"); !ok || name != "pdf" {
+		t.Errorf("parentName of a catalog path = %q, %v; want pdf, true", name, ok)
 	}
 }
