@@ -389,7 +389,7 @@ type pipeline struct {
 	// stored in out.
 	work, stored sync.Cond
 	cands        candList // every candidate pushed, in order
-	next         int         // the first candidate no reader has taken
+	next         int      // the first candidate no reader has taken
 	closed       bool
 	out          []*entry
 	// With a window, no reader starts on a candidate window or more
