@@ -416,31 +416,41 @@ func (p *pipeline) start(n int) {
 }
 
 func (p *pipeline) reader() {
+	p.mu.Lock()
 	for {
-		p.mu.Lock()
-		for p.next >= p.cands.n || p.window > 0 && p.next >= p.taken+p.window {
+		for !p.ready() {
 			if p.closed && p.next >= p.cands.n {
 				p.mu.Unlock()
 				return
 			}
 			p.work.Wait()
 		}
-		i := p.next
-		p.next++
-		cand := *p.cands.at(i)
-		p.mu.Unlock()
-		e := skippedEntry
-		if p.ctx.Err() == nil {
-			e = p.c.readOne(cand)
-		}
-		p.mu.Lock()
-		if i >= len(p.out) {
-			p.out = append(p.out, make([]*entry, i+1-len(p.out))...)
-		}
-		p.out[i] = e
-		p.mu.Unlock()
+		p.readNext()
 		p.stored.Signal()
 	}
+}
+
+// ready reports whether a reader may take the next candidate; p.mu is held.
+func (p *pipeline) ready() bool {
+	return p.next < p.cands.n && (p.window == 0 || p.next < p.taken+p.window)
+}
+
+// readNext reads the next candidate and stores its entry; p.mu is held,
+// and let go of during the read.
+func (p *pipeline) readNext() {
+	i := p.next
+	p.next++
+	cand := *p.cands.at(i)
+	p.mu.Unlock()
+	e := skippedEntry
+	if p.ctx.Err() == nil {
+		e = p.c.readOne(cand)
+	}
+	p.mu.Lock()
+	if i >= len(p.out) {
+		p.out = append(p.out, make([]*entry, i+1-len(p.out))...)
+	}
+	p.out[i] = e
 }
 
 // push queues one candidate.
@@ -499,6 +509,12 @@ func (p *pipeline) collect() []*entry {
 func (p *pipeline) take(i int) *entry {
 	p.mu.Lock()
 	for i >= len(p.out) || p.out[i] == nil {
+		// Rather than wait for a reader, read the next candidate here
+		// (one wake-up and switch less per skill).
+		if p.ready() {
+			p.readNext()
+			continue
+		}
 		p.stored.Wait()
 	}
 	e := p.out[i]
