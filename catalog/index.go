@@ -159,7 +159,7 @@ func unchanged(stamps []pathStamp) bool {
 	for lo := 0; lo < len(stamps); lo += chunk {
 		part := stamps[lo:min(lo+chunk, len(stamps))]
 		g.Go(func() error {
-			checkStamps(part, &changed)
+			checkStamps(stamps, part, &changed)
 			return nil
 		})
 	}

@@ -3,6 +3,7 @@
 package catalog
 
 import (
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -15,8 +16,10 @@ import (
 // a warm show's time (the kernel's lookup of each component), so a folder
 // whose next paths lie below it is opened (O_PATH) and its stamp read from
 // the descriptor, and the paths below it are looked up from there: a skill
-// file under a root costs one fstatat of two or three components.
-func checkStamps(part []pathStamp, changed *atomic.Bool) {
+// file under a root costs one fstatat of two or three components. all is
+// every stamp (sorted): a part that begins below a folder stamped before it
+// opens that folder first.
+func checkStamps(all, part []pathStamp, changed *atomic.Bool) {
 	var stack []dirAt // open folders, each below the one before
 	defer func() {
 		for _, at := range stack {
@@ -31,6 +34,11 @@ func checkStamps(part []pathStamp, changed *atomic.Bool) {
 		for len(stack) > 0 && !isBelow(ps.path, stack[len(stack)-1].path) {
 			stack[len(stack)-1].close()
 			stack = stack[:len(stack)-1]
+		}
+		if len(stack) == 0 {
+			if d, ok := openAncestor(all, ps.path); ok {
+				stack = append(stack, d)
+			}
 		}
 		at := noDir
 		if len(stack) > 0 {
@@ -53,6 +61,27 @@ func checkStamps(part []pathStamp, changed *atomic.Bool) {
 			changed.Store(true)
 			return
 		}
+	}
+}
+
+// openAncestor opens the deepest folder above p that all stamps as
+// present, for the lookups of p and the paths after it.
+func openAncestor(all []pathStamp, p string) (dirAt, bool) {
+	for dir := p; ; {
+		i := strings.LastIndexByte(dir, '/')
+		if i <= 0 {
+			return noDir, false
+		}
+		dir = dir[:i]
+		k, found := slices.BinarySearchFunc(all, dir, func(ps pathStamp, d string) int { return strings.Compare(ps.path, d) })
+		if !found || all[k].missing {
+			continue
+		}
+		fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return noDir, false
+		}
+		return dirAt{fd: fd, path: dir}, true
 	}
 }
 

@@ -44,7 +44,12 @@ func TestCheckStamps(t *testing.T) {
 	}
 	check := func(st []pathStamp) bool {
 		var changed atomic.Bool
-		checkStamps(st, &changed)
+		checkStamps(st, st, &changed)
+		// And part by part, each part starting below a folder stamped
+		// in an earlier one.
+		for i := range st {
+			checkStamps(st, st[i:i+1], &changed)
+		}
 		return !changed.Load()
 	}
 	if st := stampsOf(); !check(st) {

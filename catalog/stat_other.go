@@ -41,7 +41,7 @@ func statAt(_ dirAt, ref pathRef) (stamp, fs.FileMode, error)  { return statRef(
 
 // checkStamps stats each path of part and sets changed when one no longer
 // has its stamp; on these platforms each path is looked up whole.
-func checkStamps(part []pathStamp, changed *atomic.Bool) {
+func checkStamps(_, part []pathStamp, changed *atomic.Bool) {
 	for _, ps := range part {
 		if changed.Load() {
 			return
