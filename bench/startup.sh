@@ -4,7 +4,8 @@
 #
 #   floor      bench/floor on an empty tree (a small static Go binary)
 #   hello      a Go program that only writes "[]" (the Go runtime's own start)
-#   deps       a program that links every non-skillet package skillet links
+#   deps       a program (generated into bench/out/startup/testdata/deps, where
+#              the import checks do not look) that links every non-skillet package skillet links
 #              (blank imports: their package initialisation, their share of
 #              the binary) and writes "[]"; built as go build builds it
 #   deps-nocgo the same with CGO_ENABLED=0 (a static binary: no dynamic
@@ -21,7 +22,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=bench/out/startup
 runs=${RUNS:-41}
-mkdir -p "$out/hello" "$out/deps" "$out/empty/skills"
+mkdir -p "$out/hello" "$out/testdata/deps" "$out/empty/skills"
 out=$(cd "$out" && pwd)
 
 cat >"$out/hello/main.go" <<'GO'
@@ -40,14 +41,14 @@ GO
   echo '	"os"'
   echo ')'
   echo 'func main() { os.Stdout.WriteString("[]\n") }'
-} >"$out/deps/main.go"
+} >"$out/testdata/deps/main.go"
 
 echo "building..." >&2
 go build -o "$out/floor" ./bench/floor
 go build -o "$out/abrun" ./bench/abrun
 go build -o "$out/hello-bin" "$out/hello/main.go"
-go build -o "$out/deps-bin" ./bench/out/startup/deps
-CGO_ENABLED=0 go build -o "$out/deps-nocgo" ./bench/out/startup/deps
+go build -o "$out/deps-bin" ./bench/out/startup/testdata/deps
+CGO_ENABLED=0 go build -o "$out/deps-nocgo" ./bench/out/startup/testdata/deps
 go build -o "$out/skillet" ./cmd/skillet
 CGO_ENABLED=0 go build -o "$out/skillet-nocgo" ./cmd/skillet
 
