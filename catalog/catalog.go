@@ -338,12 +338,12 @@ func (s *Skill) allowed(real string) bool {
 	return within(real, s.boundary) || s.c.trusted(real)
 }
 
-// OpenSkillFile opens the skill's SKILL.md (or flat NAME.md) for reading,
+// openSkillFile opens the skill's SKILL.md (or flat NAME.md) for reading,
 // without blocking, and checks that the file actually opened lies inside
 // the root's boundary (docs/discovery.md#boundaries): on Linux the kernel is asked which file the
 // descriptor refers to, so a symlink swapped in after discovery is caught
 // (ErrOutside). The file must be regular (ErrNotFile).
-func (s *Skill) OpenSkillFile() (*os.File, error) {
+func (s *Skill) openSkillFile() (*os.File, error) {
 	if s.c == nil {
 		return nil, fmt.Errorf("%w: %q was not loaded by a Catalog", ErrNotFound, s.Name)
 	}
@@ -367,11 +367,11 @@ func (s *Skill) OpenSkillFile() (*os.File, error) {
 	return f, nil
 }
 
-// OpenRoot opens the skill folder as an os.Root, through which no path and
+// openRoot opens the skill folder as an os.Root, through which no path and
 // no symlink can lead out of it, after checking that the folder actually
 // opened lies inside the root's boundary (docs/discovery.md#boundaries), so a skill folder swapped
 // for a symlink after discovery is refused (ErrOutside).
-func (s *Skill) OpenRoot() (*os.Root, error) {
+func (s *Skill) openRoot() (*os.Root, error) {
 	if s.c == nil {
 		return nil, fmt.Errorf("%w: %q was not loaded by a Catalog", ErrNotFound, s.Name)
 	}

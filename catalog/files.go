@@ -11,8 +11,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/fsx"
-	"github.com/skillet-go/skillet/skill"
 )
 
 // File is one bundled file of a skill.
@@ -56,7 +56,7 @@ func (s *Skill) ReadFile(rel string, limit int64) ([]byte, error) {
 	if s.Flat && clean != filepath.Base(s.Location) {
 		return nil, fmt.Errorf("%w: %q (a flat-form skill has no bundled files)", ErrFileNotFound, rel)
 	}
-	root, err := s.OpenRoot()
+	root, err := s.openRoot()
 	if err != nil {
 		return nil, fmt.Errorf("opening the skill folder: %w", err)
 	}
@@ -127,30 +127,19 @@ func (c *Catalog) Files(ctx context.Context, name string, limit int) (files []Fi
 
 // Files lists the skill's files; see [Catalog.Files].
 func (s *Skill) Files(ctx context.Context, limit int) (files []File, more bool, err error) {
-	l, err := s.ListFiles(ctx, limit)
+	l, err := s.listFiles(ctx, limit)
 	if err != nil {
 		return nil, false, err
 	}
 	return l.Files, l.More, nil
 }
 
-// FileList is a skill's files as [Skill.ListFiles] finds them.
-type FileList struct {
-	// Files are the files listed, sorted by path (see [Catalog.Files]).
-	Files []File
-	// More says there were more than the limit.
-	More bool
-	// Withheld counts the entries (files and folders, a folder counting
-	// once) left out as dotfiles, dot-folders or IgnoreFile matches.
-	Withheld int
-	// Diagnostics are the problems of the skill folder's own IgnoreFile
-	// (ignore-pattern, ignore-too-large); a root's are in the Listing.
-	Diagnostics []skill.Diagnostic
-}
+// fileList is a skill's files as listFiles finds them.
+type fileList = catalogx.FileList[File]
 
-// ListFiles lists the skill's files as [Skill.Files] does, and counts what
-// it withheld.
-func (s *Skill) ListFiles(ctx context.Context, limit int) (*FileList, error) {
+// listFiles lists the skill's files as [Skill.Files] does, and counts what
+// it withheld (the MCP server reads it: catalogx.ListFiles).
+func (s *Skill) listFiles(ctx context.Context, limit int) (*fileList, error) {
 	if limit <= 0 {
 		limit = DefaultFileLimit
 	}
@@ -159,9 +148,9 @@ func (s *Skill) ListFiles(ctx context.Context, limit int) (*FileList, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &FileList{Files: []File{{Path: filepath.Base(s.Location), Size: fi.Size()}}}, nil
+		return &fileList{Files: []File{{Path: filepath.Base(s.Location), Size: fi.Size()}}}, nil
 	}
-	root, err := s.OpenRoot()
+	root, err := s.openRoot()
 	if err != nil {
 		return nil, fmt.Errorf("opening the skill folder: %w", err)
 	}
@@ -225,5 +214,5 @@ func (s *Skill) ListFiles(ctx context.Context, limit int) (*FileList, error) {
 		return nil, err
 	}
 	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
-	return &FileList{Files: files, More: more, Withheld: withheld, Diagnostics: w.diags}, nil
+	return &fileList{Files: files, More: more, Withheld: withheld, Diagnostics: w.diags}, nil
 }

@@ -144,11 +144,11 @@ func TestSwappedAfterDiscovery(t *testing.T) {
 	if _, err := a.Content(); !errors.Is(err, ErrOutside) {
 		t.Errorf("Content through a swapped folder: %v", err)
 	}
-	if f, err := b.OpenSkillFile(); !errors.Is(err, ErrOutside) {
+	if f, err := b.openSkillFile(); !errors.Is(err, ErrOutside) {
 		if f != nil {
 			f.Close()
 		}
-		t.Errorf("OpenSkillFile of a swapped SKILL.md: %v", err)
+		t.Errorf("openSkillFile of a swapped SKILL.md: %v", err)
 	}
 	if _, err := b.Load(); !errors.Is(err, ErrOutside) {
 		t.Errorf("Load of a swapped SKILL.md: %v", err)

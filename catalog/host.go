@@ -696,8 +696,13 @@ func init() {
 			return catalogx.Verdict{Loaded: v.Loaded, Name: v.Name, Description: v.Description,
 				Hidden: v.Hidden, Changes: v.Changes, Reason: v.Reason}
 		},
-		Candidates:  func(l any) any { return l.(*Listing).candidates },
-		ReadIgnored: func(c any) { c.(*Catalog).ignored = true },
+		Candidates:    func(l any) any { return l.(*Listing).candidates },
+		ReadIgnored:   func(c any) { c.(*Catalog).ignored = true },
+		OpenSkillFile: func(s any) (*os.File, error) { return s.(*Skill).openSkillFile() },
+		OpenRoot:      func(s any) (*os.Root, error) { return s.(*Skill).openRoot() },
+		ListFiles: func(ctx context.Context, s any, limit int) (any, error) {
+			return s.(*Skill).listFiles(ctx, limit)
+		},
 	})
 }
 

@@ -52,7 +52,7 @@ func TestWithheld(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := a.ListFiles(ctx, 0)
+	l, err := a.listFiles(ctx, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestFileSizesAsSent(t *testing.T) {
 
 // TestIgnoreFileProblems: a .skilletignore that is too long or holds a
 // malformed pattern is never cut or dropped silently: the root's file is
-// reported by List, a skill folder's by ListFiles, with path, line and
+// reported by List, a skill folder's by listFiles, with path, line and
 // column; the whole lines before the cut still withhold.
 func TestIgnoreFileProblems(t *testing.T) {
 	e := newEnv(t)
@@ -162,7 +162,7 @@ func TestIgnoreFileProblems(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fl, err := a.ListFiles(context.Background(), 0)
+	fl, err := a.listFiles(context.Background(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,6 +177,6 @@ func TestIgnoreFileProblems(t *testing.T) {
 		Path: filepath.Join(e.ws, "skills", "a", IgnoreFile), Skill: "a", Line: 2, Column: 5,
 		Message: `the pattern "sub/[oops" is malformed and matches nothing`}}
 	if diff := cmp.Diff(want, fl.Diagnostics); diff != "" {
-		t.Errorf("ListFiles diagnostics (-want +got):\n%s", diff)
+		t.Errorf("listFiles diagnostics (-want +got):\n%s", diff)
 	}
 }

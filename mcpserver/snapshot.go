@@ -22,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/skill"
@@ -311,7 +312,7 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served, 
 	// symlink swapped in since discovery is refused.
 	sf, sfReused, err := s.readFile(cs.Name, skillFile, old, budget,
 		func() (fs.FileInfo, error) { return os.Stat(cs.Location) },
-		cs.OpenSkillFile)
+		func() (*os.File, error) { return catalogx.OpenSkillFile(cs) })
 	if err != nil {
 		return nil, nil, err
 	}
@@ -343,7 +344,7 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served, 
 	// Bundled files, read through os.Root at the skill folder so that no
 	// path and no symlink can lead out of it.
 	if !cs.Flat {
-		fl, err := cs.ListFiles(ctx, s.opts.MaxFiles)
+		fl, err := catalogx.ListFiles[catalog.File](ctx, cs, s.opts.MaxFiles)
 		if err != nil {
 			return nil, nil, fmt.Errorf("listing the skill folder: %w", err)
 		}
@@ -361,7 +362,7 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served, 
 			diags = append(diags, diag(codeFileNotServed, cs.BaseDir, cs.Name,
 				"the skill folder has more than %d files; only the first %d are served", s.opts.MaxFiles, s.opts.MaxFiles))
 		}
-		root, err := cs.OpenRoot() // checked to be inside the boundary
+		root, err := catalogx.OpenRoot(cs) // checked to be inside the boundary
 		if err != nil {
 			return nil, nil, fmt.Errorf("opening the skill folder: %w", err)
 		}

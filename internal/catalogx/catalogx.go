@@ -2,14 +2,23 @@
 // packages beyond its public API (docs/ARCHITECTURE.md): package lint
 // reads every skill file a listing read (Candidates), also those below an
 // ignored entry (ReadIgnored), and asks what a host would do with one skill
-// file (HostVerdict). None of it is for a program that embeds skillet.
+// file (HostVerdict); the MCP server opens a skill's SKILL.md and folder
+// through the catalog's boundary checks (OpenSkillFile, OpenRoot) and
+// lists its files with what was withheld (ListFiles). None of it is for a
+// program that embeds skillet.
 //
 // Package catalog imports this package and fills in the hooks when it is
 // initialized (Register), so a package that has imported catalog finds
 // them set.
 package catalogx
 
-import "github.com/skillet-go/skillet/internal/profile"
+import (
+	"context"
+	"os"
+
+	"github.com/skillet-go/skillet/internal/profile"
+	"github.com/skillet-go/skillet/skill"
+)
 
 // Verdict is what a host does with one skill file.
 type Verdict struct {
@@ -56,6 +65,26 @@ type Hooks struct {
 	Candidates func(listing any) any
 	// ReadIgnored sets a *catalog.Catalog to read ignored files.
 	ReadIgnored func(c any)
+	// OpenSkillFile, OpenRoot and ListFiles take a *catalog.Skill;
+	// ListFiles returns a *FileList[catalog.File].
+	OpenSkillFile func(s any) (*os.File, error)
+	OpenRoot      func(s any) (*os.Root, error)
+	ListFiles     func(ctx context.Context, s any, limit int) (any, error)
+}
+
+// FileList is a skill's files as ListFiles finds them. F is catalog.File.
+type FileList[F any] struct {
+	// Files are the files listed, sorted by path (see catalog.Catalog.Files).
+	Files []F
+	// More says there were more than the limit.
+	More bool
+	// Withheld counts the entries (files and folders, a folder counting
+	// once) left out as dotfiles, dot-folders or .skilletignore matches.
+	Withheld int
+	// Diagnostics are the problems of the skill folder's own
+	// .skilletignore (ignore-pattern, ignore-too-large); a root's are in
+	// the listing.
+	Diagnostics []skill.Diagnostic
 }
 
 var hooks Hooks
@@ -88,3 +117,26 @@ func Candidates[S any](l any) []*Candidate[S] {
 // the Candidates with Ignored set, never loaded. Call it before c's first
 // List; lint does.
 func ReadIgnored(c any) { hooks.ReadIgnored(c) }
+
+// OpenSkillFile opens the skill file of s (a *catalog.Skill listed by a
+// catalog) for reading, after checking that the file actually opened is
+// inside its root's boundary (docs/discovery.md#boundaries) and is a
+// regular file: a symlink swapped in since discovery is refused
+// (catalog.ErrOutside, catalog.ErrNotFile).
+func OpenSkillFile(s any) (*os.File, error) { return hooks.OpenSkillFile(s) }
+
+// OpenRoot opens the folder of s (a *catalog.Skill) as an os.Root, through
+// which no path and no symlink can lead out of it, after checking that the
+// folder actually opened is inside its root's boundary.
+func OpenRoot(s any) (*os.Root, error) { return hooks.OpenRoot(s) }
+
+// ListFiles lists the files of s (a *catalog.Skill) as its Files method
+// does, at most limit of them (0: catalog.DefaultFileLimit), and counts
+// what it withheld. F must be catalog.File.
+func ListFiles[F any](ctx context.Context, s any, limit int) (*FileList[F], error) {
+	l, err := hooks.ListFiles(ctx, s, limit)
+	if err != nil {
+		return nil, err
+	}
+	return l.(*FileList[F]), nil
+}
