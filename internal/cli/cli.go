@@ -319,6 +319,7 @@ home folder, and any --root; --preset HOST reads as that agent does
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(flagError)
+	root.SetHelpCommand(newHelpCmd())
 	pf := root.PersistentFlags()
 	pf.StringVarP(&g.workspace, "workspace", "w", "", "the project folder (default: the current folder)")
 	pf.StringArrayVar(&g.roots, "root", nil, "an extra skills folder or loose .md file (repeatable)")
@@ -380,4 +381,49 @@ func didYouMean(typed string, known []string) string {
 		return "; did you mean " + near + "?"
 	}
 	return ""
+}
+
+// newHelpCmd returns "skillet help [COMMAND...]": the help of the command
+// named, or a usage error that suggests the nearest command when there is
+// none of that name (cobra's own prints the root's help and exits 0).
+func newHelpCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [COMMAND]",
+		Short: "Help about any command",
+		Long:  "Help prints the help of any command: skillet help COMMAND.",
+		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			var names []cobra.Completion
+			parent, _, err := c.Root().Find(args)
+			if err != nil {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			for _, sub := range parent.Commands() {
+				if sub.IsAvailableCommand() && strings.HasPrefix(sub.Name(), toComplete) {
+					names = append(names, cobra.CompletionWithDesc(sub.Name(), sub.Short))
+				}
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			target, rest, err := c.Root().Find(args)
+			if err != nil || len(rest) > 0 {
+				parent := c.Root()
+				if target != nil {
+					parent = target
+				}
+				typed := args[len(args)-1]
+				if len(rest) > 0 {
+					typed = rest[0]
+				}
+				var names []string
+				for _, sub := range parent.Commands() {
+					if sub.IsAvailableCommand() {
+						names = append(names, sub.Name())
+					}
+				}
+				return usagef("unknown help topic %q for %q%s", typed, parent.CommandPath(), didYouMean(typed, names))
+			}
+			return target.Help()
+		},
+	}
 }
