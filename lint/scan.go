@@ -420,11 +420,12 @@ func (s *scanner) inline(blk, intro sblock) bool {
 	s.blk, s.intro, s.ctx = blk, intro, nil
 	stop := blk.end
 	for i := blk.start; i < stop; {
-		j := bytes.IndexAny(b[i:stop], "`[")
-		if j < 0 {
+		for i < stop && b[i] != '`' && b[i] != '[' {
+			i++
+		}
+		if i == stop {
 			break
 		}
-		i += j
 		if b[i] == '`' {
 			n := 1
 			for i+n < stop && b[i+n] == '`' {
