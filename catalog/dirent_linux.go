@@ -108,21 +108,13 @@ func (c *Catalog) eachEntry(at dirAt, dir pathRef, size func(int), add func(name
 const unknownType = fs.ModeIrregular | fs.ModeTemporary
 
 func direntType(t byte) fs.FileMode {
-	switch t {
-	case syscall.DT_REG:
+	if t == syscall.DT_REG {
 		return 0
-	case syscall.DT_DIR:
-		return fs.ModeDir
-	case syscall.DT_LNK:
-		return fs.ModeSymlink
-	case syscall.DT_FIFO:
-		return fs.ModeNamedPipe
-	case syscall.DT_SOCK:
-		return fs.ModeSocket
-	case syscall.DT_CHR:
-		return fs.ModeDevice | fs.ModeCharDevice
-	case syscall.DT_BLK:
-		return fs.ModeDevice
+	}
+	// A d_type is the file-type bits of a stat mode shifted down by 12
+	// (IFTODT); DT_UNKNOWN, and a type stat has no name for, read as 0.
+	if m := fsx.ModeType(uint32(t) << 12); m != 0 {
+		return m
 	}
 	return unknownType
 }

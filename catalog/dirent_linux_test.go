@@ -101,3 +101,24 @@ func firstDiff[T comparable](a, b []T) int {
 	}
 	return min(len(a), len(b))
 }
+
+// TestDirentType: each d_type maps to the fs.FileMode type os.ReadDir
+// gives; DT_UNKNOWN and types without a name are looked up (unknownType).
+func TestDirentType(t *testing.T) {
+	for typ, want := range map[byte]fs.FileMode{
+		syscall.DT_REG:     0,
+		syscall.DT_DIR:     fs.ModeDir,
+		syscall.DT_LNK:     fs.ModeSymlink,
+		syscall.DT_FIFO:    fs.ModeNamedPipe,
+		syscall.DT_SOCK:    fs.ModeSocket,
+		syscall.DT_CHR:     fs.ModeDevice | fs.ModeCharDevice,
+		syscall.DT_BLK:     fs.ModeDevice,
+		syscall.DT_UNKNOWN: unknownType,
+		syscall.DT_WHT:     unknownType,
+		3:                  unknownType,
+	} {
+		if got := direntType(typ); got != want {
+			t.Errorf("direntType(%d) = %v, want %v", typ, got, want)
+		}
+	}
+}

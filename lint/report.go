@@ -220,53 +220,42 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	j.B = append(j.B, "{\n  \"workspace\": "...)
 	j.Str(filepath.ToSlash(r.Workspace))
 	j.B = append(j.B, ",\n  \"files\": "...)
-	if len(r.Files) == 0 {
-		j.B = append(j.B, "[]"...)
-	} else {
-		j.B = append(j.B, '[')
-		for i, f := range r.Files {
-			j.Elem(i, 2)
+	var err error
+	j.Array(len(r.Files), 1, func(i int) {
+		f := r.Files[i]
+		j.B = append(j.B, '{')
+		j.Key(0, 3, "path")
+		j.Str(filepath.ToSlash(f.Path))
+		j.Key(1, 3, "name")
+		j.Str(f.Name)
+		j.Key(1, 3, "issues")
+		j.Array(len(f.Diagnostics), 3, func(k int) {
+			d := &f.Diagnostics[k]
 			j.B = append(j.B, '{')
-			j.Key(0, 3, "path")
-			j.Str(filepath.ToSlash(f.Path))
-			j.Key(1, 3, "name")
-			j.Str(f.Name)
-			j.Key(1, 3, "issues")
-			if len(f.Diagnostics) == 0 {
-				j.B = append(j.B, "[]"...)
-			} else {
-				j.B = append(j.B, '[')
-				for k := range f.Diagnostics {
-					d := &f.Diagnostics[k]
-					j.Elem(k, 4)
-					j.B = append(j.B, '{')
-					j.Key(0, 5, "code")
-					j.Str(string(d.Code))
-					j.Key(1, 5, "level")
-					j.Str(string(d.Severity))
-					j.Key(1, 5, "message")
-					j.Str(d.Message)
-					j.Key(1, 5, "line")
-					j.Int(d.Line)
-					j.Key(1, 5, "column")
-					j.Int(d.Column)
-					if rel := filepath.ToSlash(d.Related); rel != "" {
-						j.Key(1, 5, "related")
-						j.Str(rel)
-					}
-					j.End(4, '}')
-				}
-				j.End(3, ']')
+			j.Key(0, 5, "code")
+			j.Str(string(d.Code))
+			j.Key(1, 5, "level")
+			j.Str(string(d.Severity))
+			j.Key(1, 5, "message")
+			j.Str(d.Message)
+			j.Key(1, 5, "line")
+			j.Int(d.Line)
+			j.Key(1, 5, "column")
+			j.Int(d.Column)
+			if rel := filepath.ToSlash(d.Related); rel != "" {
+				j.Key(1, 5, "related")
+				j.Str(rel)
 			}
-			j.End(2, '}')
-			if len(j.B) >= 32<<10 {
-				if _, err := w.Write(j.B); err != nil {
-					return err
-				}
-				j.B = j.B[:0]
-			}
+			j.End(4, '}')
+		})
+		j.End(2, '}')
+		if len(j.B) >= 32<<10 && err == nil {
+			_, err = w.Write(j.B)
+			j.B = j.B[:0]
 		}
-		j.End(1, ']')
+	})
+	if err != nil {
+		return err
 	}
 	j.B = append(j.B, ",\n  \"counts\": {"...)
 	j.Key(0, 2, "files")
@@ -296,7 +285,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		j.B = append(j.B, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
 	}
 	j.B = append(j.B, "\n}\n"...)
-	_, err := w.Write(j.B)
+	_, err = w.Write(j.B)
 	return err
 }
 

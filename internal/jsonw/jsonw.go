@@ -1,7 +1,8 @@
 // Package jsonw appends indented JSON to a byte slice in one pass: the
 // bytes encoding/json writes with SetIndent("", "  ") and
 // SetEscapeHTML(false), without building the values first or indenting
-// afterwards. lint's JSON report uses it (docs/performance.md#lint).
+// afterwards. lint's JSON report and skillet list --json use it
+// (docs/performance.md#lint).
 package jsonw
 
 import (
@@ -44,6 +45,22 @@ func (w *Writer) NL(depth int) {
 	}
 }
 
+// Array appends an array of n elements whose brackets sit at depth:
+// "[]" when n is 0, else each element on its own line one level deeper,
+// written by elem(i).
+func (w *Writer) Array(n, depth int, elem func(i int)) {
+	if n == 0 {
+		w.B = append(w.B, "[]"...)
+		return
+	}
+	w.B = append(w.B, '[')
+	for i := range n {
+		w.Elem(i, depth+1)
+		elem(i)
+	}
+	w.End(depth, ']')
+}
+
 // Int appends n.
 func (w *Writer) Int(n int) { w.B = strconv.AppendInt(w.B, int64(n), 10) }
 
@@ -51,12 +68,40 @@ func (w *Writer) Int(n int) { w.B = strconv.AppendInt(w.B, int64(n), 10) }
 // escaping: quotes, backslashes and control characters escaped (\b, \f,
 // \n, \r, \t short, the others as \u00XX), invalid UTF-8 as \ufffd, U+2028
 // and U+2029 as \u escapes.
-func (w *Writer) Str(s string) {
+func (w *Writer) Str(s string) { w.quote(s, false) }
+
+// StrHTML appends s as Str does, with <, > and & escaped too (\u003c,
+// \u003e, \u0026), as json.Marshal writes strings.
+func (w *Writer) StrHTML(s string) { w.quote(s, true) }
+
+// Classes of a byte in a JSON string.
+const (
+	plainByte = iota // written as is
+	escByte          // a quote, a backslash or a control character
+	htmlByte         // <, > or &, escaped only with html
+	multiByte        // part of a multi-byte sequence
+)
+
+var strClass = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c < 0x20 || c == '"' || c == '\\':
+			t[c] = escByte
+		case c == '<' || c == '>' || c == '&':
+			t[c] = htmlByte
+		case c >= utf8.RuneSelf:
+			t[c] = multiByte
+		}
+	}
+	return t
+}()
+
+func (w *Writer) quote(s string, html bool) {
 	b := append(w.B, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+		if k := strClass[c]; k == plainByte || k == htmlByte && !html {
 			i++
 			continue
 		}

@@ -62,3 +62,18 @@ func TestIndent(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", w.B, want)
 	}
 }
+
+// TestStrHTML compares StrHTML with json.Marshal, which escapes <, > and &.
+func TestStrHTML(t *testing.T) {
+	for _, s := range []string{"", "<a> & b", "x\u2028<\xff>&\"\n"} {
+		var w Writer
+		w.StrHTML(s)
+		want, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(w.B) != string(want) {
+			t.Errorf("StrHTML(%q) = %s, want %s", s, w.B, want)
+		}
+	}
+}
