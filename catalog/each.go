@@ -81,7 +81,7 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 		w.walkRoot()
 		ignoredCands = append(ignoredCands, w.ignored...)
 		diags = append(diags, w.diags...)
-		diags = append(diags, pl.withhold(r, w.found)...)
+		diags = append(diags, pl.withhold(r, w.found, w.allowed)...)
 		l.Roots = append(l.Roots, *r)
 	}
 	// Ignored files come last, as in List.

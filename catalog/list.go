@@ -100,11 +100,11 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 		ignoredCands = append(ignoredCands, w.ignored...)
 		diags = append(diags, w.diags...)
 		if early != nil {
-			diags = append(diags, early.withhold(r, w.found)...)
+			diags = append(diags, early.withhold(r, w.found, w.allowed)...)
 		} else {
 			cands = w.cands
 			from := len(cands) - w.found
-			diags = append(diags, withholdSkills(r, w.found, func(i int) *candidate { return &cands[from+i] })...)
+			diags = append(diags, withholdSkills(r, w.found, func(i int) *candidate { return &cands[from+i] }, w.allowed)...)
 		}
 		l.Roots = append(l.Roots, *r)
 	}
@@ -462,12 +462,12 @@ func (p *pipeline) push(c candidate) {
 }
 
 // withhold applies withholdSkills to the last n candidates, those of root
-// r.
-func (p *pipeline) withhold(r *Root, n int) []skill.Diagnostic {
+// r, whose boundary allowed checks.
+func (p *pipeline) withhold(r *Root, n int, allowed func(string) bool) []skill.Diagnostic {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	from := p.cands.n - n
-	return withholdSkills(r, n, func(i int) *candidate { return p.cands.at(from + i) })
+	return withholdSkills(r, n, func(i int) *candidate { return p.cands.at(from + i) }, allowed)
 }
 
 // close says no more candidates come.

@@ -41,7 +41,7 @@ func (s *Skill) withholder(root *os.Root) *withholder {
 	w := &withholder{}
 	if s.Root != "" {
 		if rel, err := filepath.Rel(s.Root, s.BaseDir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			if data := readIgnore(func() (*os.File, error) { return fsx.Open(filepath.Join(s.Root, IgnoreFile)) }); data != nil {
+			if data := readIgnore(func() (*os.File, error) { return openRootIgnore(filepath.Join(s.Root, IgnoreFile), s.allowed) }); data != nil {
 				m, _ := ignore.Parse(data)
 				prefix := filepath.ToSlash(rel)
 				if prefix == "." {
@@ -61,6 +61,23 @@ func (s *Skill) withholder(root *os.Root) *withholder {
 		}
 	}
 	return w
+}
+
+// openRootIgnore opens a root's IgnoreFile at file without blocking and
+// checks that the file opened lies where allowed accepts (the root's
+// boundary or a trusted path, docs/discovery.md#boundaries), as a skill
+// file is checked: an ignore file that is a symlink to a file outside
+// would otherwise have its lines quoted in ignore-pattern diagnostics.
+func openRootIgnore(file string, allowed func(string) bool) (*os.File, error) {
+	f, err := fsx.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkOpened(f, allowed); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // readIgnore reads an ignore file: its first ignore.MaxFileBytes+1 bytes,
@@ -172,13 +189,15 @@ func (w *withholder) linkWithheld(root *os.Root, rel string) bool {
 // lint still checks them.
 //
 // It returns the problems of the root's IgnoreFile.
-// The candidates are at(0) to at(n-1).
-func withholdSkills(r *Root, n int, at func(i int) *candidate) []skill.Diagnostic {
+// The candidates are at(0) to at(n-1). allowed is the root's boundary
+// check (walker.allowed); an IgnoreFile that resolves outside it is not
+// read.
+func withholdSkills(r *Root, n int, at func(i int) *candidate, allowed func(string) bool) []skill.Diagnostic {
 	if n == 0 || !r.Exists || r.File {
 		return nil
 	}
 	file := filepath.Join(r.Path, IgnoreFile)
-	data := readIgnore(func() (*os.File, error) { return fsx.Open(file) })
+	data := readIgnore(func() (*os.File, error) { return openRootIgnore(file, allowed) })
 	if data == nil {
 		return nil
 	}

@@ -180,3 +180,63 @@ func TestIgnoreFileProblems(t *testing.T) {
 		t.Errorf("listFiles diagnostics (-want +got):\n%s", diff)
 	}
 }
+
+// TestRootIgnoreBoundary checks that a root's .skilletignore is read only
+// when the file it resolves to lies inside the root's boundary, as a skill
+// file is: one that is a symlink to a file outside the workspace neither
+// withholds skills or bundled files nor has its lines quoted in
+// ignore-pattern diagnostics; one that is a symlink inside the workspace is
+// used.
+func TestRootIgnoreBoundary(t *testing.T) {
+	for _, tc := range []struct {
+		name, target string
+		wantSkills   []string
+		wantSecret   bool // refs/key.secret of a withheld
+	}{
+		{"outside", "../../outside.ignore", []string{"a", "b"}, false},
+		{"inside", "../shared.ignore", []string{"b"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			ignoreText := "a/\n*.secret\nsec[ret line\n"
+			writeTree(t, filepath.Dir(e.ws), map[string]string{"outside.ignore": ignoreText})
+			writeTree(t, e.ws, map[string]string{
+				"shared.ignore":         ignoreText,
+				"skills/.skilletignore": "-> " + tc.target,
+				"skills/a/SKILL.md":     skillMD("a"),
+				"skills/b/SKILL.md":     skillMD("b"),
+				"skills/b/key.secret":   "x",
+			})
+			c, l := e.list(t, &Options{NoUser: true})
+			if got := names(l); !slices.Equal(got, tc.wantSkills) {
+				t.Errorf("skills %v, want %v", got, tc.wantSkills)
+			}
+			quoted := false
+			for _, d := range l.Diagnostics {
+				if strings.Contains(d.Message, "sec[ret") {
+					quoted = true
+				}
+			}
+			if quoted != tc.wantSecret {
+				t.Errorf("a diagnostic quotes the ignore file's line: %v, want %v (%v)", quoted, tc.wantSecret, l.Diagnostics)
+			}
+			b, err := c.Get(context.Background(), "b")
+			if err != nil {
+				t.Fatal(err)
+			}
+			fl, err := b.listFiles(context.Background(), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			listed := false
+			for _, f := range fl.Files {
+				if f.Path == "key.secret" {
+					listed = true
+				}
+			}
+			if listed == tc.wantSecret {
+				t.Errorf("key.secret listed: %v, want %v (withheld only by a file inside the boundary)", listed, !tc.wantSecret)
+			}
+		})
+	}
+}
