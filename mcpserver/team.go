@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -159,20 +158,4 @@ func (s *Server) teamRoutes(mux *http.ServeMux, o *HTTPOptions) http.Handler {
 		}
 		protected.ServeHTTP(w, r)
 	})
-}
-
-// ParseToken reads a token as stored in a token file or environment
-// variable: surrounding white space is dropped; an empty token or one with
-// characters a header cannot carry is an error.
-func ParseToken(s string) (string, bool) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return "", false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x21 || s[i] > 0x7e {
-			return "", false
-		}
-	}
-	return s, true
 }

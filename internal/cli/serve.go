@@ -290,7 +290,7 @@ func readToken(file string) (string, error) {
 	} else if raw == "" {
 		return "", nil
 	}
-	tok, ok := mcpserver.ParseToken(raw)
+	tok, ok := parseToken(raw)
 	if !ok {
 		return "", usagef("the token in %s is empty or holds characters other than printable ASCII", from)
 	}
@@ -298,4 +298,20 @@ func readToken(file string) (string, error) {
 		return "", usagef("the token in %s has %d characters; use at least %d (openssl rand -hex 32 makes one of 64)", from, len(tok), minTokenChars)
 	}
 	return tok, nil
+}
+
+// parseToken reads a token as stored in a token file or environment
+// variable: surrounding white space is dropped; an empty token or one with
+// characters a header cannot carry is an error.
+func parseToken(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x21 || s[i] > 0x7e {
+			return "", false
+		}
+	}
+	return s, true
 }

@@ -322,3 +322,23 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 		}
 	}
 }
+
+func TestParseToken(t *testing.T) {
+	for _, tt := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{"s3cret-token\n", "s3cret-token", true},
+		{"  \tabc~!  ", "abc~!", true},
+		{"", "", false},
+		{" \n\t", "", false},
+		{"two words", "", false},
+		{"tab\tinside", "", false},
+		{"caf\u00e9", "", false},
+		{"nul\x00", "", false},
+	} {
+		if got, ok := parseToken(tt.in); got != tt.want || ok != tt.ok {
+			t.Errorf("parseToken(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}
