@@ -29,8 +29,8 @@ const (
 	FormatJSON Format = "json"
 )
 
-// Formats lists the built-in formats.
-var Formats = []Format{FormatXML, FormatMarkdown, FormatJSON}
+// formats lists the built-in formats.
+var formats = []Format{FormatXML, FormatMarkdown, FormatJSON}
 
 // ErrUnknownFormat is returned by [ParseFormat] for a name it does not know.
 var ErrUnknownFormat = errors.New("unknown catalog format")

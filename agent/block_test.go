@@ -39,7 +39,7 @@ func renderListing(t testing.TB, l *catalog.Listing, opts *agent.BlockOptions) *
 
 func TestBlockGoldenExamples(t *testing.T) {
 	l := listing(t, examplesCatalog(t))
-	for _, f := range agent.Formats {
+	for _, f := range allFormats {
 		t.Run(string(f), func(t *testing.T) {
 			b := renderListing(t, l, &agent.BlockOptions{Format: f})
 			golden(t, "block-examples."+string(f), portable(t, b.Text))
@@ -88,7 +88,7 @@ func TestBlockGoldenCorpus(t *testing.T) {
 	if len(l.Skills) != 12 {
 		t.Fatalf("anthropics-skills: %d skills, want 12", len(l.Skills))
 	}
-	for _, f := range agent.Formats {
+	for _, f := range allFormats {
 		t.Run(string(f), func(t *testing.T) {
 			b := renderListing(t, l, &agent.BlockOptions{Format: f})
 			got := strings.ReplaceAll(b.Text, dir, "$CORPUS")
@@ -246,7 +246,7 @@ func TestBlockBudget(t *testing.T) {
 		all = append(all, s.Name)
 	}
 	full := renderListing(t, l, nil)
-	for _, f := range agent.Formats {
+	for _, f := range allFormats {
 		t.Run(string(f), func(t *testing.T) {
 			prevKept, prevFull := len(all)+1, len(all)+1
 			for budget := full.Chars + 50; budget > 0; budget -= 23 {
@@ -510,3 +510,6 @@ func TestParseFormat(t *testing.T) {
 		}
 	}
 }
+
+// allFormats are the built-in catalog formats.
+var allFormats = []agent.Format{agent.FormatXML, agent.FormatMarkdown, agent.FormatJSON}

@@ -5,24 +5,10 @@
 // session record of what was loaded, and a system-prompt stack with
 // provider presets.
 //
-// # Wiring
-//
 // [New] ties one [catalog.Catalog] to a [Skills] value whose catalog block
-// and load tool cannot disagree about roots or names:
-//
-//	c, _ := catalog.New(ctx, &catalog.Options{Workspace: "."})
-//	sk := agent.New(c, nil)
-//	stack, _ := agent.NewStack("anthropic", &agent.StackOptions{
-//		Identity: agent.Text("You are a release engineer."),
-//		Skills:   sk,
-//	})
-//	system, _ := stack.Render(ctx)         // identity + catalog block
-//	def, _ := sk.Tool().Definition(ctx)    // name, description, JSON Schema
-//	// ... when the model calls the tool with raw JSON arguments:
-//	res := sk.Tool().Call(ctx, args)       // res.Text, res.IsError
-//	loaded := sk.Session().Loaded()        // what this run pulled in
-//
-// # The parts
+// and load tool cannot disagree about roots or names; the package example
+// wires it to an agent loop (the system prompt, the tool definition, a
+// call, the session).
 //
 // [Render] and [RenderListing] write the catalog block (XML, Markdown, JSON
 // or a text/template from [ParseTemplate]), escaped, cut to budget, hidden

@@ -222,3 +222,38 @@ func ExampleNewStack() {
 	// anthropic [identity skills instructions] true
 	// ollama [identity instructions] false
 }
+
+// Example wires one catalog to an agent loop: the system prompt, the tool
+// definition for the provider, a call as the model makes it, and what the
+// session recorded.
+func Example() {
+	ctx := context.Background()
+	c, _ := exampleCatalog()
+	sk := agent.New(c, nil)
+	stack, err := agent.NewStack("anthropic", &agent.StackOptions{
+		Identity: agent.Text("You are a release engineer."),
+		Skills:   sk,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	system, err := stack.Render(ctx) // identity + catalog block
+	if err != nil {
+		log.Fatal(err)
+	}
+	def, err := sk.Tool().Definition(ctx) // name, description, JSON Schema
+	if err != nil {
+		log.Fatal(err)
+	}
+	// When the model calls the tool with raw JSON arguments:
+	res := sk.Tool().Call(ctx, json.RawMessage(`{"name":"release-checklist"}`))
+	fmt.Println(strings.Contains(system, "<name>release-checklist</name>"), def.Name)
+	fmt.Println(res.IsError, strings.Contains(res.Text, "# Skill: release-checklist"))
+	for _, l := range sk.Session().Loaded() { // what this run pulled in
+		fmt.Println(l.Name)
+	}
+	// Output:
+	// true use_skill
+	// false true
+	// release-checklist
+}

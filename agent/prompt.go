@@ -91,12 +91,12 @@ type Provider struct {
 	Skills bool
 }
 
-// Providers are the presets of Brute: the skills layer is part of the
-// default stack for anthropic, openai, google and default; the ollama stack
-// leaves it out to keep prompts lean for small local models
+// providers are the presets ([ProviderNames]): the skills layer is part of
+// the default stack for anthropic, openai, google and default; the ollama
+// stack leaves it out to keep prompts lean for small local models
 // (docs/disclosure.md#agent-wiring). Presets are data: add a row to add a
 // provider.
-var Providers = []Provider{
+var providers = []Provider{
 	{Name: "anthropic", Skills: true},
 	{Name: "openai", Skills: true},
 	{Name: "google", Skills: true},
@@ -108,7 +108,7 @@ var Providers = []Provider{
 const DefaultProvider = "default"
 
 // ErrUnknownProvider is returned by [LookupProvider] and [NewStack] for a
-// name that is not in [Providers].
+// name that is not one of [ProviderNames].
 var ErrUnknownProvider = errors.New("unknown provider")
 
 // LookupProvider returns the preset named name (case-insensitive; ""
@@ -117,7 +117,7 @@ func LookupProvider(name string) (Provider, error) {
 	if name == "" {
 		name = DefaultProvider
 	}
-	for _, p := range Providers {
+	for _, p := range providers {
 		if strings.EqualFold(p.Name, name) {
 			return p, nil
 		}
@@ -125,10 +125,11 @@ func LookupProvider(name string) (Provider, error) {
 	return Provider{}, fmt.Errorf("%w %q (known: %s)", ErrUnknownProvider, name, strings.Join(ProviderNames(), ", "))
 }
 
-// ProviderNames returns the presets' names.
+// ProviderNames returns the presets' names: anthropic, openai, google,
+// default (the skills layer included) and ollama (left out).
 func ProviderNames() []string {
-	names := make([]string, len(Providers))
-	for i, p := range Providers {
+	names := make([]string, len(providers))
+	for i, p := range providers {
 		names[i] = p.Name
 	}
 	return names
