@@ -433,15 +433,26 @@ func (c *blockConfig) render(entries []Entry, nameOnly, leftOut int) (string, er
 	return xmlBlock(data), nil
 }
 
-// xmlBlock writes the <available_skills> block of docs/disclosure.md#catalog-block.
-func xmlBlock(d *BlockData) string {
+// blockStart begins the text of a block: nil when it has nothing to show
+// (no skill and none left out), else a builder holding the preamble and a
+// blank line after it.
+func blockStart(d *BlockData) *strings.Builder {
 	if len(d.Skills) == 0 && d.LeftOut == 0 {
-		return ""
+		return nil
 	}
-	var b strings.Builder
+	b := new(strings.Builder)
 	if d.Preamble != "" {
 		b.WriteString(d.Preamble)
 		b.WriteString("\n\n")
+	}
+	return b
+}
+
+// xmlBlock writes the <available_skills> block of docs/disclosure.md#catalog-block.
+func xmlBlock(d *BlockData) string {
+	b := blockStart(d)
+	if b == nil {
+		return ""
 	}
 	b.WriteString("<available_skills>\n")
 	elem := func(tag, text string) {
@@ -470,13 +481,9 @@ func xmlBlock(d *BlockData) string {
 
 // markdownBlock writes the block as a Markdown list.
 func markdownBlock(d *BlockData) string {
-	if len(d.Skills) == 0 && d.LeftOut == 0 {
+	b := blockStart(d)
+	if b == nil {
 		return ""
-	}
-	var b strings.Builder
-	if d.Preamble != "" {
-		b.WriteString(d.Preamble)
-		b.WriteString("\n\n")
 	}
 	b.WriteString("## Available skills\n\n")
 	for _, e := range d.Skills {

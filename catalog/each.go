@@ -2,9 +2,7 @@ package catalog
 
 import (
 	"context"
-	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 
 	"github.com/skillet-go/skillet/skill"
@@ -38,13 +36,7 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 		return nil, err
 	}
 	l := &Listing{Workspace: c.workspace}
-	diags := slices.Clone(c.cfgDiags)
-	if !c.wsExists {
-		diags = append(diags, skill.Diagnostic{
-			Code: skill.CodeWorkspaceMissing, Severity: skill.SeverityError, Path: c.workspace,
-			Message: "the workspace folder does not exist; project roots are not scanned",
-		})
-	}
+	diags := c.startDiags()
 	roots, rootDiags := c.resolveRoots()
 	diags = append(diags, rootDiags...)
 
@@ -255,10 +247,4 @@ func (c *Catalog) eachListed(ctx context.Context, fn func(l *Listing, s *Skill) 
 }
 
 // candFolder is folderName of the skill a candidate would give.
-func candFolder(cd *candidate) string {
-	if cd.flat {
-		base := filepath.Base(cd.path)
-		return strings.TrimSuffix(base, filepath.Ext(base))
-	}
-	return filepath.Base(cd.dir)
-}
+func candFolder(cd *candidate) string { return skill.DefaultName(cd.path, cd.flat) }

@@ -376,13 +376,7 @@ func discoveryReason(p *profile.Profile, c *hostCand) string {
 func (c *Catalog) hostList(ctx context.Context) (*Listing, []hostVerdict, error) {
 	p := c.profile
 	l := &Listing{Workspace: c.workspace}
-	diags := slices.Clone(c.cfgDiags)
-	if !c.wsExists {
-		diags = append(diags, skill.Diagnostic{
-			Code: skill.CodeWorkspaceMissing, Severity: skill.SeverityError, Path: c.workspace,
-			Message: "the workspace folder does not exist; project roots are not scanned",
-		})
-	}
+	diags := c.startDiags()
 	var roots []*hostRoot
 	if c.wsExists {
 		roots = hostRoots(p, c.workspace, c.env, c.opts.NoUser, &c.cfg)

@@ -87,11 +87,7 @@ func (e *ienc) optLen(isNil bool, n int) {
 }
 
 func (e *ienc) strs(ss []string) {
-	if ss == nil {
-		e.uint(0)
-		return
-	}
-	e.uint(uint64(len(ss)) + 1)
+	e.optLen(ss == nil, len(ss))
 	for _, s := range ss {
 		e.str(s)
 	}
@@ -154,11 +150,7 @@ func (e *ienc) value(v any) error {
 }
 
 func (e *ienc) fields(m skill.Map) error {
-	if m == nil {
-		e.uint(0)
-		return nil
-	}
-	e.uint(uint64(len(m)) + 1)
+	e.optLen(m == nil, len(m))
 	for _, f := range m {
 		e.str(f.Key)
 		if err := e.value(f.Value); err != nil {
@@ -177,14 +169,10 @@ func (e *ienc) parsed(s *skill.Skill) error {
 	e.str(s.WhenToUse)
 	e.str(s.License)
 	e.str(s.Compatibility)
-	if s.Metadata == nil {
-		e.uint(0)
-	} else {
-		e.uint(uint64(len(s.Metadata)) + 1)
-		for k, v := range s.Metadata {
-			e.str(k)
-			e.str(v)
-		}
+	e.optLen(s.Metadata == nil, len(s.Metadata))
+	for k, v := range s.Metadata {
+		e.str(k)
+		e.str(v)
 	}
 	e.strs(s.AllowedTools)
 	e.bool(s.DisableModelInvocation)
@@ -196,17 +184,13 @@ func (e *ienc) parsed(s *skill.Skill) error {
 	}
 	e.bool(s.HasFrontmatter)
 	e.bool(s.Recovered)
-	if s.Repairs == nil {
-		e.uint(0)
-	} else {
-		e.uint(uint64(len(s.Repairs)) + 1)
-		for _, r := range s.Repairs {
-			e.int(int64(r.Line))
-			e.int(int64(r.EndLine))
-			e.str(r.Key)
-			e.str(r.Text)
-			e.str(r.Error)
-		}
+	e.optLen(s.Repairs == nil, len(s.Repairs))
+	for _, r := range s.Repairs {
+		e.int(int64(r.Line))
+		e.int(int64(r.EndLine))
+		e.str(r.Key)
+		e.str(r.Text)
+		e.str(r.Error)
 	}
 	e.str(s.Body)
 	e.int(int64(s.BodyOffset))
@@ -312,21 +296,17 @@ func (e *ienc) listing(l *Listing) error {
 	for i := range l.Diagnostics {
 		e.diag(&l.Diagnostics[i])
 	}
-	if l.candidates == nil {
-		e.uint(0)
-	} else {
-		e.uint(uint64(len(l.candidates)) + 1)
-		for _, cd := range l.candidates {
-			e.str(cd.Path)
-			e.str(cd.Root)
-			e.str(cd.Scope)
-			e.bool(cd.Flat)
-			e.bool(cd.Ignored)
-			if cd.Skill == nil {
-				e.uint(0)
-			} else {
-				e.uint(uint64(pos[cd.Skill]) + 1)
-			}
+	e.optLen(l.candidates == nil, len(l.candidates))
+	for _, cd := range l.candidates {
+		e.str(cd.Path)
+		e.str(cd.Root)
+		e.str(cd.Scope)
+		e.bool(cd.Flat)
+		e.bool(cd.Ignored)
+		if cd.Skill == nil {
+			e.uint(0)
+		} else {
+			e.uint(uint64(pos[cd.Skill]) + 1)
 		}
 	}
 	return nil

@@ -47,13 +47,7 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 		return c.listHost(ctx)
 	}
 	l := &Listing{Workspace: c.workspace}
-	diags := slices.Clone(c.cfgDiags)
-	if !c.wsExists {
-		diags = append(diags, skill.Diagnostic{
-			Code: skill.CodeWorkspaceMissing, Severity: skill.SeverityError, Path: c.workspace,
-			Message: "the workspace folder does not exist; project roots are not scanned",
-		})
-	}
+	diags := c.startDiags()
 	roots, rootDiags := c.resolveRoots()
 	diags = append(diags, rootDiags...)
 	// A persistent index answers when nothing it covers has changed
@@ -211,6 +205,20 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 // ownName reports whether a skill's name is its folder's (its file stem's,
 // for a flat-form skill).
 func ownName(s *Skill) bool { return s.Name == folderName(s) }
+
+// startDiags are the diagnostics every listing starts with: the
+// configuration's, and workspace-missing when the workspace folder does
+// not exist.
+func (c *Catalog) startDiags() []skill.Diagnostic {
+	diags := slices.Clone(c.cfgDiags)
+	if !c.wsExists {
+		diags = append(diags, skill.Diagnostic{
+			Code: skill.CodeWorkspaceMissing, Severity: skill.SeverityError, Path: c.workspace,
+			Message: "the workspace folder does not exist; project roots are not scanned",
+		})
+	}
+	return diags
+}
 
 // folderName is the folder name of a directory-form skill, the file stem
 // of a flat-form one.

@@ -268,12 +268,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	j.Int(r.Counts.Warnings)
 	j.End(1, '}')
 	if r.Compat != nil {
-		compat := []*Compat{}
-		for _, c := range r.Compat {
-			cc := *c
-			cc.Path = filepath.ToSlash(c.Path)
-			compat = append(compat, &cc)
-		}
+		compat := r.slashCompat()
 		var b bytes.Buffer
 		enc := json.NewEncoder(&b)
 		enc.SetIndent("  ", "  ")
@@ -289,6 +284,18 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	return err
 }
 
+// slashCompat is the compatibility report with "/" separators in its
+// paths, as the JSON report gives them.
+func (r *Report) slashCompat() []*Compat {
+	compat := []*Compat{}
+	for _, c := range r.Compat {
+		cc := *c
+		cc.Path = filepath.ToSlash(c.Path)
+		compat = append(compat, &cc)
+	}
+	return compat
+}
+
 // writeJSONEncoded is WriteJSON through encoding/json: the reference the
 // one-pass writer is held to (TestWriteJSONIsEncodingJSON).
 func (r *Report) writeJSONEncoded(w io.Writer) error {
@@ -302,12 +309,7 @@ func (r *Report) writeJSONEncoded(w io.Writer) error {
 		out.Files = append(out.Files, jf)
 	}
 	if r.Compat != nil {
-		compat := []*Compat{}
-		for _, c := range r.Compat {
-			cc := *c
-			cc.Path = filepath.ToSlash(c.Path)
-			compat = append(compat, &cc)
-		}
+		compat := r.slashCompat()
 		out.Compat = &compat
 	}
 	return outfmt.JSON(w, out)

@@ -121,40 +121,34 @@ func (o *Options) withDefaults() Options {
 	if r.Tool == "" {
 		r.Tool = ToolAuto
 	}
-	switch {
-	case r.InstructionsChars == 0:
-		r.InstructionsChars = DefaultInstructionsChars
-	case r.InstructionsChars < 0:
-		r.InstructionsChars = 0
-	}
-	if r.PageSize <= 0 {
-		r.PageSize = 100
-	}
-	if r.CacheTTL == 0 {
-		r.CacheTTL = 60 * time.Second
-	}
-	if r.CacheTTL < 0 {
-		r.CacheTTL = 0
-	}
-	if r.MaxFileBytes <= 0 {
-		r.MaxFileBytes = MaxSkillBytes
-	}
-	if r.MaxServedBytes <= 0 {
-		r.MaxServedBytes = DefaultMaxServedBytes
-	}
-	if r.MaxFiles <= 0 {
-		r.MaxFiles = catalog.DefaultFileLimit
-	}
-	if r.Debounce <= 0 {
-		r.Debounce = 200 * time.Millisecond
-	}
-	if r.PollInterval <= 0 {
-		r.PollInterval = 2 * time.Second
-	}
-	if r.ShutdownTimeout <= 0 {
-		r.ShutdownTimeout = 10 * time.Second
-	}
+	zeroDefault(&r.InstructionsChars, DefaultInstructionsChars)
+	orDefault(&r.PageSize, 100)
+	zeroDefault(&r.CacheTTL, 60*time.Second)
+	orDefault(&r.MaxFileBytes, MaxSkillBytes)
+	orDefault(&r.MaxServedBytes, DefaultMaxServedBytes)
+	orDefault(&r.MaxFiles, catalog.DefaultFileLimit)
+	orDefault(&r.Debounce, 200*time.Millisecond)
+	orDefault(&r.PollInterval, 2*time.Second)
+	orDefault(&r.ShutdownTimeout, 10*time.Second)
 	return r
+}
+
+// orDefault sets *v to def when it is 0 or negative (unset).
+func orDefault[T int | int64 | time.Duration](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
+}
+
+// zeroDefault sets *v to def when it is 0 (unset) and to 0 when it is
+// negative (turned off).
+func zeroDefault[T int | int64 | time.Duration](v *T, def T) {
+	switch {
+	case *v == 0:
+		*v = def
+	case *v < 0:
+		*v = 0
+	}
 }
 
 // Server serves the skills of a catalog over MCP. Make one with [New],

@@ -91,33 +91,14 @@ func (o *HTTPOptions) withDefaults() HTTPOptions {
 	if r.MaxRequestBytes < 1 {
 		r.MaxRequestBytes = 0 // the SDK's default; a negative value would lift the limit
 	}
-	switch {
-	case r.SessionTimeout == 0:
-		r.SessionTimeout = DefaultSessionTimeout
-	case r.SessionTimeout < 0:
-		r.SessionTimeout = 0
-	}
-	if r.MaxSessions <= 0 {
-		r.MaxSessions = DefaultMaxSessions
-	}
-	if r.ReadTimeout <= 0 {
-		r.ReadTimeout = DefaultReadTimeout
-	}
-	if r.WriteTimeout <= 0 {
-		r.WriteTimeout = DefaultWriteTimeout
-	}
-	if r.IdleTimeout <= 0 {
-		r.IdleTimeout = DefaultIdleTimeout
-	}
-	if r.MaxConns <= 0 {
-		r.MaxConns = DefaultMaxConns
-	}
-	if r.StreamQueueBytes <= 0 {
-		r.StreamQueueBytes = DefaultStreamQueueBytes
-	}
-	if r.BodyBudget <= 0 {
-		r.BodyBudget = DefaultBodyBudget
-	}
+	zeroDefault(&r.SessionTimeout, DefaultSessionTimeout)
+	orDefault(&r.MaxSessions, DefaultMaxSessions)
+	orDefault(&r.ReadTimeout, DefaultReadTimeout)
+	orDefault(&r.WriteTimeout, DefaultWriteTimeout)
+	orDefault(&r.IdleTimeout, DefaultIdleTimeout)
+	orDefault(&r.MaxConns, DefaultMaxConns)
+	orDefault(&r.StreamQueueBytes, DefaultStreamQueueBytes)
+	orDefault(&r.BodyBudget, DefaultBodyBudget)
 	return r
 }
 
