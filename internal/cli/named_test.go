@@ -82,3 +82,32 @@ func TestOnlyTheCommandRun(t *testing.T) {
 		}
 	}
 }
+
+func TestOneShotGC(t *testing.T) {
+	none := func(string) string { return "" }
+	for _, tc := range []struct {
+		command string
+		env     map[string]string
+		want    bool
+	}{
+		{"show", nil, true},
+		{"prompt", nil, true},
+		{"search", nil, true},
+		{"tool-schema", nil, true},
+		{"list", nil, false},
+		{"lint", nil, false},
+		{"serve", nil, false},
+		{"", nil, false},
+		{"show", map[string]string{"GOGC": "100"}, false},
+		{"search", map[string]string{"GOMEMLIMIT": "1GiB"}, false},
+	} {
+		getenv := none
+		if tc.env != nil {
+			getenv = func(k string) string { return tc.env[k] }
+		}
+		percent, limit, ok := oneShotGC(tc.command, getenv)
+		if ok != tc.want || (ok && (percent <= 100 || limit <= 0)) {
+			t.Errorf("oneShotGC(%q, %v) = %d, %d, %v; want set: %v", tc.command, tc.env, percent, limit, ok, tc.want)
+		}
+	}
+}
