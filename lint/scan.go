@@ -49,6 +49,28 @@ type scanner struct {
 	// reference needs it).
 	blk, intro sblock
 	ctx        *blockCtx
+	// targets remembers what relativeTarget made of each destination:
+	// a body often links one file many times.
+	targets map[string]target
+}
+
+type target struct {
+	path string
+	ok   bool
+}
+
+// target is relativeTarget(unescape(dest)), once per destination.
+func (s *scanner) target(dest []byte) (string, bool) {
+	if t, seen := s.targets[string(dest)]; seen {
+		return t.path, t.ok
+	}
+	if s.targets == nil {
+		s.targets = make(map[string]target)
+	}
+	d := string(dest)
+	p, ok := relativeTarget(unescape(d))
+	s.targets[d] = target{p, ok}
+	return p, ok
 }
 
 // sblock is a block the scanner closed, body[start:end]: a paragraph or
@@ -449,7 +471,7 @@ func (s *scanner) inline(blk, intro sblock) bool {
 			return false
 		}
 		if k > d {
-			if target, ok := relativeTarget(unescape(string(b[d:k]))); ok {
+			if target, ok := s.target(b[d:k]); ok {
 				s.add(foundRef{Reference: Reference{Target: target}, ctx: s.blockCtx(), off: d})
 			}
 		}
