@@ -5,12 +5,12 @@ import (
 	"fmt"
 )
 
-// UnifiedDiff returns the unified diff (three lines of context) that turns
+// unifiedDiff returns the unified diff (three lines of context) that turns
 // a into b, with the file labels given; it is empty when a and b are equal.
 // Lines are compared byte for byte, so a line ending changed from CRLF to
 // LF shows as a change; a last line without a newline is marked with
 // "\ No newline at end of file", as diff -u does.
-func UnifiedDiff(oldLabel, newLabel string, a, b []byte) []byte {
+func unifiedDiff(oldLabel, newLabel string, a, b []byte) []byte {
 	if bytes.Equal(a, b) {
 		return nil
 	}

@@ -24,7 +24,7 @@ func TestUnifiedDiff(t *testing.T) {
 		{"insert into empty", "", "x\n", "--- a\n+++ b\n@@ -0,0 +1 @@\n+x\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got := string(UnifiedDiff("a", "b", []byte(tt.a), []byte(tt.b)))
+			got := string(unifiedDiff("a", "b", []byte(tt.a), []byte(tt.b)))
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
@@ -32,7 +32,7 @@ func TestUnifiedDiff(t *testing.T) {
 	}
 }
 
-// applyDiff applies a unified diff made by UnifiedDiff to a.
+// applyDiff applies a unified diff made by unifiedDiff to a.
 func applyDiff(t *testing.T, a, d []byte) []byte {
 	t.Helper()
 	old := diffLines(a)

@@ -684,5 +684,5 @@ func (c *Change) Write() error {
 // relative to base when inside it.
 func (c *Change) Diff(base string) []byte {
 	name := filepath.ToSlash(fsx.Display(c.Path, base))
-	return UnifiedDiff("a/"+name, "b/"+name, c.Old, c.New)
+	return unifiedDiff("a/"+name, "b/"+name, c.Old, c.New)
 }

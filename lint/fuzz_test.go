@@ -86,7 +86,7 @@ func FuzzUnifiedDiff(f *testing.F) {
 	f.Add([]byte("a\r\nb"), []byte("a\nb\n"))
 	f.Add([]byte(""), []byte("x\n"))
 	f.Fuzz(func(t *testing.T, a, b []byte) {
-		d := UnifiedDiff("a", "b", a, b)
+		d := unifiedDiff("a", "b", a, b)
 		if bytes.Equal(a, b) != (len(d) == 0) {
 			t.Fatalf("diff of equal=%v texts is %q", bytes.Equal(a, b), d)
 		}
