@@ -350,13 +350,8 @@ func appendCodeSpan(refs []foundRef, body []byte, lines []int, n *ast.CodeSpan, 
 func appendCodeText(refs []foundRef, body []byte, lines []int, start, stop int, proto foundRef, examples bool) []foundRef {
 	seg := body[start:stop]
 	for i := 0; i < len(seg); {
-		for i < len(seg) && isSpace(seg[i]) {
-			i++
-		}
-		j := i
-		for j < len(seg) && !isSpace(seg[j]) {
-			j++
-		}
+		var j int
+		i, j = spaceToken(seg, i)
 		if j > i {
 			tok, lead := trimToken(string(seg[i:j]))
 			if target, ok := codePath(tok); ok {

@@ -106,14 +106,7 @@ const (
 func (s *scanner) run() bool {
 	b := s.body
 	for pos := 0; pos < len(b); {
-		eol := bytes.IndexByte(b[pos:], '\n')
-		next := len(b)
-		if eol < 0 {
-			eol = len(b)
-		} else {
-			eol += pos
-			next = eol + 1
-		}
+		eol, next := lineEnd(b, pos)
 		line := b[pos:eol]
 		kind, info := classify(line)
 		switch kind {
@@ -393,14 +386,7 @@ func headingText(line []byte) (start, stop int, ok bool) {
 func fence(b []byte, pos int, c byte, n int) (int, sblock) {
 	content := sblock{pos, pos}
 	for pos < len(b) {
-		eol := bytes.IndexByte(b[pos:], '\n')
-		next := len(b)
-		if eol < 0 {
-			eol = len(b)
-		} else {
-			eol += pos
-			next = eol + 1
-		}
+		eol, next := lineEnd(b, pos)
 		line := b[pos:eol]
 		i := 0
 		for i < len(line) && line[i] == ' ' {
@@ -485,13 +471,8 @@ func (s *scanner) inline(blk, intro sblock) bool {
 func (s *scanner) codeText(start, stop int) {
 	seg := s.body[start:stop]
 	for i := 0; i < len(seg); {
-		for i < len(seg) && isSpace(seg[i]) {
-			i++
-		}
-		j := i
-		for j < len(seg) && !isSpace(seg[j]) {
-			j++
-		}
+		var j int
+		i, j = spaceToken(seg, i)
 		if j > i && bytes.Contains(seg[i:j], []byte("/")) {
 			tok, lead := trimToken(string(seg[i:j]))
 			if target, ok := codePath(tok); ok {
@@ -588,4 +569,26 @@ func (s *scanner) link(i, stop int) (next, d, k int, ok bool) {
 		return 0, 0, 0, false
 	}
 	return k + 1, d, k, true
+}
+
+// lineEnd returns where the line that starts at pos in b ends (its "\n",
+// or len(b)) and where the next one starts.
+func lineEnd(b []byte, pos int) (eol, next int) {
+	if i := bytes.IndexByte(b[pos:], '\n'); i >= 0 {
+		return pos + i, pos + i + 1
+	}
+	return len(b), len(b)
+}
+
+// spaceToken returns the bounds of the run of non-space bytes in seg that
+// starts at or after i (empty at len(seg) when only spaces are left).
+func spaceToken(seg []byte, i int) (start, end int) {
+	for i < len(seg) && isSpace(seg[i]) {
+		i++
+	}
+	j := i
+	for j < len(seg) && !isSpace(seg[j]) {
+		j++
+	}
+	return i, j
 }

@@ -36,6 +36,34 @@ func agentsSetup(t *testing.T) string {
 	return filepath.Join(dir, "node_modules", ".bin")
 }
 
+// agentBinaries returns the installed agent client's executable, skipping
+// the test when it is not installed, and skillet's.
+func agentBinaries(t *testing.T, name string) (agent, skillet string) {
+	t.Helper()
+	agent = filepath.Join(agentsSetup(t), name)
+	if _, err := os.Stat(agent); err != nil {
+		t.Skipf("%s not installed: %v", name, err)
+	}
+	return agent, skilletBinary(t)
+}
+
+// agentHome returns an isolated home folder for an agent client and the
+// path of the project folder in it (not created).
+func agentHome(t *testing.T) (home, ws string) {
+	home = t.TempDir()
+	return home, filepath.Join(home, "project")
+}
+
+// checkReached logs how many of the skill names reached the model request
+// of client, and fails, when all are wanted, naming those that did not.
+func checkReached(t *testing.T, client string, names, found []string, all bool) {
+	t.Helper()
+	t.Logf("%s: %d/%d skill names reached the model request", client, len(found), len(names))
+	if all && len(found) != len(names) {
+		t.Errorf("names that did not reach the model: %v", missing(names, found))
+	}
+}
+
 // agentCorpus returns the roots of the skills the agents are given: two
 // published collections, anthropics-skills (12 skills) and
 // obra-superpowers (14), and their names.
@@ -242,12 +270,7 @@ func missing(names, found []string) []string {
 // keeps and names are lost.
 func TestClaudeCode(t *testing.T) {
 	t.Parallel() // a Node client: waits on its processes more than it computes
-	bin := agentsSetup(t)
-	claude := filepath.Join(bin, "claude")
-	if _, err := os.Stat(claude); err != nil {
-		t.Skipf("claude not installed: %v", err)
-	}
-	skillet := skilletBinary(t)
+	claude, skillet := agentBinaries(t, "claude")
 	roots, names := agentCorpus(t)
 	for _, tt := range []struct {
 		name  string
@@ -259,8 +282,7 @@ func TestClaudeCode(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := newRecorder(t)
-			home := t.TempDir()
-			ws := filepath.Join(home, "project")
+			home, ws := agentHome(t)
 			if err := os.MkdirAll(ws, 0o755); err != nil {
 				t.Fatal(err)
 			}
@@ -278,10 +300,7 @@ func TestClaudeCode(t *testing.T) {
 			if body == "" {
 				t.Fatalf("no model request carried the server's instructions (claude: %v)\n%s", err, out)
 			}
-			t.Logf("Claude Code: %d/%d skill names reached the model request", len(found), len(names))
-			if tt.all && len(found) != len(names) {
-				t.Errorf("names that did not reach the model: %v", missing(names, found))
-			}
+			checkReached(t, "Claude Code", names, found, tt.all)
 			if !tt.all && len(found) == len(names) {
 				t.Errorf("without a budget every name still reached the model: Claude Code's cap is no longer %d", 4096)
 			}
@@ -298,16 +317,10 @@ func TestClaudeCode(t *testing.T) {
 // skill's name reaches a model request. The run is stopped once it has.
 func TestGeminiCLI(t *testing.T) {
 	t.Parallel() // a Node client: waits on its processes more than it computes
-	bin := agentsSetup(t)
-	gemini := filepath.Join(bin, "gemini")
-	if _, err := os.Stat(gemini); err != nil {
-		t.Skipf("gemini not installed: %v", err)
-	}
-	skillet := skilletBinary(t)
+	gemini, skillet := agentBinaries(t, "gemini")
 	roots, names := agentCorpus(t)
 	rec := newRecorder(t)
-	home := t.TempDir()
-	ws := filepath.Join(home, "project")
+	home, ws := agentHome(t)
 	writeFiles(t, home, map[string]string{
 		".gemini/settings.json": `{"security":{"auth":{"selectedType":"gemini-api-key"}},` +
 			`"privacy":{"usageStatisticsEnabled":false},"telemetry":{"enabled":false},` +
@@ -353,10 +366,7 @@ wait:
 	if body == "" {
 		t.Fatalf("no model request carried the server's instructions\n%s", out.String())
 	}
-	t.Logf("Gemini CLI: %d/%d skill names reached the model request", len(found), len(names))
-	if len(found) != len(names) {
-		t.Errorf("names that did not reach the model: %v", missing(names, found))
-	}
+	checkReached(t, "Gemini CLI", names, found, true)
 }
 
 // TestCodex runs Codex (@openai/codex) with codex exec, skillet serve in
@@ -366,16 +376,10 @@ wait:
 // the server's tool namespace.
 func TestCodex(t *testing.T) {
 	t.Parallel() // a Node client: waits on its processes more than it computes
-	bin := agentsSetup(t)
-	codex := filepath.Join(bin, "codex")
-	if _, err := os.Stat(codex); err != nil {
-		t.Skipf("codex not installed: %v", err)
-	}
-	skillet := skilletBinary(t)
+	codex, skillet := agentBinaries(t, "codex")
 	roots, names := agentCorpus(t)
 	rec := newRecorder(t)
-	home := t.TempDir()
-	ws := filepath.Join(home, "project")
+	home, ws := agentHome(t)
 	var args []string
 	for _, a := range serveArgs(ws, roots) {
 		args = append(args, fmt.Sprintf("%q", a))
@@ -405,10 +409,7 @@ args = [%s]
 	if body == "" {
 		t.Fatalf("no model request carried the skillet tools (codex: %v)\n%s", err, out)
 	}
-	t.Logf("Codex: %d/%d skill names reached the model request", len(found), len(names))
-	if len(found) != len(names) {
-		t.Errorf("names that did not reach the model: %v", missing(names, found))
-	}
+	checkReached(t, "Codex", names, found, true)
 }
 
 // inspector runs the official inspector's CLI against skillet serve over
