@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -89,15 +90,52 @@ func oneShotGC(command string, getenv func(string) string) (percent int, limit i
 	return 400, 512 << 20, true
 }
 
-// Run runs skillet with args and returns the exit code.
+// Run runs skillet with args and returns the exit code. A command that
+// succeeds but could not write all its output (a full disk, a closed
+// stdout) fails with the write's error (exit 1): a listing or prompt cut
+// short must not pass for a whole one.
 func Run(ctx context.Context, args []string, io *IO) int {
-	f := NewFactory(io)
+	out := &outWriter{w: io.Out}
+	cio := *io
+	cio.Out = out
+	f := NewFactory(&cio)
 	root := newCmdRootOnly(f, args)
 	root.SetArgs(args)
-	root.SetIn(io.In)
-	root.SetOut(io.Out)
-	root.SetErr(io.Err)
-	return exitCode(root.ExecuteContext(ctx), args, io.Err)
+	root.SetIn(cio.In)
+	root.SetOut(cio.Out)
+	root.SetErr(cio.Err)
+	code := exitCode(root.ExecuteContext(ctx), args, io.Err)
+	if err := out.failed(); code == exitOK && err != nil {
+		return exitCode(err, args, io.Err)
+	}
+	return code
+}
+
+// outWriter is a command's standard output; it keeps the first write
+// error, which the commands that print with fmt.Fprint* do not check.
+type outWriter struct {
+	w   io.Writer
+	mu  sync.Mutex
+	err error
+}
+
+func (o *outWriter) Write(p []byte) (int, error) {
+	n, err := o.w.Write(p)
+	if err != nil {
+		o.mu.Lock()
+		if o.err == nil {
+			o.err = err
+		}
+		o.mu.Unlock()
+	}
+	return n, err
+}
+
+// failed returns the first write error, or nil.
+func (o *outWriter) failed() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.err
 }
 
 // exitCode is the one place where an error becomes an exit code: 0 for
