@@ -136,44 +136,9 @@ func parseConfig(path string, data []byte) (*Config, []skill.Diagnostic, error) 
 			return &ConfigError{Path: path, Line: v.Line, Column: v.Column, Message: fmt.Sprintf("%s must be %s", key, want)}
 		}
 		var err error
-		switch key {
-		case "directories":
-			cfg.Directories, err = stringList(v, bad)
-		case "userRoots":
-			cfg.UserRoots, err = stringList(v, bad)
-		case "extraPaths":
-			cfg.ExtraPaths, err = stringList(v, bad)
-		case "trustedPaths":
-			cfg.TrustedPaths, err = stringList(v, bad)
-		case "maxSkillBytes":
-			cfg.MaxSkillBytes, err = positiveInt(v, bad)
-		case "maxSkills":
-			cfg.MaxSkills, err = positiveInt(v, bad)
-		case "maxDescriptionChars":
-			cfg.MaxDescriptionChars, err = positiveInt(v, bad)
-		case "catalogBudgetChars":
-			cfg.CatalogBudgetChars, err = nonNegativeInt(v, bad) // 0: no budget, as documented
-		case "toolName":
-			cfg.ToolName, err = stringValue(v, bad)
-			if err == nil && !validToolName(cfg.ToolName) {
-				err = bad("1-64 characters of letters, digits, _ and -")
-			}
-		case "preset":
-			cfg.Preset, err = stringValue(v, bad)
-			if err == nil {
-				if _, ok := profile.Lookup(cfg.Preset); !ok {
-					hint := ""
-					if near := profile.Suggest(cfg.Preset); near != "" {
-						hint = fmt.Sprintf(" (did you mean %s?)", near)
-					}
-					err = bad("one of " + strings.Join(ProfileNames(), ", ") + hint)
-				}
-			}
-		case "mode":
-			cfg.Mode, err = stringValue(v, bad)
-			if _, ok := skill.ParseMode(cfg.Mode); err == nil && !ok {
-				err = bad(`"lenient" or "strict"`)
-			}
+		switch set := configSetterOf(key); {
+		case set != nil:
+			err = set(cfg, v, bad)
 		default:
 			msg := fmt.Sprintf("unknown configuration key %q (ignored)", key)
 			if near := suggest.Nearest(key, configKeys); near != "" {
@@ -191,9 +156,81 @@ func parseConfig(path string, data []byte) (*Config, []skill.Diagnostic, error) 
 	return cfg, diags, nil
 }
 
-// configKeys are the keys skillet.yaml takes (docs/discovery.md#configuration).
-var configKeys = []string{"directories", "userRoots", "extraPaths", "trustedPaths", "maxSkillBytes", "maxSkills",
-	"maxDescriptionChars", "catalogBudgetChars", "toolName", "preset", "mode"}
+// configSetter decodes the value v of one key of skillet.yaml into cfg;
+// bad makes the error for a value of the wrong kind.
+type configSetter func(cfg *Config, v *yamlx.Node, bad func(string) error) error
+
+// field is the setter of the field at(cfg), decoded by dec.
+func field[T any](at func(*Config) *T, dec func(*yamlx.Node, func(string) error) (T, error)) configSetter {
+	return func(cfg *Config, v *yamlx.Node, bad func(string) error) error {
+		x, err := dec(v, bad)
+		*at(cfg) = x
+		return err
+	}
+}
+
+// configFields decode the keys skillet.yaml takes
+// (docs/discovery.md#configuration), in the order of that page.
+var configFields = []struct {
+	key string
+	set configSetter
+}{
+	{"directories", field(func(c *Config) *[]string { return &c.Directories }, stringList)},
+	{"userRoots", field(func(c *Config) *[]string { return &c.UserRoots }, stringList)},
+	{"extraPaths", field(func(c *Config) *[]string { return &c.ExtraPaths }, stringList)},
+	{"trustedPaths", field(func(c *Config) *[]string { return &c.TrustedPaths }, stringList)},
+	{"maxSkillBytes", field(func(c *Config) *int { return &c.MaxSkillBytes }, positiveInt)},
+	{"maxSkills", field(func(c *Config) *int { return &c.MaxSkills }, positiveInt)},
+	{"maxDescriptionChars", field(func(c *Config) *int { return &c.MaxDescriptionChars }, positiveInt)},
+	{"catalogBudgetChars", field(func(c *Config) *int { return &c.CatalogBudgetChars }, nonNegativeInt)}, // 0: no budget, as documented
+	{"toolName", func(cfg *Config, v *yamlx.Node, bad func(string) error) (err error) {
+		cfg.ToolName, err = stringValue(v, bad)
+		if err == nil && !validToolName(cfg.ToolName) {
+			err = bad("1-64 characters of letters, digits, _ and -")
+		}
+		return err
+	}},
+	{"preset", func(cfg *Config, v *yamlx.Node, bad func(string) error) (err error) {
+		cfg.Preset, err = stringValue(v, bad)
+		if err == nil {
+			if _, ok := profile.Lookup(cfg.Preset); !ok {
+				hint := ""
+				if near := profile.Suggest(cfg.Preset); near != "" {
+					hint = fmt.Sprintf(" (did you mean %s?)", near)
+				}
+				err = bad("one of " + strings.Join(ProfileNames(), ", ") + hint)
+			}
+		}
+		return err
+	}},
+	{"mode", func(cfg *Config, v *yamlx.Node, bad func(string) error) (err error) {
+		cfg.Mode, err = stringValue(v, bad)
+		if _, ok := skill.ParseMode(cfg.Mode); err == nil && !ok {
+			err = bad(`"lenient" or "strict"`)
+		}
+		return err
+	}},
+}
+
+// configKeys are the keys of configFields, for suggestions.
+var configKeys = func() []string {
+	keys := make([]string, len(configFields))
+	for i, f := range configFields {
+		keys[i] = f.key
+	}
+	return keys
+}()
+
+// configSetterOf returns the setter of key, nil when skillet.yaml has no
+// such key.
+func configSetterOf(key string) configSetter {
+	for _, f := range configFields {
+		if f.key == key {
+			return f.set
+		}
+	}
+	return nil
+}
 
 // CodeConfigUnknownKey: skillet.yaml has a key skillet does not know; it
 // is ignored.

@@ -386,13 +386,7 @@ func (p *parser) applyFields(s *Skill, fm *frontmatter) {
 			}
 		case "description":
 			fm.descKey = k
-			if v.Kind == yamlx.ScalarNode {
-				if !yamlx.IsNull(v) {
-					s.Description = strings.TrimSpace(v.Value)
-				}
-			} else {
-				p.report(CodeFieldInvalid, k.line, k.col, "description must be a string, not a %s", kind(v))
-			}
+			s.Description = p.stringField(k, v)
 		case "when-to-use", "whenToUse", "when_to_use":
 			if whenSeen {
 				s.Extra = append(s.Extra, fm.all[i])
