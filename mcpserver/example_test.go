@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/mcpserver"
+	"github.com/skillet-go/skillet/mcpserver/skillsext"
 )
 
 // A server on a folder of skills, and a client over the SDK's in-memory
@@ -39,18 +40,19 @@ func Example() {
 	go srv.Run(ctx, st)
 
 	client := mcp.NewClient(&mcp.Implementation{Name: "example", Version: "1"}, nil)
-	mcp.AddSendingCustomMethod[*mcpserver.ListSkillsParams, *mcpserver.ListSkillsResult](client, mcpserver.MethodListSkills)
+	if err := skillsext.Register(client); err != nil {
+		log.Fatal(err)
+	}
 	cs, err := client.Connect(ctx, ct, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer cs.Close()
 
-	list, err := mcp.CallCustomMethod[*mcpserver.ListSkillsParams, *mcpserver.ListSkillsResult](ctx, cs, mcpserver.MethodListSkills, &mcpserver.ListSkillsParams{})
-	if err != nil {
-		log.Fatal(err)
-	}
-	for _, e := range list.Skills {
+	for e, err := range skillsext.Skills(ctx, cs) { // skills/list, page by page
+		if err != nil {
+			log.Fatal(err)
+		}
 		fmt.Println(e.URI, string(e.Frontmatter))
 		for _, r := range e.Resources.Files {
 			fmt.Println(" ", r.URI, r.Size, r.Digest[:19]+"...")

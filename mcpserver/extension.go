@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skillet-go/skillet/mcpserver/skillsext"
 )
 
 // newProtocol reports whether the request speaks protocol 2026-07-28 or
@@ -14,11 +15,11 @@ import (
 // else from what the session negotiated.
 func newProtocol(ss *mcp.ServerSession, meta mcp.Meta) bool {
 	if v, ok := meta[mcp.MetaKeyProtocolVersion].(string); ok {
-		return v >= ProtocolCacheable
+		return v >= skillsext.ProtocolCacheable
 	}
 	if ss != nil {
 		if ip := ss.InitializeParams(); ip != nil {
-			return ip.ProtocolVersion >= ProtocolCacheable
+			return ip.ProtocolVersion >= skillsext.ProtocolCacheable
 		}
 	}
 	return false
@@ -36,7 +37,7 @@ func (s *Server) cache(ss *mcp.ServerSession, meta mcp.Meta) (string, *int, stri
 }
 
 // listSkills answers skills/list: entries sorted by URI, PageSize per page.
-func (s *Server) listSkills(ctx context.Context, ss *mcp.ServerSession, p *ListSkillsParams) (*ListSkillsResult, error) {
+func (s *Server) listSkills(ctx context.Context, ss *mcp.ServerSession, p *skillsext.ListSkillsParams) (*skillsext.ListSkillsResult, error) {
 	var cursor string
 	var meta mcp.Meta
 	if p != nil {
@@ -49,7 +50,7 @@ func (s *Server) listSkills(ctx context.Context, ss *mcp.ServerSession, p *ListS
 	entries := s.current(ctx).entries
 	i := sort.Search(len(entries), func(i int) bool { return entries[i].uri > after })
 	end := min(i+s.opts.PageSize, len(entries))
-	res := &ListSkillsResult{Skills: make([]*SkillEntry, 0, end-i)}
+	res := &skillsext.ListSkillsResult{Skills: make([]*skillsext.SkillEntry, 0, end-i)}
 	for _, sv := range entries[i:end] {
 		res.Skills = append(res.Skills, sv.entry)
 	}
@@ -61,7 +62,7 @@ func (s *Server) listSkills(ctx context.Context, ss *mcp.ServerSession, p *ListS
 }
 
 // getSkill answers skills/get for the URI of a served skill's SKILL.md.
-func (s *Server) getSkill(ctx context.Context, ss *mcp.ServerSession, p *GetSkillParams) (*GetSkillResult, error) {
+func (s *Server) getSkill(ctx context.Context, ss *mcp.ServerSession, p *skillsext.GetSkillParams) (*skillsext.GetSkillResult, error) {
 	if p == nil || p.URI == "" {
 		return nil, invalidParams("skills/get needs the uri of a skill's SKILL.md")
 	}
@@ -81,14 +82,14 @@ func (s *Server) getSkill(ctx context.Context, ss *mcp.ServerSession, p *GetSkil
 	case sv.entry == nil:
 		return nil, invalidParams("the skill %s is not served through the Skills Extension: %s (read it with resources/read)", p.URI, sv.excluded)
 	}
-	res := &GetSkillResult{Skill: sv.entry}
+	res := &skillsext.GetSkillResult{Skill: sv.entry}
 	res.ResultType, res.TTLMs, res.CacheScope = s.cache(ss, p.Meta)
 	return res, nil
 }
 
 // readDirectory answers resources/directory/read: the direct children of
 // a folder of a served skill, PageSize*5 per page.
-func (s *Server) readDirectory(ctx context.Context, ss *mcp.ServerSession, p *ReadDirectoryParams) (*ReadDirectoryResult, error) {
+func (s *Server) readDirectory(ctx context.Context, ss *mcp.ServerSession, p *skillsext.ReadDirectoryParams) (*skillsext.ReadDirectoryResult, error) {
 	if p == nil || p.URI == "" {
 		return nil, invalidParams("resources/directory/read needs the uri of a directory")
 	}
@@ -113,7 +114,7 @@ func (s *Server) readDirectory(ctx context.Context, ss *mcp.ServerSession, p *Re
 	}
 	i := sort.Search(len(children), func(i int) bool { return children[i].URI > after })
 	end := min(i+s.opts.PageSize*5, len(children))
-	res := &ReadDirectoryResult{Resources: children[i:end:end]}
+	res := &skillsext.ReadDirectoryResult{Resources: children[i:end:end]}
 	if end < len(children) {
 		res.NextCursor = encodeCursor(children[end-1].URI)
 	}

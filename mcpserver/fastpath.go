@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skillet-go/skillet/mcpserver/skillsext"
 )
 
 // The stateless read fast path (docs/performance.md#serving). Reading a
@@ -32,7 +33,7 @@ import (
 // fast path writes: true for those whose requests carry their own _meta
 // (protocolVersion, clientInfo, clientCapabilities) and whose results carry
 // serverInfo and the cache fields.
-var fastVersions = map[string]bool{"2025-06-18": false, "2025-11-25": false, ProtocolCacheable: true}
+var fastVersions = map[string]bool{"2025-06-18": false, "2025-11-25": false, skillsext.ProtocolCacheable: true}
 
 // parseFastRequest returns the URI and id of a body that is exactly one
 // resources/read request object: the keys jsonrpc ("2.0"), id, method and

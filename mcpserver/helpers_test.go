@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/mcpserver/skillsext"
 )
 
 // pngBytes is a file that is not UTF-8 (a PNG signature and a NUL), so it
@@ -122,33 +123,27 @@ func connect(t testing.TB, s *Server, copts *mcp.ClientOptions, sopts *mcp.Clien
 
 func registerClient(t testing.TB, c *mcp.Client) {
 	t.Helper()
-	for _, err := range []error{
-		mcp.AddSendingCustomMethod[*ListSkillsParams, *ListSkillsResult](c, MethodListSkills),
-		mcp.AddSendingCustomMethod[*GetSkillParams, *GetSkillResult](c, MethodGetSkill),
-		mcp.AddSendingCustomMethod[*ReadDirectoryParams, *ReadDirectoryResult](c, MethodReadDirectory),
-	} {
-		if err != nil {
-			t.Fatal(err)
-		}
+	if err := skillsext.Register(c); err != nil {
+		t.Fatal(err)
 	}
 }
 
-func listSkills(ctx context.Context, cs *mcp.ClientSession, cursor string) (*ListSkillsResult, error) {
-	return mcp.CallCustomMethod[*ListSkillsParams, *ListSkillsResult](ctx, cs, MethodListSkills, &ListSkillsParams{Cursor: cursor})
+func listSkills(ctx context.Context, cs *mcp.ClientSession, cursor string) (*skillsext.ListSkillsResult, error) {
+	return mcp.CallCustomMethod[*skillsext.ListSkillsParams, *skillsext.ListSkillsResult](ctx, cs, skillsext.MethodListSkills, &skillsext.ListSkillsParams{Cursor: cursor})
 }
 
-func getSkill(ctx context.Context, cs *mcp.ClientSession, uri string) (*GetSkillResult, error) {
-	return mcp.CallCustomMethod[*GetSkillParams, *GetSkillResult](ctx, cs, MethodGetSkill, &GetSkillParams{URI: uri})
+func getSkill(ctx context.Context, cs *mcp.ClientSession, uri string) (*skillsext.GetSkillResult, error) {
+	return mcp.CallCustomMethod[*skillsext.GetSkillParams, *skillsext.GetSkillResult](ctx, cs, skillsext.MethodGetSkill, &skillsext.GetSkillParams{URI: uri})
 }
 
-func readDir(ctx context.Context, cs *mcp.ClientSession, uri, cursor string) (*ReadDirectoryResult, error) {
-	return mcp.CallCustomMethod[*ReadDirectoryParams, *ReadDirectoryResult](ctx, cs, MethodReadDirectory, &ReadDirectoryParams{URI: uri, Cursor: cursor})
+func readDir(ctx context.Context, cs *mcp.ClientSession, uri, cursor string) (*skillsext.ReadDirectoryResult, error) {
+	return mcp.CallCustomMethod[*skillsext.ReadDirectoryParams, *skillsext.ReadDirectoryResult](ctx, cs, skillsext.MethodReadDirectory, &skillsext.ReadDirectoryParams{URI: uri, Cursor: cursor})
 }
 
 // allSkills follows skills/list cursors to the end.
-func allSkills(t testing.TB, cs *mcp.ClientSession) []*SkillEntry {
+func allSkills(t testing.TB, cs *mcp.ClientSession) []*skillsext.SkillEntry {
 	t.Helper()
-	var all []*SkillEntry
+	var all []*skillsext.SkillEntry
 	cursor := ""
 	for range 10_000 {
 		res, err := listSkills(t.Context(), cs, cursor)

@@ -13,6 +13,7 @@ import (
 	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/agentx"
+	"github.com/skillet-go/skillet/mcpserver/skillsext"
 )
 
 // Layers 2 and 3 of docs/mcp.md come from package agent, so an MCP client
@@ -306,19 +307,19 @@ func advertisesExtension(req mcp.Request) bool {
 		if ip.Capabilities == nil {
 			return false
 		}
-		_, ok := ip.Capabilities.Extensions[ExtensionID]
+		_, ok := ip.Capabilities.Extensions[skillsext.ExtensionID]
 		return ok
 	}
 	if p := req.GetParams(); p != nil && !reflect.ValueOf(p).IsNil() {
 		if caps, ok := p.GetMeta()[mcp.MetaKeyClientCapabilities].(map[string]any); ok {
 			ext, _ := caps["extensions"].(map[string]any)
-			_, ok := ext[ExtensionID]
+			_, ok := ext[skillsext.ExtensionID]
 			return ok
 		}
 	}
 	if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
 		if ip := ss.InitializeParams(); ip != nil && ip.Capabilities != nil {
-			_, ok := ip.Capabilities.Extensions[ExtensionID]
+			_, ok := ip.Capabilities.Extensions[skillsext.ExtensionID]
 			return ok
 		}
 	}

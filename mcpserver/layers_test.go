@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/mcpserver/skillsext"
 )
 
 // TestInstructions: the instructions are agent's catalog block of the
@@ -33,7 +34,7 @@ func TestInstructions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, version := range []string{legacy, ProtocolCacheable} {
+	for _, version := range []string{legacy, skillsext.ProtocolCacheable} {
 		t.Run(version, func(t *testing.T) {
 			got := connect(t, s, nil, &mcp.ClientSessionOptions{ProtocolVersion: version}).InitializeResult().Instructions
 			if diff := cmp.Diff(want.Text, got); diff != "" {
@@ -147,7 +148,7 @@ func TestTool(t *testing.T) {
 func TestToolModes(t *testing.T) {
 	ws := newWorkspace(t)
 	withExt := &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}}
-	withExt.Capabilities.AddExtension(ExtensionID, nil)
+	withExt.Capabilities.AddExtension(skillsext.ExtensionID, nil)
 	for _, tt := range []struct {
 		mode    ToolMode
 		copts   *mcp.ClientOptions
@@ -155,9 +156,9 @@ func TestToolModes(t *testing.T) {
 		want    int
 	}{
 		{ToolAuto, nil, legacy, 1},
-		{ToolAuto, nil, ProtocolCacheable, 1},
+		{ToolAuto, nil, skillsext.ProtocolCacheable, 1},
 		{ToolAuto, withExt, legacy, 0},
-		{ToolAuto, withExt, ProtocolCacheable, 0},
+		{ToolAuto, withExt, skillsext.ProtocolCacheable, 0},
 		{ToolAlways, withExt, legacy, 1},
 		{ToolNever, nil, legacy, 0},
 	} {
@@ -252,7 +253,7 @@ func TestInstructionsBudget(t *testing.T) {
 	}
 	writeTree(t, ws, files)
 	withExt := &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}}
-	withExt.Capabilities.AddExtension(ExtensionID, nil)
+	withExt.Capabilities.AddExtension(skillsext.ExtensionID, nil)
 	for _, tt := range []struct {
 		name   string
 		mode   ToolMode

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skillet-go/skillet/mcpserver/skillsext"
 )
 
 // skillMethods are the requests answered from the skills. Each runs on
@@ -20,7 +21,7 @@ var skillMethods = map[string]bool{
 	"resources/list": true, "resources/templates/list": true, "resources/read": true,
 	"prompts/list": true, "prompts/get": true,
 	"tools/list": true, "tools/call": true,
-	MethodListSkills: true, MethodGetSkill: true, MethodReadDirectory: true,
+	skillsext.MethodListSkills: true, skillsext.MethodGetSkill: true, skillsext.MethodReadDirectory: true,
 }
 
 // registryMethods are answered (or looked up) from the SDK's lists of

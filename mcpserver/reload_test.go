@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/skillet-go/skillet/mcpserver/skillsext"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -132,7 +133,7 @@ func TestReload(t *testing.T) {
 		poll    bool
 	}{
 		{"notify/" + legacy, legacy, false},
-		{"notify/" + ProtocolCacheable, ProtocolCacheable, false},
+		{"notify/" + skillsext.ProtocolCacheable, skillsext.ProtocolCacheable, false},
 		{"poll/" + legacy, legacy, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

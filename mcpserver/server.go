@@ -17,6 +17,7 @@ import (
 
 	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/mcpserver/skillsext"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -124,7 +125,7 @@ func (o *Options) withDefaults() Options {
 	zeroDefault(&r.InstructionsChars, DefaultInstructionsChars)
 	orDefault(&r.PageSize, 100)
 	zeroDefault(&r.CacheTTL, 60*time.Second)
-	orDefault(&r.MaxFileBytes, MaxSkillBytes)
+	orDefault(&r.MaxFileBytes, skillsext.MaxSkillBytes)
 	orDefault(&r.MaxServedBytes, DefaultMaxServedBytes)
 	orDefault(&r.MaxFiles, catalog.DefaultFileLimit)
 	orDefault(&r.Debounce, 200*time.Millisecond)
@@ -210,7 +211,7 @@ func New(ctx context.Context, cat *catalog.Catalog, opts *Options) (*Server, err
 	if s.opts.Tool != ToolNever {
 		caps.Tools = &mcp.ToolCapabilities{ListChanged: true}
 	}
-	caps.AddExtension(ExtensionID, map[string]any{"directoryRead": true})
+	caps.AddExtension(skillsext.ExtensionID, map[string]any{"directoryRead": true})
 	sdkHandler := s.log.Handler()
 	if !s.log.Enabled(ctx, slog.LevelDebug) {
 		sdkHandler = &minLevel{h: sdkHandler, min: slog.LevelWarn}
@@ -239,9 +240,9 @@ func New(ctx context.Context, cat *catalog.Catalog, opts *Options) (*Server, err
 		Description: "A file of the skill NAME at PATH, relative to its folder: skill://NAME/SKILL.md is its instructions.",
 	}, s.readResource)
 	for _, err := range []error{
-		mcp.AddReceivingCustomMethod(s.mcp, MethodListSkills, s.listSkills),
-		mcp.AddReceivingCustomMethod(s.mcp, MethodGetSkill, s.getSkill),
-		mcp.AddReceivingCustomMethod(s.mcp, MethodReadDirectory, s.readDirectory),
+		mcp.AddReceivingCustomMethod(s.mcp, skillsext.MethodListSkills, s.listSkills),
+		mcp.AddReceivingCustomMethod(s.mcp, skillsext.MethodGetSkill, s.getSkill),
+		mcp.AddReceivingCustomMethod(s.mcp, skillsext.MethodReadDirectory, s.readDirectory),
 	} {
 		if err != nil {
 			return nil, fmt.Errorf("registering the Skills Extension: %w", err)

@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/skillet-go/skillet/mcpserver/skillsext"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -26,7 +27,7 @@ const legacy = "2025-11-25"
 
 func TestInitializeCapabilities(t *testing.T) {
 	s := newServer(t, newWorkspace(t), nil)
-	for _, version := range []string{legacy, ProtocolCacheable} {
+	for _, version := range []string{legacy, skillsext.ProtocolCacheable} {
 		t.Run(version, func(t *testing.T) {
 			cs := connect(t, s, nil, &mcp.ClientSessionOptions{ProtocolVersion: version})
 			ir := cs.InitializeResult()
@@ -41,12 +42,12 @@ func TestInitializeCapabilities(t *testing.T) {
 				t.Errorf("prompts %+v, tools %+v: want both", caps.Prompts, caps.Tools)
 			}
 			// The settings object sits inline under the extension's key.
-			got, err := json.Marshal(caps.Extensions[ExtensionID])
+			got, err := json.Marshal(caps.Extensions[skillsext.ExtensionID])
 			if err != nil {
 				t.Fatal(err)
 			}
 			if string(got) != `{"directoryRead":true}` {
-				t.Errorf("extensions[%q] = %s, want {\"directoryRead\":true}", ExtensionID, got)
+				t.Errorf("extensions[%q] = %s, want {\"directoryRead\":true}", skillsext.ExtensionID, got)
 			}
 			if ir.ServerInfo.Name != "skillet" {
 				t.Errorf("serverInfo %+v", ir.ServerInfo)
@@ -118,7 +119,7 @@ func diskPath(ws, uri string) string {
 func TestReadBytes(t *testing.T) {
 	ws := newWorkspace(t)
 	s := newServer(t, ws, nil)
-	for _, version := range []string{legacy, ProtocolCacheable} {
+	for _, version := range []string{legacy, skillsext.ProtocolCacheable} {
 		t.Run(version, func(t *testing.T) {
 			cs := connect(t, s, nil, &mcp.ClientSessionOptions{ProtocolVersion: version})
 			for _, r := range allResources(t, cs) {
@@ -329,13 +330,13 @@ func TestGoldenDigests(t *testing.T) {
 		"skills/code-review/references/checklist.md": "# Review checklist\n\nCheck correctness, tests, and compatibility.\n",
 	})
 	cs := connect(t, newServer(t, ws, nil), nil, nil)
-	got := map[string]SkillResource{}
+	got := map[string]skillsext.SkillResource{}
 	for _, e := range allSkills(t, cs) {
 		for _, r := range e.Resources.Files {
 			got[r.URI] = r
 		}
 	}
-	want := map[string]SkillResource{
+	want := map[string]skillsext.SkillResource{
 		"skill://code-review/SKILL.md":                {URI: "skill://code-review/SKILL.md", Size: 149, Digest: "sha256:d2489d6c182e8df9c178563ff9f2eac7998a0c1bb1278c52a7fd5306e4259160"},
 		"skill://code-review/references/checklist.md": {URI: "skill://code-review/references/checklist.md", Size: 65, Digest: "sha256:dbab2de7bf7db9cc95cb6ce681c3690b26184db39f75b958a0287ca6d9e24e20"},
 	}
@@ -390,7 +391,7 @@ func TestSkillsGet(t *testing.T) {
 		t.Fatal(err)
 	}
 	list := allSkills(t, cs)
-	if diff := cmp.Diff(list[0], res.Skill, cmpopts.IgnoreUnexported(SkillEntry{})); diff != "" {
+	if diff := cmp.Diff(list[0], res.Skill, cmpopts.IgnoreUnexported(skillsext.SkillEntry{})); diff != "" {
 		t.Errorf("skills/get differs from the skills/list entry (-list +get):\n%s", diff)
 	}
 	for _, tt := range []struct{ uri, msg string }{
@@ -417,7 +418,7 @@ func TestCacheFields(t *testing.T) {
 	for _, tt := range []struct {
 		version string
 		want    bool
-	}{{legacy, false}, {"2025-06-18", false}, {ProtocolCacheable, true}} {
+	}{{legacy, false}, {"2025-06-18", false}, {skillsext.ProtocolCacheable, true}} {
 		t.Run(tt.version, func(t *testing.T) {
 			cs := connect(t, s, nil, &mcp.ClientSessionOptions{ProtocolVersion: tt.version})
 			l, err := listSkills(t.Context(), cs, "")
@@ -626,7 +627,7 @@ func TestLimits(t *testing.T) {
 		"skills/huge/data.bin":  strings.Repeat("x", 2048),
 		"skills/small/SKILL.md": "---\nname: small\ndescription: Small.\n---\nBody.\n",
 	}
-	for i := range MaxSkillFiles {
+	for i := range skillsext.MaxSkillFiles {
 		files[fmt.Sprintf("skills/big/f/%03d.txt", i)] = "x\n"
 	}
 	writeTree(t, ws, files)
@@ -645,8 +646,8 @@ func TestLimits(t *testing.T) {
 	var uris []string
 	for _, e := range allSkills(t, cs) {
 		uris = append(uris, e.URI)
-		if e.URI == "skill://big/SKILL.md" && len(e.Resources.Files) != MaxSkillFiles+1 {
-			t.Errorf("big: %d manifest entries, want %d", len(e.Resources.Files), MaxSkillFiles+1)
+		if e.URI == "skill://big/SKILL.md" && len(e.Resources.Files) != skillsext.MaxSkillFiles+1 {
+			t.Errorf("big: %d manifest entries, want %d", len(e.Resources.Files), skillsext.MaxSkillFiles+1)
 		}
 	}
 	if diff := cmp.Diff([]string{"skill://big/SKILL.md", "skill://small/SKILL.md"}, uris); diff != "" {

@@ -25,6 +25,7 @@ import (
 	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/outfmt"
+	"github.com/skillet-go/skillet/mcpserver/skillsext"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -79,7 +80,7 @@ type served struct {
 	dirs map[string][]*mcp.Resource
 	// entry is the skill's skills/list entry; nil when it is excluded,
 	// and then excluded says why.
-	entry    *SkillEntry
+	entry    *skillsext.SkillEntry
 	excluded string
 	prompt   *mcp.Prompt
 	// kept says the skill file no longer loads and this is the last good
@@ -628,12 +629,12 @@ func (s *Server) extensionEntry(sv *served, pdiags []skill.Diagnostic, incomplet
 		why = fmt.Sprintf("the frontmatter name %v is not the served name %q", fmtValue(fmName), sv.name)
 	case strings.TrimSpace(desc) == "":
 		why = "the frontmatter has no description"
-	case utf8.RuneCountInString(desc) > MaxDescriptionChars:
+	case utf8.RuneCountInString(desc) > skillsext.MaxDescriptionChars:
 		// A host compares the entry's frontmatter with the file it reads,
 		// so the description cannot be cut in the entry: the skill is left
 		// out instead.
 		why = fmt.Sprintf("its description is %d characters, over the specification's %d (https://agentskills.io/specification#description-field), which hosts check",
-			utf8.RuneCountInString(desc), MaxDescriptionChars)
+			utf8.RuneCountInString(desc), skillsext.MaxDescriptionChars)
 	case hasCode(pdiags, skill.CodeDuplicateField):
 		why = "a frontmatter key appears twice, which YAML parsers reject"
 	case incomplete != "":
@@ -650,24 +651,24 @@ func (s *Server) extensionEntry(sv *served, pdiags []skill.Diagnostic, incomplet
 		sv.excluded = "its frontmatter cannot be written as JSON"
 		return append(diags, diag(codeExtensionExcluded, sv.cat.Location, sv.name, "not in skills/list: %s: %v", sv.excluded, err))
 	}
-	e := &SkillEntry{URI: sv.uri, Frontmatter: fm}
+	e := &skillsext.SkillEntry{URI: sv.uri, Frontmatter: fm}
 	var total int64
 	for _, f := range sv.files {
-		e.Resources.Files = append(e.Resources.Files, SkillResource{URI: f.uri, Digest: f.digest, Size: f.size})
+		e.Resources.Files = append(e.Resources.Files, skillsext.SkillResource{URI: f.uri, Digest: f.digest, Size: f.size})
 		total += f.size
 	}
-	if err := e.seal(); err != nil {
+	if err := e.Seal(); err != nil {
 		sv.excluded = "its entry cannot be written as JSON"
 		return append(diags, diag(codeExtensionExcluded, sv.cat.Location, sv.name, "not in skills/list: %s: %v", sv.excluded, err))
 	}
 	sv.entry = e
-	if n := len(sv.files); n > MaxSkillFiles {
+	if n := len(sv.files); n > skillsext.MaxSkillFiles {
 		diags = append(diags, diag(codeExtensionLimit, sv.cat.BaseDir, sv.name,
-			"the skill has %d files, over the %d hosts must accept (SEP-2640 limits); some hosts may refuse it", n, MaxSkillFiles))
+			"the skill has %d files, over the %d hosts must accept (SEP-2640 limits); some hosts may refuse it", n, skillsext.MaxSkillFiles))
 	}
-	if total > MaxSkillBytes {
+	if total > skillsext.MaxSkillBytes {
 		diags = append(diags, diag(codeExtensionLimit, sv.cat.BaseDir, sv.name,
-			"the skill's files add up to %d bytes, over the %d (16 MiB) hosts must accept (SEP-2640 limits); some hosts may refuse it", total, MaxSkillBytes))
+			"the skill's files add up to %d bytes, over the %d (16 MiB) hosts must accept (SEP-2640 limits); some hosts may refuse it", total, skillsext.MaxSkillBytes))
 	}
 	return diags
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/skillet-go/skillet/mcpserver/skillsext"
 )
 
 // What a server for a team adds (docs/serving.md): a bearer token, health
@@ -50,7 +51,7 @@ var knownMethods = map[string]bool{
 	"resources/subscribe": true, "resources/unsubscribe": true, "subscriptions/listen": true,
 	"prompts/list": true, "prompts/get": true, "tools/list": true, "tools/call": true,
 	"completion/complete": true, "logging/setLevel": true,
-	MethodListSkills: true, MethodGetSkill: true, MethodReadDirectory: true,
+	skillsext.MethodListSkills: true, skillsext.MethodGetSkill: true, skillsext.MethodReadDirectory: true,
 }
 
 func methodLabel(m string) string {

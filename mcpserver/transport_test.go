@@ -20,6 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/skillet-go/skillet/internal/mcpline"
+	"github.com/skillet-go/skillet/mcpserver/skillsext"
 )
 
 func TestCheckListenAddr(t *testing.T) {
@@ -197,7 +198,7 @@ func rawCall(t *testing.T, url, version, method string, params map[string]any) (
 	if params == nil {
 		params = map[string]any{}
 	}
-	if version >= ProtocolCacheable {
+	if version >= skillsext.ProtocolCacheable {
 		params["_meta"] = map[string]any{
 			mcp.MetaKeyProtocolVersion:    version,
 			mcp.MetaKeyClientInfo:         map[string]any{"name": "raw", "version": "1"},
@@ -246,7 +247,7 @@ func TestHTTPStateless(t *testing.T) {
 	ws := newWorkspace(t)
 	s := newServer(t, ws, nil)
 	url := serveHTTP(t, s, nil)
-	for _, version := range []string{legacy, ProtocolCacheable} {
+	for _, version := range []string{legacy, skillsext.ProtocolCacheable} {
 		t.Run(version, func(t *testing.T) {
 			cs := connectHTTP(t, url, version, nil)
 			if got := cs.InitializeResult().ProtocolVersion; got != version {
@@ -272,9 +273,9 @@ func TestHTTPStateless(t *testing.T) {
 				method string
 				params map[string]any
 			}{
-				{MethodGetSkill, map[string]any{"uri": "skill://nope/SKILL.md"}},
-				{MethodListSkills, map[string]any{"cursor": "bogus"}},
-				{MethodReadDirectory, map[string]any{"uri": "skill://alpha/SKILL.md"}},
+				{skillsext.MethodGetSkill, map[string]any{"uri": "skill://nope/SKILL.md"}},
+				{skillsext.MethodListSkills, map[string]any{"cursor": "bogus"}},
+				{skillsext.MethodReadDirectory, map[string]any{"uri": "skill://alpha/SKILL.md"}},
 				{"resources/read", map[string]any{"uri": "skill://alpha/../../outside/secret.txt"}},
 				{"resources/read", map[string]any{"uri": "skill://alpha/%2e%2e/%2e%2e/outside/secret.txt"}},
 			} {
@@ -286,13 +287,13 @@ func TestHTTPStateless(t *testing.T) {
 					t.Errorf("%s %v: bytes from outside the skill: %v", tt.method, tt.params, msg)
 				}
 			}
-			status, msg := rawCall(t, url, version, MethodListSkills, nil)
+			status, msg := rawCall(t, url, version, skillsext.MethodListSkills, nil)
 			result, _ := msg["result"].(map[string]any)
 			if status != 200 || result == nil {
 				t.Fatalf("raw skills/list: HTTP %d %v", status, msg)
 			}
 			_, hasTTL := result["ttlMs"]
-			if cacheable := version >= ProtocolCacheable; hasTTL != cacheable || (result["resultType"] == "complete") != cacheable {
+			if cacheable := version >= skillsext.ProtocolCacheable; hasTTL != cacheable || (result["resultType"] == "complete") != cacheable {
 				t.Errorf("raw skills/list on %s: ttlMs present %v, resultType %v", version, hasTTL, result["resultType"])
 			}
 		})
@@ -307,7 +308,7 @@ func TestHTTPBadInput(t *testing.T) {
 	url := serveHTTP(t, s, &HTTPOptions{MaxRequestBytes: 4096})
 	healthy := func() {
 		t.Helper()
-		status, msg := rawCall(t, url, legacy, MethodGetSkill, map[string]any{"uri": "skill://alpha/SKILL.md"})
+		status, msg := rawCall(t, url, legacy, skillsext.MethodGetSkill, map[string]any{"uri": "skill://alpha/SKILL.md"})
 		if status != 200 || msg["result"] == nil {
 			t.Fatalf("the server no longer answers: HTTP %d %v", status, msg)
 		}
@@ -409,10 +410,10 @@ func TestHTTPStatefulNotifications(t *testing.T) {
 // and returns a channel that receives once per call started.
 func slowMethod(t *testing.T, s *Server, release chan struct{}) chan struct{} {
 	started := make(chan struct{}, 10)
-	err := mcp.AddReceivingCustomMethod(s.MCP(), "test/slow", func(ctx context.Context, _ *mcp.ServerSession, _ *ListSkillsParams) (*ListSkillsResult, error) {
+	err := mcp.AddReceivingCustomMethod(s.MCP(), "test/slow", func(ctx context.Context, _ *mcp.ServerSession, _ *skillsext.ListSkillsParams) (*skillsext.ListSkillsResult, error) {
 		started <- struct{}{}
 		<-release
-		return &ListSkillsResult{Skills: []*SkillEntry{}}, nil
+		return &skillsext.ListSkillsResult{Skills: []*skillsext.SkillEntry{}}, nil
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -434,7 +435,7 @@ func TestServeShutdown(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, ln, &HTTPOptions{Stateful: true}) }()
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	if err := mcp.AddSendingCustomMethod[*ListSkillsParams, *ListSkillsResult](c, "test/slow"); err != nil {
+	if err := mcp.AddSendingCustomMethod[*skillsext.ListSkillsParams, *skillsext.ListSkillsResult](c, "test/slow"); err != nil {
 		t.Fatal(err)
 	}
 	cs, err := c.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String() + Path}, &mcp.ClientSessionOptions{ProtocolVersion: legacy})
@@ -444,7 +445,7 @@ func TestServeShutdown(t *testing.T) {
 	defer cs.Close()
 	callErr := make(chan error, 1)
 	go func() {
-		_, err := mcp.CallCustomMethod[*ListSkillsParams, *ListSkillsResult](t.Context(), cs, "test/slow", &ListSkillsParams{})
+		_, err := mcp.CallCustomMethod[*skillsext.ListSkillsParams, *skillsext.ListSkillsResult](t.Context(), cs, "test/slow", &skillsext.ListSkillsParams{})
 		callErr <- err
 	}()
 	<-started
@@ -479,7 +480,7 @@ func TestServeShutdownListening(t *testing.T) {
 		name     string
 		stateful bool
 		version  string
-	}{{"stateful", true, legacy}, {"stateless-listen", false, ProtocolCacheable}} {
+	}{{"stateful", true, legacy}, {"stateless-listen", false, skillsext.ProtocolCacheable}} {
 		t.Run(tt.name, func(t *testing.T) {
 			var lb logBuffer
 			s := newServer(t, newWorkspace(t), &Options{Logger: lb.logger(), ShutdownTimeout: 5 * time.Second})
@@ -516,7 +517,7 @@ func TestRunShutdown(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- s.Run(ctx, st) }()
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	if err := mcp.AddSendingCustomMethod[*ListSkillsParams, *ListSkillsResult](c, "test/slow"); err != nil {
+	if err := mcp.AddSendingCustomMethod[*skillsext.ListSkillsParams, *skillsext.ListSkillsResult](c, "test/slow"); err != nil {
 		t.Fatal(err)
 	}
 	cs, err := c.Connect(t.Context(), ct, nil)
@@ -526,7 +527,7 @@ func TestRunShutdown(t *testing.T) {
 	defer cs.Close()
 	callErr := make(chan error, 1)
 	go func() {
-		_, err := mcp.CallCustomMethod[*ListSkillsParams, *ListSkillsResult](t.Context(), cs, "test/slow", &ListSkillsParams{})
+		_, err := mcp.CallCustomMethod[*skillsext.ListSkillsParams, *skillsext.ListSkillsResult](t.Context(), cs, "test/slow", &skillsext.ListSkillsParams{})
 		callErr <- err
 	}()
 	<-started
@@ -657,7 +658,7 @@ func TestHTTPProtocolFit(t *testing.T) {
 		t.Errorf("stdio-like session after a stateless one: %+v", caps.Resources)
 	}
 
-	for _, version := range []string{legacy, ProtocolCacheable} {
+	for _, version := range []string{legacy, skillsext.ProtocolCacheable} {
 		for _, method := range []string{"resources/list", "resources/templates/list", "prompts/list", "tools/list"} {
 			_, msg := rawCall(t, stateless, version, method, nil)
 			result, _ := msg["result"].(map[string]any)
@@ -666,7 +667,7 @@ func TestHTTPProtocolFit(t *testing.T) {
 			}
 			_, ttl := result["ttlMs"]
 			_, scope := result["cacheScope"]
-			if want := version >= ProtocolCacheable; ttl != want || scope != want {
+			if want := version >= skillsext.ProtocolCacheable; ttl != want || scope != want {
 				t.Errorf("%s %s: ttlMs %v, cacheScope %v; want %v", version, method, ttl, scope, want)
 			}
 			if method == "resources/templates/list" {
@@ -678,7 +679,7 @@ func TestHTTPProtocolFit(t *testing.T) {
 		}
 		_, msg := rawCall(t, stateless, version, "resources/read", map[string]any{"uri": "skill://alpha/SKILL.md"})
 		result, _ := msg["result"].(map[string]any)
-		if _, ttl := result["ttlMs"]; result == nil || ttl != (version >= ProtocolCacheable) {
+		if _, ttl := result["ttlMs"]; result == nil || ttl != (version >= skillsext.ProtocolCacheable) {
 			t.Errorf("%s resources/read: %v", version, msg)
 		}
 	}

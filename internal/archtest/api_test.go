@@ -216,7 +216,7 @@ func TestAPI(t *testing.T) {
 	}
 	root := repoRoot(t)
 	pkgs := publicPackages(t, root)
-	for _, want := range []string{"skill", "catalog", "agent", "lint", "mcpserver"} {
+	for _, want := range []string{"skill", "catalog", "agent", "lint", "mcpserver", "mcpserver/skillsext"} {
 		if !slices.Contains(pkgs, want) {
 			t.Errorf("public package %s not found (have %v)", want, pkgs)
 		}

@@ -59,7 +59,7 @@ const snippetFree = "ctx context.Context, c *catalog.Catalog, rawArgs json.RawMe
 // uses: the module's public packages and the standard ones the pages use.
 var snippetImports = map[string]string{
 	"skill": module + "/skill", "catalog": module + "/catalog", "agent": module + "/agent",
-	"lint": module + "/lint", "mcpserver": module + "/mcpserver",
+	"lint": module + "/lint", "mcpserver": module + "/mcpserver", "skillsext": module + "/mcpserver/skillsext",
 	"context": "context", "json": "encoding/json", "net": "net", "fmt": "fmt", "os": "os",
 	"slog": "log/slog", "http": "net/http", "time": "time", "errors": "errors", "strings": "strings",
 }

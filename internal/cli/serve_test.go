@@ -16,8 +16,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/skillet-go/skillet/mcpserver"
+	"github.com/skillet-go/skillet/mcpserver/skillsext"
 )
 
 var (
@@ -70,14 +69,8 @@ func e2eClient(t *testing.T, n *e2eNotes) *mcp.Client {
 		opts.ResourceListChangedHandler = func(context.Context, *mcp.ResourceListChangedRequest) { n.resources <- struct{}{} }
 	}
 	c := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, opts)
-	for _, err := range []error{
-		mcp.AddSendingCustomMethod[*mcpserver.ListSkillsParams, *mcpserver.ListSkillsResult](c, mcpserver.MethodListSkills),
-		mcp.AddSendingCustomMethod[*mcpserver.GetSkillParams, *mcpserver.GetSkillResult](c, mcpserver.MethodGetSkill),
-		mcp.AddSendingCustomMethod[*mcpserver.ReadDirectoryParams, *mcpserver.ReadDirectoryResult](c, mcpserver.MethodReadDirectory),
-	} {
-		if err != nil {
-			t.Fatal(err)
-		}
+	if err := skillsext.Register(c); err != nil {
+		t.Fatal(err)
 	}
 	return c
 }
@@ -89,10 +82,10 @@ func exercise(t *testing.T, cs *mcp.ClientSession) {
 	t.Helper()
 	ctx := t.Context()
 	caps := cs.InitializeResult().Capabilities
-	if _, ok := caps.Extensions[mcpserver.ExtensionID]; !ok || caps.Resources == nil {
+	if _, ok := caps.Extensions[skillsext.ExtensionID]; !ok || caps.Resources == nil {
 		t.Fatalf("capabilities %+v", caps)
 	}
-	list, err := mcp.CallCustomMethod[*mcpserver.ListSkillsParams, *mcpserver.ListSkillsResult](ctx, cs, mcpserver.MethodListSkills, &mcpserver.ListSkillsParams{})
+	list, err := mcp.CallCustomMethod[*skillsext.ListSkillsParams, *skillsext.ListSkillsResult](ctx, cs, skillsext.MethodListSkills, &skillsext.ListSkillsParams{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +111,7 @@ func exercise(t *testing.T, cs *mcp.ClientSession) {
 	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "skill://release/../private/SKILL.md"}); err == nil {
 		t.Error("a URI with .. was read")
 	}
-	dir, err := mcp.CallCustomMethod[*mcpserver.ReadDirectoryParams, *mcpserver.ReadDirectoryResult](ctx, cs, mcpserver.MethodReadDirectory, &mcpserver.ReadDirectoryParams{URI: "skill://release/references"})
+	dir, err := mcp.CallCustomMethod[*skillsext.ReadDirectoryParams, *skillsext.ReadDirectoryResult](ctx, cs, skillsext.MethodReadDirectory, &skillsext.ReadDirectoryParams{URI: "skill://release/references"})
 	if err != nil || len(dir.Resources) != 2 {
 		t.Fatalf("resources/directory/read: %+v, %v", dir, err)
 	}

@@ -1,4 +1,10 @@
-package mcpserver
+// Package skillsext is the SEP-2640 Skills Extension of MCP on the wire
+// (docs/mcp.md#skills-extension): the extension's ID, its three methods
+// and their parameters and results, the skill entry with its manifest, and
+// the limits per skill. Package mcpserver answers with these types; a Go
+// client registers them on its mcp.Client with Register and pages
+// through a server's skills with Skills.
+package skillsext
 
 import (
 	"bytes"
@@ -8,10 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The SEP-2640 Skills Extension on the wire (docs/mcp.md#skills-extension; the
-// stable extension page, which adds the cache fields to skills/get). The
-// types serve both sides: the server answers with them and a Go client
-// registers them with mcp.AddSendingCustomMethod.
+// The extension's ID and methods (docs/mcp.md#skills-extension; the
+// stable extension page adds the cache fields to skills/get).
 const (
 	// ExtensionID is the extension's key in capabilities.extensions.
 	ExtensionID = "io.modelcontextprotocol/skills"
@@ -125,8 +129,10 @@ func (e *SkillEntry) MarshalJSON() ([]byte, error) {
 	return json.Marshal((*plain)(e))
 }
 
-// seal encodes the entry once; it must not change afterwards.
-func (e *SkillEntry) seal() error {
+// Seal encodes the entry once, so that every later MarshalJSON (each page
+// of skills/list that holds it) writes the same bytes without encoding
+// again. The entry must not change afterwards.
+func (e *SkillEntry) Seal() error {
 	raw, err := e.MarshalJSON()
 	if err != nil {
 		return err

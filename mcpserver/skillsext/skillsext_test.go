@@ -1,4 +1,4 @@
-package mcpserver
+package skillsext
 
 import (
 	"encoding/json"
@@ -57,7 +57,7 @@ func TestSealedEntry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.seal(); err != nil {
+	if err := e.Seal(); err != nil {
 		t.Fatal(err)
 	}
 	sealed, err := json.Marshal(e)
