@@ -66,3 +66,35 @@ func TestSuggest(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecode: Decode never panics, and a profile it accepts encodes to
+// JSON that it accepts again as the same profile.
+func FuzzDecode(f *testing.F) {
+	for _, p := range All() {
+		data, err := json.Marshal(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`{"name":"x","title":"x","checked":"recorded","roots":{"walkUp":"cwd","noGit":"cwd"},"names":{"source":"field","pattern":"("}}`))
+	f.Add([]byte(`{"name":"x"`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := Decode(data)
+		if err != nil {
+			return
+		}
+		again, err := json.Marshal(p)
+		if err != nil {
+			t.Fatalf("an accepted profile does not encode: %v", err)
+		}
+		q, err := Decode(again)
+		if err != nil {
+			t.Fatalf("an accepted profile, encoded, is refused: %v\n%s", err, again)
+		}
+		a, _ := json.Marshal(q)
+		if string(a) != string(again) {
+			t.Fatalf("decoding the encoded profile changed it:\n%s\n%s", again, a)
+		}
+	})
+}
