@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -236,6 +237,62 @@ func TestRootIgnoreBoundary(t *testing.T) {
 			}
 			if listed == tc.wantSecret {
 				t.Errorf("key.secret listed: %v, want %v (withheld only by a file inside the boundary)", listed, !tc.wantSecret)
+			}
+		})
+	}
+}
+
+// TestIgnoreDiagnosticsBounded checks that an ignore file full of
+// malformed patterns gives at most maxIgnorePatternDiags+1 ignore-pattern
+// diagnostics (the last counting the rest, at the first of them), however
+// many lines it has, and still its ignore-too-large.
+func TestIgnoreDiagnosticsBounded(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		lines int  // malformed lines
+		big   bool // past ignore.MaxFileBytes
+		want  int  // ignore-pattern diagnostics
+	}{
+		{"few", 3, false, 3},
+		{"at the bound", maxIgnorePatternDiags, false, maxIgnorePatternDiags},
+		{"one more", maxIgnorePatternDiags + 1, false, maxIgnorePatternDiags + 1},
+		{"a full file", ignore.MaxFileBytes / 3, true, maxIgnorePatternDiags + 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := strings.Repeat("a[\n", tc.lines)
+			if tc.big {
+				data += strings.Repeat("b[\n", 100)
+			}
+			_, bad := ignore.Parse([]byte(data))
+			diags := ignoreDiagnostics("/r/.skilletignore", "", bad)
+			n, large := 0, 0
+			var last skill.Diagnostic
+			for _, d := range diags {
+				switch d.Code {
+				case codeIgnorePattern:
+					n++
+					last = d
+				case codeIgnoreTooLarge:
+					large++
+				}
+			}
+			if n != tc.want {
+				t.Errorf("%d ignore-pattern diagnostics for %d malformed lines, want %d", n, tc.lines, tc.want)
+			}
+			if tc.big != (large == 1) {
+				t.Errorf("%d ignore-too-large diagnostics, want big=%v", large, tc.big)
+			}
+			if tc.want > maxIgnorePatternDiags {
+				total := 0
+				for _, p := range bad {
+					if !p.TooLarge {
+						total++
+					}
+				}
+				wantMsg := fmt.Sprintf("%d more malformed patterns", total-maxIgnorePatternDiags)
+				if last.Line != maxIgnorePatternDiags+1 || !strings.HasPrefix(last.Message, wantMsg) {
+					t.Errorf("last ignore-pattern at line %d: %q, want line %d starting %q", last.Line, last.Message, maxIgnorePatternDiags+1, wantMsg)
+				}
 			}
 		})
 	}
