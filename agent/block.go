@@ -29,9 +29,6 @@ const (
 	FormatJSON Format = "json"
 )
 
-// formats lists the built-in formats.
-var formats = []Format{FormatXML, FormatMarkdown, FormatJSON}
-
 // ErrUnknownFormat is returned by [ParseFormat] for a name it does not know.
 var ErrUnknownFormat = errors.New("unknown catalog format")
 
