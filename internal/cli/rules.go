@@ -132,18 +132,26 @@ func writeRuleList(w io.Writer) error {
 	for _, ci := range codes {
 		width = max(width, len(ci.Code))
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%-*s  %-7s  %-12s  %s\n", width, "CODE", "LEVEL", "FIX", "SOURCE")
-	for _, ci := range codes {
-		level := string(ci.Severity)
+	// The level column fits "warning*" (a level that --strict makes an
+	// error), so that the columns after it line up.
+	level := func(ci skill.CodeInfo) string {
 		if ci.Spec && ci.Severity != skill.SeverityError {
-			level += "*"
+			return string(ci.Severity) + "*"
 		}
+		return string(ci.Severity)
+	}
+	lw := len("LEVEL")
+	for _, ci := range codes {
+		lw = max(lw, len(level(ci)))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-*s  %-*s  %-12s  %s\n", width, "CODE", lw, "LEVEL", "FIX", "SOURCE")
+	for _, ci := range codes {
 		fix := fixFlag(ci.Fixable)
 		if fix == "" {
 			fix = "-"
 		}
-		fmt.Fprintf(&b, "%-*s  %-7s  %-12s  %s\n", width, ci.Code, level, fix, ci.Source)
+		fmt.Fprintf(&b, "%-*s  %-*s  %-12s  %s\n", width, ci.Code, lw, level(ci), fix, ci.Source)
 	}
 	b.WriteString("\n* an error with --strict. skillet lint --explain CODE prints a code's documentation.\n")
 	_, err := io.WriteString(w, b.String())
