@@ -66,10 +66,7 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 	var ignoredCands []candidate
 	for _, r := range roots {
 		w := &walker{ctx: ctx, c: c, root: r, rootFD: -1, at: noDir, pl: pl}
-		if r.Exists && !r.File {
-			w.rootFD = openRootDir(r.Path, w.allowed)
-			rootFDs = append(rootFDs, w.rootFD)
-		}
+		rootFDs = w.openRoot(rootFDs)
 		w.walkRoot()
 		ignoredCands = append(ignoredCands, w.ignored...)
 		diags = append(diags, w.diags...)

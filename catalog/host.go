@@ -30,26 +30,16 @@ const (
 	hostSearchFolders = 5000
 )
 
-// hostVerdict is what a host does with one skill file (the fields lint
-// reads are catalogx.Verdict's).
+// hostVerdict is what a host does with one skill file: the verdict lint
+// reads (catalogx.Verdict: Loaded, Name, Description, Hidden, Changes,
+// Reason) and what the engine needs besides.
 type hostVerdict struct {
+	catalogx.Verdict
 	// Path is the file's path as found; Root and Scope the root it was
 	// found under.
 	Path  string
 	Root  string
 	Scope Scope
-	// Loaded says the host loads the skill; Name and Description are then
-	// what it shows (Description after every cut), and Hidden says the
-	// host keeps it from the model (disable-model-invocation).
-	Loaded      bool
-	Name        string
-	Description string
-	Hidden      bool
-	// Changes say how what the host shows differs from the file as
-	// written ("the description is cut at 1024 characters"), when loaded.
-	Changes []string
-	// Reason says why the host does not load it, when not loaded.
-	Reason string
 	// Winner is the path of the copy that loads instead, when the file
 	// lost a name clash.
 	Winner string
@@ -686,9 +676,7 @@ func (c *Catalog) listHost(ctx context.Context) (*Listing, error) {
 func init() {
 	catalogx.Register(catalogx.Hooks{
 		HostVerdict: func(p *profile.Profile, file, root, boundary string) catalogx.Verdict {
-			v := hostVerdictFor(p, file, root, boundary)
-			return catalogx.Verdict{Loaded: v.Loaded, Name: v.Name, Description: v.Description,
-				Hidden: v.Hidden, Changes: v.Changes, Reason: v.Reason}
+			return hostVerdictFor(p, file, root, boundary).Verdict
 		},
 		Candidates:    func(l any) any { return l.(*Listing).candidates },
 		ReadIgnored:   func(c any) { c.(*Catalog).ignored = true },

@@ -86,10 +86,7 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 	}()
 	for _, r := range roots {
 		w := &walker{ctx: ctx, c: c, root: r, cands: cands, rootFD: -1, at: noDir, pl: early}
-		if r.Exists && !r.File {
-			w.rootFD = openRootDir(r.Path, w.allowed)
-			rootFDs = append(rootFDs, w.rootFD)
-		}
+		rootFDs = w.openRoot(rootFDs)
 		w.walkRoot()
 		ignoredCands = append(ignoredCands, w.ignored...)
 		diags = append(diags, w.diags...)

@@ -169,6 +169,17 @@ func (w *walker) allowed(real string) bool {
 	return within(real, w.root.Boundary) || w.c.trusted(real)
 }
 
+// openRoot opens w's root (O_PATH) for the reads beneath it, when it is a
+// folder that exists, and returns fds with the descriptor added; the
+// caller closes every descriptor in fds once the files are read.
+func (w *walker) openRoot(fds []rootDir) []rootDir {
+	if !w.root.Exists || w.root.File {
+		return fds
+	}
+	w.rootFD = openRootDir(w.root.Path, w.allowed)
+	return append(fds, w.rootFD)
+}
+
 func (w *walker) walkRoot() {
 	r := w.root
 	if !r.Exists {
