@@ -51,3 +51,17 @@ func TestOutputWriteError(t *testing.T) {
 		})
 	}
 }
+
+// TestServeStoppedDuringLoad checks that a serve whose context is
+// cancelled (SIGINT, SIGTERM) before it serves, during the first load of
+// the skills, stops cleanly: exit 0 and no "context canceled" error.
+func TestServeStoppedDuringLoad(t *testing.T) {
+	ws := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	code := Run(ctx, []string{"serve", "-w", ws, "--no-user", "--no-watch", "--no-cache"}, &IO{In: strings.NewReader(""), Out: &out, Err: &errb})
+	if code != exitOK || strings.Contains(errb.String(), "context canceled") {
+		t.Errorf("exit %d, stderr %q; want exit 0 and no error", code, errb.String())
+	}
+}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -215,7 +216,7 @@ func serveRun(ctx context.Context, o *ServeOptions) error {
 
 	c, err := o.Catalog(ctx)
 	if err != nil {
-		return err
+		return stoppedEarly(ctx, err, logger)
 	}
 	ttl := o.TTL
 	if ttl == 0 {
@@ -232,7 +233,7 @@ func serveRun(ctx context.Context, o *ServeOptions) error {
 		InstructionsChars: o.InstructionsChars,
 	})
 	if err != nil {
-		return err
+		return stoppedEarly(ctx, err, logger)
 	}
 	if !o.NoWatch {
 		go func() {
@@ -314,4 +315,16 @@ func parseToken(s string) (string, bool) {
 		}
 	}
 	return s, true
+}
+
+// stoppedEarly is the error of a serve that failed before serving: nil
+// when SIGINT or SIGTERM (ctx) stopped it during the first load, which is
+// the clean stop a signal asks for (exit 0, as once serving), not a
+// failure to report as "context canceled".
+func stoppedEarly(ctx context.Context, err error, logger *slog.Logger) error {
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		logger.Info("stopped before serving: a signal came during the first load")
+		return nil
+	}
+	return err
 }
