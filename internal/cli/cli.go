@@ -100,7 +100,7 @@ func Run(ctx context.Context, args []string, io *IO) int {
 	cio.Out = out
 	f := NewFactory(&cio)
 	root := newCmdRootOnly(f, args)
-	root.SetArgs(args)
+	root.SetArgs(unknownWithHelp(root, args))
 	root.SetIn(cio.In)
 	root.SetOut(cio.Out)
 	root.SetErr(cio.Err)
@@ -109,6 +109,59 @@ func Run(ctx context.Context, args []string, io *IO) int {
 		return exitCode(err, args, io.Err)
 	}
 	return code
+}
+
+// unknownWithHelp returns args without their -h and --help flags when the
+// command they name does not exist (skillet lsit --help), so that the
+// unknown command is reported (exit 2, with the nearest command) where
+// cobra would print the root's help and exit 0; other args are returned
+// as they are.
+func unknownWithHelp(root *cobra.Command, args []string) []string {
+	help := false
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "-h" || a == "--help" {
+			help = true
+		}
+	}
+	if !help {
+		return args
+	}
+	if c, _, err := root.Find(args); err == nil && (c != root || firstPositional(args) == "") {
+		return args
+	}
+	kept := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--" {
+			kept = append(kept, args[i:]...)
+			break
+		}
+		if a != "-h" && a != "--help" {
+			kept = append(kept, a)
+		}
+	}
+	return kept
+}
+
+// firstPositional returns the first argument that is neither a flag nor a
+// flag's value (skipped as commandNamed skips them), or "".
+func firstPositional(args []string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return ""
+		}
+		if strings.HasPrefix(a, "-") {
+			if valueFlags[a] {
+				i++
+			}
+			continue
+		}
+		return a
+	}
+	return ""
 }
 
 // outWriter is a command's standard output; it keeps the first write
@@ -342,23 +395,11 @@ var valueFlags = map[string]bool{"-w": true, "--workspace": true, "--root": true
 // A flag between "skillet" and the command is skipped with its value, as
 // cobra does; anything unclear is "" (the whole tree).
 func commandNamed(args []string) string {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			return ""
+	name := firstPositional(args)
+	for _, sc := range subcommands {
+		if sc.name == name {
+			return name
 		}
-		if strings.HasPrefix(a, "-") {
-			if valueFlags[a] {
-				i++
-			}
-			continue
-		}
-		for _, sc := range subcommands {
-			if sc.name == a {
-				return a
-			}
-		}
-		return ""
 	}
 	return ""
 }
