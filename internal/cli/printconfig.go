@@ -145,6 +145,10 @@ func printConfig(o *ServeOptions) error {
 	if _, err := o.Config(); err != nil {
 		return err
 	}
+	if _, port, err := net.SplitHostPort(o.HTTP); err == nil && port == "0" {
+		// Port 0 is picked when the server starts: no URL to print yet.
+		return usagef("--print-config needs the port the server will listen on, not --http %s (port 0 picks a free one only when the server starts)", o.HTTP)
+	}
 	c := serveConfig(o)
 	var b bytes.Buffer
 	configClients[i].write(&b, c)
@@ -152,6 +156,11 @@ func printConfig(o *ServeOptions) error {
 	fmt.Fprintf(o.IO.Err, "# %s\n", configClients[i].where)
 	if c.url != "" {
 		fmt.Fprintf(o.IO.Err, "# the client connects to a running server: start it with %s\n", shellJoin(append([]string{c.command}, c.args...)))
+		if o.AuthTokenFile != "" || os.Getenv(tokenEnv) != "" {
+			// The token is a secret: it is not printed, so the client's
+			// configuration lacks the header it must send.
+			fmt.Fprintf(o.IO.Err, "# the server requires a token: add the header \"Authorization: Bearer TOKEN\" to the client's configuration (docs/serving.md#auth)\n")
+		}
 	}
 	_, err := o.IO.Out.Write(b.Bytes())
 	return err
@@ -159,7 +168,8 @@ func printConfig(o *ServeOptions) error {
 
 // invocationArgs are the arguments that start the server the invocation cmd
 // describes: serve, --workspace (absolute), then every flag given (roots
-// and the configuration file absolute) but --print-config and --help.
+// the configuration file and the token file absolute) but --print-config
+// and --help.
 func invocationArgs(cmd *cobra.Command, g *globals) ([]string, error) {
 	ws := g.workspace
 	if ws == "" {
@@ -187,6 +197,11 @@ func invocationArgs(cmd *cobra.Command, g *globals) ([]string, error) {
 			return
 		case "config":
 			args = append(args, "--config", abs(g.config))
+			return
+		case "auth-token-file":
+			// Like a root: the client may start the server from another
+			// folder, where a relative token file is another file or none.
+			args = append(args, "--"+f.Name, abs(f.Value.String()))
 			return
 		}
 		if f.Value.Type() == "bool" {
