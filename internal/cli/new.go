@@ -36,7 +36,10 @@ project root (.agents/skills by default), created if missing.
 The name is normalised to kebab-case, and skillet says so. An existing skill,
 file or folder of that name is never overwritten: skillet new then writes
 nothing and exits 1. What it writes passes skillet lint, lint --strict,
-validate and lint --target for every host with no finding. --triggers puts
+validate and lint --target for every host with no finding, with two
+exceptions: lint --strict and validate report a --when field (not in the
+specification), and a --flat NAME.md is loaded by skillet and kestrel only,
+so lint --target for any other host reports it not-loaded. --triggers puts
 when to use the skill into the description ("Use when ..."), where every host
 reads it; --when writes the when-to-use field instead, which most hosts ignore
 (skillet says which). The description may have up to the specification's 1024

@@ -24,9 +24,12 @@ func NewCmdVersion(f *Factory, runF func(context.Context, *VersionOptions) error
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print skillet's version, the Go version it was built with, and its source revision",
-		Long: `Print skillet's version: the module version (devel for a build from a
-checkout), the Go toolchain it was built with, the operating system and
-architecture, and the source revision and time when the build recorded them.`,
+		Long: `Print skillet's version: the module version (for a build from a git
+checkout, the pseudo-version Go derives from the commit, such as
+v0.0.0-20261201134557-2d604659ea3e, with +dirty when the tree had changes;
+devel when the build recorded no version), the Go toolchain it was built
+with, the operating system and architecture, and the source revision and
+time when the build recorded them.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runF != nil {
@@ -64,8 +67,8 @@ func versionRun(_ context.Context, opts *VersionOptions) error {
 	return nil
 }
 
-// version is skillet's module version, "devel" for a build from a
-// checkout.
+// version is skillet's module version: a tag, the pseudo-version of a
+// build from a git checkout, or "devel" when the build recorded none.
 func version() string { return moduleVersion(debug.ReadBuildInfo()) }
 
 func moduleVersion(bi *debug.BuildInfo, ok bool) string {
