@@ -32,15 +32,64 @@ const (
 // checkBundle walks the folder of s (not for flat files, whose folder is a
 // root shared by many) and reports every symlink that resolves outside it.
 // Broken links are left to the load tool's own message; version-control
-// and package folders are not searched.
+// and package folders are not searched. The walk visits at most
+// maxBundleEntries entries in lexical order, depth first, as
+// filepath.WalkDir does; a skill folder that is itself a symlink is not
+// walked. On Linux it reads each folder with one getdents64 pass and the
+// entries' d_type (bundle_linux.go), elsewhere with filepath.WalkDir.
 func checkBundle(s *catalog.Skill) []skill.Diagnostic {
 	if s == nil || s.Flat || s.BaseDir == "" {
 		return nil
 	}
-	// The folder's real path is looked up only when there is a link to
-	// compare with it (most folders hold none).
-	base, baseErr := "", error(nil)
-	var diags []skill.Diagnostic
+	return walkBundle(s)
+}
+
+// bundleLinks is what the walk of one skill folder found: the findings so
+// far and the folder's real path, looked up only when there is a link to
+// compare with it (most folders hold none).
+type bundleLinks struct {
+	s       *catalog.Skill
+	base    string
+	baseErr error
+	diags   []skill.Diagnostic
+}
+
+// link reports the symlink at path (rel below the skill folder) when it
+// resolves outside the folder; false means the walk stops (the folder's
+// real path could not be found, and nothing is reported).
+func (b *bundleLinks) link(path, rel string) bool {
+	if rel == filepath.Base(b.s.Location) {
+		return true // the skill file itself is read as the skill, through its link
+	}
+	if b.base == "" {
+		if b.base, b.baseErr = filepath.EvalSymlinks(b.s.BaseDir); b.baseErr != nil {
+			return false
+		}
+	}
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil || fsx.Within(target, b.base) {
+		return true
+	}
+	link, _ := os.Readlink(path)
+	b.diags = append(b.diags, skill.Diagnostic{
+		Code: CodeBundledSymlink, Severity: severity(CodeBundledSymlink), Path: path, Skill: b.s.Name,
+		Message: fmt.Sprintf("%s is a symlink to %s, outside the skill folder; the load tool refuses to read it", filepath.ToSlash(rel), link),
+	})
+	return true
+}
+
+func (b *bundleLinks) result() []skill.Diagnostic {
+	if b.baseErr != nil {
+		return nil
+	}
+	return b.diags
+}
+
+// walkBundleDir is the walk with filepath.WalkDir: what walkBundle does on
+// systems without bundle_linux.go, and what TestWalkBundle holds the Linux
+// walk to.
+func walkBundleDir(s *catalog.Skill) []skill.Diagnostic {
+	b := &bundleLinks{s: s}
 	seen := 0
 	filepath.WalkDir(s.BaseDir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -56,29 +105,15 @@ func checkBundle(s *catalog.Skill) []skill.Diagnostic {
 			}
 			return nil
 		}
-		if d.Type()&fs.ModeSymlink == 0 || rel == filepath.Base(s.Location) {
-			return nil // the skill file itself is read as the skill, through its link
-		}
-		if base == "" {
-			if base, baseErr = filepath.EvalSymlinks(s.BaseDir); baseErr != nil {
-				return filepath.SkipAll
-			}
-		}
-		target, err := filepath.EvalSymlinks(path)
-		if err != nil || fsx.Within(target, base) {
+		if d.Type()&fs.ModeSymlink == 0 {
 			return nil
 		}
-		link, _ := os.Readlink(path)
-		diags = append(diags, skill.Diagnostic{
-			Code: CodeBundledSymlink, Severity: severity(CodeBundledSymlink), Path: path, Skill: s.Name,
-			Message: fmt.Sprintf("%s is a symlink to %s, outside the skill folder; the load tool refuses to read it", filepath.ToSlash(rel), link),
-		})
+		if !b.link(path, rel) {
+			return filepath.SkipAll
+		}
 		return nil
 	})
-	if baseErr != nil {
-		return nil
-	}
-	return diags
+	return b.result()
 }
 
 func depth(rel string) int {
