@@ -184,6 +184,12 @@ type foundRef struct {
 	node ast.Node
 	ctx  *blockCtx
 	off  int
+	// blocks, shared by the references of one goldmark parse, holds the
+	// context of each block that has one, so that the references of a
+	// block share it (and exampleContext's memory of it): built once per
+	// reference, a block naming a file thousands of times was read and
+	// matched once per reference.
+	blocks map[ast.Node]*blockCtx
 }
 
 // bspan is a part of the body, [start, stop) in bytes.
@@ -209,23 +215,42 @@ type blockCtx struct {
 	text       textOf
 	verdict    int8
 	mayExample bool // mayExample(text.text)
+	// The last sentence exampleContext matched, as offsets in text, and
+	// whether it reads as an example: the references of one sentence
+	// share it (a long sentence naming a file thousands of times was
+	// scanned and matched once per reference).
+	sentStart, sentEnd int
+	sentExample        bool
 }
 
 // context returns the reference's block context.
 func (r *foundRef) context() *blockCtx {
 	if r.ctx == nil {
-		r.ctx = astContext(r.node)
+		if r.blocks == nil {
+			r.ctx = astContext(r.node)
+			return r.ctx
+		}
+		block := blockOf(r.node)
+		if r.ctx = r.blocks[block]; r.ctx == nil {
+			r.ctx = astContext(r.node)
+			r.blocks[block] = r.ctx
+		}
 	}
 	return r.ctx
+}
+
+// blockOf is the block that holds node n, or nil.
+func blockOf(n ast.Node) ast.Node {
+	for n != nil && n.Type() != ast.TypeBlock {
+		n = n.Parent()
+	}
+	return n
 }
 
 // astContext is the block context of node n in goldmark's tree.
 func astContext(n ast.Node) *blockCtx {
 	c := &blockCtx{}
-	block := n
-	for block != nil && block.Type() != ast.TypeBlock {
-		block = block.Parent()
-	}
+	block := blockOf(n)
 	if block == nil {
 		return c
 	}
@@ -294,6 +319,12 @@ func parseReferences(body []byte, examples bool) []foundRef {
 		}
 		return ast.WalkContinue, nil
 	})
+	if len(refs) > 1 {
+		blocks := make(map[ast.Node]*blockCtx)
+		for i := range refs {
+			refs[i].blocks = blocks
+		}
+	}
 	return refs
 }
 
@@ -407,7 +438,19 @@ func exampleContext(body []byte, r *foundRef) bool {
 		}
 		c.mayExample = mayExample(c.text.text)
 	}
-	return c.verdict > 0 || c.mayExample && exampleMarker().MatchString(sentenceAt(c.text, r.off))
+	if c.verdict > 0 || !c.mayExample {
+		return c.verdict > 0
+	}
+	at := c.text.index(r.off)
+	if at >= 0 && at >= c.sentStart && at < c.sentEnd {
+		return c.sentExample
+	}
+	start, end := sentenceSpan(c.text, at)
+	example := exampleMarker().Match(c.text.text[start:end])
+	if at >= 0 {
+		c.sentStart, c.sentEnd, c.sentExample = start, end, example
+	}
+	return example
 }
 
 // introduced reports whether one of the intros (the blocks before the
@@ -573,11 +616,18 @@ func (t textOf) index(off int) int {
 // line break between list-like lines) around it. Abbreviations such as
 // "e.g." end no sentence, since a capital rarely follows them.
 func sentenceAt(t textOf, off int) string {
-	at := t.index(off)
+	start, end := sentenceSpan(t, t.index(off))
+	return string(t.text[start:end])
+}
+
+// sentenceSpan is sentenceAt's sentence as offsets [start, end) in t.text,
+// for the offset at in it (t.index); all of t.text when at < 0. Every
+// offset of [start, end) has that same sentence.
+func sentenceSpan(t textOf, at int) (start, end int) {
 	if at < 0 {
-		return string(t.text)
+		return 0, len(t.text)
 	}
-	start, end := 0, len(t.text)
+	start, end = 0, len(t.text)
 	for i := at - 1; i > 0; i-- {
 		if sentenceEnd(t.text, i) {
 			start = i + 1
@@ -590,7 +640,7 @@ func sentenceAt(t textOf, off int) string {
 			break
 		}
 	}
-	return string(t.text[start:end])
+	return start, end
 }
 
 // sentenceEnd reports whether a sentence ends at text[i]: a ".", "!" or
