@@ -84,7 +84,7 @@ another says so when the walk of a root stopped at a limit.`,
 	fl.StringVar(&format, "format", "xml", "the block's format: xml, markdown or json")
 	fl.StringVar(&opts.Template, "template", "", "render the block with this Go text/template file instead")
 	fl.StringVar(&provider, "provider", agent.DefaultProvider, "the provider preset: "+strings.Join(agent.ProviderNames(), ", "))
-	fl.IntVar(&opts.BudgetChars, "budget-chars", 0, "bound the block to this many characters; 0 turns the budget off (default: catalogBudgetChars from the configuration, else none)")
+	fl.IntVar(&opts.BudgetChars, "budget-chars", 0, "bound the block to this many characters (the preamble and the closing line always stay); 0 turns the budget off (default: catalogBudgetChars from the configuration, else none)")
 	_ = cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return promptFormats, cobra.ShellCompDirectiveNoFileComp
 	})
