@@ -28,7 +28,9 @@ import (
 // runtime's loader gives a model. A body that cannot hold a reference
 // (mayReference) is not read further; a plain one is read by the scanner
 // of scan.go, and only the rest by goldmark (docs/performance.md#lint).
-func checkBody(s *catalog.Skill) []skill.Diagnostic {
+// top, when not nil, is the names of the skill folder's entries as
+// (*os.File).Readdirnames lists them, read already by the bundle walk.
+func checkBody(s *catalog.Skill, top []string) []skill.Diagnostic {
 	var diags []skill.Diagnostic
 	if s.Parsed().BodyLines > skill.MaxBodyLines {
 		diags = append(diags, skill.Diagnostic{
@@ -55,6 +57,9 @@ func checkBody(s *catalog.Skill) []skill.Diagnostic {
 	}
 	defer root.Close()
 	var dirs map[string][]string // caseVariant's folder listings, read once per skill
+	if top != nil {
+		dirs = map[string][]string{".": top}
+	}
 	// A body often names one file many times: what the file system says
 	// about a target, and the message for it, are found once per skill.
 	type verdict struct {

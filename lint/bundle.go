@@ -37,11 +37,14 @@ const (
 // filepath.WalkDir does; a skill folder that is itself a symlink is not
 // walked. On Linux it reads each folder with one getdents64 pass and the
 // entries' d_type (bundle_linux.go), elsewhere with filepath.WalkDir.
-func checkBundle(s *catalog.Skill) []skill.Diagnostic {
+// When top is not nil and the walk read the folder, *top is set to the
+// names of its entries in the order the file system lists them (what
+// (*os.File).Readdirnames gives), for caseVariant.
+func checkBundle(s *catalog.Skill, top *[]string) []skill.Diagnostic {
 	if s == nil || s.Flat || s.BaseDir == "" {
 		return nil
 	}
-	return walkBundle(s)
+	return walkBundle(s, top)
 }
 
 // bundleLinks is what the walk of one skill folder found: the findings so

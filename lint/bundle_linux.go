@@ -24,12 +24,12 @@ import (
 // that is neither a folder nor a symlink costs nothing more. Folders are
 // opened below their parent with O_NOFOLLOW: a skill folder that is a
 // symlink is not walked (filepath.WalkDir does not follow it either).
-func walkBundle(s *catalog.Skill) []skill.Diagnostic {
+func walkBundle(s *catalog.Skill, top *[]string) []skill.Diagnostic {
 	fd, err := openDirAt(fsx.AtFDCWD, s.BaseDir)
 	if err != nil {
 		return nil
 	}
-	w := &bundleWalk{links: bundleLinks{s: s}, seen: 1, buf: direntBufs.Get().(*[]byte)}
+	w := &bundleWalk{links: bundleLinks{s: s}, seen: 1, buf: direntBufs.Get().(*[]byte), top: top}
 	defer direntBufs.Put(w.buf)
 	w.dir(fd, s.BaseDir, "")
 	return w.links.result()
@@ -39,6 +39,7 @@ type bundleWalk struct {
 	links bundleLinks
 	seen  int
 	buf   *[]byte
+	top   *[]string // the names of the skill folder's entries, unsorted
 }
 
 var direntBufs = sync.Pool{New: func() any { b := make([]byte, 8<<10); return &b }}
@@ -55,6 +56,13 @@ func (w *bundleWalk) dir(fd int, path, rel string) bool {
 	if !ok {
 		syscall.Close(fd)
 		return true // as WalkDir: a folder that cannot be read is passed over
+	}
+	if rel == "" && w.top != nil {
+		names := make([]string, len(ents))
+		for i, e := range ents {
+			names[i] = e.name
+		}
+		*w.top = names
 	}
 	slices.SortFunc(ents, func(a, b bundleEntry) int { return strings.Compare(a.name, b.name) })
 	defer syscall.Close(fd)

@@ -7,4 +7,4 @@ import (
 	"github.com/skillet-go/skillet/skill"
 )
 
-func walkBundle(s *catalog.Skill) []skill.Diagnostic { return walkBundleDir(s) }
+func walkBundle(s *catalog.Skill, _ *[]string) []skill.Diagnostic { return walkBundleDir(s) }

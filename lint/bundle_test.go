@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/benchtree/tree"
+	"github.com/skillet-go/skillet/skill"
 )
 
 // TestWalkBundle holds walkBundle (getdents64 on Linux) to the
@@ -79,7 +82,7 @@ func TestWalkBundle(t *testing.T) {
 		}
 		s := &catalog.Skill{Name: "s", BaseDir: base, Location: filepath.Join(base, tc.file)}
 		want := walkBundleDir(s)
-		got := walkBundle(s)
+		got := walkBundle(s, nil)
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%s: walkBundle differs from the WalkDir walk (-want +got):\n%s", tc.dir, diff)
 		}
@@ -89,5 +92,66 @@ func TestWalkBundle(t *testing.T) {
 		if tc.dir == "big" && len(want) != maxBundleEntries-2 { // the folder and SKILL.md count too
 			t.Errorf("big: %d findings, want %d", len(want), maxBundleEntries-2)
 		}
+	}
+}
+
+// TestRunChecks holds runChecks, which reads a skill folder once for both
+// checks, to the checks of Checks run one by one: the same findings in the
+// same order, letter-case variants at the top level and below included,
+// on a generated tree and hand-made folders (one that is a link, one with
+// two variants of a name, whose order is the file system's).
+func TestRunChecks(t *testing.T) {
+	ws := t.TempDir()
+	gen := t.TempDir()
+	if _, err := tree.Generate(gen, &tree.Options{N: 60, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	body := "---\nname: %s\ndescription: d\n---\n\nSee [g](references/guide.md), [h](Guide.md), `scripts/run.sh`, [o](notes/X.md) and [l](out.md).\n"
+	files := map[string]string{"outside.md": "x"}
+	for _, n := range []string{"a", "b", "c", "real"} {
+		files["skills/"+n+"/SKILL.md"] = fmt.Sprintf(body, n)
+	}
+	for name, text := range map[string]string{
+		"a/References/guide.md": "", "a/GUIDE.md": "", "a/guide.MD": "", "a/Guide.MD": "", "a/gUide.md": "", "a/GUIDE.MD": "", "a/guiDE.md": "", "a/GuIdE.md": "", "a/Scripts/Run.sh": "", "a/notes/x.md": "",
+		"b/references/Guide.md": "", "b/SCRIPTS/run.sh": "",
+		"real/GUIDE.md": "",
+	} {
+		files["skills/"+name] = text
+	}
+	writeTree(t, ws, files)
+	for link, target := range map[string]string{"skills/c/out.md": "../../outside.md", "skills/linked": "real"} {
+		if err := os.Symlink(target, filepath.Join(ws, link)); err != nil {
+			t.Skip("no symlinks:", err)
+		}
+	}
+	var skills []*catalog.Skill
+	for _, w := range []string{ws, gen} {
+		c, err := catalog.New(context.Background(), &catalog.Options{Workspace: w, NoUser: true, NoConfigFile: true, Bodies: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := c.List(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		skills = append(skills, l.Skills...)
+	}
+	variants := 0
+	for _, s := range skills {
+		var want []skill.Diagnostic
+		for _, ch := range Checks() {
+			want = append(want, ch.Run(s)...)
+		}
+		for _, d := range want {
+			if strings.Contains(d.Message, "letter case matters") {
+				variants++
+			}
+		}
+		if diff := cmp.Diff(want, runChecks(s)); diff != "" {
+			t.Errorf("%s: runChecks differs from the checks one by one (-want +got):\n%s", s.Location, diff)
+		}
+	}
+	if len(skills) < 64 || variants < 4 {
+		t.Errorf("%d skills, %d letter-case findings: the tree does not test what it should", len(skills), variants)
 	}
 }

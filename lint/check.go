@@ -22,18 +22,26 @@ type Check struct {
 // parses (drafts and hidden files included).
 var checks = []*Check{
 	{Name: "body", Doc: "the body's length, and the relative files it refers to that do not exist or leave the skill folder",
-		Codes: []skill.Code{skill.CodeBodyTooLong, skill.CodeBrokenReference}, Run: checkBody},
+		Codes: []skill.Code{skill.CodeBodyTooLong, skill.CodeBrokenReference}, Run: func(s *catalog.Skill) []skill.Diagnostic { return checkBody(s, nil) }},
 	{Name: "bundle", Doc: "files and folders in the skill folder that are symlinks to somewhere outside it",
-		Codes: []skill.Code{CodeBundledSymlink}, Run: checkBundle},
+		Codes: []skill.Code{CodeBundledSymlink}, Run: func(s *catalog.Skill) []skill.Diagnostic { return checkBundle(s, nil) }},
 }
 
 // Checks returns lint's own checks, in the order [Run] runs them.
 func Checks() []*Check { return slices.Clone(checks) }
 
+// runChecks runs the checks of checks on s and returns their findings in
+// that order. The skill folder is read once for both: the bundle walk
+// keeps the names of the folder's top level (in the file system's order),
+// and the body check's letter-case lookups start from them instead of
+// reading the folder again. TestRunChecks holds it to the checks run one
+// by one.
 func runChecks(s *catalog.Skill) []skill.Diagnostic {
-	var diags []skill.Diagnostic
-	for _, c := range checks {
-		diags = append(diags, c.Run(s)...)
+	var top []string
+	bundle := checkBundle(s, &top)
+	diags := checkBody(s, top)
+	if len(bundle) == 0 {
+		return diags
 	}
-	return diags
+	return append(diags, bundle...)
 }
