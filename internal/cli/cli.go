@@ -99,6 +99,7 @@ func Run(ctx context.Context, args []string, io *IO) int {
 	cio := *io
 	cio.Out = out
 	f := NewFactory(&cio)
+	args = splitShortFlags(args)
 	root := newCmdRootOnly(f, args)
 	root.SetArgs(unknownWithHelp(root, args))
 	root.SetIn(cio.In)
@@ -143,6 +144,42 @@ func unknownWithHelp(root *cobra.Command, args []string) []string {
 		}
 	}
 	return kept
+}
+
+// splitShortFlags writes a cluster of the root's short flags before the
+// command (-qw DIR) as separate flags (-q -w DIR). pflag reads a cluster
+// well, but cobra's search for the command takes only a lone -w to have a
+// value, so it took DIR for the command name; args are returned as they are
+// when there is no such cluster.
+func splitShortFlags(args []string) []string {
+	const bools, all = "qhv", "qhvw"
+	out := make([]string, 0, len(args)+2)
+	split := false
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			break // the command, or --: what follows is not the root's
+		}
+		if valueFlags[a] && i+1 < len(args) {
+			out = append(out, a, args[i+1])
+			i++
+			continue
+		}
+		if len(a) >= 3 && a[1] != '-' && !strings.Contains(a, "=") &&
+			strings.Trim(a[1:len(a)-1], bools) == "" && strings.Contains(all, a[len(a)-1:]) {
+			for _, c := range a[1:] {
+				out = append(out, "-"+string(c))
+			}
+			split = true
+			continue
+		}
+		out = append(out, a)
+	}
+	if !split {
+		return args
+	}
+	return append(out, args[i:]...)
 }
 
 // firstPositional returns the first argument that is neither a flag nor a

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -108,6 +109,27 @@ func TestOneShotGC(t *testing.T) {
 		percent, limit, ok := oneShotGC(tc.command, getenv)
 		if ok != tc.want || (ok && (percent <= 100 || limit <= 0)) {
 			t.Errorf("oneShotGC(%q, %v) = %d, %d, %v; want set: %v", tc.command, tc.env, percent, limit, ok, tc.want)
+		}
+	}
+}
+
+func TestSplitShortFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args, want []string
+	}{
+		{nil, nil},
+		{[]string{"list"}, []string{"list"}},
+		{[]string{"-qw", "dir", "list"}, []string{"-q", "-w", "dir", "list"}},
+		{[]string{"-qv"}, []string{"-q", "-v"}},
+		{[]string{"-w", "-qw", "list"}, []string{"-w", "-qw", "list"}}, // -qw is -w's value
+		{[]string{"-wq", "list"}, []string{"-wq", "list"}},             // -w with the value q
+		{[]string{"-qx", "list"}, []string{"-qx", "list"}},             // not the root's flags
+		{[]string{"--qw", "list"}, []string{"--qw", "list"}},
+		{[]string{"list", "-qw", "dir"}, []string{"list", "-qw", "dir"}}, // after the command: cobra's own
+		{[]string{"--", "-qw"}, []string{"--", "-qw"}},
+	} {
+		if got := splitShortFlags(tc.args); !slices.Equal(got, tc.want) {
+			t.Errorf("splitShortFlags(%q) = %q, want %q", tc.args, got, tc.want)
 		}
 	}
 }
