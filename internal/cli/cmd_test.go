@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/lint"
 	"github.com/skillet-go/skillet/mcpserver"
 )
@@ -491,6 +493,37 @@ func TestRunsUseTheirOptions(t *testing.T) {
 		}
 		if out.Len()+errb.Len() > 0 {
 			t.Errorf("%s: wrote %q and %q before it had a catalog", name, out.String(), errb.String())
+		}
+	}
+}
+
+// TestHelpRoots checks that skillet list --help and the README name every
+// root of the default preset in its order of precedence, so the help
+// cannot fall behind the profile that decides the roots.
+func TestHelpRoots(t *testing.T) {
+	p, ok := profile.Lookup("agents")
+	if !ok {
+		t.Fatal("no agents profile")
+	}
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := NewCmdList(NewFactory(&IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard}), nil)
+	texts := map[string]string{
+		"skillet list --help": strings.Join(strings.Fields(list.Long), " "),
+		"README.md":           strings.Join(strings.Fields(string(data)), " "),
+	}
+	roots := append(slices.Clone(p.Roots.Project), p.Roots.User...)
+	for where, text := range texts {
+		at := 0
+		for _, r := range roots {
+			loc := regexp.MustCompile(`(^|[^\w.-])` + regexp.QuoteMeta(r) + `([^\w./-]|$)`).FindStringIndex(text[at:])
+			if loc == nil {
+				t.Errorf("%s does not name the root %s after the ones before it (%v)", where, r, roots)
+				break
+			}
+			at += loc[1] - 1
 		}
 	}
 }

@@ -35,8 +35,21 @@ func NewCmdList(f *Factory, runF func(context.Context, *ListOptions) error) *cob
 		Short: "List the skills an agent would load",
 		Long: `List the skills found in the roots, in precedence order: a table on a
 terminal, tab-separated lines otherwise, or the JSON object of docs/output.md
-with --json. Problems are summed up in one line on stderr; run skillet lint
-for each of them.`,
+with --json. The table shows name, scope, folder (the root the skill came
+from) and description; the tab-separated lines name, scope, location,
+description and folder. Problems are summed up in one line on stderr; run
+skillet lint for each of them.
+
+The roots, highest precedence first (docs/discovery.md#roots): the
+workspace's project roots (.agents/skills, .claude/skills, .github/skills,
+.opencode/skills, .gemini/skills, skills), the user roots in the home folder
+(~/.agents/skills, ~/.claude/skills, ~/.copilot/skills,
+~/.config/opencode/skills, ~/.gemini/skills, $XDG_CONFIG_HOME/skillet/skills;
+--no-user skips them), then every --root and the configuration's
+extraPaths. When two skills share a name the first found wins
+(docs/discovery.md#precedence). --preset HOST lists instead what that host
+loads, by its own folders and rules, with a not-loaded diagnostic for each
+other skill file under its folders (docs/hosts.md).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Quiet = f.Quiet()
