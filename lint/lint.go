@@ -25,8 +25,8 @@ import (
 type Options struct {
 	// Catalog configures discovery exactly as for the runtime: workspace,
 	// configuration file, preset, extra roots, strict mode and limits. A
-	// nil Catalog is the zero catalog.Options. Run always sets Ignored, so
-	// files under entries starting with "_" or "." are checked too.
+	// nil Catalog is the zero catalog.Options. Run always reads ignored
+	// files too, so files under entries starting with "_" or "." are checked.
 	Catalog *catalog.Options
 	// Targets limits the report to these files, folders or skill names.
 	// A file or folder that no root covers is linted as an extra root
@@ -194,9 +194,18 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 		}
 	}
 	for i, cd := range cands {
+		if cd.Skill != nil && !mayReport(cd.Path, scope) {
+			if shared[cd.Skill] == 1 {
+				cd.Skill.Parsed().Body = ""
+			}
+			continue // lint PATH: a sibling's findings would all be dropped below
+		}
 		if cd.Skill != nil {
 			release := shared[cd.Skill] == 1
 			pool.Go(func() error {
+				if onChecks != nil {
+					onChecks(cd.Path)
+				}
 				bodyDiags[i] = runChecks(cd.Skill)
 				// Nothing after the checks reads the body (fixes read the
 				// file again, the budget and compatibility reports read the
@@ -398,6 +407,27 @@ func evalOrSelf(p string) string {
 		return r
 	}
 	return p
+}
+
+// onChecks, set only by tests, is called with the path of each skill file
+// whose checks run (from the pool's goroutines).
+var onChecks func(path string)
+
+// mayReport says whether the checks of the skill file at path can report
+// a finding that the scope keeps: they report at the file itself or below
+// its folder (bundled files), so a skill outside every target, whose folder
+// holds none, is not checked at all. A nil scope keeps everything.
+func mayReport(path string, scope []string) bool {
+	if scope == nil || inScope(path, scope) {
+		return true
+	}
+	dir := filepath.Dir(path)
+	for _, s := range scope {
+		if fsx.Within(s, dir) {
+			return true
+		}
+	}
+	return false
 }
 
 func inScope(p string, scope []string) bool {
