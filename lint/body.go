@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -31,7 +32,37 @@ import (
 // top, when not nil, is the names of the skill folder's entries as
 // (*os.File).Readdirnames lists them, read already by the bundle walk.
 func checkBody(s *catalog.Skill, top []string) []skill.Diagnostic {
-	var diags []skill.Diagnostic
+	// The references and findings are gathered in memory reused from one
+	// skill to the next; the caller gets a copy of the right size.
+	sc := bodyScratches.Get().(*bodyScratch)
+	defer sc.put()
+	diags := checkBodyTo(sc, s, top)
+	if len(diags) == 0 {
+		return nil
+	}
+	return slices.Clone(diags)
+}
+
+// bodyScratch is the reusable memory of checkBody.
+type bodyScratch struct {
+	refs  []foundRef
+	diags []skill.Diagnostic
+}
+
+var bodyScratches = sync.Pool{New: func() any { return new(bodyScratch) }}
+
+func (sc *bodyScratch) put() {
+	if cap(sc.refs) > 1<<12 || cap(sc.diags) > 1<<12 {
+		return // a rare large body: let its memory go
+	}
+	clear(sc.refs[:cap(sc.refs)])
+	clear(sc.diags[:cap(sc.diags)])
+	bodyScratches.Put(sc)
+}
+
+func checkBodyTo(sc *bodyScratch, s *catalog.Skill, top []string) []skill.Diagnostic {
+	diags := sc.diags[:0]
+	defer func() { sc.diags = diags[:0] }()
 	if s.Parsed().BodyLines > skill.MaxBodyLines {
 		diags = append(diags, skill.Diagnostic{
 			Code: skill.CodeBodyTooLong, Severity: severity(skill.CodeBodyTooLong),
@@ -47,7 +78,8 @@ func checkBody(s *catalog.Skill, top []string) []skill.Diagnostic {
 	// The scanner and the checks only read the body: they see the
 	// string's bytes without a copy. goldmark gets a copy of its own.
 	b := unsafe.Slice(unsafe.StringData(body), len(body))
-	refs := references(b, false)
+	refs := referencesTo(sc.refs, b, false)
+	sc.refs = refs[:0] // the memory to reuse next time (cleared by put)
 	if len(refs) == 0 {
 		return diags
 	}
@@ -290,8 +322,13 @@ var goldmarkOnly bool
 // plain bodies most skills have; it declines anything else, which goldmark
 // parses.
 func references(body []byte, examples bool) []foundRef {
+	return referencesTo(nil, body, examples)
+}
+
+// referencesTo is references with buf's memory for the scanner's results.
+func referencesTo(buf []foundRef, body []byte, examples bool) []foundRef {
 	if !goldmarkOnly {
-		if refs, ok := scanReferences(body, examples); ok {
+		if refs, ok := scanReferencesTo(buf, body, examples); ok {
 			return refs
 		}
 	}

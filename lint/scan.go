@@ -18,7 +18,12 @@ import (
 // ...) makes it decline (ok false), and the body goes to goldmark.
 // FuzzScanReferences and TestScanReferences hold it to goldmark.
 func scanReferences(body []byte, examples bool) (refs []foundRef, ok bool) {
-	s := scanner{body: body, examples: examples}
+	return scanReferencesTo(nil, body, examples)
+}
+
+// scanReferencesTo is scanReferences appending to buf[:0] (reused memory).
+func scanReferencesTo(buf []foundRef, body []byte, examples bool) (refs []foundRef, ok bool) {
+	s := scanner{body: body, examples: examples, refs: buf[:0]}
 	if !s.run() {
 		return nil, false
 	}
