@@ -34,8 +34,10 @@ func NewCmdSearch(f *Factory, runF func(context.Context, *SearchOptions) error) 
 		Long: `Rank every skill (those beyond maxSkills and hidden ones included) by how
 well its name, description and when-to-use hint match QUERY, best first:
 the ranking the load tool's query argument uses (BM25F; a query equal to a
-skill's name ranks it first). Prints name, score, scope and description, or
-JSON with --json. Exits 1 when no skill matches.`,
+skill's name ranks it first). Prints a table of name, score, scope and
+description on a terminal, tab-separated lines of name, score, scope,
+location and description otherwise, or JSON with --json. Exits 1 when no
+skill matches.`,
 		Args: minArgs("QUERY", "takes the words to search the skills' names, descriptions and when-to-use hints for"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Limit < 0 {
