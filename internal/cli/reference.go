@@ -82,6 +82,14 @@ type RefOptions struct {
 func newRefCmd(f *Factory, cmd *cobra.Command, metavar string, many bool, run, runF func(context.Context, *RefOptions) error) *cobra.Command {
 	opts := &RefOptions{IO: f.IO}
 	cmd.DisableFlagParsing = true
+	// The global flags are refused like any other option (refArgs), so
+	// the help does not list them.
+	cmd.SetUsageFunc(func(c *cobra.Command) error {
+		fmt.Fprintf(c.OutOrStderr(), "Usage:\n  %s\n\nFlags:\n  -h, --help   help for %s\n\n"+
+			"It takes no other flag, the global ones (--workspace, --root, --strict, ...) included:\n"+
+			"only the reference validator's arguments.\n", c.UseLine(), c.Name())
+		return nil
+	})
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		paths, err := refArgs(cmd, f.IO, metavar, many, args)
 		if err != nil {
