@@ -64,10 +64,11 @@ Findings are printed as "path:line:col: level: message [code]", each with a
 "help:" line saying what to do, or as JSON (--json, docs/output.md), SARIF
 2.1.0 (--format sarif) or GitHub Actions annotations (--format github); a
 summary line goes to stderr and says how many findings --fix would mend.
---explain CODE prints a code's documentation (or a --compat rule's), --list-rules every code with
-its level, fix and source (docs/lint.md). --strict raises the specification's rules to errors. --compat
-adds, for each skill and each host profile (docs/hosts.md), whether the host
-loads it, loads it changed (and how) or does not load it (and why), and the
+--explain CODE prints a code's documentation (or a --compat rule's),
+--list-rules every code with its level, fix and source (docs/lint.md).
+--strict raises the specification's rules to errors. --compat adds, for
+each skill and each host profile (docs/hosts.md), whether the host loads
+it, loads it changed (and how) or does not load it (and why), and the
 rules of the specification's checkers it breaks. --target HOST[,HOST] makes
 "not loaded by a target host" an error, so CI fails exactly when a skill
 would not load where it ships.

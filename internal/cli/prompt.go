@@ -40,10 +40,9 @@ func NewCmdPrompt(f *Factory, runF func(context.Context, *PromptOptions) error) 
 		Short: "Print the skills block a model sees in its system prompt",
 		Long: `Print the catalog block that goes into a model's system prompt
 (docs/disclosure.md#catalog-block): a preamble saying how to load a skill
-with the tool, then each listed
-skill's name, description, when-to-use hint and location. Hidden skills
-(disable-model-invocation) are left out; descriptions are cut at
-maxDescriptionChars (240).
+with the tool, then each listed skill's name, description, when-to-use hint
+and location. Hidden skills (disable-model-invocation) are left out;
+descriptions are cut at maxDescriptionChars (240).
 
 --format picks xml (default), markdown or json; --template renders a Go
 text/template over the same data instead (fields .Preamble, .ToolName,

@@ -32,9 +32,9 @@ func NewCmdShow(f *Factory, runF func(context.Context, *ShowOptions) error) *cob
 		Use:   "show NAME",
 		Short: "Print exactly what the load tool returns for a skill",
 		Long: `Print exactly what the load tool (use_skill) returns to a model for the
-skill NAME (docs/disclosure.md#load-tool): its instructions with the base directory and a
-sample of its bundled files, or with --file PATH the text of one bundled
-file, read confined to the skill folder.
+skill NAME (docs/disclosure.md#load-tool): its instructions with the base
+directory and a sample of its bundled files, or with --file PATH the text
+of one bundled file, read confined to the skill folder.
 
 Hidden skills (disable-model-invocation) are shown too: running this
 command is an explicit invocation. An unknown name, or a path the tool

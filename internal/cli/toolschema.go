@@ -31,9 +31,10 @@ func NewCmdToolSchema(f *Factory, runF func(context.Context, *ToolSchemaOptions)
 	cmd := &cobra.Command{
 		Use:   "tool-schema",
 		Short: "Print the load tool's definition as JSON",
-		Long: `Print the load tool's definition (docs/disclosure.md#load-tool) as JSON: its name (toolName,
-default use_skill), its description, and the JSON Schema of its input, whose
-name property is an enum of the skills a model may load now.
+		Long: `Print the load tool's definition (docs/disclosure.md#load-tool) as
+JSON: its name (toolName, default use_skill), its description, and the JSON
+Schema of its input, whose name property is an enum of the skills a model
+may load now.
 
 --api picks the shape: mcp (default) prints {"name", "description",
 "inputSchema"}; anthropic prints {"name", "description", "input_schema"} as
