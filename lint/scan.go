@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"encoding/binary"
 	"unicode/utf8"
 )
 
@@ -242,8 +243,19 @@ func gmSpace(c byte) bool {
 // included), "<" (HTML, autolinks), "\" (escapes) and "]:" (link reference
 // definitions).
 func lineChars(line []byte) bool {
-	for i, c := range line {
-		if lineStop[c] && (c != ']' || i+1 < len(line) && line[i+1] == ':') {
+	i := 0
+	for ; i+8 <= len(line); i += 8 {
+		if lineStopWord(binary.LittleEndian.Uint64(line[i:])) == 0 {
+			continue
+		}
+		for j := i; j < i+8; j++ {
+			if c := line[j]; lineStop[c] && (c != ']' || j+1 < len(line) && line[j+1] == ':') {
+				return false
+			}
+		}
+	}
+	for ; i < len(line); i++ {
+		if c := line[i]; lineStop[c] && (c != ']' || i+1 < len(line) && line[i+1] == ':') {
 			return false
 		}
 	}
@@ -433,9 +445,7 @@ func (s *scanner) inline(blk, intro sblock) bool {
 	s.blk, s.intro, s.ctx = blk, intro, nil
 	stop := blk.end
 	for i := blk.start; i < stop; {
-		for i < stop && b[i] != '`' && b[i] != '[' {
-			i++
-		}
+		i = nextTick(b, i, stop)
 		if i == stop {
 			break
 		}

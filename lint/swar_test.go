@@ -1,0 +1,65 @@
+package lint
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestSWAR holds lineChars and nextTick, which read eight bytes at a time,
+// to the byte-by-byte loops: every byte value at every position of lines
+// of 0 to 24 bytes, "]:" across a word boundary, and random lines drawn
+// from the bytes they stop at.
+func TestSWAR(t *testing.T) {
+	slowChars := func(line []byte) bool {
+		for i, c := range line {
+			if lineStop[c] && (c != ']' || i+1 < len(line) && line[i+1] == ':') {
+				return false
+			}
+		}
+		return true
+	}
+	slowTick := func(b []byte, i, stop int) int {
+		for i < stop && b[i] != '`' && b[i] != '[' {
+			i++
+		}
+		return i
+	}
+	check := func(line []byte) {
+		t.Helper()
+		if got, want := lineChars(line), slowChars(line); got != want {
+			t.Fatalf("lineChars(%q) = %v, want %v", line, got, want)
+		}
+		for i := 0; i <= len(line); i += 3 {
+			for stop := i; stop <= len(line); stop += 5 {
+				if got, want := nextTick(line, i, stop), slowTick(line, i, stop); got != want {
+					t.Fatalf("nextTick(%q, %d, %d) = %d, want %d", line, i, stop, got, want)
+				}
+			}
+		}
+	}
+	for n := range 25 {
+		for p := range n {
+			for c := range 256 {
+				line := make([]byte, n)
+				for i := range line {
+					line[i] = 'a' + byte(i%26)
+				}
+				line[p] = byte(c)
+				check(line)
+				if p+1 < n {
+					line[p+1] = ':'
+					check(line)
+				}
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	alphabet := []byte("ab ]:[`<\\\x00\x1f\x20\x7f\x80\xff\xe2")
+	for range 20000 {
+		line := make([]byte, r.IntN(40))
+		for i := range line {
+			line[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		check(line)
+	}
+}
