@@ -82,7 +82,8 @@ read-only or has several hard links; owner, mode and extended attributes are
 kept (docs/lint.md#fixes).
 
 Exit status: 1 when there is at least one error (with --fail-on warning, at
-least one warning; with --max-warnings N, more than N warnings), 0
+least one warning; with --max-warnings N, more than N warnings) or when
+--fix could not write a fix (the file is named with the reason), 0
 otherwise, 2 on usage errors.`,
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 			names, _ := completeSkillNames(f)(cmd, args, toComplete)
