@@ -83,11 +83,31 @@ func checkBodyTo(sc *bodyScratch, s *catalog.Skill, top []string) []skill.Diagno
 	if len(refs) == 0 {
 		return diags
 	}
-	root, err := os.OpenRoot(s.BaseDir)
-	if err != nil {
+	// The folder is opened as an os.Root when a target needs the file
+	// system. With the top level's names at hand (top), a target whose
+	// first element no name there matches, even in letter case, is
+	// missing without a look (absentAt); only when the folder could not be
+	// opened are no references reported, as before.
+	var root *os.Root
+	openRoot := func() bool {
+		if root == nil {
+			var err error
+			if root, err = os.OpenRoot(s.BaseDir); err != nil {
+				root = nil
+				return false
+			}
+		}
+		return true
+	}
+	if top == nil && !openRoot() {
 		return diags
 	}
-	defer root.Close()
+	defer func() {
+		if root != nil {
+			root.Close()
+		}
+	}()
+	before := len(diags)
 	var dirs map[string][]string // caseVariant's folder listings, read once per skill
 	if top != nil {
 		dirs = map[string][]string{".": top}
@@ -98,6 +118,7 @@ func checkBodyTo(sc *bodyScratch, s *catalog.Skill, top []string) []skill.Diagno
 		ok      bool   // a placeholder, or the file is there
 		problem string // what checkReference says
 		missing bool
+		absent  bool   // missing, and no letter-case variant of its first element
 		message string // the finding's message, once the reference is reported
 	}
 	type key struct {
@@ -115,7 +136,15 @@ func checkBodyTo(sc *bodyScratch, s *catalog.Skill, top []string) []skill.Diagno
 			v = &verdict{}
 			if placeholderPath(ref.Target) {
 				v.ok = true // plainly an example, not a file of this skill
+			} else if clean := path.Clean(strings.ReplaceAll(ref.Target, `\`, "/")); top != nil && absentAt(top, clean) &&
+				(!ref.Code || path.Ext(clean) != "" || absentAt(top, clean+".md")) {
+				// What checkReference would say, and caseVariant finds no
+				// variant of the first element.
+				v.problem, v.missing, v.absent = "does not exist in the skill folder", true, true
 			} else {
+				if !openRoot() {
+					return diags[:before]
+				}
 				v.problem, v.missing = checkReference(root, ref.Target, ref.Code)
 				v.ok = v.problem == ""
 			}
@@ -126,7 +155,7 @@ func checkBodyTo(sc *bodyScratch, s *catalog.Skill, top []string) []skill.Diagno
 		}
 		if v.message == "" {
 			problem := v.problem
-			if v.missing {
+			if v.missing && !v.absent {
 				if other := caseVariant(root, path.Clean(strings.ReplaceAll(ref.Target, `\`, "/")), &dirs); other != "" {
 					problem = fmt.Sprintf("does not exist in the skill folder (%s does: letter case matters)", other)
 				}
@@ -888,6 +917,33 @@ func checkReference(root *os.Root, target string, code bool) (problem string, mi
 		return "resolves outside the skill folder through a symlink", false
 	}
 	return "", false
+}
+
+// absentAt reports whether no entry of a folder whose names are names can
+// be the first element of the clean relative path p, whatever the file
+// system's letter-case rules: no name equals it under Unicode simple case
+// folding. It answers only for ASCII (a file system that folds case may
+// also normalize other names), and never for "." or "..".
+func absentAt(names []string, p string) bool {
+	first, _, _ := strings.Cut(p, "/")
+	if first == "" || first == "." || first == ".." || !isASCII(first) {
+		return false
+	}
+	for _, n := range names {
+		if !isASCII(n) || strings.EqualFold(n, first) {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // caseVariant finds a file whose path differs from p only in letter case,

@@ -155,3 +155,28 @@ func TestRunChecks(t *testing.T) {
 		t.Errorf("%d skills, %d letter-case findings: the tree does not test what it should", len(skills), variants)
 	}
 }
+
+func TestAbsentAt(t *testing.T) {
+	names := []string{"SKILL.md", "References", "scripts"}
+	for _, tc := range []struct {
+		names []string
+		p     string
+		want  bool
+	}{
+		{names, "references/guide.md", false}, // a letter-case variant
+		{names, "scripts/run.sh", false},
+		{names, "assets/logo.png", true},
+		{names, "skill.MD", false},
+		{names, "guide.md", true},
+		{names, ".", false},
+		{names, "../x.md", false},
+		{names, "ünï/x.md", false},                 // not ASCII: a folding file system may normalize it
+		{[]string{"Kelvin", "\u212a"}, "k", false}, // a name that is not ASCII
+		{nil, "guide.md", true},
+		{[]string{}, "a/b", true},
+	} {
+		if got := absentAt(tc.names, tc.p); got != tc.want {
+			t.Errorf("absentAt(%q, %q) = %v, want %v", tc.names, tc.p, got, tc.want)
+		}
+	}
+}
