@@ -17,6 +17,7 @@ import (
 	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/profile"
+	"github.com/skillet-go/skillet/internal/suggest"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -360,6 +361,14 @@ func resolveTargets(targets []string, l *catalog.Listing) (scope, extra []string
 			if p := skillByName(l, t); p != "" {
 				scope = append(scope, p)
 				continue
+			}
+			// A word that is no path is most likely a misspelt skill name.
+			var names []string
+			for _, sk := range l.Skills {
+				names = append(names, sk.Name)
+			}
+			if near := suggest.Nearest(t, names); near != "" && !strings.ContainsAny(t, `/\`) {
+				return nil, nil, fmt.Errorf("%w: %s; did you mean the skill %s?", ErrTarget, t, near)
 			}
 			return nil, nil, fmt.Errorf("%w: %s", ErrTarget, t)
 		}
