@@ -122,7 +122,7 @@ SIGINT or SIGTERM stops the server once the requests in flight are answered.`,
 	fl.DurationVar(&opts.PollInterval, "poll-interval", 2*time.Second, "how often to poll, with --poll or where notifications fail")
 	fl.DurationVar(&opts.TTL, "ttl", time.Minute, "how long clients may cache listings and reads (ttlMs, protocol 2026-07-28)")
 	fl.StringVar(&tool, "tool", "auto", "when to offer the load tool: auto (to clients without the Skills Extension), always, never")
-	fl.StringVar(&logLevel, "log-level", "info", "log level on stderr: debug, info, warn, error")
+	fl.StringVar(&logLevel, "log-level", "info", "log level on stderr: debug, info, warn, error (at least warn with --quiet)")
 	fl.Int64Var(&opts.MaxRequestBytes, "max-request-bytes", 0, "the largest HTTP request body accepted (default 4 MiB)")
 	fl.StringVar(&opts.LogFormat, "log-format", "text", "log format on stderr: text or json")
 	fl.StringVar(&opts.AuthTokenFile, "auth-token-file", "", "require \"Authorization: Bearer TOKEN\" with the token in `FILE` (or in $"+tokenEnv+"): at least 32 characters, a file only its owner reads")
