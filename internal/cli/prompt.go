@@ -100,11 +100,14 @@ func promptRun(ctx context.Context, opts *PromptOptions) error {
 	var tmpl *template.Template
 	if opts.Template != "" {
 		data, _, err := fsx.ReadRegular(opts.Template, 1<<20)
+		// A template that cannot be read or parsed is a bad --template
+		// value, a usage error (exit 2) like a --config file that does not
+		// parse.
 		if err != nil {
-			return fmt.Errorf("reading the template: %w", err)
+			return &usageError{fmt.Errorf("--template: reading the template: %w", err)}
 		}
 		if tmpl, err = agent.ParseTemplate(filepath.Base(opts.Template), string(data)); err != nil {
-			return fmt.Errorf("parsing the template: %w", err)
+			return &usageError{fmt.Errorf("--template: parsing the template: %w", err)}
 		}
 	}
 	c, err := opts.Catalog(ctx)
