@@ -57,25 +57,43 @@ type scanner struct {
 	ctx        *blockCtx
 	// targets remembers what relativeTarget made of each destination:
 	// a body often links one file many times.
-	targets map[string]target
+	// A body names few destinations: the first ones are looked up in a
+	// list (no hashing), the rest in the map.
+	targetList [maxTargetList]target
+	nTargets   int
+	targets    map[string]target
 }
 
 type target struct {
+	dest string
 	path string
 	ok   bool
 }
 
+// maxTargetList is how many destinations target keeps in its list.
+const maxTargetList = 8
+
 // target is relativeTarget(unescape(dest)), once per destination.
 func (s *scanner) target(dest []byte) (string, bool) {
+	for i := range s.nTargets {
+		if t := &s.targetList[i]; t.dest == string(dest) {
+			return t.path, t.ok
+		}
+	}
 	if t, seen := s.targets[string(dest)]; seen {
 		return t.path, t.ok
+	}
+	d := string(dest)
+	p, ok := relativeTarget(unescape(d))
+	if s.nTargets < maxTargetList {
+		s.targetList[s.nTargets] = target{d, p, ok}
+		s.nTargets++
+		return p, ok
 	}
 	if s.targets == nil {
 		s.targets = make(map[string]target)
 	}
-	d := string(dest)
-	p, ok := relativeTarget(unescape(d))
-	s.targets[d] = target{p, ok}
+	s.targets[d] = target{d, p, ok}
 	return p, ok
 }
 
