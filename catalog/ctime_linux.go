@@ -3,4 +3,4 @@ package catalog
 import "syscall"
 
 // changeTime is the inode change time of st, in nanoseconds.
-func changeTime(st *syscall.Stat_t) int64 { return st.Ctim.Sec*1e9 + st.Ctim.Nsec }
+func changeTime(st *syscall.Stat_t) int64 { return st.Ctim.Nano() }

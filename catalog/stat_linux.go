@@ -62,7 +62,7 @@ func fstatatIn(at dirAt, ref pathRef, flags int) (stamp, fs.FileMode, error) {
 
 // statStampOf is the stamp of a stat(2) result.
 func statStampOf(st *syscall.Stat_t) stamp {
-	return stamp{size: st.Size, mtime: st.Mtim.Sec*1e9 + st.Mtim.Nsec, ctime: st.Ctim.Sec*1e9 + st.Ctim.Nsec, ino: uint64(st.Ino), dev: uint64(st.Dev)}
+	return stamp{size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(), ino: uint64(st.Ino), dev: uint64(st.Dev)}
 }
 
 func lstatRef(ref pathRef) (stamp, fs.FileMode, error) { return fstatat(ref, fsx.AtSymlinkNoFollow) }

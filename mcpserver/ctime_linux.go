@@ -10,7 +10,7 @@ import (
 // changes it, so a reload does not reuse its old bytes.
 func changeTime(fi fs.FileInfo) int64 {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return st.Ctim.Sec*1e9 + st.Ctim.Nsec
+		return st.Ctim.Nano()
 	}
 	return 0
 }

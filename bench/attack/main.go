@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command attack runs one hostile-client or hostile-folder recipe against
 // a skillet binary on loopback and prints the server's peak RSS, its CPU,
 // and the latency of a probe that keeps asking during the attack

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command record runs the real coding agents on the workspaces of
 // hosts/testdata/workspaces and records which skills each one lists, with
 // the names and descriptions its model is shown. hosts/record.sh installs
