@@ -137,14 +137,14 @@ func hostRoots(p *profile.Profile, cwd string, e env, noUser bool, cfg *Config) 
 			}
 			for _, d := range dirs {
 				pth := filepath.Join(d, filepath.FromSlash(o.label))
-				add(&hostRoot{Root: Root{Path: pth, Scope: ScopeProject, Boundary: realPath(d), Flat: p.Discovery.Flat, Label: projectLabel(cwd, d, o.label)}, label: o.label})
+				add(&hostRoot{Root: Root{Path: pth, Scope: ScopeProject, boundary: realPath(d), Flat: p.Discovery.Flat, display: projectLabel(cwd, d, o.label)}, label: o.label})
 			}
 		case ScopeUser:
 			if noUser {
 				continue
 			}
 			pth := e.expand(o.label, e.home)
-			add(&hostRoot{Root: Root{Path: pth, Scope: ScopeUser, Boundary: realPath(e.home), Flat: p.Discovery.Flat, Label: o.label}, label: o.label})
+			add(&hostRoot{Root: Root{Path: pth, Scope: ScopeUser, boundary: realPath(e.home), Flat: p.Discovery.Flat, display: o.label}, label: o.label})
 		}
 	}
 	return roots
@@ -256,7 +256,7 @@ func (h *hostSearch) dir(dir, real string, depth int, skipped, inSkill, viaLink 
 			c.fileLink = true
 			if r, err := filepath.EvalSymlinks(p); err == nil {
 				c.real = r
-				if !within(r, h.root.Boundary) {
+				if !within(r, h.root.boundary) {
 					c.escapes = true
 				}
 			} else {
@@ -292,7 +292,7 @@ func (h *hostSearch) dir(dir, real string, depth int, skipped, inSkill, viaLink 
 			if fi.IsDir() && link == "" {
 				link = p
 			}
-			if !within(r, h.root.Boundary) {
+			if !within(r, h.root.boundary) {
 				esc = true
 			}
 		}
@@ -379,7 +379,7 @@ func (c *Catalog) hostList(ctx context.Context) (*Listing, []hostVerdict, error)
 	}
 	for _, x := range c.extraPaths() {
 		fi, err := os.Stat(x)
-		r := &hostRoot{Root: Root{Path: x, Scope: ScopeExtra, Boundary: realPath(x), Exists: err == nil, Label: x}, label: x}
+		r := &hostRoot{Root: Root{Path: x, Scope: ScopeExtra, boundary: realPath(x), Exists: err == nil, display: x}, label: x}
 		r.File = err == nil && !fi.IsDir()
 		roots = append(roots, r)
 	}
@@ -478,8 +478,8 @@ func (c *Catalog) hostList(ctx context.Context) (*Listing, []hostVerdict, error)
 			diags = append(diags, d)
 			continue
 		}
-		s := &Skill{Location: v.Path, BaseDir: cd.dir, Root: v.Root, Scope: v.Scope, Flat: cd.flat, Folder: cd.root.Label,
-			c: c, boundary: cd.root.Boundary}
+		s := &Skill{Location: v.Path, BaseDir: cd.dir, Root: v.Root, Scope: v.Scope, Flat: cd.flat, Folder: cd.root.display,
+			c: c, boundary: cd.root.boundary}
 		s.setParsed(v.Skill)
 		if cd.flat {
 			s.BaseDir = filepath.Dir(v.Path)
@@ -700,7 +700,7 @@ func hostVerdictFor(p *profile.Profile, file, root, boundary string) hostVerdict
 	}
 	parts := strings.Split(filepath.ToSlash(rel), "/")
 	base := parts[len(parts)-1]
-	cd := &hostCand{root: &hostRoot{Root: Root{Path: root, Boundary: boundary}, label: "its skills folder"},
+	cd := &hostCand{root: &hostRoot{Root: Root{Path: root, boundary: boundary}, label: "its skills folder"},
 		path: file, dir: filepath.Dir(file), depth: len(parts) - 1, fileCase: base != SkillFile && strings.EqualFold(base, SkillFile)}
 	cd.flat = len(parts) == 1 && !strings.EqualFold(base, SkillFile)
 	if len(parts) == 1 && !cd.flat {

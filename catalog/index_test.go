@@ -21,7 +21,7 @@ import (
 
 // listingOpts compares listings field by field, the catalog pointer aside.
 var listingOpts = cmp.Options{
-	cmp.AllowUnexported(Skill{}, Listing{}),
+	cmp.AllowUnexported(Skill{}, Listing{}, Root{}),
 	cmpopts.IgnoreFields(Skill{}, "c"),
 	cmpopts.EquateEmpty(),
 }
@@ -384,7 +384,8 @@ func fill(v reflect.Value, depth int) {
 }
 
 // TestIndexCodecCoversEveryField round-trips a listing in which every
-// exported field of every type it holds is set. A field added to Listing,
+// exported field of every type it holds is set (and the unexported ones of
+// Root and Skill that the codec writes). A field added to Listing,
 // Root, Skill, a candidate file, skill.Skill, skill.Diagnostic or the types
 // below them fails here until indexcodec.go writes it.
 func TestIndexCodecCoversEveryField(t *testing.T) {
@@ -397,6 +398,9 @@ func TestIndexCodecCoversEveryField(t *testing.T) {
 		var p skill.Skill
 		fill(reflect.ValueOf(&p).Elem(), 2)
 		return &p
+	}
+	for i := range l.Roots {
+		l.Roots[i].boundary, l.Roots[i].display = "/root-boundary", "~/root-display"
 	}
 	for _, s := range l.Skills {
 		s.boundary = "/boundary"
@@ -419,7 +423,7 @@ func TestIndexCodecCoversEveryField(t *testing.T) {
 		t.Fatalf("decode: %v, %d bytes left", d.err, d.left())
 	}
 	materialize(back)
-	if diff := cmp.Diff(&l, back, cmp.AllowUnexported(Skill{}, Listing{}), cmpopts.IgnoreFields(Skill{}, "c")); diff != "" {
+	if diff := cmp.Diff(&l, back, cmp.AllowUnexported(Skill{}, Listing{}, Root{}), cmpopts.IgnoreFields(Skill{}, "c")); diff != "" {
 		t.Fatalf("round trip (-want +got):\n%s", diff)
 	}
 	if back.candidates[0].Skill != back.Skills[1] {
@@ -456,7 +460,7 @@ func FuzzIndexDecode(f *testing.F) {
 			t.Fatalf("a decoded listing does not encode: %v", err)
 		}
 		d2 := newDec(string(again.b))
-		if back := materialize(d2.listing(nil)); d2.err != nil || !cmp.Equal(materialize(got), back, cmp.AllowUnexported(Skill{}, Listing{}), cmpopts.IgnoreFields(Skill{}, "c")) {
+		if back := materialize(d2.listing(nil)); d2.err != nil || !cmp.Equal(materialize(got), back, cmp.AllowUnexported(Skill{}, Listing{}, Root{}), cmpopts.IgnoreFields(Skill{}, "c")) {
 			t.Fatalf("re-encoding changed the listing")
 		}
 	})

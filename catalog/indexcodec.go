@@ -254,9 +254,9 @@ func (e *ienc) root(r *Root) {
 	e.str(string(r.Scope))
 	e.bool(r.Exists)
 	e.bool(r.File)
-	e.str(r.Boundary)
+	e.str(r.boundary)
 	e.bool(r.Flat)
-	e.str(r.Label)
+	e.str(r.display)
 }
 
 // listing writes l. Skills are written once each, in a table: the listed
@@ -605,7 +605,7 @@ func (d *idec) diag() skill.Diagnostic {
 }
 
 func (d *idec) root() Root {
-	return Root{Path: d.str(), Scope: Scope(d.str()), Exists: d.bool(), File: d.bool(), Boundary: d.str(), Flat: d.bool(), Label: d.str()}
+	return Root{Path: d.str(), Scope: Scope(d.str()), Exists: d.bool(), File: d.bool(), boundary: d.str(), Flat: d.bool(), display: d.str()}
 }
 
 func (d *idec) listing(c *Catalog) *Listing {

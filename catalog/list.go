@@ -560,7 +560,7 @@ func (c *Catalog) readOne(cand candidate) *entry {
 	if !ok {
 		root := cand.root
 		rf, err = readSkillFile(cand.path, c.settings.MaxSkillBytes, func(real string) bool {
-			return within(real, root.Boundary) || c.trusted(real)
+			return within(real, root.boundary) || c.trusted(real)
 		})
 	}
 	if err != nil {

@@ -48,7 +48,7 @@ func (p *prec) rival(name string) (*Skill, bool) {
 	}
 	cd := p.all.at(i)
 	return &Skill{Name: name, Location: cd.path, BaseDir: cd.dir, Root: cd.root.Path,
-		Scope: cd.root.Scope, Folder: cd.root.Label, Flat: cd.flat}, true
+		Scope: cd.root.Scope, Folder: cd.root.display, Flat: cd.flat}, true
 }
 
 // addCandidate records cand in the listing's candidates, when they are
@@ -97,10 +97,10 @@ func (p *prec) add(cand *candidate, e *entry, loaded bool) {
 		return
 	}
 	s := e.listed
-	if s == nil || s.Location != cand.path || s.BaseDir != cand.dir || s.Root != cand.root.Path || s.Scope != cand.root.Scope || s.Flat != cand.flat || s.boundary != cand.root.Boundary {
+	if s == nil || s.Location != cand.path || s.BaseDir != cand.dir || s.Root != cand.root.Path || s.Scope != cand.root.Scope || s.Flat != cand.flat || s.boundary != cand.root.boundary {
 		s = &Skill{Location: cand.path, BaseDir: cand.dir, Root: cand.root.Path,
-			Scope: cand.root.Scope, Folder: cand.root.Label, Flat: cand.flat, Bytes: e.size, Truncated: e.truncated, c: c,
-			boundary: cand.root.Boundary}
+			Scope: cand.root.Scope, Folder: cand.root.display, Flat: cand.flat, Bytes: e.size, Truncated: e.truncated, c: c,
+			boundary: cand.root.boundary}
 		s.setParsed(e.skill)
 		if p.next != nil {
 			e.listed = s

@@ -29,18 +29,18 @@ type Root struct {
 	Scope Scope `json:"scope"`
 	// Exists reports whether Path existed when the roots were resolved.
 	Exists bool `json:"exists"`
-	// File says the root is a loose .md file (an extra path, 000).
+	// File says the root is a loose .md file (an extra path).
 	File bool `json:"-"`
-	// Boundary is the folder (symlinks resolved) that everything found
+	// boundary is the folder (symlinks resolved) that everything found
 	// under this root must stay inside (docs/discovery.md#boundaries): the workspace for project
 	// roots, the home folder for user roots, the path itself for extra
 	// paths. trustedPaths extend every boundary.
-	Boundary string `json:"-"`
+	boundary string
 	// Flat says loose NAME.md files directly inside the root are skills.
 	Flat bool `json:"-"`
-	// Label is the root as configured: ".claude/skills" for a project
+	// display is the root as configured: ".claude/skills" for a project
 	// root, "~/.claude/skills" for a user root, the path for an extra one.
-	Label string `json:"-"`
+	display string
 }
 
 // env abstracts the process environment for tests.
@@ -123,7 +123,7 @@ func (c *Catalog) resolveRoots() ([]*Root, []skill.Diagnostic) {
 				})
 				continue
 			}
-			add(&Root{Path: p, Scope: ScopeProject, Boundary: wsReal, Flat: c.profile.Discovery.Flat, Label: filepath.ToSlash(filepath.Clean(d))})
+			add(&Root{Path: p, Scope: ScopeProject, boundary: wsReal, Flat: c.profile.Discovery.Flat, display: filepath.ToSlash(filepath.Clean(d))})
 		}
 	}
 	if !c.opts.NoUser {
@@ -140,11 +140,11 @@ func (c *Catalog) resolveRoots() ([]*Root, []skill.Diagnostic) {
 				// is its own boundary.
 				boundary = p
 			}
-			add(&Root{Path: p, Scope: ScopeUser, Boundary: realPath(boundary), Flat: c.profile.Discovery.Flat, Label: u})
+			add(&Root{Path: p, Scope: ScopeUser, boundary: realPath(boundary), Flat: c.profile.Discovery.Flat, display: u})
 		}
 	}
 	for _, p := range c.extraPaths() {
-		r := &Root{Path: p, Scope: ScopeExtra, Boundary: realPath(p), Flat: true, Label: p}
+		r := &Root{Path: p, Scope: ScopeExtra, boundary: realPath(p), Flat: true, display: p}
 		add(r)
 		if !r.Exists {
 			// Preset roots often do not exist; an extra path was named on

@@ -166,7 +166,7 @@ func (w *walker) diag(code skill.Code, path, format string, args ...any) {
 }
 
 func (w *walker) allowed(real string) bool {
-	return within(real, w.root.Boundary) || w.c.trusted(real)
+	return within(real, w.root.boundary) || w.c.trusted(real)
 }
 
 // openRoot opens w's root (O_PATH) for the reads beneath it, when it is a
@@ -187,7 +187,7 @@ func (w *walker) walkRoot() {
 	}
 	real := realPath(r.Path)
 	if !w.allowed(real) {
-		w.diag(skill.CodePathEscape, r.Path, "the root resolves to %s, outside its boundary %s; it is not scanned", real, r.Boundary)
+		w.diag(skill.CodePathEscape, r.Path, "the root resolves to %s, outside its boundary %s; it is not scanned", real, r.boundary)
 		return
 	}
 	if r.File {
@@ -362,7 +362,7 @@ func (w *walker) entries(dir, real string, depth int, children []child) (hasFile
 				continue
 			}
 			if !w.allowed(r) {
-				w.diag(skill.CodePathEscape, e.ref.path, "the symlink resolves to %s, outside the boundary %s; skipped", r, w.root.Boundary)
+				w.diag(skill.CodePathEscape, e.ref.path, "the symlink resolves to %s, outside the boundary %s; skipped", r, w.root.boundary)
 				continue
 			}
 			linkReal = r
