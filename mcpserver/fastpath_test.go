@@ -165,9 +165,10 @@ func TestFastReadForeignHost(t *testing.T) {
 
 // TestBigIDs: a numeric id the SDK would not answer with exactly (it reads
 // ids as float64: 2^53+1 comes back as 2^53, anything past int64 as
-// -2^63, 1.5 as 1) is refused over HTTP with -32600 and the id as sent,
-// fast path or not, for a read and for any other method; the largest id
-// it holds exactly is answered with itself.
+// -2^63, 1.5 as 1), an integer not in plain digits and null are refused
+// over HTTP with -32600 and the id as sent, fast path or not, for a read
+// and for any other method; the largest id it holds exactly is answered
+// with itself.
 func TestBigIDs(t *testing.T) {
 	fast, _, fastURL, sdkURL := fastPair(t)
 	var u string
@@ -190,6 +191,31 @@ func TestBigIDs(t *testing.T) {
 	}
 	if n := fast.fastHits.Load(); n != 0 {
 		t.Errorf("the fast path answered %d requests with ids the SDK mangles", n)
+	}
+	// An integer not in plain digits comes back from the SDK in another
+	// spelling (-0 as 0, 1e3 as 1000), and the SDK takes "id": null for a
+	// notification (answering 400 in plain text): both are refused as sent.
+	for _, tt := range []struct{ id, msg string }{
+		{"-0", "the id -0 is an integer not in plain digits, which would come back as 0; send it as 0 or as a string"},
+		{"1e3", "the id 1e3 is an integer not in plain digits, which would come back as 1000; send it as 1000 or as a string"},
+		{"1.0", "the id 1.0 is an integer not in plain digits, which would come back as 1; send it as 1 or as a string"},
+		{"null", "the id null is not allowed in an MCP request (a string or an integer is; a message without an id is a notification)"},
+	} {
+		for _, body := range []string{
+			`{"jsonrpc":"2.0","id":` + tt.id + `,"method":"resources/read","params":{"uri":"` + u + `"}}`,
+			`{"jsonrpc":"2.0","id":` + tt.id + `,"method":"ping"}`,
+		} {
+			for _, url := range []string{fastURL, sdkURL} {
+				a := post(t, url, "2025-11-25", body, nil)
+				want := `{"jsonrpc":"2.0","id":` + tt.id + `,"error":{"code":-32600,"message":"invalid request: ` + tt.msg + `"}}`
+				if a.status != http.StatusBadRequest || a.body != want {
+					t.Errorf("%s: %d %s\nwant 400 %s", body, a.status, a.body, want)
+				}
+			}
+		}
+	}
+	if n := fast.fastHits.Load(); n != 0 {
+		t.Errorf("the fast path answered %d requests with ids not in plain digits", n)
 	}
 	for _, id := range []string{"9007199254740992", "-9007199254740992"} {
 		for _, url := range []string{fastURL, sdkURL} {

@@ -182,8 +182,9 @@ func foldLocalhost(next http.Handler) http.Handler {
 
 // parseErrors answers a POST whose body is not JSON with the JSON-RPC
 // parse error (-32700, "id": null, HTTP 400), where the SDK answers with
-// plain text, and a request whose numeric id the SDK would not answer with
-// exactly (mcpline.CheckID) with -32600 and that id as sent (HTTP 400). A body over limit goes on to the SDK, which refuses it
+// plain text, and a request whose id the answer could not carry as sent
+// (mcpline.CheckID: a number the SDK mangles, an integer not in plain
+// digits, null) with -32600 and that id as sent (HTTP 400). A body over limit goes on to the SDK, which refuses it
 // (413). fast, when not nil, may answer a valid body itself (fastRead).
 func parseErrors(next http.Handler, limit int64, fast func(http.ResponseWriter, *http.Request, []byte) bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -207,8 +208,9 @@ func parseErrors(next http.Handler, limit int64, fast func(http.ResponseWriter, 
 			return
 		}
 		if int64(len(body)) <= limit {
-			// The SDK reads a numeric id as a float64: one it would not
-			// answer with exactly is refused here, with the id as sent.
+			// The SDK reads a numeric id as a float64 and a null one as
+			// absent: an id it would not answer with exactly as sent is
+			// refused here, with the id as sent.
 			if raw := mcpline.RequestID(body); raw != nil {
 				if err := mcpline.CheckID(raw); err != nil {
 					w.Header().Set("Content-Type", "application/json")

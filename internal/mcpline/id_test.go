@@ -2,7 +2,6 @@ package mcpline
 
 import (
 	"encoding/json"
-	"math/big"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,14 +15,22 @@ func TestCheckID(t *testing.T) {
 		ok  bool
 	}{
 		{"", true},
-		{"null", true},
+		{"null", false},
+		{" null ", false},
 		{`"abc"`, true},
 		{`"123456789012345678901234"`, true},
 		{"0", true},
 		{"1", true},
 		{"-7", true},
-		{"1.0", true},
-		{"1e3", true},
+		{"1.0", false},
+		{"1e3", false},
+		{"-0", false},
+		{"-0.0", false},
+		{"0e5", false},
+		{"01", false},
+		{"-01", false},
+		{"10", true},
+		{"-10", true},
 		{"9007199254740992", true},
 		{"-9007199254740992", true},
 		{"9007199254740993", false},
@@ -38,21 +45,23 @@ func TestCheckID(t *testing.T) {
 		{"0e999999999", false},
 		{"1" + strings.Repeat("0", 100), false},
 		{"1." + strings.Repeat("0", 70), false},
-		{"1E+2", true},
+		{"1E+2", false},
+		{"1000000000000000", true},
+		{"0100000000000000", false},
 		{"true", true}, // not a number: the SDK refuses it itself
 	} {
 		err := CheckID(json.RawMessage(tt.raw))
 		if (err == nil) != tt.ok {
 			t.Errorf("CheckID(%s) = %v, want ok %v", tt.raw, err, tt.ok)
 		}
-		if err != nil && len(tt.raw) <= 64 && !strings.Contains(err.Error(), "the id "+tt.raw+" ") {
+		if err != nil && len(tt.raw) <= 64 && !strings.Contains(err.Error(), "the id "+strings.TrimSpace(tt.raw)+" ") {
 			t.Errorf("CheckID(%s): %v does not quote the id", tt.raw, err)
 		}
 	}
 }
 
 // FuzzCheckID: every numeric id CheckID lets through comes back from the
-// SDK's reading (float64, then int64) as the same number.
+// SDK's reading (float64, then int64) as the same text.
 func FuzzCheckID(f *testing.F) {
 	for _, s := range []string{"1", "1.5", "9007199254740993", "1e3", "-0", "123456789012345678901234", "1E+2"} {
 		f.Add(s)
@@ -62,13 +71,8 @@ func FuzzCheckID(f *testing.F) {
 		if json.Unmarshal([]byte(raw), &v) != nil || CheckID(json.RawMessage(raw)) != nil {
 			return
 		}
-		want, ok := new(big.Rat).SetString(strings.TrimSpace(raw))
-		if !ok {
-			return
-		}
-		got, _ := new(big.Rat).SetString(strconv.FormatInt(int64(v), 10))
-		if got.Cmp(want) != 0 {
-			t.Errorf("CheckID(%s) passed, but the SDK answers with %d", raw, int64(v))
+		if got := strconv.FormatInt(int64(v), 10); got != strings.TrimSpace(raw) {
+			t.Errorf("CheckID(%s) passed, but the SDK answers with %s", raw, got)
 		}
 	})
 }
@@ -96,5 +100,42 @@ func TestBigIDsOnStdio(t *testing.T) {
 		`{"jsonrpc":"2.0","id":1.5,"error":{"code":-32600,"message":"invalid request: the id 1.5 is a number this server cannot answer with exactly (an integer from -2^53 to 2^53, or a string); send it as a string"}}` + "\n"
 	if out.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
+	}
+}
+
+// TestIDSpellingsOnStdio: an id the answer could not carry as sent (an
+// integer not in plain digits, null) is refused with -32600 and the id as
+// sent, where the SDK would answer -0 with 0 and never answer null; a line
+// that is not JSON (01) is -32700 with id null; each is answered on its own
+// and the plain integer after them is passed on.
+func TestIDSpellingsOnStdio(t *testing.T) {
+	for _, tt := range []struct{ id, want string }{
+		{"-0", `{"jsonrpc":"2.0","id":-0,"error":{"code":-32600,"message":"invalid request: the id -0 is an integer not in plain digits, which would come back as 0; send it as 0 or as a string"}}`},
+		{"1e3", `{"jsonrpc":"2.0","id":1e3,"error":{"code":-32600,"message":"invalid request: the id 1e3 is an integer not in plain digits, which would come back as 1000; send it as 1000 or as a string"}}`},
+		{"-1E+2", `{"jsonrpc":"2.0","id":-1E+2,"error":{"code":-32600,"message":"invalid request: the id -1E+2 is an integer not in plain digits, which would come back as -100; send it as -100 or as a string"}}`},
+		{"01", `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"the line is not JSON"}}`},
+		{"null", `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: the id null is not allowed in an MCP request (a string or an integer is; a message without an id is a notification)"}}`},
+		{" null ", `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: the id null is not allowed in an MCP request (a string or an integer is; a message without an id is a notification)"}}`},
+	} {
+		t.Run(tt.id, func(t *testing.T) {
+			in := strings.NewReader(`{"jsonrpc":"2.0","id":` + tt.id + `,"method":"ping"}` + "\n" +
+				`{"jsonrpc":"2.0","id":0,"method":"ping"}` + "\n")
+			var out strings.Builder
+			c, err := (&Transport{Reader: in, Writer: &out}).Connect(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			m, err := c.Read(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r, ok := m.(*jsonrpc.Request); !ok || r.Method != "ping" || r.ID.Raw() != int64(0) {
+				t.Errorf("the request with id 0 was not passed on: %#v", m)
+			}
+			if got := out.String(); got != tt.want+"\n" {
+				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
+			}
+		})
 	}
 }

@@ -27,8 +27,9 @@ const DefaultMaxLineBytes = 4 << 20 // 4 MiB, the HTTP transport's default body 
 // invalid request) and a line over MaxLineBytes is skipped with -32600,
 // where the SDK's own stdio transport ends the session. JSON-RPC batches,
 // which MCP dropped in 2025-06-18, get -32600 too, and so does a request
-// whose numeric id the SDK would not answer with exactly ([CheckID]), with
-// its id as sent.
+// whose id the answer could not carry as sent (a number the SDK would not
+// answer with exactly, an integer not in plain digits, null: [CheckID]),
+// with its id as sent.
 type Transport struct {
 	Reader io.Reader
 	Writer io.Writer
