@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -243,7 +242,7 @@ func TestIndexStale(t *testing.T) {
 				t.Fatalf("%d index files, want 1", len(files))
 			}
 			must(t, os.Remove(files[0]))
-			if err := syscall.Mkfifo(files[0], 0o600); err != nil {
+			if err := mkfifo(files[0], 0o600); err != nil {
 				t.Skipf("mkfifo: %v", err)
 			}
 		}, []string{"a", "b", "c"}},

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -19,7 +20,7 @@ func TestCheckFlags(t *testing.T) {
 		{maxRuns, maxWarmup, ""},
 		{0, 1, "-runs 0: give 1 to 1000"},
 		{maxRuns + 1, 1, "-runs 1001"},
-		{1 << 40, 1, "-runs"},
+		{math.MaxInt, 1, "-runs"},
 		{11, -1, "-warmup -1: give 0 to 100"},
 		{11, maxWarmup + 1, "-warmup 101"},
 	} {

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -21,7 +22,7 @@ func TestCheckFlags(t *testing.T) {
 		{"sessions", 0, 10 * time.Second, 70000, ""},
 		{"sessions", 500000, 10 * time.Second, 500000, ""},
 		{"sessions", 500001, 10 * time.Second, 0, "-n 500001: sessions runs at most 500000 (initialize requests)"},
-		{"idle-conns", 1 << 40, time.Second, 0, "runs at most 20000"},
+		{"idle-conns", math.MaxInt, time.Second, 0, "runs at most 20000"},
 		{"slow-reader", -1, time.Second, 0, "-n -1: the count cannot be negative"},
 		{"link-farm", 1998, time.Second, 1998, ""},
 		{"link-farm", 1999, time.Second, 0, "at most 1998"},
