@@ -96,7 +96,12 @@ type Catalog struct {
 	// shadowed, no duplicate-name). Version-control stores (.git, .hg,
 	// .svn), node_modules, __pycache__ and .venv are not searched. lint
 	// sets it (catalogx.ReadIgnored).
-	ignored     bool
+	ignored bool
+	// onParsed, when set, is called with every skill file List reads and
+	// parses (not those it takes from its cache), on the goroutine that
+	// read it, as soon as it is parsed: lint checks each body then
+	// (catalogx.OnParsed).
+	onParsed    func(catalogx.Parsed)
 	cfg         Config
 	cfgDiags    []skill.Diagnostic
 	settings    Settings

@@ -680,6 +680,7 @@ func init() {
 		},
 		Candidates:    func(l any) any { return l.(*Listing).candidates },
 		ReadIgnored:   func(c any) { c.(*Catalog).ignored = true },
+		OnParsed:      func(c any, fn func(catalogx.Parsed)) { c.(*Catalog).onParsed = fn },
 		OpenSkillFile: func(s any) (*os.File, error) { return s.(*Skill).openSkillFile() },
 		OpenRoot:      func(s any) (*os.Root, error) { return s.(*Skill).openRoot() },
 		ListFiles: func(ctx context.Context, s any, limit int) (any, error) {

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -571,6 +572,9 @@ func (c *Catalog) readOne(cand candidate) *entry {
 		Path: cand.path, Flat: cand.flat, Mode: c.settings.Mode,
 		MaxDescriptionChars: c.settings.MaxDescriptionChars, SkipBody: !c.opts.Bodies, Truncated: rf.truncated,
 	})
+	if c.onParsed != nil && s != nil {
+		c.onParsed(catalogx.Parsed{Path: cand.path, Dir: cand.dir, Flat: cand.flat, Skill: s})
+	}
 	return &entry{stamp: rf.stamp, skill: s, diags: diags, size: rf.size, truncated: rf.truncated}
 }
 

@@ -65,6 +65,8 @@ type Hooks struct {
 	Candidates func(listing any) any
 	// ReadIgnored sets a *catalog.Catalog to read ignored files.
 	ReadIgnored func(c any)
+	// OnParsed sets a *catalog.Catalog's function for each file parsed.
+	OnParsed func(c any, fn func(Parsed))
 	// OpenSkillFile, OpenRoot and ListFiles take a *catalog.Skill;
 	// ListFiles returns a *FileList[catalog.File].
 	OpenSkillFile func(s any) (*os.File, error)
@@ -117,6 +119,25 @@ func Candidates[S any](l any) []*Candidate[S] {
 // the Candidates with Ignored set, never loaded. Call it before c's first
 // List; lint does.
 func ReadIgnored(c any) { hooks.ReadIgnored(c) }
+
+// Parsed is one skill file as a listing's reader parsed it: Path, Dir and
+// Flat are what the listing's catalog.Skill for it gets as Location,
+// BaseDir and Flat, and Skill is what its Parsed method returns (with the
+// body when the catalog reads bodies).
+type Parsed struct {
+	Path, Dir string
+	Flat      bool
+	Skill     *skill.Skill
+}
+
+// OnParsed makes the catalog c (a *catalog.Catalog) call fn with every
+// skill file its Lists read and parse, as soon as it is parsed and on the
+// goroutine that read it (several at once: fn must be safe for concurrent
+// use), before the listing is complete: lint checks each body while the
+// walk goes on (docs/performance.md#lint). Files a List takes from its
+// cache are not read again and fn is not called for them. Call it before
+// c's first List.
+func OnParsed(c any, fn func(Parsed)) { hooks.OnParsed(c, fn) }
 
 // OpenSkillFile opens the skill file of s (a *catalog.Skill listed by a
 // catalog) for reading, after checking that the file actually opened is

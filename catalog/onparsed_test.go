@@ -1,0 +1,78 @@
+package catalog
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/skillet-go/skillet/internal/catalogx"
+)
+
+// TestOnParsed: the function catalogx.OnParsed sets is called once for
+// every skill file the first List reads (ignored and rejected-by-name ones
+// included, a file that does not parse not), with the Location, BaseDir,
+// Flat and Parsed() the listing's skill for it has, and not at all by a
+// List that finds nothing changed.
+func TestOnParsed(t *testing.T) {
+	ws := t.TempDir()
+	writeFiles(t, ws, map[string]string{
+		"skills/a/SKILL.md":        skillText("a"),
+		"skills/group/b/SKILL.md":  skillText("b"),
+		"skills/_draft/SKILL.md":   skillText("draft"),
+		"skills/dup/SKILL.md":      skillText("a"),
+		"skills/broken/SKILL.md":   "---\n- a list, not a mapping\n---\n\nBody.\n",
+		"flat/loose.md":            skillText("loose"),
+		"flat/notes/readme.txt":    "not a skill",
+		"skills/a/references/x.md": "bundled",
+	})
+	opts := &Options{Workspace: ws, NoUser: true, Bodies: true, ExtraPaths: []string{ws + "/flat"}}
+	c, err := New(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	catalogx.ReadIgnored(c)
+	var mu sync.Mutex
+	got := map[string]catalogx.Parsed{}
+	calls := 0
+	catalogx.OnParsed(c, func(p catalogx.Parsed) {
+		mu.Lock()
+		defer mu.Unlock()
+		calls++
+		got[p.Path] = p
+	})
+	l, err := c.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands := catalogx.Candidates[Skill](l)
+	n := 0
+	for _, cd := range cands {
+		if cd.Skill == nil {
+			if _, ok := got[cd.Path]; ok && cd.Path != "" {
+				t.Errorf("%s: no skill, yet OnParsed was called with it", cd.Path)
+			}
+			continue
+		}
+		n++
+		s := cd.Skill
+		p, ok := got[s.Location]
+		switch {
+		case !ok:
+			t.Errorf("%s: OnParsed was not called", s.Location)
+		case p.Dir != s.BaseDir || p.Flat != s.Flat || p.Skill != s.Parsed():
+			t.Errorf("%s: OnParsed got dir %q flat %v skill %p, the listing has %q %v %p", s.Location, p.Dir, p.Flat, p.Skill, s.BaseDir, s.Flat, s.Parsed())
+		case p.Skill.Body == "":
+			t.Errorf("%s: OnParsed got no body", s.Location)
+		}
+	}
+	if n < 5 || calls != n {
+		t.Errorf("OnParsed called %d times for %d skill files (want at least 5: a, b, _draft, dup, loose)", calls, n)
+	}
+	calls = 0
+	if _, err := c.List(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if calls != 0 {
+		t.Errorf("a List with nothing changed called OnParsed %d times", calls)
+	}
+}
