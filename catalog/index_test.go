@@ -255,6 +255,14 @@ func TestIndexStale(t *testing.T) {
 			must(t, err)
 			must(t, os.WriteFile(files[0], data[:len(data)/2], 0o600))
 		}, []string{"a", "b", "c"}},
+		// A file of the right length but torn, or with only its
+		// checksum wrong: the checksum refuses it.
+		{"index file zero-filled at the end", func(t *testing.T, e testEnv) {
+			damageIndex(t, e, func(data []byte) { clear(data[len(data)*3/4:]) })
+		}, []string{"a", "b", "c"}},
+		{"index file with its checksum changed", func(t *testing.T, e testEnv) {
+			damageIndex(t, e, func(data []byte) { data[len(data)-1]++ })
+		}, []string{"a", "b", "c"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
@@ -280,6 +288,20 @@ func TestIndexStale(t *testing.T) {
 			}
 		})
 	}
+}
+
+// damageIndex rewrites the one index file of e with damage applied to its
+// bytes, keeping its length.
+func damageIndex(t *testing.T, e testEnv, damage func([]byte)) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(e.home, "idx", "*.idx"))
+	if len(files) != 1 {
+		t.Fatalf("%d index files, want 1", len(files))
+	}
+	data, err := os.ReadFile(files[0])
+	must(t, err)
+	damage(data)
+	must(t, os.WriteFile(files[0], data, 0o600))
 }
 
 // TestIndexHitThenChange: a catalog that answered from the index still

@@ -19,7 +19,7 @@ import (
 
 // indexVersion changes whenever the encoding does; an index of another
 // version is ignored (and rewritten).
-const indexVersion = 3
+const indexVersion = 4
 
 // errIndexCorrupt is an index that does not decode: it is ignored and
 // rewritten, never trusted.
@@ -559,11 +559,13 @@ func (d *idec) parsed() *skill.Skill {
 	return s
 }
 
-func (d *idec) skill(c *Catalog, strs *[]string) *Skill {
-	s := &Skill{c: c}
+// skill decodes one skill into s, and its frontmatter blob, if it has one,
+// into l.
+func (d *idec) skill(c *Catalog, strs *[]string, s *Skill, l *lazyParsed) {
+	s.c = c
 	if d.bool() {
 		s.Name, s.Description, s.WhenToUse = d.str(), d.str(), d.str()
-		l := &lazyParsed{hidden: d.bool(), strs: strs}
+		l.hidden, l.strs = d.bool(), strs
 		n := d.count()
 		l.data = d.s[d.i : d.i+n]
 		d.i += n
@@ -580,7 +582,6 @@ func (d *idec) skill(c *Catalog, strs *[]string) *Skill {
 	s.Truncated = d.bool()
 	s.Listed = d.bool()
 	s.boundary = d.str()
-	return s
 }
 
 func (d *idec) diag() skill.Diagnostic {
@@ -617,9 +618,21 @@ func (d *idec) listing(c *Catalog) *Listing {
 		}
 	}
 	strs := new([]string)
-	table := make([]*Skill, d.count())
+	// The skills and their blobs are decoded into two arrays, not one
+	// allocation each: a warm show decodes every skill of the index. A
+	// skill takes at least minSkillBytes, so a forged count cannot make
+	// the arrays larger than the file allows.
+	n := d.count()
+	if n > d.left()/minSkillBytes {
+		d.fail()
+		return nil
+	}
+	skills := make([]Skill, n)
+	lazies := make([]lazyParsed, n)
+	table := make([]*Skill, n)
 	for i := range table {
-		table[i] = d.skill(c, strs)
+		d.skill(c, strs, &skills[i], &lazies[i])
+		table[i] = &skills[i]
 	}
 	skillAt := func(i uint64) *Skill {
 		if i >= uint64(len(table)) {
@@ -664,6 +677,10 @@ func (d *idec) listing(c *Catalog) *Listing {
 	return l
 }
 
+// minSkillBytes is the shortest encoding of a skill (ienc.skill): a
+// byte for each bool and int and at least one for each string.
+const minSkillBytes = 11
+
 // lazyParsed is a skill's parsed frontmatter as the index holds it,
 // decoded the first time it is asked for.
 type lazyParsed struct {
@@ -676,7 +693,7 @@ type lazyParsed struct {
 }
 
 // get decodes the blob once. A blob that does not decode cannot come from
-// an index that passed its SHA-256 check and was written by this binary
+// an index that passed its CRC-32C check and was written by this binary
 // (the index key holds the binary's stamp); should it happen anyway, the
 // frontmatter is the three fields the listing holds, not a panic.
 func (l *lazyParsed) get() *skill.Skill {
