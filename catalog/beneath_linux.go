@@ -62,81 +62,124 @@ func (d rootDir) close() {
 // readBeneath reads a skill file as readSkillFile does (non-blocking,
 // regular files only, at most max bytes, read again when it changes under
 // the read) through openat2 relative to d. rel is the path below the root,
-// NUL-terminated; path is the full path, for errors. ok is false when the
-// general path must be taken instead.
-func readBeneath(d rootDir, rel []byte, path string, max int) (r readResult, err error, ok bool) {
-	if d < 0 || len(rel) < 2 || rel[len(rel)-1] != 0 || noOpenat2.Load() {
+// NUL-terminated; path is the full path, for errors. pre, when not zero, is
+// the file's stamp from the walk's lstat: the file is read at once and the
+// stat after the read must equal it (else it is read again as usual). ok is
+// false when the general path must be taken instead.
+func readBeneath(d rootDir, rel []byte, path string, max int, pre stamp) (r readResult, err error, ok bool) {
+	fd, e := openBeneath(d, rel)
+	if e != 0 {
 		return readResult{}, nil, false
+	}
+	defer syscall.Close(fd)
+	r, err = readFD(fd, path, max, pre)
+	return r, err, true
+}
+
+// openBeneath opens rel below d with openat2 (RESOLVE_BENEATH,
+// RESOLVE_NO_MAGICLINKS, O_NOFOLLOW, O_NONBLOCK). It returns the errno when
+// the file was not opened; ENOSYS, EPERM and EINVAL turn openat2 off for
+// the process.
+func openBeneath(d rootDir, rel []byte) (int, syscall.Errno) {
+	if d < 0 || len(rel) < 2 || rel[len(rel)-1] != 0 || noOpenat2.Load() {
+		return -1, syscall.ENOSYS
 	}
 	how := unix.OpenHow{
 		Flags:   uint64(unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOFOLLOW | unix.O_CLOEXEC),
 		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
 	}
-	var fd uintptr
 	for {
-		var e syscall.Errno
-		fd, _, e = syscall.Syscall6(unix.SYS_OPENAT2, uintptr(d), uintptr(unsafe.Pointer(&rel[0])),
+		fd, _, e := syscall.Syscall6(unix.SYS_OPENAT2, uintptr(d), uintptr(unsafe.Pointer(&rel[0])),
 			uintptr(unsafe.Pointer(&how)), unsafe.Sizeof(how), 0, 0)
-		if e == syscall.EINTR {
+		switch e {
+		case 0:
+			return int(fd), 0
+		case syscall.EINTR:
 			continue
-		}
-		if e == syscall.ENOSYS || e == syscall.EPERM || e == syscall.EINVAL {
+		case syscall.ENOSYS, syscall.EPERM, syscall.EINVAL:
 			noOpenat2.Store(true)
 		}
-		if e != 0 {
-			return readResult{}, nil, false
-		}
-		break
+		return -1, e
 	}
-	defer syscall.Close(int(fd))
+}
+
+// readFD reads the open skill file fd. Each attempt stats the file, reads
+// it into a pooled buffer sized from that stat, and stats it again: a file
+// whose stamp moved in between is read again, up to readAttempts times. pre,
+// when not zero, stands for the first attempt's first stat (the walk's
+// lstat of the path, a regular file); if the file then proves to be another
+// one, or cannot be read, that attempt does not count.
+func readFD(fd int, path string, max int, pre stamp) (readResult, error) {
 	bp := bufPool.Get().(*[]byte)
 	if cap(*bp) < max+1 {
 		*bp = make([]byte, 0, max+1)
 	}
-	fail := func(err error) (readResult, error, bool) {
+	fail := func(err error) (readResult, error) {
 		bufPool.Put(bp)
-		return readResult{}, err, true
+		return readResult{}, err
 	}
-	for range readAttempts {
-		st, mode, err := fstatFD(int(fd), path)
-		if err != nil {
-			return fail(err)
+	attempts := readAttempts
+	if pre != (stamp{}) {
+		attempts++
+	}
+	for range attempts {
+		st := pre
+		if st == (stamp{}) {
+			var mode fs.FileMode
+			var err error
+			st, mode, err = fstatFD(fd, path)
+			if err != nil {
+				return fail(err)
+			}
+			if !mode.IsRegular() {
+				return fail(notFileError(mode))
+			}
 		}
-		if !mode.IsRegular() {
-			return fail(notFileError(mode))
-		}
+		guess := pre != (stamp{})
+		pre = stamp{}
 		want := max + 1
 		if st.size < int64(want) {
 			want = int(st.size)
 		}
 		buf := (*bp)[:want]
 		n := 0
+		var rerr error
 		for n < want {
-			m, err := syscall.Pread(int(fd), buf[n:], int64(n))
+			m, err := syscall.Pread(fd, buf[n:], int64(n))
 			if err == syscall.EINTR {
 				continue
 			}
 			if err != nil {
-				return fail(&fs.PathError{Op: "read", Path: path, Err: err})
+				rerr = &fs.PathError{Op: "read", Path: path, Err: err}
+				break
 			}
 			if m == 0 {
 				break
 			}
 			n += m
 		}
-		st2, _, err := fstatFD(int(fd), path)
+		if rerr != nil {
+			if guess {
+				continue // perhaps not the file the walk saw: stat it first
+			}
+			return fail(rerr)
+		}
+		st2, mode2, err := fstatFD(fd, path)
 		if err != nil {
 			return fail(err)
 		}
 		if st2 != st {
 			continue
 		}
+		if !mode2.IsRegular() {
+			return fail(notFileError(mode2))
+		}
 		r := readResult{data: buf[:n], size: st.size, stamp: st, buf: bp}
 		if n > max {
 			r.truncated = true
 			r.data = cutRune(buf[:max])
 		}
-		return r, nil, true
+		return r, nil
 	}
 	return fail(errUnstable)
 }
@@ -154,4 +197,50 @@ func fstatFD(fd int, path string) (stamp, fs.FileMode, error) {
 		break
 	}
 	return statStampOf(&st), fsx.ModeType(st.Mode), nil
+}
+
+// openSkill opens a folder's SKILL.md for a reader of the pipeline, beneath
+// the root as readBeneath does, while fewer than the pipeline's bound of
+// descriptors are held. found says whether the file is there (ENOENT and
+// ENOTDIR: it is not); ok is false when it was not tried or the open
+// failed otherwise (a symlink, a path leaving the root, a permission,
+// EMFILE), and the walk then lstats the path as before.
+func (w *walker) openSkill(ref pathRef) (held int32, found, ok bool) {
+	if w.pl == nil || w.rootFD < 0 || !w.pl.mayHold() {
+		return 0, false, false
+	}
+	rel := w.rel(ref.path, ref.z)
+	if rel == nil {
+		return 0, false, false
+	}
+	fd, e := openBeneath(w.rootFD, rel)
+	switch e {
+	case 0:
+		w.pl.held.Add(1)
+		return int32(fd) + 1, true, true
+	case syscall.ENOENT, syscall.ENOTDIR:
+		return 0, false, true
+	}
+	return 0, false, false
+}
+
+// readHeld reads and closes the file the walk opened for cand.
+func readHeld(cand *candidate, max int) (readResult, error) {
+	fd := int(cand.held - 1)
+	defer syscall.Close(fd)
+	return readFD(fd, cand.path, max, stamp{})
+}
+
+// closeHeld closes the file the walk opened for a candidate not read.
+func closeHeld(held int32) { syscall.Close(int(held - 1)) }
+
+// heldLimit bounds the skill files the walk holds open for the readers: a
+// quarter of the soft RLIMIT_NOFILE (which Go raises to the hard limit at
+// start), at most maxHeld.
+func heldLimit() int32 {
+	var rl syscall.Rlimit
+	if syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl) != nil {
+		return 0
+	}
+	return int32(min(rl.Cur/4, uint64(max(maxHeld, 0))))
 }

@@ -4,10 +4,18 @@ package catalog
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"reflect"
+	"strings"
+	"syscall"
 	"testing"
 
+	"github.com/skillet-go/skillet/internal/benchtree/tree"
+	"github.com/skillet-go/skillet/internal/testcorpus"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -34,7 +42,7 @@ func TestReadBeneath(t *testing.T) {
 	}
 	defer d.close()
 	z := func(s string) []byte { return append([]byte(s), 0) }
-	got, err, ok := readBeneath(d, z("a/"+SkillFile), filepath.Join(root, "a", SkillFile), 1000)
+	got, err, ok := readBeneath(d, z("a/"+SkillFile), filepath.Join(root, "a", SkillFile), 1000, stamp{})
 	if noOpenat2.Load() {
 		t.Skip("openat2 is refused here (seccomp or an old kernel); the general reader is used")
 	}
@@ -47,13 +55,13 @@ func TestReadBeneath(t *testing.T) {
 	}
 	got.release()
 	want.release()
-	short, err, ok := readBeneath(d, z("a/"+SkillFile), filepath.Join(root, "a", SkillFile), 10)
+	short, err, ok := readBeneath(d, z("a/"+SkillFile), filepath.Join(root, "a", SkillFile), 10, stamp{})
 	if !ok || err != nil || !short.truncated || len(short.data) != 10 {
 		t.Errorf("a 10-byte limit: ok %v err %v truncated %v %d bytes", ok, err, short.truncated, len(short.data))
 	}
 	short.release()
 	for _, rel := range []string{"b/" + SkillFile, "c", "missing/" + SkillFile, "../" + filepath.Base(outside) + "/b/" + SkillFile} {
-		if _, err, ok := readBeneath(d, z(rel), filepath.Join(root, rel), 1000); ok {
+		if _, err, ok := readBeneath(d, z(rel), filepath.Join(root, rel), 1000, stamp{}); ok {
 			t.Errorf("readBeneath %s: read it (err %v); it must leave the file to the general path", rel, err)
 		}
 	}
@@ -109,4 +117,174 @@ func mustWrite(t *testing.T, path, data string) {
 	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestHeldFilesAgree lists the published corpus and a generated tree with
+// the skill files opened by the walk and handed to the readers (as many as
+// the bound allows, one at a time, none) and without openat2, and requires
+// every listing, by List and by Each, to be the one read without held
+// files: the same skills, fields, parsed frontmatter and diagnostics.
+func TestHeldFilesAgree(t *testing.T) {
+	gen := t.TempDir()
+	if _, err := tree.Generate(gen, &tree.Options{N: 300, Seed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	corpus := testcorpus.Dir(t)
+	defer func(m int32) { maxHeld = m }(maxHeld)
+	for _, src := range []struct {
+		name string
+		opts *Options
+	}{
+		{"corpus", &Options{Workspace: t.TempDir(), NoUser: true, NoConfigFile: true, ExtraPaths: testcorpus.Roots(corpus)}},
+		{"generated", &Options{Workspace: gen, NoUser: true, NoConfigFile: true}},
+	} {
+		t.Run(src.name, func(t *testing.T) {
+			before := openFDs(t)
+			maxHeld = 0
+			want := listOf(t, src.opts)
+			if len(want.Skills) < 100 {
+				t.Fatalf("only %d skills listed", len(want.Skills))
+			}
+			for _, mode := range []struct {
+				name  string
+				held  int32
+				noAt2 bool
+			}{{"held", 4096, false}, {"one-held", 1, false}, {"no-openat2", 4096, true}} {
+				maxHeld = mode.held
+				was := noOpenat2.Swap(mode.noAt2)
+				got := listOf(t, src.opts)
+				sameListing(t, mode.name, got, want)
+				checkEach(t, src.opts, want)
+				noOpenat2.Store(was)
+			}
+			if after := openFDs(t); after != before {
+				t.Errorf("%d descriptors open before the listings, %d after", before, after)
+			}
+		})
+	}
+}
+
+func listOf(t *testing.T, opts *Options) *Listing {
+	t.Helper()
+	c, err := New(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := c.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// sameListing requires got to have want's skills (every field) and
+// diagnostics.
+func sameListing(t *testing.T, mode string, got, want *Listing) {
+	t.Helper()
+	if len(got.Skills) != len(want.Skills) {
+		t.Fatalf("%s: %d skills, want %d", mode, len(got.Skills), len(want.Skills))
+	}
+	for i, s := range got.Skills {
+		w := want.Skills[i]
+		if s.Name != w.Name || s.Description != w.Description || s.WhenToUse != w.WhenToUse || s.Location != w.Location ||
+			s.BaseDir != w.BaseDir || s.Root != w.Root || s.Flat != w.Flat || s.Bytes != w.Bytes ||
+			s.Truncated != w.Truncated || s.Listed != w.Listed || !reflect.DeepEqual(s.Parsed(), w.Parsed()) {
+			t.Errorf("%s: skill %d is %+v, want %+v", mode, i, *s, *w)
+		}
+	}
+	if !reflect.DeepEqual(got.Diagnostics, want.Diagnostics) {
+		t.Errorf("%s: diagnostics differ:\n got %v\nwant %v", mode, got.Diagnostics, want.Diagnostics)
+	}
+}
+
+// openFDs counts the process's open descriptors.
+func openFDs(t *testing.T) int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skip("no /proc/self/fd:", err)
+	}
+	return len(ents)
+}
+
+// TestEachStoppedClosesHeld stops Each at its first skill (fn fails) while
+// the walk holds skill files open, past the readers' window: Each returns
+// fn's error and no descriptor stays open.
+func TestEachStoppedClosesHeld(t *testing.T) {
+	ws := t.TempDir()
+	if _, err := tree.Generate(ws, &tree.Options{N: 2 * eachWindow, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	before := openFDs(t)
+	c, err := New(context.Background(), &Options{Workspace: ws, NoUser: true, NoConfigFile: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := errors.New("stop")
+	finishes(t, func() {
+		if _, err := c.Each(context.Background(), func(*Listing, *Skill) error { return stop }); !errors.Is(err, stop) {
+			t.Errorf("Each returned %v, want fn's error", err)
+		}
+	})
+	if after := openFDs(t); after != before {
+		t.Errorf("%d descriptors open before Each, %d after", before, after)
+	}
+}
+
+// TestListUnderFileLimit lists a generated tree in a child process whose
+// RLIMIT_NOFILE is 64: the files the walk holds open stay within their
+// bound (a quarter of the limit), so no read fails for want of a
+// descriptor and the listing is the one of an unlimited process.
+func TestListUnderFileLimit(t *testing.T) {
+	if ws := os.Getenv("SKILLET_TEST_NOFILE_TREE"); ws != "" {
+		rl := syscall.Rlimit{Cur: 64, Max: 64}
+		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Println(listingSummary(t, &Options{Workspace: ws, NoUser: true, NoConfigFile: true}))
+		return
+	}
+	ws := t.TempDir()
+	if _, err := tree.Generate(ws, &tree.Options{N: 400, Seed: 9}); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestListUnderFileLimit$")
+	cmd.Env = append(os.Environ(), "SKILLET_TEST_NOFILE_TREE="+ws)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	want := listingSummary(t, &Options{Workspace: ws, NoUser: true, NoConfigFile: true})
+	if got := strings.TrimSuffix(strings.SplitN(string(out), "\nPASS", 2)[0], "\n"); got != want {
+		t.Errorf("under a file limit of 64:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// listingSummary is every skill (name, description, size) and diagnostic
+// (code, path, message) of a List and of an Each of opts, one a line.
+func listingSummary(t *testing.T, opts *Options) string {
+	t.Helper()
+	var b strings.Builder
+	l := listOf(t, opts)
+	for _, s := range l.Skills {
+		fmt.Fprintf(&b, "skill %s %q %d\n", s.Name, s.Description, s.Bytes)
+	}
+	for _, d := range l.Diagnostics {
+		fmt.Fprintf(&b, "diag %s %s %s\n", d.Code, d.Path, d.Message)
+	}
+	c, err := New(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	el, err := c.Each(context.Background(), func(_ *Listing, s *Skill) error {
+		fmt.Fprintf(&b, "each %s %q %d\n", s.Name, s.Description, s.Bytes)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range el.Diagnostics {
+		fmt.Fprintf(&b, "each-diag %s %s %s\n", d.Code, d.Path, d.Message)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }

@@ -57,9 +57,11 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 	during := max(runtime.GOMAXPROCS(0)-1, 1)
 	pl := c.startPipeline(ctx, during)
 	pl.window = eachWindow
+	// On the way out: cancel (which lifts the window), close the queue
+	// (which wakes the readers), and wait for them.
 	defer pl.wg.Wait()
-	defer cancel()
 	defer pl.close()
+	defer cancel()
 	c.oneShot = true
 	defer func() { c.oneShot = false }()
 
@@ -95,7 +97,7 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 	// the end.
 	var all []*entry
 	for i := range cands.n {
-		if cd := cands.at(i); !cd.ignored && (cd.flat || cd.stamp == (stamp{})) {
+		if cd := cands.at(i); !cd.ignored && (cd.flat || cd.linked()) {
 			all = pl.collect()
 			for i := range cands.n {
 				if e := all[i]; e != nil && e.readErr == nil && e.stamp.ino != 0 {

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -296,7 +297,7 @@ func ownPath(a, b *candidate) bool {
 	if a.flat != b.flat {
 		return !a.flat
 	}
-	aLink, bLink := a.stamp == (stamp{}), b.stamp == (stamp{})
+	aLink, bLink := a.linked(), b.linked()
 	return bLink && !aLink
 }
 
@@ -401,14 +402,31 @@ type pipeline struct {
 	// With a window, no reader starts on a candidate window or more
 	// places after the first one not yet taken.
 	window, taken int
+	// held counts the skill files the walk opened that no reader has
+	// closed yet; the walk opens no more than maxHeld (openSkill).
+	held    atomic.Int32
+	maxHeld int32
+	// idle counts the readers waiting on work and taking whether one
+	// waits on stored, so that a push or a read wakes no one when no one
+	// could go on (a wake-up is a futex call and a thread switch).
+	idle   int
+	taking bool
 }
+
+// maxHeld is the most skill files the walk holds open for the readers (the
+// file limit lowers it: heldLimit). Tests change it.
+var maxHeld int32 = 4096
+
+// mayHold reports whether the walk may open one more skill file for the
+// readers.
+func (p *pipeline) mayHold() bool { return p.held.Load() < p.maxHeld }
 
 // skippedEntry marks a candidate a reader skipped because ctx was done.
 var skippedEntry = &entry{}
 
 // startPipeline starts workers readers.
 func (c *Catalog) startPipeline(ctx context.Context, workers int) *pipeline {
-	p := &pipeline{c: c, ctx: ctx}
+	p := &pipeline{c: c, ctx: ctx, maxHeld: heldLimit()}
 	p.work.L, p.stored.L = &p.mu, &p.mu
 	p.start(workers)
 	return p
@@ -429,16 +447,23 @@ func (p *pipeline) reader() {
 				p.mu.Unlock()
 				return
 			}
+			p.idle++
 			p.work.Wait()
+			p.idle--
 		}
 		p.readNext()
-		p.stored.Signal()
+		if p.taking {
+			p.stored.Signal()
+		}
 	}
 }
 
 // ready reports whether a reader may take the next candidate; p.mu is held.
+// A cancelled listing lifts the window, so that once the queue is closed the
+// readers run through what is left (skipping it), closing the files the walk
+// opened.
 func (p *pipeline) ready() bool {
-	return p.next < p.cands.n && (p.window == 0 || p.next < p.taken+p.window)
+	return p.next < p.cands.n && (p.window == 0 || p.next < p.taken+p.window || p.ctx.Err() != nil)
 }
 
 // readNext reads the next candidate and stores its entry; p.mu is held,
@@ -446,11 +471,18 @@ func (p *pipeline) ready() bool {
 func (p *pipeline) readNext() {
 	i := p.next
 	p.next++
-	cand := *p.cands.at(i)
+	cp := p.cands.at(i)
+	cand := *cp
+	cp.held = 0 // this reader closes it
 	p.mu.Unlock()
 	e := skippedEntry
 	if p.ctx.Err() == nil {
 		e = p.c.readOne(cand)
+	} else if cand.held != 0 {
+		closeHeld(cand.held)
+	}
+	if cand.held != 0 {
+		p.held.Add(-1)
 	}
 	p.mu.Lock()
 	if i >= len(p.out) {
@@ -463,8 +495,11 @@ func (p *pipeline) readNext() {
 func (p *pipeline) push(c candidate) {
 	p.mu.Lock()
 	p.cands.add(c)
+	wake := p.idle > 0 && p.ready()
 	p.mu.Unlock()
-	p.work.Signal()
+	if wake {
+		p.work.Signal()
+	}
 }
 
 // withhold applies withholdSkills to the last n candidates, those of root
@@ -521,13 +556,18 @@ func (p *pipeline) take(i int) *entry {
 			p.readNext()
 			continue
 		}
+		p.taking = true
 		p.stored.Wait()
+		p.taking = false
 	}
 	e := p.out[i]
 	p.out[i] = nil
 	p.taken = i + 1
+	wake := p.idle > 0 && p.ready()
 	p.mu.Unlock()
-	p.work.Signal()
+	if wake {
+		p.work.Signal()
+	}
 	if e == skippedEntry {
 		return nil
 	}
@@ -557,7 +597,15 @@ func (c *Catalog) cached(cand *candidate) *entry {
 
 // readOne reads and parses a skill file.
 func (c *Catalog) readOne(cand candidate) *entry {
-	rf, err, ok := readBeneath(cand.rootFD, cand.rel, cand.path, c.settings.MaxSkillBytes)
+	var rf readResult
+	var err error
+	ok := false
+	if cand.held != 0 {
+		rf, err = readHeld(&cand, c.settings.MaxSkillBytes)
+		ok = true
+	} else {
+		rf, err, ok = readBeneath(cand.rootFD, cand.rel, cand.path, c.settings.MaxSkillBytes, cand.stamp)
+	}
 	if !ok {
 		root := cand.root
 		rf, err = readSkillFile(cand.path, c.settings.MaxSkillBytes, func(real string) bool {

@@ -30,7 +30,21 @@ type candidate struct {
 	// NUL-terminated, for readBeneath; rel is nil when either is unknown.
 	rootFD rootDir
 	rel    []byte
+	// held is the skill file the walk opened (its descriptor plus one; 0
+	// when none), for the reader to read and close (readOne): one lookup
+	// of the path instead of the walk's lstat and the reader's open. Only
+	// the pipeline's copy of a candidate handed to a reader holds it.
+	held int32
+	// opened says the walk opened the file beneath the root without
+	// following a final symlink: it is not a symlink, though its stamp is
+	// not known until it is read.
+	opened bool
 }
+
+// linked reports whether the candidate may be a symlink (or is not known
+// to be a regular file): neither stamped by the walk's lstat nor opened by
+// it.
+func (c *candidate) linked() bool { return c.stamp == (stamp{}) && !c.opened }
 
 // pathRef is a path with its NUL-terminated bytes prebuilt, so the warm
 // walk can stat it without allocating.
@@ -125,6 +139,9 @@ type walker struct {
 	ignoredLimited bool
 }
 
+// errNoStamp is a folder not stamped (a one-shot listing).
+var errNoStamp = errors.New("not stamped")
+
 // nonSkillFiles are loose Markdown files that are never flat-form skills.
 var nonSkillFiles = map[string]bool{
 	"readme.md": true, "license.md": true, "changelog.md": true, "contributing.md": true,
@@ -146,9 +163,8 @@ func (w *walker) add(c candidate) {
 // it can be read below the open root.
 func (w *walker) addRef(c candidate, z []byte) {
 	c.rootFD = -1
-	if root := w.root.Path; w.rootFD >= 0 && len(z) == len(c.path)+1 && len(c.path) > len(root)+1 &&
-		c.path[len(root)] == '/' && c.path[:len(root)] == root {
-		c.rootFD, c.rel = w.rootFD, z[len(root)+1:]
+	if rel := w.rel(c.path, z); rel != nil {
+		c.rootFD, c.rel = w.rootFD, rel
 	}
 	w.found++
 	if w.pl != nil {
@@ -156,6 +172,17 @@ func (w *walker) addRef(c candidate, z []byte) {
 		return
 	}
 	w.cands = append(w.cands, c)
+}
+
+// rel returns path below the open root, NUL-terminated (from z, path's
+// NUL-terminated bytes), or nil when the root is not open or path is not
+// below it.
+func (w *walker) rel(path string, z []byte) []byte {
+	if root := w.root.Path; w.rootFD >= 0 && len(z) == len(path)+1 && len(path) > len(root)+1 &&
+		path[len(root)] == '/' && path[:len(root)] == root {
+		return z[len(root)+1:]
+	}
+	return nil
 }
 
 func (w *walker) diag(code skill.Code, path, format string, args ...any) {
@@ -218,17 +245,14 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 		w.limit(dir.path, fmt.Sprintf("it is deeper than %d levels below the root", w.c.settings.MaxDepth))
 		return
 	}
-	st, mode, err := lstatAt(w.at, skillFile)
-	switch {
-	case err == nil:
-		c := candidate{root: w.root, path: skillFile.path, dir: dir.path}
-		if mode.IsRegular() {
-			c.stamp = st
+	// A skill folder is one whose SKILL.md the walk can open (or, where
+	// it cannot open it, lstat).
+	if held, found, ok := w.openSkill(skillFile); ok {
+		if found {
+			w.addRef(candidate{root: w.root, path: skillFile.path, dir: dir.path, held: held, opened: true}, skillFile.z)
+			return
 		}
-		w.addRef(c, skillFile.z)
-		return
-	case errors.Is(err, fs.ErrPermission):
-		w.diag(skill.CodeUnreadable, dir.path, "the folder cannot be searched: %s; skipped", errText(err))
+	} else if w.statSkill(dir, skillFile) {
 		return
 	}
 	ds, open := w.c.readDir(w.at, dir)
@@ -275,11 +299,35 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 	}
 }
 
+// statSkill lstats dir's SKILL.md and adds it as a candidate, or reports a
+// folder that cannot be searched; it reports whether it did either.
+func (w *walker) statSkill(dir, skillFile pathRef) bool {
+	st, mode, err := lstatAt(w.at, skillFile)
+	switch {
+	case err == nil:
+		c := candidate{root: w.root, path: skillFile.path, dir: dir.path}
+		if mode.IsRegular() {
+			c.stamp = st
+		}
+		w.addRef(c, skillFile.z)
+		return true
+	case errors.Is(err, fs.ErrPermission):
+		w.diag(skill.CodeUnreadable, dir.path, "the folder cannot be searched: %s; skipped", errText(err))
+		return true
+	}
+	return false
+}
+
 // readDir returns the folder's entries, from the previous List when the
 // folder's stamp is unchanged, and the folder held open when it was read
 // now (noDir otherwise); the caller closes it. dir is looked up below at.
 func (c *Catalog) readDir(at dirAt, dir pathRef) (*dirState, dirAt) {
-	st, _, err := statAt(at, dir)
+	// A one-shot listing keeps no folder state, so it needs no stamp.
+	var st stamp
+	var err error = errNoStamp
+	if !c.oneShot {
+		st, _, err = statAt(at, dir)
+	}
 	if err == nil {
 		if old, ok := c.dirs[dir.path]; ok && old.stamp == st && old.err == nil && !c.oneShot {
 			c.nextDirs[dir.path] = old
