@@ -6,8 +6,11 @@
 package jsonw
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Writer holds the document being appended, B; the caller writes B out
@@ -39,11 +42,18 @@ func (w *Writer) End(depth int, c byte) {
 
 // NL starts a new line indented for depth.
 func (w *Writer) NL(depth int) {
+	if n := 1 + 2*depth; n <= len(newlines) {
+		w.B = append(w.B, newlines[:n]...)
+		return
+	}
 	w.B = append(w.B, '\n')
 	for range depth {
 		w.B = append(w.B, ' ', ' ')
 	}
 }
+
+// newlines is a line break and the indentation of up to 15 levels.
+const newlines = "\n                              "
 
 // Array appends an array of n elements whose brackets sit at depth:
 // "[]" when n is 0, else each element on its own line one level deeper,
@@ -96,10 +106,43 @@ var strClass = func() (t [256]uint8) {
 	return t
 }()
 
+// Eight bytes at a time: quote skips a word of s that holds no byte it
+// must look at (a control character, a quote, a backslash, a byte of a
+// multi-byte sequence, and with html <, > and &). In a word that holds one,
+// the lowest byte flagged is exact (the borrows of the subtractions only
+// run towards higher bytes), so the word is skipped up to it.
+const (
+	swarOnes  = 0x0101010101010101
+	swarHighs = 0x8080808080808080
+)
+
+// swarZero is nonzero when a byte of x is 0.
+func swarZero(x uint64) uint64 { return (x - swarOnes) & ^x & swarHighs }
+
+// stopWord flags the bytes of x quote must look at.
+func stopWord(x uint64, html bool) uint64 {
+	m := (x-swarOnes*0x20)&^x&swarHighs | swarZero(x^(swarOnes*'"')) | swarZero(x^(swarOnes*'\\')) | x&swarHighs
+	if html {
+		m |= swarZero(x^(swarOnes*'<')) | swarZero(x^(swarOnes*'>')) | swarZero(x^(swarOnes*'&'))
+	}
+	return m
+}
+
 func (w *Writer) quote(s string, html bool) {
 	b := append(w.B, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		for i+8 <= len(s) {
+			x := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
+			if m := stopWord(x, html); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if k := strClass[c]; k == plainByte || k == htmlByte && !html {
 			i++
