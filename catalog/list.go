@@ -414,8 +414,12 @@ type pipeline struct {
 }
 
 // maxHeld is the most skill files the walk holds open for the readers (the
-// file limit lowers it: heldLimit). Tests change it.
-var maxHeld int32 = 4096
+// file limit lowers it: heldLimit). It is small on purpose: a process
+// starts with room for 64 descriptors, and Linux grows the table (to 128,
+// 256, ...) in a process of several threads only after an RCU grace period,
+// 5 to 30 ms each on the machine of docs/performance.md, which a walk
+// holding thousands of files paid several times over. Tests change it.
+var maxHeld int32 = 32
 
 // mayHold reports whether the walk may open one more skill file for the
 // readers.
