@@ -37,6 +37,9 @@ func fastFrontmatter(text []byte) (*yamlx.Node, bool) {
 type fastBuf struct {
 	nodes []yamlx.Node
 	ptrs  []*yamlx.Node
+	// nodes' length and usedPtrs are how much of each the reads since
+	// the last release used; release clears only those.
+	usedPtrs int
 }
 
 var fastBufs = sync.Pool{New: func() any { return new(fastBuf) }}
@@ -46,9 +49,9 @@ func (b *fastBuf) release() {
 	if cap(b.nodes) > 1024 {
 		return // an unusually large file: let it go
 	}
-	clear(b.nodes[:cap(b.nodes)])
-	clear(b.ptrs)
-	b.nodes = b.nodes[:0]
+	clear(b.nodes)
+	clear(b.ptrs[:b.usedPtrs])
+	b.nodes, b.usedPtrs = b.nodes[:0], 0
 	fastBufs.Put(b)
 }
 
@@ -106,6 +109,8 @@ func fastFrontmatterIn(text []byte, buf *fastBuf) (*yamlx.Node, bool) {
 	// second is the stack of children of the collections being built.
 	fp.kids, fp.stack = buf.ptrs[:0:n], buf.ptrs[n:n:2*n]
 	root, ok := fp.document()
+	// (A Parse may read twice into one buffer: keep the larger use.)
+	buf.nodes, buf.usedPtrs = buf.nodes[:max(len(buf.nodes), len(fp.nodes))], max(buf.usedPtrs, 2*n)
 	if !ok {
 		return nil, false
 	}

@@ -217,3 +217,42 @@ func TestFastPathSeeds(t *testing.T) {
 		t.Errorf("the fast path declined %d of %d seeds; the seeds hold both kinds", declined, len(fastSeeds))
 	}
 }
+
+// TestFastBufRelease reads a large frontmatter and then a small one into
+// one buffer (as a Parse that reads twice does), and a small one after a
+// release: release leaves no node and no pointer of any read set, so the
+// pooled buffer holds nothing of the files it read.
+func TestFastBufRelease(t *testing.T) {
+	var big strings.Builder
+	big.WriteString("name: a\ndescription: d\nmetadata:\n")
+	for i := range 60 {
+		fmt.Fprintf(&big, "  k%d: v%d\n", i, i)
+	}
+	big.WriteString("tags: [x, \"y\", z]\n")
+	small := []byte("name: b\ndescription: e\n")
+	b := new(fastBuf)
+	for _, text := range [][]byte{[]byte(big.String()), small} {
+		if _, ok := fastFrontmatterIn(text, b); !ok {
+			t.Fatalf("the fast path declined %q", text)
+		}
+	}
+	check := func(when string) {
+		for i, n := range b.nodes[:cap(b.nodes)] {
+			if !reflect.DeepEqual(n, yamlx.Node{}) {
+				t.Fatalf("%s: node %d is still set: %+v", when, i, n)
+			}
+		}
+		for i, p := range b.ptrs {
+			if p != nil {
+				t.Fatalf("%s: pointer %d is still set", when, i)
+			}
+		}
+	}
+	b.release()
+	check("after two reads")
+	if _, ok := fastFrontmatterIn(small, b); !ok {
+		t.Fatal("the fast path declined the small file")
+	}
+	b.release()
+	check("after a small read")
+}
