@@ -119,22 +119,19 @@ const (
 // swarZero is nonzero when a byte of x is 0.
 func swarZero(x uint64) uint64 { return (x - swarOnes) & ^x & swarHighs }
 
-// stopWord flags the bytes of x quote must look at.
-func stopWord(x uint64, html bool) uint64 {
-	m := (x-swarOnes*0x20)&^x&swarHighs | swarZero(x^(swarOnes*'"')) | swarZero(x^(swarOnes*'\\')) | x&swarHighs
-	if html {
-		m |= swarZero(x^(swarOnes*'<')) | swarZero(x^(swarOnes*'>')) | swarZero(x^(swarOnes*'&'))
-	}
-	return m
-}
-
 func (w *Writer) quote(s string, html bool) {
 	b := append(w.B, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		for i+8 <= len(s) {
 			x := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
-			if m := stopWord(x, html); m != 0 {
+			// The bytes quote must look at (written out here: a function
+			// would not be inlined).
+			m := (x-swarOnes*0x20)&^x&swarHighs | swarZero(x^(swarOnes*'"')) | swarZero(x^(swarOnes*'\\')) | x&swarHighs
+			if html {
+				m |= swarZero(x^(swarOnes*'<')) | swarZero(x^(swarOnes*'>')) | swarZero(x^(swarOnes*'&'))
+			}
+			if m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				break
 			}
