@@ -435,6 +435,9 @@ type Listing struct {
 	// through symlinks appears once. lint reads them
 	// (catalogx.Candidates).
 	candidates []*candidateFile
+	// search is the search section of a listing read from the
+	// persistent index (searchindex.go), nil for a listing a walk made.
+	search *searchIndex
 }
 
 // candidateFile is one skill file a listing read, and what came of it.

@@ -360,6 +360,9 @@ func (c *Catalog) saveIndex(l *Listing, roots []*Root, start time.Time) {
 	if err := e.listing(l); err != nil {
 		return
 	}
+	// A search in this process ranks from the section just built (the
+	// bytes are not written to after this).
+	l.search = newSearchIndex(unsafe.String(unsafe.SliceData(e.sec), len(e.sec)), l.Skills)
 	e.b = binary.LittleEndian.AppendUint32(e.b, uint32(len(e.table)))
 	if len(e.b) > maxIndexBytes-indexSumSize {
 		return

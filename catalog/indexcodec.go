@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/skillet-go/skillet/skill"
@@ -19,7 +20,7 @@ import (
 
 // indexVersion changes whenever the encoding does; an index of another
 // version is ignored (and rewritten).
-const indexVersion = 4
+const indexVersion = 5
 
 // errIndexCorrupt is an index that does not decode: it is ignored and
 // rewritten, never trusted.
@@ -42,6 +43,7 @@ type ienc struct {
 	table map[string]uint64
 	outer map[string]uint64 // in a blob: the listing's table
 	blob  bool
+	sec   []byte // the search section listing wrote
 }
 
 func (e *ienc) uint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
@@ -309,6 +311,9 @@ func (e *ienc) listing(l *Listing) error {
 			e.uint(uint64(pos[cd.Skill]) + 1)
 		}
 	}
+	e.sec = searchSection(l.Skills)
+	e.uint(uint64(len(e.sec)))
+	e.b = append(e.b, e.sec...)
 	return nil
 }
 
@@ -669,9 +674,16 @@ func (d *idec) listing(c *Catalog) *Listing {
 			l.candidates[i] = cd
 		}
 	}
+	// The search section is decoded only by a search.
+	sec := d.raw()
 	if d.err != nil {
 		return nil
 	}
+	if slices.Contains(l.Skills, nil) {
+		d.fail()
+		return nil
+	}
+	l.search = newSearchIndex(sec, l.Skills)
 	// The blobs read the listing's whole table.
 	*strs = d.table
 	return l

@@ -84,10 +84,80 @@ func (l *Listing) Search(query string, limit int) ([]SearchResult, error) {
 	}
 	exact := strings.ToLower(strings.Join(strings.Fields(query), "-"))
 
+	var hits []hit
+	var df []float64
+	ok := false
+	if sd := l.search.usable(l); sd != nil {
+		hits, df, ok = sd.hits(terms)
+	}
+	if !ok {
+		hits, df = tokenHits(l.Skills, terms)
+	}
+	n := float64(len(l.Skills))
+
+	var out []SearchResult
+	scoreDoc := func(d int, hs []hit) {
+		s := l.Skills[d]
+		var score float64
+		var matched []string
+		for _, h := range hs {
+			idf := math.Log(1 + (n-df[h.term]+0.5)/(df[h.term]+0.5))
+			score += idf * h.tf * (bm25K1 + 1) / (h.tf + bm25K1)
+			matched = append(matched, terms[h.term])
+		}
+		isExact := s.Name == exact
+		if score == 0 && !isExact {
+			return
+		}
+		out = append(out, SearchResult{Skill: s, Score: score, Matched: matched, ExactName: isExact})
+	}
+	for d, i := 0, 0; d < len(l.Skills); d++ {
+		j := i
+		for j < len(hits) && hits[j].doc == d {
+			j++
+		}
+		if j > i || l.Skills[d].Name == exact {
+			scoreDoc(d, hits[i:j])
+		}
+		i = j
+	}
+	slices.SortStableFunc(out, func(a, b SearchResult) int {
+		if a.ExactName != b.ExactName {
+			if a.ExactName {
+				return -1
+			}
+			return 1
+		}
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
+		}
+		return 0
+	})
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+// hit is a (skill, term) pair that matches: the skill's position in the
+// listing, the term's in the query, and tf, the term's weighted,
+// length-normalised frequency in the skill.
+type hit struct {
+	doc, term int
+	tf        float64
+}
+
+// tokenHits returns the hits of terms in skills, ordered by skill then
+// term, and the number of skills holding each term, from the skills' own
+// text.
+func tokenHits(skills []*Skill, terms []string) ([]hit, []float64) {
 	weights := [3]float64{weightName, weightWhenToUse, weightDesc}
-	docs := make([][3][]string, len(l.Skills))
+	docs := make([][3][]string, len(skills))
 	var total [3]float64
-	for i, s := range l.Skills {
+	for i, s := range skills {
 		docs[i] = docTokens(s)
 		for f := range 3 {
 			total[f] += float64(len(docs[i][f]))
@@ -116,10 +186,6 @@ func (l *Listing) Search(query string, limit int) ([]SearchResult, error) {
 	// hits are the (skill, term) pairs that match, skill by skill, terms
 	// in query order; tf is the term's weighted, length-normalised
 	// frequency in the skill. df counts the skills holding each term.
-	type hit struct {
-		doc, term int
-		tf        float64
-	}
 	var hits []hit
 	df := make([]float64, len(terms))
 	var count [3][]float64
@@ -170,51 +236,7 @@ func (l *Listing) Search(query string, limit int) ([]SearchResult, error) {
 		}
 	}
 
-	var out []SearchResult
-	scoreDoc := func(d int, hs []hit) {
-		s := l.Skills[d]
-		var score float64
-		var matched []string
-		for _, h := range hs {
-			idf := math.Log(1 + (n-df[h.term]+0.5)/(df[h.term]+0.5))
-			score += idf * h.tf * (bm25K1 + 1) / (h.tf + bm25K1)
-			matched = append(matched, terms[h.term])
-		}
-		isExact := s.Name == exact
-		if score == 0 && !isExact {
-			return
-		}
-		out = append(out, SearchResult{Skill: s, Score: score, Matched: matched, ExactName: isExact})
-	}
-	for d, i := 0, 0; d < len(docs); d++ {
-		j := i
-		for j < len(hits) && hits[j].doc == d {
-			j++
-		}
-		if j > i || l.Skills[d].Name == exact {
-			scoreDoc(d, hits[i:j])
-		}
-		i = j
-	}
-	slices.SortStableFunc(out, func(a, b SearchResult) int {
-		if a.ExactName != b.ExactName {
-			if a.ExactName {
-				return -1
-			}
-			return 1
-		}
-		switch {
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
-			return 1
-		}
-		return 0
-	})
-	if limit > 0 && len(out) > limit {
-		out = out[:limit]
-	}
-	return out, nil
+	return hits, df
 }
 
 // stopWords are dropped from queries: they appear in most descriptions and

@@ -1,0 +1,341 @@
+package catalog
+
+import (
+	"encoding/binary"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// The search section of the persistent index
+// (docs/performance.md#one-skill-commands-over-the-index).
+// A warm search would otherwise split and stem the name, when-to-use hint
+// and description of every skill of the listing, which was most of its
+// time. The index holds what the ranking (Listing.Search) needs instead:
+// the number of words of each field of each skill, and an inverted index,
+// each distinct stemmed word (sorted) with the skills that hold it and how
+// often in each field. A query term then reads the postings of the word
+// equal to it and of the words it is a prefix of, a range of the sorted
+// words. The section is decoded only by Search; it is trusted only while
+// the listing's skills still have the name, when-to-use and description it
+// was built from, and when it does not decode, Search tokenizes as without
+// an index. Both ways give the same results, bit for bit
+// (TestSearchFromIndex).
+//
+// Layout, all numbers unsigned varints: the number of skills n; for each
+// skill the word counts of its three fields; the number of words; for each
+// word in sorted order, its length and bytes, the length of its postings
+// and the postings: for each skill holding the word, in listing order, the
+// skill's position minus the previous one's (the first: its position plus
+// one) and the word's counts in the three fields (appendCounts).
+
+// searchIndex is the search section of a listing read from the index.
+type searchIndex struct {
+	data string // the section, undecoded
+	// fields are the name, when-to-use and description of each skill as
+	// the listing was decoded, to tell whether they were changed since.
+	fields [][3]string
+	once   sync.Once
+	dec    *searchDec // nil when the section does not decode
+}
+
+// searchDec is a decoded search section.
+type searchDec struct {
+	lens     [][3]uint32 // the word counts of each skill's fields
+	words    []string    // sorted
+	postings []string    // of each word
+}
+
+// newSearchIndex returns the search section data of skills, which must
+// be the section written for them.
+func newSearchIndex(data string, skills []*Skill) *searchIndex {
+	fields := make([][3]string, len(skills))
+	for i, s := range skills {
+		fields[i] = [3]string{s.Name, s.WhenToUse, s.Description}
+	}
+	return &searchIndex{data: data, fields: fields}
+}
+
+// usable returns the decoded section when it still describes l's skills.
+func (si *searchIndex) usable(l *Listing) *searchDec {
+	if si == nil || len(si.fields) != len(l.Skills) {
+		return nil
+	}
+	for i, s := range l.Skills {
+		f := &si.fields[i]
+		if s.Name != f[0] || s.WhenToUse != f[1] || s.Description != f[2] {
+			return nil
+		}
+	}
+	si.once.Do(func() { si.dec = decodeSearch(si.data, len(si.fields)) })
+	return si.dec
+}
+
+// decodeSearch decodes a section written for n skills, or returns nil.
+func decodeSearch(data string, n int) *searchDec {
+	d := newDec(data)
+	if d.uint() != uint64(n) || n > d.left()/3 {
+		return nil
+	}
+	sd := &searchDec{lens: make([][3]uint32, n)}
+	for i := range sd.lens {
+		for f := range 3 {
+			v := d.uint()
+			if v > uint64(len(data)) {
+				// No field holds more words than a listing has bytes.
+				return nil
+			}
+			sd.lens[i][f] = uint32(v)
+		}
+	}
+	v := d.count()
+	if d.err != nil || v > d.left()/2 {
+		return nil
+	}
+	sd.words = make([]string, v)
+	sd.postings = make([]string, v)
+	for i := range v {
+		sd.words[i] = d.raw()
+		sd.postings[i] = d.raw()
+		if i > 0 && sd.words[i] <= sd.words[i-1] {
+			return nil
+		}
+	}
+	if d.err != nil || d.left() != 0 {
+		return nil
+	}
+	return sd
+}
+
+// raw reads a length and that many bytes, outside the string table.
+func (d *idec) raw() string {
+	n := d.count()
+	if d.err != nil {
+		return ""
+	}
+	s := d.s[d.i : d.i+n]
+	d.i += n
+	return s
+}
+
+// hits returns the (skill, term) pairs of terms that match, ordered by
+// skill then term, with each pair's weighted, length-normalised term
+// frequency; the number of skills holding each term; and the average word
+// count of each field. It computes exactly what tokenHits computes from the
+// skills' text. ok is false when a posting does not decode.
+func (sd *searchDec) hits(terms []string) (hits []hit, df []float64, ok bool) {
+	n := len(sd.lens)
+	var total [3]float64
+	for i := range sd.lens {
+		for f := range 3 {
+			total[f] += float64(sd.lens[i][f])
+		}
+	}
+	var avg [3]float64
+	for f := range 3 {
+		if n > 0 {
+			avg[f] = total[f] / float64(n)
+		}
+	}
+	weights := [3]float64{weightName, weightWhenToUse, weightDesc}
+	df = make([]float64, len(terms))
+	acc := make([][3]float64, n)
+	var touched []int
+	add := func(p string, factor float64) bool {
+		d := newDec(p)
+		doc := -1
+		for d.left() > 0 {
+			doc += int(d.uint())
+			c0, c1, c2 := d.counts()
+			if d.err != nil || doc < 0 || doc >= n {
+				return false
+			}
+			a := &acc[doc]
+			if a[0] == 0 && a[1] == 0 && a[2] == 0 {
+				touched = append(touched, doc)
+			}
+			a[0] += factor * float64(c0)
+			a[1] += factor * float64(c1)
+			a[2] += factor * float64(c2)
+		}
+		return true
+	}
+	for t, term := range terms {
+		touched = touched[:0]
+		i, found := slices.BinarySearch(sd.words, term)
+		if found {
+			if !add(sd.postings[i], 1) {
+				return nil, nil, false
+			}
+			i++
+		}
+		if len(term) >= minPrefix {
+			for ; i < len(sd.words) && strings.HasPrefix(sd.words[i], term); i++ {
+				if !add(sd.postings[i], prefixFactor) {
+					return nil, nil, false
+				}
+			}
+		}
+		slices.Sort(touched)
+		for _, doc := range touched {
+			var sum float64
+			for f := range 3 {
+				c := acc[doc][f]
+				if c == 0 {
+					continue
+				}
+				norm := 1 - bm25B
+				if avg[f] > 0 {
+					norm += bm25B * float64(sd.lens[doc][f]) / avg[f]
+				}
+				sum += weights[f] * c / norm
+			}
+			acc[doc] = [3]float64{}
+			hits = append(hits, hit{doc, t, sum})
+			df[t]++
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b hit) int { return a.doc - b.doc })
+	return hits, df, true
+}
+
+// appendCounts appends a word's counts in a skill's three fields: as one
+// number x = c0<<1 | c1<<3 | c2<<5 when the name and when-to-use counts
+// are below 4 (one byte, most often), else as x = c0<<1 | 1 followed by c1
+// and c2.
+func appendCounts(b []byte, c *[3]uint64) []byte {
+	if c[0] < 4 && c[1] < 4 && c[2] < 1<<58 {
+		return binary.AppendUvarint(b, c[0]<<1|c[1]<<3|c[2]<<5)
+	}
+	b = binary.AppendUvarint(b, c[0]<<1|1)
+	b = binary.AppendUvarint(b, c[1])
+	return binary.AppendUvarint(b, c[2])
+}
+
+// counts reads what appendCounts wrote.
+func (d *idec) counts() (c0, c1, c2 uint64) {
+	x := d.uint()
+	if x&1 == 0 {
+		return x >> 1 & 3, x >> 3 & 3, x >> 5
+	}
+	return x >> 1, d.uint(), d.uint()
+}
+
+// searchSection encodes the search section of skills.
+func searchSection(skills []*Skill) []byte {
+	b := &sectionBuilder{ids: map[string]int{}}
+	out := binary.AppendUvarint(nil, uint64(len(skills)))
+	for doc, s := range skills {
+		b.seen = b.seen[:0]
+		for f, text := range [3]string{s.Name, s.WhenToUse, s.Description} {
+			out = binary.AppendUvarint(out, uint64(b.field(f, text)))
+		}
+		for _, id := range b.seen {
+			p, c := &b.posts[id], &b.counts[id]
+			p.b = binary.AppendUvarint(p.b, uint64(doc-p.last))
+			p.b = appendCounts(p.b, c)
+			p.last = doc
+			*c = [3]uint64{}
+		}
+	}
+	order := make([]int, len(b.words))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(x, y int) int { return strings.Compare(b.words[x], b.words[y]) })
+	out = binary.AppendUvarint(out, uint64(len(b.words)))
+	for _, id := range order {
+		out = binary.AppendUvarint(out, uint64(len(b.words[id])))
+		out = append(out, b.words[id]...)
+		out = binary.AppendUvarint(out, uint64(len(b.posts[id].b)))
+		out = append(out, b.posts[id].b...)
+	}
+	return out
+}
+
+// sectionBuilder collects the words of one skill after another.
+type sectionBuilder struct {
+	ids    map[string]int // word → id
+	words  []string       // by id
+	posts  []posting      // by id
+	counts [][3]uint64    // by id: the counts in the current skill
+	seen   []int          // the ids the current skill holds, in first-seen order
+	buf    []byte         // the current word, lower-cased
+}
+
+// posting is the postings of one word.
+type posting struct {
+	last int    // the last skill appended
+	b    []byte // the postings
+}
+
+// field counts the words of one field of the current skill (field f) and
+// returns how many there are: tokens(text), without allocating a word
+// that was seen before when text is ASCII (FuzzSearchSection holds it to
+// tokens).
+func (b *sectionBuilder) field(f int, text string) int {
+	if !isASCII(text) {
+		words := tokens(text)
+		for _, w := range words {
+			b.word(f, w)
+		}
+		return len(words)
+	}
+	n := 0
+	for i := 0; i < len(text); {
+		for i < len(text) && !asciiWord[text[i]] {
+			i++
+		}
+		start, upper := i, false
+		for ; i < len(text) && asciiWord[text[i]]; i++ {
+			upper = upper || ('A' <= text[i] && text[i] <= 'Z')
+		}
+		if i == start {
+			continue
+		}
+		w := text[start:i]
+		if upper {
+			b.buf = append(b.buf[:0], w...)
+			for j, c := range b.buf {
+				if 'A' <= c && c <= 'Z' {
+					b.buf[j] = c + 'a' - 'A'
+				}
+			}
+			// The word is looked up without a copy; the map keeps a copy.
+			w = unsafe.String(unsafe.SliceData(b.buf), len(b.buf))
+		}
+		b.word(f, stem(w))
+		n++
+	}
+	return n
+}
+
+// word counts one occurrence of w in field f of the current skill. w may
+// be scratch memory: it is copied when it is new.
+func (b *sectionBuilder) word(f int, w string) {
+	id, ok := b.ids[w]
+	if !ok {
+		w = strings.Clone(w)
+		id = len(b.words)
+		b.ids[w] = id
+		b.words = append(b.words, w)
+		b.posts = append(b.posts, posting{last: -1})
+		b.counts = append(b.counts, [3]uint64{})
+	}
+	c := &b.counts[id]
+	if c[0] == 0 && c[1] == 0 && c[2] == 0 {
+		b.seen = append(b.seen, id)
+	}
+	c[f]++
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
