@@ -19,7 +19,6 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
 
-	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -31,7 +30,7 @@ import (
 // of scan.go, and only the rest by goldmark (docs/performance.md#lint).
 // top, when not nil, is the names of the skill folder's entries as
 // (*os.File).Readdirnames lists them, read already by the bundle walk.
-func checkBody(s *catalog.Skill, top []string) []skill.Diagnostic {
+func checkBody(s *subject, top []string) []skill.Diagnostic {
 	// The references and findings are gathered in memory reused from one
 	// skill to the next; the caller gets a copy of the right size.
 	sc := bodyScratches.Get().(*bodyScratch)
@@ -60,18 +59,18 @@ func (sc *bodyScratch) put() {
 	bodyScratches.Put(sc)
 }
 
-func checkBodyTo(sc *bodyScratch, s *catalog.Skill, top []string) []skill.Diagnostic {
+func checkBodyTo(sc *bodyScratch, s *subject, top []string) []skill.Diagnostic {
 	diags := sc.diags[:0]
 	defer func() { sc.diags = diags[:0] }()
-	if s.Parsed().BodyLines > skill.MaxBodyLines {
+	if s.parsed.BodyLines > skill.MaxBodyLines {
 		diags = append(diags, skill.Diagnostic{
 			Code: skill.CodeBodyTooLong, Severity: severity(skill.CodeBodyTooLong),
-			Path: s.Location, Line: s.Parsed().BodyLine + skill.MaxBodyLines, Column: 1, Skill: s.Name,
+			Path: s.location, Line: s.parsed.BodyLine + skill.MaxBodyLines, Column: 1, Skill: s.name,
 			Message: fmt.Sprintf("the body is %d lines, over the %d the specification recommends; move detail into files under references/ and link them",
-				s.Parsed().BodyLines, skill.MaxBodyLines),
+				s.parsed.BodyLines, skill.MaxBodyLines),
 		})
 	}
-	body := s.Parsed().Body
+	body := s.parsed.Body
 	if body == "" || !goldmarkOnly && !mayReference(body) {
 		return diags
 	}
@@ -92,7 +91,7 @@ func checkBodyTo(sc *bodyScratch, s *catalog.Skill, top []string) []skill.Diagno
 	openRoot := func() bool {
 		if root == nil {
 			var err error
-			if root, err = os.OpenRoot(s.BaseDir); err != nil {
+			if root, err = os.OpenRoot(s.baseDir); err != nil {
 				root = nil
 				return false
 			}
@@ -168,7 +167,7 @@ func checkBodyTo(sc *bodyScratch, s *catalog.Skill, top []string) []skill.Diagno
 		}
 		diags = append(diags, skill.Diagnostic{
 			Code: skill.CodeBrokenReference, Severity: severity(skill.CodeBrokenReference),
-			Path: s.Location, Line: s.Parsed().BodyLine + ref.Line - 1, Column: ref.Column, Skill: s.Name,
+			Path: s.location, Line: s.parsed.BodyLine + ref.Line - 1, Column: ref.Column, Skill: s.name,
 			Message: v.message,
 		})
 	}

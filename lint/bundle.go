@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -40,8 +39,8 @@ const (
 // When top is not nil and the walk read the folder, *top is set to the
 // names of its entries in the order the file system lists them (what
 // (*os.File).Readdirnames gives), for caseVariant.
-func checkBundle(s *catalog.Skill, top *[]string) []skill.Diagnostic {
-	if s == nil || s.Flat || s.BaseDir == "" {
+func checkBundle(s *subject, top *[]string) []skill.Diagnostic {
+	if s == nil || s.flat || s.baseDir == "" {
 		return nil
 	}
 	return walkBundle(s, top)
@@ -51,7 +50,7 @@ func checkBundle(s *catalog.Skill, top *[]string) []skill.Diagnostic {
 // far and the folder's real path, looked up only when there is a link to
 // compare with it (most folders hold none).
 type bundleLinks struct {
-	s       *catalog.Skill
+	s       *subject
 	base    string
 	baseErr error
 	diags   []skill.Diagnostic
@@ -61,11 +60,11 @@ type bundleLinks struct {
 // resolves outside the folder; false means the walk stops (the folder's
 // real path could not be found, and nothing is reported).
 func (b *bundleLinks) link(path, rel string) bool {
-	if rel == filepath.Base(b.s.Location) {
+	if rel == filepath.Base(b.s.location) {
 		return true // the skill file itself is read as the skill, through its link
 	}
 	if b.base == "" {
-		if b.base, b.baseErr = filepath.EvalSymlinks(b.s.BaseDir); b.baseErr != nil {
+		if b.base, b.baseErr = filepath.EvalSymlinks(b.s.baseDir); b.baseErr != nil {
 			return false
 		}
 	}
@@ -75,7 +74,7 @@ func (b *bundleLinks) link(path, rel string) bool {
 	}
 	link, _ := os.Readlink(path)
 	b.diags = append(b.diags, skill.Diagnostic{
-		Code: CodeBundledSymlink, Severity: severity(CodeBundledSymlink), Path: path, Skill: b.s.Name,
+		Code: CodeBundledSymlink, Severity: severity(CodeBundledSymlink), Path: path, Skill: b.s.name,
 		Message: fmt.Sprintf("%s is a symlink to %s, outside the skill folder; the load tool refuses to read it", filepath.ToSlash(rel), link),
 	})
 	return true
@@ -91,19 +90,19 @@ func (b *bundleLinks) result() []skill.Diagnostic {
 // walkBundleDir is the walk with filepath.WalkDir: what walkBundle does on
 // systems without bundle_linux.go, and what TestWalkBundle holds the Linux
 // walk to.
-func walkBundleDir(s *catalog.Skill) []skill.Diagnostic {
+func walkBundleDir(s *subject) []skill.Diagnostic {
 	b := &bundleLinks{s: s}
 	seen := 0
-	filepath.WalkDir(s.BaseDir, func(path string, d fs.DirEntry, err error) error {
+	filepath.WalkDir(s.baseDir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
 		if seen++; seen > maxBundleEntries {
 			return filepath.SkipAll
 		}
-		rel, _ := filepath.Rel(s.BaseDir, path)
+		rel, _ := filepath.Rel(s.baseDir, path)
 		if d.IsDir() {
-			if path != s.BaseDir && (fsx.SkipDir(d.Name()) || depth(rel) >= maxBundleDepth) {
+			if path != s.baseDir && (fsx.SkipDir(d.Name()) || depth(rel) >= maxBundleDepth) {
 				return filepath.SkipDir
 			}
 			return nil

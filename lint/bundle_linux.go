@@ -11,7 +11,6 @@ import (
 	"syscall"
 	"unsafe"
 
-	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -24,14 +23,14 @@ import (
 // that is neither a folder nor a symlink costs nothing more. Folders are
 // opened below their parent with O_NOFOLLOW: a skill folder that is a
 // symlink is not walked (filepath.WalkDir does not follow it either).
-func walkBundle(s *catalog.Skill, top *[]string) []skill.Diagnostic {
-	fd, err := openDirAt(fsx.AtFDCWD, s.BaseDir)
+func walkBundle(s *subject, top *[]string) []skill.Diagnostic {
+	fd, err := openDirAt(fsx.AtFDCWD, s.baseDir)
 	if err != nil {
 		return nil
 	}
 	w := &bundleWalk{links: bundleLinks{s: s}, seen: 1, buf: direntBufs.Get().(*[]byte), top: top}
 	defer direntBufs.Put(w.buf)
-	w.dir(fd, s.BaseDir, "")
+	w.dir(fd, s.baseDir, "")
 	return w.links.result()
 }
 

@@ -2,9 +2,6 @@
 
 package lint
 
-import (
-	"github.com/skillet-go/skillet/catalog"
-	"github.com/skillet-go/skillet/skill"
-)
+import "github.com/skillet-go/skillet/skill"
 
-func walkBundle(s *catalog.Skill, _ *[]string) []skill.Diagnostic { return walkBundleDir(s) }
+func walkBundle(s *subject, _ *[]string) []skill.Diagnostic { return walkBundleDir(s) }

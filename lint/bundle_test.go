@@ -81,8 +81,8 @@ func TestWalkBundle(t *testing.T) {
 			base = ws + "/" + tc.dir
 		}
 		s := &catalog.Skill{Name: "s", BaseDir: base, Location: filepath.Join(base, tc.file)}
-		want := walkBundleDir(s)
-		got := walkBundle(s, nil)
+		want := walkBundleDir(about(s))
+		got := walkBundle(about(s), nil)
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%s: walkBundle differs from the WalkDir walk (-want +got):\n%s", tc.dir, diff)
 		}
@@ -147,7 +147,7 @@ func TestRunChecks(t *testing.T) {
 				variants++
 			}
 		}
-		if diff := cmp.Diff(want, runChecks(s)); diff != "" {
+		if diff := cmp.Diff(want, runChecks(about(s))); diff != "" {
 			t.Errorf("%s: runChecks differs from the checks one by one (-want +got):\n%s", s.Location, diff)
 		}
 	}

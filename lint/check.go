@@ -22,9 +22,26 @@ type Check struct {
 // parses (drafts and hidden files included).
 var checks = []*Check{
 	{Name: "body", Doc: "the body's length, and the relative files it refers to that do not exist or leave the skill folder",
-		Codes: []skill.Code{skill.CodeBodyTooLong, skill.CodeBrokenReference}, Run: func(s *catalog.Skill) []skill.Diagnostic { return checkBody(s, nil) }},
+		Codes: []skill.Code{skill.CodeBodyTooLong, skill.CodeBrokenReference}, Run: func(s *catalog.Skill) []skill.Diagnostic { return checkBody(about(s), nil) }},
 	{Name: "bundle", Doc: "files and folders in the skill folder that are symlinks to somewhere outside it",
-		Codes: []skill.Code{CodeBundledSymlink}, Run: func(s *catalog.Skill) []skill.Diagnostic { return checkBundle(s, nil) }},
+		Codes: []skill.Code{CodeBundledSymlink}, Run: func(s *catalog.Skill) []skill.Diagnostic { return checkBundle(about(s), nil) }},
+}
+
+// subject is what the checks read of one skill file: the fields of its
+// catalog.Skill (about), or what the listing's reader parsed, before the
+// listing made a catalog.Skill of it (catalogx.Parsed).
+type subject struct {
+	location, baseDir, name string
+	flat                    bool
+	parsed                  *skill.Skill
+}
+
+// about is the subject of s (nil for nil).
+func about(s *catalog.Skill) *subject {
+	if s == nil {
+		return nil
+	}
+	return &subject{location: s.Location, baseDir: s.BaseDir, name: s.Name, flat: s.Flat, parsed: s.Parsed()}
 }
 
 // Checks returns lint's own checks, in the order [Run] runs them.
@@ -36,7 +53,7 @@ func Checks() []*Check { return slices.Clone(checks) }
 // and the body check's letter-case lookups start from them instead of
 // reading the folder again. TestRunChecks holds it to the checks run one
 // by one.
-func runChecks(s *catalog.Skill) []skill.Diagnostic {
+func runChecks(s *subject) []skill.Diagnostic {
 	var top []string
 	bundle := checkBundle(s, &top)
 	diags := checkBody(s, top)

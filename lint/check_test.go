@@ -69,7 +69,7 @@ func TestCheckBundle(t *testing.T) {
 		}
 	}
 	var got []string
-	for _, d := range checkBundle(loadOne(t, ws, "a"), nil) {
+	for _, d := range checkBundle(about(loadOne(t, ws, "a")), nil) {
 		if d.Code != CodeBundledSymlink || d.Skill != "a" {
 			t.Errorf("unexpected %v", d)
 		}
@@ -80,7 +80,7 @@ func TestCheckBundle(t *testing.T) {
 	if want := []string{"references/out.md", "sibling"}; !slices.Equal(got, want) {
 		t.Errorf("reported %v, want %v", got, want)
 	}
-	if d := checkBundle(loadOne(t, ws, "b"), nil); len(d) != 0 {
+	if d := checkBundle(about(loadOne(t, ws, "b")), nil); len(d) != 0 {
 		t.Errorf("b: %v", d)
 	}
 }

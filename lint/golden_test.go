@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/skillet-go/skillet/catalog"
@@ -21,7 +22,10 @@ var update = flag.Bool("update", false, "rewrite the golden reports under testda
 // generated tree (internal/benchtree, seed 7, a quarter of its skills broken: broken references, body
 // limits, bundled files, broken skills of every kind) is, in every format,
 // byte for byte the golden under testdata/reports, with the folder linted
-// written as $DIR (and the corpus run's workspace as $WORKSPACE). Work on lint's speed must not change one byte of what
+// written as $DIR (and the corpus run's workspace as $WORKSPACE). For the
+// generated tree the checks run as the listing reads each file, and again
+// with every early result refused, so that they run after the listing on
+// bodies read again: the same bytes. Work on lint's speed must not change one byte of what
 // it prints; a deliberate change of a report is made with -update and
 // reviewed in the diff.
 func TestReportGoldens(t *testing.T) {
@@ -33,18 +37,40 @@ func TestReportGoldens(t *testing.T) {
 		t.Fatal(err)
 	}
 	corpus := testcorpus.Dir(t)
+	genOpts := &Options{Catalog: &catalog.Options{Workspace: gen, NoConfigFile: true, NoUser: true}}
 	for _, c := range []struct {
-		name, dir string
-		opts      *Options
+		name, golden, dir string
+		opts              *Options
+		// early is how the checks must run: as the listing reads each
+		// file (with no targets), or after it; mismatch makes Run take
+		// every early result for another file's (earlyMismatch), so the
+		// checks run again after the listing on bodies read again.
+		early, mismatch bool
 	}{
-		{"corpus", corpus, &Options{Catalog: &catalog.Options{Workspace: t.TempDir(), NoConfigFile: true, NoUser: true},
-			Targets: []string{corpus}}},
-		{"generated", gen, &Options{Catalog: &catalog.Options{Workspace: gen, NoConfigFile: true, NoUser: true}}},
+		{"corpus", "corpus", corpus, &Options{Catalog: &catalog.Options{Workspace: t.TempDir(), NoConfigFile: true, NoUser: true},
+			Targets: []string{corpus}}, false, false},
+		{"generated", "generated", gen, genOpts, true, false},
+		{"generated-reread", "generated", gen, genOpts, true, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			var mu sync.Mutex
+			runs := map[bool]int{}
+			onChecks = func(_ string, early bool) { mu.Lock(); runs[early]++; mu.Unlock() }
+			earlyMismatch = c.mismatch
 			r, err := Run(context.Background(), c.opts)
+			onChecks, earlyMismatch = nil, false
 			if err != nil {
 				t.Fatal(err)
+			}
+			wantEarly, wantAfter := 0, runs[false]
+			switch {
+			case c.early && c.mismatch:
+				wantEarly, wantAfter = runs[true], runs[true] // every file twice
+			case c.early:
+				wantEarly, wantAfter = runs[true], 0
+			}
+			if runs[true]+runs[false] == 0 || runs[true] != wantEarly || runs[false] != wantAfter {
+				t.Errorf("checks ran early %d times and after the listing %d times, want %d and %d", runs[true], runs[false], wantEarly, wantAfter)
 			}
 			if len(r.Diagnostics) == 0 {
 				t.Fatal("no findings: the goldens would show nothing")
@@ -66,14 +92,17 @@ func TestReportGoldens(t *testing.T) {
 				if r.Workspace != c.dir {
 					got = strings.ReplaceAll(got, filepath.ToSlash(r.Workspace), "$WORKSPACE")
 				}
-				golden := filepath.Join("testdata", "reports", c.name+"."+f.ext)
-				if *update {
+				golden := filepath.Join("testdata", "reports", c.golden+"."+f.ext)
+				if *update && c.golden == c.name {
 					if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
 						t.Fatal(err)
 					}
 					if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 						t.Fatal(err)
 					}
+					continue
+				}
+				if *update {
 					continue
 				}
 				want, err := os.ReadFile(golden)

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -151,6 +152,12 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 		return nil, err
 	}
 	catalogx.ReadIgnored(c) // every skill file: ignored ones are linted too
+	// Without targets every skill file is checked: the checks run as the
+	// listing reads each file (early), not after the whole listing.
+	var ec *earlyChecks
+	if len(opts.Targets) == 0 && copts.Index == "" {
+		ec = startEarly(c)
+	}
 	l, err := c.List(ctx)
 	if err != nil {
 		return nil, err
@@ -201,13 +208,17 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 			}
 			continue // lint PATH: a sibling's findings would all be dropped below
 		}
+		if r := ec.result(cd.Skill); r != nil {
+			bodyDiags[i] = r.diags
+			continue
+		}
 		if cd.Skill != nil {
 			release := shared[cd.Skill] == 1
 			pool.Go(func() error {
 				if onChecks != nil {
-					onChecks(cd.Path)
+					onChecks(cd.Path, false)
 				}
-				bodyDiags[i] = runChecks(cd.Skill)
+				bodyDiags[i] = runChecks(ec.subjectOf(cd.Skill))
 				// Nothing after the checks reads the body (fixes read the
 				// file again, the budget and compatibility reports read the
 				// frontmatter), and this catalog is Run's own: let it go
@@ -419,8 +430,9 @@ func evalOrSelf(p string) string {
 }
 
 // onChecks, set only by tests, is called with the path of each skill file
-// whose checks run (from the pool's goroutines).
-var onChecks func(path string)
+// whose checks run (from the pool's goroutines, or with early set from the
+// listing's readers).
+var onChecks func(path string, early bool)
 
 // mayReport says whether the checks of the skill file at path can report
 // a finding that the scope keeps: they report at the file itself or below
@@ -486,4 +498,78 @@ func dedupeSorted(diags []skill.Diagnostic) []skill.Diagnostic {
 	}
 	clear(diags[len(out):])
 	return out
+}
+
+// earlyChecks are the findings of lint's checks run on each skill file as
+// soon as the listing's readers parsed it (catalogx.OnParsed): the checks
+// of one file run on the goroutine that read it, while the walk goes on
+// and the other readers read, and its body is let go right after, so the
+// listing never holds every body at once (docs/performance.md#lint).
+type earlyChecks struct {
+	mu  sync.Mutex
+	res map[*skill.Skill]*earlyResult
+}
+
+// earlyResult is what the checks of one file found, and the subject they
+// checked.
+type earlyResult struct {
+	subject
+	diags []skill.Diagnostic
+}
+
+// earlyMismatch, set only by tests, makes every early result count as
+// made for another file, so that the checks run again after the listing.
+var earlyMismatch bool
+
+func startEarly(c *catalog.Catalog) *earlyChecks {
+	ec := &earlyChecks{res: map[*skill.Skill]*earlyResult{}}
+	catalogx.OnParsed(c, func(p catalogx.Parsed) {
+		r := &earlyResult{subject: subject{location: p.Path, baseDir: p.Dir, name: p.Skill.Name, flat: p.Flat, parsed: p.Skill}}
+		if onChecks != nil {
+			onChecks(p.Path, true)
+		}
+		r.diags = runChecks(&r.subject)
+		// Nothing after the checks reads the body (fixes read the file
+		// again, the budget and compatibility reports read the
+		// frontmatter), and this catalog is Run's own.
+		p.Skill.Body = ""
+		ec.mu.Lock()
+		ec.res[p.Skill] = r
+		ec.mu.Unlock()
+	})
+	return ec
+}
+
+// result returns the early findings of s, nil when its checks did not run
+// early or ran on another subject than s (the catalog makes s from what
+// it read, so that does not happen; subjectOf then reads the body again).
+func (ec *earlyChecks) result(s *catalog.Skill) *earlyResult {
+	if ec == nil || s == nil {
+		return nil
+	}
+	r := ec.res[s.Parsed()]
+	if r == nil || earlyMismatch || r.subject != *about(s) {
+		return nil
+	}
+	return r
+}
+
+// subjectOf is the subject the checks of s read after the listing: s's
+// fields and body, and when the early checks let go of that body for
+// another subject, the body read from disk again.
+func (ec *earlyChecks) subjectOf(s *catalog.Skill) *subject {
+	sub := about(s)
+	if ec == nil || ec.res[s.Parsed()] == nil {
+		return sub
+	}
+	body, err := s.Content()
+	if err != nil {
+		// The file is gone or unreadable now: check what is left (the
+		// bundled files).
+		return sub
+	}
+	p := *sub.parsed
+	p.Body = body
+	sub.parsed = &p
+	return sub
 }

@@ -54,7 +54,7 @@ func TestTargetReportIsTheSame(t *testing.T) {
 	target := filepath.Join(ws, "skills", "b")
 	var mu sync.Mutex
 	var checked []string
-	onChecks = func(p string) { mu.Lock(); checked = append(checked, p); mu.Unlock() }
+	onChecks = func(p string, _ bool) { mu.Lock(); checked = append(checked, p); mu.Unlock() }
 	defer func() { onChecks = nil }()
 	one, err := Run(ctx, &Options{Catalog: copts, Targets: []string{target}})
 	if err != nil {
