@@ -107,6 +107,7 @@ func checkBodyTo(sc *bodyScratch, s *subject, top []string) []skill.Diagnostic {
 		}
 	}()
 	before := len(diags)
+	sev := severity(skill.CodeBrokenReference)
 	var dirs map[string][]string // caseVariant's folder listings, read once per skill
 	if top != nil {
 		dirs = map[string][]string{".": top}
@@ -166,7 +167,7 @@ func checkBodyTo(sc *bodyScratch, s *subject, top []string) []skill.Diagnostic {
 			v.message = fmt.Sprintf("the body %s %q, which %s", kind, ref.Target, problem)
 		}
 		diags = append(diags, skill.Diagnostic{
-			Code: skill.CodeBrokenReference, Severity: severity(skill.CodeBrokenReference),
+			Code: skill.CodeBrokenReference, Severity: sev,
 			Path: s.location, Line: s.parsed.BodyLine + ref.Line - 1, Column: ref.Column, Skill: s.name,
 			Message: v.message,
 		})

@@ -612,6 +612,16 @@ func nameCode(code skill.Code) bool {
 // The bytes read stay with the file, so [Fix] applies the edits to the
 // very bytes their offsets refer to.
 func attachFixes(diags []skill.Diagnostic, files map[string]*File, maxDesc int) {
+	// Whether a code may have a fix, looked up once per code (findings
+	// of one code come in long runs: a report's broken references).
+	var lastCode skill.Code
+	lastMay, seen := false, false
+	mayFix := func(d skill.Diagnostic) bool {
+		if !seen || d.Code != lastCode {
+			lastCode, lastMay, seen = d.Code, fixable(d.Code, true) || d.Code == skill.CodeParseError, true
+		}
+		return lastMay
+	}
 	for i := 0; i < len(diags); {
 		j := i
 		for j < len(diags) && diags[j].Path == diags[i].Path {
@@ -622,9 +632,7 @@ func attachFixes(diags []skill.Diagnostic, files map[string]*File, maxDesc int) 
 		f := files[group[0].Path]
 		// parse-error too: in strict mode a value the lenient reader
 		// repairs is an error, and --fix mends it the same way.
-		if f == nil || !f.Skill || !slices.ContainsFunc(group, func(d skill.Diagnostic) bool {
-			return fixable(d.Code, true) || d.Code == skill.CodeParseError
-		}) {
+		if f == nil || !f.Skill || !slices.ContainsFunc(group, mayFix) {
 			continue
 		}
 		target, err := filepath.EvalSymlinks(f.Path)

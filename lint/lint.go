@@ -293,7 +293,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 			}
 		}
 	}
-	skill.SortDiagnostics(diags)
+	diags = sortFindings(diags)
 	diags = dedupeSorted(diags)
 	attachFixes(diags, files, r.Settings.MaxDescriptionChars)
 	r.Diagnostics = diags
@@ -471,6 +471,54 @@ func dropIgnoredNameMismatch(diags []skill.Diagnostic, files map[string]*File) [
 		}
 		return strings.TrimLeft(skill.DefaultName(d.Path, f.Flat), "_.") == d.Skill
 	})
+}
+
+// sortFindings returns diags in the order of skill.SortDiagnostics (by
+// path, line, column, code and message; stable), in a new slice. The
+// findings of one path mostly come together (a skill's checks report
+// them in a run, in line order), so it sorts the runs of one path by path
+// rather than every finding: same-path runs keep their order, and each
+// path's findings are then sorted by the rest of the key, which the runs
+// of a skill's checks already are. TestSortFindings holds it to
+// skill.SortDiagnostics.
+func sortFindings(diags []skill.Diagnostic) []skill.Diagnostic {
+	if len(diags) < 2 {
+		return diags
+	}
+	type run struct{ start, end int }
+	var runs []run
+	for i := 0; i < len(diags); {
+		j := i + 1
+		for j < len(diags) && diags[j].Path == diags[i].Path {
+			j++
+		}
+		runs = append(runs, run{i, j})
+		i = j
+	}
+	slices.SortStableFunc(runs, func(a, b run) int { return strings.Compare(diags[a.start].Path, diags[b.start].Path) })
+	rest := func(a, b skill.Diagnostic) int {
+		if a.Line != b.Line {
+			return a.Line - b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column - b.Column
+		}
+		if c := strings.Compare(string(a.Code), string(b.Code)); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Message, b.Message)
+	}
+	out := make([]skill.Diagnostic, 0, len(diags))
+	for k := 0; k < len(runs); {
+		from, p := len(out), diags[runs[k].start].Path
+		for ; k < len(runs) && diags[runs[k].start].Path == p; k++ {
+			out = append(out, diags[runs[k].start:runs[k].end]...)
+		}
+		if group := out[from:]; !slices.IsSortedFunc(group, rest) {
+			slices.SortStableFunc(group, rest)
+		}
+	}
+	return out
 }
 
 // dedupeSorted removes the repeats of a finding (same code, level, path,

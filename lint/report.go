@@ -217,6 +217,10 @@ type jsonIssue struct {
 // in one pass as the report is walked (docs/performance.md#lint).
 func (r *Report) WriteJSON(w io.Writer) error {
 	var j jsonw.Writer
+	// A report repeats its codes, levels and messages (a skill that links
+	// one missing file ten times has ten findings with one message): each
+	// is quoted once per run of equal values.
+	var code, level, msg lastQuoted
 	j.B = append(j.B, "{\n  \"workspace\": "...)
 	j.Str(filepath.ToSlash(r.Workspace))
 	j.B = append(j.B, ",\n  \"files\": "...)
@@ -231,16 +235,15 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		j.Key(1, 3, "issues")
 		j.Array(len(f.Diagnostics), 3, func(k int) {
 			d := &f.Diagnostics[k]
-			j.B = append(j.B, '{')
-			j.Key(0, 5, "code")
-			j.Str(string(d.Code))
-			j.Key(1, 5, "level")
-			j.Str(string(d.Severity))
-			j.Key(1, 5, "message")
-			j.Str(d.Message)
-			j.Key(1, 5, "line")
+			j.B = append(j.B, issueCode...)
+			code.str(&j, string(d.Code))
+			j.B = append(j.B, issueLevel...)
+			level.str(&j, string(d.Severity))
+			j.B = append(j.B, issueMessage...)
+			msg.str(&j, d.Message)
+			j.B = append(j.B, issueLine...)
 			j.Int(d.Line)
-			j.Key(1, 5, "column")
+			j.B = append(j.B, issueColumn...)
 			j.Int(d.Column)
 			if rel := filepath.ToSlash(d.Related); rel != "" {
 				j.Key(1, 5, "related")
@@ -282,6 +285,35 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	j.B = append(j.B, "\n}\n"...)
 	_, err = w.Write(j.B)
 	return err
+}
+
+// The fixed parts of an issue in WriteJSON, its members one level deeper
+// than its braces (depth 5).
+const (
+	issueIndent  = "\n          "
+	issueCode    = "{" + issueIndent + `"code": `
+	issueLevel   = "," + issueIndent + `"level": `
+	issueMessage = "," + issueIndent + `"message": `
+	issueLine    = "," + issueIndent + `"line": `
+	issueColumn  = "," + issueIndent + `"column": `
+)
+
+// lastQuoted remembers the last string quoted and its JSON form.
+type lastQuoted struct {
+	s      string
+	quoted []byte
+	set    bool
+}
+
+// str appends s to j as JSON, reusing the last quoting when s is the same.
+func (q *lastQuoted) str(j *jsonw.Writer, s string) {
+	if q.set && s == q.s {
+		j.B = append(j.B, q.quoted...)
+		return
+	}
+	from := len(j.B)
+	j.Str(s)
+	q.s, q.quoted, q.set = s, append(q.quoted[:0], j.B[from:]...), true
 }
 
 // slashCompat is the compatibility report with "/" separators in its

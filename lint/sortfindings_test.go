@@ -1,0 +1,48 @@
+package lint
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/skillet-go/skillet/skill"
+)
+
+// TestSortFindings: sortFindings gives exactly skill.SortDiagnostics'
+// order, ties included (Related numbers each finding, so the order of
+// findings equal in the sort key shows), for findings in runs per path as
+// a report has them and for findings in any order.
+func TestSortFindings(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	paths := []string{"/w/a/SKILL.md", "/w/a-b/SKILL.md", "/w/a/b/SKILL.md", "/w/a/link", "/w", "/w/b/SKILL.md", ""}
+	codes := []skill.Code{skill.CodeBrokenReference, skill.CodeBodyTooLong, skill.CodeNameMismatch}
+	msgs := []string{"m1", "m2", ""}
+	for n := range 400 {
+		var diags []skill.Diagnostic
+		for range r.IntN(60) {
+			d := skill.Diagnostic{Path: paths[r.IntN(len(paths))], Line: r.IntN(4), Column: r.IntN(3),
+				Code: codes[r.IntN(len(codes))], Message: msgs[r.IntN(len(msgs))]}
+			// Runs of one path in line order, as a skill's checks report.
+			for k := r.IntN(5); k > 0; k-- {
+				diags = append(diags, d)
+				d.Line += r.IntN(3)
+			}
+			diags = append(diags, d)
+		}
+		if n%2 == 1 {
+			r.Shuffle(len(diags), func(i, j int) { diags[i], diags[j] = diags[j], diags[i] })
+		}
+		for i := range diags {
+			diags[i].Related = fmt.Sprint(i)
+		}
+		want := slices.Clone(diags)
+		skill.SortDiagnostics(want)
+		got := sortFindings(slices.Clone(diags))
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("case %d: sortFindings differs from skill.SortDiagnostics (-want +got):\n%s", n, diff)
+		}
+	}
+}
