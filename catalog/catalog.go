@@ -99,8 +99,9 @@ type Catalog struct {
 	ignored bool
 	// onParsed, when set, is called with every skill file List reads and
 	// parses (not those it takes from its cache), on the goroutine that
-	// read it, as soon as it is parsed: lint checks each body then
-	// (catalogx.OnParsed).
+	// read it, as soon as it is parsed, with the bytes read: lint checks
+	// each body then (catalogx.OnParsed). The listing then holds no
+	// bodies, whatever Options.Bodies says.
 	onParsed    func(catalogx.Parsed)
 	cfg         Config
 	cfgDiags    []skill.Diagnostic

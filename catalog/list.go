@@ -622,10 +622,10 @@ func (c *Catalog) readOne(cand candidate) *entry {
 	defer rf.release()
 	s, diags := skill.Parse(rf.data, &skill.Options{
 		Path: cand.path, Flat: cand.flat, Mode: c.settings.Mode,
-		MaxDescriptionChars: c.settings.MaxDescriptionChars, SkipBody: !c.opts.Bodies, Truncated: rf.truncated,
+		MaxDescriptionChars: c.settings.MaxDescriptionChars, SkipBody: !c.opts.Bodies || c.onParsed != nil, Truncated: rf.truncated,
 	})
 	if c.onParsed != nil && s != nil {
-		c.onParsed(catalogx.Parsed{Path: cand.path, Dir: cand.dir, Flat: cand.flat, Skill: s})
+		c.onParsed(catalogx.Parsed{Path: cand.path, Dir: cand.dir, Flat: cand.flat, Skill: s, Data: rf.data})
 	}
 	return &entry{stamp: rf.stamp, skill: s, diags: diags, size: rf.size, truncated: rf.truncated}
 }

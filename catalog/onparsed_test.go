@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 
@@ -11,8 +12,9 @@ import (
 // TestOnParsed: the function catalogx.OnParsed sets is called once for
 // every skill file the first List reads (ignored and rejected-by-name ones
 // included, a file that does not parse not), with the Location, BaseDir,
-// Flat and Parsed() the listing's skill for it has, and not at all by a
-// List that finds nothing changed.
+// Flat and Parsed() the listing's skill for it has and the bytes read (the
+// listing keeps no body, though Bodies is set), and not at all by a List
+// that finds nothing changed.
 func TestOnParsed(t *testing.T) {
 	ws := t.TempDir()
 	writeFiles(t, ws, map[string]string{
@@ -38,6 +40,7 @@ func TestOnParsed(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		calls++
+		p.Data = slices.Clone(p.Data) // the reader's bytes are valid only during the call
 		got[p.Path] = p
 	})
 	l, err := c.List(context.Background())
@@ -61,8 +64,10 @@ func TestOnParsed(t *testing.T) {
 			t.Errorf("%s: OnParsed was not called", s.Location)
 		case p.Dir != s.BaseDir || p.Flat != s.Flat || p.Skill != s.Parsed():
 			t.Errorf("%s: OnParsed got dir %q flat %v skill %p, the listing has %q %v %p", s.Location, p.Dir, p.Flat, p.Skill, s.BaseDir, s.Flat, s.Parsed())
-		case p.Skill.Body == "":
-			t.Errorf("%s: OnParsed got no body", s.Location)
+		case p.Skill.Body != "":
+			t.Errorf("%s: the listing holds the body %q", s.Location, p.Skill.Body)
+		case string(p.Data[p.Skill.BodyOffset:]) != "Body.\n":
+			t.Errorf("%s: OnParsed got data %q, not the file's", s.Location, p.Data)
 		}
 	}
 	if n < 5 || calls != n {

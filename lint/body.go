@@ -70,7 +70,7 @@ func checkBodyTo(sc *bodyScratch, s *subject, top []string) []skill.Diagnostic {
 				s.parsed.BodyLines, skill.MaxBodyLines),
 		})
 	}
-	body := s.parsed.Body
+	body := s.body
 	if body == "" || !goldmarkOnly && !mayReference(body) {
 		return diags
 	}
@@ -173,6 +173,26 @@ func checkBodyTo(sc *bodyScratch, s *subject, top []string) []skill.Diagnostic {
 		})
 	}
 	return diags
+}
+
+// bodyView is the body skill.Parse gives a file (Skill.Body) from the
+// bytes src it parsed and the body's offset in them (Skill.BodyOffset,
+// which it sets with Options.SkipBody too): src from off on, trailing
+// spaces, tabs and line breaks removed, "\r\n" and "\r" turned into "\n".
+// Without a carriage return it is src's own bytes, not a copy: the result
+// is valid only as long as src is (the listing's reader's, during
+// catalogx.OnParsed). TestBodyView and FuzzBodyView hold it to
+// skill.Parse.
+func bodyView(src []byte, off int) string {
+	b := bytes.TrimRight(src[min(max(off, 0), len(src)):], " \t\r\n")
+	if len(b) == 0 {
+		return ""
+	}
+	if bytes.IndexByte(b, '\r') < 0 {
+		return unsafe.String(&b[0], len(b))
+	}
+	s := strings.ReplaceAll(string(b), "\r\n", "\n")
+	return strings.ReplaceAll(s, "\r", "\n")
 }
 
 func severity(code skill.Code) skill.Severity {

@@ -29,11 +29,17 @@ var checks = []*Check{
 
 // subject is what the checks read of one skill file: the fields of its
 // catalog.Skill (about), or what the listing's reader parsed, before the
-// listing made a catalog.Skill of it (catalogx.Parsed).
+// listing made a catalog.Skill of it (catalogx.Parsed), and its body.
 type subject struct {
 	location, baseDir, name string
 	flat                    bool
 	parsed                  *skill.Skill
+	body                    string
+}
+
+// same reports whether s and o are the same file's subject (bodies aside).
+func (s *subject) same(o *subject) bool {
+	return s.location == o.location && s.baseDir == o.baseDir && s.name == o.name && s.flat == o.flat && s.parsed == o.parsed
 }
 
 // about is the subject of s (nil for nil).
@@ -41,7 +47,11 @@ func about(s *catalog.Skill) *subject {
 	if s == nil {
 		return nil
 	}
-	return &subject{location: s.Location, baseDir: s.BaseDir, name: s.Name, flat: s.Flat, parsed: s.Parsed()}
+	sub := &subject{location: s.Location, baseDir: s.BaseDir, name: s.Name, flat: s.Flat, parsed: s.Parsed()}
+	if sub.parsed != nil {
+		sub.body = sub.parsed.Body
+	}
+	return sub
 }
 
 // Checks returns lint's own checks, in the order [Run] runs them.

@@ -153,9 +153,10 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 	}
 	catalogx.ReadIgnored(c) // every skill file: ignored ones are linted too
 	// Without targets every skill file is checked: the checks run as the
-	// listing reads each file (early), not after the whole listing.
+	// listing reads each file (early), not after the whole listing. (A
+	// host preset's listing reads no bodies: its files are checked after.)
 	var ec *earlyChecks
-	if len(opts.Targets) == 0 && copts.Index == "" {
+	if p, ok := profile.Lookup(c.Settings().Preset); ok && p.Native && len(opts.Targets) == 0 && copts.Index == "" {
 		ec = startEarly(c)
 	}
 	l, err := c.List(ctx)
@@ -572,15 +573,18 @@ var earlyMismatch bool
 func startEarly(c *catalog.Catalog) *earlyChecks {
 	ec := &earlyChecks{res: map[*skill.Skill]*earlyResult{}}
 	catalogx.OnParsed(c, func(p catalogx.Parsed) {
-		r := &earlyResult{subject: subject{location: p.Path, baseDir: p.Dir, name: p.Skill.Name, flat: p.Flat, parsed: p.Skill}}
+		// The checks read the body in the reader's bytes, and the findings
+		// keep nothing of it (TestChecksKeepNoBody); the listing holds no
+		// bodies (nothing after the checks reads them: fixes read the
+		// file again, the budget and compatibility reports read the
+		// frontmatter).
+		r := &earlyResult{subject: subject{location: p.Path, baseDir: p.Dir, name: p.Skill.Name, flat: p.Flat, parsed: p.Skill,
+			body: bodyView(p.Data, p.Skill.BodyOffset)}}
 		if onChecks != nil {
 			onChecks(p.Path, true)
 		}
 		r.diags = runChecks(&r.subject)
-		// Nothing after the checks reads the body (fixes read the file
-		// again, the budget and compatibility reports read the
-		// frontmatter), and this catalog is Run's own.
-		p.Skill.Body = ""
+		r.body = ""
 		ec.mu.Lock()
 		ec.res[p.Skill] = r
 		ec.mu.Unlock()
@@ -596,28 +600,24 @@ func (ec *earlyChecks) result(s *catalog.Skill) *earlyResult {
 		return nil
 	}
 	r := ec.res[s.Parsed()]
-	if r == nil || earlyMismatch || r.subject != *about(s) {
+	if r == nil || earlyMismatch || !r.same(about(s)) {
 		return nil
 	}
 	return r
 }
 
 // subjectOf is the subject the checks of s read after the listing: s's
-// fields and body, and when the early checks let go of that body for
-// another subject, the body read from disk again.
+// fields and body, which the listing holds without early checks and
+// which is read from disk again with them.
 func (ec *earlyChecks) subjectOf(s *catalog.Skill) *subject {
 	sub := about(s)
-	if ec == nil || ec.res[s.Parsed()] == nil {
+	if ec == nil {
 		return sub
 	}
-	body, err := s.Content()
-	if err != nil {
-		// The file is gone or unreadable now: check what is left (the
-		// bundled files).
-		return sub
+	if body, err := s.Content(); err == nil {
+		sub.body = body
 	}
-	p := *sub.parsed
-	p.Body = body
-	sub.parsed = &p
+	// else the file is gone or unreadable now: check what is left (the
+	// bundled files).
 	return sub
 }

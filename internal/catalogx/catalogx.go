@@ -122,21 +122,25 @@ func ReadIgnored(c any) { hooks.ReadIgnored(c) }
 
 // Parsed is one skill file as a listing's reader parsed it: Path, Dir and
 // Flat are what the listing's catalog.Skill for it gets as Location,
-// BaseDir and Flat, and Skill is what its Parsed method returns (with the
-// body when the catalog reads bodies).
+// BaseDir and Flat, and Skill is what its Parsed method returns (without
+// its Body). Data is the bytes read and parsed, of which the body is the
+// part from Skill.BodyOffset on; they are the reader's and valid only
+// during the call.
 type Parsed struct {
 	Path, Dir string
 	Flat      bool
 	Skill     *skill.Skill
+	Data      []byte
 }
 
 // OnParsed makes the catalog c (a *catalog.Catalog) call fn with every
 // skill file its Lists read and parse, as soon as it is parsed and on the
 // goroutine that read it (several at once: fn must be safe for concurrent
 // use), before the listing is complete: lint checks each body while the
-// walk goes on (docs/performance.md#lint). Files a List takes from its
-// cache are not read again and fn is not called for them. Call it before
-// c's first List.
+// walk goes on (docs/performance.md#lint). The listing then holds no
+// bodies, even with catalog.Options.Bodies: fn has the bytes. Files a List
+// takes from its cache are not read again and fn is not called for them.
+// Call it before c's first List.
 func OnParsed(c any, fn func(Parsed)) { hooks.OnParsed(c, fn) }
 
 // OpenSkillFile opens the skill file of s (a *catalog.Skill listed by a
