@@ -121,16 +121,18 @@ func mustWrite(t *testing.T, path, data string) {
 
 // TestHeldFilesAgree lists the published corpus and a generated tree with
 // the skill files opened by the walk and handed to the readers (as many as
-// the bound allows, one at a time, none) and without openat2, and requires
-// every listing, by List and by Each, to be the one read without held
-// files: the same skills, fields, parsed frontmatter and diagnostics.
+// the bound allows, one at a time), without openat2, and with Each's
+// probing helper in every folder, and requires every listing, by List and
+// by Each, to be the one read without held files and without a helper: the
+// same skills, fields, parsed frontmatter and diagnostics.
 func TestHeldFilesAgree(t *testing.T) {
 	gen := t.TempDir()
 	if _, err := tree.Generate(gen, &tree.Options{N: 300, Seed: 7}); err != nil {
 		t.Fatal(err)
 	}
 	corpus := testcorpus.Dir(t)
-	defer func(m int32) { maxHeld = m }(maxHeld)
+	defer func(m int32, a int) { maxHeld, probeAheadMin = m, a }(maxHeld, probeAheadMin)
+	helper := probeAheadMin
 	for _, src := range []struct {
 		name string
 		opts *Options
@@ -140,8 +142,10 @@ func TestHeldFilesAgree(t *testing.T) {
 	} {
 		t.Run(src.name, func(t *testing.T) {
 			before := openFDs(t)
-			maxHeld = 0
+			maxHeld, probeAheadMin = 0, 1<<30
 			want := listOf(t, src.opts)
+			checkEach(t, src.opts, want)
+			probeAheadMin = helper
 			if len(want.Skills) < 100 {
 				t.Fatalf("only %d skills listed", len(want.Skills))
 			}

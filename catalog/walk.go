@@ -230,14 +230,14 @@ func (w *walker) walkRoot() {
 	}
 	w.onStack = w.c.onStack
 	clear(w.onStack)
-	w.visit(newRef(r.Path), newRef(filepath.Join(r.Path, SkillFile)), nil, real, 0)
+	w.visit(newRef(r.Path), newRef(filepath.Join(r.Path, SkillFile)), nil, real, 0, nil)
 }
 
 // visit looks at one folder: a skill folder when it holds SKILL.md (or
 // skill.md in another case), else a grouping folder to walk into. The
 // folder's symlink-free path is linkReal when it was reached through a
 // symlink, else ch.real.
-func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth int) {
+func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth int, pre *probe) {
 	if w.stopWalk || w.ctx.Err() != nil {
 		return
 	}
@@ -246,8 +246,12 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 		return
 	}
 	// A skill folder is one whose SKILL.md the walk can open (or, where
-	// it cannot open it, lstat).
-	if held, found, ok := w.openSkill(skillFile); ok {
+	// it cannot open it, lstat; or a helper lstat'ed it ahead: pre).
+	if pre != nil {
+		if w.addStat(dir, skillFile, pre.st, pre.mode, pre.err) {
+			return
+		}
+	} else if held, found, ok := w.openSkill(skillFile); ok {
 		if found {
 			w.addRef(candidate{root: w.root, path: skillFile.path, dir: dir.path, held: held, opened: true}, skillFile.z)
 			return
@@ -303,6 +307,11 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 // folder that cannot be searched; it reports whether it did either.
 func (w *walker) statSkill(dir, skillFile pathRef) bool {
 	st, mode, err := lstatAt(w.at, skillFile)
+	return w.addStat(dir, skillFile, st, mode, err)
+}
+
+// addStat is statSkill with the lstat made.
+func (w *walker) addStat(dir, skillFile pathRef, st stamp, mode fs.FileMode, err error) bool {
 	switch {
 	case err == nil:
 		c := candidate{root: w.root, path: skillFile.path, dir: dir.path}
@@ -377,6 +386,8 @@ func readDirEntries(dir string, size func(int), add func(name string, typ fs.Fil
 // entries walks the children of a grouping folder (or root). It reports
 // whether the folder holds at least one regular, non-ignored file.
 func (w *walker) entries(dir, real string, depth int, children []child) (hasFile bool) {
+	ahead := w.probeAhead(children)
+	defer ahead.stop()
 	for i := range children {
 		e := &children[i]
 		typ := e.typ
@@ -418,7 +429,7 @@ func (w *walker) entries(dir, real string, depth int, children []child) (hasFile
 		}
 		switch {
 		case typ.IsDir():
-			w.visit(e.ref, e.skill, e, linkReal, depth+1)
+			w.visit(e.ref, e.skill, e, linkReal, depth+1, ahead.take(i))
 		case typ.IsRegular():
 			hasFile = true
 			if depth == 0 && w.root.Flat && isFlatSkill(e.name) {
