@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"hash/maphash"
 	"runtime"
 	"strings"
 
@@ -75,6 +76,8 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 		diags = append(diags, pl.withhold(r, w.found, w.allowed)...)
 		l.Roots = append(l.Roots, *r)
 	}
+	// The walk's folder memory is not needed again.
+	c.dirents = direntScratch{}
 	// Ignored files come last, as in List.
 	for _, ic := range ignoredCands {
 		pl.push(ic)
@@ -86,8 +89,16 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 		return nil, err
 	}
 
-	p := &prec{c: c, diags: diags, byName: map[string]*Skill{}, gone: map[string]int{}, all: cands}
-	seen := map[[2]uint64]int{}
+	p := &prec{c: c, diags: diags, byName: map[string]*Skill{}, gone: map[string]goneSkill{}}
+	var text goneText
+	// seen is, for each file, the candidate that loads it so far and how
+	// much that path is the file's own (ownRank), so that the candidate
+	// can be let go.
+	type seenAt struct {
+		i    int
+		rank uint8
+	}
+	seen := map[[2]uint64]seenAt{}
 	seenKey := func(e *entry) [2]uint64 { return [2]uint64{e.stamp.ino, e.stamp.dev} }
 	// Which skill file loads of several paths to one file depends on the
 	// paths found after it unless it is a directory-form SKILL.md that is
@@ -101,8 +112,8 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 			all = pl.collect()
 			for i := range cands.n {
 				if e := all[i]; e != nil && e.readErr == nil && e.stamp.ino != 0 {
-					if j, ok := seen[seenKey(e)]; !ok || ownPath(cands.at(i), cands.at(j)) {
-						seen[seenKey(e)] = i
+					if r := ownRank(cands.at(i)); seen[seenKey(e)].rank < r {
+						seen[seenKey(e)] = seenAt{i, r}
 					}
 				}
 			}
@@ -114,17 +125,23 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 	// of its root with that name in a folder of that name (prec.add), so
 	// it is held, and the skills after it, until the last candidate in a
 	// folder of that name is past.
-	var lastIn map[string]int
+	// The map is built on first use, of the candidates not let go yet
+	// (those let go are past, which is all the answer needs to say), and
+	// keyed by a hash of the folder name: two names with one hash only
+	// hold a skill longer.
+	freed := 0 // chunks of candidates let go (candList.release)
+	var lastIn map[uint64]int
+	seed := maphash.MakeSeed()
 	lastFolder := func(name string) int {
 		if lastIn == nil {
-			lastIn = map[string]int{}
-			for i := range cands.n {
+			lastIn = map[uint64]int{}
+			for i := freed * candChunk; i < cands.n; i++ {
 				if cd := cands.at(i); !cd.ignored {
-					lastIn[candFolder(cd)] = i
+					lastIn[maphash.String(seed, candFolder(cd))] = i
 				}
 			}
 		}
-		if i, ok := lastIn[name]; ok {
+		if i, ok := lastIn[maphash.String(seed, name)]; ok {
 			return i
 		}
 		return -1
@@ -143,7 +160,7 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 			at := p.at[head]
 			head++
 			// The name is copied out of the frontmatter, which is let go.
-			name := strings.Clone(s.Name)
+			name := text.add(s.Name)
 			s.Listed = lim.take(s, name)
 			if err := fn(l, s); err != nil {
 				return err
@@ -152,10 +169,10 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 				return err
 			}
 			handed++
-			// What precedence needs of a skill handed out is its name
-			// and candidate (prec.rival).
+			// What precedence needs of a skill handed out is its name,
+			// location and root (prec.rival).
 			delete(p.byName, s.Name)
-			p.gone[name] = at
+			p.goneFrom(&text, name, cands.at(at))
 		}
 		if head == len(p.skills) {
 			p.skills, p.at, head = p.skills[:0], p.at[:0], 0
@@ -167,6 +184,24 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 		e *entry
 	}
 	var ignored []held
+	// letGo lets go of the chunks of candidates below the first one
+	// still needed: by a skill not handed out, an ignored file held back,
+	// or the candidates to come. A candidate that does not load is
+	// copied into p.lost for nestedDiags.
+	letGo := func(next int) {
+		for _, at := range p.at[head:len(p.skills)] {
+			next = min(next, at)
+		}
+		if len(ignored) > 0 {
+			next = min(next, ignored[0].i)
+		}
+		pl.mu.Lock() // the readers look candidates up
+		for (freed+1)*candChunk <= next {
+			cands.release(freed)
+			freed++
+		}
+		pl.mu.Unlock()
+	}
 	for i := range cands.n {
 		cand := cands.at(i)
 		var e *entry
@@ -185,19 +220,25 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 		loaded := true
 		if e.readErr == nil && e.stamp.ino != 0 {
 			if all == nil {
-				if j, ok := seen[seenKey(e)]; !ok || ownPath(cand, cands.at(j)) {
-					seen[seenKey(e)] = i
+				if r := ownRank(cand); seen[seenKey(e)].rank < r {
+					seen[seenKey(e)] = seenAt{i, r}
 				}
 				if cand.ignored {
 					ignored = append(ignored, held{i, e})
 					continue
 				}
 			}
-			loaded = seen[seenKey(e)] == i
+			loaded = seen[seenKey(e)].i == i
 		}
 		p.cur = i
-		before := len(p.diags)
+		before, lost := len(p.diags), len(p.lost)
 		p.add(cand, e, loaded)
+		for k := lost; k < len(p.lost); k++ {
+			if p.lost[k] == cand {
+				cp := *cand
+				p.lost[k] = &cp
+			}
+		}
 		// The diagnostics must not hold on to the skill's frontmatter.
 		for k := before; k < len(p.diags); k++ {
 			if d := &p.diags[k]; d.Skill != "" {
@@ -207,10 +248,13 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 		if err := handOut(i); err != nil {
 			return nil, err
 		}
+		if (i+1)%candChunk == 0 {
+			letGo(i + 1)
+		}
 	}
 	for _, h := range ignored {
 		p.cur = h.i
-		p.add(cands.at(h.i), h.e, seen[seenKey(h.e)] == h.i)
+		p.add(cands.at(h.i), h.e, seen[seenKey(h.e)].i == h.i)
 	}
 	if err := handOut(cands.n); err != nil {
 		return nil, err
@@ -227,7 +271,7 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 
 // eachWindow is how far the readers of Each may run ahead of the skills
 // handed out.
-const eachWindow = 512
+const eachWindow = 128
 
 // eachListed is Each by List.
 func (c *Catalog) eachListed(ctx context.Context, fn func(l *Listing, s *Skill) error) (*Listing, error) {

@@ -3,7 +3,13 @@ package catalog
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
 	"testing"
+
+	"github.com/skillet-go/skillet/skill"
 )
 
 // TestEachStops: an error from fn ends Each with that error after the
@@ -46,4 +52,151 @@ func TestEachStops(t *testing.T) {
 		t.Fatalf("List after Each: %d skills, want the tree's", len(l.Skills))
 	}
 	checkEach(t, opts, l)
+}
+
+// TestEachAfterLettingGo: Each lets go of the candidates of the skills it
+// has handed out, a chunk of candChunk at a time, and keeps a record of
+// its own for precedence. The skills here that clash with, wait for or
+// repeat a file of a skill handed out hundreds of candidates earlier must
+// give what List gives: a duplicate name in the same root, a shadowed
+// skill in the user root, a skill whose folder is not its name waiting
+// for the folder of its name, a lost skill with a skill nested inside,
+// and an ignored hard link to an early skill's file.
+func TestEachAfterLettingGo(t *testing.T) {
+	e := newEnv(t)
+	files := map[string]string{}
+	const n = 3 * candChunk
+	for i := range n {
+		name := fmt.Sprintf("s-%04d", i)
+		files[".agents/skills/"+name+"/SKILL.md"] = skillMD(name)
+	}
+	// Late in the walk: a second s-0001 (duplicate-name), a folder whose
+	// own name is taken by an earlier skill that is not its folder's
+	// (a-held holds zz-own until zz-own is past), a lost skill with one
+	// nested inside it, and the user root's s-0002 (shadowed).
+	files[".agents/skills/zz-dup/SKILL.md"] = skillMD("s-0001")
+	files[".agents/skills/a-held/SKILL.md"] = skillMD("zz-own")
+	files[".agents/skills/zz-own/SKILL.md"] = skillMD("zz-own")
+	files[".agents/skills/zz-lost/SKILL.md"] = "---\nname: zz-lost\n---\n"
+	files[".agents/skills/zz-lost/inner/SKILL.md"] = skillMD("inner")
+	files[".agents/skills/_ignored/s-0003/SKILL.md"] = skillMD("s-0003")
+	writeTree(t, e.ws, files)
+	home := filepath.Join(e.home, ".agents", "skills", "s-0002")
+	must(t, os.MkdirAll(home, 0o755))
+	must(t, os.WriteFile(filepath.Join(home, SkillFile), []byte(skillMD("s-0002")), 0o644))
+	// The ignored copy is the same file as s-0003's, by a hard link.
+	ign := filepath.Join(e.ws, ".agents/skills/_ignored/s-0003/SKILL.md")
+	must(t, os.Remove(ign))
+	must(t, os.Link(filepath.Join(e.ws, ".agents/skills/s-0003/SKILL.md"), ign))
+
+	for _, ignored := range []bool{false, true} {
+		opts := e.opts(nil)
+		c, err := New(context.Background(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.ignored = ignored
+		l, err := c.List(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, code := range []skill.Code{skill.CodeDuplicateName, skill.CodeShadowed, skill.CodeNestedSkill} {
+			if findDiag(l, code) == nil {
+				t.Errorf("ignored=%v: no %s in %v", ignored, code, codes(l, e.ws))
+			}
+		}
+		if ignored {
+			checkEachIgnored(t, opts, l)
+		} else {
+			checkEach(t, opts, l)
+		}
+	}
+}
+
+// TestOwnRank: ownRank orders two paths to one file as ownPath does.
+func TestOwnRank(t *testing.T) {
+	var cands []candidate
+	for k := range 8 {
+		c := candidate{ignored: k&1 != 0, flat: k&2 != 0}
+		if k&4 != 0 {
+			c.stamp = stamp{ino: 1}
+		}
+		cands = append(cands, c)
+	}
+	for i := range cands {
+		a := &cands[i]
+		if ownRank(a) == 0 {
+			t.Errorf("ownRank(%+v) = 0", *a)
+		}
+		for j := range cands {
+			b := &cands[j]
+			if got, want := ownRank(a) > ownRank(b), ownPath(a, b); got != want {
+				t.Errorf("ownRank says %v for %+v over %+v, ownPath %v", got, *a, *b, want)
+			}
+		}
+	}
+}
+
+// TestEachKeepsLittle: the live heap while Each hands out the skills of a
+// generated tree, and after it returns, is a small part of what List's
+// listing holds; it grows by what precedence keeps per skill handed out
+// (name, location, root), not by the skills. Measured with
+// runtime.ReadMemStats after a collection, as ratios.
+func TestEachKeepsLittle(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector changes what the heap holds")
+	}
+	const n = 2000
+	ws := benchTree(t, n)
+	opts := &Options{Workspace: ws, NoUser: true, NoConfigFile: true}
+	live := func() int64 {
+		runtime.GC()
+		runtime.GC() // and what sync.Pool kept for one collection
+
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return int64(m.HeapAlloc)
+	}
+	base := live()
+	c, err := New(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := c.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := live() - base
+	runtime.KeepAlive(l)
+	runtime.KeepAlive(c)
+	l, c = nil, nil
+
+	base = live()
+	c, err = New(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var during int64
+	k := 0
+	_, err = c.Each(context.Background(), func(*Listing, *Skill) error {
+		if k++; k%500 == 0 {
+			during = max(during, live()-base)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := live() - base
+	runtime.KeepAlive(c)
+	t.Logf("live heap: List's listing %d KB, during Each at most %d KB, a catalog after Each %d KB (%d skills)", listed>>10, during>>10, after>>10, k)
+	if k < n*9/10 {
+		t.Fatalf("Each handed out %d skills", k)
+	}
+	if r := float64(during) / float64(listed); r > 0.35 {
+		t.Errorf("while Each runs the live heap is %.2f of List's listing (%d of %d KB), over 0.35", r, during>>10, listed>>10)
+	}
+	if r := float64(after) / float64(listed); r > 0.01 {
+		t.Errorf("after Each the catalog holds %.3f of List's listing (%d of %d KB), over 0.01", r, after>>10, listed>>10)
+	}
 }

@@ -301,6 +301,23 @@ func ownPath(a, b *candidate) bool {
 	return bLink && !aLink
 }
 
+// ownRank orders the paths to one file as ownPath does, as a number that
+// outlives the candidate: ownPath(a, b) is ownRank(a) > ownRank(b). It is
+// never 0.
+func ownRank(c *candidate) uint8 {
+	r := uint8(1)
+	if !c.ignored {
+		r += 4
+	}
+	if !c.flat {
+		r += 2
+	}
+	if c.stamp != (stamp{}) {
+		r++
+	}
+	return r
+}
+
 // readAll returns the entry of every candidate, index-aligned with cands:
 // those in done (read early), from the cache when the file is unchanged,
 // else read and parsed by a bounded pool of workers.
@@ -374,6 +391,10 @@ func (l *candList) add(c candidate) {
 }
 
 func (l *candList) at(i int) *candidate { return &l.chunks[i/candChunk][i%candChunk] }
+
+// release lets go of chunk k (candidates k*candChunk up to the next
+// chunk's); at must not be asked for them again.
+func (l *candList) release(k int) { l.chunks[k] = nil }
 
 // appendTo appends every candidate to cands.
 func (l *candList) appendTo(cands []candidate) []candidate {

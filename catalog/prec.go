@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/skill"
@@ -31,10 +32,61 @@ type prec struct {
 	// of each skill.
 	cur int
 	at  []int
-	// gone are the skills Each has handed out, by name: the candidate
-	// each came from, in all, is enough to rebuild what precedence needs.
-	gone map[string]int
-	all  *candList
+	// gone are the skills Each has handed out, by name: what precedence
+	// needs to judge a later skill of that name (rival), in memory of
+	// its own, so the candidates they came from can be let go.
+	gone map[string]goneSkill
+}
+
+// goneSkill is what Each keeps of a skill it handed out: its location
+// and base folder (in a goneText arena) and root. text is the location,
+// which starts with the base folder, or the base folder and then the
+// location when it does not.
+type goneSkill struct {
+	text           string
+	root           *Root
+	dirLen, locOff int32
+	flat           bool
+}
+
+func (g *goneSkill) loc() string { return g.text[g.locOff:] }
+func (g *goneSkill) dir() string { return g.text[:g.dirLen] }
+
+// goneText holds the names and locations of the skills Each handed out,
+// copied into large shared blocks: a few bytes per skill more than the
+// text itself, where a copy of each would cost an allocation and the
+// candidate's path buffer would keep its other path too.
+type goneText struct{ block []byte }
+
+const goneBlock = 32 << 10
+
+// add returns a copy of s in the arena.
+func (t *goneText) add(s string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	if len(s) > goneBlock/8 {
+		return strings.Clone(s)
+	}
+	if cap(t.block)-len(t.block) < len(s) {
+		t.block = make([]byte, 0, goneBlock)
+	}
+	off := len(t.block)
+	t.block = append(t.block, s...)
+	// The bytes are never written again, so the string can share them.
+	return unsafe.String(&t.block[off], len(s))
+}
+
+// gone records a skill handed out from candidate cd under name (a copy
+// the caller made, which the record keeps).
+func (p *prec) goneFrom(t *goneText, name string, cd *candidate) {
+	g := goneSkill{root: cd.root, flat: cd.flat, dirLen: int32(len(cd.dir))}
+	if strings.HasPrefix(cd.path, cd.dir) {
+		g.text = t.add(cd.path)
+	} else {
+		g.text, g.locOff = t.add(cd.dir+cd.path), int32(len(cd.dir))
+	}
+	p.gone[name] = g
 }
 
 // rival returns the loaded skill named name, if any.
@@ -42,13 +94,12 @@ func (p *prec) rival(name string) (*Skill, bool) {
 	if w, ok := p.byName[name]; ok {
 		return w, true
 	}
-	i, ok := p.gone[name]
+	g, ok := p.gone[name]
 	if !ok {
 		return nil, false
 	}
-	cd := p.all.at(i)
-	return &Skill{Name: name, Location: cd.path, BaseDir: cd.dir, Root: cd.root.Path,
-		Scope: cd.root.Scope, Folder: cd.root.display, Flat: cd.flat}, true
+	return &Skill{Name: name, Location: g.loc(), BaseDir: g.dir(), Root: g.root.Path,
+		Scope: g.root.Scope, Folder: g.root.display, Flat: g.flat}, true
 }
 
 // addCandidate records cand in the listing's candidates, when they are
