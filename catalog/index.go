@@ -53,19 +53,34 @@ const indexMagic = "skillet index\n"
 // maxIndexBytes bounds an index file (about 100,000 skills).
 const maxIndexBytes = 256 << 20
 
-// An index file is indexMagic, the version, the stamps, the listing
-// (indexcodec.go), the number of strings in the encoding's string table
-// (4 bytes, little-endian), and the CRC-32C (Castagnoli) of everything
-// before it (4 bytes, little-endian). The checksum is there to catch a
-// file that a crash, a full disk or another program cut short,
-// zero-filled or overwrote: such a file is never decoded. CRC-32C detects
-// every error burst up to 32 bits and all but one in 2^32 others, and is
-// computed by the CPU's own instruction where there is one (SSE 4.2,
-// ARMv8 CRC); the SHA-256 it replaces was a tenth of a warm show at 10,000
-// skills. It is not a defence against a forged file: whoever can write
-// the user's cache folder can write any index, and the decoder (fuzzed:
-// FuzzIndexDecode) refuses what does not decode whatever its checksum.
+// An index file is indexMagic; a head of three 4-byte little-endian
+// numbers: the version, the length of the stamps part and the number of
+// strings in the encoding's string table (so that the decoder allocates
+// its table once); the stamps part (the number of stamps, the encoded
+// roots, the stamps); the listing (indexcodec.go); and the CRC-32C
+// (Castagnoli) of everything before it (4 bytes, little-endian). The
+// stamps part is read and decoded first, so that the stamps are checked
+// while the rest of the file is read, checksummed and decoded (fromIndex);
+// statting the paths of a file that then fails its checksum does no harm.
+//
+// The checksum is there to catch a file that a crash, a full disk or
+// another program cut short, zero-filled or overwrote: such a file is
+// never decoded past its stamps. CRC-32C detects every error burst up to
+// 32 bits and all but one in 2^32 others, and is computed by the CPU's own
+// instruction where there is one (SSE 4.2, ARMv8 CRC); the SHA-256 it
+// replaces was a tenth of a warm show at 10,000 skills. It is not a
+// defence against a forged file: whoever can write the user's cache folder
+// can write any index, and the decoder (fuzzed: FuzzIndexDecode) refuses
+// what does not decode whatever its checksum.
 const indexSumSize = 4
+
+// indexHead is where an index file's stamps part begins.
+const indexHead = len(indexMagic) + 12
+
+// indexFirstRead is how much of an index file is read before its stamps
+// are decoded: the whole stamps part at 2,000 skills or so; a larger one
+// takes a second read.
+const indexFirstRead = 256 << 10
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
@@ -75,9 +90,17 @@ type indexState struct {
 	stamps  []pathStamp
 	roots   []byte // the encoded resolved roots
 	listing *Listing
-	// rest is the file's listing, not yet decoded: it is decoded while
-	// the stamps are checked (fromIndex), and then set to nil.
-	rest *idec
+	// rest is the rest of the file, not yet read: it is read and
+	// decoded while the stamps are checked (fromIndex), then set to nil.
+	rest *indexRest
+}
+
+// indexRest is an index file read as far as its stamps.
+type indexRest struct {
+	f    *os.File
+	buf  []byte // the file's size plus one
+	have int    // bytes read into buf
+	d    *idec  // the decoder, past the stamps
 }
 
 // pathStamp is one folder or file of an index, with its stamp, or with
@@ -161,15 +184,24 @@ func (c *Catalog) fromIndex(roots []*Root) *Listing {
 		c.idx = st
 	}
 	st := c.idx
-	if (st.listing == nil && st.rest == nil) || !bytes.Equal(st.roots, encodeRoots(roots)) {
+	if st.listing == nil && st.rest == nil {
+		return nil
+	}
+	if !bytes.Equal(st.roots, encodeRoots(roots)) {
+		if st.rest != nil {
+			// The roots changed since the index was written: it will
+			// not answer this catalog.
+			st.rest.f.Close()
+			c.idx = &indexState{file: st.file}
+		}
 		return nil
 	}
 	check := startCheck(st.stamps)
 	if st.rest != nil {
-		d := st.rest
+		r := st.rest
 		st.rest = nil
-		st.listing = d.listing(c)
-		if d.err != nil || st.listing == nil || d.left() != 0 {
+		st.listing = r.finish(c)
+		if st.listing == nil {
 			check.stop()
 			c.idx = &indexState{file: st.file}
 			return nil
@@ -222,42 +254,57 @@ func (ck *stampCheck) stop() {
 	ck.wg.Wait()
 }
 
-// readIndex reads an index file and decodes its stamps; the listing is
-// left for fromIndex to decode (indexState.rest).
+// readIndex opens an index file and reads and decodes its stamps; the
+// rest is left for fromIndex (indexState.rest). Regular files only, opened
+// without blocking (a FIFO put in its place is refused), at most
+// maxIndexBytes, and not one that grows while it is read.
 func readIndex(file string) (*indexState, error) {
-	// Regular files only, read without blocking (a FIFO put in its place
-	// is refused) and capped; the last bytes are the CRC-32C of the rest,
-	// so a file cut short or damaged is never decoded.
-	data, err := readIndexFile(file)
+	f, err := fsx.Open(file)
 	if err != nil {
 		return nil, err
 	}
-	if len(data) < len(indexMagic)+indexSumSize || !bytes.HasPrefix(data, []byte(indexMagic)) {
+	st, err := readStamps(f, file)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return st, nil
+}
+
+func readStamps(f *os.File, file string) (*indexState, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	size := int(fi.Size())
+	if !fi.Mode().IsRegular() || fi.Size() > maxIndexBytes || size < indexHead+indexSumSize {
 		return nil, errIndexCorrupt
 	}
-	body, sum := data[:len(data)-indexSumSize], data[len(data)-indexSumSize:]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(sum) {
+	buf := make([]byte, size+1)
+	have := min(size, indexFirstRead)
+	if _, err := io.ReadFull(f, buf[:have]); err != nil {
 		return nil, errIndexCorrupt
 	}
-	// Before the checksum: how many strings the file's table holds, so
-	// that the decoder's table is allocated once. Each takes two bytes at
-	// least.
-	if len(body) < len(indexMagic)+4 {
+	head := buf[len(indexMagic):indexHead]
+	version := binary.LittleEndian.Uint32(head)
+	stampsLen := int(binary.LittleEndian.Uint32(head[4:]))
+	nstr := int(binary.LittleEndian.Uint32(head[8:]))
+	end := indexHead + stampsLen
+	// Each string of the table takes two bytes at least.
+	if !bytes.HasPrefix(buf, []byte(indexMagic)) || version != indexVersion || stampsLen < 0 || nstr < 0 ||
+		end > size-indexSumSize || nstr > size/2 {
 		return nil, errIndexCorrupt
 	}
-	nstr := int(binary.LittleEndian.Uint32(body[len(body)-4:]))
-	body = body[:len(body)-4]
-	if nstr > len(body)/2 {
-		return nil, errIndexCorrupt
+	if end > have {
+		if _, err := io.ReadFull(f, buf[have:end]); err != nil {
+			return nil, errIndexCorrupt
+		}
+		have = end
 	}
 	// The decoded strings are substrings of the file's bytes, which
-	// nothing writes after this point: no copy of the file is made.
-	rest := body[len(indexMagic):]
-	d := newDec(unsafe.String(unsafe.SliceData(rest), len(rest)))
+	// nothing writes after they are read: no copy of the file is made.
+	d := newDec(unsafe.String(&buf[indexHead], stampsLen))
 	d.table = make([]string, 0, nstr)
-	if d.uint() != indexVersion {
-		return nil, errIndexCorrupt
-	}
 	st := &indexState{file: file}
 	n := d.count()
 	rootsLen := d.count()
@@ -274,35 +321,33 @@ func readIndex(file string) (*indexState, error) {
 		}
 		st.stamps = append(st.stamps, ps)
 	}
-	if d.err != nil {
+	if d.err != nil || d.left() != 0 {
 		return nil, errIndexCorrupt
 	}
-	st.rest = d
+	st.rest = &indexRest{f: f, buf: buf, have: have, d: d}
 	return st, nil
 }
 
-// readIndexFile reads an index file in one read into a buffer of its size:
-// a regular file only, opened without blocking (a FIFO put in its place is
-// refused), at most maxIndexBytes, and not one that grows while it is read.
-func readIndexFile(file string) ([]byte, error) {
-	f, err := fsx.Open(file)
-	if err != nil {
-		return nil, err
+// finish reads the rest of the file, checks its checksum and decodes its
+// listing; nil when any of that fails. It closes the file.
+func (r *indexRest) finish(c *Catalog) *Listing {
+	defer r.f.Close()
+	size := len(r.buf) - 1
+	n, err := io.ReadFull(r.f, r.buf[r.have:])
+	if (err != io.ErrUnexpectedEOF && err != io.EOF) || r.have+n != size {
+		return nil
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
+	body, sum := r.buf[:size-indexSumSize], r.buf[size-indexSumSize:size]
+	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(sum) {
+		return nil
 	}
-	if !fi.Mode().IsRegular() || fi.Size() > maxIndexBytes {
-		return nil, errIndexCorrupt
+	d := r.d
+	d.s = unsafe.String(&r.buf[indexHead], len(body)-indexHead)
+	l := d.listing(c)
+	if d.err != nil || l == nil || d.left() != 0 {
+		return nil
 	}
-	buf := make([]byte, fi.Size()+1)
-	n, err := io.ReadFull(f, buf)
-	if err != io.ErrUnexpectedEOF || int64(n) != fi.Size() {
-		return nil, errIndexCorrupt
-	}
-	return buf[:n], nil
+	return l
 }
 
 // saveIndex writes the index of a listing that a walk has just produced.
@@ -345,7 +390,7 @@ func (c *Catalog) saveIndex(l *Listing, roots []*Root, start time.Time) {
 	slices.SortFunc(stamps, func(a, b pathStamp) int { return strings.Compare(a.path, b.path) })
 	var e ienc
 	e.b = append(e.b, indexMagic...)
-	e.uint(indexVersion)
+	e.b = append(e.b, make([]byte, indexHead-len(indexMagic))...)
 	e.uint(uint64(len(stamps)))
 	rb := encodeRoots(roots)
 	e.uint(uint64(len(rb)))
@@ -357,16 +402,20 @@ func (c *Catalog) saveIndex(l *Listing, roots []*Root, start time.Time) {
 			e.stamp(ps.stamp)
 		}
 	}
+	stampsLen := len(e.b) - indexHead
 	if err := e.listing(l); err != nil {
 		return
 	}
 	// A search in this process ranks from the section just built (the
 	// bytes are not written to after this).
 	l.search = newSearchIndex(unsafe.String(unsafe.SliceData(e.sec), len(e.sec)), l.Skills)
-	e.b = binary.LittleEndian.AppendUint32(e.b, uint32(len(e.table)))
 	if len(e.b) > maxIndexBytes-indexSumSize {
 		return
 	}
+	head := e.b[len(indexMagic):indexHead]
+	binary.LittleEndian.PutUint32(head, indexVersion)
+	binary.LittleEndian.PutUint32(head[4:], uint32(stampsLen))
+	binary.LittleEndian.PutUint32(head[8:], uint32(len(e.table)))
 	e.b = binary.LittleEndian.AppendUint32(e.b, crc32.Checksum(e.b, castagnoli))
 	if err := os.MkdirAll(c.opts.Index, 0o700); err != nil {
 		return

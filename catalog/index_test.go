@@ -487,3 +487,45 @@ func FuzzIndexDecode(f *testing.F) {
 		}
 	})
 }
+
+// FuzzIndexFile: no file makes reading an index (its head, its stamps,
+// then the rest, checksum and listing) panic or allocate without bound;
+// the seed is a real index file and versions of it cut short.
+func FuzzIndexFile(f *testing.F) {
+	e := newEnv(f)
+	writeTree(f, e.ws, map[string]string{
+		"skills/a/SKILL.md": skillMD("a"),
+		"skills/b/SKILL.md": "---\nname: b\ndescription: Writes release notes.\nmetadata:\n  v: 1\n---\nB\n",
+	})
+	age(f, e.ws)
+	idx := filepath.Join(e.home, "idx")
+	indexed(f, e, idx, &Options{NoUser: true})
+	files, _ := filepath.Glob(filepath.Join(idx, "*.idx"))
+	if len(files) != 1 {
+		f.Fatalf("%d index files, want 1", len(files))
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		f.Fatal(err)
+	}
+	if st, err := readIndex(files[0]); err != nil || st.rest.finish(nil) == nil {
+		f.Fatalf("the index just written does not read back (%v)", err)
+	}
+	f.Add(data)
+	f.Add(data[:indexHead+3])
+	f.Add(data[:len(data)/2])
+	f.Add([]byte(indexMagic))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(t.TempDir(), "x.idx")
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		st, err := readIndex(p)
+		if err != nil {
+			return
+		}
+		if l := st.rest.finish(nil); l != nil {
+			materialize(l)
+		}
+	})
+}

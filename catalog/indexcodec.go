@@ -20,7 +20,7 @@ import (
 
 // indexVersion changes whenever the encoding does; an index of another
 // version is ignored (and rewritten).
-const indexVersion = 5
+const indexVersion = 6
 
 // errIndexCorrupt is an index that does not decode: it is ignored and
 // rewritten, never trusted.
