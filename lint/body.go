@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -585,51 +586,68 @@ func mayTemplate(text []byte) bool {
 // instance", "such as" or "e.g." (with at most one space after "e."), which
 // text must hold in some letter case. A text with non-ASCII bytes is always
 // handed to the expressions, since (?i) folds letters such as U+017F (long
-// s) that ASCII lowering does not.
+// s) that ASCII lowering does not. It looks for the bytes that fix where a
+// word would be, which are rare in prose ("x" of "example", the "." of
+// "e.g.", the "u" of "such", the "f" of "for"), with bytes.IndexByte, and
+// compares letters only there; TestMayExampleWords holds it to comparing
+// at every byte.
 func mayExample(text []byte) bool {
-	for _, c := range text {
-		if c >= 0x80 {
+	i := 0
+	for ; i+8 <= len(text); i += 8 {
+		if binary.LittleEndian.Uint64(text[i:])&swarHighs != 0 {
 			return true
 		}
 	}
-	// ASCII only from here: compare with letters lowered in place.
-	lower := func(c byte) byte {
-		if c >= 'A' && c <= 'Z' {
-			return c + 'a' - 'A'
+	for ; i < len(text); i++ {
+		if text[i] >= 0x80 {
+			return true
 		}
-		return c
 	}
+	// ASCII only from here: compare with letters lowered.
 	has := func(i int, word string) bool {
-		if i+len(word) > len(text) {
+		if i < 0 || i+len(word) > len(text) {
 			return false
 		}
 		for k := 0; k < len(word); k++ {
-			if lower(text[i+k]) != word[k] {
+			if lowerASCII(text[i+k]) != word[k] {
 				return false
 			}
 		}
 		return true
 	}
-	for i, c := range text {
-		switch lower(c) {
-		case 'e':
-			if has(i, "example") {
-				return true
-			}
-			if k := i + 2; has(i, "e.") && k < len(text) && (lower(text[k]) == 'g' || (isSpace(text[k]) || text[k] == '\f') && k+1 < len(text) && lower(text[k+1]) == 'g') {
-				return true
-			}
-		case 's':
-			if has(i, "such as") {
-				return true
-			}
-		case 'f':
-			if has(i, "for instance") {
-				return true
+	// at calls found with each offset of one of the anchors in text,
+	// until found says yes.
+	at := func(anchors string, found func(p int) bool) bool {
+		for k := range len(anchors) {
+			for from := 0; from < len(text); {
+				p := bytes.IndexByte(text[from:], anchors[k])
+				if p < 0 {
+					break
+				}
+				if found(from + p) {
+					return true
+				}
+				from += p + 1
 			}
 		}
+		return false
 	}
-	return false
+	return at("xX", func(p int) bool { return has(p-1, "example") }) ||
+		at(".", func(p int) bool {
+			k := p + 1 // after "e."
+			return has(p-1, "e.") && k < len(text) &&
+				(lowerASCII(text[k]) == 'g' || (isSpace(text[k]) || text[k] == '\f') && k+1 < len(text) && lowerASCII(text[k+1]) == 'g')
+		}) ||
+		at("uU", func(p int) bool { return has(p-1, "such as") }) ||
+		at("fF", func(p int) bool { return has(p, "for instance") })
+}
+
+// lowerASCII lowers an ASCII capital letter.
+func lowerASCII(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // textOf is a block's source text and where its bytes come from in the

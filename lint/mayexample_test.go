@@ -1,6 +1,9 @@
 package lint
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestMayExample holds the prefilter to the expressions it guards: wherever
 // exampleMarker, introMarker or templateMarker match, the prefilter says
@@ -39,5 +42,80 @@ func FuzzMayExample(f *testing.F) {
 		if templateMarker().MatchString(s) && !mayTemplate([]byte(s)) {
 			t.Errorf("%q: templateMarker matches, but mayTemplate says no", s)
 		}
+		if got, want := mayExample([]byte(s)), mayExampleEveryByte([]byte(s)); got != want {
+			t.Errorf("mayExample(%q) = %v, comparing at every byte %v", s, got, want)
+		}
 	})
+}
+
+// mayExampleEveryByte is mayExample as it was first written, comparing at
+// every byte: the reference TestMayExampleWords holds mayExample to.
+// It reports whether exampleMarker or introMarker can match text
+// (or a sentence of it): each of their alternatives holds "example", "for
+// instance", "such as" or "e.g." (with at most one space after "e."), which
+// text must hold in some letter case. A text with non-ASCII bytes is always
+// handed to the expressions, since (?i) folds letters such as U+017F (long
+// s) that ASCII lowering does not.
+func mayExampleEveryByte(text []byte) bool {
+	for _, c := range text {
+		if c >= 0x80 {
+			return true
+		}
+	}
+	// ASCII only from here: compare with letters lowered in place.
+	lower := func(c byte) byte {
+		if c >= 'A' && c <= 'Z' {
+			return c + 'a' - 'A'
+		}
+		return c
+	}
+	has := func(i int, word string) bool {
+		if i+len(word) > len(text) {
+			return false
+		}
+		for k := 0; k < len(word); k++ {
+			if lower(text[i+k]) != word[k] {
+				return false
+			}
+		}
+		return true
+	}
+	for i, c := range text {
+		switch lower(c) {
+		case 'e':
+			if has(i, "example") {
+				return true
+			}
+			if k := i + 2; has(i, "e.") && k < len(text) && (lower(text[k]) == 'g' || (isSpace(text[k]) || text[k] == '\f') && k+1 < len(text) && lower(text[k+1]) == 'g') {
+				return true
+			}
+		case 's':
+			if has(i, "such as") {
+				return true
+			}
+		case 'f':
+			if has(i, "for instance") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TestMayExampleWords: mayExample, which compares letters only where
+// bytes.IndexByte finds an anchor, says what comparing at every byte says,
+// for the texts of TestMayExample, every letter case and spacing of its
+// words at every offset of a text, and (FuzzMayExample) any text.
+func TestMayExampleWords(t *testing.T) {
+	texts := []string{"plain text", "see the file.", "use e.x", "e.", "", "x", ".", "E.G", "e.\fg", "e. G", "e.  g"}
+	for _, w := range []string{"example", "e.g", "e. g", "e.\tg", "such as", "for instance", "Examples", "E.G.", "SUCH AS", "For Instance", "suc as", "fo instance", "exampl", "xample"} {
+		for _, pad := range []string{"", "a", "ab ", "abcdefgh", "abcdefghijklmno"} {
+			texts = append(texts, pad+w, w+pad, pad+w+pad, pad+w[:len(w)-1], pad+strings.ToUpper(w)+"é")
+		}
+	}
+	for _, s := range texts {
+		if got, want := mayExample([]byte(s)), mayExampleEveryByte([]byte(s)); got != want {
+			t.Errorf("mayExample(%q) = %v, comparing at every byte %v", s, got, want)
+		}
+	}
 }
