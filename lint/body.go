@@ -47,16 +47,18 @@ func checkBody(s *subject, top []string) []skill.Diagnostic {
 type bodyScratch struct {
 	refs  []foundRef
 	diags []skill.Diagnostic
+	ctxs  ctxSlab
 }
 
 var bodyScratches = sync.Pool{New: func() any { return new(bodyScratch) }}
 
 func (sc *bodyScratch) put() {
-	if cap(sc.refs) > 1<<12 || cap(sc.diags) > 1<<12 {
+	if cap(sc.refs) > 1<<12 || cap(sc.diags) > 1<<12 || sc.ctxs.n > 1<<12 {
 		return // a rare large body: let its memory go
 	}
 	clear(sc.refs[:cap(sc.refs)])
 	clear(sc.diags[:cap(sc.diags)])
+	sc.ctxs.reset()
 	bodyScratches.Put(sc)
 }
 
@@ -78,7 +80,7 @@ func checkBodyTo(sc *bodyScratch, s *subject, top []string) []skill.Diagnostic {
 	// The scanner and the checks only read the body: they see the
 	// string's bytes without a copy. goldmark gets a copy of its own.
 	b := unsafe.Slice(unsafe.StringData(body), len(body))
-	refs := referencesTo(sc.refs, b, false)
+	refs := referencesTo(sc.refs, &sc.ctxs, b, false)
 	sc.refs = refs[:0] // the memory to reuse next time (cleared by put)
 	if len(refs) == 0 {
 		return diags
@@ -372,13 +374,14 @@ var goldmarkOnly bool
 // plain bodies most skills have; it declines anything else, which goldmark
 // parses.
 func references(body []byte, examples bool) []foundRef {
-	return referencesTo(nil, body, examples)
+	return referencesTo(nil, nil, body, examples)
 }
 
-// referencesTo is references with buf's memory for the scanner's results.
-func referencesTo(buf []foundRef, body []byte, examples bool) []foundRef {
+// referencesTo is references with buf's memory for the scanner's results
+// and slab's (when not nil) for its block contexts.
+func referencesTo(buf []foundRef, slab *ctxSlab, body []byte, examples bool) []foundRef {
 	if !goldmarkOnly {
-		if refs, ok := scanReferencesTo(buf, body, examples); ok {
+		if refs, ok := scanReferencesTo(buf, slab, body, examples); ok {
 			return refs
 		}
 	}

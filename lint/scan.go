@@ -19,12 +19,13 @@ import (
 // ...) makes it decline (ok false), and the body goes to goldmark.
 // FuzzScanReferences and TestScanReferences hold it to goldmark.
 func scanReferences(body []byte, examples bool) (refs []foundRef, ok bool) {
-	return scanReferencesTo(nil, body, examples)
+	return scanReferencesTo(nil, nil, body, examples)
 }
 
-// scanReferencesTo is scanReferences appending to buf[:0] (reused memory).
-func scanReferencesTo(buf []foundRef, body []byte, examples bool) (refs []foundRef, ok bool) {
-	s := scanner{body: body, examples: examples, refs: buf[:0]}
+// scanReferencesTo is scanReferences appending to buf[:0] (reused memory),
+// with the block contexts from slab when it is not nil.
+func scanReferencesTo(buf []foundRef, slab *ctxSlab, body []byte, examples bool) (refs []foundRef, ok bool) {
+	s := scanner{body: body, examples: examples, refs: buf[:0], slab: slab}
 	if !s.run() {
 		return nil, false
 	}
@@ -35,6 +36,7 @@ type scanner struct {
 	body     []byte
 	examples bool
 	refs     []foundRef
+	slab     *ctxSlab
 	// The position of the last reference: its offset, line and the
 	// offset its line starts at (references come in body order).
 	posOff, posLine, posStart int
@@ -520,9 +522,43 @@ func (s *scanner) codeText(start, stop int) {
 // its first reference.
 func (s *scanner) blockCtx() *blockCtx {
 	if s.ctx == nil {
-		s.ctx = &blockCtx{blk: s.blk, intro: s.intro, spans: true}
+		s.ctx = s.slab.get()
+		s.ctx.blk, s.ctx.intro, s.ctx.spans = s.blk, s.intro, true
 	}
 	return s.ctx
+}
+
+// ctxSlab hands out block contexts from chunks reused from one body to the
+// next (a body has a context per block with a reference; a new one each
+// was a fifth of what lint allocated). A nil slab allocates each.
+type ctxSlab struct {
+	chunks [][]blockCtx
+	n      int // handed out since the last reset
+}
+
+const ctxChunk = 64
+
+// get returns a zero block context, valid until the next reset.
+func (s *ctxSlab) get() *blockCtx {
+	if s == nil {
+		return &blockCtx{}
+	}
+	k, i := s.n/ctxChunk, s.n%ctxChunk
+	if k == len(s.chunks) {
+		s.chunks = append(s.chunks, make([]blockCtx, ctxChunk))
+	}
+	s.n++
+	c := &s.chunks[k][i]
+	*c = blockCtx{}
+	return c
+}
+
+// reset takes every context back (and lets go of what they point to).
+func (s *ctxSlab) reset() {
+	for k := 0; k*ctxChunk < s.n; k++ {
+		clear(s.chunks[k][:min(ctxChunk, s.n-k*ctxChunk)])
+	}
+	s.n = 0
 }
 
 // add appends r with its position and, when examples are asked for, its
