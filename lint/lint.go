@@ -233,11 +233,11 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 		}
 	}
 	pool.Wait()
-	n := len(diags)
-	for _, d := range bodyDiags {
-		n += len(d)
-	}
-	diags = slices.Grow(diags, n-len(diags))
+	// The findings are kept in parts until they are sorted into one slice:
+	// the listing's, each candidate's (in candidate order), then those
+	// added below, in this order, as one slice of them all would be.
+	parts := make([][]skill.Diagnostic, 0, len(cands)+2)
+	parts = append(parts, diags)
 	for i, cd := range cands {
 		f := &File{Path: cd.Path, Skill: true, Ignored: cd.Ignored, Flat: cd.Flat}
 		files[cd.Path] = f
@@ -246,10 +246,16 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 		}
 		f.Name = cd.Skill.Name
 		f.Loaded = !cd.Ignored && loaded[cd.Skill]
-		diags = append(diags, bodyDiags[i]...)
+		if len(bodyDiags[i]) > 0 {
+			parts = append(parts, bodyDiags[i])
+		}
 	}
-	diags = dropIgnoredNameMismatch(diags, files)
-	if len(cands) == 0 && len(opts.Targets) == 0 && !slices.ContainsFunc(diags, func(d skill.Diagnostic) bool {
+	for k := range parts {
+		parts[k] = dropIgnoredNameMismatch(parts[k], files)
+	}
+	listed := parts[0]
+	diags = nil // what is added below: the last part
+	if len(cands) == 0 && len(opts.Targets) == 0 && !slices.ContainsFunc(listed, func(d skill.Diagnostic) bool {
 		return d.Code == skill.CodeSkillsSkipped || d.Code == skill.CodeWorkspaceMissing
 	}) {
 		diags = append(diags, elsewhere(l.Workspace, l.Roots)...)
@@ -281,20 +287,23 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 			}
 		}
 	}
+	parts = append(parts, diags)
 	if r.Settings.Mode == skill.Strict {
-		diags = strictFindings(diags, cands)
+		parts = [][]skill.Diagnostic{strictFindings(slices.Concat(parts...), cands)}
 	}
 	if scope != nil {
-		diags = slices.DeleteFunc(diags, func(d skill.Diagnostic) bool {
-			return !inScope(d.Path, scope) && !(d.Related != "" && inScope(d.Related, scope))
-		})
+		for k := range parts {
+			parts[k] = slices.DeleteFunc(parts[k], func(d skill.Diagnostic) bool {
+				return !inScope(d.Path, scope) && !(d.Related != "" && inScope(d.Related, scope))
+			})
+		}
 		for p := range files {
 			if !inScope(p, scope) {
 				delete(files, p)
 			}
 		}
 	}
-	diags = sortFindings(diags)
+	diags = sortFindings(parts)
 	diags = dedupeSorted(diags)
 	attachFixes(diags, files, r.Settings.MaxDescriptionChars)
 	r.Diagnostics = diags
@@ -466,37 +475,51 @@ func inScope(p string, scope []string) bool {
 // draft matches once it is published under that name.
 func dropIgnoredNameMismatch(diags []skill.Diagnostic, files map[string]*File) []skill.Diagnostic {
 	return slices.DeleteFunc(diags, func(d skill.Diagnostic) bool {
+		if d.Code != skill.CodeNameMismatch || d.Skill == "" {
+			return false
+		}
 		f := files[d.Path]
-		if d.Code != skill.CodeNameMismatch || f == nil || !f.Ignored || d.Skill == "" {
+		if f == nil || !f.Ignored {
 			return false
 		}
 		return strings.TrimLeft(skill.DefaultName(d.Path, f.Flat), "_.") == d.Skill
 	})
 }
 
-// sortFindings returns diags in the order of skill.SortDiagnostics (by
-// path, line, column, code and message; stable), in a new slice. The
-// findings of one path mostly come together (a skill's checks report
-// them in a run, in line order), so it sorts the runs of one path by path
-// rather than every finding: same-path runs keep their order, and each
-// path's findings are then sorted by the rest of the key, which the runs
-// of a skill's checks already are. TestSortFindings holds it to
-// skill.SortDiagnostics.
-func sortFindings(diags []skill.Diagnostic) []skill.Diagnostic {
-	if len(diags) < 2 {
-		return diags
+// sortFindings returns the findings of parts, taken in order as one slice,
+// in the order of skill.SortDiagnostics (by path, line, column, code and
+// message; stable), in a new slice. The findings of one path mostly come
+// together (a skill's checks report them in a run, in line order), so it
+// sorts the runs of one path by path rather than every finding: same-path
+// runs keep their order, and each path's findings are then sorted by the
+// rest of the key, which the runs of a skill's checks already are.
+// TestSortFindings holds it to skill.SortDiagnostics.
+func sortFindings(parts [][]skill.Diagnostic) []skill.Diagnostic {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
 	}
-	type run struct{ start, end int }
-	var runs []run
-	for i := 0; i < len(diags); {
-		j := i + 1
-		for j < len(diags) && diags[j].Path == diags[i].Path {
-			j++
+	if n == 0 {
+		for _, p := range parts {
+			if p != nil {
+				return p[:0]
+			}
 		}
-		runs = append(runs, run{i, j})
-		i = j
+		return nil
 	}
-	slices.SortStableFunc(runs, func(a, b run) int { return strings.Compare(diags[a.start].Path, diags[b.start].Path) })
+	type run struct{ d []skill.Diagnostic }
+	var runs []run
+	for _, diags := range parts {
+		for i := 0; i < len(diags); {
+			j := i + 1
+			for j < len(diags) && diags[j].Path == diags[i].Path {
+				j++
+			}
+			runs = append(runs, run{diags[i:j]})
+			i = j
+		}
+	}
+	slices.SortStableFunc(runs, func(a, b run) int { return strings.Compare(a.d[0].Path, b.d[0].Path) })
 	rest := func(a, b skill.Diagnostic) int {
 		if a.Line != b.Line {
 			return a.Line - b.Line
@@ -509,11 +532,11 @@ func sortFindings(diags []skill.Diagnostic) []skill.Diagnostic {
 		}
 		return strings.Compare(a.Message, b.Message)
 	}
-	out := make([]skill.Diagnostic, 0, len(diags))
+	out := make([]skill.Diagnostic, 0, n)
 	for k := 0; k < len(runs); {
-		from, p := len(out), diags[runs[k].start].Path
-		for ; k < len(runs) && diags[runs[k].start].Path == p; k++ {
-			out = append(out, diags[runs[k].start:runs[k].end]...)
+		from, p := len(out), runs[k].d[0].Path
+		for ; k < len(runs) && runs[k].d[0].Path == p; k++ {
+			out = append(out, runs[k].d...)
 		}
 		if group := out[from:]; !slices.IsSortedFunc(group, rest) {
 			slices.SortStableFunc(group, rest)

@@ -14,7 +14,8 @@ import (
 // TestSortFindings: sortFindings gives exactly skill.SortDiagnostics'
 // order, ties included (Related numbers each finding, so the order of
 // findings equal in the sort key shows), for findings in runs per path as
-// a report has them and for findings in any order.
+// a report has them and for findings in any order, handed over in parts
+// of any length.
 func TestSortFindings(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	paths := []string{"/w/a/SKILL.md", "/w/a-b/SKILL.md", "/w/a/b/SKILL.md", "/w/a/link", "/w", "/w/b/SKILL.md", ""}
@@ -40,7 +41,14 @@ func TestSortFindings(t *testing.T) {
 		}
 		want := slices.Clone(diags)
 		skill.SortDiagnostics(want)
-		got := sortFindings(slices.Clone(diags))
+		// In parts, as Run hands them over.
+		var parts [][]skill.Diagnostic
+		for rest := slices.Clone(diags); len(rest) > 0; {
+			k := r.IntN(len(rest) + 1)
+			parts = append(parts, rest[:k])
+			rest = rest[k:]
+		}
+		got := sortFindings(parts)
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("case %d: sortFindings differs from skill.SortDiagnostics (-want +got):\n%s", n, diff)
 		}
