@@ -111,9 +111,6 @@ func openBeneath(d rootDir, rel []byte) (int, syscall.Errno) {
 // one, or cannot be read, that attempt does not count.
 func readFD(fd int, path string, max int, pre stamp) (readResult, error) {
 	bp := bufPool.Get().(*[]byte)
-	if cap(*bp) < max+1 {
-		*bp = make([]byte, 0, max+1)
-	}
 	fail := func(err error) (readResult, error) {
 		bufPool.Put(bp)
 		return readResult{}, err
@@ -141,7 +138,7 @@ func readFD(fd int, path string, max int, pre stamp) (readResult, error) {
 		if st.size < int64(want) {
 			want = int(st.size)
 		}
-		buf := (*bp)[:want]
+		buf := sized(bp, want)
 		n := 0
 		var rerr error
 		for n < want {

@@ -159,3 +159,19 @@ func TestSwappedAfterDiscovery(t *testing.T) {
 		t.Errorf("after the swap: %v", got)
 	}
 }
+
+// TestSized: a read buffer keeps its memory while it is large enough and
+// grows, in 4 KiB steps, to what a larger file needs.
+func TestSized(t *testing.T) {
+	b := make([]byte, 0, readBufMin)
+	bp := &b
+	for _, tc := range []struct{ n, cap int }{
+		{0, readBufMin}, {100, readBufMin}, {readBufMin, readBufMin},
+		{readBufMin + 1, readBufMin + 4096}, {10, readBufMin + 4096}, {64001, 65536},
+	} {
+		got := sized(bp, tc.n)
+		if len(got) != tc.n || cap(*bp) != tc.cap {
+			t.Errorf("sized(%d): len %d, buffer cap %d; want %d, %d", tc.n, len(got), cap(*bp), tc.n, tc.cap)
+		}
+	}
+}

@@ -41,7 +41,22 @@ func (r *readResult) release() {
 	}
 }
 
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, DefaultMaxSkillBytes+1); return &b }}
+// bufPool holds the buffers skill files are read into. One starts at
+// readBufMin bytes, which holds most skill files, and grows when a file
+// needs more (up to maxSkillBytes+1): a reader holds a buffer the size of
+// the largest file it read, not of the largest file it could read.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, readBufMin); return &b }}
+
+const readBufMin = 16 << 10
+
+// sized returns (*bp)[:n], first growing the buffer to n bytes (rounded
+// up to 4 KiB) when it is smaller.
+func sized(bp *[]byte, n int) []byte {
+	if cap(*bp) < n {
+		*bp = make([]byte, 0, (n+4095)&^4095)
+	}
+	return (*bp)[:n]
+}
 
 // errEscape is returned when a skill file is a symlink whose target is
 // outside the allowed boundary.
@@ -84,9 +99,6 @@ func readSkillFile(path string, max int, allowed func(string) bool) (readResult,
 		return readResult{}, err
 	}
 	bp := bufPool.Get().(*[]byte)
-	if cap(*bp) < max+1 {
-		*bp = make([]byte, 0, max+1)
-	}
 	fail := func(err error) (readResult, error) {
 		bufPool.Put(bp)
 		return readResult{}, err
@@ -103,7 +115,7 @@ func readSkillFile(path string, max int, allowed func(string) bool) (readResult,
 		if fi.Size() < int64(want) {
 			want = int(fi.Size())
 		}
-		buf := (*bp)[:want]
+		buf := sized(bp, want)
 		n, err := f.ReadAt(buf, 0)
 		if err != nil && !errors.Is(err, io.EOF) {
 			return fail(err)

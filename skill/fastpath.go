@@ -40,6 +40,8 @@ type fastBuf struct {
 	// nodes' length and usedPtrs are how much of each the reads since
 	// the last release used; release clears only those.
 	usedPtrs int
+	// fm is the frontmatter Parse decodes (decodeFrontmatter).
+	fm frontmatter
 }
 
 var fastBufs = sync.Pool{New: func() any { return new(fastBuf) }}
@@ -52,6 +54,7 @@ func (b *fastBuf) release() {
 	clear(b.nodes)
 	clear(b.ptrs[:b.usedPtrs])
 	b.nodes, b.usedPtrs = b.nodes[:0], 0
+	b.fm = frontmatter{}
 	fastBufs.Put(b)
 }
 

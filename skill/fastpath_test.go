@@ -256,3 +256,40 @@ func TestFastBufRelease(t *testing.T) {
 	b.release()
 	check("after a small read")
 }
+
+// TestPooledParseKeepsNothing: the frontmatter and nodes of a parse live
+// in pooled memory that the next parse reuses, so a skill parsed earlier
+// must not change when more are parsed: files with few and many keys, a
+// repaired one, metadata, lists and extra fields, parsed in turn, each
+// compared with a parse of its own afterwards.
+func TestPooledParseKeepsNothing(t *testing.T) {
+	var many strings.Builder
+	many.WriteString("---\nname: many\ndescription: many keys\n")
+	for i := range 12 {
+		fmt.Fprintf(&many, "x-%d: v%d\n", i, i)
+	}
+	many.WriteString("---\nBody.\n")
+	files := []string{
+		"---\nname: one\ndescription: first\nmetadata:\n  a: \"1\"\n  b: two\nallowed-tools: [Read, Write]\n---\nBody.\n",
+		many.String(),
+		"---\nname: rep\ndescription: a: colon that needs a repair\nlicense: MIT\n---\nBody.\n",
+		"---\nname: four\ndescription: |\n  block scalar\nuser-invocable: true\n---\nBody.\n",
+	}
+	var got []*Skill
+	for round := range 3 {
+		for i, f := range files {
+			s, _ := Parse([]byte(f), &Options{Path: fmt.Sprintf("/s/%d/SKILL.md", i)})
+			if s == nil {
+				t.Fatalf("round %d: file %d rejected", round, i)
+			}
+			got = append(got, s)
+		}
+	}
+	for k, s := range got {
+		i := k % len(files)
+		want, _ := Parse([]byte(files[i]), &Options{Path: fmt.Sprintf("/s/%d/SKILL.md", i)})
+		if !reflect.DeepEqual(s, want) {
+			t.Errorf("skill %d (file %d) changed after later parses:\n got %+v\nwant %+v", k, i, s, want)
+		}
+	}
+}

@@ -55,7 +55,14 @@ func (fm *frontmatter) get(key string) *keyPos {
 const maxRepairs = 16
 
 func (p *parser) decodeFrontmatter(text []byte, lineOff int) (*frontmatter, bool) {
-	fm := &frontmatter{lineOff: lineOff}
+	if p.fast == nil {
+		p.fast = fastBufs.Get().(*fastBuf)
+	}
+	// The frontmatter lives in the parse's pooled memory: nothing a Skill
+	// keeps points into it (Frontmatter and Repairs are slices of their
+	// own), and Parse hands it back with the nodes.
+	fm := &p.fast.fm
+	*fm = frontmatter{lineOff: lineOff}
 	if bytes.IndexByte(text, '\r') >= 0 {
 		// YAML reads a lone CR as a line break; the file's lines are
 		// counted by LF, so CRLF becomes LF and a stray CR inside a line
@@ -64,9 +71,6 @@ func (p *parser) decodeFrontmatter(text []byte, lineOff int) (*frontmatter, bool
 		text = bytes.ReplaceAll(text, []byte("\r"), []byte(" "))
 	}
 	fm.text = text
-	if p.fast == nil {
-		p.fast = fastBufs.Get().(*fastBuf)
-	}
 	root, fast := fastFrontmatterIn(text, p.fast)
 	var err error
 	if !fast {
