@@ -44,6 +44,9 @@ type ienc struct {
 	outer map[string]uint64 // in a blob: the listing's table
 	blob  bool
 	sec   []byte // the search section listing wrote
+	// section, when set, returns the search section of the listing
+	// being written (built elsewhere meanwhile).
+	section func() []byte
 }
 
 func (e *ienc) uint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
@@ -311,7 +314,11 @@ func (e *ienc) listing(l *Listing) error {
 			e.uint(uint64(pos[cd.Skill]) + 1)
 		}
 	}
-	e.sec = searchSection(l.Skills)
+	if e.section != nil {
+		e.sec = e.section()
+	} else {
+		e.sec = searchSection(l.Skills)
+	}
 	e.uint(uint64(len(e.sec)))
 	e.b = append(e.b, e.sec...)
 	return nil

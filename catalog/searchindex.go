@@ -225,7 +225,12 @@ func (d *idec) counts() (c0, c1, c2 uint64) {
 
 // searchSection encodes the search section of skills.
 func searchSection(skills []*Skill) []byte {
-	b := &sectionBuilder{ids: map[string]int{}}
+	// A skill brings about one word of its own (a name's number, a
+	// product): the vocabulary is sized for that.
+	b := &sectionBuilder{ids: make(map[string]int, len(skills)+64)}
+	b.words = make([]string, 0, len(skills)+64)
+	b.posts = make([]posting, 0, len(skills)+64)
+	b.counts = make([][3]uint64, 0, len(skills)+64)
 	out := binary.AppendUvarint(nil, uint64(len(skills)))
 	for doc, s := range skills {
 		b.seen = b.seen[:0]
