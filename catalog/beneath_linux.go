@@ -233,11 +233,24 @@ func closeHeld(held int32) { syscall.Close(int(held - 1)) }
 
 // heldLimit bounds the skill files the walk holds open for the readers: a
 // quarter of the soft RLIMIT_NOFILE (which Go raises to the hard limit at
-// start), at most maxHeld.
+// start) left once the descriptors the listing needs without them are
+// set aside (heldReserve), at most maxHeld; none under a small limit, where
+// a held file would take the descriptor a reader needs to open the next
+// one (its skill would be reported unreadable: too many open files).
 func heldLimit() int32 {
 	var rl syscall.Rlimit
 	if syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl) != nil {
 		return 0
 	}
-	return int32(min(rl.Cur/4, uint64(max(maxHeld, 0))))
+	reserve := heldReserve()
+	if rl.Cur <= reserve {
+		return 0
+	}
+	return int32(min((rl.Cur-reserve)/4, uint64(max(maxHeld, 0))))
 }
+
+// heldReserve is the descriptors set aside for what the listing opens
+// besides the held files: two per reader (its file, and the general
+// path's), and 16 for the standard streams, the runtime's own, the roots
+// and the folders open along the walk.
+func heldReserve() uint64 { return uint64(2*readWorkers() + 16) }

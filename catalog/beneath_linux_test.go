@@ -292,3 +292,34 @@ func listingSummary(t *testing.T, opts *Options) string {
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
+
+// TestHeldLimitLeavesReaders holds the files the walk keeps open for the
+// readers to what the file limit leaves once every reader has its own
+// descriptors and the listing its roots and folders: under a small limit
+// the walk holds none (a held file would take the descriptor a reader
+// needs, and its skill be reported unreadable: too many open files, as
+// `ulimit -n 20` did at 3,000 skills), under an ordinary one it holds some.
+func TestHeldLimitLeavesReaders(t *testing.T) {
+	var saved syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &saved); err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Setrlimit(syscall.RLIMIT_NOFILE, &saved)
+	need := uint64(2*readWorkers() + 16) // each reader's file and the general path's, streams, runtime, roots, folders
+	for _, cur := range []uint64{20, 40, need, need + 4, 64, 1024} {
+		if cur > saved.Max {
+			continue
+		}
+		rl := syscall.Rlimit{Cur: cur, Max: saved.Max}
+		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil {
+			t.Fatal(err)
+		}
+		got := heldLimit()
+		if got < 0 || uint64(got)+need > max(cur, need) || got > maxHeld {
+			t.Errorf("RLIMIT_NOFILE %d: the walk holds up to %d files; with %d for the rest that is over the limit", cur, got, need)
+		}
+		if cur >= need+4*uint64(maxHeld) && got != maxHeld {
+			t.Errorf("RLIMIT_NOFILE %d: the walk holds up to %d files, want %d", cur, got, maxHeld)
+		}
+	}
+}
