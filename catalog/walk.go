@@ -23,22 +23,23 @@ type candidate struct {
 	path     string // absolute path as found
 	dir      string // base directory
 	flat     bool
-	fileCase bool  // named skill.md in another letter case
-	ignored  bool  // below an entry starting with "_" or "." (Catalog.ignored)
-	stamp    stamp // from the walk's lstat; zero when unknown (symlinks)
-	// rootFD is the root held open by the List and rel the path below it,
-	// NUL-terminated, for readBeneath; rel is nil when either is unknown.
-	rootFD rootDir
-	rel    []byte
-	// held is the skill file the walk opened (its descriptor plus one; 0
-	// when none), for the reader to read and close (readOne): one lookup
-	// of the path instead of the walk's lstat and the reader's open. Only
-	// the pipeline's copy of a candidate handed to a reader holds it.
-	held int32
+	fileCase bool // named skill.md in another letter case
+	ignored  bool // below an entry starting with "_" or "." (Catalog.ignored)
 	// opened says the walk opened the file beneath the root without
 	// following a final symlink: it is not a symlink, though its stamp is
 	// not known until it is read.
 	opened bool
+	// held is the skill file the walk opened (its descriptor plus one; 0
+	// when none), for the reader to read and close (readOne): one lookup
+	// of the path instead of the walk's lstat and the reader's open. Only
+	// the pipeline's copy of a candidate handed to a reader holds it.
+	// (Beside the flags, it takes no more room: 120 bytes in all.)
+	held  int32
+	stamp stamp // from the walk's lstat; zero when unknown (symlinks)
+	// rootFD is the root held open by the List and rel the path below it,
+	// NUL-terminated, for readBeneath; rel is nil when either is unknown.
+	rootFD rootDir
+	rel    []byte
 }
 
 // linked reports whether the candidate may be a symlink (or is not known
