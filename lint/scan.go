@@ -46,6 +46,9 @@ type scanner struct {
 	para           bool
 	paraStart, end int
 	inItem         bool
+	// marks says a line of the open paragraph holds a backtick or a
+	// bracket: without one it holds no reference, and inline is not run.
+	marks bool
 	// The open list: its marker ('-', '*', '+', '.' or ')'), or 0, and
 	// its intro (the block before it).
 	list      byte
@@ -132,7 +135,7 @@ const (
 func (s *scanner) run() bool {
 	b := s.body
 	for pos := 0; pos < len(b); {
-		eol, next := lineEnd(b, pos)
+		eol, next, clean, marks := lineScan(b, pos)
 		line := b[pos:eol]
 		kind, info := classify(line)
 		switch kind {
@@ -145,19 +148,20 @@ func (s *scanner) run() bool {
 			pos = next
 			continue
 		}
-		if !lineChars(line) {
+		if !clean {
 			return false
 		}
 		switch kind {
 		case kPara:
 			if s.para {
 				s.end = eol // a continuation line, lazy in a list item
+				s.marks = s.marks || marks
 				break
 			}
 			if s.list != 0 {
 				s.closeList() // a line at the margin after a blank line ends the list
 			}
-			s.para, s.paraStart, s.end, s.inItem = true, pos, eol, false
+			s.para, s.paraStart, s.end, s.inItem, s.marks = true, pos, eol, false, marks
 		case kHeading:
 			if !s.closePara() {
 				return false
@@ -170,7 +174,7 @@ func (s *scanner) run() bool {
 			s.last = sblock{}
 			if stop > start {
 				s.last = sblock{pos + start, pos + stop}
-				if !s.inline(s.last, sblock{}) {
+				if marks && !s.inline(s.last, sblock{}) {
 					return false
 				}
 			}
@@ -204,7 +208,7 @@ func (s *scanner) run() bool {
 			if !s.closePara() {
 				return false
 			}
-			s.para, s.paraStart, s.end, s.inItem = true, pos+info, eol, true
+			s.para, s.paraStart, s.end, s.inItem, s.marks = true, pos+info, eol, true, marks
 		}
 		pos = next
 	}
@@ -244,7 +248,7 @@ func (s *scanner) closePara() bool {
 	} else {
 		s.last = blk
 	}
-	return s.inline(blk, intro)
+	return !s.marks || s.inline(blk, intro)
 }
 
 func (s *scanner) closeList() {
@@ -280,6 +284,37 @@ func lineChars(line []byte) bool {
 		}
 	}
 	return true
+}
+
+// lineScan reads the line that starts at pos in b once, eight bytes at a
+// time: it returns what lineEnd returns, whether the line passes
+// lineChars (clean), and, when it does, whether it holds a backtick or a
+// bracket (marks), which inline stops at. TestSWAR holds it to lineEnd,
+// lineChars and a byte loop.
+func lineScan(b []byte, pos int) (eol, next int, clean, marks bool) {
+	i := pos
+	for {
+		for ; i+8 <= len(b); i += 8 {
+			x := binary.LittleEndian.Uint64(b[i:])
+			if lineStopWord(x)|swarZero(x^(swarOnes*'`'))|swarZero(x^(swarOnes*'[')) != 0 {
+				break
+			}
+		}
+		if i >= len(b) {
+			return len(b), len(b), true, marks
+		}
+		for end := min(i+8, len(b)); i < end; i++ {
+			switch c := b[i]; {
+			case c == '\n':
+				return i, i + 1, true, marks
+			case c == '`' || c == '[':
+				marks = true
+			case lineStop[c] && (c != ']' || i+1 < len(b) && b[i+1] == ':'):
+				eol, next = lineEnd(b, i)
+				return eol, next, false, false
+			}
+		}
+	}
 }
 
 // lineStop marks the bytes lineChars looks at.

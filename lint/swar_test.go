@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// TestSWAR holds lineChars and nextTick, which read eight bytes at a time,
-// to the byte-by-byte loops: every byte value at every position of lines
+// TestSWAR holds lineChars, lineScan and nextTick, which read eight bytes
+// at a time, to the byte-by-byte loops: every byte value at every position of lines
 // of 0 to 24 bytes, "]:" across a word boundary, and random lines drawn
 // from the bytes they stop at.
 func TestSWAR(t *testing.T) {
@@ -28,6 +28,21 @@ func TestSWAR(t *testing.T) {
 		t.Helper()
 		if got, want := lineChars(line), slowChars(line); got != want {
 			t.Fatalf("lineChars(%q) = %v, want %v", line, got, want)
+		}
+		// lineScan from every offset, the text going on after a line
+		// break or not.
+		for _, b := range [][]byte{line, append(append([]byte{}, line...), "\nnext [`\\ line"...)} {
+			for pos := 0; pos <= len(b); pos++ {
+				eol, next := lineEnd(b, pos)
+				clean, marks := slowChars(b[pos:eol]), false
+				for _, c := range b[pos:eol] {
+					marks = marks || clean && (c == '`' || c == '[')
+				}
+				geol, gnext, gclean, gmarks := lineScan(b, pos)
+				if geol != eol || gnext != next || gclean != clean || gmarks != marks {
+					t.Fatalf("lineScan(%q, %d) = %d, %d, %v, %v, want %d, %d, %v, %v", b, pos, geol, gnext, gclean, gmarks, eol, next, clean, marks)
+				}
+			}
 		}
 		for i := 0; i <= len(line); i += 3 {
 			for stop := i; stop <= len(line); stop += 5 {
@@ -54,7 +69,7 @@ func TestSWAR(t *testing.T) {
 		}
 	}
 	r := rand.New(rand.NewPCG(1, 2))
-	alphabet := []byte("ab ]:[`<\\\x00\x1f\x20\x7f\x80\xff\xe2")
+	alphabet := []byte("ab ]:[`<\\\x00\x1f\x20\x7f\x80\xff\xe2\n")
 	for range 20000 {
 		line := make([]byte, r.IntN(40))
 		for i := range line {
