@@ -96,7 +96,7 @@ func TestOneShotGC(t *testing.T) {
 		{"search", nil, true},
 		{"tool-schema", nil, true},
 		{"list", nil, false},
-		{"lint", nil, false},
+		{"lint", nil, true},
 		{"serve", nil, false},
 		{"", nil, false},
 		{"show", map[string]string{"GOGC": "100"}, false},
