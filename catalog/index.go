@@ -58,7 +58,11 @@ const maxIndexBytes = 256 << 20
 // strings in the encoding's string table (so that the decoder allocates
 // its table once); the stamps part (the number of stamps, the encoded
 // roots, the stamps); the listing (indexcodec.go); and the CRC-32C
-// (Castagnoli) of everything before it (4 bytes, little-endian). The
+// (Castagnoli) of the file's name followed by everything before it (4
+// bytes, little-endian): the name is the hash of the catalog's key
+// (indexFile), so a file copied or renamed over the index of another key
+// (other settings, another binary) fails its checksum instead of
+// answering for settings it was not made with. The
 // stamps part is read and decoded first, so that the stamps are checked
 // while the rest of the file is read, checksummed and decoded (fromIndex);
 // statting the paths of a file that then fails its checksum does no harm.
@@ -101,6 +105,13 @@ type indexRest struct {
 	buf  []byte // the file's size plus one
 	have int    // bytes read into buf
 	d    *idec  // the decoder, past the stamps
+	seed uint32 // indexSeed of the file's name
+}
+
+// indexSeed is the CRC-32C of an index file's name, which its checksum
+// begins with.
+func indexSeed(file string) uint32 {
+	return crc32.Checksum([]byte(filepath.Base(file)), castagnoli)
 }
 
 // pathStamp is one folder or file of an index, with its stamp, or with
@@ -324,7 +335,7 @@ func readStamps(f *os.File, file string) (*indexState, error) {
 	if d.err != nil || d.left() != 0 {
 		return nil, errIndexCorrupt
 	}
-	st.rest = &indexRest{f: f, buf: buf, have: have, d: d}
+	st.rest = &indexRest{f: f, buf: buf, have: have, d: d, seed: indexSeed(file)}
 	return st, nil
 }
 
@@ -338,7 +349,7 @@ func (r *indexRest) finish(c *Catalog) *Listing {
 		return nil
 	}
 	body, sum := r.buf[:size-indexSumSize], r.buf[size-indexSumSize:size]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(sum) {
+	if crc32.Update(r.seed, castagnoli, body) != binary.LittleEndian.Uint32(sum) {
 		return nil
 	}
 	d := r.d
@@ -420,7 +431,7 @@ func (c *Catalog) saveIndex(l *Listing, roots []*Root, start time.Time) {
 	binary.LittleEndian.PutUint32(head, indexVersion)
 	binary.LittleEndian.PutUint32(head[4:], uint32(stampsLen))
 	binary.LittleEndian.PutUint32(head[8:], uint32(len(e.table)))
-	e.b = binary.LittleEndian.AppendUint32(e.b, crc32.Checksum(e.b, castagnoli))
+	e.b = binary.LittleEndian.AppendUint32(e.b, crc32.Update(indexSeed(file), castagnoli, e.b))
 	if err := os.MkdirAll(c.opts.Index, 0o700); err != nil {
 		return
 	}

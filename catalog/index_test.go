@@ -349,6 +349,40 @@ func TestIndexKey(t *testing.T) {
 	}
 }
 
+// TestIndexForeignFile: the index file of other settings copied over this
+// catalog's (the roots and every stamp the same) is not taken for its
+// index: the listing is the one of a walk with these settings.
+func TestIndexForeignFile(t *testing.T) {
+	e := newEnv(t)
+	writeTree(t, e.ws, map[string]string{
+		"skills/Bad_Name/SKILL.md": "---\nname: Bad_Name\ndescription: Loads leniently only.\n---\nbody\n",
+		"skills/b/SKILL.md":        skillMD("b"),
+	})
+	age(t, e.ws)
+	lenient, strict := t.TempDir(), t.TempDir()
+	indexed(t, e, lenient, &Options{NoUser: true})
+	_, want, _ := indexed(t, e, strict, &Options{NoUser: true, Strict: true})
+	from, _ := filepath.Glob(filepath.Join(lenient, "*.idx"))
+	to, _ := filepath.Glob(filepath.Join(strict, "*.idx"))
+	if len(from) != 1 || len(to) != 1 {
+		t.Fatalf("index files: %v %v, want one each", from, to)
+	}
+	data, err := os.ReadFile(from[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to[0], data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, got, hit := indexed(t, e, strict, &Options{NoUser: true, Strict: true})
+	if hit {
+		t.Error("the lenient index file answered for strict settings")
+	}
+	if d := cmp.Diff(materialize(want), materialize(got), listingOpts); d != "" {
+		t.Errorf("listing with a foreign index file (-walk +got):\n%s", d)
+	}
+}
+
 // TestIndexFreshStampsNotWritten: files modified just now are not trusted
 // to an index (their stamp could survive one more change within the
 // clock's granularity).
@@ -516,7 +550,8 @@ func FuzzIndexFile(f *testing.F) {
 	f.Add(data[:len(data)/2])
 	f.Add([]byte(indexMagic))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p := filepath.Join(t.TempDir(), "x.idx")
+		// The checksum begins with the file's name: the seed's.
+		p := filepath.Join(t.TempDir(), filepath.Base(files[0]))
 		if err := os.WriteFile(p, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
