@@ -89,8 +89,12 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 		return nil, err
 	}
 
-	p := &prec{c: c, diags: diags, byName: map[string]*Skill{}, gone: map[string]goneSkill{}}
-	var text goneText
+	p := &prec{c: c, diags: diags, byName: map[string]*Skill{}, gone: newGoneSet(cands.n)}
+	// The names of the skills handed out (which the catalog-truncated
+	// message may list) and their locations (which precedence needs only
+	// while skills are handed out) are kept apart, so the locations go
+	// when the last skill is out.
+	var names, locs goneText
 	// seen is, for each file, the candidate that loads it so far and how
 	// much that path is the file's own (ownRank), so that the candidate
 	// can be let go.
@@ -160,7 +164,7 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 			at := p.at[head]
 			head++
 			// The name is copied out of the frontmatter, which is let go.
-			name := text.add(s.Name)
+			name := names.add(s.Name)
 			s.Listed = lim.take(s, name)
 			if err := fn(l, s); err != nil {
 				return err
@@ -172,7 +176,7 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 			// What precedence needs of a skill handed out is its name,
 			// location and root (prec.rival).
 			delete(p.byName, s.Name)
-			p.goneFrom(&text, name, cands.at(at))
+			p.goneFrom(&locs, name, cands.at(at))
 		}
 		if head == len(p.skills) {
 			p.skills, p.at, head = p.skills[:0], p.at[:0], 0
@@ -259,6 +263,9 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 	if err := handOut(cands.n); err != nil {
 		return nil, err
 	}
+	// Every skill is out: what precedence kept goes before the
+	// diagnostics are gathered and sorted.
+	p.gone, p.byName, seen, lastIn, locs = nil, nil, nil, nil, goneText{}
 	diags = append(p.diags, c.nestedDiags(ctx, p.lost)...)
 	if handed == 0 {
 		diags = append(diags, c.skippedDiags(roots)...)

@@ -200,3 +200,35 @@ func TestEachKeepsLittle(t *testing.T) {
 		t.Errorf("after Each the catalog holds %.3f of List's listing (%d of %d KB), over 0.01", r, after>>10, listed>>10)
 	}
 }
+
+// TestGoneSet: the table of skills handed out finds every name put, and
+// only those, however they collide; putting a name again replaces its
+// record.
+func TestGoneSet(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 8, 300, 1000} {
+		g := newGoneSet(n)
+		want := map[string]string{}
+		for i := range n {
+			name := fmt.Sprintf("skill-%d", i)
+			g.put(goneSkill{name: name, text: "/r/" + name + "/SKILL.md"})
+			want[name] = "/r/" + name + "/SKILL.md"
+		}
+		if n > 0 {
+			g.put(goneSkill{name: "skill-0", text: "/other/SKILL.md"})
+			want["skill-0"] = "/other/SKILL.md"
+		}
+		if g.n != n {
+			t.Errorf("n=%d: %d records", n, g.n)
+		}
+		for name, loc := range want {
+			if rec, _ := g.find(name); rec == nil || rec.loc() != loc {
+				t.Errorf("n=%d: find(%q) = %+v, want location %s", n, name, rec, loc)
+			}
+		}
+		for _, name := range []string{"", "skill-", fmt.Sprintf("skill-%d", n), "x"} {
+			if rec, _ := g.find(name); rec != nil {
+				t.Errorf("n=%d: find(%q) = %+v, want none", n, name, rec)
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"hash/maphash"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -35,14 +36,15 @@ type prec struct {
 	// gone are the skills Each has handed out, by name: what precedence
 	// needs to judge a later skill of that name (rival), in memory of
 	// its own, so the candidates they came from can be let go.
-	gone map[string]goneSkill
+	gone *goneSet
 }
 
 // goneSkill is what Each keeps of a skill it handed out: its location
-// and base folder (in a goneText arena) and root. text is the location,
-// which starts with the base folder, or the base folder and then the
-// location when it does not.
+// and base folder (in a goneText of locations) and root. text is the
+// location, which starts with the base folder, or the base folder and
+// then the location when it does not.
 type goneSkill struct {
+	name           string
 	text           string
 	root           *Root
 	dirLen, locOff int32
@@ -52,7 +54,7 @@ type goneSkill struct {
 func (g *goneSkill) loc() string { return g.text[g.locOff:] }
 func (g *goneSkill) dir() string { return g.text[:g.dirLen] }
 
-// goneText holds the names and locations of the skills Each handed out,
+// goneText holds names or locations of the skills Each handed out,
 // copied into large shared blocks: a few bytes per skill more than the
 // text itself, where a copy of each would cost an allocation and the
 // candidate's path buffer would keep its other path too.
@@ -80,13 +82,65 @@ func (t *goneText) add(s string) string {
 // gone records a skill handed out from candidate cd under name (a copy
 // the caller made, which the record keeps).
 func (p *prec) goneFrom(t *goneText, name string, cd *candidate) {
-	g := goneSkill{root: cd.root, flat: cd.flat, dirLen: int32(len(cd.dir))}
+	g := goneSkill{name: name, root: cd.root, flat: cd.flat, dirLen: int32(len(cd.dir))}
 	if strings.HasPrefix(cd.path, cd.dir) {
 		g.text = t.add(cd.path)
 	} else {
 		g.text, g.locOff = t.add(cd.dir+cd.path), int32(len(cd.dir))
 	}
-	p.gone[name] = g
+	p.gone.put(g)
+}
+
+// goneSet holds the goneSkill records by name: a table of record numbers
+// (open addressing, sized once for at most max names, so never more than
+// half full and never grown) over records kept in chunks, so that adding
+// one copies nothing. A map of names to records costs about twice as much
+// at its largest, and as much again in the tables it outgrew.
+type goneSet struct {
+	seed  maphash.Seed
+	slots []int32 // a record's number plus one; 0 is a free slot
+	recs  [][]goneSkill
+	n     int
+}
+
+const goneChunk = 256
+
+func newGoneSet(max int) *goneSet {
+	size := 16
+	for size < 2*max {
+		size <<= 1
+	}
+	return &goneSet{seed: maphash.MakeSeed(), slots: make([]int32, size)}
+}
+
+// find returns the record of name, or nil and the free slot it would take.
+func (g *goneSet) find(name string) (*goneSkill, int) {
+	mask := len(g.slots) - 1
+	for i := int(maphash.String(g.seed, name)) & mask; ; i = (i + 1) & mask {
+		r := int(g.slots[i]) - 1
+		if r < 0 {
+			return nil, i
+		}
+		if rec := &g.recs[r/goneChunk][r%goneChunk]; rec.name == name {
+			return rec, i
+		}
+	}
+}
+
+// put adds rec, or replaces the record of its name.
+func (g *goneSet) put(rec goneSkill) {
+	old, i := g.find(rec.name)
+	if old != nil {
+		*old = rec
+		return
+	}
+	if g.n%goneChunk == 0 {
+		g.recs = append(g.recs, make([]goneSkill, 0, goneChunk))
+	}
+	k := len(g.recs) - 1
+	g.recs[k] = append(g.recs[k], rec)
+	g.n++
+	g.slots[i] = int32(g.n)
 }
 
 // rival returns the loaded skill named name, if any.
@@ -94,8 +148,11 @@ func (p *prec) rival(name string) (*Skill, bool) {
 	if w, ok := p.byName[name]; ok {
 		return w, true
 	}
-	g, ok := p.gone[name]
-	if !ok {
+	if p.gone == nil {
+		return nil, false
+	}
+	g, _ := p.gone.find(name)
+	if g == nil {
 		return nil, false
 	}
 	return &Skill{Name: name, Location: g.loc(), BaseDir: g.dir(), Root: g.root.Path,
