@@ -95,49 +95,64 @@ func (l *Listing) Search(query string, limit int) ([]SearchResult, error) {
 	}
 	n := float64(len(l.Skills))
 
-	var out []SearchResult
-	scoreDoc := func(d int, hs []hit) {
-		s := l.Skills[d]
-		var score float64
-		var matched []string
-		for _, h := range hs {
-			idf := math.Log(1 + (n-df[h.term]+0.5)/(df[h.term]+0.5))
-			score += idf * h.tf * (bm25K1 + 1) / (h.tf + bm25K1)
-			matched = append(matched, terms[h.term])
-		}
-		isExact := s.Name == exact
-		if score == 0 && !isExact {
-			return
-		}
-		out = append(out, SearchResult{Skill: s, Score: score, Matched: matched, ExactName: isExact})
+	// Every matching skill is scored, then ranked on a small record of
+	// its own, and only the results returned are built: a query that
+	// matches thousands of skills returns ten of them by default.
+	type ranked struct {
+		score  float64
+		doc    int
+		lo, hi int // its hits
+		exact  bool
 	}
+	var rs []ranked
 	for d, i := 0, 0; d < len(l.Skills); d++ {
 		j := i
 		for j < len(hits) && hits[j].doc == d {
 			j++
 		}
 		if j > i || l.Skills[d].Name == exact {
-			scoreDoc(d, hits[i:j])
+			var score float64
+			for _, h := range hits[i:j] {
+				idf := math.Log(1 + (n-df[h.term]+0.5)/(df[h.term]+0.5))
+				score += idf * h.tf * (bm25K1 + 1) / (h.tf + bm25K1)
+			}
+			if isExact := l.Skills[d].Name == exact; score != 0 || isExact {
+				rs = append(rs, ranked{score: score, doc: d, lo: i, hi: j, exact: isExact})
+			}
 		}
 		i = j
 	}
-	slices.SortStableFunc(out, func(a, b SearchResult) int {
-		if a.ExactName != b.ExactName {
-			if a.ExactName {
+	// Exact names first, then by score, ties in listing order: the skills'
+	// positions make the order total, so this is the stable sort by
+	// (exact name, score).
+	slices.SortFunc(rs, func(a, b ranked) int {
+		if a.exact != b.exact {
+			if a.exact {
 				return -1
 			}
 			return 1
 		}
 		switch {
-		case a.Score > b.Score:
+		case a.score > b.score:
 			return -1
-		case a.Score < b.Score:
+		case a.score < b.score:
 			return 1
 		}
-		return 0
+		return a.doc - b.doc
 	})
-	if limit > 0 && len(out) > limit {
-		out = out[:limit]
+	if limit > 0 && len(rs) > limit {
+		rs = rs[:limit]
+	}
+	var out []SearchResult
+	if len(rs) > 0 {
+		out = make([]SearchResult, len(rs))
+	}
+	for k, r := range rs {
+		var matched []string
+		for _, h := range hits[r.lo:r.hi] {
+			matched = append(matched, terms[h.term])
+		}
+		out[k] = SearchResult{Skill: l.Skills[r.doc], Score: r.score, Matched: matched, ExactName: r.exact}
 	}
 	return out, nil
 }

@@ -130,6 +130,11 @@ func TestSearchFromIndex(t *testing.T) {
 					if diff := cmp.Diff(resultsOf(want), resultsOf(got)); diff != "" {
 						t.Fatalf("Search(%q) from the index differs from a cold search (-cold +index):\n%s", q, diff)
 					}
+					// A limit returns the first results of the whole ranking.
+					top, _ := l.Search(q, 5)
+					if diff := cmp.Diff(resultsOf(want[:min(5, len(want))]), resultsOf(top)); diff != "" {
+						t.Fatalf("Search(%q, 5) is not the first 5 results (-want +got):\n%s", q, diff)
+					}
 				}
 				terms := queryTerms(q)
 				if len(terms) == 0 {
