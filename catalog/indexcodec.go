@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/skillet-go/skillet/skill"
@@ -20,7 +21,7 @@ import (
 
 // indexVersion changes whenever the encoding does; an index of another
 // version is ignored (and rewritten).
-const indexVersion = 6
+const indexVersion = 7
 
 // errIndexCorrupt is an index that does not decode: it is ignored and
 // rewritten, never trusted.
@@ -221,7 +222,14 @@ func (e *ienc) skill(s *Skill) error {
 		e.b = append(e.b, be.b...)
 	}
 	e.str(s.Location)
-	e.str(s.BaseDir)
+	// The skill folder is most often the file's folder: a flag then,
+	// not a string of its own.
+	if s.BaseDir != "" && s.BaseDir == parentOf(s.Location) {
+		e.bool(true)
+	} else {
+		e.bool(false)
+		e.str(s.BaseDir)
+	}
 	e.str(s.Root)
 	e.str(string(s.Scope))
 	e.str(s.Folder)
@@ -585,7 +593,11 @@ func (d *idec) skill(c *Catalog, strs *[]string, s *Skill, l *lazyParsed) {
 		s.lazy = l
 	}
 	s.Location = d.str()
-	s.BaseDir = d.str()
+	if d.bool() {
+		s.BaseDir = parentOf(s.Location)
+	} else {
+		s.BaseDir = d.str()
+	}
 	s.Root = d.str()
 	s.Scope = Scope(d.str())
 	s.Folder = d.str()
@@ -699,6 +711,15 @@ func (d *idec) listing(c *Catalog) *Listing {
 // minSkillBytes is the shortest encoding of a skill (ienc.skill): a
 // byte for each bool and int and at least one for each string.
 const minSkillBytes = 11
+
+// parentOf is p up to its last "/" ("" when it has none): a substring,
+// so decoding it allocates nothing.
+func parentOf(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}
 
 // lazyParsed is a skill's parsed frontmatter as the index holds it,
 // decoded the first time it is asked for.
