@@ -116,8 +116,8 @@ func TestEachAfterLettingGo(t *testing.T) {
 // TestOwnRank: ownRank orders two paths to one file as ownPath does.
 func TestOwnRank(t *testing.T) {
 	var cands []candidate
-	for k := range 8 {
-		c := candidate{ignored: k&1 != 0, flat: k&2 != 0}
+	for k := range 16 {
+		c := candidate{ignored: k&1 != 0, flat: k&2 != 0, opened: k&8 != 0}
 		if k&4 != 0 {
 			c.stamp = stamp{ino: 1}
 		}
@@ -133,6 +133,26 @@ func TestOwnRank(t *testing.T) {
 			if got, want := ownRank(a) > ownRank(b), ownPath(a, b); got != want {
 				t.Errorf("ownRank says %v for %+v over %+v, ownPath %v", got, *a, *b, want)
 			}
+		}
+	}
+}
+
+// TestSymlinkedSkillFileGivesWay: a SKILL.md that is a symlink to another
+// skill's SKILL.md gives way to that file's own path, found after it, in
+// Each as in List, whether the walk opened the file (held) or lstat'ed it.
+func TestSymlinkedSkillFileGivesWay(t *testing.T) {
+	defer func(m int32, a int) { maxHeld, probeAheadMin = m, a }(maxHeld, probeAheadMin)
+	probeAheadMin = 1 << 30 // the walk opens b/SKILL.md itself
+	e := newEnv(t)
+	writeTree(t, e.ws, map[string]string{
+		"skills/a/SKILL.md": "-> ../b/SKILL.md",
+		"skills/b/SKILL.md": skillMD("b"),
+	})
+	for _, held := range []int32{32, 0} {
+		maxHeld = held
+		_, l := e.list(t, &Options{NoUser: true}) // and Each, against List
+		if len(l.Skills) != 1 || l.Skills[0].Location != filepath.Join(e.ws, "skills", "b", SkillFile) {
+			t.Errorf("held %d: skills %v, want b's own SKILL.md", held, l.Skills)
 		}
 	}
 }

@@ -312,7 +312,7 @@ func ownRank(c *candidate) uint8 {
 	if !c.flat {
 		r += 2
 	}
-	if c.stamp != (stamp{}) {
+	if !c.linked() {
 		r++
 	}
 	return r
