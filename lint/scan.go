@@ -296,7 +296,7 @@ func lineScan(b []byte, pos int) (eol, next int, clean, marks bool) {
 	for {
 		for ; i+8 <= len(b); i += 8 {
 			x := binary.LittleEndian.Uint64(b[i:])
-			if lineStopWord(x)|swarZero(x^(swarOnes*'`'))|swarZero(x^(swarOnes*'[')) != 0 {
+			if lineScanWord(x) != 0 {
 				break
 			}
 		}

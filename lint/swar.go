@@ -18,6 +18,20 @@ func swarZero(x uint64) uint64 { return (x - swarOnes) & ^x & swarHighs }
 // swarLess is nonzero when a byte of x is below n (n <= 128).
 func swarLess(x uint64, n byte) uint64 { return (x - swarOnes*uint64(n)) & ^x & swarHighs }
 
+// swarBetween is nonzero when a byte of x is above m and below n (m <= 127,
+// n <= 128; a byte of 128 or more never counts).
+func swarBetween(x uint64, m, n byte) uint64 {
+	low := x & (swarOnes * 127)
+	return (swarOnes*(127+uint64(n)) - low) & ^x & (low + swarOnes*(127-uint64(m))) & swarHighs
+}
+
+// lineScanWord is nonzero when a byte of x is one lineScan stops at: one
+// lineChars looks at, or a backtick ('[', '\\' and ']' are one range).
+func lineScanWord(x uint64) uint64 {
+	return swarLess(x, 0x20) | swarZero(x^(swarOnes*0x7f)) | swarZero(x^(swarOnes*'<')) |
+		swarBetween(x, '['-1, ']'+1) | swarZero(x^(swarOnes*'`'))
+}
+
 // lineStopWord is nonzero when a byte of x is one lineChars looks at (a
 // control character, DEL, '<', '\\' or ']').
 func lineStopWord(x uint64) uint64 {

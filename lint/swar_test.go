@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"encoding/binary"
 	"math/rand/v2"
 	"testing"
 )
@@ -76,5 +77,29 @@ func TestSWAR(t *testing.T) {
 			line[i] = alphabet[r.IntN(len(alphabet))]
 		}
 		check(line)
+	}
+}
+
+// TestLineScanWord: the word test lineScan uses flags exactly the words
+// that hold a byte it stops at (its bytes are tested independently: no
+// borrow or carry crosses from one byte to the next), for every byte value
+// at every position among bytes it does not stop at, and among bytes of
+// 128 and more.
+func TestLineScanWord(t *testing.T) {
+	for _, fill := range []byte{'a', 0x80, 0xff, ' '} {
+		for p := range 8 {
+			for c := range 256 {
+				var w [8]byte
+				for i := range w {
+					w[i] = fill
+				}
+				w[p] = byte(c)
+				x := binary.LittleEndian.Uint64(w[:])
+				want := lineStop[c] || c == '`' || c == '['
+				if got := lineScanWord(x) != 0; got != want {
+					t.Fatalf("byte %#x at %d among %#x: lineScanWord says %v, want %v", c, p, fill, got, want)
+				}
+			}
+		}
 	}
 }
