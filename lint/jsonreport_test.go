@@ -3,6 +3,9 @@ package lint
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/skillet-go/skillet/catalog"
@@ -52,6 +55,61 @@ func TestWriteJSONIsEncodingJSON(t *testing.T) {
 		}
 		if i < 3 && len(r.Files) == 0 {
 			t.Errorf("report %d has no files", i)
+		}
+	}
+}
+
+// failAfter is a writer that takes n bytes and then fails.
+type failAfter struct{ n int }
+
+func (f *failAfter) Write(b []byte) (int, error) {
+	if len(b) > f.n {
+		k := f.n
+		f.n = 0
+		return k, errors.New("disk full")
+	}
+	f.n -= len(b)
+	return len(b), nil
+}
+
+// TestWriteJSONParallel: a report large enough for WriteJSON to write its
+// files on several goroutines (jsonFilesParallel) gets exactly the bytes
+// of encoding/json, with one or several processors; a write that fails at
+// any point is the error WriteJSON returns, with nothing left running.
+func TestWriteJSONParallel(t *testing.T) {
+	r := &Report{Workspace: "/w", Counts: Counts{Files: 3, Skills: 2, Errors: 1}}
+	hard := "q\"b\\s\n\t\x01\xff\u2028é"
+	for i := range 5*jsonChunk + 17 {
+		f := &File{Path: fmt.Sprintf("/w/s%05d/SKILL.md", i), Name: fmt.Sprint("s", i)}
+		for k := range i % 4 {
+			msg := "the body links to \"references/guide.md\", which does not exist"
+			if k == 2 {
+				msg = hard + fmt.Sprint(i)
+			}
+			f.Diagnostics = append(f.Diagnostics, skill.Diagnostic{Code: skill.CodeBrokenReference, Severity: skill.SeverityWarning,
+				Path: f.Path, Line: k + 1, Column: i, Message: msg, Related: map[bool]string{true: "/r" + hard}[k == 1]})
+		}
+		r.Files = append(r.Files, f)
+	}
+	var want bytes.Buffer
+	if err := r.writeJSONEncoded(&want); err != nil {
+		t.Fatal(err)
+	}
+	for _, procs := range []int{1, 2, 4} {
+		old := runtime.GOMAXPROCS(procs)
+		var got bytes.Buffer
+		err := r.WriteJSON(&got)
+		runtime.GOMAXPROCS(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("GOMAXPROCS %d: WriteJSON differs from encoding/json", procs)
+		}
+	}
+	for _, n := range []int{0, 10, 40 << 10, want.Len() / 2, want.Len() - 1} {
+		if err := r.WriteJSON(&failAfter{n: n}); err == nil || err.Error() != "disk full" {
+			t.Errorf("a write failing after %d bytes: WriteJSON returned %v", n, err)
 		}
 	}
 }

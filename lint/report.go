@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/skillet-go/skillet/internal/fsx"
@@ -217,48 +220,36 @@ type jsonIssue struct {
 // in one pass as the report is walked (docs/performance.md#lint).
 func (r *Report) WriteJSON(w io.Writer) error {
 	var j jsonw.Writer
-	// A report repeats its codes, levels and messages (a skill that links
-	// one missing file ten times has ten findings with one message): each
-	// is quoted once per run of equal values.
-	var code, level, msg lastQuoted
 	j.B = append(j.B, "{\n  \"workspace\": "...)
 	j.Str(filepath.ToSlash(r.Workspace))
 	j.B = append(j.B, ",\n  \"files\": "...)
-	var err error
-	j.Array(len(r.Files), 1, func(i int) {
-		f := r.Files[i]
-		j.B = append(j.B, '{')
-		j.Key(0, 3, "path")
-		j.Str(filepath.ToSlash(f.Path))
-		j.Key(1, 3, "name")
-		j.Str(f.Name)
-		j.Key(1, 3, "issues")
-		j.Array(len(f.Diagnostics), 3, func(k int) {
-			d := &f.Diagnostics[k]
-			j.B = append(j.B, issueCode...)
-			code.str(&j, string(d.Code))
-			j.B = append(j.B, issueLevel...)
-			level.str(&j, string(d.Severity))
-			j.B = append(j.B, issueMessage...)
-			msg.str(&j, d.Message)
-			j.B = append(j.B, issueLine...)
-			j.Int(d.Line)
-			j.B = append(j.B, issueColumn...)
-			j.Int(d.Column)
-			if rel := filepath.ToSlash(d.Related); rel != "" {
-				j.Key(1, 5, "related")
-				j.Str(rel)
+	n := len(r.Files)
+	switch workers := runtime.GOMAXPROCS(0); {
+	case n == 0:
+		j.B = append(j.B, "[]"...)
+	case n < 2*jsonChunk || workers < 2:
+		j.B = append(j.B, '[')
+		var q jsonQuotes
+		for i := range n {
+			r.jsonFile(&j, i, &q)
+			if len(j.B) >= 32<<10 {
+				if _, err := w.Write(j.B); err != nil {
+					return err
+				}
+				j.B = j.B[:0]
 			}
-			j.End(4, '}')
-		})
-		j.End(2, '}')
-		if len(j.B) >= 32<<10 && err == nil {
-			_, err = w.Write(j.B)
-			j.B = j.B[:0]
 		}
-	})
-	if err != nil {
-		return err
+		j.End(1, ']')
+	default:
+		j.B = append(j.B, '[')
+		if _, err := w.Write(j.B); err != nil {
+			return err
+		}
+		j.B = j.B[:0]
+		if err := r.jsonFilesParallel(w, workers); err != nil {
+			return err
+		}
+		j.End(1, ']')
 	}
 	j.B = append(j.B, ",\n  \"counts\": {"...)
 	j.Key(0, 2, "files")
@@ -283,7 +274,105 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		j.B = append(j.B, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
 	}
 	j.B = append(j.B, "\n}\n"...)
-	_, err = w.Write(j.B)
+	_, err := w.Write(j.B)
+	return err
+}
+
+// jsonChunk is how many files of a large report one goroutine writes as
+// JSON at a time (jsonFilesParallel).
+const jsonChunk = 256
+
+// jsonQuotes are the strings a writer of the report's JSON quoted last:
+// a report repeats its codes, levels and messages (a skill that links one
+// missing file ten times has ten findings with one message), and each is
+// quoted once per run of equal values.
+type jsonQuotes struct{ code, level, msg lastQuoted }
+
+// jsonFile appends the i-th element of the "files" array to j, after its
+// separator and line break (what jsonw.Array writes before an element).
+func (r *Report) jsonFile(j *jsonw.Writer, i int, q *jsonQuotes) {
+	f := r.Files[i]
+	j.Elem(i, 2)
+	j.B = append(j.B, '{')
+	j.Key(0, 3, "path")
+	j.Str(filepath.ToSlash(f.Path))
+	j.Key(1, 3, "name")
+	j.Str(f.Name)
+	j.Key(1, 3, "issues")
+	j.Array(len(f.Diagnostics), 3, func(k int) {
+		d := &f.Diagnostics[k]
+		j.B = append(j.B, issueCode...)
+		q.code.str(j, string(d.Code))
+		j.B = append(j.B, issueLevel...)
+		q.level.str(j, string(d.Severity))
+		j.B = append(j.B, issueMessage...)
+		q.msg.str(j, d.Message)
+		j.B = append(j.B, issueLine...)
+		j.Int(d.Line)
+		j.B = append(j.B, issueColumn...)
+		j.Int(d.Column)
+		if rel := filepath.ToSlash(d.Related); rel != "" {
+			j.Key(1, 5, "related")
+			j.Str(rel)
+		}
+		j.End(4, '}')
+	})
+	j.End(2, '}')
+}
+
+// jsonFilesParallel writes the elements of the "files" array of a large
+// report to w as jsonFile appends them, the chunks of jsonChunk files
+// written by workers goroutines at once and to w in order, at most a few
+// chunks ahead of w (the bytes are those of one goroutine writing them
+// all). After a failed write the rest is written nowhere, and the first
+// error is returned.
+func (r *Report) jsonFilesParallel(w io.Writer, workers int) error {
+	n := len(r.Files)
+	chunks := (n + jsonChunk - 1) / jsonChunk
+	window := 2 * workers
+	done := make([]chan []byte, chunks)
+	for k := range done {
+		done[k] = make(chan []byte, 1)
+	}
+	slots := make(chan struct{}, window)      // chunks taken and not yet written
+	free := make(chan []byte, window+workers) // written chunks' memory
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			var q jsonQuotes
+			for {
+				slots <- struct{}{}
+				k := int(next.Add(1)) - 1
+				if k >= chunks {
+					<-slots
+					return
+				}
+				var j jsonw.Writer
+				select {
+				case j.B = <-free:
+				default:
+				}
+				for i := k * jsonChunk; i < min((k+1)*jsonChunk, n); i++ {
+					r.jsonFile(&j, i, &q)
+				}
+				done[k] <- j.B
+			}
+		})
+	}
+	var err error
+	for k := range chunks {
+		b := <-done[k]
+		if err == nil {
+			_, err = w.Write(b)
+		}
+		select {
+		case free <- b[:0]:
+		default:
+		}
+		<-slots
+	}
+	wg.Wait()
 	return err
 }
 
