@@ -403,7 +403,9 @@ func (c *Catalog) saveIndex(l *Listing, roots []*Root, start time.Time) {
 	sec := make(chan []byte, 1)
 	go func() { sec <- searchSection(l.Skills) }()
 	slices.SortFunc(stamps, func(a, b pathStamp) int { return strings.Compare(a.path, b.path) })
-	e := ienc{section: func() []byte { return <-sec }}
+	// About four strings of each skill are new to the table (its name,
+	// description, path, and one more), and each stamp's path.
+	e := ienc{section: func() []byte { return <-sec }, table: make(map[string]uint64, len(stamps)+4*len(l.Skills))}
 	e.b = append(e.b, indexMagic...)
 	e.b = append(e.b, make([]byte, indexHead-len(indexMagic))...)
 	e.uint(uint64(len(stamps)))

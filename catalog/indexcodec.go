@@ -45,6 +45,8 @@ type ienc struct {
 	outer map[string]uint64 // in a blob: the listing's table
 	blob  bool
 	sec   []byte // the search section listing wrote
+	// blobEnc encodes each skill's blob in turn.
+	blobEnc *ienc
 	// section, when set, returns the search section of the listing
 	// being written (built elsewhere meanwhile).
 	section func() []byte
@@ -214,7 +216,14 @@ func (e *ienc) skill(s *Skill) error {
 		e.str(s.Description)
 		e.str(s.WhenToUse)
 		e.bool(s.Hidden())
-		be := ienc{outer: e.table, blob: true}
+		// One blob encoder serves every skill: its table and bytes are
+		// reset, not allocated again.
+		if e.blobEnc == nil {
+			e.blobEnc = &ienc{table: map[string]uint64{}, blob: true}
+		}
+		be := e.blobEnc
+		be.outer, be.b = e.table, be.b[:0]
+		clear(be.table)
 		if err := be.parsed(p); err != nil {
 			return err
 		}
