@@ -2,7 +2,6 @@ package lint
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -589,24 +588,12 @@ func mayTemplate(text []byte) bool {
 // instance", "such as" or "e.g." (with at most one space after "e."), which
 // text must hold in some letter case. A text with non-ASCII bytes is always
 // handed to the expressions, since (?i) folds letters such as U+017F (long
-// s) that ASCII lowering does not. It looks for the bytes that fix where a
-// word would be, which are rare in prose ("x" of "example", the "." of
-// "e.g.", the "u" of "such", the "f" of "for"), with bytes.IndexByte, and
-// compares letters only there; TestMayExampleWords holds it to comparing
-// at every byte.
+// s) that ASCII lowering does not. It stops only at the bytes that fix
+// where a marker word would be, which are rare in prose (the "x" of
+// "example", the "." of "e.g.", the "u" of "such", the "f" of "for"; a
+// table says which), and compares letters only there;
+// TestMayExampleWords holds it to comparing at every byte.
 func mayExample(text []byte) bool {
-	i := 0
-	for ; i+8 <= len(text); i += 8 {
-		if binary.LittleEndian.Uint64(text[i:])&swarHighs != 0 {
-			return true
-		}
-	}
-	for ; i < len(text); i++ {
-		if text[i] >= 0x80 {
-			return true
-		}
-	}
-	// ASCII only from here: compare with letters lowered.
 	has := func(i int, word string) bool {
 		if i < 0 || i+len(word) > len(text) {
 			return false
@@ -618,32 +605,52 @@ func mayExample(text []byte) bool {
 		}
 		return true
 	}
-	// at calls found with each offset of one of the anchors in text,
-	// until found says yes.
-	at := func(anchors string, found func(p int) bool) bool {
-		for k := range len(anchors) {
-			for from := 0; from < len(text); {
-				p := bytes.IndexByte(text[from:], anchors[k])
-				if p < 0 {
-					break
-				}
-				if found(from + p) {
-					return true
-				}
-				from += p + 1
+	for p, c := range text {
+		switch exampleAnchor[c] {
+		case 0:
+		case anchorNonASCII:
+			return true
+		case anchorX:
+			if has(p-1, "example") {
+				return true
+			}
+		case anchorDot:
+			k := p + 1 // after "e."
+			if has(p-1, "e.") && k < len(text) &&
+				(lowerASCII(text[k]) == 'g' || (isSpace(text[k]) || text[k] == '\f') && k+1 < len(text) && lowerASCII(text[k+1]) == 'g') {
+				return true
+			}
+		case anchorU:
+			if has(p-1, "such as") {
+				return true
+			}
+		case anchorF:
+			if has(p, "for instance") {
+				return true
 			}
 		}
-		return false
 	}
-	return at("xX", func(p int) bool { return has(p-1, "example") }) ||
-		at(".", func(p int) bool {
-			k := p + 1 // after "e."
-			return has(p-1, "e.") && k < len(text) &&
-				(lowerASCII(text[k]) == 'g' || (isSpace(text[k]) || text[k] == '\f') && k+1 < len(text) && lowerASCII(text[k+1]) == 'g')
-		}) ||
-		at("uU", func(p int) bool { return has(p-1, "such as") }) ||
-		at("fF", func(p int) bool { return has(p, "for instance") })
+	return false
 }
+
+// Kinds of the bytes mayExample stops at.
+const (
+	anchorNonASCII = 1 + iota
+	anchorX
+	anchorDot
+	anchorU
+	anchorF
+)
+
+// exampleAnchor is the kind of each byte for mayExample, 0 for a byte it
+// passes over.
+var exampleAnchor = func() (t [256]uint8) {
+	for c := 0x80; c < 256; c++ {
+		t[c] = anchorNonASCII
+	}
+	t['x'], t['X'], t['.'], t['u'], t['U'], t['f'], t['F'] = anchorX, anchorX, anchorDot, anchorU, anchorU, anchorF, anchorF
+	return t
+}()
 
 // lowerASCII lowers an ASCII capital letter.
 func lowerASCII(c byte) byte {
