@@ -104,7 +104,7 @@ func (l *Listing) Search(query string, limit int) ([]SearchResult, error) {
 		lo, hi int // its hits
 		exact  bool
 	}
-	var rs []ranked
+	rs := make([]ranked, 0, min(len(hits)+1, len(l.Skills)))
 	for d, i := 0, 0; d < len(l.Skills); d++ {
 		j := i
 		for j < len(hits) && hits[j].doc == d {
@@ -124,8 +124,9 @@ func (l *Listing) Search(query string, limit int) ([]SearchResult, error) {
 	}
 	// Exact names first, then by score, ties in listing order: the skills'
 	// positions make the order total, so this is the stable sort by
-	// (exact name, score).
-	slices.SortFunc(rs, func(a, b ranked) int {
+	// (exact name, score), and its first results are the same whether
+	// the rest are sorted or not.
+	order := func(a, b ranked) int {
 		if a.exact != b.exact {
 			if a.exact {
 				return -1
@@ -139,9 +140,14 @@ func (l *Listing) Search(query string, limit int) ([]SearchResult, error) {
 			return 1
 		}
 		return a.doc - b.doc
-	})
-	if limit > 0 && len(rs) > limit {
-		rs = rs[:limit]
+	}
+	if limit > 0 && limit <= maxSelect && len(rs) > limit {
+		rs = firstRanked(rs, limit, order)
+	} else {
+		slices.SortFunc(rs, order)
+		if limit > 0 && len(rs) > limit {
+			rs = rs[:limit]
+		}
 	}
 	var out []SearchResult
 	if len(rs) > 0 {
@@ -252,6 +258,28 @@ func tokenHits(skills []*Skill, terms []string) ([]hit, []float64) {
 	}
 
 	return hits, df
+}
+
+// maxSelect is the largest limit for which Search keeps the first results
+// as it scores instead of sorting every match.
+const maxSelect = 64
+
+// firstRanked returns the first k of rs in order, sorted, keeping a sorted
+// list of the best k seen: one comparison for most of a long list.
+func firstRanked[T any](rs []T, k int, order func(a, b T) int) []T {
+	top := make([]T, 0, k)
+	for _, r := range rs {
+		if len(top) == k && order(r, top[k-1]) >= 0 {
+			continue
+		}
+		i, _ := slices.BinarySearchFunc(top, r, order)
+		if len(top) < k {
+			top = append(top, r)
+		}
+		copy(top[i+1:], top[i:len(top)-1])
+		top[i] = r
+	}
+	return top
 }
 
 // stopWords are dropped from queries: they appear in most descriptions and

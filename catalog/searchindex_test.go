@@ -3,6 +3,7 @@ package catalog
 import (
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -262,4 +263,30 @@ func FuzzSearchSectionDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestFirstRanked: the first k kept while scanning are the first k of the
+// whole list sorted, for lists with ties broken by position, and any k.
+func TestFirstRanked(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	type item struct{ score, pos int }
+	order := func(a, b item) int {
+		if a.score != b.score {
+			return b.score - a.score
+		}
+		return a.pos - b.pos
+	}
+	for n := range 40 {
+		items := make([]item, n)
+		for i := range items {
+			items[i] = item{r.IntN(5), i}
+		}
+		sorted := slices.Clone(items)
+		slices.SortFunc(sorted, order)
+		for k := 1; k <= n; k++ {
+			if got := firstRanked(items, k, order); !slices.Equal(got, sorted[:k]) {
+				t.Fatalf("n=%d k=%d: %v, want %v", n, k, got, sorted[:k])
+			}
+		}
+	}
 }
