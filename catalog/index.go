@@ -421,6 +421,9 @@ func (c *Catalog) saveIndex(l *Listing, roots []*Root, start time.Time) {
 	}
 	stampsLen := len(e.b) - indexHead
 	if err := e.listing(l); err != nil {
+		if e.sec == nil {
+			<-sec // the section's goroutine reads l: it ends before l is returned
+		}
 		return
 	}
 	// A search in this process ranks from the section just built (the
