@@ -84,6 +84,8 @@ row "prompt/$n" "$out/floor" "$t" ::: "$out/skillet" prompt -w "$t" --no-user -q
   "$out/skillet" prompt -w "$t" --no-user -q --no-cache
 row "search/$n" "$out/floor" "$t" ::: "$out/skillet" search release notes -w "$t" --no-user -q ::: \
   "$out/skillet" search release notes -w "$t" --no-user -q --no-cache
+row "tool-schema/$n" "$out/floor" "$t" ::: "$out/skillet" tool-schema -w "$t" --no-user -q ::: \
+  "$out/skillet" tool-schema -w "$t" --no-user -q --no-cache
 # lint --json checks every skill of the tree (the generated trees hold broken
 # references, so it exits 1; abrun still counts the runs). LINT_RUNS (default
 # 5) keeps this row short: one run is several seconds at 10,000 skills.
