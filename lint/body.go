@@ -28,14 +28,13 @@ import (
 // runtime's loader gives a model. A body that cannot hold a reference
 // (mayReference) is not read further; a plain one is read by the scanner
 // of scan.go, and only the rest by goldmark (docs/performance.md#lint).
-// top, when not nil, is the names of the skill folder's entries as
-// (*os.File).Readdirnames lists them, read already by the bundle walk.
-func checkBody(s *subject, top []string) []skill.Diagnostic {
+// view, when not nil, is what the bundle walk saw of the skill folder.
+func checkBody(s *subject, view *folderView) []skill.Diagnostic {
 	// The references and findings are gathered in memory reused from one
 	// skill to the next; the caller gets a copy of the right size.
 	sc := bodyScratches.Get().(*bodyScratch)
 	defer sc.put()
-	diags := checkBodyTo(sc, s, top)
+	diags := checkBodyTo(sc, s, view)
 	if len(diags) == 0 {
 		return nil
 	}
@@ -61,7 +60,11 @@ func (sc *bodyScratch) put() {
 	bodyScratches.Put(sc)
 }
 
-func checkBodyTo(sc *bodyScratch, s *subject, top []string) []skill.Diagnostic {
+func checkBodyTo(sc *bodyScratch, s *subject, view *folderView) []skill.Diagnostic {
+	var top []string
+	if view != nil {
+		top = view.top
+	}
 	diags := sc.diags[:0]
 	defer func() { sc.diags = diags[:0] }()
 	if s.parsed.BodyLines > skill.MaxBodyLines {
@@ -143,6 +146,8 @@ func checkBodyTo(sc *bodyScratch, s *subject, top []string) []skill.Diagnostic {
 				// What checkReference would say, and caseVariant finds no
 				// variant of the first element.
 				v.problem, v.missing, v.absent = "does not exist in the skill folder", true, true
+			} else if view.exists(clean) {
+				v.ok = true // the walk saw it: the stat of checkReference finds it
 			} else {
 				if !openRoot() {
 					return diags[:before]

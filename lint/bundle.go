@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/skill"
@@ -36,14 +37,62 @@ const (
 // filepath.WalkDir does; a skill folder that is itself a symlink is not
 // walked. On Linux it reads each folder with one getdents64 pass and the
 // entries' d_type (bundle_linux.go), elsewhere with filepath.WalkDir.
-// When top is not nil and the walk read the folder, *top is set to the
-// names of its entries in the order the file system lists them (what
-// (*os.File).Readdirnames gives), for caseVariant.
-func checkBundle(s *subject, top *[]string) []skill.Diagnostic {
+// When view is not nil it gets what the walk saw (folderView).
+func checkBundle(s *subject, view *folderView) []skill.Diagnostic {
 	if s == nil || s.flat || s.baseDir == "" {
 		return nil
 	}
-	return walkBundle(s, top)
+	return walkBundle(s, view)
+}
+
+// folderView is what the walk of a skill folder saw, for the body check:
+// the names of the folder's entries in the order the file system lists
+// them (what (*os.File).Readdirnames gives; nil when the walk did not
+// read the folder), for caseVariant and absentAt, and the entries below it
+// that are folders or regular files, by their path relative to it (at
+// most maxSeen; those below a folder that is a link are not walked).
+type folderView struct {
+	top  []string
+	seen []seenEntry
+}
+
+type seenEntry struct {
+	rel string
+	dir bool
+}
+
+const maxSeen = 256
+
+// exists reports whether the walk saw the clean relative path p as a
+// regular file or folder reached through folders only (no link on the
+// way): then the os.Root stat of checkReference finds it. false means
+// "ask the file system".
+func (v *folderView) exists(p string) bool {
+	if v == nil || p == "." || p == "" {
+		return false
+	}
+	for i := 0; ; {
+		j := strings.IndexByte(p[i:], '/')
+		last := j < 0
+		prefix := p
+		if !last {
+			prefix = p[:i+j]
+		}
+		found := false
+		for _, e := range v.seen {
+			if e.rel == prefix && (e.dir || last) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+		if last {
+			return true
+		}
+		i += j + 1
+	}
 }
 
 // bundleLinks is what the walk of one skill folder found: the findings so

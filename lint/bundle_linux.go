@@ -23,12 +23,12 @@ import (
 // that is neither a folder nor a symlink costs nothing more. Folders are
 // opened below their parent with O_NOFOLLOW: a skill folder that is a
 // symlink is not walked (filepath.WalkDir does not follow it either).
-func walkBundle(s *subject, top *[]string) []skill.Diagnostic {
+func walkBundle(s *subject, view *folderView) []skill.Diagnostic {
 	fd, err := openDirAt(fsx.AtFDCWD, s.baseDir)
 	if err != nil {
 		return nil
 	}
-	w := &bundleWalk{links: bundleLinks{s: s}, seen: 1, buf: direntBufs.Get().(*[]byte), top: top}
+	w := &bundleWalk{links: bundleLinks{s: s}, seen: 1, buf: direntBufs.Get().(*[]byte), view: view}
 	defer direntBufs.Put(w.buf)
 	w.dir(fd, s.baseDir, "")
 	return w.links.result()
@@ -38,7 +38,7 @@ type bundleWalk struct {
 	links bundleLinks
 	seen  int
 	buf   *[]byte
-	top   *[]string // the names of the skill folder's entries, unsorted
+	view  *folderView // what the walk saw, for the body check
 }
 
 var direntBufs = sync.Pool{New: func() any { b := make([]byte, 8<<10); return &b }}
@@ -56,12 +56,12 @@ func (w *bundleWalk) dir(fd int, path, rel string) bool {
 		syscall.Close(fd)
 		return true // as WalkDir: a folder that cannot be read is passed over
 	}
-	if rel == "" && w.top != nil {
+	if rel == "" && w.view != nil {
 		names := make([]string, len(ents))
 		for i, e := range ents {
 			names[i] = e.name
 		}
-		*w.top = names
+		w.view.top = names
 	}
 	slices.SortFunc(ents, func(a, b bundleEntry) int { return strings.Compare(a.name, b.name) })
 	defer syscall.Close(fd)
@@ -82,6 +82,9 @@ func (w *bundleWalk) dir(fd int, path, rel string) bool {
 				continue
 			}
 			e.typ = fsx.ModeType(st.Mode)
+		}
+		if v := w.view; v != nil && len(v.seen) < maxSeen && (e.typ == fs.ModeDir || e.typ == 0) {
+			v.seen = append(v.seen, seenEntry{rel: erel, dir: e.typ == fs.ModeDir})
 		}
 		switch {
 		case e.typ == fs.ModeDir:

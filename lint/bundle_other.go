@@ -4,4 +4,4 @@ package lint
 
 import "github.com/skillet-go/skillet/skill"
 
-func walkBundle(s *subject, _ *[]string) []skill.Diagnostic { return walkBundleDir(s) }
+func walkBundle(s *subject, _ *folderView) []skill.Diagnostic { return walkBundleDir(s) }

@@ -108,18 +108,26 @@ func TestRunChecks(t *testing.T) {
 	}
 	body := "---\nname: %s\ndescription: d\n---\n\nSee [g](references/guide.md), [h](Guide.md), `scripts/run.sh`, [o](notes/X.md) and [l](out.md).\n"
 	files := map[string]string{"outside.md": "x"}
-	for _, n := range []string{"a", "b", "c", "real"} {
+	for _, n := range []string{"a", "b", "c", "d", "real"} {
 		files["skills/"+n+"/SKILL.md"] = fmt.Sprintf(body, n)
 	}
+	// References the walk saw (the stat is skipped), and others: through a
+	// linked folder, to a folder, a code span without its .md, below a
+	// folder the walk does not enter.
+	files["skills/e/SKILL.md"] = "---\nname: e\ndescription: d\n---\n\nRead `references/guide`, [r](references/), [g](references/guide.md), " +
+		"[s](scripts/run.sh), [n](node_modules/x/y.md), [d](references/deep/er/x.md) and [m](references/missing.md).\n"
 	for name, text := range map[string]string{
 		"a/References/guide.md": "", "a/GUIDE.md": "", "a/guide.MD": "", "a/Guide.MD": "", "a/gUide.md": "", "a/GUIDE.MD": "", "a/guiDE.md": "", "a/GuIdE.md": "", "a/Scripts/Run.sh": "", "a/notes/x.md": "",
 		"b/references/Guide.md": "", "b/SCRIPTS/run.sh": "",
 		"real/GUIDE.md": "",
+		"d/references/guide.md": "", "d/notes/X.md": "",
+		"e/references/guide.md": "", "e/node_modules/x/y.md": "", "e/references/deep/er/x.md": "",
 	} {
 		files["skills/"+name] = text
 	}
 	writeTree(t, ws, files)
-	for link, target := range map[string]string{"skills/c/out.md": "../../outside.md", "skills/linked": "real"} {
+	for link, target := range map[string]string{"skills/c/out.md": "../../outside.md", "skills/linked": "real",
+		"skills/d/scripts": "references", "skills/d/out.md": "notes/X.md", "skills/e/scripts": "references"} {
 		if err := os.Symlink(target, filepath.Join(ws, link)); err != nil {
 			t.Skip("no symlinks:", err)
 		}
@@ -178,5 +186,41 @@ func TestAbsentAt(t *testing.T) {
 		if got := absentAt(tc.names, tc.p); got != tc.want {
 			t.Errorf("absentAt(%q, %q) = %v, want %v", tc.names, tc.p, got, tc.want)
 		}
+	}
+}
+
+// TestFolderViewExists: what the walk of a skill folder saw answers for
+// the paths it saw as files or folders through folders only, and for
+// nothing else (those are asked of the file system).
+func TestFolderViewExists(t *testing.T) {
+	ws := t.TempDir()
+	writeTree(t, ws, map[string]string{
+		"skills/e/SKILL.md":             "---\nname: e\ndescription: d\n---\n\nBody.\n",
+		"skills/e/references/guide.md":  "",
+		"skills/e/references/deep/x.md": "",
+		"skills/e/node_modules/x/y.md":  "",
+	})
+	if err := os.Symlink("references", filepath.Join(ws, "skills/e/scripts")); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	var view folderView
+	walkBundle(about(loadOne(t, ws, "e")), &view)
+	if view.top == nil {
+		t.Skip("no walk on this system")
+	}
+	for p, want := range map[string]bool{
+		"references/guide.md": true, "references": true, "references/deep/x.md": true, "references/deep": true, "SKILL.md": true,
+		"node_modules": true, "node_modules/x/y.md": false, // not walked
+		"scripts": false, "scripts/guide.md": false, // a link
+		"references/missing.md": false, "references/guide.md/x": false, ".": false, "": false, "../e/SKILL.md": false,
+		"References/guide.md": false, // letter case: the file system decides
+	} {
+		if got := view.exists(p); got != want {
+			t.Errorf("exists(%q) = %v, want %v", p, got, want)
+		}
+	}
+	var none *folderView
+	if none.exists("SKILL.md") {
+		t.Error("a nil view says a path exists")
 	}
 }

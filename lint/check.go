@@ -64,9 +64,9 @@ func Checks() []*Check { return slices.Clone(checks) }
 // reading the folder again. TestRunChecks holds it to the checks run one
 // by one.
 func runChecks(s *subject) []skill.Diagnostic {
-	var top []string
-	bundle := checkBundle(s, &top)
-	diags := checkBody(s, top)
+	var view folderView
+	bundle := checkBundle(s, &view)
+	diags := checkBody(s, &view)
 	if len(bundle) == 0 {
 		return diags
 	}
