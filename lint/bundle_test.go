@@ -119,7 +119,7 @@ func TestRunChecks(t *testing.T) {
 	for name, text := range map[string]string{
 		"a/References/guide.md": "", "a/GUIDE.md": "", "a/guide.MD": "", "a/Guide.MD": "", "a/gUide.md": "", "a/GUIDE.MD": "", "a/guiDE.md": "", "a/GuIdE.md": "", "a/Scripts/Run.sh": "", "a/notes/x.md": "",
 		"b/references/Guide.md": "", "b/SCRIPTS/run.sh": "",
-		"real/GUIDE.md": "",
+		"real/GUIDE.md":         "",
 		"d/references/guide.md": "", "d/notes/X.md": "",
 		"e/references/guide.md": "", "e/node_modules/x/y.md": "", "e/references/deep/er/x.md": "",
 	} {
