@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/skillet-go/skillet/skill"
@@ -153,6 +154,35 @@ func TestSymlinkedSkillFileGivesWay(t *testing.T) {
 		_, l := e.list(t, &Options{NoUser: true}) // and Each, against List
 		if len(l.Skills) != 1 || l.Skills[0].Location != filepath.Join(e.ws, "skills", "b", SkillFile) {
 			t.Errorf("held %d: skills %v, want b's own SKILL.md", held, l.Skills)
+		}
+	}
+}
+
+// TestSymlinkedFolderGivesWay: a skill folder reached through a folder
+// symlink (alias -> real), or below a grouping folder that is one, gives
+// way to the file's path through folders only, found after it, in Each as
+// in List: the skill is not loaded under the link's folder name (which
+// made its name a name-mismatch that --fix=name "mended" in the real file).
+func TestSymlinkedFolderGivesWay(t *testing.T) {
+	e := newEnv(t)
+	writeTree(t, e.ws, map[string]string{
+		"skills/alias":             "-> real",
+		"skills/real/SKILL.md":     skillMD("real"),
+		"skills/agroup":            "-> zgroup",
+		"skills/zgroup/g/SKILL.md": skillMD("g"),
+	})
+	_, l := e.list(t, &Options{NoUser: true}) // and Each, against List
+	var got []string
+	for _, s := range l.Skills {
+		got = append(got, s.Location)
+	}
+	want := []string{filepath.Join(e.ws, "skills", "real", SkillFile), filepath.Join(e.ws, "skills", "zgroup", "g", SkillFile)}
+	if !slices.Equal(got, want) {
+		t.Errorf("skills at %q, want %q", got, want)
+	}
+	for _, d := range l.Diagnostics {
+		if d.Code == skill.CodeNameMismatch {
+			t.Errorf("finding %v", d)
 		}
 	}
 }

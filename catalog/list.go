@@ -136,7 +136,8 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 	clear(seenFile)
 	// The same file reached twice (through symlinks) is loaded once (Brute):
 	// through the path that is most its own, a directory-form SKILL.md
-	// that is not itself a symlink, else the first found.
+	// that is not itself a symlink nor reached through a folder symlink,
+	// else the first found.
 	for i := range cands {
 		e := entries[i]
 		if e == nil || e.readErr != nil || e.stamp.ino == 0 {
@@ -289,7 +290,8 @@ func skillFileIn(dir string) string {
 
 // ownPath reports whether candidate a is a better path to a file than b,
 // which reaches the same file: not ignored over ignored, directory form
-// over flat form, a SKILL.md that is a regular file over a symlink.
+// over flat form, a SKILL.md that is a regular file reached through
+// folders only over a symlink or a path through a folder symlink.
 func ownPath(a, b *candidate) bool {
 	if a.ignored != b.ignored {
 		return !a.ignored

@@ -29,6 +29,9 @@ type candidate struct {
 	// following a final symlink: it is not a symlink, though its stamp is
 	// not known until it is read.
 	opened bool
+	// throughLink says the walk reached the file through a folder symlink
+	// below the root (alias -> real): the path is not the file's own.
+	throughLink bool
 	// held is the skill file the walk opened (its descriptor plus one; 0
 	// when none), for the reader to read and close (readOne): one lookup
 	// of the path instead of the walk's lstat and the reader's open. Only
@@ -42,10 +45,11 @@ type candidate struct {
 	rel    []byte
 }
 
-// linked reports whether the candidate may be a symlink (or is not known
-// to be a regular file): neither stamped by the walk's lstat nor opened by
-// it.
-func (c *candidate) linked() bool { return c.stamp == (stamp{}) && !c.opened }
+// linked reports whether the candidate's path may not be the file's own:
+// it was reached through a folder symlink, or it may be a symlink itself
+// (or is not known to be a regular file: neither stamped by the walk's
+// lstat nor opened by it).
+func (c *candidate) linked() bool { return c.throughLink || c.stamp == (stamp{}) && !c.opened }
 
 // pathRef is a path with its NUL-terminated bytes prebuilt, so the warm
 // walk can stat it without allocating.
@@ -129,6 +133,9 @@ type walker struct {
 	cands    []candidate
 	diags    []skill.Diagnostic
 	stopWalk bool
+	// links counts the folder symlinks on the way from the root to the
+	// folder being visited.
+	links int
 	// pl, when set, is handed every candidate as it is found (instead of
 	// cands), so reading can start while the walk goes on.
 	pl *pipeline
@@ -167,6 +174,7 @@ func (w *walker) addRef(c candidate, z []byte) {
 	if rel := w.rel(c.path, z); rel != nil {
 		c.rootFD, c.rel = w.rootFD, rel
 	}
+	c.throughLink = c.throughLink || w.links > 0
 	w.found++
 	if w.pl != nil {
 		w.pl.push(c)
@@ -245,6 +253,10 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 	if depth > w.c.settings.MaxDepth {
 		w.limit(dir.path, fmt.Sprintf("it is deeper than %d levels below the root", w.c.settings.MaxDepth))
 		return
+	}
+	if ch != nil && linkReal != "" {
+		w.links++
+		defer func() { w.links-- }()
 	}
 	// A skill folder is one whose SKILL.md the walk can open (or, where
 	// it cannot open it, lstat; or a helper lstat'ed it ahead: pre).
