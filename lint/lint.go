@@ -520,26 +520,14 @@ func sortFindings(parts [][]skill.Diagnostic) []skill.Diagnostic {
 		}
 	}
 	slices.SortStableFunc(runs, func(a, b run) int { return strings.Compare(a.d[0].Path, b.d[0].Path) })
-	rest := func(a, b skill.Diagnostic) int {
-		if a.Line != b.Line {
-			return a.Line - b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column - b.Column
-		}
-		if c := strings.Compare(string(a.Code), string(b.Code)); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Message, b.Message)
-	}
 	out := make([]skill.Diagnostic, 0, n)
 	for k := 0; k < len(runs); {
 		from, p := len(out), runs[k].d[0].Path
 		for ; k < len(runs) && runs[k].d[0].Path == p; k++ {
 			out = append(out, runs[k].d...)
 		}
-		if group := out[from:]; !slices.IsSortedFunc(group, rest) {
-			slices.SortStableFunc(group, rest)
+		if group := out[from:]; !slices.IsSortedFunc(group, skill.CompareDiagnostics) {
+			slices.SortStableFunc(group, skill.CompareDiagnostics)
 		}
 	}
 	return out

@@ -208,22 +208,28 @@ func HasErrors(diags []Diagnostic) bool {
 	return false
 }
 
-// SortDiagnostics orders diagnostics by path, line, column, code and
-// message, so every report is deterministic.
+// SortDiagnostics orders diagnostics by [CompareDiagnostics], stably, so
+// every report is deterministic.
 func SortDiagnostics(diags []Diagnostic) {
-	slices.SortStableFunc(diags, func(a, b Diagnostic) int {
-		if c := strings.Compare(a.Path, b.Path); c != 0 {
-			return c
-		}
-		if a.Line != b.Line {
-			return a.Line - b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column - b.Column
-		}
-		if c := strings.Compare(string(a.Code), string(b.Code)); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Message, b.Message)
-	})
+	slices.SortStableFunc(diags, CompareDiagnostics)
+}
+
+// CompareDiagnostics orders two diagnostics by path, line, column, code and
+// message (each ascending, strings bytewise): negative when a comes first,
+// 0 when they tie, positive otherwise. It is the order of [SortDiagnostics],
+// for merging reports that are already sorted.
+func CompareDiagnostics(a, b Diagnostic) int {
+	if c := strings.Compare(a.Path, b.Path); c != 0 {
+		return c
+	}
+	if a.Line != b.Line {
+		return a.Line - b.Line
+	}
+	if a.Column != b.Column {
+		return a.Column - b.Column
+	}
+	if c := strings.Compare(string(a.Code), string(b.Code)); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Message, b.Message)
 }
