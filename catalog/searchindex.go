@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"encoding/binary"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -83,8 +84,11 @@ func decodeSearch(data string, n int) *searchDec {
 	for i := range sd.lens {
 		for f := range 3 {
 			v := d.uint()
-			if v > uint64(len(data)) {
-				// No field holds more words than a listing has bytes.
+			if v > math.MaxUint32 {
+				// A field's word count is at most its length in bytes,
+				// and a skill file is far smaller than 4 GiB. (The
+				// section itself may be much shorter than a field: it
+				// holds each word once, so "a a a ..." is one word.)
 				return nil
 			}
 			sd.lens[i][f] = uint32(v)
