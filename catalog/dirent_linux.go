@@ -63,23 +63,14 @@ func (c *Catalog) eachEntry(at dirAt, dir pathRef, size func(int), add func(name
 		if n <= 0 {
 			break
 		}
-		for b := sc.raw[:n]; len(b) >= 19; {
-			reclen := int(*(*uint16)(unsafe.Pointer(&b[16])))
-			if reclen < 19 || reclen > len(b) {
-				return noDir, readDirEntries(dir.path, size, add)
-			}
-			typ, name := b[18], b[19:reclen]
-			b = b[reclen:]
-			if i := indexNUL(name); i >= 0 {
-				name = name[:i]
-			}
-			if len(name) == 0 || string(name) == "." || string(name) == ".." {
-				continue
-			}
+		ok := fsx.ParseDirents(sc.raw[:n], func(name []byte, typ fs.FileMode) {
 			off := len(sc.names)
 			sc.names = append(sc.names, name...)
 			sc.names = append(sc.names, 0)
-			sc.ents = append(sc.ents, direntRef{off: off, n: len(name), typ: direntType(typ)})
+			sc.ents = append(sc.ents, direntRef{off: off, n: len(name), typ: typ})
+		})
+		if !ok {
+			return noDir, readDirEntries(dir.path, size, add)
 		}
 	}
 	slices.SortFunc(sc.ents, func(a, b direntRef) int {
@@ -89,7 +80,7 @@ func (c *Catalog) eachEntry(at dirAt, dir pathRef, size func(int), add func(name
 	for i := range sc.ents {
 		e := &sc.ents[i]
 		typ := e.typ
-		if typ == unknownType {
+		if typ == fsx.ModeUnknown {
 			// The file system did not say: lstat it, as os.ReadDir does
 			// (an entry that vanished meanwhile is left out, as there).
 			var st syscall.Stat_t
@@ -102,21 +93,6 @@ func (c *Catalog) eachEntry(at dirAt, dir pathRef, size func(int), add func(name
 	}
 	kept = true
 	return dirAt{fd: fd, path: dir.path}, nil
-}
-
-// unknownType marks a DT_UNKNOWN entry (not a real fs.FileMode).
-const unknownType = fs.ModeIrregular | fs.ModeTemporary
-
-func direntType(t byte) fs.FileMode {
-	if t == syscall.DT_REG {
-		return 0
-	}
-	// A d_type is the file-type bits of a stat mode shifted down by 12
-	// (IFTODT); DT_UNKNOWN, and a type stat has no name for, read as 0.
-	if m := fsx.ModeType(uint32(t) << 12); m != 0 {
-		return m
-	}
-	return unknownType
 }
 
 func openDir(at dirAt, dir pathRef) (int, error) {
@@ -132,15 +108,6 @@ func openDir(at dirAt, dir pathRef) (int, error) {
 		}
 		return int(fd), nil
 	}
-}
-
-func indexNUL(b []byte) int {
-	for i, c := range b {
-		if c == 0 {
-			return i
-		}
-	}
-	return -1
 }
 
 func compareBytes(a, b []byte) int {

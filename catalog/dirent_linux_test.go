@@ -4,6 +4,7 @@ package catalog
 
 import (
 	"fmt"
+	"github.com/skillet-go/skillet/internal/fsx"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -103,7 +104,7 @@ func firstDiff[T comparable](a, b []T) int {
 }
 
 // TestDirentType: each d_type maps to the fs.FileMode type os.ReadDir
-// gives; DT_UNKNOWN and types without a name are looked up (unknownType).
+// gives; DT_UNKNOWN and types without a name are looked up (fsx.ModeUnknown).
 func TestDirentType(t *testing.T) {
 	for typ, want := range map[byte]fs.FileMode{
 		syscall.DT_REG:     0,
@@ -113,12 +114,12 @@ func TestDirentType(t *testing.T) {
 		syscall.DT_SOCK:    fs.ModeSocket,
 		syscall.DT_CHR:     fs.ModeDevice | fs.ModeCharDevice,
 		syscall.DT_BLK:     fs.ModeDevice,
-		syscall.DT_UNKNOWN: unknownType,
-		syscall.DT_WHT:     unknownType,
-		3:                  unknownType,
+		syscall.DT_UNKNOWN: fsx.ModeUnknown,
+		syscall.DT_WHT:     fsx.ModeUnknown,
+		3:                  fsx.ModeUnknown,
 	} {
-		if got := direntType(typ); got != want {
-			t.Errorf("direntType(%d) = %v, want %v", typ, got, want)
+		if got := fsx.DirentMode(typ); got != want {
+			t.Errorf("fsx.DirentMode(%d) = %v, want %v", typ, got, want)
 		}
 	}
 }

@@ -74,7 +74,7 @@ func (w *bundleWalk) dir(fd int, path, rel string) bool {
 			erel = rel + string(filepath.Separator) + e.name
 		}
 		switch {
-		case e.typ == unknownEntry:
+		case e.typ == fsx.ModeUnknown:
 			var st syscall.Stat_t
 			name := append([]byte(e.name), 0)
 			if fsx.Fstatat(fd, &name[0], &st, fsx.AtSymlinkNoFollow) != 0 {
@@ -106,9 +106,6 @@ func (w *bundleWalk) dir(fd int, path, rel string) bool {
 	}
 	return true
 }
-
-// unknownEntry marks a DT_UNKNOWN entry (not a real fs.FileMode).
-const unknownEntry = fs.ModeIrregular | fs.ModeTemporary
 
 func openDirAt(dirfd int, name string) (int, error) {
 	p, err := syscall.BytePtrFromString(name)
@@ -150,24 +147,12 @@ func readEntries(fd int, buf []byte) ([]bundleEntry, bool) {
 		if n <= 0 {
 			break
 		}
-		for b := buf[:n]; len(b) >= 19; {
-			reclen := int(*(*uint16)(unsafe.Pointer(&b[16])))
-			if reclen < 19 || reclen > len(b) {
-				return nil, false
-			}
-			typ, name := b[18], b[19:reclen]
-			b = b[reclen:]
-			for i, c := range name {
-				if c == 0 {
-					name = name[:i]
-					break
-				}
-			}
-			if len(name) == 0 || string(name) == "." || string(name) == ".." {
-				continue
-			}
-			refs = append(refs, ref{off: len(names), n: len(name), typ: direntMode(typ)})
+		ok := fsx.ParseDirents(buf[:n], func(name []byte, typ fs.FileMode) {
+			refs = append(refs, ref{off: len(names), n: len(name), typ: typ})
 			names = append(names, name...)
+		})
+		if !ok {
+			return nil, false
 		}
 	}
 	if len(refs) == 0 {
@@ -179,14 +164,4 @@ func readEntries(fd int, buf []byte) ([]bundleEntry, bool) {
 		ents[i] = bundleEntry{name: all[r.off : r.off+r.n], typ: r.typ}
 	}
 	return ents, true
-}
-
-func direntMode(t byte) fs.FileMode {
-	switch t {
-	case syscall.DT_REG:
-		return 0
-	case syscall.DT_UNKNOWN:
-		return unknownEntry
-	}
-	return fsx.ModeType(uint32(t) << 12)
 }
