@@ -86,7 +86,10 @@ const indexHead = len(indexMagic) + 12
 // takes a second read.
 const indexFirstRead = 256 << 10
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is the CRC-32C table, made on first use: making it builds
+// the tables of the CPU's CRC instruction (about 0.3 ms), which a start
+// that reads and writes no index does not need.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // indexState is what a catalog holds of its index between Lists.
 type indexState struct {
@@ -111,7 +114,7 @@ type indexRest struct {
 // indexSeed is the CRC-32C of an index file's name, which its checksum
 // begins with.
 func indexSeed(file string) uint32 {
-	return crc32.Checksum([]byte(filepath.Base(file)), castagnoli)
+	return crc32.Checksum([]byte(filepath.Base(file)), castagnoli())
 }
 
 // pathStamp is one folder or file of an index, with its stamp, or with
@@ -349,7 +352,7 @@ func (r *indexRest) finish(c *Catalog) *Listing {
 		return nil
 	}
 	body, sum := r.buf[:size-indexSumSize], r.buf[size-indexSumSize:size]
-	if crc32.Update(r.seed, castagnoli, body) != binary.LittleEndian.Uint32(sum) {
+	if crc32.Update(r.seed, castagnoli(), body) != binary.LittleEndian.Uint32(sum) {
 		return nil
 	}
 	d := r.d
@@ -436,7 +439,7 @@ func (c *Catalog) saveIndex(l *Listing, roots []*Root, start time.Time) {
 	binary.LittleEndian.PutUint32(head, indexVersion)
 	binary.LittleEndian.PutUint32(head[4:], uint32(stampsLen))
 	binary.LittleEndian.PutUint32(head[8:], uint32(len(e.table)))
-	e.b = binary.LittleEndian.AppendUint32(e.b, crc32.Update(indexSeed(file), castagnoli, e.b))
+	e.b = binary.LittleEndian.AppendUint32(e.b, crc32.Update(indexSeed(file), castagnoli(), e.b))
 	if err := os.MkdirAll(c.opts.Index, 0o700); err != nil {
 		return
 	}
