@@ -1,22 +1,35 @@
 #!/usr/bin/env bash
-# bench/serve.sh: load benchmark of "skillet serve --http" on loopback.
+# bench/serve.sh: CPU per request of "skillet serve --http" against a static
+# server of the same bytes, on loopback.
 # Serves every published skill of the corpus (stateless streamable HTTP,
-# watching on, as deployed), then runs bench/serveload: concurrent clients
-# calling skills/list, resources/read and the load tool for DURATION, and
-# prints requests per second, p50/p99 latency, failures and the server's
-# peak memory (VmHWM from /proc, and GNU time's maximum resident set size
-# when /usr/bin/time is there).
+# watching on, as deployed) and records, with bench/serveload -record, a pool
+# of requests (one skills/list, a resources/read of every served file, a
+# tools/call of the load tool on every skill, each with a fixed id) and
+# skillet's answer to each. bench/servestatic then serves those answers,
+# looked up by request body, with no JSON work. For each set of methods in
+# OPSETS, serveload runs ROUNDS rounds, each a load phase of DURATION on
+# skillet and then one on the static server (A B A B ...), the same CLIENTS
+# concurrent keep-alive clients sending the same requests, and checks that
+# every answer is the recorded bytes. Per phase it reads each server's
+# utime+stime from /proc/PID/stat before and after (10 ms ticks) and divides
+# by the requests answered; it prints each phase, then per server the
+# median (min-max) CPU per request and req/s, p50/p99 latency per method,
+# the ratio skillet/static round by round, and skillet's peak memory
+# (VmHWM). The load generator runs on the same cores and its own CPU is
+# not counted; on a shared machine say what else ran.
 #
-#   bench/serve.sh                       32 clients for 30s
-#   CLIENTS=64 DURATION=60s bench/serve.sh
-#   OPS=skills/list,resources/read bench/serve.sh   without the tool
+#   bench/serve.sh                                 4 sets, 5 rounds of 3s, 32 clients
+#   ROUNDS=7 DURATION=5s CLIENTS=64 bench/serve.sh
+#   OPSETS="skills/list resources/read" bench/serve.sh
+#   SKILLET=/path/to/skillet bench/serve.sh        another build (a baseline)
 #   SKILLET_CORPUS=/path/to/corpus bench/serve.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${BENCH_OUT:-bench/out}
 clients=${CLIENTS:-32}
-duration=${DURATION:-30s}
-ops=${OPS:-skills/list,resources/read,tools/call}
+duration=${DURATION:-3s}
+rounds=${ROUNDS:-5}
+opsets=${OPSETS:-skills/list resources/read tools/call skills/list,resources/read,tools/call}
 corpus=${SKILLET_CORPUS:-../shared/corpus}
 if [ ! -d "$corpus" ]; then
   echo "corpus not found at $corpus: set SKILLET_CORPUS" >&2
@@ -26,9 +39,14 @@ corpus=$(cd "$corpus" && pwd)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
-echo "building skillet and serveload..." >&2
-go build -o "$out/skillet" ./cmd/skillet
+echo "building skillet, serveload and servestatic..." >&2
+skillet=${SKILLET:-}
+if [ -z "$skillet" ]; then
+  go build -o "$out/skillet" ./cmd/skillet
+  skillet=$out/skillet
+fi
 go build -o "$out/serveload" ./bench/serveload
+go build -o "$out/servestatic" ./bench/servestatic
 
 # The corpus folders that hold skills, hidden ones included, as
 # internal/testcorpus lists them, so all 462 published SKILL.md are reached.
@@ -40,40 +58,55 @@ for rel in anthropics-skills/skills openai-skills/skills/.system openai-skills/s
 done
 ws=$(mktemp -d)
 log="$out/serve.log"
-timelog="$out/serve.time"
-trap 'rm -rf "$ws"' EXIT
+slog="$out/servestatic.log"
+pool="$out/serve.pool"
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill -INT "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$ws"
+}
+trap cleanup EXIT
 
-run=("$out/skillet" serve --no-user -w "$ws" "${roots[@]}" --http 127.0.0.1:0)
-if /usr/bin/time -v true >/dev/null 2>&1; then
-  /usr/bin/time -v -o "$timelog" "${run[@]}" 2>"$log" &
-else
-  rm -f "$timelog"
-  "${run[@]}" 2>"$log" &
-fi
-wrapper=$!
-url=""
-for _ in $(seq 1 200); do
-  url=$(sed -n 's/.*url=\(http:[^ ]*\).*/\1/p' "$log" | head -n 1)
-  [ -n "$url" ] && break
-  sleep 0.05
-done
-if [ -z "$url" ]; then
-  echo "the server did not start:" >&2
-  cat "$log" >&2
-  exit 1
-fi
-# The server's own pid: the wrapper's child when GNU time runs it.
-pid=$(pgrep -P "$wrapper" -f "skillet serve" || echo "$wrapper")
+# waiturl LOG: the url= a server printed in LOG once it listens.
+waiturl() {
+  local u=""
+  for _ in $(seq 1 200); do
+    u=$(sed -n 's/.*url=\(http:[^ ]*\).*/\1/p' "$1" | head -n 1)
+    [ -n "$u" ] && break
+    sleep 0.05
+  done
+  if [ -z "$u" ]; then
+    echo "a server did not start:" >&2
+    cat "$1" >&2
+    exit 1
+  fi
+  echo "$u"
+}
+
+"$skillet" serve --no-user -w "$ws" "${roots[@]}" --http 127.0.0.1:0 2>"$log" &
+pid=$!
+pids+=("$pid")
+url=$(waiturl "$log")
 grep 'skills loaded' "$log" | head -n 1 >&2
-echo "machine: $(nproc) cores, $(go version | cut -d' ' -f3)" >&2
+"$out/serveload" -url "$url" -record "$pool" >&2
 
+"$out/servestatic" -pool "$pool" 2>"$slog" &
+spid=$!
+pids+=("$spid")
+surl=$(waiturl "$slog")
+
+echo "machine: $(nproc) cores, $(go version | cut -d' ' -f3), load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%H:%M) UTC"
+echo "skillet: $skillet ($("$skillet" version 2>/dev/null | head -n 1 || true))"
 status=0
-"$out/serveload" -url "$url" -clients "$clients" -duration "$duration" -ops "$ops" -pid "$pid" || status=$?
-kill -INT "$pid"
-wait "$wrapper" || true
-if [ -f "$timelog" ]; then
-  echo "server (GNU time): $(grep -E 'Maximum resident set size' "$timelog" | sed 's/^[[:space:]]*//')"
-fi
+for ops in $opsets; do
+  echo
+  echo "## $ops"
+  "$out/serveload" -url "$url" -pid "$pid" -static-url "$surl" -static-pid "$spid" -pool "$pool" \
+    -ops "$ops" -clients "$clients" -duration "$duration" -rounds "$rounds" || status=$?
+done
+echo
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 if grep -q 'level=ERROR' "$log"; then
   echo "server log has errors:" >&2
   grep 'level=ERROR' "$log" | head >&2

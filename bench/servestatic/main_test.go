@@ -1,0 +1,54 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// TestAnswersRecordedBytes: a recorded request, looked up by its body byte
+// for byte, gets the recorded status, headers and body (with its length);
+// a request not recorded, another method or a body differing by one byte
+// gets 404.
+func TestAnswersRecordedBytes(t *testing.T) {
+	const pool = `{"method":"skills/list","request":"{\"id\":1,\"jsonrpc\":\"2.0\",\"method\":\"skills/list\"}","status":200,"header":{"Content-Type":"application/json","X-Extra":"1"},"response":"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"skills\":[]}}"}
+{"method":"resources/read","name":"skill://a/SKILL.md","request":"{\"id\":2}","status":400,"header":{"Content-Type":"application/json"},"response":"{\"error\":{}}"}
+`
+	answers, err := readPool(strings.NewReader(pool))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(answers) != 2 {
+		t.Fatalf("%d answers, want 2", len(answers))
+	}
+	srv := httptest.NewServer(handler(answers))
+	defer srv.Close()
+	for _, tt := range []struct {
+		method, body string
+		status       int
+		ctype, extra string
+		want         string
+	}{
+		{"POST", `{"id":1,"jsonrpc":"2.0","method":"skills/list"}`, 200, "application/json", "1", `{"jsonrpc":"2.0","id":1,"result":{"skills":[]}}`},
+		{"POST", `{"id":2}`, 400, "application/json", "", `{"error":{}}`},
+		{"POST", `{"id":1,"jsonrpc":"2.0","method":"skills/list"} `, 404, "text/plain; charset=utf-8", "", "404 page not found\n"},
+		{"PUT", `{"id":2}`, 404, "text/plain; charset=utf-8", "", "404 page not found\n"},
+	} {
+		req, _ := http.NewRequest(tt.method, srv.URL+"/mcp", strings.NewReader(tt.body))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tt.status || string(data) != tt.want || resp.Header.Get("Content-Type") != tt.ctype || resp.Header.Get("X-Extra") != tt.extra {
+			t.Errorf("%s %s: %d %q %q %q, want %d %q %q %q", tt.method, tt.body, resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("X-Extra"), data,
+				tt.status, tt.ctype, tt.extra, tt.want)
+		}
+		if resp.StatusCode != 404 && resp.ContentLength != int64(len(tt.want)) {
+			t.Errorf("%s: Content-Length %d, want %d", tt.body, resp.ContentLength, len(tt.want))
+		}
+	}
+}
