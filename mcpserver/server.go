@@ -302,7 +302,7 @@ func (s *Server) Reload(ctx context.Context) (bool, error) {
 	}
 	if err != nil {
 		if ctx.Err() == nil {
-			s.metrics.failures.Add(1)
+			s.metrics.failures.Inc()
 		}
 		return false, err
 	}
@@ -322,7 +322,7 @@ func (s *Server) Reload(ctx context.Context) (bool, error) {
 	for _, uri := range changed {
 		_ = s.mcp.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri})
 	}
-	s.metrics.reloads.Add(1)
+	s.metrics.reloads.Inc()
 	added, removed, edited := diffCounts(prev, next)
 	s.log.Info("skills loaded", "skills", len(next.skills), "skills_list", len(next.entries),
 		"files", len(next.files), "added", added, "removed", removed, "changed", edited)
