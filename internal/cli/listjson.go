@@ -143,38 +143,61 @@ type jw struct {
 	keys []string // scratch for sorted map keys
 }
 
+// skillDepth is the depth of a skill's members in list --json (the skill
+// objects sit in the skills array of the document's object), and the key*
+// variables the bytes jsonw.Writer.Key appends for each member there: a
+// listing writes them for every skill, so they are built once.
+const skillDepth = 3
+
+var (
+	keyName          = "{" + jsonw.KeyText(0, skillDepth, "name") // with the skill's opening brace
+	keyDescription   = jsonw.KeyText(1, skillDepth, "description")
+	keyWhenToUse     = jsonw.KeyText(1, skillDepth, "whenToUse")
+	keyLocation      = jsonw.KeyText(1, skillDepth, "location")
+	keyBaseDir       = jsonw.KeyText(1, skillDepth, "baseDir")
+	keyScope         = jsonw.KeyText(1, skillDepth, "scope")
+	keyFolder        = jsonw.KeyText(1, skillDepth, "folder")
+	keyHidden        = jsonw.KeyText(1, skillDepth, "hidden")
+	keyBytes         = jsonw.KeyText(1, skillDepth, "bytes")
+	keyTruncated     = jsonw.KeyText(1, skillDepth, "truncated")
+	keyLicense       = jsonw.KeyText(1, skillDepth, "license")
+	keyCompatibility = jsonw.KeyText(1, skillDepth, "compatibility")
+	keyMetadata      = jsonw.KeyText(1, skillDepth, "metadata")
+	keyAllowedTools  = jsonw.KeyText(1, skillDepth, "allowedTools")
+	keyExtra         = jsonw.KeyText(1, skillDepth, "extra")
+)
+
 func (j *jw) skill(s *catalog.Skill) {
-	const d = 3
-	j.B = append(j.B, '{')
-	j.Key(0, d, "name")
+	const d = skillDepth
+	j.B = append(j.B, keyName...)
 	j.Str(s.Name)
-	j.Key(1, d, "description")
+	j.B = append(j.B, keyDescription...)
 	j.Str(s.Description)
-	j.Key(1, d, "whenToUse")
+	j.B = append(j.B, keyWhenToUse...)
 	j.Str(s.WhenToUse)
-	j.Key(1, d, "location")
+	j.B = append(j.B, keyLocation...)
 	j.Str(slash(s.Location))
-	j.Key(1, d, "baseDir")
+	j.B = append(j.B, keyBaseDir...)
 	j.Str(slash(s.BaseDir))
-	j.Key(1, d, "scope")
+	j.B = append(j.B, keyScope...)
 	j.Str(string(s.Scope))
-	j.Key(1, d, "folder")
+	j.B = append(j.B, keyFolder...)
 	j.Str(slash(s.Folder))
-	j.Key(1, d, "hidden")
+	j.B = append(j.B, keyHidden...)
 	j.B = strconv.AppendBool(j.B, s.Hidden())
-	j.Key(1, d, "bytes")
+	j.B = append(j.B, keyBytes...)
 	j.B = strconv.AppendInt(j.B, s.Bytes, 10)
-	j.Key(1, d, "truncated")
+	j.B = append(j.B, keyTruncated...)
 	j.B = strconv.AppendBool(j.B, s.Truncated)
-	j.Key(1, d, "license")
+	j.B = append(j.B, keyLicense...)
 	j.Str(s.Parsed().License)
-	j.Key(1, d, "compatibility")
+	j.B = append(j.B, keyCompatibility...)
 	j.Str(s.Parsed().Compatibility)
-	j.Key(1, d, "metadata")
+	j.B = append(j.B, keyMetadata...)
 	j.stringMap(s.Parsed().Metadata, d)
-	j.Key(1, d, "allowedTools")
+	j.B = append(j.B, keyAllowedTools...)
 	j.strings(s.Parsed().AllowedTools, d)
-	j.Key(1, d, "extra")
+	j.B = append(j.B, keyExtra...)
 	j.value(s.Parsed().Extra, d)
 	j.End(d-1, '}')
 }

@@ -34,6 +34,14 @@ func (w *Writer) Key(i, depth int, k string) {
 	w.B = append(w.B, ':', ' ')
 }
 
+// KeyText returns the bytes Key(i, depth, k) appends, so that a key written
+// for every element of a long array can be built once and appended as is.
+func KeyText(i, depth int, k string) string {
+	var w Writer
+	w.Key(i, depth, k)
+	return string(w.B)
+}
+
 // End closes a non-empty array or object whose brackets sit at depth.
 func (w *Writer) End(depth int, c byte) {
 	w.NL(depth)

@@ -43,6 +43,21 @@ func FuzzStr(f *testing.F) {
 	})
 }
 
+// TestKeyText: KeyText is the bytes Key appends.
+func TestKeyText(t *testing.T) {
+	for _, c := range []struct {
+		i, depth int
+		k        string
+	}{{0, 0, "a"}, {1, 3, "description"}, {2, 20, `q"<k>`}} {
+		var w Writer
+		w.B = append(w.B, "x"...)
+		w.Key(c.i, c.depth, c.k)
+		if got, want := KeyText(c.i, c.depth, c.k), string(w.B[1:]); got != want {
+			t.Errorf("KeyText(%d, %d, %q) = %q, want %q", c.i, c.depth, c.k, got, want)
+		}
+	}
+}
+
 // TestIndent: an object written with Key, Elem and End is what
 // json.MarshalIndent writes.
 func TestIndent(t *testing.T) {
