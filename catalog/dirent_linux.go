@@ -3,6 +3,7 @@
 package catalog
 
 import (
+	"bytes"
 	"io/fs"
 	"slices"
 	"syscall"
@@ -110,16 +111,6 @@ func openDir(at dirAt, dir pathRef) (int, error) {
 	}
 }
 
-func compareBytes(a, b []byte) int {
-	return cmpString(unsafe.String(unsafe.SliceData(a), len(a)), unsafe.String(unsafe.SliceData(b), len(b)))
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
+// compareBytes orders names as os.ReadDir does (byte-wise), with one
+// comparison per call.
+func compareBytes(a, b []byte) int { return bytes.Compare(a, b) }

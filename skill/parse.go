@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -55,6 +56,11 @@ type parser struct {
 // report adds a diagnostic with the code's default severity, raised to an
 // error in strict mode when the rule is the specification's.
 func (p *parser) report(code Code, line, col int, format string, args ...any) {
+	p.reportText(code, line, col, fmt.Sprintf(format, args...))
+}
+
+// reportText is report with the message written already.
+func (p *parser) reportText(code Code, line, col int, msg string) {
 	info := code.Info()
 	sev := info.Severity
 	if sev == "" {
@@ -63,17 +69,21 @@ func (p *parser) report(code Code, line, col int, format string, args ...any) {
 	if p.opts.Mode == Strict && info.Spec {
 		sev = SeverityError
 	}
-	p.reportSeverity(code, sev, line, col, format, args...)
+	p.add(code, sev, line, col, msg)
 }
 
 func (p *parser) reportSeverity(code Code, sev Severity, line, col int, format string, args ...any) {
+	p.add(code, sev, line, col, fmt.Sprintf(format, args...))
+}
+
+func (p *parser) add(code Code, sev Severity, line, col int, msg string) {
 	p.diags = append(p.diags, Diagnostic{
 		Code:     code,
 		Severity: sev,
 		Path:     p.opts.Path,
 		Line:     line,
 		Column:   col,
-		Message:  fmt.Sprintf(format, args...),
+		Message:  msg,
 		Skill:    p.name,
 	})
 }
@@ -385,7 +395,15 @@ func (p *parser) parse() *Skill {
 		}
 		p.report(CodeDescriptionTooLong, dl, dc, "%s", msg)
 	case maxDesc > 0 && n > maxDesc:
-		p.report(CodeDescriptionLong, dl, dc, "the description is %d characters; the catalog cuts it at %d", n, maxDesc)
+		// Many published descriptions are this long: the message is
+		// built without fmt (the text of "the description is %d
+		// characters; the catalog cuts it at %d").
+		var b [80]byte
+		m := append(b[:0], "the description is "...)
+		m = strconv.AppendInt(m, int64(n), 10)
+		m = append(m, " characters; the catalog cuts it at "...)
+		m = strconv.AppendInt(m, int64(maxDesc), 10)
+		p.reportText(CodeDescriptionLong, dl, dc, string(m))
 	}
 	if n := utf8.RuneCountInString(s.Compatibility); n > MaxCompatibilityChars {
 		l, c := 0, 0
