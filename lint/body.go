@@ -46,6 +46,9 @@ type bodyScratch struct {
 	refs  []foundRef
 	diags []skill.Diagnostic
 	ctxs  ctxSlab
+	// How many of refs and diags the last body used: put clears those
+	// (the rest is clear already), not the whole capacity.
+	nrefs, ndiags int
 }
 
 var bodyScratches = sync.Pool{New: func() any { return new(bodyScratch) }}
@@ -54,8 +57,9 @@ func (sc *bodyScratch) put() {
 	if cap(sc.refs) > 1<<12 || cap(sc.diags) > 1<<12 || sc.ctxs.n > 1<<12 {
 		return // a rare large body: let its memory go
 	}
-	clear(sc.refs[:cap(sc.refs)])
-	clear(sc.diags[:cap(sc.diags)])
+	clear(sc.refs[:sc.nrefs])
+	clear(sc.diags[:sc.ndiags])
+	sc.nrefs, sc.ndiags = 0, 0
 	sc.ctxs.reset()
 	bodyScratches.Put(sc)
 }
@@ -66,7 +70,7 @@ func checkBodyTo(sc *bodyScratch, s *subject, view *folderView) []skill.Diagnost
 		top = view.top
 	}
 	diags := sc.diags[:0]
-	defer func() { sc.diags = diags[:0] }()
+	defer func() { sc.diags, sc.ndiags = diags[:0], len(diags) }()
 	if s.parsed.BodyLines > skill.MaxBodyLines {
 		diags = append(diags, skill.Diagnostic{
 			Code: skill.CodeBodyTooLong, Severity: severity(skill.CodeBodyTooLong),
@@ -83,7 +87,7 @@ func checkBodyTo(sc *bodyScratch, s *subject, view *folderView) []skill.Diagnost
 	// string's bytes without a copy. goldmark gets a copy of its own.
 	b := unsafe.Slice(unsafe.StringData(body), len(body))
 	refs := referencesTo(sc.refs, &sc.ctxs, b, false)
-	sc.refs = refs[:0] // the memory to reuse next time (cleared by put)
+	sc.refs, sc.nrefs = refs[:0], len(refs) // the memory to reuse next time (cleared by put)
 	if len(refs) == 0 {
 		return diags
 	}

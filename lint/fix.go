@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/skill"
@@ -610,62 +613,89 @@ func nameCode(code skill.Code) bool {
 // attachFixes reads the skill files that have a finding --fix can mend and
 // attaches the suggested fixes to those findings (diags is sorted by path).
 // The bytes read stay with the file, so [Fix] applies the edits to the
-// very bytes their offsets refer to.
+// very bytes their offsets refer to. The files are read and parsed on a
+// goroutine a processor (each file's work touches only its own File and
+// findings), after one pass over diags finds them.
 func attachFixes(diags []skill.Diagnostic, files map[string]*File, maxDesc int) {
 	// Whether a code may have a fix, looked up once per code (findings
 	// of one code come in long runs: a report's broken references).
 	var lastCode skill.Code
 	lastMay, seen := false, false
-	mayFix := func(d skill.Diagnostic) bool {
-		if !seen || d.Code != lastCode {
-			lastCode, lastMay, seen = d.Code, fixable(d.Code, true) || d.Code == skill.CodeParseError, true
+	mayFix := func(code skill.Code) bool {
+		if !seen || code != lastCode {
+			lastCode, lastMay, seen = code, fixable(code, true) || code == skill.CodeParseError, true
 		}
 		return lastMay
 	}
+	type job struct {
+		f     *File
+		group []skill.Diagnostic
+	}
+	var jobs []job
 	for i := 0; i < len(diags); {
-		j := i
-		for j < len(diags) && diags[j].Path == diags[i].Path {
-			j++
-		}
-		group := diags[i:j]
-		i = j
-		f := files[group[0].Path]
 		// parse-error too: in strict mode a value the lenient reader
 		// repairs is an error, and --fix mends it the same way.
-		if f == nil || !f.Skill || !slices.ContainsFunc(group, mayFix) {
-			continue
+		p, may := diags[i].Path, false
+		j := i
+		for ; j < len(diags) && diags[j].Path == p; j++ {
+			may = may || mayFix(diags[j].Code)
 		}
-		target, err := filepath.EvalSymlinks(f.Path)
-		if err == nil {
-			f.target = target
-			f.src, f.version, err = fsx.ReadRegular(target, maxFixBytes)
+		if f := files[p]; may && f != nil && f.Skill {
+			jobs = append(jobs, job{f, diags[i:j]})
 		}
-		if err == nil {
-			po := skill.Options{Path: f.Path, Flat: f.Flat, MaxDescriptionChars: maxDesc}
-			f.suggestions, err = suggestFixes(f.src, &po)
+		i = j
+	}
+	if len(jobs) < 2 {
+		for _, jb := range jobs {
+			attachFileFixes(jb.f, jb.group, maxDesc)
 		}
-		if err != nil {
-			if slices.ContainsFunc(group, func(d skill.Diagnostic) bool { return fixable(d.Code, true) }) {
-				f.readErr = err
+		return
+	}
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, jb := range jobs {
+		g.Go(func() error {
+			attachFileFixes(jb.f, jb.group, maxDesc)
+			return nil
+		})
+	}
+	g.Wait()
+}
+
+// attachFileFixes reads f, one of attachFixes's files, and attaches its
+// suggested fixes to group, its findings.
+func attachFileFixes(f *File, group []skill.Diagnostic, maxDesc int) {
+	target, err := filepath.EvalSymlinks(f.Path)
+	if err == nil {
+		f.target = target
+		f.src, f.version, err = fsx.ReadRegular(target, maxFixBytes)
+	}
+	if err == nil {
+		po := skill.Options{Path: f.Path, Flat: f.Flat, MaxDescriptionChars: maxDesc}
+		f.suggestions, err = suggestFixes(f.src, &po)
+	}
+	if err != nil {
+		if slices.ContainsFunc(group, func(d skill.Diagnostic) bool { return fixable(d.Code, true) }) {
+			f.readErr = err
+		}
+		return
+	}
+	for _, s := range f.suggestions {
+		k := -1
+		for n := range group {
+			d := &group[n]
+			switch {
+			case s.name && nameCode(d.Code):
+			case !s.name && (d.Code == skill.CodeParseRecovered || d.Code == skill.CodeParseError) && (d.Line == s.line || k < 0 && len(d.Fixes) == 0):
+			default:
+				continue
 			}
-			continue
+			if k < 0 || d.Line == s.line {
+				k = n
+			}
 		}
-		for _, s := range f.suggestions {
-			k := -1
-			for n, d := range group {
-				switch {
-				case s.name && nameCode(d.Code):
-				case !s.name && (d.Code == skill.CodeParseRecovered || d.Code == skill.CodeParseError) && (d.Line == s.line || k < 0 && len(d.Fixes) == 0):
-				default:
-					continue
-				}
-				if k < 0 || d.Line == s.line {
-					k = n
-				}
-			}
-			if k >= 0 {
-				group[k].Fixes = append(group[k].Fixes, s.fix)
-			}
+		if k >= 0 {
+			group[k].Fixes = append(group[k].Fixes, s.fix)
 		}
 	}
 }

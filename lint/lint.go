@@ -474,7 +474,7 @@ func inScope(p string, scope []string) bool {
 // name is their folder's (or file's) without the leading "_" or ".": a
 // draft matches once it is published under that name.
 func dropIgnoredNameMismatch(diags []skill.Diagnostic, files map[string]*File) []skill.Diagnostic {
-	return slices.DeleteFunc(diags, func(d skill.Diagnostic) bool {
+	drop := func(d *skill.Diagnostic) bool {
 		if d.Code != skill.CodeNameMismatch || d.Skill == "" {
 			return false
 		}
@@ -483,7 +483,17 @@ func dropIgnoredNameMismatch(diags []skill.Diagnostic, files map[string]*File) [
 			return false
 		}
 		return strings.TrimLeft(skill.DefaultName(d.Path, f.Flat), "_.") == d.Skill
-	})
+	}
+	// Most parts hold no name-mismatch (lint's checks never report one):
+	// they are left as they are, without a copy of each finding.
+	i := 0
+	for i < len(diags) && !drop(&diags[i]) {
+		i++
+	}
+	if i == len(diags) {
+		return diags
+	}
+	return slices.DeleteFunc(diags, func(d skill.Diagnostic) bool { return drop(&d) })
 }
 
 // sortFindings returns the findings of parts, taken in order as one slice,
@@ -492,7 +502,9 @@ func dropIgnoredNameMismatch(diags []skill.Diagnostic, files map[string]*File) [
 // together (a skill's checks report them in a run, in line order), so it
 // sorts the runs of one path by path rather than every finding: same-path
 // runs keep their order, and each path's findings are then sorted by the
-// rest of the key, which the runs of a skill's checks already are.
+// rest of the key, which the runs of a skill's checks already are. With
+// many findings, the paths are copied and sorted on a goroutine a
+// processor, each into its own part of the result.
 // TestSortFindings holds it to skill.SortDiagnostics.
 func sortFindings(parts [][]skill.Diagnostic) []skill.Diagnostic {
 	n := 0
@@ -520,17 +532,61 @@ func sortFindings(parts [][]skill.Diagnostic) []skill.Diagnostic {
 		}
 	}
 	slices.SortStableFunc(runs, func(a, b run) int { return strings.Compare(a.d[0].Path, b.d[0].Path) })
-	out := make([]skill.Diagnostic, 0, n)
-	for k := 0; k < len(runs); {
-		from, p := len(out), runs[k].d[0].Path
-		for ; k < len(runs) && runs[k].d[0].Path == p; k++ {
-			out = append(out, runs[k].d...)
-		}
-		if group := out[from:]; !slices.IsSortedFunc(group, skill.CompareDiagnostics) {
-			slices.SortStableFunc(group, skill.CompareDiagnostics)
+	out := make([]skill.Diagnostic, n)
+	// fill copies the runs of whole paths runs[k:stop] to out from at on
+	// and sorts each path's findings.
+	fill := func(k, stop, at int) {
+		for k < stop {
+			from, p := at, runs[k].d[0].Path
+			for ; k < stop && runs[k].d[0].Path == p; k++ {
+				at += copy(out[at:], runs[k].d)
+			}
+			if group := out[from:at]; !sortedFindings(group) {
+				slices.SortStableFunc(group, skill.CompareDiagnostics)
+			}
 		}
 	}
+	workers := runtime.GOMAXPROCS(0)
+	if n < parallelSortMin || workers < 2 {
+		fill(0, len(runs), 0)
+		return out
+	}
+	// Cut the runs into about equal shares of findings, at path changes.
+	var wg sync.WaitGroup
+	k, at := 0, 0
+	for w := workers; w > 0 && k < len(runs); w-- {
+		stop, end := k, at
+		for stop < len(runs) && (w == 1 || end-at < (n-at)/w || stop > 0 && runs[stop].d[0].Path == runs[stop-1].d[0].Path) {
+			end += len(runs[stop].d)
+			stop++
+		}
+		from, to := k, at
+		wg.Go(func() { fill(from, stop, to) })
+		k, at = stop, end
+	}
+	wg.Wait()
 	return out
+}
+
+// parallelSortMin is how many findings sortFindings needs to share the
+// work among goroutines (a variable, so that tests try both ways).
+var parallelSortMin = 1 << 14
+
+// sortedFindings reports whether diags, all of one path, are in
+// skill.CompareDiagnostics order. A finding on a later line or column
+// than the one before it is taken without the full comparison, which
+// copies both findings.
+func sortedFindings(diags []skill.Diagnostic) bool {
+	for i := 1; i < len(diags); i++ {
+		a, b := &diags[i-1], &diags[i]
+		if a.Path == b.Path && (a.Line < b.Line || a.Line == b.Line && a.Column < b.Column) {
+			continue
+		}
+		if skill.CompareDiagnostics(*a, *b) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // dedupeSorted removes the repeats of a finding (same code, level, path,

@@ -3,6 +3,7 @@ package lint
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -295,25 +296,29 @@ func lineScan(b []byte, pos int) (eol, next int, clean, marks bool) {
 	i := pos
 	for {
 		for ; i+8 <= len(b); i += 8 {
-			x := binary.LittleEndian.Uint64(b[i:])
-			if lineScanWord(x) != 0 {
+			if m := lineScanWord(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3 // the first byte it may stop at
 				break
 			}
 		}
-		if i >= len(b) {
-			return len(b), len(b), true, marks
-		}
-		for end := min(i+8, len(b)); i < end; i++ {
-			switch c := b[i]; {
-			case c == '\n':
-				return i, i + 1, true, marks
-			case c == '`' || c == '[':
-				marks = true
-			case lineStop[c] && (c != ']' || i+1 < len(b) && b[i+1] == ':'):
-				eol, next = lineEnd(b, i)
-				return eol, next, false, false
+		if i+8 > len(b) {
+			for i < len(b) && !lineStop[b[i]] && b[i] != '`' && b[i] != '[' {
+				i++
+			}
+			if i >= len(b) {
+				return len(b), len(b), true, marks
 			}
 		}
+		switch c := b[i]; {
+		case c == '\n':
+			return i, i + 1, true, marks
+		case c == '`' || c == '[':
+			marks = true
+		case lineStop[c] && (c != ']' || i+1 < len(b) && b[i+1] == ':'):
+			eol, next = lineEnd(b, i)
+			return eol, next, false, false
+		}
+		i++ // a mark, a "]" that is no "]:", or a byte the word test flagged after the first
 	}
 }
 

@@ -15,8 +15,19 @@ import (
 // order, ties included (Related numbers each finding, so the order of
 // findings equal in the sort key shows), for findings in runs per path as
 // a report has them and for findings in any order, handed over in parts
-// of any length.
+// of any length; sorted on one goroutine and, with parallelSortMin 1, on
+// a goroutine a processor.
 func TestSortFindings(t *testing.T) {
+	for _, min := range []int{parallelSortMin, 1} {
+		t.Run(fmt.Sprint("parallel from ", min), func(t *testing.T) {
+			defer func(old int) { parallelSortMin = old }(parallelSortMin)
+			parallelSortMin = min
+			testSortFindings(t)
+		})
+	}
+}
+
+func testSortFindings(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	paths := []string{"/w/a/SKILL.md", "/w/a-b/SKILL.md", "/w/a/b/SKILL.md", "/w/a/link", "/w", "/w/b/SKILL.md", ""}
 	codes := []skill.Code{skill.CodeBrokenReference, skill.CodeBodyTooLong, skill.CodeNameMismatch}

@@ -26,10 +26,15 @@ func swarBetween(x uint64, m, n byte) uint64 {
 }
 
 // lineScanWord is nonzero when a byte of x is one lineScan stops at: one
-// lineChars looks at, or a backtick ('[', '\\' and ']' are one range).
+// lineChars looks at, or a backtick. Its lowest flagged byte is the first
+// such byte of x; a byte above it may be flagged without being one (a
+// borrow), so a caller looks at the byte it finds. The tests share the
+// "high bit clear" mask (every stop byte is ASCII) and are or-ed before it
+// is applied, so it is a few instructions and inlined.
 func lineScanWord(x uint64) uint64 {
-	return swarLess(x, 0x20) | swarZero(x^(swarOnes*0x7f)) | swarZero(x^(swarOnes*'<')) |
-		swarBetween(x, '['-1, ']'+1) | swarZero(x^(swarOnes*'`'))
+	return ^x & swarHighs & (x - swarOnes*0x20 |
+		(x ^ swarOnes*0x7f - swarOnes) | (x ^ swarOnes*'<' - swarOnes) | (x ^ swarOnes*'`' - swarOnes) |
+		(x ^ swarOnes*'[' - swarOnes) | (x ^ swarOnes*'\\' - swarOnes) | (x ^ swarOnes*']' - swarOnes))
 }
 
 // lineStopWord is nonzero when a byte of x is one lineChars looks at (a
