@@ -2,184 +2,543 @@ package mcpserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
-	"fmt"
+	"log/slog"
 	"mime"
 	"net"
 	"net/http"
 	"net/netip"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skillet-go/skillet/mcpserver/skillsext"
 )
 
-// The stateless read fast path (docs/performance.md#serving). Reading a
-// bundled file is most of what a deployed server does, and through the SDK
-// each read costs a temporary session, a request decoded into the SDK's
-// types, the result encoded and then compacted twice more on its way into
-// the JSON-RPC envelope. A stateless server answers a plain resources/read
-// of a served file itself instead: the result is encoded once and the
-// envelope written around it, from the snapshot in hand. Everything else,
-// and every request that is not exactly that (other methods, batches,
-// session or unknown protocol headers, a Host the SDK's DNS-rebinding check
-// would refuse, odd ids, unknown URIs), goes to the SDK as before.
-// TestFastReadIsTheSDKs holds the two to the same bytes.
+// The stateless fast path (docs/performance.md#serving). What a deployed
+// server answers most is reading a bundled file, listing the skills and
+// loading one through the tool, and through the SDK each such answer costs
+// a temporary session, the request decoded into the SDK's types, and the
+// result encoded and then compacted twice more on its way into the
+// JSON-RPC envelope, a tool result's text (a whole SKILL.md) included. A
+// stateless server answers these requests itself instead, when they are
+// exactly
+//
+//   - resources/read of a served file,
+//   - skills/list, first page or a page at a cursor this server made,
+//   - tools/call of the load tool with {"name": NAME} of a served skill,
+//
+// from the snapshot in hand: a file's contents element, a page of
+// skills/list and a tool result are encoded once per snapshot and kept
+// (within maxEncodedBytes), and the envelope is written around them.
+// Everything else, and every request that is not exactly that (other
+// methods, other arguments, batches, session or unknown protocol headers,
+// a Host the SDK's DNS-rebinding check would refuse, odd ids, keys spelled
+// twice or with escapes, strings with escapes, unknown URIs and names,
+// cursors this server did not make), goes to the SDK as before.
+// TestFastPathIsTheSDKs and TestFastReadIsTheSDKs hold the two to the same
+// bytes.
 
-// fastVersions are the protocol versions whose resources/read answer the
-// fast path writes: true for those whose requests carry their own _meta
+// fastVersions are the protocol versions whose answers the fast path
+// writes: true for those whose requests carry their own _meta
 // (protocolVersion, clientInfo, clientCapabilities) and whose results carry
 // serverInfo and the cache fields.
 var fastVersions = map[string]bool{"2025-06-18": false, "2025-11-25": false, skillsext.ProtocolCacheable: true}
 
-// parseFastRequest returns the URI and id of a body that is exactly one
-// resources/read request object: the keys jsonrpc ("2.0"), id, method and
-// params, spelled exactly (encoding/json would match keys in another
-// letter case), and params holding uri alone, or (perRequest) uri and a
-// _meta of exactly the protocol version (the header's), a clientInfo with
-// a name and a version, and an object of client capabilities.
-func parseFastRequest(body []byte, version string, perRequest bool) (uri string, id json.RawMessage, ok bool) {
-	var top map[string]json.RawMessage
-	if json.Unmarshal(body, &top) != nil || len(top) != 4 {
-		return "", nil, false
+// member is one member of a JSON object, as written.
+type member struct {
+	name  string
+	value []byte
+}
+
+// objectMembers splits data, a JSON object already known to be valid
+// JSON, into its members in order, into buf (at most cap(buf) members).
+// It fails on anything but an object, on more members than that, on a
+// name with an escape and on a name given twice (decoders differ on which
+// one counts).
+func objectMembers(data []byte, buf []member) ([]member, bool) {
+	out := buf[:0]
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return nil, false
 	}
-	var jsonrpc, method string
-	if json.Unmarshal(top["jsonrpc"], &jsonrpc) != nil || jsonrpc != "2.0" ||
-		json.Unmarshal(top["method"], &method) != nil || method != "resources/read" || top["id"] == nil {
-		return "", nil, false
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == '}' {
+		return out, skipSpace(data, i+1) == len(data)
 	}
-	var params map[string]json.RawMessage
-	want := 1
+	for {
+		end, err := scanString(data, i)
+		if err != nil || bytes.IndexByte(data[i:end], '\\') >= 0 || len(out) == cap(out) {
+			return nil, false
+		}
+		name := data[i+1 : end-1]
+		for _, m := range out {
+			if m.name == string(name) {
+				return nil, false
+			}
+		}
+		i = skipSpace(data, end)
+		if i >= len(data) || data[i] != ':' {
+			return nil, false
+		}
+		i = skipSpace(data, i+1)
+		vend, err := scanValue(data, i, 0)
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, member{string(name), data[i:vend]})
+		i = skipSpace(data, vend)
+		if i < len(data) && data[i] == ',' {
+			i = skipSpace(data, i+1)
+			continue
+		}
+		if i < len(data) && data[i] == '}' {
+			return out, skipSpace(data, i+1) == len(data)
+		}
+		return nil, false
+	}
+}
+
+// get returns the value of the member named name.
+func get(ms []member, name string) []byte {
+	for _, m := range ms {
+		if m.name == name {
+			return m.value
+		}
+	}
+	return nil
+}
+
+// plainString returns a JSON string value that holds no escape and only
+// valid UTF-8, so that every decoder reads the bytes as written.
+func plainString(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	in := raw[1 : len(raw)-1]
+	if bytes.IndexByte(in, '\\') >= 0 || !utf8.Valid(in) {
+		return "", false
+	}
+	return string(in), true
+}
+
+// fastRequest is a request the fast path may answer: its method, its id
+// as the SDK would write it back, and its params other than _meta.
+type fastRequest struct {
+	method string
+	id     []byte
+	params []member
+}
+
+// parseFastRequest reads a body that is exactly one request object: the
+// members jsonrpc ("2.0"), id, method and params, spelled exactly
+// (encoding/json would match names in another letter case), params an
+// object holding, when perRequest, a _meta of exactly the protocol version
+// (the header's), a clientInfo with a name and a version, and an object of
+// client capabilities.
+func parseFastRequest(body []byte, version string, perRequest bool, buf []member) (fastRequest, bool) {
+	var top [4]member
+	ms, ok := objectMembers(body, top[:0])
+	if !ok || len(ms) != 4 || string(get(ms, "jsonrpc")) != `"2.0"` {
+		return fastRequest{}, false
+	}
+	method, ok := plainString(get(ms, "method"))
+	if !ok {
+		return fastRequest{}, false
+	}
+	id, ok := plainID(get(ms, "id"))
+	if !ok {
+		return fastRequest{}, false
+	}
+	raw := get(ms, "params")
+	if raw == nil {
+		return fastRequest{}, false
+	}
+	params, ok := objectMembers(raw, buf)
+	if !ok {
+		return fastRequest{}, false
+	}
 	if perRequest {
-		want = 2
+		meta := get(params, "_meta")
+		if meta == nil || !plainMeta(meta, version) {
+			return fastRequest{}, false
+		}
+		kept := params[:0]
+		for _, m := range params {
+			if m.name != "_meta" {
+				kept = append(kept, m)
+			}
+		}
+		params = kept
+	} else if get(params, "_meta") != nil {
+		return fastRequest{}, false
 	}
-	if json.Unmarshal(top["params"], &params) != nil || len(params) != want || params["uri"] == nil {
-		return "", nil, false
-	}
-	if json.Unmarshal(params["uri"], &uri) != nil {
-		return "", nil, false
-	}
-	if perRequest && !plainMeta(params["_meta"], version) {
-		return "", nil, false
-	}
-	return uri, top["id"], true
+	return fastRequest{method: method, id: id, params: params}, true
 }
 
 // plainMeta reports whether a 2026-07-28 request's _meta holds exactly
 // what a client must send and nothing the fast path would have to act on.
-func plainMeta(raw json.RawMessage, version string) bool {
-	var meta map[string]json.RawMessage
-	if json.Unmarshal(raw, &meta) != nil || len(meta) != 3 {
+func plainMeta(raw []byte, version string) bool {
+	var buf [3]member
+	meta, ok := objectMembers(raw, buf[:0])
+	if !ok || len(meta) != 3 {
 		return false
 	}
-	var pv string
-	if json.Unmarshal(meta["io.modelcontextprotocol/protocolVersion"], &pv) != nil || pv != version {
+	if pv, ok := plainString(get(meta, "io.modelcontextprotocol/protocolVersion")); !ok || pv != version {
 		return false
 	}
-	var info map[string]json.RawMessage
-	var name, ver string
-	if json.Unmarshal(meta["io.modelcontextprotocol/clientInfo"], &info) != nil ||
-		json.Unmarshal(info["name"], &name) != nil || name == "" || json.Unmarshal(info["version"], &ver) != nil || ver == "" {
+	var ibuf [8]member
+	info, ok := objectMembers(get(meta, "io.modelcontextprotocol/clientInfo"), ibuf[:0])
+	if !ok {
 		return false
 	}
-	var caps map[string]json.RawMessage
-	return json.Unmarshal(meta["io.modelcontextprotocol/clientCapabilities"], &caps) == nil && caps != nil
+	if name, ok := plainString(get(info, "name")); !ok || name == "" {
+		return false
+	}
+	if ver, ok := plainString(get(info, "version")); !ok || ver == "" {
+		return false
+	}
+	caps := get(meta, "io.modelcontextprotocol/clientCapabilities")
+	return len(caps) > 0 && caps[0] == '{'
 }
 
-// fastRead answers body, a stateless POST to the MCP path that
-// parseErrors has read, when it is a plain resources/read of a served
-// file, and reports whether it did.
-func (s *Server) fastRead(w http.ResponseWriter, r *http.Request, body []byte) bool {
+// fastAnswer answers body, a stateless POST to the MCP path that
+// parseErrors has read, when it is a request the fast path answers, and
+// reports whether it did.
+func (s *Server) fastAnswer(w http.ResponseWriter, r *http.Request, body []byte) bool {
 	version := r.Header.Get("Mcp-Protocol-Version")
 	perRequest, known := fastVersions[version]
 	if s.noFastPath || !known || r.Method != http.MethodPost ||
 		r.Header.Get("Mcp-Session-Id") != "" || !acceptsBoth(r.Header.Values("Accept")) {
 		return false
 	}
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		return false
+	if ct := r.Header.Get("Content-Type"); ct != "application/json" {
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+			return false
+		}
 	}
 	// The SDK refuses a loopback connection that names another host.
 	if la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && la != nil && isLoopbackAddr(la.String()) && !isLoopbackAddr(r.Host) {
 		return false
 	}
-	if !bytes.Contains(body, []byte(`"resources/read"`)) {
+	// Requests at debug level are logged one by one, by the middleware.
+	if s.log.Enabled(r.Context(), slog.LevelDebug) {
 		return false
 	}
-	uri, rawID, ok := parseFastRequest(body, version, perRequest)
+	var buf [4]member
+	req, ok := parseFastRequest(body, version, perRequest, buf[:0])
 	if !ok {
 		return false
 	}
-	if perRequest && (r.Header.Get("Mcp-Method") != "resources/read" || r.Header.Get("Mcp-Name") != uri) {
-		return false
-	}
-	id, ok := plainID(rawID)
-	if !ok {
+	// On 2026-07-28 the headers name the method and its target.
+	if perRequest && r.Header.Get("Mcp-Method") != req.method {
 		return false
 	}
 	start := time.Now()
-	sn := s.snap.Load()
-	c, f, err := contents(sn, uri)
-	if err != nil {
-		return false // the SDK writes the error
+	var err error
+	switch req.method {
+	case "resources/read":
+		ok, err = s.fastRead(w, r, req, perRequest)
+	case skillsext.MethodListSkills:
+		ok, err = s.fastList(w, r, req, perRequest)
+	case "tools/call":
+		ok, err = s.fastCall(w, r, req, perRequest)
+	default:
+		return false
 	}
-	elem, ok := encodedContents(sn, c, f)
 	if !ok {
 		return false
 	}
-	buf := fastBufs.Get().(*bytes.Buffer)
-	defer func() {
-		if buf.Cap() <= 1<<20 {
-			buf.Reset()
-			fastBufs.Put(buf)
-		}
-	}()
-	buf.Reset()
-	buf.WriteString(`{"jsonrpc":"2.0","id":`)
-	buf.Write(id)
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	if perRequest {
-		// 2026-07-28: the server's identity, the cache fields and the
-		// result type around the contents, as the SDK and decorate write
-		// them.
-		buf.WriteString(`,"result":{"_meta":{"io.modelcontextprotocol/serverInfo":`)
-		if enc.Encode(&mcp.Implementation{Name: s.opts.Name, Version: s.opts.Version}) != nil {
-			return false
-		}
-		buf.Truncate(buf.Len() - 1)
-		fmt.Fprintf(buf, `},"ttlMs":%d,"cacheScope":"public","contents":[`, int(s.opts.CacheTTL/time.Millisecond))
-	} else {
-		// Before: the contents alone, without the cache fields
-		// (withoutCacheFields).
-		buf.WriteString(`,"result":{"contents":[`)
-	}
-	buf.Write(elem)
-	if perRequest {
-		buf.WriteString(`],"resultType":"complete"}}`)
-	} else {
-		buf.WriteString(`]}}`)
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
-	w.WriteHeader(http.StatusOK)
-	_, err = w.Write(buf.Bytes())
-	s.metrics.observe("resources/read", time.Since(start), err)
+	s.metrics.observe(req.method, time.Since(start), err)
 	s.fastHits.Add(1)
 	return true
 }
 
-var fastBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+// fastRead answers a plain resources/read of a served file.
+func (s *Server) fastRead(w http.ResponseWriter, r *http.Request, req fastRequest, perRequest bool) (bool, error) {
+	if len(req.params) != 1 {
+		return false, nil
+	}
+	uri, ok := plainString(get(req.params, "uri"))
+	if !ok || perRequest && (r.Header.Get("Mcp-Name") != uri) {
+		return false, nil
+	}
+	sn := s.snap.Load()
+	c, f, err := contents(sn, uri)
+	if err != nil {
+		return false, nil // the SDK writes the error
+	}
+	elem, ok := encodedContents(sn, c, f)
+	if !ok {
+		return false, nil
+	}
+	if perRequest {
+		// 2026-07-28: the server's identity, the cache fields and the
+		// result type around the contents, as the SDK and decorate write
+		// them.
+		return true, writeFast(w, req.id, s.fastPrefix(sn), []byte(`"contents":[`), elem, []byte(`],"resultType":"complete"}`))
+	}
+	// Before: the contents alone, without the cache fields
+	// (withoutCacheFields).
+	return true, writeFast(w, req.id, []byte(`{"contents":[`), elem, []byte(`]}`))
+}
 
-// Bounds of the fast path's encoded contents: a file's element is kept
-// once made when it is at most maxEncodedFile bytes and at most twice the
-// file's size plus its URI (so text full of escapes is encoded per
-// request instead), and while the elements kept since the snapshot was
-// made hold at most maxEncodedBytes (a file carried into the next snapshot
-// keeps its element, so what is kept is at most twice the bytes served).
+// fastList answers skills/list of the first page or of a page at a
+// cursor this server made.
+func (s *Server) fastList(w http.ResponseWriter, r *http.Request, req fastRequest, perRequest bool) (bool, error) {
+	if perRequest && r.Header.Get("Mcp-Name") != "" {
+		return false, nil
+	}
+	cursor := ""
+	switch len(req.params) {
+	case 0:
+	case 1:
+		c, ok := plainString(get(req.params, "cursor"))
+		if !ok {
+			return false, nil
+		}
+		cursor = c
+	default:
+		return false, nil
+	}
+	after, err := decodeCursor(cursor)
+	if err != nil {
+		return false, nil
+	}
+	sn := s.snap.Load()
+	i := sort.Search(len(sn.entries), func(i int) bool { return sn.entries[i].uri > after })
+	res, ok := s.listPage(sn, i, perRequest)
+	if !ok {
+		return false, nil
+	}
+	return true, writeFast(w, req.id, res)
+}
+
+// fastCall answers tools/call of the load tool with {"name": NAME} of a
+// served skill.
+func (s *Server) fastCall(w http.ResponseWriter, r *http.Request, req fastRequest, perRequest bool) (bool, error) {
+	sn := s.snap.Load()
+	if sn.tool == nil || len(req.params) != 2 {
+		return false, nil
+	}
+	tool, ok := plainString(get(req.params, "name"))
+	if !ok || tool != sn.tool.Name || perRequest && r.Header.Get("Mcp-Name") != tool {
+		return false, nil
+	}
+	args := get(req.params, "arguments")
+	var buf [1]member
+	ms, ok := objectMembers(args, buf[:0])
+	if !ok || len(ms) != 1 || ms[0].name != "name" {
+		return false, nil
+	}
+	name, ok := plainString(ms[0].value)
+	if !ok || sn.byName[name] == nil {
+		return false, nil
+	}
+	res, ok := s.toolAnswer(r.Context(), sn, name, perRequest)
+	if !ok {
+		return false, nil
+	}
+	return true, writeFast(w, req.id, res)
+}
+
+// fastState is what the fast path keeps encoded for a snapshot: the
+// skills/list pages that start at a multiple of the page size and the
+// tool's answer for each served skill, each for protocol 2026-07-28
+// ([1]) and before ([0]).
+type fastState struct {
+	prefix []byte // the 2026-07-28 result's start, up to its contents
+	pages  [][2]atomic.Pointer[[]byte]
+	tools  map[string]*[2]atomic.Pointer[[]byte]
+}
+
+// fast returns the snapshot's fastState, made on first use.
+func (s *Server) fast(sn *snapshot) *fastState {
+	sn.fastOnce.Do(func() {
+		fs := &fastState{
+			pages: make([][2]atomic.Pointer[[]byte], len(sn.entries)/s.opts.PageSize+1),
+			tools: make(map[string]*[2]atomic.Pointer[[]byte], len(sn.byName)),
+		}
+		for name := range sn.byName {
+			fs.tools[name] = new([2]atomic.Pointer[[]byte])
+		}
+		var b bytes.Buffer
+		b.WriteString(`{"_meta":{"io.modelcontextprotocol/serverInfo":`)
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if enc.Encode(s.impl()) == nil {
+			b.Truncate(b.Len() - 1)
+			b.WriteString(`},"ttlMs":` + strconv.Itoa(int(s.opts.CacheTTL/time.Millisecond)) + `,"cacheScope":"public",`)
+			fs.prefix = b.Bytes()
+		}
+		sn.fast = fs
+	})
+	return sn.fast
+}
+
+// fastPrefix is the start of a 2026-07-28 resources/read result.
+func (s *Server) fastPrefix(sn *snapshot) []byte { return s.fast(sn).prefix }
+
+// impl is the serverInfo the SDK sends.
+func (s *Server) impl() *mcp.Implementation {
+	return &mcp.Implementation{Name: s.opts.Name, Version: s.opts.Version}
+}
+
+// keep stores out in *p when it is at most maxEncodedFile bytes and the
+// snapshot's kept bytes stay within maxEncodedBytes.
+func keepEncoded(sn *snapshot, p *atomic.Pointer[[]byte], out []byte) {
+	n := int64(len(out))
+	if n > maxEncodedFile {
+		return
+	}
+	if sn.encodedBytes.Add(n) > maxEncodedBytes || !p.CompareAndSwap(nil, &out) {
+		sn.encodedBytes.Add(-n)
+	}
+}
+
+// encodeResult encodes a result as the SDK does (encoding/json, HTML
+// characters unescaped but where a type's own MarshalJSON escapes them).
+func encodeResult(v any) ([]byte, bool) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return nil, false
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), true
+}
+
+// listPage returns the skills/list result of the page starting at entry
+// i, as listSkills builds it and the SDK encodes it; a page at a multiple
+// of the page size is kept.
+func (s *Server) listPage(sn *snapshot, i int, perRequest bool) ([]byte, bool) {
+	v := 0
+	if perRequest {
+		v = 1
+	}
+	var slot *atomic.Pointer[[]byte]
+	if i%s.opts.PageSize == 0 {
+		fs := s.fast(sn)
+		slot = &fs.pages[i/s.opts.PageSize][v]
+		if p := slot.Load(); p != nil {
+			return *p, true
+		}
+	}
+	end := min(i+s.opts.PageSize, len(sn.entries))
+	res := &skillsext.ListSkillsResult{Skills: make([]*skillsext.SkillEntry, 0, end-i)}
+	for _, sv := range sn.entries[i:end] {
+		res.Skills = append(res.Skills, sv.entry)
+	}
+	if end < len(sn.entries) {
+		res.NextCursor = encodeCursor(sn.entries[end-1].uri)
+	}
+	if perRequest {
+		ttl := int(s.opts.CacheTTL / time.Millisecond)
+		res.ResultType, res.TTLMs, res.CacheScope = "complete", &ttl, "public"
+		res.Meta = mcp.Meta{mcp.MetaKeyServerInfo: s.impl()}
+	}
+	out, ok := encodeResult(res)
+	if ok && slot != nil {
+		keepEncoded(sn, slot, out)
+	}
+	return out, ok
+}
+
+// toolResultComplete decodes into a CallToolResult with the result type
+// "complete", which the SDK sets on 2026-07-28 and offers no setter for.
+var toolResultComplete = []byte(`{"content":[],"resultType":"complete"}`)
+
+// toolAnswer returns the tools/call result of the load tool for
+// {"name": name}, as callTool builds it and the SDK encodes it, kept per
+// snapshot. The tool reads only the snapshot, so its answer for a name is
+// the same for the snapshot's life; it is worked out under a context that
+// is not cancelled, so a client gone does not leave a "cancelled" answer
+// behind.
+func (s *Server) toolAnswer(ctx context.Context, sn *snapshot, name string, perRequest bool) ([]byte, bool) {
+	v := 0
+	if perRequest {
+		v = 1
+	}
+	slot := &s.fast(sn).tools[name][v]
+	if p := slot.Load(); p != nil {
+		return *p, true
+	}
+	args, err := json.Marshal(map[string]string{"name": name})
+	if err != nil {
+		return nil, false
+	}
+	ctx = context.WithValue(context.WithoutCancel(ctx), snapKey{}, sn)
+	tr := s.tool.Call(ctx, args)
+	var res mcp.CallToolResult
+	if perRequest {
+		if json.Unmarshal(toolResultComplete, &res) != nil {
+			return nil, false
+		}
+		res.Meta = mcp.Meta{mcp.MetaKeyServerInfo: s.impl()}
+	}
+	res.Content = []mcp.Content{&mcp.TextContent{Text: tr.Text}}
+	res.IsError = tr.IsError
+	out, ok := encodeResult(&res)
+	if ok {
+		keepEncoded(sn, slot, out)
+	}
+	return out, ok
+}
+
+// The answer's headers, as the SDK writes them.
+var (
+	headerJSON    = []string{"application/json"}
+	headerNoCache = []string{"no-cache, no-transform"}
+)
+
+// writeFast writes the JSON-RPC answer of id whose result is the
+// concatenation of parts.
+func writeFast(w http.ResponseWriter, id []byte, parts ...[]byte) error {
+	head := fastBufs.Get().(*[]byte)
+	defer fastBufs.Put(head)
+	b := append((*head)[:0], `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"result":`...)
+	*head = b
+	n := len(b) + 1
+	for _, p := range parts {
+		n += len(p)
+	}
+	h := w.Header()
+	h["Content-Type"] = headerJSON
+	h["Cache-Control"] = headerNoCache
+	h["Content-Length"] = []string{strconv.Itoa(n)}
+	w.WriteHeader(http.StatusOK)
+	if _, err := w.Write(b); err != nil {
+		return err
+	}
+	for _, p := range parts {
+		if _, err := w.Write(p); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(closeBrace)
+	return err
+}
+
+var (
+	closeBrace = []byte("}")
+	fastBufs   = sync.Pool{New: func() any { return new([]byte) }}
+)
+
+// Bounds of the fast path's encoded answers: a file's contents element,
+// a skills/list page or a tool answer is kept once made when it is at most
+// maxEncodedFile bytes (and a file's at most twice the file's size plus
+// its URI, so text full of escapes is encoded per request instead), and
+// while the answers kept since the snapshot was made hold at most
+// maxEncodedBytes (a file carried into the next snapshot keeps its
+// element, so what is kept is at most twice the bytes served).
 const (
 	maxEncodedFile  = 1 << 20
 	maxEncodedBytes = 32 << 20
@@ -192,22 +551,12 @@ func encodedContents(sn *snapshot, c *mcp.ResourceContents, f *file) ([]byte, bo
 	if p := f.encoded.Load(); p != nil {
 		return *p, true
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if enc.Encode(c) != nil {
+	out, ok := encodeResult(c)
+	if !ok {
 		return nil, false
 	}
-	out := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
-	n := int64(len(out))
-	if n <= maxEncodedFile && n <= 2*f.size+int64(len(f.uri))+256 {
-		if sn.encodedBytes.Add(n) <= maxEncodedBytes {
-			if !f.encoded.CompareAndSwap(nil, &out) {
-				sn.encodedBytes.Add(-n)
-			}
-		} else {
-			sn.encodedBytes.Add(-n)
-		}
+	if int64(len(out)) <= 2*f.size+int64(len(f.uri))+256 {
+		keepEncoded(sn, &f.encoded, out)
 	}
 	return out, true
 }
@@ -217,7 +566,7 @@ func encodedContents(sn *snapshot, c *mcp.ResourceContents, f *file) ([]byte, bo
 // float64; larger ones go on to be refused, mcpline.CheckID), or a
 // string of printable ASCII without escapes. Any other id is left to the
 // SDK.
-func plainID(raw json.RawMessage) ([]byte, bool) {
+func plainID(raw []byte) ([]byte, bool) {
 	if len(raw) == 0 {
 		return nil, false
 	}
@@ -245,7 +594,7 @@ func plainID(raw json.RawMessage) ([]byte, bool) {
 func acceptsBoth(values []string) bool {
 	var j, e bool
 	for _, v := range values {
-		for _, part := range strings.Split(v, ",") {
+		for part := range strings.SplitSeq(v, ",") {
 			switch strings.TrimSpace(part) {
 			case "application/json":
 				j = true

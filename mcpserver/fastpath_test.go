@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,10 +15,19 @@ import (
 // fastPair serves one workspace twice over stateless HTTP: with the read
 // fast path and without it.
 func fastPair(t *testing.T) (fast, sdk *Server, fastURL, sdkURL string) {
+	return fastPairWith(t, nil)
+}
+
+// fastPairWith is fastPair with the servers' options.
+func fastPairWith(t *testing.T, opts *Options) (fast, sdk *Server, fastURL, sdkURL string) {
 	t.Helper()
 	ws := newWorkspace(t)
-	fast = newServer(t, ws, nil)
-	sdk = newServer(t, ws, nil)
+	var o1, o2 Options
+	if opts != nil {
+		o1, o2 = *opts, *opts
+	}
+	fast = newServer(t, ws, &o1)
+	sdk = newServer(t, ws, &o2)
 	sdk.noFastPath = true
 	f := httptest.NewServer(fast.Handler(nil))
 	t.Cleanup(f.Close)
@@ -27,9 +37,10 @@ func fastPair(t *testing.T) (fast, sdk *Server, fastURL, sdkURL string) {
 }
 
 type rawAnswer struct {
-	status int
-	ctype  string
-	body   string
+	status  int
+	ctype   string
+	nocache string
+	body    string
 }
 
 func post(t *testing.T, url, version, body string, header map[string]string) rawAnswer {
@@ -52,7 +63,7 @@ func post(t *testing.T, url, version, body string, header map[string]string) raw
 	}
 	defer resp.Body.Close()
 	data, _ := io.ReadAll(resp.Body)
-	return rawAnswer{resp.StatusCode, resp.Header.Get("Content-Type"), string(data)}
+	return rawAnswer{resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("Cache-Control"), string(data)}
 }
 
 // TestFastReadIsTheSDKs: for every served file, every protocol version and
@@ -223,6 +234,180 @@ func TestBigIDs(t *testing.T) {
 			if a.status != 200 || a.body != `{"jsonrpc":"2.0","id":`+id+`,"result":{}}` {
 				t.Errorf("ping id %s: %d %s", id, a.status, a.body)
 			}
+		}
+	}
+}
+
+// fastMeta is the _meta of a 2026-07-28 request.
+func fastMeta(v string) string {
+	return `"_meta":{"io.modelcontextprotocol/protocolVersion":"` + v + `","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}`
+}
+
+// fastBody is a request of method with the members of params (without
+// braces) and, on 2026-07-28, the _meta.
+func fastBody(version, id, method, params string) string {
+	if version >= "2026" {
+		if params != "" {
+			params += ","
+		}
+		params += fastMeta(version)
+	}
+	return `{"jsonrpc":"2.0","id":` + id + `,"method":"` + method + `","params":{` + params + `}}`
+}
+
+// TestFastPathIsTheSDKs: for every protocol version and id shape, every
+// page of skills/list (pages of 2 and the default 100, the first page
+// asked with no cursor and with "") and a tools/call of the load tool for
+// every served skill (a hidden one's refusal included) get from the fast
+// path the status, headers and bytes the SDK gives; requests that are not
+// exactly those get the SDK's own answer.
+func TestFastPathIsTheSDKs(t *testing.T) {
+	for _, pageSize := range []int{2, 0} {
+		fast, _, fastURL, sdkURL := fastPairWith(t, &Options{PageSize: pageSize, Tool: ToolAlways})
+		sn := fast.snap.Load()
+		if sn.tool == nil || len(sn.byName) < 5 {
+			t.Fatalf("no tool or only %d skills", len(sn.byName))
+		}
+		tool := sn.tool.Name
+		same := func(version, body string, hdr map[string]string) rawAnswer {
+			t.Helper()
+			got, exp := post(t, fastURL, version, body, hdr), post(t, sdkURL, version, body, hdr)
+			if diff := cmp.Diff(exp, got, cmp.AllowUnexported(rawAnswer{})); diff != "" {
+				t.Fatalf("page size %d, %s %s: fast path differs from the SDK (-sdk +fast):\n%s", pageSize, version, body, diff)
+			}
+			return got
+		}
+		want := int64(0)
+		for _, version := range []string{"2025-06-18", "2025-11-25", "2026-07-28"} {
+			for _, id := range []string{"1", "42", `"abc"`, "-7", "9007199254740992"} {
+				listHdr := map[string]string{"Mcp-Method": "skills/list"}
+				pages := 0
+				for _, first := range []string{"", `"cursor":""`} {
+					params := first
+					for {
+						a := same(version, fastBody(version, id, "skills/list", params), listHdr)
+						want++
+						pages++
+						var page struct {
+							Result struct {
+								Skills     []json.RawMessage `json:"skills"`
+								NextCursor string            `json:"nextCursor"`
+							} `json:"result"`
+						}
+						if err := json.Unmarshal([]byte(a.body), &page); err != nil || len(page.Result.Skills) == 0 {
+							t.Fatalf("skills/list: %v %s", err, a.body)
+						}
+						if page.Result.NextCursor == "" {
+							break
+						}
+						params = `"cursor":"` + page.Result.NextCursor + `"`
+					}
+				}
+				if pageSize == 2 && pages < 4 {
+					t.Fatalf("only %d pages of 2", pages)
+				}
+				for name := range sn.byName {
+					hdr := map[string]string{"Mcp-Method": "tools/call", "Mcp-Name": tool}
+					same(version, fastBody(version, id, "tools/call", `"name":"`+tool+`","arguments":{"name":"`+name+`"}`), hdr)
+					// Twice: the second from what the first kept.
+					same(version, fastBody(version, id, "tools/call", `"arguments":{"name":"`+name+`"},"name":"`+tool+`"`), hdr)
+					want += 2
+				}
+			}
+		}
+		if n := fast.fastHits.Load(); n != want {
+			t.Errorf("page size %d: the fast path answered %d requests, want %d", pageSize, n, want)
+		}
+		// Not exactly such requests: all go to the SDK.
+		before := fast.fastHits.Load()
+		call := func(args string) string {
+			return `"name":"` + tool + `","arguments":` + args
+		}
+		v := "2026-07-28"
+		callHdr := map[string]string{"Mcp-Method": "tools/call", "Mcp-Name": tool}
+		listHdr := map[string]string{"Mcp-Method": "skills/list"}
+		for i, c := range []struct {
+			version, body string
+			hdr           map[string]string
+		}{
+			{v, fastBody(v, "1", "tools/call", call(`{"name":"nope"}`)), callHdr},
+			{v, fastBody(v, "1", "tools/call", call(`{"name":" alpha"}`)), callHdr},
+			{v, fastBody(v, "1", "tools/call", call(`{"name":"\u0061lpha"}`)), callHdr},
+			{v, fastBody(v, "1", "tools/call", call(`{"name":"alpha","path":"references/guide.md"}`)), callHdr},
+			{v, fastBody(v, "1", "tools/call", call(`{"name":"alpha","name":"beta"}`)), callHdr},
+			{v, fastBody(v, "1", "tools/call", call(`{"query":"files"}`)), callHdr},
+			{v, fastBody(v, "1", "tools/call", call(`{}`)), callHdr},
+			{v, fastBody(v, "1", "tools/call", call(`["alpha"]`)), callHdr},
+			{v, fastBody(v, "1", "tools/call", call(`{"name":"alpha"}`)), map[string]string{"Mcp-Method": "tools/call", "Mcp-Name": "other"}},
+			{v, fastBody(v, "1", "tools/call", call(`{"name":"alpha"}`)), map[string]string{"Mcp-Method": "skills/list"}},
+			{v, fastBody(v, "1", "tools/call", `"name":"other","arguments":{"name":"alpha"}`), map[string]string{"Mcp-Method": "tools/call", "Mcp-Name": "other"}},
+			{v, fastBody(v, "1", "tools/call", call(`{"name":"alpha"}`)+`,"extra":1`), callHdr},
+			{v, fastBody(v, "1.5", "tools/call", call(`{"name":"alpha"}`)), callHdr},
+			{v, `{"jsonrpc":"2.0","id":1,"id":2,"method":"tools/call","params":{` + call(`{"name":"alpha"}`) + `,` + fastMeta(v) + `}}`, callHdr},
+			{v, `[` + fastBody(v, "1", "tools/call", call(`{"name":"alpha"}`)) + `]`, callHdr},
+			{v, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + call(`{"name":"alpha"}`) + `}}`, callHdr},
+			{"2025-11-25", fastBody("2025-11-25", "1", "tools/call", call(`{"name":"alpha"}`)+`,`+fastMeta(v)), nil},
+			{v, fastBody(v, "1", "skills/list", `"cursor":"nope"`), listHdr},
+			{v, fastBody(v, "1", "skills/list", `"cursor":1`), listHdr},
+			{v, fastBody(v, "1", "skills/list", `"limit":1`), listHdr},
+			{v, fastBody(v, "1", "skills/list", ""), map[string]string{"Mcp-Method": "skills/list", "Mcp-Name": "x"}},
+			{v, fastBody(v, "1", "skills/list", ""), nil},
+			{v, fastBody("2025-11-25", "1", "skills/list", ""), listHdr},
+			{"2025-11-25", `{"jsonrpc":"2.0","id":1,"method":"skills/list"}`, nil},
+			{"2025-11-25", `{"jsonrpc":"2.0","id":1,"method":"skills/list","params":null}`, nil},
+			{"2025-11-25", `{"jsonrpc":"2.0","id":1,"method":"skills/list","params":{},"Params":{}}`, nil},
+			{"2025-11-25", `{"jsonrpc":"2.0","id":1,"method":"skills\/list","params":{}}`, nil},
+			{"2025-11-25", `{"jsonrpc":"2.0","id":1,"method":"skills/list","params":{"_meta":{}}}`, nil},
+			{"", `{"jsonrpc":"2.0","id":1,"method":"skills/list","params":{}}`, nil},
+		} {
+			hits := fast.fastHits.Load()
+			got, exp := post(t, fastURL, c.version, c.body, c.hdr), post(t, sdkURL, c.version, c.body, c.hdr)
+			if diff := cmp.Diff(exp, got, cmp.AllowUnexported(rawAnswer{})); diff != "" {
+				t.Errorf("case %d %s: answer differs from the SDK's (-sdk +fast):\n%s", i, c.body, diff)
+			}
+			if fast.fastHits.Load() != hits {
+				t.Errorf("case %d %s: answered by the fast path", i, c.body)
+			}
+		}
+		if n := fast.fastHits.Load() - before; n != 0 {
+			t.Errorf("the fast path answered %d requests that are not exactly its own", n)
+		}
+		// A cursor of this server's making that starts a page anywhere
+		// (skill://b sorts between alpha and beta) is answered as the
+		// SDK answers it, and the page is not kept.
+		kept := sn.encodedBytes.Load()
+		same(v, fastBody(v, "1", "skills/list", `"cursor":"`+encodeCursor("skill://b")+`"`), listHdr)
+		if fast.fastHits.Load() != before+1 {
+			t.Error("a page at a cursor of the server's own making was not answered by the fast path")
+		}
+		if pageSize == 2 && sn.encodedBytes.Load() != kept {
+			t.Error("a page that does not start at a multiple of the page size was kept")
+		}
+	}
+}
+
+// TestObjectMembers: the members of an object as written, in order; not
+// an object, too many members, a name with an escape or given twice fail.
+func TestObjectMembers(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want []member
+		ok   bool
+	}{
+		{`{}`, []member{}, true},
+		{` { "a" : 1 , "b":{"c":[1,"}"]} } `, []member{{"a", []byte("1")}, {"b", []byte(`{"c":[1,"}"]}`)}}, true},
+		{`{"a":"x\"y"}`, []member{{"a", []byte(`"x\"y"`)}}, true},
+		{`{"a":1,"b":2,"c":3}`, nil, false}, // over the cap of 2
+		{`{"a":1,"a":2}`, nil, false},
+		{`{"\u0061":1}`, nil, false},
+		{`[1]`, nil, false},
+		{`"a"`, nil, false},
+		{`{"a":1}x`, nil, false},
+	} {
+		var buf [2]member
+		got, ok := objectMembers([]byte(tt.in), buf[:0])
+		if ok != tt.ok || ok && !cmp.Equal(got, tt.want, cmp.AllowUnexported(member{})) {
+			t.Errorf("objectMembers(%s) = %v, %v; want %v, %v", tt.in, got, ok, tt.want, tt.ok)
 		}
 	}
 }

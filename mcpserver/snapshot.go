@@ -42,6 +42,9 @@ type snapshot struct {
 	// encodedBytes is how many bytes the fast path has kept encoded for
 	// files of this snapshot (fastpath.go), bounded by maxEncodedBytes.
 	encodedBytes atomic.Int64
+	// fast is what the fast path keeps encoded (fastpath.go), made once.
+	fastOnce sync.Once
+	fast     *fastState
 
 	listing *catalog.Listing
 	skills  []*served // by name

@@ -138,7 +138,7 @@ func (s *Server) handler(o *HTTPOptions) http.Handler {
 	}
 	var fast func(http.ResponseWriter, *http.Request, []byte) bool
 	if !o.Stateful {
-		fast = s.fastRead
+		fast = s.fastAnswer
 	}
 	var mcpHandler http.Handler = parseErrors(h, cmp.Or(o.MaxRequestBytes, int64(mcpline.DefaultMaxLineBytes)), fast)
 	if inner := mcpHandler; !o.Stateful {
@@ -185,7 +185,7 @@ func foldLocalhost(next http.Handler) http.Handler {
 // plain text, and a request whose id the answer could not carry as sent
 // (mcpline.CheckID: a number the SDK mangles, an integer not in plain
 // digits, null) with -32600 and that id as sent (HTTP 400). A body over limit goes on to the SDK, which refuses it
-// (413). fast, when not nil, may answer a valid body itself (fastRead).
+// (413). fast, when not nil, may answer a valid body itself (fastAnswer).
 func parseErrors(next http.Handler, limit int64, fast func(http.ResponseWriter, *http.Request, []byte) bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
