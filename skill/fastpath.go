@@ -37,24 +37,23 @@ func fastFrontmatter(text []byte) (*yamlx.Node, bool) {
 type fastBuf struct {
 	nodes []yamlx.Node
 	ptrs  []*yamlx.Node
-	// nodes' length and usedPtrs are how much of each the reads since
-	// the last release used; release clears only those.
-	usedPtrs int
 	// fm is the frontmatter Parse decodes (decodeFrontmatter).
 	fm frontmatter
 }
 
 var fastBufs = sync.Pool{New: func() any { return new(fastBuf) }}
 
-// release clears what the last read left and returns b to the pool.
+// release returns b to the pool. Nothing is cleared: a read writes every
+// node and pointer it uses before it reads it, and decodeFrontmatter sets
+// fm anew, so what the last file left is never seen again. It only stays
+// reachable (its frontmatter text, which its skill holds anyway) until the
+// next read overwrites it or a collection drops the pooled buffer; clearing
+// it cost every file a pass over its nodes, with write barriers while the
+// collector runs.
 func (b *fastBuf) release() {
 	if cap(b.nodes) > 1024 {
 		return // an unusually large file: let it go
 	}
-	clear(b.nodes)
-	clear(b.ptrs[:b.usedPtrs])
-	b.nodes, b.usedPtrs = b.nodes[:0], 0
-	b.fm = frontmatter{}
 	fastBufs.Put(b)
 }
 
@@ -63,42 +62,9 @@ func fastFrontmatterIn(text []byte, buf *fastBuf) (*yamlx.Node, bool) {
 	if yamlx.LibraryOnly.Load() || len(text) == 0 || len(text) > 1<<16 {
 		return nil, false
 	}
-	// One pass: decline on characters that start what this reader does not
-	// handle (comments, tabs, control characters, which YAML rejects or
-	// reads as line breaks, and the C1 controls, BOM and non-characters it
-	// does not count as printable), and count lines and flow items to size
-	// the node slice.
-	lines, items, lineItems, flow := 1, 0, 0, false
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		switch fmClass[c] {
-		case fmPlain:
-		case fmNewline:
-			lines++
-			if flow {
-				items += lineItems
-			}
-			lineItems, flow = 0, false
-		case fmComma:
-			lineItems++
-		case fmOpen:
-			items++
-			flow = true
-		case fmReject:
-			return nil, false
-		case fmHigh:
-			switch {
-			case c == 0xC2 && i+1 < len(text) && text[i+1] < 0xA0:
-				return nil, false
-			case c == 0xE2 && i+2 < len(text) && text[i+1] == 0x80 && (text[i+2] == 0xA8 || text[i+2] == 0xA9):
-				return nil, false // U+2028, U+2029: line breaks to YAML 1.1
-			case c == 0xEF && i+2 < len(text) && (text[i+1] == 0xBB && text[i+2] == 0xBF || text[i+1] == 0xBF && text[i+2] >= 0xBE):
-				return nil, false
-			}
-		}
-	}
-	if flow {
-		items += lineItems
+	lines, items, ok := fmScan(text)
+	if !ok {
+		return nil, false
 	}
 	n := 1 + 2*lines + 2*items
 	if cap(buf.nodes) < n {
@@ -112,8 +78,6 @@ func fastFrontmatterIn(text []byte, buf *fastBuf) (*yamlx.Node, bool) {
 	// second is the stack of children of the collections being built.
 	fp.kids, fp.stack = buf.ptrs[:0:n], buf.ptrs[n:n:2*n]
 	root, ok := fp.document()
-	// (A Parse may read twice into one buffer: keep the larger use.)
-	buf.nodes, buf.usedPtrs = buf.nodes[:max(len(buf.nodes), len(fp.nodes))], max(buf.usedPtrs, 2*n)
 	if !ok {
 		return nil, false
 	}
@@ -228,7 +192,7 @@ func indentLen(s string) int {
 
 // column is the 1-based character column of byte offset off in line.
 func column(line string, off int) int {
-	return utf8.RuneCountInString(line[:off]) + 1
+	return runeCount(line[:off]) + 1
 }
 
 func (fp *fastParser) document() (*yamlx.Node, bool) {
