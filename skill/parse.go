@@ -378,7 +378,7 @@ func (p *parser) parse() *Skill {
 	} else if !f.found {
 		p.report(CodeNoFrontmatter, 1, 1, "no frontmatter")
 	}
-	n := utf8.RuneCountInString(s.Description)
+	n := runeCount(s.Description)
 	dl, dc := 0, 0
 	if fm != nil && fm.descKey != nil {
 		dl, dc = fm.descKey.line, fm.descKey.col
@@ -405,7 +405,7 @@ func (p *parser) parse() *Skill {
 		m = strconv.AppendInt(m, int64(maxDesc), 10)
 		p.reportText(CodeDescriptionLong, dl, dc, string(m))
 	}
-	if n := utf8.RuneCountInString(s.Compatibility); n > MaxCompatibilityChars {
+	if n := runeCount(s.Compatibility); n > MaxCompatibilityChars {
 		l, c := 0, 0
 		if fm != nil && fm.compatKey != nil {
 			l, c = fm.compatKey.line, fm.compatKey.col

@@ -1,0 +1,107 @@
+package skill
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// Word-at-a-time helpers for the fast frontmatter reader and Parse, which
+// look at every byte of a file's frontmatter: most of it is ASCII, and a
+// word of eight bytes that holds nothing of interest is skipped at once.
+
+const (
+	wordOnes  = 0x0101010101010101
+	wordHighs = 0x8080808080808080
+)
+
+// word returns the eight bytes of s at i (i+8 <= len(s)), little-endian.
+func word(s string, i int) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:i+8]), 8))
+}
+
+// runeCount is utf8.RuneCountInString(s), eight ASCII bytes at a time.
+func runeCount(s string) int {
+	i := 0
+	for i+8 <= len(s) && word(s, i)&wordHighs == 0 {
+		i += 8
+	}
+	if i == len(s) {
+		return i
+	}
+	return i + utf8.RuneCountInString(s[i:])
+}
+
+// fmScan is the first pass of fastFrontmatterIn over text: it counts the
+// lines and the items of flow collections ("[" and "{", and the commas on
+// a line that holds one), to size the node slice, and says false when a
+// byte starts what the fast reader does not handle: a comment, a tab or
+// another control character (which YAML rejects or reads as a line break),
+// a C1 control, U+2028 or U+2029 (line breaks to YAML 1.1), a BOM or a
+// non-character. A word of eight bytes holding none of the bytes the pass
+// must look at (fmFlags) is skipped whole.
+func fmScan(text []byte) (lines, items int, ok bool) {
+	s := unsafe.String(unsafe.SliceData(text), len(text))
+	lines = 1
+	lineItems, flow := 0, false
+	for i := 0; i < len(s); i++ {
+		for i+8 <= len(s) {
+			m := fmFlags(word(s, i))
+			if m != 0 {
+				// The lowest byte flagged is exact (the borrows of the
+				// subtractions run only towards higher bytes).
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
+		c := s[i]
+		switch fmClass[c] {
+		case fmPlain:
+		case fmNewline:
+			lines++
+			if flow {
+				items += lineItems
+			}
+			lineItems, flow = 0, false
+		case fmComma:
+			lineItems++
+		case fmOpen:
+			items++
+			flow = true
+		case fmReject:
+			return 0, 0, false
+		case fmHigh:
+			switch {
+			case c == 0xC2 && i+1 < len(s) && s[i+1] < 0xA0:
+				return 0, 0, false
+			case c == 0xE2 && i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9):
+				return 0, 0, false // U+2028, U+2029: line breaks to YAML 1.1
+			case c == 0xEF && i+2 < len(s) && (s[i+1] == 0xBB && s[i+2] == 0xBF || s[i+1] == 0xBF && s[i+2] >= 0xBE):
+				return 0, 0, false
+			}
+		}
+	}
+	if flow {
+		items += lineItems
+	}
+	return lines, items, true
+}
+
+// fmFlags marks (in the high bit of each byte) the bytes of x that are not
+// fmPlain, and perhaps some plain ones above the lowest one marked: bytes
+// below 0x20 (the line feed among them), 0x80 and above, "#", ",", "[",
+// "{" and DEL. With 0x20 set in every byte, "[" is "{", and "#" and "," can
+// only come from themselves or from control characters.
+func fmFlags(x uint64) uint64 {
+	v := x | 0x20*wordOnes
+	return (x-0x20*wordOnes)&^x&wordHighs | x&wordHighs |
+		zeroByte(v^('{'*wordOnes)) | zeroByte(v^('#'*wordOnes)) | zeroByte(v^(','*wordOnes)) | zeroByte(x^(0x7F*wordOnes))
+}
+
+// zeroByte is nonzero when a byte of x is 0; its lowest mark is exact.
+func zeroByte(x uint64) uint64 { return (x - wordOnes) & ^x & wordHighs }
