@@ -9,7 +9,6 @@ import (
 	"os"
 	"path"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -30,15 +29,21 @@ import (
 // of scan.go, and only the rest by goldmark (docs/performance.md#lint).
 // view, when not nil, is what the bundle walk saw of the skill folder.
 func checkBody(s *subject, view *folderView) []skill.Diagnostic {
+	var f findings
+	checkBodyInto(&f, s, view)
+	return f.appendTo(nil)
+}
+
+// checkBodyInto is checkBody, its findings set in f (f.compact).
+func checkBodyInto(f *findings, s *subject, view *folderView) {
 	// The references and findings are gathered in memory reused from one
-	// skill to the next; the caller gets a copy of the right size.
+	// skill to the next; f gets them in a slice of the right size.
 	sc := bodyScratches.Get().(*bodyScratch)
 	defer sc.put()
-	diags := checkBodyTo(sc, s, view)
-	if len(diags) == 0 {
-		return nil
+	f.path, f.skill = s.location, s.name
+	if diags := checkBodyTo(sc, s, view); len(diags) > 0 {
+		f.compact(diags)
 	}
-	return slices.Clone(diags)
 }
 
 // bodyScratch is the reusable memory of checkBody.

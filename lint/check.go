@@ -58,17 +58,102 @@ func about(s *catalog.Skill) *subject {
 func Checks() []*Check { return slices.Clone(checks) }
 
 // runChecks runs the checks of checks on s and returns their findings in
+// that order (runFindings's, in full).
+func runChecks(s *subject) []skill.Diagnostic {
+	return runFindings(s).appendTo(nil)
+}
+
+// runFindings runs the checks of checks on s and returns their findings in
 // that order. The skill folder is read once for both: the bundle walk
 // keeps the names of the folder's top level (in the file system's order),
 // and the body check's letter-case lookups start from them instead of
 // reading the folder again. TestRunChecks holds it to the checks run one
 // by one.
-func runChecks(s *subject) []skill.Diagnostic {
+func runFindings(s *subject) *findings {
 	var view folderView
 	bundle := checkBundle(s, &view)
-	diags := checkBody(s, &view)
-	if len(bundle) == 0 {
-		return diags
+	f := &findings{}
+	checkBodyInto(f, s, &view)
+	if len(bundle) > 0 {
+		f.rest = append(f.rest, bundle...)
 	}
-	return append(diags, bundle...)
+	return f
+}
+
+// findings are the findings of lint's checks of one skill file, kept small
+// until the report is put together (a tree's broken references are most
+// of its findings, each 24 bytes here instead of a skill.Diagnostic's
+// 136): first those of the body check, all about the file itself, as
+// positions, messages and codes with the path and skill they share, then
+// the rest (the bundle check's, about other paths, and the body check's
+// when a position does not fit) in full.
+type findings struct {
+	path, skill string
+	file        []fileFinding
+	rest        []skill.Diagnostic
+}
+
+// fileFinding is one of findings.file: a broken-reference, or a
+// body-too-long when long is set, at line and col.
+type fileFinding struct {
+	line, col int32
+	long      bool
+	msg       string
+}
+
+// compact sets f's body findings to diags (all about f.path and f.skill),
+// in f.file when every one fits, else in full in f.rest.
+func (f *findings) compact(diags []skill.Diagnostic) {
+	fits := func(d *skill.Diagnostic) bool {
+		return d.Path == f.path && d.Skill == f.skill && d.Related == "" && d.Fixes == nil &&
+			int(int32(d.Line)) == d.Line && int(int32(d.Column)) == d.Column &&
+			(d.Code == skill.CodeBrokenReference || d.Code == skill.CodeBodyTooLong) && d.Severity == severity(d.Code)
+	}
+	for i := range diags {
+		if !fits(&diags[i]) {
+			f.rest = slices.Clone(diags)
+			return
+		}
+	}
+	f.file = make([]fileFinding, len(diags))
+	for i := range diags {
+		d := &diags[i]
+		f.file[i] = fileFinding{line: int32(d.Line), col: int32(d.Column), long: d.Code == skill.CodeBodyTooLong, msg: d.Message}
+	}
+}
+
+// len is how many findings f holds (0 for nil).
+func (f *findings) len() int {
+	if f == nil {
+		return 0
+	}
+	return len(f.file) + len(f.rest)
+}
+
+// appendFile appends f's findings about the file itself (f.file) to out,
+// in full.
+func (f *findings) appendFile(out []skill.Diagnostic) []skill.Diagnostic {
+	if len(f.file) == 0 {
+		return out
+	}
+	broken, long := severity(skill.CodeBrokenReference), severity(skill.CodeBodyTooLong)
+	for i := range f.file {
+		e := &f.file[i]
+		d := skill.Diagnostic{Code: skill.CodeBrokenReference, Severity: broken, Path: f.path,
+			Line: int(e.line), Column: int(e.col), Message: e.msg, Skill: f.skill}
+		if e.long {
+			d.Code, d.Severity = skill.CodeBodyTooLong, long
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// appendTo appends all of f's findings to out, in full and in order (nil
+// for none).
+func (f *findings) appendTo(out []skill.Diagnostic) []skill.Diagnostic {
+	if f.len() == 0 {
+		return out
+	}
+	return append(f.appendFile(out), f.rest...)
 }

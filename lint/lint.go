@@ -193,7 +193,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 	// lint's own checks (Checks) of every file run on a bounded pool (they parse
 	// Markdown and stat bundled files); their findings are appended in
 	// candidate order, so the report does not depend on scheduling.
-	bodyDiags := make([][]skill.Diagnostic, len(cands))
+	bodyDiags := make([]*findings, len(cands))
 	var pool errgroup.Group
 	pool.SetLimit(max(runtime.GOMAXPROCS(0)*2, 4))
 	shared := make(map[*catalog.Skill]int, len(cands))
@@ -210,7 +210,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 			continue // lint PATH: a sibling's findings would all be dropped below
 		}
 		if r := ec.result(cd.Skill); r != nil {
-			bodyDiags[i] = r.diags
+			bodyDiags[i] = r.found
 			continue
 		}
 		if cd.Skill != nil {
@@ -219,7 +219,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 				if onChecks != nil {
 					onChecks(cd.Path, false)
 				}
-				bodyDiags[i] = runChecks(ec.subjectOf(cd.Skill))
+				bodyDiags[i] = runFindings(ec.subjectOf(cd.Skill))
 				// Nothing after the checks reads the body (fixes read the
 				// file again, the budget and compatibility reports read the
 				// frontmatter), and this catalog is Run's own: let it go
@@ -235,9 +235,13 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 	pool.Wait()
 	// The findings are kept in parts until they are sorted into one slice:
 	// the listing's, each candidate's (in candidate order), then those
-	// added below, in this order, as one slice of them all would be.
+	// added below, in this order, as one slice of them all would be. The
+	// candidates' stay in their small form (findings) unless strict mode
+	// or a scope goes through every finding.
+	compact := r.Settings.Mode != skill.Strict && scope == nil
 	parts := make([][]skill.Diagnostic, 0, len(cands)+2)
 	parts = append(parts, diags)
+	var found []*findings // compact: the candidates', between parts[0] and the last part
 	for i, cd := range cands {
 		f := &File{Path: cd.Path, Skill: true, Ignored: cd.Ignored, Flat: cd.Flat}
 		files[cd.Path] = f
@@ -246,10 +250,16 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 		}
 		f.Name = cd.Skill.Name
 		f.Loaded = !cd.Ignored && loaded[cd.Skill]
-		if len(bodyDiags[i]) > 0 {
-			parts = append(parts, bodyDiags[i])
+		switch fd := bodyDiags[i]; {
+		case fd.len() == 0:
+		case compact:
+			found = append(found, fd)
+		default:
+			parts = append(parts, fd.appendTo(nil))
 		}
 	}
+	// (lint's checks report no name-mismatch: the candidates' findings
+	// hold none.)
 	for k := range parts {
 		parts[k] = dropIgnoredNameMismatch(parts[k], files)
 	}
@@ -303,7 +313,11 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 			}
 		}
 	}
-	diags = sortFindings(parts)
+	if compact {
+		diags = sortPieces(slices.Concat(pieces(parts[:1]), foundPieces(found), pieces(parts[1:])))
+	} else {
+		diags = sortFindings(parts)
+	}
 	diags = dedupeSorted(diags)
 	attachFixes(diags, files, r.Settings.MaxDescriptionChars)
 	r.Diagnostics = diags
@@ -498,48 +512,98 @@ func dropIgnoredNameMismatch(diags []skill.Diagnostic, files map[string]*File) [
 
 // sortFindings returns the findings of parts, taken in order as one slice,
 // in the order of skill.SortDiagnostics (by path, line, column, code and
-// message; stable), in a new slice. The findings of one path mostly come
-// together (a skill's checks report them in a run, in line order), so it
-// sorts the runs of one path by path rather than every finding: same-path
-// runs keep their order, and each path's findings are then sorted by the
-// rest of the key, which the runs of a skill's checks already are. With
-// many findings, the paths are copied and sorted on a goroutine a
-// processor, each into its own part of the result.
+// message; stable), in a new slice (sortPieces of the parts).
 // TestSortFindings holds it to skill.SortDiagnostics.
 func sortFindings(parts [][]skill.Diagnostic) []skill.Diagnostic {
+	return sortPieces(pieces(parts))
+}
+
+// piece is a part of the findings sortPieces sorts: a slice of them, or
+// (f set) the findings of one skill file's checks.
+type piece struct {
+	d []skill.Diagnostic
+	f *findings
+}
+
+func pieces(parts [][]skill.Diagnostic) []piece {
+	out := make([]piece, len(parts))
+	for i, p := range parts {
+		out[i] = piece{d: p}
+	}
+	return out
+}
+
+func foundPieces(found []*findings) []piece {
+	out := make([]piece, len(found))
+	for i, f := range found {
+		out[i] = piece{f: f}
+	}
+	return out
+}
+
+// sortPieces is sortFindings of the pieces' findings, taken in order
+// (those of a piece's findings as appendTo gives them). The findings of
+// one path mostly come together (a skill's checks report them in a run,
+// in line order), so it sorts the runs of one path by path rather than
+// every finding: same-path runs keep their order, and each path's findings
+// are then sorted by the rest of the key, which the runs of a skill's
+// checks already are. A skill file's findings are written out in full only
+// into the result. With many findings, the paths are copied and sorted on
+// a goroutine a processor, each into its own part of the result.
+func sortPieces(ps []piece) []skill.Diagnostic {
 	n := 0
-	for _, p := range parts {
-		n += len(p)
+	for _, p := range ps {
+		n += len(p.d) + p.f.len()
 	}
 	if n == 0 {
-		for _, p := range parts {
-			if p != nil {
-				return p[:0]
+		for _, p := range ps {
+			if p.d != nil {
+				return p.d[:0]
 			}
 		}
 		return nil
 	}
-	type run struct{ d []skill.Diagnostic }
+	// A run is findings of one path: d, or (f set) f's file findings.
+	type run struct {
+		path string
+		d    []skill.Diagnostic
+		f    *findings
+		n    int
+	}
 	var runs []run
-	for _, diags := range parts {
+	addRuns := func(diags []skill.Diagnostic) {
 		for i := 0; i < len(diags); {
 			j := i + 1
 			for j < len(diags) && diags[j].Path == diags[i].Path {
 				j++
 			}
-			runs = append(runs, run{diags[i:j]})
+			runs = append(runs, run{path: diags[i].Path, d: diags[i:j], n: j - i})
 			i = j
 		}
 	}
-	slices.SortStableFunc(runs, func(a, b run) int { return strings.Compare(a.d[0].Path, b.d[0].Path) })
+	for _, p := range ps {
+		if p.f == nil {
+			addRuns(p.d)
+			continue
+		}
+		if len(p.f.file) > 0 {
+			runs = append(runs, run{path: p.f.path, f: p.f, n: len(p.f.file)})
+		}
+		addRuns(p.f.rest)
+	}
+	slices.SortStableFunc(runs, func(a, b run) int { return strings.Compare(a.path, b.path) })
 	out := make([]skill.Diagnostic, n)
 	// fill copies the runs of whole paths runs[k:stop] to out from at on
 	// and sorts each path's findings.
 	fill := func(k, stop, at int) {
 		for k < stop {
-			from, p := at, runs[k].d[0].Path
-			for ; k < stop && runs[k].d[0].Path == p; k++ {
-				at += copy(out[at:], runs[k].d)
+			from, p := at, runs[k].path
+			for ; k < stop && runs[k].path == p; k++ {
+				if f := runs[k].f; f != nil {
+					at += len(f.appendFile(out[at:at]))
+				} else {
+					at += copy(out[at:], runs[k].d)
+				}
 			}
 			if group := out[from:at]; !sortedFindings(group) {
 				slices.SortStableFunc(group, skill.CompareDiagnostics)
@@ -556,8 +620,8 @@ func sortFindings(parts [][]skill.Diagnostic) []skill.Diagnostic {
 	k, at := 0, 0
 	for w := workers; w > 0 && k < len(runs); w-- {
 		stop, end := k, at
-		for stop < len(runs) && (w == 1 || end-at < (n-at)/w || stop > 0 && runs[stop].d[0].Path == runs[stop-1].d[0].Path) {
-			end += len(runs[stop].d)
+		for stop < len(runs) && (w == 1 || end-at < (n-at)/w || stop > 0 && runs[stop].path == runs[stop-1].path) {
+			end += runs[stop].n
 			stop++
 		}
 		from, to := k, at
@@ -630,7 +694,7 @@ type earlyChecks struct {
 // checked.
 type earlyResult struct {
 	subject
-	diags []skill.Diagnostic
+	found *findings
 }
 
 // earlyMismatch, set only by tests, makes every early result count as
@@ -650,7 +714,7 @@ func startEarly(c *catalog.Catalog) *earlyChecks {
 		if onChecks != nil {
 			onChecks(p.Path, true)
 		}
-		r.diags = runChecks(&r.subject)
+		r.found = runFindings(&r.subject)
 		r.body = ""
 		ec.mu.Lock()
 		ec.res[p.Skill] = r

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/skillet-go/skillet/skill"
 )
@@ -62,6 +63,83 @@ func testSortFindings(t *testing.T) {
 		got := sortFindings(parts)
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("case %d: sortFindings differs from skill.SortDiagnostics (-want +got):\n%s", n, diff)
+		}
+	}
+}
+
+// TestSortPieces: the report's findings sorted with the candidates' in
+// their small form (findings) are those sorted in full (sortFindings of
+// every piece written out with appendTo), ties included, on one goroutine
+// and on a goroutine a processor; and findings.compact keeps in the small
+// form only what it gives back unchanged, the rest (a position past int32,
+// another path, a fix, another code or level) in full.
+func TestSortPieces(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	paths := []string{"/w/a/SKILL.md", "/w/a-b/SKILL.md", "/w/a/b/SKILL.md", "/w/a/link", "/w", ""}
+	sev := severity(skill.CodeBrokenReference)
+	for _, min := range []int{parallelSortMin, 1} {
+		defer func(old int) { parallelSortMin = old }(parallelSortMin)
+		parallelSortMin = min
+		for n := range 300 {
+			var ps []piece
+			var parts [][]skill.Diagnostic
+			seq := 0
+			diag := func(p string) skill.Diagnostic {
+				seq++
+				d := skill.Diagnostic{Code: skill.CodeBrokenReference, Severity: sev, Path: p, Line: r.IntN(4), Column: r.IntN(3),
+					Message: fmt.Sprint("m", r.IntN(3)), Skill: "s"}
+				switch r.IntN(8) {
+				case 0:
+					d.Code, d.Severity = skill.CodeBodyTooLong, severity(skill.CodeBodyTooLong)
+				case 1:
+					d.Line = 1 << 40
+				case 2:
+					d.Code, d.Severity = skill.CodeNameMismatch, skill.SeverityError
+				case 3:
+					d.Related = fmt.Sprint(seq)
+				}
+				return d
+			}
+			for range r.IntN(12) {
+				if r.IntN(3) == 0 {
+					var part []skill.Diagnostic
+					for range r.IntN(6) {
+						part = append(part, diag(paths[r.IntN(len(paths))]))
+					}
+					ps = append(ps, piece{d: part})
+					parts = append(parts, slices.Clone(part))
+					continue
+				}
+				p := paths[r.IntN(len(paths))]
+				var body []skill.Diagnostic
+				for range r.IntN(6) {
+					body = append(body, diag(p))
+				}
+				f := &findings{path: p, skill: "s"}
+				if len(body) > 0 {
+					f.compact(body)
+				}
+				if diff := cmp.Diff(body, f.appendTo(nil), cmpopts.EquateEmpty()); diff != "" {
+					t.Fatalf("case %d: compact changed the findings (-want +got):\n%s", n, diff)
+				}
+				for i := range body {
+					if d := body[i]; d.Line != int(int32(d.Line)) || d.Code == skill.CodeNameMismatch {
+						if len(f.file) > 0 {
+							t.Fatalf("case %d: %v kept in the small form", n, d)
+						}
+					}
+				}
+				for range r.IntN(3) {
+					f.rest = append(f.rest, diag(paths[r.IntN(len(paths))]))
+				}
+				ps = append(ps, piece{f: f})
+				parts = append(parts, f.appendTo(nil))
+			}
+			want := sortFindings(parts)
+			got := sortPieces(ps)
+			if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+				t.Fatalf("case %d (parallel from %d): sortPieces differs from sortFindings (-want +got):\n%s", n, min, diff)
+			}
 		}
 	}
 }
