@@ -68,7 +68,7 @@ func (pr *prober) run() {
 		if !p.state.CompareAndSwap(probeFree, probeBusy) {
 			return // the walk is here
 		}
-		p.st, p.mode, p.err = lstatAt(pr.at, e.skill)
+		p.st, p.mode, p.err = lstatAt(pr.at, e.skill())
 		p.state.Store(probeDone)
 	}
 }

@@ -64,11 +64,12 @@ func newRef(p string) pathRef {
 	return pathRef{path: p, z: z}
 }
 
-// childRefs returns dir/name and, when withSkill, dir/name/SKILL.md, both
-// with their NUL-terminated bytes, built in one allocation (the walk makes
-// one per folder entry). dir must be clean and name a plain entry name, so
-// the result is what filepath.Join gives.
-func childRefs(dir, name string, withSkill bool) (ref, skillFile pathRef) {
+// newChild returns the entry name of folder dir. Its path is built in
+// one allocation: dir/name and a NUL or, for a folder or a symlink (which
+// may be a skill folder), dir/name/SKILL.md and a NUL, whose first bytes
+// are the entry's own path. dir must be clean and name a plain entry name,
+// so the paths are what filepath.Join gives.
+func newChild(dir, name string, typ fs.FileMode, withSkill bool) child {
 	sep := len(dir) > 0 && !os.IsPathSeparator(dir[len(dir)-1])
 	n := len(dir) + len(name)
 	if sep {
@@ -76,7 +77,7 @@ func childRefs(dir, name string, withSkill bool) (ref, skillFile pathRef) {
 	}
 	size := n + 1
 	if withSkill {
-		size += n + 1 + len(SkillFile) + 1
+		size += 1 + len(SkillFile)
 	}
 	b := make([]byte, 0, size)
 	b = append(b, dir...)
@@ -84,35 +85,66 @@ func childRefs(dir, name string, withSkill bool) (ref, skillFile pathRef) {
 		b = append(b, filepath.Separator)
 	}
 	b = append(b, name...)
-	b = append(b, 0)
-	// The bytes are never written again, so the strings can share them.
-	ref = pathRef{path: unsafe.String(&b[0], n), z: b[: n+1 : n+1]}
 	if withSkill {
-		s := len(b)
-		b = append(b, b[:n]...)
 		b = append(b, filepath.Separator)
 		b = append(b, SkillFile...)
-		b = append(b, 0)
-		skillFile = pathRef{path: unsafe.String(&b[s], len(b)-s-1), z: b[s:len(b):len(b)]}
 	}
-	return ref, skillFile
+	b = append(b, 0)
+	return child{b: b, n: int32(n), nameOff: int32(n - len(name)), typ: typ}
 }
 
-// child is one entry of a folder as the walk needs it.
+// child is one entry of a folder as the walk needs it: 72 bytes and its
+// path (newChild), where it was 136 bytes and two paths.
 type child struct {
-	name  string
-	ref   pathRef     // dir/name
-	skill pathRef     // dir/name/SKILL.md
-	typ   fs.FileMode // type bits from the directory entry
+	// b is the entry's path, dir/name, and a NUL, or for a folder or a
+	// symlink dir/name/SKILL.md and a NUL (newChild). Its bytes are never
+	// written again, so the strings made of them can share them.
+	b       []byte
+	n       int32       // len(dir/name)
+	nameOff int32       // where the entry's name begins in b
+	typ     fs.FileMode // type bits from the directory entry
 	// real is the child's symlink-free path, built from realParent the
 	// first time the walk needs it.
 	real, realParent string
+}
+
+// path is dir/name.
+func (c *child) path() string { return unsafe.String(&c.b[0], int(c.n)) }
+
+// name is the entry's name.
+func (c *child) name() string { return unsafe.String(&c.b[c.nameOff], int(c.n-c.nameOff)) }
+
+// ref is dir/name, with its NUL-terminated bytes when b ends there (a
+// file), else without them (a folder: readDir makes them when it reads it).
+func (c *child) ref() pathRef {
+	if len(c.b) == int(c.n)+1 {
+		return pathRef{path: c.path(), z: c.b}
+	}
+	return pathRef{path: c.path()}
+}
+
+// fileRef is ref with its NUL-terminated bytes, made for a folder or a
+// symlink.
+func (c *child) fileRef() pathRef {
+	if r := c.ref(); r.z != nil {
+		return r
+	}
+	return newRef(c.path())
+}
+
+// skill is dir/name/SKILL.md with its NUL-terminated bytes.
+func (c *child) skill() pathRef {
+	if len(c.b) == int(c.n)+1 {
+		return newRef(filepath.Join(c.path(), SkillFile))
+	}
+	return pathRef{path: unsafe.String(&c.b[0], len(c.b)-1), z: c.b}
 }
 
 // dirState is what a folder held when it was last read. A warm List reuses
 // it while the folder's stamp is unchanged, so it reads no folder again.
 type dirState struct {
 	stamp    stamp
+	z        []byte // the folder's path, NUL-terminated
 	children []child
 	// ignored are the entries discovery skips by name, kept only with
 	// Catalog.ignored (ignored.go).
@@ -280,9 +312,11 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 		w.diag(skill.CodeUnreadable, dir.path, "the folder cannot be read: %s; skipped", errText(ds.err))
 		return
 	}
-	for _, e := range ds.children {
-		if e.name != SkillFile && strings.EqualFold(e.name, SkillFile) && !e.typ.IsDir() {
-			w.addRef(candidate{root: w.root, path: e.ref.path, dir: dir.path, fileCase: true}, e.ref.z)
+	for i := range ds.children {
+		e := &ds.children[i]
+		if name := e.name(); name != SkillFile && strings.EqualFold(name, SkillFile) && !e.typ.IsDir() {
+			ref := e.fileRef()
+			w.addRef(candidate{root: w.root, path: ref.path, dir: dir.path, fileCase: true}, ref.z)
 			return
 		}
 	}
@@ -308,7 +342,7 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 	w.at = parent
 	for i := range ds.ignored {
 		e := &ds.ignored[i]
-		w.ignoredEntry(e.ref.path, e.name, depth, e.typ)
+		w.ignoredEntry(e.path(), e.name(), depth, e.typ)
 	}
 	delete(w.onStack, r)
 	if depth > 0 && hasFile && w.found == before && !w.stopWalk {
@@ -344,6 +378,16 @@ func (w *walker) addStat(dir, skillFile pathRef, st stamp, mode fs.FileMode, err
 // folder's stamp is unchanged, and the folder held open when it was read
 // now (noDir otherwise); the caller closes it. dir is looked up below at.
 func (c *Catalog) readDir(at dirAt, dir pathRef) (*dirState, dirAt) {
+	old := c.dirs[dir.path]
+	if dir.z == nil {
+		// A folder's child.ref: its NUL-terminated bytes are made once
+		// and kept with the folder's state.
+		if old != nil && old.z != nil {
+			dir.z = old.z
+		} else {
+			dir = newRef(dir.path)
+		}
+	}
 	// A one-shot listing keeps no folder state, so it needs no stamp.
 	var st stamp
 	var err error = errNoStamp
@@ -351,25 +395,21 @@ func (c *Catalog) readDir(at dirAt, dir pathRef) (*dirState, dirAt) {
 		st, _, err = statAt(at, dir)
 	}
 	if err == nil {
-		if old, ok := c.dirs[dir.path]; ok && old.stamp == st && old.err == nil && !c.oneShot {
+		if old != nil && old.stamp == st && old.err == nil && !c.oneShot {
 			c.nextDirs[dir.path] = old
 			return old, noDir
 		}
 	}
-	ds := &dirState{stamp: st}
+	ds := &dirState{stamp: st, z: dir.z}
 	open, err := c.eachEntry(at, dir, func(n int) { ds.children = make([]child, 0, n) }, func(name string, typ fs.FileMode) {
 		// name is only valid during the call: what is kept is copied.
 		if ignored(name) {
 			if c.ignored {
-				ref := newRef(filepath.Join(dir.path, name))
-				ds.ignored = append(ds.ignored, child{name: ref.path[len(ref.path)-len(name):], ref: ref, typ: typ})
+				ds.ignored = append(ds.ignored, newChild(dir.path, name, typ, false))
 			}
 			return
 		}
-		ch := child{typ: typ}
-		ch.ref, ch.skill = childRefs(dir.path, name, ch.typ.IsDir() || ch.typ&fs.ModeSymlink != 0)
-		ch.name = ch.ref.path[len(ch.ref.path)-len(name):]
-		ds.children = append(ds.children, ch)
+		ds.children = append(ds.children, newChild(dir.path, name, typ, typ.IsDir() || typ&fs.ModeSymlink != 0))
 	})
 	if err != nil {
 		ds.children, ds.ignored = nil, nil
@@ -404,17 +444,18 @@ func (w *walker) entries(dir, real string, depth int, children []child) (hasFile
 	for i := range children {
 		e := &children[i]
 		typ := e.typ
+		path := e.path()
 		linkReal := ""
 		if e.realParent != real || e.real == "" {
-			e.realParent, e.real = real, e.ref.path
+			e.realParent, e.real = real, path
 			if real != dir {
-				e.real = filepath.Join(real, e.name)
+				e.real = filepath.Join(real, e.name())
 			}
 		}
 		if typ&fs.ModeSymlink != 0 {
-			fi, err := os.Stat(e.ref.path)
+			fi, err := os.Stat(path)
 			if err != nil {
-				w.linkError(e.ref.path, err)
+				w.linkError(path, err)
 				continue
 			}
 			// Only a link that could be a skill (a folder, or a flat-form
@@ -424,17 +465,17 @@ func (w *walker) entries(dir, real string, depth int, children []child) (hasFile
 				if fi.Mode().IsRegular() {
 					hasFile = true
 				}
-				if !(depth == 0 && w.root.Flat && isFlatSkill(e.name)) {
+				if !(depth == 0 && w.root.Flat && isFlatSkill(e.name())) {
 					continue
 				}
 			}
-			r, err := filepath.EvalSymlinks(e.ref.path)
+			r, err := filepath.EvalSymlinks(path)
 			if err != nil {
-				w.linkError(e.ref.path, err)
+				w.linkError(path, err)
 				continue
 			}
 			if !w.allowed(r) {
-				w.diag(skill.CodePathEscape, e.ref.path, "the symlink resolves to %s, outside the boundary %s; skipped", r, w.root.boundary)
+				w.diag(skill.CodePathEscape, path, "the symlink resolves to %s, outside the boundary %s; skipped", r, w.root.boundary)
 				continue
 			}
 			linkReal = r
@@ -442,17 +483,18 @@ func (w *walker) entries(dir, real string, depth int, children []child) (hasFile
 		}
 		switch {
 		case typ.IsDir():
-			w.visit(e.ref, e.skill, e, linkReal, depth+1, ahead.take(i))
+			w.visit(e.ref(), e.skill(), e, linkReal, depth+1, ahead.take(i))
 		case typ.IsRegular():
 			hasFile = true
-			if depth == 0 && w.root.Flat && isFlatSkill(e.name) {
-				c := candidate{root: w.root, path: e.ref.path, dir: dir, flat: true}
+			if depth == 0 && w.root.Flat && isFlatSkill(e.name()) {
+				ref := e.fileRef()
+				c := candidate{root: w.root, path: ref.path, dir: dir, flat: true}
 				if linkReal == "" {
-					if st, mode, err := lstatRef(e.ref); err == nil && mode.IsRegular() {
+					if st, mode, err := lstatRef(ref); err == nil && mode.IsRegular() {
 						c.stamp = st
 					}
 				}
-				w.addRef(c, e.ref.z)
+				w.addRef(c, ref.z)
 			}
 		}
 		if w.stopWalk {
