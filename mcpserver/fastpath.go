@@ -60,8 +60,8 @@ type member struct {
 // objectMembers splits data, a JSON object already known to be valid
 // JSON, into its members in order, into buf (at most cap(buf) members).
 // It fails on anything but an object, on more members than that, on a
-// name with an escape and on a name given twice (decoders differ on which
-// one counts).
+// name with an escape or with bytes that are not UTF-8, and on a name given
+// twice (decoders differ on which one counts).
 func objectMembers(data []byte, buf []member) ([]member, bool) {
 	out := buf[:0]
 	i := skipSpace(data, 0)
@@ -78,6 +78,9 @@ func objectMembers(data []byte, buf []member) ([]member, bool) {
 			return nil, false
 		}
 		name := data[i+1 : end-1]
+		if !utf8.Valid(name) {
+			return nil, false // decoders read it as U+FFFD
+		}
 		for _, m := range out {
 			if m.name == string(name) {
 				return nil, false

@@ -411,3 +411,44 @@ func TestObjectMembers(t *testing.T) {
 		}
 	}
 }
+
+// FuzzObjectMembers: whenever the member scanner splits a JSON object, it
+// finds what encoding/json finds: as many members as names (none given
+// twice), each with the value as written, and a plain string reads as
+// encoding/json reads it.
+func FuzzObjectMembers(f *testing.F) {
+	for _, s := range []string{
+		`{}`, `{"a":1}`, `{"jsonrpc":"2.0","id":1,"method":"skills/list","params":{"cursor":"x"}}`,
+		`{"a":1,"a":2}`, `{"a":{"b":[1,2,{"c":"}"}]},"d":"\u00e9"}`, ` {"a" : "x\"y" } `, `{"A":1,"a":2}`, `[1]`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !json.Valid(data) {
+			return
+		}
+		var buf [8]member
+		ms, ok := objectMembers(data, buf[:0])
+		if !ok {
+			return
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(data, &m); err != nil {
+			t.Fatalf("the scanner split %q, which encoding/json does not decode as an object: %v", data, err)
+		}
+		if len(m) != len(ms) {
+			t.Fatalf("%q: %d members, encoding/json finds %d", data, len(ms), len(m))
+		}
+		for _, mb := range ms {
+			if string(m[mb.name]) != string(mb.value) {
+				t.Fatalf("%q: member %q is %s, encoding/json finds %s", data, mb.name, mb.value, m[mb.name])
+			}
+			if s, ok := plainString(mb.value); ok {
+				var want string
+				if err := json.Unmarshal(mb.value, &want); err != nil || want != s {
+					t.Fatalf("%q: plain string %q, encoding/json reads %q (%v)", data, s, want, err)
+				}
+			}
+		}
+	})
+}
