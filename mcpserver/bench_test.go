@@ -34,7 +34,9 @@ func benchServerWith(b *testing.B, set func(*Server)) string {
 	return ts.URL + Path
 }
 
-func benchPost(b *testing.B, url, method, params string) {
+// benchPost sends one request of method with the members params (each
+// followed by a comma) from parallel clients; name is its Mcp-Name header.
+func benchPost(b *testing.B, url, method, name, params string) {
 	body := `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":{` + params + `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"b","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
@@ -44,8 +46,8 @@ func benchPost(b *testing.B, url, method, params string) {
 			req.Header.Set("Accept", "application/json, text/event-stream")
 			req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
 			req.Header.Set("Mcp-Method", method)
-			if method == "resources/read" {
-				req.Header.Set("Mcp-Name", "skill://skill-creator/SKILL.md")
+			if name != "" {
+				req.Header.Set("Mcp-Name", name)
 			}
 			resp, err := http.DefaultClient.Do(req)
 			if err != nil {
@@ -67,18 +69,45 @@ func benchPost(b *testing.B, url, method, params string) {
 }
 
 func BenchmarkHTTPSkillsList(b *testing.B) {
-	benchPost(b, benchServer(b), "skills/list", "")
+	benchPost(b, benchServer(b), "skills/list", "", "")
+}
+
+// BenchmarkHTTPSkillsListSDK is BenchmarkHTTPSkillsList with the fast
+// path off.
+func BenchmarkHTTPSkillsListSDK(b *testing.B) {
+	benchPost(b, benchServerWith(b, func(s *Server) { s.noFastPath = true }), "skills/list", "", "")
+}
+
+// BenchmarkHTTPToolCall loads one skill through the load tool over HTTP,
+// and ...SDK with the fast path off.
+func BenchmarkHTTPToolCall(b *testing.B) {
+	benchToolCall(b, nil)
+}
+
+func BenchmarkHTTPToolCallSDK(b *testing.B) {
+	benchToolCall(b, func(s *Server) { s.noFastPath = true })
+}
+
+func benchToolCall(b *testing.B, set func(*Server)) {
+	var tool string
+	url := benchServerWith(b, func(s *Server) {
+		tool = s.tool.Name()
+		if set != nil {
+			set(s)
+		}
+	})
+	benchPost(b, url, "tools/call", tool, `"name":"`+tool+`","arguments":{"name":"skill-creator"},`)
 }
 
 func BenchmarkHTTPReadResource(b *testing.B) {
-	benchPost(b, benchServer(b), "resources/read", `"uri":"skill://skill-creator/SKILL.md",`)
+	benchPost(b, benchServer(b), "resources/read", "skill://skill-creator/SKILL.md", `"uri":"skill://skill-creator/SKILL.md",`)
 }
 
 // BenchmarkHTTPReadResourceSDK is BenchmarkHTTPReadResource with the
 // stateless fast path off: every read through the SDK.
 func BenchmarkHTTPReadResourceSDK(b *testing.B) {
 	url := benchServerWith(b, func(s *Server) { s.noFastPath = true })
-	benchPost(b, url, "resources/read", `"uri":"skill://skill-creator/SKILL.md",`)
+	benchPost(b, url, "resources/read", "skill://skill-creator/SKILL.md", `"uri":"skill://skill-creator/SKILL.md",`)
 }
 
 // BenchmarkHTTPStaticBaseline is the floor for BenchmarkHTTPReadResource:
@@ -110,7 +139,7 @@ func BenchmarkHTTPStaticBaseline(b *testing.B) {
 		_, _ = w.Write(answer)
 	}))
 	b.Cleanup(static.Close)
-	benchPost(b, static.URL+Path, "resources/read", `"uri":"skill://skill-creator/SKILL.md",`)
+	benchPost(b, static.URL+Path, "resources/read", "skill://skill-creator/SKILL.md", `"uri":"skill://skill-creator/SKILL.md",`)
 }
 
 // BenchmarkReloadUnchanged measures a reload that finds nothing changed:
