@@ -40,56 +40,52 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 	diags := c.startDiags()
 	roots, rootDiags := c.resolveRoots()
 	diags = append(diags, rootDiags...)
+	// The walk does not change the roots: fn is given them all from the
+	// first skill on, as List's listing has them.
+	for _, r := range roots {
+		l.Roots = append(l.Roots, *r)
+	}
 
-	// Each root is held open while its files are read (readBeneath), so
-	// it is closed after the readers stop (the defers run last first).
-	rootFDs := make([]rootDir, 0, len(roots))
+	// The walk runs in a goroutine of its own and pushes each candidate
+	// as it finds it. This goroutine takes the candidates in turn (reading
+	// one itself when no reader has: pipeline.take), applies precedence
+	// and hands out every skill that nothing the walk can still find can
+	// change (handOut), while the walk goes on. Readers as many as there
+	// are processors less those two read beside them, at most eachWindow
+	// skills ahead of the one taken, and the rest join them when the walk
+	// has ended.
+	ctx, cancel := context.WithCancel(ctx)
+	during := max(runtime.GOMAXPROCS(0)-2, 0)
+	pl := c.startPipeline(ctx, during)
+	pl.window = eachWindow
+	pl.lockstep, pl.onPush = eachLockstep != nil, eachLockstep
+	c.oneShot = true
+	var walkDiags []skill.Diagnostic
+	var rootFDs []rootDir
+	walked := make(chan struct{})
+	go func() {
+		defer close(walked)
+		walkDiags, rootFDs = c.eachWalk(ctx, roots, pl, during)
+	}()
+	// On the way out, in this order: cancel (which stops the walk and
+	// lifts the window), wait for the walk (the last to open a file),
+	// close the queue (which wakes the readers), wait for the readers
+	// (which close every file the walk held open), and close the roots
+	// they read beneath.
 	defer func() {
+		cancel()
+		pl.unstep()
+		<-walked
+		pl.close()
+		pl.wg.Wait()
 		for _, d := range rootFDs {
 			d.close()
 		}
+		c.oneShot = false
 	}()
-	// While the walk goes on, one reader fewer than there are processors
-	// runs beside it, and the readers keep at most eachWindow skills
-	// ahead of those handed out: until the walk has ended no skill can be
-	// handed out (a later file could still change it), and what is read
-	// meanwhile is held.
-	ctx, cancel := context.WithCancel(ctx)
-	during := max(runtime.GOMAXPROCS(0)-1, 1)
-	pl := c.startPipeline(ctx, during)
-	pl.window = eachWindow
-	// On the way out: cancel (which lifts the window), close the queue
-	// (which wakes the readers), and wait for them.
-	defer pl.wg.Wait()
-	defer pl.close()
-	defer cancel()
-	c.oneShot = true
-	defer func() { c.oneShot = false }()
 
-	var ignoredCands []candidate
-	for _, r := range roots {
-		w := &walker{ctx: ctx, c: c, root: r, rootFD: -1, at: noDir, pl: pl}
-		rootFDs = w.openRoot(rootFDs)
-		w.walkRoot()
-		ignoredCands = append(ignoredCands, w.ignored...)
-		diags = append(diags, w.diags...)
-		diags = append(diags, pl.withhold(r, w.found, w.allowed)...)
-		l.Roots = append(l.Roots, *r)
-	}
-	// The walk's folder memory is not needed again.
-	c.dirents = direntScratch{}
-	// Ignored files come last, as in List.
-	for _, ic := range ignoredCands {
-		pl.push(ic)
-	}
-	pl.close()
-	cands := &pl.cands // the walk is over: only readers read it now
-	pl.start(readWorkers() - during)
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-
-	p := &prec{c: c, diags: diags, byName: map[string]*Skill{}, gone: newGoneSet(cands.n)}
+	cands := &pl.cands // while the walk runs, only through pl.pushed
+	p := &prec{c: c, byName: map[string]*Skill{}, gone: newGoneSet(eachWindow)}
 	// The names of the skills handed out (which the catalog-truncated
 	// message may list) and their locations (which precedence needs only
 	// while skills are handed out) are kept apart, so the locations go
@@ -104,31 +100,23 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 	}
 	seen := map[[2]uint64]seenAt{}
 	seenKey := func(e *entry) [2]uint64 { return [2]uint64{e.stamp.ino, e.stamp.dev} }
-	// Which skill file loads of several paths to one file depends on the
-	// paths found after it unless it is a directory-form SKILL.md that is
-	// not a symlink (ownPath): with any other loadable path in the
-	// listing, every file is read first and the choice made as List makes
-	// it. Ignored files never change what loads, so theirs is settled at
-	// the end.
+	// walking is true until the last candidate has been pushed.
+	walking := true
+	// Which of several paths to one file loads depends on the paths found
+	// after it, unless it is a directory-form SKILL.md that is not a
+	// symlink nor reached through one (ownRank's highest for a file not
+	// ignored): a later path can then only rank lower, or equal and found
+	// later, and gives way. So the candidates before the first other
+	// loadable path are settled as they come; from that one on (all), the
+	// walk is waited for, every file read, and the choice made as List
+	// makes it. Ignored files never change what loads, so theirs is
+	// settled at the end.
 	var all []*entry
-	for i := range cands.n {
-		if cd := cands.at(i); !cd.ignored && (cd.flat || cd.linked()) {
-			all = pl.collect()
-			for i := range cands.n {
-				if e := all[i]; e != nil && e.readErr == nil && e.stamp.ino != 0 {
-					if r := ownRank(cands.at(i)); seen[seenKey(e)].rank < r {
-						seen[seenKey(e)] = seenAt{i, r}
-					}
-				}
-			}
-			break
-		}
-	}
 
 	// A skill whose name is not its folder's gives way to a later skill
 	// of its root with that name in a folder of that name (prec.add), so
-	// it is held, and the skills after it, until the last candidate in a
-	// folder of that name is past.
+	// it is held, and the skills after it, until the walk has ended and
+	// the last candidate in a folder of that name is past.
 	// The map is built on first use, of the candidates not let go yet
 	// (those let go are past, which is all the answer needs to say), and
 	// keyed by a hash of the folder name: two names with one hash only
@@ -153,15 +141,18 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 	lim := limit{max: c.settings.MaxSkills}
 	handed, head := 0, 0
 	// handOut gives fn the skills that can no longer change, up to and
-	// including candidate done (all of them when done is cands.n).
+	// including candidate done (all of them when done is past the last).
+	// A skill in a folder of its own name cannot: nothing found later
+	// takes its place (prec.add), and its path is its file's own.
 	handOut := func(done int) error {
 		for head < len(p.skills) {
 			s := p.skills[head]
-			if !ownName(s) && lastFolder(s.Name) > done {
+			if !ownName(s) && (walking || lastFolder(s.Name) > done) {
 				return nil
 			}
 			p.skills[head] = nil
-			at := p.at[head]
+			r := p.at[head]
+			p.at[head] = nil
 			head++
 			// The name is copied out of the frontmatter, which is let go.
 			name := names.add(s.Name)
@@ -176,7 +167,7 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 			// What precedence needs of a skill handed out is its name,
 			// location and root (prec.rival).
 			delete(p.byName, s.Name)
-			p.goneFrom(&locs, name, cands.at(at))
+			p.goneFrom(&locs, name, s, r)
 		}
 		if head == len(p.skills) {
 			p.skills, p.at, head = p.skills[:0], p.at[:0], 0
@@ -189,13 +180,11 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 	}
 	var ignored []held
 	// letGo lets go of the chunks of candidates below the first one
-	// still needed: by a skill not handed out, an ignored file held back,
-	// or the candidates to come. A candidate that does not load is
-	// copied into p.lost for nestedDiags.
+	// still needed: by an ignored file held back, or the candidates to
+	// come (a skill not handed out has what it needs in its Skill and
+	// p.at). A candidate that does not load is copied into p.lost for
+	// nestedDiags.
 	letGo := func(next int) {
-		for _, at := range p.at[head:len(p.skills)] {
-			next = min(next, at)
-		}
 		if len(ignored) > 0 {
 			next = min(next, ignored[0].i)
 		}
@@ -206,14 +195,40 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 		}
 		pl.mu.Unlock()
 	}
-	for i := range cands.n {
-		cand := cands.at(i)
+	for i := 0; ; i++ {
+		var cand *candidate
 		var e *entry
 		if all != nil {
-			e = all[i]
+			if i >= cands.n {
+				break
+			}
+			cand, e = cands.at(i), all[i]
 			all[i] = nil
 		} else {
-			e = pl.take(i)
+			var closed bool
+			if cand, closed = pl.pushed(i); closed {
+				walking = false
+			}
+			if cand == nil {
+				break
+			}
+			if !cand.ignored && (cand.flat || cand.linked()) {
+				pl.unstep()
+				<-walked // every reader has started
+				all = pl.collect()
+				walking = false
+				for j := i; j < cands.n; j++ {
+					if e := all[j]; e != nil && e.readErr == nil && e.stamp.ino != 0 {
+						if r := ownRank(cands.at(j)); seen[seenKey(e)].rank < r {
+							seen[seenKey(e)] = seenAt{j, r}
+						}
+					}
+				}
+				e = all[i]
+				all[i] = nil
+			} else {
+				e = pl.take(i)
+			}
 		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -234,7 +249,6 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 			}
 			loaded = seen[seenKey(e)].i == i
 		}
-		p.cur = i
 		before, lost := len(p.diags), len(p.lost)
 		p.add(cand, e, loaded)
 		for k := lost; k < len(p.lost); k++ {
@@ -256,17 +270,21 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 			letGo(i + 1)
 		}
 	}
+	<-walked // the walk's diagnostics are in
+	walking = false
 	for _, h := range ignored {
-		p.cur = h.i
 		p.add(cands.at(h.i), h.e, seen[seenKey(h.e)].i == h.i)
 	}
 	if err := handOut(cands.n); err != nil {
 		return nil, err
 	}
 	// Every skill is out: what precedence kept goes before the
-	// diagnostics are gathered and sorted.
+	// diagnostics are gathered and sorted. They are in the order List
+	// gathers them (the walk's, then precedence's), which the stable sort
+	// keeps where two compare equal.
 	p.gone, p.byName, seen, lastIn, locs = nil, nil, nil, nil, goneText{}
-	diags = append(p.diags, c.nestedDiags(ctx, p.lost)...)
+	diags = append(append(diags, walkDiags...), p.diags...)
+	diags = append(diags, c.nestedDiags(ctx, p.lost)...)
 	if handed == 0 {
 		diags = append(diags, c.skippedDiags(roots)...)
 	}
@@ -275,6 +293,49 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 	l.Diagnostics = diags
 	return l, ctx.Err()
 }
+
+// eachWalk walks the roots for Each, pushing each candidate onto pl as it
+// is found, with the root's IgnoreFile applied to it, then the ignored
+// files (which come last, as in List); it starts the rest of the readers
+// and closes the queue. It returns the walk's diagnostics and the roots
+// it opened, which the caller closes once the readers are done.
+func (c *Catalog) eachWalk(ctx context.Context, roots []*Root, pl *pipeline, during int) ([]skill.Diagnostic, []rootDir) {
+	fds := make([]rootDir, 0, len(roots))
+	var diags []skill.Diagnostic
+	var ignoredCands []candidate
+	for _, r := range roots {
+		w := &walker{ctx: ctx, c: c, root: r, rootFD: -1, at: noDir, pl: pl}
+		// The root's IgnoreFile is read before its walk, so that a
+		// candidate is withheld (or not) once and for all when it is
+		// found; its problems are reported when the root holds a
+		// candidate, as withholdSkills reports them.
+		m, ignDiags := rootIgnore(r, w.allowed)
+		w.withhold = m
+		fds = w.openRoot(fds)
+		w.walkRoot()
+		ignoredCands = append(ignoredCands, w.ignored...)
+		diags = append(diags, w.diags...)
+		if w.found > 0 {
+			diags = append(diags, ignDiags...)
+		}
+	}
+	// The walk's folder memory is not needed again.
+	c.dirents = direntScratch{}
+	for _, ic := range ignoredCands {
+		pl.push(ic)
+	}
+	pl.start(readWorkers() - during)
+	pl.close()
+	return diags, fds
+}
+
+// eachLockstep, when set, makes the walk of Each wait after each
+// candidate it finds until the skills that candidate lets out are handed
+// out (pipeline.lockstep), and is called with each candidate's path as it
+// is found: tests set it so that a skill handed out too early is handed
+// out while the walk has still to find what would change it, and to see
+// what was found before each skill was handed out.
+var eachLockstep func(path string)
 
 // eachWindow is how far the readers of Each may run ahead of the skills
 // handed out.

@@ -114,6 +114,16 @@ func checkEachIgnored(t testing.TB, opts *Options, want *Listing) {
 
 func checkEachOf(t testing.TB, opts *Options, ignored bool, want *Listing) {
 	t.Helper()
+	// Once as it runs, and once in lockstep with the walk, so that a
+	// skill handed out before the walk has found what changes it is.
+	checkEachStep(t, opts, ignored, want, nil)
+	checkEachStep(t, opts, ignored, want, func(string) {})
+}
+
+func checkEachStep(t testing.TB, opts *Options, ignored bool, want *Listing, step func(string)) {
+	t.Helper()
+	defer func(f func(string)) { eachLockstep = f }(eachLockstep)
+	eachLockstep = step
 	c, err := New(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)

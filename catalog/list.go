@@ -434,6 +434,15 @@ type pipeline struct {
 	// could go on (a wake-up is a futex call and a thread switch).
 	idle   int
 	taking bool
+	// With lockstep (tests: eachLockstep), push returns only once the
+	// candidate pushed, and every one before it, has been taken and the
+	// taker waits for the next (waiting is the index it waits for, -1
+	// when it does not): whatever the taker hands out, it hands out
+	// before the walk finds anything more.
+	lockstep bool
+	waiting  int
+	stepped  sync.Cond
+	onPush   func(path string) // with lockstep, called with each candidate's path
 }
 
 // maxHeld is the most skill files the walk holds open for the readers (the
@@ -453,8 +462,8 @@ var skippedEntry = &entry{}
 
 // startPipeline starts workers readers.
 func (c *Catalog) startPipeline(ctx context.Context, workers int) *pipeline {
-	p := &pipeline{c: c, ctx: ctx, maxHeld: heldLimit()}
-	p.work.L, p.stored.L = &p.mu, &p.mu
+	p := &pipeline{c: c, ctx: ctx, maxHeld: heldLimit(), waiting: -1}
+	p.work.L, p.stored.L, p.stepped.L = &p.mu, &p.mu, &p.mu
 	p.start(workers)
 	return p
 }
@@ -520,13 +529,64 @@ func (p *pipeline) readNext() {
 
 // push queues one candidate.
 func (p *pipeline) push(c candidate) {
+	if p.onPush != nil {
+		p.onPush(c.path)
+	}
 	p.mu.Lock()
 	p.cands.add(c)
-	wake := p.idle > 0 && p.ready()
+	wake, taker := p.idle > 0 && p.ready(), p.taking
+	if p.lockstep {
+		if taker {
+			p.stored.Signal()
+		}
+		if wake {
+			p.work.Signal()
+		}
+		wake, taker = false, false
+		for p.lockstep && p.waiting != p.cands.n {
+			p.stepped.Wait()
+		}
+	}
 	p.mu.Unlock()
 	if wake {
 		p.work.Signal()
 	}
+	if taker {
+		p.stored.Signal() // pushed waits for it
+	}
+}
+
+// unstep ends lockstep: the walk goes on without waiting for the taker.
+func (p *pipeline) unstep() {
+	p.mu.Lock()
+	p.lockstep = false
+	p.mu.Unlock()
+	p.stepped.Broadcast()
+}
+
+// pushed waits until candidate i has been pushed, or the queue has been
+// closed without it (nil). closed says the queue was closed: every
+// candidate of the listing has been pushed. The candidate's fields are
+// not written again, but the list that holds it is, until the queue is
+// closed: reach other candidates only through pushed (or take) while it
+// is open.
+func (p *pipeline) pushed(i int) (c *candidate, closed bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i >= p.cands.n && !p.closed {
+		if p.lockstep {
+			p.waiting = i
+			p.stepped.Broadcast()
+		}
+		p.taking = true
+		p.stored.Wait()
+		p.taking = false
+	}
+	p.waiting = -1
+	if i >= p.cands.n {
+		return nil, true
+	}
+	return p.cands.at(i), p.closed
 }
 
 // withhold applies withholdSkills to the last n candidates, those of root
@@ -544,6 +604,7 @@ func (p *pipeline) close() {
 	p.closed = true
 	p.mu.Unlock()
 	p.work.Broadcast()
+	p.stored.Broadcast()
 }
 
 // wait closes the queue and returns the entries of all candidates once

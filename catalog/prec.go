@@ -29,10 +29,8 @@ type prec struct {
 	next  map[string]*entry
 	cands *[]*candidateFile
 	cdBuf []candidateFile
-	// cur is the index of the candidate being added; at is the candidate
-	// of each skill.
-	cur int
-	at  []int
+	// at is the root of each skill (Each only).
+	at []*Root
 	// gone are the skills Each has handed out, by name: what precedence
 	// needs to judge a later skill of that name (rival), in memory of
 	// its own, so the candidates they came from can be let go.
@@ -79,23 +77,24 @@ func (t *goneText) add(s string) string {
 	return unsafe.String(&t.block[off], len(s))
 }
 
-// gone records a skill handed out from candidate cd under name (a copy
-// the caller made, which the record keeps).
-func (p *prec) goneFrom(t *goneText, name string, cd *candidate) {
-	g := goneSkill{name: name, root: cd.root, flat: cd.flat, dirLen: int32(len(cd.dir))}
-	if strings.HasPrefix(cd.path, cd.dir) {
-		g.text = t.add(cd.path)
+// goneFrom records skill s of root r, handed out under name (a copy the
+// caller made, which the record keeps).
+func (p *prec) goneFrom(t *goneText, name string, s *Skill, r *Root) {
+	g := goneSkill{name: name, root: r, flat: s.Flat, dirLen: int32(len(s.BaseDir))}
+	if strings.HasPrefix(s.Location, s.BaseDir) {
+		g.text = t.add(s.Location)
 	} else {
-		g.text, g.locOff = t.add(cd.dir+cd.path), int32(len(cd.dir))
+		g.text, g.locOff = t.add(s.BaseDir+s.Location), int32(len(s.BaseDir))
 	}
 	p.gone.put(g)
 }
 
 // goneSet holds the goneSkill records by name: a table of record numbers
-// (open addressing, sized once for at most max names, so never more than
-// half full and never grown) over records kept in chunks, so that adding
-// one copies nothing. A map of names to records costs about twice as much
-// at its largest, and as much again in the tables it outgrew.
+// (open addressing, never more than half full: it doubles when it would
+// be) over records kept in chunks, so that adding one copies nothing and
+// growing the table moves only the numbers. A map of names to records
+// costs about twice as much at its largest, and as much again in the
+// tables it outgrew.
 type goneSet struct {
 	seed  maphash.Seed
 	slots []int32 // a record's number plus one; 0 is a free slot
@@ -105,12 +104,27 @@ type goneSet struct {
 
 const goneChunk = 256
 
+// newGoneSet returns a set with room for about max names before its table
+// grows.
 func newGoneSet(max int) *goneSet {
 	size := 16
 	for size < 2*max {
 		size <<= 1
 	}
 	return &goneSet{seed: maphash.MakeSeed(), slots: make([]int32, size)}
+}
+
+// grow doubles the table and puts every record number in it again.
+func (g *goneSet) grow() {
+	g.slots = make([]int32, 2*len(g.slots))
+	mask := len(g.slots) - 1
+	for r := range g.n {
+		i := int(maphash.String(g.seed, g.recs[r/goneChunk][r%goneChunk].name)) & mask
+		for g.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		g.slots[i] = int32(r + 1)
+	}
 }
 
 // find returns the record of name, or nil and the free slot it would take.
@@ -133,6 +147,10 @@ func (g *goneSet) put(rec goneSkill) {
 	if old != nil {
 		*old = rec
 		return
+	}
+	if 2*(g.n+1) > len(g.slots) {
+		g.grow()
+		_, i = g.find(rec.name)
 	}
 	if g.n%goneChunk == 0 {
 		g.recs = append(g.recs, make([]goneSkill, 0, goneChunk))
@@ -238,7 +256,7 @@ func (p *prec) add(cand *candidate, e *entry, loaded bool) {
 			k := slices.Index(p.skills, w)
 			p.skills[k] = s
 			if p.gone != nil {
-				p.at[k] = p.cur
+				p.at[k] = cand.root
 			}
 			p.byName[s.Name] = s
 			p.lost = append(p.lost, &candidate{root: cand.root, path: w.Location, dir: w.BaseDir, flat: w.Flat})
@@ -258,7 +276,7 @@ func (p *prec) add(cand *candidate, e *entry, loaded bool) {
 	p.byName[s.Name] = s
 	p.skills = append(p.skills, s)
 	if p.gone != nil {
-		p.at = append(p.at, p.cur)
+		p.at = append(p.at, cand.root)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"unsafe"
 
+	"github.com/skillet-go/skillet/internal/ignore"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -173,6 +174,10 @@ type walker struct {
 	pl *pipeline
 	// found counts the candidates added.
 	found int
+	// withhold, when set, are the patterns of the root's IgnoreFile,
+	// applied to each candidate as it is found (Each) rather than to all
+	// of the root's once its walk has ended (withholdSkills).
+	withhold *ignore.Matcher
 	// ignored are the candidates found under ignored entries (ignored.go).
 	ignored        []candidate
 	ignoredFolders int
@@ -207,6 +212,9 @@ func (w *walker) addRef(c candidate, z []byte) {
 		c.rootFD, c.rel = w.rootFD, rel
 	}
 	c.throughLink = c.throughLink || w.links > 0
+	if w.withhold != nil && withheldBy(w.root, w.withhold, &c) {
+		c.ignored = true
+	}
 	w.found++
 	if w.pl != nil {
 		w.pl.push(c)

@@ -224,28 +224,48 @@ func (w *withholder) linkWithheld(root *os.Root, rel string) bool {
 // check (walker.allowed); an IgnoreFile that resolves outside it is not
 // read.
 func withholdSkills(r *Root, n int, at func(i int) *candidate, allowed func(string) bool) []skill.Diagnostic {
-	if n == 0 || !r.Exists || r.File {
+	if n == 0 {
 		return nil
+	}
+	m, diags := rootIgnore(r, allowed)
+	if m == nil {
+		return nil
+	}
+	for i := range n {
+		if c := at(i); withheldBy(r, m, c) {
+			c.ignored = true
+		}
+	}
+	return diags
+}
+
+// rootIgnore reads root r's IgnoreFile, when r is a folder that exists
+// and the file resolves where allowed accepts: its patterns (nil when
+// there is no such file) and its problems.
+func rootIgnore(r *Root, allowed func(string) bool) (*ignore.Matcher, []skill.Diagnostic) {
+	if !r.Exists || r.File {
+		return nil, nil
 	}
 	file := filepath.Join(r.Path, IgnoreFile)
 	data := readIgnore(func() (*os.File, error) { return openRootIgnore(file, allowed) })
 	if data == nil {
-		return nil
+		return nil, nil
 	}
 	m, bad := ignore.Parse(data)
-	for i := range n {
-		c := at(i)
-		p, isDir := c.dir, true
-		if c.flat {
-			p, isDir = c.path, false
-		}
-		rel, err := filepath.Rel(r.Path, p)
-		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			continue
-		}
-		if m.Excluded(filepath.ToSlash(rel), isDir) {
-			c.ignored = true
-		}
+	return m, ignoreDiagnostics(file, "", bad)
+}
+
+// withheldBy reports whether m, the patterns of root r's IgnoreFile,
+// exclude candidate c (its skill folder, or its file for a flat-form
+// skill).
+func withheldBy(r *Root, m *ignore.Matcher, c *candidate) bool {
+	p, isDir := c.dir, true
+	if c.flat {
+		p, isDir = c.path, false
 	}
-	return ignoreDiagnostics(file, "", bad)
+	rel, err := filepath.Rel(r.Path, p)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return false
+	}
+	return m.Excluded(filepath.ToSlash(rel), isDir)
 }
