@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -619,8 +620,16 @@ func mayExample(text []byte) bool {
 		}
 		return true
 	}
-	for p, c := range text {
-		switch exampleAnchor[c] {
+	for p := 0; p < len(text); p++ {
+		if p+8 <= len(text) && p&7 == 0 {
+			// A word with none of the bytes the table marks is passed
+			// over whole.
+			if exampleAnchorWord(binary.LittleEndian.Uint64(text[p:])) == 0 {
+				p += 7
+				continue
+			}
+		}
+		switch exampleAnchor[text[p]] {
 		case 0:
 		case anchorNonASCII:
 			return true
@@ -645,6 +654,15 @@ func mayExample(text []byte) bool {
 		}
 	}
 	return false
+}
+
+// exampleAnchorWord is nonzero when a byte of x is one exampleAnchor
+// marks: 128 or more, or "x", ".", "u" or "f" in either case (a letter
+// with bit 5 set is its lower case; a borrow may flag a byte above the
+// first such byte, which the table then passes over).
+func exampleAnchorWord(x uint64) uint64 {
+	y := x | swarOnes*0x20
+	return x&swarHighs | ^x&swarHighs&((y^swarOnes*'x'-swarOnes)|(y^swarOnes*'u'-swarOnes)|(y^swarOnes*'f'-swarOnes)|(x^swarOnes*'.'-swarOnes))
 }
 
 // Kinds of the bytes mayExample stops at.

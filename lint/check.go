@@ -104,10 +104,11 @@ type fileFinding struct {
 // compact sets f's body findings to diags (all about f.path and f.skill),
 // in f.file when every one fits, else in full in f.rest.
 func (f *findings) compact(diags []skill.Diagnostic) {
+	broken, long := severity(skill.CodeBrokenReference), severity(skill.CodeBodyTooLong)
 	fits := func(d *skill.Diagnostic) bool {
 		return d.Path == f.path && d.Skill == f.skill && d.Related == "" && d.Fixes == nil &&
 			int(int32(d.Line)) == d.Line && int(int32(d.Column)) == d.Column &&
-			(d.Code == skill.CodeBrokenReference || d.Code == skill.CodeBodyTooLong) && d.Severity == severity(d.Code)
+			(d.Code == skill.CodeBrokenReference && d.Severity == broken || d.Code == skill.CodeBodyTooLong && d.Severity == long)
 	}
 	for i := range diags {
 		if !fits(&diags[i]) {

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"encoding/binary"
 	"strings"
 	"testing"
 )
@@ -116,6 +117,27 @@ func TestMayExampleWords(t *testing.T) {
 	for _, s := range texts {
 		if got, want := mayExample([]byte(s)), mayExampleEveryByte([]byte(s)); got != want {
 			t.Errorf("mayExample(%q) = %v, comparing at every byte %v", s, got, want)
+		}
+	}
+}
+
+// TestExampleAnchorWord: mayExample's word test flags exactly the words
+// that hold a byte exampleAnchor marks, for every byte value at every
+// position among bytes it passes over.
+func TestExampleAnchorWord(t *testing.T) {
+	for _, fill := range []byte{'a', ' ', 'X' + 1, '.' - 1} {
+		for p := range 8 {
+			for c := range 256 {
+				var w [8]byte
+				for i := range w {
+					w[i] = fill
+				}
+				w[p] = byte(c)
+				want := exampleAnchor[c] != 0
+				if got := exampleAnchorWord(binary.LittleEndian.Uint64(w[:])) != 0; got != want {
+					t.Fatalf("byte %#x at %d among %#x: exampleAnchorWord says %v, want %v", c, p, fill, got, want)
+				}
+			}
 		}
 	}
 }
