@@ -395,6 +395,17 @@ func newCmdRootOnly(f *Factory, args []string) *cobra.Command {
 // the one named only.
 func buildRoot(f *Factory, only string) *cobra.Command {
 	root := newRoot(f)
+	if only == "" {
+		root.Version = version()
+	} else {
+		// The root's --version and cobra's completion commands are
+		// reached only through the whole tree (skillet --version,
+		// skillet completion and __complete name no command), so a tree of
+		// one command does without them: reading the build information
+		// and building the completion commands, which cobra does at every
+		// Execute, were a hundredth of a plain list's start-up.
+		root.CompletionOptions.DisableDefaultCmd = true
+	}
 	for _, sc := range subcommands {
 		if only == "" || sc.name == only {
 			root.AddCommand(sc.build(f))
@@ -459,7 +470,6 @@ project roots (.agents/skills, .claude/skills, .github/skills,
 .opencode/skills, .gemini/skills, skills), the matching user roots in the
 home folder, and any --root; --preset HOST reads as that agent does
 (skillet list --help, docs/hosts.md).`,
-		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
