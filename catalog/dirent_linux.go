@@ -22,9 +22,20 @@ type direntScratch struct {
 }
 
 type direntRef struct {
-	off, n int // name bytes in names (a NUL follows)
-	typ    fs.FileMode
+	off uint32 // where the name begins in names (a NUL follows it)
+	n   uint32 // its length (a name is at most 255 bytes)
+	typ fs.FileMode
 }
+
+// direntKeep is the most entries whose memory eachEntry keeps for the next
+// folder: the scratch of a larger folder (about 30 bytes an entry) is let
+// go once its entries are passed on, rather than held while the walk goes
+// through them.
+const direntKeep = 1024
+
+// maxDirentNames bounds the name bytes of one folder read this way, so
+// that an offset fits a direntRef; a larger folder is read by os.ReadDir.
+const maxDirentNames = 1 << 31
 
 // eachEntry calls size with the number of entries of dir, then add with
 // each entry's name and type in name order, as os.ReadDir lists them, but
@@ -65,12 +76,12 @@ func (c *Catalog) eachEntry(at dirAt, dir pathRef, size func(int), add func(name
 			break
 		}
 		ok := fsx.ParseDirents(sc.raw[:n], func(name []byte, typ fs.FileMode) {
-			off := len(sc.names)
+			off := uint32(len(sc.names))
 			sc.names = append(sc.names, name...)
 			sc.names = append(sc.names, 0)
-			sc.ents = append(sc.ents, direntRef{off: off, n: len(name), typ: typ})
+			sc.ents = append(sc.ents, direntRef{off: off, n: uint32(len(name)), typ: typ})
 		})
-		if !ok {
+		if !ok || len(sc.names) > maxDirentNames {
 			return noDir, readDirEntries(dir.path, size, add)
 		}
 	}
@@ -90,7 +101,10 @@ func (c *Catalog) eachEntry(at dirAt, dir pathRef, size func(int), add func(name
 			}
 			typ = fsx.ModeType(st.Mode)
 		}
-		add(unsafe.String(&sc.names[e.off], e.n), typ)
+		add(unsafe.String(&sc.names[e.off], int(e.n)), typ)
+	}
+	if len(sc.ents) > direntKeep {
+		sc.names, sc.ents = nil, nil
 	}
 	kept = true
 	return dirAt{fd: fd, path: dir.path}, nil

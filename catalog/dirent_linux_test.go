@@ -123,3 +123,45 @@ func TestDirentType(t *testing.T) {
 		}
 	}
 }
+
+// TestEachEntryLetsGoOfLargeFolders checks that the scratch of a folder of
+// more than direntKeep entries is let go once its entries are passed on,
+// that a small folder's is kept for the next one, and that a small folder
+// read after a large one still lists right.
+func TestEachEntryLetsGoOfLargeFolders(t *testing.T) {
+	large, small := t.TempDir(), t.TempDir()
+	for i := range direntKeep + 1 {
+		if err := os.WriteFile(filepath.Join(large, fmt.Sprintf("f%05d", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, n := range []string{"b", "a", "c"} {
+		if err := os.Mkdir(filepath.Join(small, n), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var c Catalog
+	read := func(dir string) []string {
+		var out []string
+		open, err := c.eachEntry(noDir, newRef(dir), func(int) {}, func(name string, _ fs.FileMode) {
+			out = append(out, string([]byte(name)))
+		})
+		open.close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if got := read(large); len(got) != direntKeep+1 || got[0] != "f00000" || got[direntKeep] != fmt.Sprintf("f%05d", direntKeep) {
+		t.Fatalf("large folder: %d entries, first %q", len(got), got[0])
+	}
+	if c.dirents.ents != nil || c.dirents.names != nil {
+		t.Errorf("the scratch of %d entries is kept: %d entries, %d name bytes", direntKeep+1, cap(c.dirents.ents), cap(c.dirents.names))
+	}
+	if got := read(small); !slices.Equal(got, []string{"a", "b", "c"}) {
+		t.Errorf("small folder after a large one: %q", got)
+	}
+	if c.dirents.ents == nil {
+		t.Error("the scratch of a small folder is let go")
+	}
+}
