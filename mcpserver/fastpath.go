@@ -501,39 +501,34 @@ var (
 )
 
 // writeFast writes the JSON-RPC answer of id whose result is the
-// concatenation of parts.
+// concatenation of parts, in one Write: each Write of the guarded writer
+// sets a deadline and reaches the connection on its own.
 func writeFast(w http.ResponseWriter, id []byte, parts ...[]byte) error {
-	head := fastBufs.Get().(*[]byte)
-	defer fastBufs.Put(head)
-	b := append((*head)[:0], `{"jsonrpc":"2.0","id":`...)
+	buf := fastBufs.Get().(*[]byte)
+	b := append((*buf)[:0], `{"jsonrpc":"2.0","id":`...)
 	b = append(b, id...)
 	b = append(b, `,"result":`...)
-	*head = b
-	n := len(b) + 1
 	for _, p := range parts {
-		n += len(p)
+		b = append(b, p...)
 	}
+	b = append(b, '}')
 	h := w.Header()
 	h["Content-Type"] = headerJSON
 	h["Cache-Control"] = headerNoCache
-	h["Content-Length"] = []string{strconv.Itoa(n)}
+	h["Content-Length"] = []string{strconv.Itoa(len(b))}
 	w.WriteHeader(http.StatusOK)
-	if _, err := w.Write(b); err != nil {
-		return err
+	_, err := w.Write(b)
+	if cap(b) <= maxPooledAnswer {
+		*buf = b
+		fastBufs.Put(buf)
 	}
-	for _, p := range parts {
-		if _, err := w.Write(p); err != nil {
-			return err
-		}
-	}
-	_, err := w.Write(closeBrace)
 	return err
 }
 
-var (
-	closeBrace = []byte("}")
-	fastBufs   = sync.Pool{New: func() any { return new([]byte) }}
-)
+// maxPooledAnswer bounds the buffers kept for the next answer.
+const maxPooledAnswer = 1 << 20
+
+var fastBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // Bounds of the fast path's encoded answers: a file's contents element,
 // a skills/list page or a tool answer is kept once made when it is at most
