@@ -125,7 +125,7 @@ SIGINT or SIGTERM stops the server once the requests in flight are answered.`,
 	fl.StringVar(&logLevel, "log-level", "info", "log level on stderr: debug, info, warn, error (at least warn with --quiet)")
 	fl.Int64Var(&opts.MaxRequestBytes, "max-request-bytes", 0, "the largest HTTP request body accepted (default 4 MiB)")
 	fl.StringVar(&opts.LogFormat, "log-format", "text", "log format on stderr: text or json")
-	fl.StringVar(&opts.AuthTokenFile, "auth-token-file", "", "require \"Authorization: Bearer TOKEN\" with the token in `FILE` (or in $"+tokenEnv+"): at least 32 characters, a file only its owner reads")
+	fl.StringVar(&opts.AuthTokenFile, "auth-token-file", "", "require \"Authorization: Bearer TOKEN\" with the token in `FILE` (or in $"+tokenEnv+"): at least 32 characters, in a file others cannot read and only its owner can write (docs/serving.md#token-file)")
 	fl.BoolVar(&opts.InsecureNoAuth, "insecure-no-auth", false, "allow --listen-any without a token")
 	fl.IntVar(&opts.MaxConns, "max-conns", mcpserver.DefaultMaxConns, "the most HTTP connections served at once")
 	fl.IntVar(&opts.MaxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "the most stateful sessions kept (the one idle longest is closed first)")
