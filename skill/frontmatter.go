@@ -191,8 +191,16 @@ func (p *parser) repair(fm *frontmatter, err error) (*yamlx.Node, error) {
 		col := len([]rune(indent+key)) + 3
 		reports = append(reports, Diagnostic{Code: CodeParseRecovered, Line: fileLine, Column: col,
 			Message: "the value of " + strconv.Quote(key) + " is not valid YAML (" + se.Message + "); it was read as a quoted string"})
+		// The rewritten text is most often one the fast reader reads (the
+		// value is now a quoted string); it builds the library's tree or
+		// declines, so trying it first changes nothing but the cost.
 		var root *yamlx.Node
-		root, err = yamlx.Parse([]byte(strings.Join(fm.lines, "\n")))
+		rewritten := []byte(strings.Join(fm.lines, "\n"))
+		if r, ok := fastFrontmatterIn(rewritten, p.fast); ok {
+			root, err = r, nil
+		} else {
+			root, err = yamlx.Parse(rewritten)
+		}
 		if err == nil {
 			for _, d := range reports {
 				p.report(d.Code, d.Line, d.Column, "%s", d.Message)
