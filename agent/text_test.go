@@ -184,7 +184,7 @@ func TestLevenshtein(t *testing.T) {
 }
 
 func TestClosest(t *testing.T) {
-	names := []string{"commit-message", "release-checklist", "release-notes", "pdf-processing", "pptx", "docx", "xlsx"}
+	names := []string{"commit-message", "release-checklist", "release-notes", "pdf-processing", "pptx", "docx", "xlsx", "a", "go"}
 	tests := []struct {
 		in   string
 		want []string
@@ -199,6 +199,14 @@ func TestClosest(t *testing.T) {
 		{"xlsx-editor", []string{"xlsx"}},
 		{"kubernetes", nil},
 		{"", nil},
+		// Short names: a suggestion keeps at least one character of what
+		// was typed.
+		{"d6", nil},
+		{"b", nil},
+		{"js", nil},
+		{"ab", []string{"a"}},
+		{"gp", []string{"go"}},
+		{"A", []string{"a"}},
 	}
 	for _, tt := range tests {
 		if diff := cmp.Diff(tt.want, closest(tt.in, names, 3)); diff != "" {

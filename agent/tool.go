@@ -701,7 +701,9 @@ func (t *Tool) unknown(l *catalog.Listing, name string) Result {
 }
 
 // closest returns up to n names near name, nearest first: names within an
-// edit distance of a third of their length (at least 2), names whose start
+// edit distance of a third of their length (at least 2, but fewer edits
+// than the longer of the two has characters: rewriting every character of
+// "d6" into "a" makes no suggestion), names whose start
 // or one of whose "-"-separated words is within a third of the query's
 // length (at least 1) of it, and names that contain the query or are
 // contained in it.
@@ -720,7 +722,8 @@ func closest(name string, names []string, n int) []string {
 	}
 	var cands []cand
 	for _, nm := range names {
-		limit := max(2, utf8.RuneCountInString(nm)/3)
+		nn := utf8.RuneCountInString(nm)
+		limit := min(max(2, nn/3), max(qn, nn)-1)
 		score := -1
 		if d := levenshtein(q, nm); d <= limit {
 			score = d
