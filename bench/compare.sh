@@ -5,6 +5,7 @@
 #
 #   bench/compare.sh [SIZE...]         default: 0 100 1000 10000
 #   RUNS=21 bench/compare.sh           runs per command (default 11)
+#   LINT_RUNS=9 bench/compare.sh       runs of the lint row (default 5)
 #   PINNED=1000 bench/compare.sh       size of the taskset -c 0 row (default 10000; 0 = none)
 #   BENCH_OUT=/tmp/b bench/compare.sh  where binaries and trees go (default bench/out)
 #
@@ -88,7 +89,7 @@ row "tool-schema/$n" "$out/floor" "$t" ::: "$out/skillet" tool-schema -w "$t" --
   "$out/skillet" tool-schema -w "$t" --no-user -q --no-cache
 # lint --json checks every skill of the tree (the generated trees hold broken
 # references, so it exits 1; abrun still counts the runs). LINT_RUNS (default
-# 5) keeps this row short: one run is several seconds at 10,000 skills.
+# 5) keeps this row short: one run is about a second of CPU at 10,000 skills.
 all_runs=$runs runs=${LINT_RUNS:-5}
 row "lint/$n" "$out/floor" "$t" ::: "$out/skillet" lint --json -w "$t" --no-user -q
 runs=$all_runs
