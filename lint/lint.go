@@ -563,12 +563,14 @@ func sortPieces(ps []piece) []skill.Diagnostic {
 		}
 		return nil
 	}
-	// A run is findings of one path: d, or (f set) f's file findings.
+	// A run is findings of one path: d, or (f set) f's file findings; i
+	// is its place among the runs, which ties keep (the runs come nearly
+	// sorted, which pattern-defeating quicksort takes in one pass).
 	type run struct {
 		path string
 		d    []skill.Diagnostic
 		f    *findings
-		n    int
+		n, i int
 	}
 	var runs []run
 	addRuns := func(diags []skill.Diagnostic) {
@@ -577,7 +579,7 @@ func sortPieces(ps []piece) []skill.Diagnostic {
 			for j < len(diags) && diags[j].Path == diags[i].Path {
 				j++
 			}
-			runs = append(runs, run{path: diags[i].Path, d: diags[i:j], n: j - i})
+			runs = append(runs, run{path: diags[i].Path, d: diags[i:j], n: j - i, i: len(runs)})
 			i = j
 		}
 	}
@@ -587,11 +589,16 @@ func sortPieces(ps []piece) []skill.Diagnostic {
 			continue
 		}
 		if len(p.f.file) > 0 {
-			runs = append(runs, run{path: p.f.path, f: p.f, n: len(p.f.file)})
+			runs = append(runs, run{path: p.f.path, f: p.f, n: len(p.f.file), i: len(runs)})
 		}
 		addRuns(p.f.rest)
 	}
-	slices.SortStableFunc(runs, func(a, b run) int { return strings.Compare(a.path, b.path) })
+	slices.SortFunc(runs, func(a, b run) int {
+		if c := strings.Compare(a.path, b.path); c != 0 {
+			return c
+		}
+		return a.i - b.i
+	})
 	out := make([]skill.Diagnostic, n)
 	// fill copies the runs of whole paths runs[k:stop] to out from at on
 	// and sorts each path's findings.
