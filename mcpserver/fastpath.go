@@ -196,10 +196,23 @@ func plainMeta(raw []byte, version string) bool {
 	if pv, ok := plainString(get(meta, "io.modelcontextprotocol/protocolVersion")); !ok || pv != version {
 		return false
 	}
+	// The SDK decodes clientInfo into an mcp.Implementation and refuses
+	// the request when a member has another type: only its string members
+	// are taken, each a plain string.
 	var ibuf [8]member
 	info, ok := objectMembers(get(meta, "io.modelcontextprotocol/clientInfo"), ibuf[:0])
 	if !ok {
 		return false
+	}
+	for _, m := range info {
+		switch m.name {
+		case "name", "version", "title", "description", "websiteUrl":
+			if _, ok := plainString(m.value); !ok {
+				return false
+			}
+		default:
+			return false
+		}
 	}
 	if name, ok := plainString(get(info, "name")); !ok || name == "" {
 		return false
@@ -207,8 +220,73 @@ func plainMeta(raw []byte, version string) bool {
 	if ver, ok := plainString(get(info, "version")); !ok || ver == "" {
 		return false
 	}
-	caps := get(meta, "io.modelcontextprotocol/clientCapabilities")
-	return len(caps) > 0 && caps[0] == '{'
+	return plainCaps(get(meta, "io.modelcontextprotocol/clientCapabilities"))
+}
+
+// maxPlainDepth bounds the nesting of a client's capabilities the fast
+// path takes; the SDK refuses a body nested deeper than 1,000.
+const maxPlainDepth = 8
+
+// plainCaps reports whether raw, a 2026-07-28 request's client
+// capabilities, is one the SDK decodes without error: objects, booleans
+// and plain strings only (no number, which the SDK may fail to hold, no
+// null, no array), nested at most maxPlainDepth deep, where each member
+// of the SDK's ClientCapabilities has its type (experimental and
+// extensions objects, roots an object whose listChanged is a boolean,
+// sampling an object whose context and tools are objects, elicitation one
+// whose form and url are).
+func plainCaps(raw []byte) bool {
+	return plainObject(raw, 0, func(name string, v []byte) bool {
+		switch name {
+		case "experimental", "extensions":
+			return v[0] == '{'
+		case "roots":
+			return plainObject(v, 1, func(name string, v []byte) bool {
+				return name != "listChanged" || string(v) == "true" || string(v) == "false"
+			})
+		case "sampling":
+			return plainObject(v, 1, func(name string, v []byte) bool {
+				return name != "context" && name != "tools" || v[0] == '{'
+			})
+		case "elicitation":
+			return plainObject(v, 1, func(name string, v []byte) bool {
+				return name != "form" && name != "url" || v[0] == '{'
+			})
+		}
+		return true
+	})
+}
+
+// plainObject reports whether raw is an object of at most 16 members of
+// plain values (plainValue) for each of which field, when not nil, holds.
+func plainObject(raw []byte, depth int, field func(name string, v []byte) bool) bool {
+	if depth >= maxPlainDepth || len(raw) == 0 || raw[0] != '{' {
+		return false
+	}
+	var buf [16]member
+	ms, ok := objectMembers(raw, buf[:0])
+	if !ok {
+		return false
+	}
+	for _, m := range ms {
+		if !plainValue(m.value, depth+1) || field != nil && !field(m.name, m.value) {
+			return false
+		}
+	}
+	return true
+}
+
+// plainValue reports whether raw is true, false, a plain string or a
+// plain object (plainObject).
+func plainValue(raw []byte, depth int) bool {
+	switch {
+	case string(raw) == "true" || string(raw) == "false":
+		return true
+	case len(raw) > 0 && raw[0] == '"':
+		_, ok := plainString(raw)
+		return ok
+	}
+	return plainObject(raw, depth, nil)
 }
 
 // fastAnswer answers body, a stateless POST to the MCP path that

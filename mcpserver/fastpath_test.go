@@ -452,3 +452,63 @@ func FuzzObjectMembers(f *testing.F) {
 		}
 	})
 }
+
+// TestFastPathMetaIsTheSDKs: a 2026-07-28 request's _meta that the SDK
+// refuses (a clientInfo or client capabilities member of another type, a
+// number it cannot hold, nesting past its depth limit) gets the SDK's
+// refusal, not a fast answer; the capabilities real clients send are
+// still answered by the fast path, as the SDK answers them.
+func TestFastPathMetaIsTheSDKs(t *testing.T) {
+	fast, _, fastURL, sdkURL := fastPairWith(t, &Options{Tool: ToolAlways})
+	tool := fast.snap.Load().tool.Name
+	const v = "2026-07-28"
+	info := `{"name":"t","version":"1"}`
+	deep := strings.Repeat("[", 1001) + strings.Repeat("]", 1001)
+	deepObj := strings.Repeat(`{"a":`, 1001) + "1" + strings.Repeat("}", 1001)
+	for i, c := range []struct {
+		info, caps string
+		fast       bool // answered by the fast path
+	}{
+		{info, `{}`, true},
+		{`{"name":"t","version":"1","title":"T","description":"d","websiteUrl":"https://example.com"}`, `{}`, true},
+		{info, `{"roots":{"listChanged":true},"sampling":{"context":{},"tools":{}},"elicitation":{"form":{},"url":{}},"extensions":{"io.modelcontextprotocol/skills":{}},"experimental":{"x":{"y":"z","on":false}}}`, true},
+		{info, `{"Roots":{}}`, true},
+		{`{"name":"t","version":"1","title":5}`, `{}`, false},
+		{`{"name":"t","version":"1","icons":"x"}`, `{}`, false},
+		{`{"name":"t","version":"1","x":` + deep + `}`, `{}`, false},
+		{info, `{"roots":5}`, false},
+		{info, `{"roots":{"listChanged":"yes"}}`, false},
+		{info, `{"sampling":"x"}`, false},
+		{info, `{"sampling":{"context":1}}`, false},
+		{info, `{"sampling":{"context":true}}`, false},
+		{info, `{"sampling":{"tools":"x"}}`, false},
+		{info, `{"elicitation":{"url":false}}`, false},
+		{info, `{"sampling":{"other":true},"elicitation":{"other":"x"},"roots":{"other":{}}}`, true},
+		{info, `{"elicitation":{"form":[]}}`, false},
+		{info, `{"experimental":[]}`, false},
+		{info, `{"extensions":true}`, false},
+		{info, `{"x":1e400}`, false},
+		{info, `{"x":` + deep + `}`, false},
+		{info, `{"x":` + deepObj + `}`, false},
+	} {
+		meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"` + v + `","io.modelcontextprotocol/clientInfo":` + c.info + `,"io.modelcontextprotocol/clientCapabilities":` + c.caps + `}`
+		for _, r := range []struct {
+			method, params string
+			hdr            map[string]string
+		}{
+			{"resources/read", `"uri":"skill://alpha/SKILL.md",`, map[string]string{"Mcp-Method": "resources/read", "Mcp-Name": "skill://alpha/SKILL.md"}},
+			{"skills/list", ``, map[string]string{"Mcp-Method": "skills/list"}},
+			{"tools/call", `"name":"` + tool + `","arguments":{"name":"alpha"},`, map[string]string{"Mcp-Method": "tools/call", "Mcp-Name": tool}},
+		} {
+			body := `{"jsonrpc":"2.0","id":1,"method":"` + r.method + `","params":{` + r.params + meta + `}}`
+			hits := fast.fastHits.Load()
+			got, exp := post(t, fastURL, v, body, r.hdr), post(t, sdkURL, v, body, r.hdr)
+			if diff := cmp.Diff(exp, got, cmp.AllowUnexported(rawAnswer{})); diff != "" {
+				t.Errorf("case %d %s: answer differs from the SDK's (-sdk +fast):\n%s", i, r.method, diff)
+			}
+			if answered := fast.fastHits.Load() != hits; answered != c.fast {
+				t.Errorf("case %d %s: answered by the fast path %v, want %v", i, r.method, answered, c.fast)
+			}
+		}
+	}
+}
