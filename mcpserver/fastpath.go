@@ -579,8 +579,12 @@ var (
 )
 
 // writeFast writes the JSON-RPC answer of id whose result is the
-// concatenation of parts, in one Write: each Write of the guarded writer
-// sets a deadline and reaches the connection on its own.
+// concatenation of parts, as the SDK writes an answer: its two headers and
+// the whole answer in one Write (each Write of the guarded writer sets a
+// deadline and reaches the connection on its own), and no Content-Length
+// of its own, so net/http frames it as it frames the SDK's: a
+// Content-Length it works out up to its 2 KiB buffer, chunked beyond, one
+// chunk per write deadline's share (TestFastPathWireIsTheSDKs).
 func writeFast(w http.ResponseWriter, id []byte, parts ...[]byte) error {
 	buf := fastBufs.Get().(*[]byte)
 	b := append((*buf)[:0], `{"jsonrpc":"2.0","id":`...)
@@ -593,7 +597,6 @@ func writeFast(w http.ResponseWriter, id []byte, parts ...[]byte) error {
 	h := w.Header()
 	h["Content-Type"] = headerJSON
 	h["Cache-Control"] = headerNoCache
-	h["Content-Length"] = []string{strconv.Itoa(len(b))}
 	w.WriteHeader(http.StatusOK)
 	_, err := w.Write(b)
 	if cap(b) <= maxPooledAnswer {
@@ -621,14 +624,15 @@ const (
 )
 
 // encodedContents returns the JSON of the contents element c of file f, as
-// the SDK encodes it (encoding/json, HTML characters unescaped), kept on
-// the file within the bounds above.
+// the SDK encodes it (mcp.ReadResourceResult's MarshalJSON is json.Marshal:
+// <, > and & in a file's text go out as \u003c, \u003e and \u0026), kept
+// on the file within the bounds above.
 func encodedContents(sn *snapshot, c *mcp.ResourceContents, f *file) ([]byte, bool) {
 	if p := f.encoded.Load(); p != nil {
 		return *p, true
 	}
-	out, ok := encodeResult(c)
-	if !ok {
+	out, err := json.Marshal(c)
+	if err != nil {
 		return nil, false
 	}
 	if int64(len(out)) <= 2*f.size+int64(len(f.uri))+256 {

@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -508,6 +511,82 @@ func TestFastPathMetaIsTheSDKs(t *testing.T) {
 			}
 			if answered := fast.fastHits.Load() != hits; answered != c.fast {
 				t.Errorf("case %d %s: answered by the fast path %v, want %v", i, r.method, answered, c.fast)
+			}
+		}
+	}
+}
+
+// wireAnswer sends a raw HTTP/1.1 request to addr and returns the bytes
+// of the answer as they arrive, the Date header taken out.
+func wireAnswer(t *testing.T, addr, req string) string {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := io.WriteString(c, req); err != nil {
+		t.Fatal(err)
+	}
+	data, err := io.ReadAll(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return regexp.MustCompile(`(?m)^Date: [^\r]*\r\n`).ReplaceAllString(string(data), "")
+}
+
+// TestFastPathWireIsTheSDKs: answers past net/http's buffer (2 KiB) and
+// past one write deadline's share (64 KiB), a file read and a tool's
+// answer, and text with HTML characters (<, >, &, which the SDK writes as
+// \u003c, \u003e, \u0026 in a file's text), read twice (encoded, then
+// kept), go out on the wire as the SDK's do on every protocol: the same
+// status line, headers (chunked, no Content-Length of the fast path's
+// own), chunk framing and bytes; small ones too.
+func TestFastPathWireIsTheSDKs(t *testing.T) {
+	ws := newWorkspace(t)
+	writeTree(t, ws, map[string]string{
+		"skills/big/SKILL.md":           "---\nname: big\ndescription: Big <b> & bold.\n---\n" + strings.Repeat("a line of text <&> \u00e9 \u2028\n", 400),
+		"skills/big/references/huge.md": strings.Repeat("ninety bytes of text, then a newline, repeated; more than 64 KiB in all, in one file ....\n", 1000),
+		"skills/big/references/html.md": "<script>alert(1)</script> & more\n",
+		"skills/amp/SKILL.md":           "---\nname: amp\ndescription: Use for A & B, <x> and >y.\n---\nBody & <body>.\n",
+	})
+	fast := newServer(t, ws, &Options{Tool: ToolAlways})
+	sdk := newServer(t, ws, &Options{Tool: ToolAlways})
+	sdk.noFastPath = true
+	f := httptest.NewServer(fast.Handler(nil))
+	defer f.Close()
+	g := httptest.NewServer(sdk.Handler(nil))
+	defer g.Close()
+	fu, gu := strings.TrimPrefix(f.URL, "http://"), strings.TrimPrefix(g.URL, "http://")
+	tool := fast.snap.Load().tool.Name
+	for _, version := range []string{"2025-06-18", "2025-11-25", "2026-07-28"} {
+		for _, c := range []struct{ method, params, name string }{
+			{"resources/read", `"uri":"skill://alpha/references/guide.md"`, "skill://alpha/references/guide.md"},
+			{"resources/read", `"uri":"skill://big/SKILL.md"`, "skill://big/SKILL.md"},
+			{"resources/read", `"uri":"skill://big/references/huge.md"`, "skill://big/references/huge.md"},
+			{"resources/read", `"uri":"skill://big/references/html.md"`, "skill://big/references/html.md"},
+			{"resources/read", `"uri":"skill://amp/SKILL.md"`, "skill://amp/SKILL.md"},
+			{"tools/call", `"name":"` + tool + `","arguments":{"name":"big"}`, tool},
+			{"tools/call", `"name":"` + tool + `","arguments":{"name":"amp"}`, tool},
+			{"skills/list", ``, ""},
+		} {
+			body := fastBody(version, "1", c.method, c.params)
+			hdr := "Mcp-Method: " + c.method + "\r\n"
+			if c.name != "" {
+				hdr += "Mcp-Name: " + c.name + "\r\n"
+			}
+			req := func(host string) string {
+				return "POST /mcp HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: " + version + "\r\n" + hdr + "Connection: close\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
+			}
+			for range 2 {
+				hits := fast.fastHits.Load()
+				got, exp := wireAnswer(t, fu, req(fu)), wireAnswer(t, gu, req(gu))
+				if got != exp {
+					t.Errorf("%s %s: the fast path's answer on the wire differs from the SDK's (-sdk +fast):\n%s", version, body, cmp.Diff(exp, got))
+				}
+				if fast.fastHits.Load() == hits {
+					t.Errorf("%s %s: not answered by the fast path", version, body)
+				}
 			}
 		}
 	}
