@@ -205,6 +205,11 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 			cand, e = cands.at(i), all[i]
 			all[i] = nil
 		} else {
+			if walking && len(p.skills)-head >= eachHeld {
+				// Held long enough: the rest waits for the walk.
+				pl.unstep()
+				<-walked
+			}
 			var closed bool
 			if cand, closed = pl.pushed(i); closed {
 				walking = false
@@ -336,6 +341,12 @@ func (c *Catalog) eachWalk(ctx context.Context, roots []*Root, pl *pipeline, dur
 // out while the walk has still to find what would change it, and to see
 // what was found before each skill was handed out.
 var eachLockstep func(path string)
+
+// eachHeld is how many skills Each holds, not yet handed out, before it
+// takes no more candidates until the walk has ended: a skill whose name
+// is not its folder's holds those after it until then, and what is read
+// meanwhile is kept (about a kilobyte a skill).
+var eachHeld = 4096
 
 // eachWindow is how far the readers of Each may run ahead of the skills
 // handed out.

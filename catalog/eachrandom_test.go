@@ -61,6 +61,13 @@ func TestEachAgreesOnRandomTrees(t *testing.T) {
 			probeAheadMin, maxHeld = mode.probeMin, mode.held
 			e.list(t, &Options{NoUser: true, MaxSkills: 50})
 			e.list(t, &Options{NoUser: true})
+			if !links {
+				// Each holding so few skills that it waits for the walk.
+				h := eachHeld
+				eachHeld = 3
+				e.list(t, &Options{NoUser: true})
+				eachHeld = h
+			}
 		}
 	}
 }
