@@ -138,6 +138,41 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 		}
 		return -1
 	}
+	// While the walk goes on, a skill of a root whose walk has ended
+	// needs only the candidates of that root: rootLast is lastFolder of
+	// them, once the root's walk has ended (ended false before).
+	rootAt := make(map[*Root]int, len(roots))
+	for k, r := range roots {
+		rootAt[r] = k
+	}
+	rootLastIn := make([]map[uint64]int, len(roots))
+	rootLast := func(r *Root, name string) (last int, ended bool) {
+		k := rootAt[r]
+		if rootLastIn[k] == nil {
+			pl.mu.Lock() // the walk is adding candidates
+			if k < len(pl.rootEnds) {
+				from := freed * candChunk
+				if k > 0 {
+					from = max(from, pl.rootEnds[k-1])
+				}
+				m := map[uint64]int{}
+				for i := from; i < pl.rootEnds[k]; i++ {
+					if cd := cands.at(i); !cd.ignored {
+						m[maphash.String(seed, candFolder(cd))] = i
+					}
+				}
+				rootLastIn[k] = m
+			}
+			pl.mu.Unlock()
+			if rootLastIn[k] == nil {
+				return 0, false
+			}
+		}
+		if i, ok := rootLastIn[k][maphash.String(seed, name)]; ok {
+			return i, true
+		}
+		return -1, true
+	}
 	lim := limit{max: c.settings.MaxSkills}
 	handed, head := 0, 0
 	// handOut gives fn the skills that can no longer change, up to and
@@ -147,8 +182,14 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 	handOut := func(done int) error {
 		for head < len(p.skills) {
 			s := p.skills[head]
-			if !ownName(s) && (walking || lastFolder(s.Name) > done) {
-				return nil
+			if !ownName(s) {
+				if walking {
+					if last, ended := rootLast(p.at[head], s.Name); !ended || last > done {
+						return nil
+					}
+				} else if lastFolder(s.Name) > done {
+					return nil
+				}
 			}
 			p.skills[head] = nil
 			r := p.at[head]
@@ -287,7 +328,7 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 	// diagnostics are gathered and sorted. They are in the order List
 	// gathers them (the walk's, then precedence's), which the stable sort
 	// keeps where two compare equal.
-	p.gone, p.byName, seen, lastIn, locs = nil, nil, nil, nil, goneText{}
+	p.gone, p.byName, seen, lastIn, rootLastIn, locs = nil, nil, nil, nil, nil, goneText{}
 	diags = append(append(diags, walkDiags...), p.diags...)
 	diags = append(diags, c.nestedDiags(ctx, p.lost)...)
 	if handed == 0 {
@@ -318,6 +359,7 @@ func (c *Catalog) eachWalk(ctx context.Context, roots []*Root, pl *pipeline, dur
 		w.withhold = m
 		fds = w.openRoot(fds)
 		w.walkRoot()
+		pl.endRoot()
 		ignoredCands = append(ignoredCands, w.ignored...)
 		diags = append(diags, w.diags...)
 		if w.found > 0 {

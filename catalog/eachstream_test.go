@@ -104,6 +104,23 @@ func TestEachHandsOutWhenFinal(t *testing.T) {
 			{"found .claude/skills/d/SKILL.md", "hand odd .agents/skills/c-odd/SKILL.md"},
 		},
 	}, {
+		// Only a skill of its own root can take the place of a skill
+		// whose name is not its folder's: once that root's walk has
+		// ended, it is handed out while the walk goes on.
+		name: "a name that is not its folder's, its root walked",
+		files: map[string]string{
+			".agents/skills/a-odd/SKILL.md": skillMD("odd"),
+			".agents/skills/b/SKILL.md":     skillMD("b"),
+			".claude/skills/d1/SKILL.md":    skillMD("d1"),
+			".claude/skills/d2/SKILL.md":    skillMD("d2"),
+			".claude/skills/odd/SKILL.md":   skillMD("odd"),
+		},
+		want: []order{
+			{"found .agents/skills/b/SKILL.md", "hand odd .agents/skills/a-odd/SKILL.md"},
+			{"hand odd .agents/skills/a-odd/SKILL.md", "found .claude/skills/d2/SKILL.md"},
+			{"hand b .agents/skills/b/SKILL.md", "found .claude/skills/d2/SKILL.md"},
+		},
+	}, {
 		// A root's IgnoreFile withholds a skill folder as it is found:
 		// the withheld skill is never handed out, nor waited for, and
 		// the same name of a later root is listed.

@@ -443,6 +443,9 @@ type pipeline struct {
 	waiting  int
 	stepped  sync.Cond
 	onPush   func(path string) // with lockstep, called with each candidate's path
+	// rootEnds is, for each root whose walk has ended, how many
+	// candidates had been pushed then (Each).
+	rootEnds []int
 }
 
 // maxHeld is the most skill files the walk holds open for the readers (the
@@ -554,6 +557,13 @@ func (p *pipeline) push(c candidate) {
 	if taker {
 		p.stored.Signal() // pushed waits for it
 	}
+}
+
+// endRoot records that the walk of a root has ended.
+func (p *pipeline) endRoot() {
+	p.mu.Lock()
+	p.rootEnds = append(p.rootEnds, p.cands.n)
+	p.mu.Unlock()
 }
 
 // unstep ends lockstep: the walk goes on without waiting for the taker.
