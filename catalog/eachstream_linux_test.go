@@ -5,6 +5,7 @@ import (
 	"errors"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/skillet-go/skillet/internal/benchtree/tree"
 )
@@ -62,7 +63,14 @@ func TestEachCancelledMidWalk(t *testing.T) {
 		if after := openFDs(t); after != fds {
 			t.Errorf("%s: %d descriptors open before Each, %d after", mode, fds, after)
 		}
-		if after := runtime.NumGoroutine(); after != goroutines {
+		// A goroutine that has said it is done may still be on its way
+		// out: give those a moment (this bounds the wait, it times nothing).
+		after := runtime.NumGoroutine()
+		for k := 0; k < 1000 && after > goroutines; k++ {
+			time.Sleep(time.Millisecond)
+			after = runtime.NumGoroutine()
+		}
+		if after != goroutines {
 			t.Errorf("%s: %d goroutines before Each, %d after", mode, goroutines, after)
 		}
 	}
