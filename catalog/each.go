@@ -191,6 +191,11 @@ func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 					return nil
 				}
 			}
+			// A walk cut short by the context may have missed the
+			// skill that takes this one's place.
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			p.skills[head] = nil
 			r := p.at[head]
 			p.at[head] = nil

@@ -184,6 +184,11 @@ type walker struct {
 	ignoredLimited bool
 }
 
+// walkVisit, when set, is called with each folder's path as the walk
+// comes to it: tests set it to act while the walk is in a folder with no
+// skill file found since the last (eachLockstep sees only those).
+var walkVisit func(dir string)
+
 // errNoStamp is a folder not stamped (a one-shot listing).
 var errNoStamp = errors.New("not stamped")
 
@@ -287,6 +292,9 @@ func (w *walker) walkRoot() {
 // folder's symlink-free path is linkReal when it was reached through a
 // symlink, else ch.real.
 func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth int, pre *probe) {
+	if walkVisit != nil {
+		walkVisit(dir.path)
+	}
 	if w.stopWalk || w.ctx.Err() != nil {
 		return
 	}
