@@ -244,15 +244,7 @@ func TestEachStopsAnywhere(t *testing.T) {
 			if after := openFDs(t); after != fds {
 				t.Errorf("seed %d, %s: %d descriptors open before Each, %d after", seed, what, fds, after)
 			}
-			// A goroutine that has done its work may not have exited
-			// yet (finishes' own, or a reader past its last read).
-			for range 2000 {
-				if runtime.NumGoroutine() <= goroutines {
-					break
-				}
-				time.Sleep(time.Millisecond)
-			}
-			if after := runtime.NumGoroutine(); after != goroutines {
+			if after := settled(goroutines); after != goroutines {
 				buf := make([]byte, 1<<16)
 				t.Errorf("seed %d, %s: %d goroutines before Each, %d after\n%s", seed, what, goroutines, after, buf[:runtime.Stack(buf, true)])
 			}
@@ -315,6 +307,7 @@ func TestEachStopsAnywhere(t *testing.T) {
 func TestEachCancelledBetweenFiles(t *testing.T) {
 	defer func(f func(string)) { eachLockstep = f }(eachLockstep)
 	defer func(f func(string)) { walkVisit = f }(walkVisit)
+	defer settled(runtime.NumGoroutine())
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{
 		".agents/skills/a/SKILL.md":    skillMD("b"),
@@ -348,4 +341,18 @@ func TestEachCancelledBetweenFiles(t *testing.T) {
 			t.Errorf("lockstep %v: Each returned %v, want %v", step, err, context.Canceled)
 		}
 	}
+}
+
+// settled waits for the goroutines of a listing that has returned to
+// exit (one that has done its work may not have yet: finishes' own, or a
+// reader past its last read), for a while at most, so that a test that
+// counts goroutines next is not misled, and returns how many are left.
+func settled(want int) int {
+	for range 2000 {
+		if runtime.NumGoroutine() <= want {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return runtime.NumGoroutine()
 }
