@@ -56,6 +56,13 @@ var _ = skill.Register(
 		Remedy:  "run skillet lint on the file and fix what it reports",
 		Source:  "docs/serving.md",
 		Help:    "The skill file changed and no longer loads (for example it is half written, or its frontmatter broke). The server keeps serving the last version that loaded until the file loads again. Run skillet lint on the file to see why."},
+	skill.CodeInfo{Code: codeFilesWithheld, Severity: skill.SeverityWarning,
+		Summary: "entries of the skill folder are withheld: dotfiles, dot-folders and what a .skilletignore excludes; the message counts them",
+		Remedy:  "nothing, if the entries are the author's; rename or un-ignore a file the skill needs",
+		Source:  "docs/discovery.md#withheld-files",
+		Help: "skillet serve never serves the dotfiles and dot-folders of a skill folder (.env, .git/, .DS_Store) nor what a .skilletignore in the root or the skill folder excludes: " +
+			"they are not listed, not in a manifest and read as absent. The message counts them per skill. " +
+			"If the skill needs one of them, rename it or take its pattern out of the .skilletignore."},
 )
 
 func diag(code skill.Code, path, name, format string, args ...any) skill.Diagnostic {
