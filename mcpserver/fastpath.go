@@ -363,7 +363,11 @@ func (s *Server) fastRead(w http.ResponseWriter, r *http.Request, req fastReques
 		// 2026-07-28: the server's identity, the cache fields and the
 		// result type around the contents, as the SDK and decorate write
 		// them.
-		return true, writeFast(w, req.id, s.fastPrefix(sn), []byte(`"contents":[`), elem, []byte(`],"resultType":"complete"}`))
+		prefix := s.fastPrefix(sn)
+		if prefix == nil {
+			return false, nil
+		}
+		return true, writeFast(w, req.id, prefix, []byte(`"contents":[`), elem, []byte(`],"resultType":"complete"}`))
 	}
 	// Before: the contents alone, without the cache fields
 	// (withoutCacheFields).
@@ -449,12 +453,12 @@ func (s *Server) fast(sn *snapshot) *fastState {
 		for name := range sn.byName {
 			fs.tools[name] = new([2]atomic.Pointer[[]byte])
 		}
-		var b bytes.Buffer
-		b.WriteString(`{"_meta":{"io.modelcontextprotocol/serverInfo":`)
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		if enc.Encode(s.impl()) == nil {
-			b.Truncate(b.Len() - 1)
+		// json.Marshal, as mcp.ReadResourceResult's MarshalJSON writes
+		// the serverInfo (<, > and & escaped).
+		if info, err := json.Marshal(s.impl()); err == nil {
+			var b bytes.Buffer
+			b.WriteString(`{"_meta":{"io.modelcontextprotocol/serverInfo":`)
+			b.Write(info)
 			b.WriteString(`},"ttlMs":` + strconv.Itoa(int(s.opts.CacheTTL/time.Millisecond)) + `,"cacheScope":"public",`)
 			fs.prefix = b.Bytes()
 		}

@@ -591,3 +591,31 @@ func TestFastPathWireIsTheSDKs(t *testing.T) {
 		}
 	}
 }
+
+// TestFastPathServerInfoIsTheSDKs: a server named with HTML characters (an
+// embedding program's Options.Name and Version) gets on 2026-07-28 the
+// serverInfo the SDK writes in each of the three answers (escaped in a
+// read, as mcp.ReadResourceResult's MarshalJSON writes it).
+func TestFastPathServerInfoIsTheSDKs(t *testing.T) {
+	fast, _, fastURL, sdkURL := fastPairWith(t, &Options{Tool: ToolAlways, Name: "Acme <tools> & co", Version: "1.0 \u2028 é"})
+	tool := fast.snap.Load().tool.Name
+	const v = "2026-07-28"
+	for _, c := range []struct {
+		method, params string
+		hdr            map[string]string
+	}{
+		{"resources/read", `"uri":"skill://alpha/SKILL.md"`, map[string]string{"Mcp-Method": "resources/read", "Mcp-Name": "skill://alpha/SKILL.md"}},
+		{"skills/list", ``, map[string]string{"Mcp-Method": "skills/list"}},
+		{"tools/call", `"name":"` + tool + `","arguments":{"name":"alpha"}`, map[string]string{"Mcp-Method": "tools/call", "Mcp-Name": tool}},
+	} {
+		body := fastBody(v, "1", c.method, c.params)
+		hits := fast.fastHits.Load()
+		got, exp := post(t, fastURL, v, body, c.hdr), post(t, sdkURL, v, body, c.hdr)
+		if diff := cmp.Diff(exp, got, cmp.AllowUnexported(rawAnswer{})); diff != "" {
+			t.Errorf("%s: answer differs from the SDK's (-sdk +fast):\n%s", c.method, diff)
+		}
+		if fast.fastHits.Load() == hits {
+			t.Errorf("%s: not answered by the fast path", c.method)
+		}
+	}
+}
