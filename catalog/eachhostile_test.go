@@ -186,9 +186,11 @@ func relLink(from, to string) string {
 // with List and Each (e.list compares them: every skill and field, the
 // order and the diagnostics, as Each runs and in lockstep with its walk)
 // under each limit (maxSkills, depth, file size, folders), with one, two
-// and four processors.
+// and four processors, with and without the look-ahead helper and the
+// files the walk holds open.
 func TestEachAgreesOnHostileTrees(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	defer func(a int, m int32) { probeAheadMin, maxHeld = a, m }(probeAheadMin, maxHeld)
 	seeds := 12
 	if testing.Short() {
 		seeds = 4
@@ -197,6 +199,9 @@ func TestEachAgreesOnHostileTrees(t *testing.T) {
 		e := newEnv(t)
 		extra := hostileTree(t, e, seed, seed%2 == 1)
 		runtime.GOMAXPROCS([]int{1, 2, 4}[seed%3])
+		// The look-ahead helper in every folder, or the walk opening no
+		// file itself (it lstats them), in turn.
+		probeAheadMin, maxHeld = []int{2, 1 << 30}[seed/3%2], []int32{32, 0}[seed/6%2]
 		for _, o := range []Options{
 			{},
 			{MaxSkills: 3},
@@ -355,4 +360,18 @@ func settled(want int) int {
 		time.Sleep(time.Millisecond)
 	}
 	return runtime.NumGoroutine()
+}
+
+// FuzzEachAgrees is TestEachAgreesOnHostileTrees for any seed, any
+// maxSkills and any depth limit: the hostile tree of the seed listed by
+// List and by Each (e.list) must give the same skills, fields, order and
+// diagnostics.
+func FuzzEachAgrees(f *testing.F) {
+	f.Add(int64(0), true, uint8(0), uint8(0))
+	f.Add(int64(7), false, uint8(3), uint8(1))
+	f.Fuzz(func(t *testing.T, seed int64, links bool, maxSkills, maxDepth uint8) {
+		e := newEnv(t)
+		extra := hostileTree(t, e, seed, links)
+		e.list(t, &Options{ExtraPaths: extra, NoConfigFile: true, MaxSkills: int(maxSkills % 40), MaxDepth: int(maxDepth % 5)})
+	})
 }
