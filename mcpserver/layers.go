@@ -166,6 +166,15 @@ func (s *Server) layers(ctx context.Context, sn *snapshot) error {
 		sn.instructions[kind] = block.Text
 		if kind == s.defaultKind() {
 			if d, ok := block.Diagnostic(s.cat.Workspace()); ok {
+				if n := utf16Len(block.Text); n > block.BudgetChars {
+					// Every skill left out and still over: what
+					// remains is the preamble and the closing line.
+					if p := utf16Len(s.preamble(kind)); p > block.BudgetChars {
+						d.Message += fmt.Sprintf("; the preamble alone has %d characters, more than the budget", p)
+					} else {
+						d.Message += fmt.Sprintf("; with every skill left out, the preamble and the closing line still have %d characters", n)
+					}
+				}
 				sn.diags = append(sn.diags, d)
 			}
 		}
@@ -205,6 +214,10 @@ func (s *Server) renderInstructions(l *catalog.Listing, kind instructionKind) (*
 		}
 		n := utf16Len(block.Text)
 		if budget == 0 || n <= budget || b <= 1 {
+			// The budget fitted to may be smaller than the user's (to
+			// make room for characters counting twice); the user's is
+			// the one to report.
+			block.BudgetChars = budget
 			return block, nil
 		}
 		b = max(b-(n-budget), 1)

@@ -14,6 +14,7 @@ import (
 	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/mcpserver/skillsext"
+	"github.com/skillet-go/skillet/skill"
 )
 
 // TestInstructions: the instructions are agent's catalog block of the
@@ -301,5 +302,51 @@ func TestInstructionsBudget(t *testing.T) {
 	s := newServer(t, ws, &Options{InstructionsChars: -1})
 	if instr := connect(t, s, nil, nil).InitializeResult().Instructions; strings.Count(instr, "<description>") != 40 {
 		t.Errorf("no budget: %d descriptions, want 40", strings.Count(instr, "<description>"))
+	}
+}
+
+// TestInstructionsBudgetDiagnostic: catalog-truncated reports the budget
+// the user gave, not the smaller one the block was fitted to so that
+// characters outside the BMP fit, and says when the preamble (or the
+// preamble and the closing line) alone are over it.
+func TestInstructionsBudgetDiagnostic(t *testing.T) {
+	ws := t.TempDir()
+	files := map[string]string{}
+	for i := range 10 {
+		name := fmt.Sprintf("skill-%02d", i)
+		files["skills/"+name+"/SKILL.md"] = skillMD(name, "Tests "+strings.Repeat("🧪", 60)+" with care.", "Body.\n")
+	}
+	writeTree(t, ws, files)
+	for _, tt := range []struct {
+		budget int
+		want   []string
+		not    []string
+	}{
+		{3000, []string{"over its budget of 3000 characters: "}, []string{"preamble"}},
+		{700, []string{"over its budget of 700 characters: ", "; with every skill left out, the preamble and the closing line still have "}, []string{"preamble alone"}},
+		{200, []string{"over its budget of 200 characters: ", "; the preamble alone has "}, []string{"still have"}},
+	} {
+		t.Run(fmt.Sprint(tt.budget), func(t *testing.T) {
+			s := newServer(t, ws, &Options{InstructionsChars: tt.budget})
+			var msg string
+			for _, d := range s.Diagnostics() {
+				if d.Code == skill.CodeCatalogTruncated {
+					msg = d.Message
+				}
+			}
+			if msg == "" {
+				t.Fatalf("no catalog-truncated: %v", s.Diagnostics())
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("message %q lacks %q", msg, w)
+				}
+			}
+			for _, w := range tt.not {
+				if strings.Contains(msg, w) {
+					t.Errorf("message %q has %q", msg, w)
+				}
+			}
+		})
 	}
 }
