@@ -249,7 +249,9 @@ func TestEachStopsAnywhere(t *testing.T) {
 			if after := openFDs(t); after != fds {
 				t.Errorf("seed %d, %s: %d descriptors open before Each, %d after", seed, what, fds, after)
 			}
-			if after := settled(goroutines); after != goroutines {
+			// Fewer is not a leak: the count before may take in a
+			// goroutine of the listing before it still on its way out.
+			if after := settled(goroutines); after > goroutines {
 				buf := make([]byte, 1<<16)
 				t.Errorf("seed %d, %s: %d goroutines before Each, %d after\n%s", seed, what, goroutines, after, buf[:runtime.Stack(buf, true)])
 			}

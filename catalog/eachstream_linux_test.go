@@ -70,7 +70,7 @@ func TestEachCancelledMidWalk(t *testing.T) {
 			time.Sleep(time.Millisecond)
 			after = runtime.NumGoroutine()
 		}
-		if after != goroutines {
+		if after > goroutines { // fewer: one from before has ended
 			t.Errorf("%s: %d goroutines before Each, %d after", mode, goroutines, after)
 		}
 	}
