@@ -619,3 +619,42 @@ func TestFastPathServerInfoIsTheSDKs(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFastMetaIsTheSDKs: for any client capabilities and clientInfo in a
+// 2026-07-28 read's _meta, the fast path's answer (or its declining) is
+// the SDK's: the same status, headers and bytes from the two handlers.
+func FuzzFastMetaIsTheSDKs(f *testing.F) {
+	for _, s := range [][2]string{
+		{`{"name":"t","version":"1"}`, `{}`},
+		{`{"name":"t","version":"1","title":5}`, `{"roots":{"listChanged":true},"sampling":{"context":{}},"elicitation":{"form":{}},"extensions":{"io.modelcontextprotocol/skills":{}}}`},
+		{`{"name":"t","version":"1","icons":[]}`, `{"roots":5,"experimental":{"a":[1,null]}}`},
+		{`{"name":"t","version":"1","websiteUrl":"x"}`, `{"x":1e400,"Roots":"y"}`},
+	} {
+		f.Add(s[0], s[1])
+	}
+	ws := newWorkspace(f)
+	fast := newServer(f, ws, nil)
+	sdk := newServer(f, ws, nil)
+	sdk.noFastPath = true
+	fh, sh := fast.Handler(nil), sdk.Handler(nil)
+	answer := func(h http.Handler, body string) string {
+		req := httptest.NewRequest("POST", "http://localhost"+Path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "resources/read")
+		req.Header.Set("Mcp-Name", "skill://alpha/SKILL.md")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return fmt.Sprint(rec.Code, rec.Header(), rec.Body.String())
+	}
+	f.Fuzz(func(t *testing.T, info, caps string) {
+		if !json.Valid([]byte(info)) || !json.Valid([]byte(caps)) {
+			return
+		}
+		body := `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"skill://alpha/SKILL.md","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":` + info + `,"io.modelcontextprotocol/clientCapabilities":` + caps + `}}}`
+		if got, exp := answer(fh, body), answer(sh, body); got != exp {
+			t.Fatalf("clientInfo %s, capabilities %s: the fast path answers\n%s\nthe SDK\n%s", info, caps, got, exp)
+		}
+	})
+}
