@@ -523,6 +523,9 @@ func (c *Catalog) unreadFolders(p *profile.Profile) []skill.Diagnostic {
 		dir := filepath.Join(c.workspace, filepath.FromSlash(d))
 		folders := 0
 		n := countSkillFiles(dir, 0, hostSearchDepth, &folders, hostSearchFolders)
+		if def.Discovery.Flat {
+			n += countFlatSkills(dir)
+		}
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() || n == 0 {
 			continue
 		}
@@ -530,6 +533,23 @@ func (c *Catalog) unreadFolders(p *profile.Profile) []skill.Diagnostic {
 			Message: fmt.Sprintf("%s does not read %s, which holds %s", p.Name, d, outfmt.Count(n, "skill file"))})
 	}
 	return diags
+}
+
+// countFlatSkills counts the loose NAME.md files directly in dir, the
+// skills of the flat form (docs/discovery.md#shapes), as the walk of a root whose
+// profile reads that form finds them.
+func countFlatSkills(dir string) int {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, e := range entries {
+		if e.Type().IsRegular() && isFlatSkill(e.Name()) {
+			n++
+		}
+	}
+	return n
 }
 
 // applyPrecedence settles name clashes among the loaded verdicts, taken in

@@ -50,8 +50,17 @@ func Remedy(d skill.Diagnostic) string {
 		}
 		return fmt.Sprintf("%s (skillet lint %s)", d.Fixes[0].Message, flag)
 	}
+	if d.Code == skill.CodeNotLoaded && d.Severity != skill.SeverityError {
+		// The host of --preset, not of a --target (whose finding is an
+		// error): there is no --target to drop the host from.
+		return notLoadedPresetRemedy
+	}
 	return d.Code.Info().Remedy
 }
+
+// notLoadedPresetRemedy is the remedy of a not-loaded finding about the
+// host of --preset.
+const notLoadedPresetRemedy = "move or change the skill as the message says (docs/hosts.md lists where each host looks and what it loads)"
 
 // Fixable counts the findings that have a suggested fix: those --fix
 // mends, and those only --fix=name mends.
