@@ -54,7 +54,9 @@ func (s *Skill) ReadFile(rel string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %q is the skill folder itself", ErrNotFile, rel)
 	}
 	if s.Flat && clean != filepath.Base(s.Location) {
-		return nil, fmt.Errorf("%w: %q (a flat-form skill has no bundled files)", ErrFileNotFound, rel)
+		// Only its own file: a reader (agent's tool, the server) says the
+		// skill has no bundled files, as for a folder that has none.
+		return nil, fmt.Errorf("%w: %q", ErrFileNotFound, rel)
 	}
 	root, err := s.openRoot()
 	if err != nil {
