@@ -200,8 +200,9 @@ func TestEachKeepsLittle(t *testing.T) {
 	}
 	const n = 2000
 	// A tree without broken skills: a skill whose name is not its
-	// folder's is held, with every skill after it, until the walk has
-	// ended (Each), which in lockstep is the end of the listing.
+	// folder's is held, with every skill after it, until the walk of its
+	// root has ended (Each), which for this tree's one root in lockstep is
+	// the end of the listing.
 	ws := t.TempDir()
 	if _, err := tree.Generate(ws, &tree.Options{N: n, Seed: 1, BrokenPercent: -1}); err != nil {
 		t.Fatal(err)
