@@ -387,6 +387,13 @@ func (p *parser) applyFields(s *Skill, fm *frontmatter) {
 		if v.Kind == yamlx.AliasNode && v.Alias != nil {
 			v = v.Alias
 		}
+		if p.opts.Mode == Strict && !specFields[k.key] {
+			// Strict mode reads the specification's six fields only, as
+			// its reference validator does: when-to-use,
+			// disable-model-invocation and the extension fields are
+			// unknown there (docs/format.md#fields), and an error.
+			p.report(CodeUnknownField, k.line, k.col, "unknown field %q (the specification defines name, description, license, compatibility, metadata, allowed-tools)", k.key)
+		}
 		switch k.key {
 		case "name":
 			if v.Kind == yamlx.ScalarNode {
@@ -433,7 +440,7 @@ func (p *parser) applyFields(s *Skill, fm *frontmatter) {
 				continue
 			}
 			s.Extra = append(s.Extra, fm.all[i])
-			if !extensionFields[k.key] {
+			if !extensionFields[k.key] && p.opts.Mode != Strict {
 				p.report(CodeUnknownField, k.line, k.col, "unknown field %q (kept in extra; the specification defines name, description, license, compatibility, metadata, allowed-tools)", k.key)
 			}
 		}

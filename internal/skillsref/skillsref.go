@@ -190,6 +190,17 @@ func frontmatter(file string) ([]kv, error) {
 	return m, nil
 }
 
+// fileMark is the line and column of e's key in the skill file (1-based,
+// 0 when unknown): the frontmatter text starts right after the opening
+// "---" on line 1, so its lines are the file's and only its first line is
+// shifted by those three characters.
+func fileMark(e kv) (line, col int) {
+	if e.line == 1 && e.col > 0 {
+		return 1, e.col + 3
+	}
+	return e.line, e.col
+}
+
 func readFile(file string) ([]byte, error) {
 	data, _, err := fsx.ReadRegular(file, maxFileBytes)
 	if err != nil {
@@ -262,14 +273,20 @@ func Check(dir string) []Violation {
 	}
 	var out []Violation
 	var unknown []string
+	var first kv // the first unknown key in the file, whose place the violation takes
 	for _, e := range fm {
 		if !specFields[e.key] {
+			if unknown == nil {
+				first = e
+			}
 			unknown = append(unknown, e.key)
 		}
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		out = append(out, Violation{Code: skill.CodeUnknownField, Message: fmt.Sprintf("Unexpected fields in frontmatter: %s. Only %s are allowed.", strings.Join(unknown, ", "), allowedFields)})
+		line, col := fileMark(first)
+		out = append(out, Violation{Code: skill.CodeUnknownField, Line: line, Column: col,
+			Message: fmt.Sprintf("Unexpected fields in frontmatter: %s. Only %s are allowed.", strings.Join(unknown, ", "), allowedFields)})
 	}
 	if v, ok := get(fm, "name"); !ok {
 		out = append(out, Violation{Code: skill.CodeNameMissing, Message: "Missing required field in frontmatter: name"})
@@ -393,14 +410,14 @@ func ReadProperties(dir string) (*Properties, error) {
 // two-space indent, non-ASCII as \uXXXX escapes; absent fields and an
 // empty metadata are left out.
 func (p *Properties) JSON() []byte {
-	m := []kv{{"name", p.Name}, {"description", p.Description}}
-	for _, f := range []kv{{"license", p.License}, {"compatibility", p.Compatibility}, {"allowed-tools", p.AllowedTools}} {
+	m := []kv{{key: "name", val: p.Name}, {key: "description", val: p.Description}}
+	for _, f := range []kv{{key: "license", val: p.License}, {key: "compatibility", val: p.Compatibility}, {key: "allowed-tools", val: p.AllowedTools}} {
 		if f.val != nil {
 			m = append(m, f)
 		}
 	}
 	if pyTruthy(p.Metadata) {
-		m = append(m, kv{"metadata", p.Metadata})
+		m = append(m, kv{key: "metadata", val: p.Metadata})
 	}
 	var b strings.Builder
 	pyJSON(&b, m, "")

@@ -27,7 +27,7 @@ func TestPyJSONString(t *testing.T) {
 }
 
 func TestPyRepr(t *testing.T) {
-	v := []kv{{"a", "b"}, {"n", []any{"x", "1"}}, {"q", "it's"}}
+	v := []kv{{key: "a", val: "b"}, {key: "n", val: []any{"x", "1"}}, {key: "q", val: "it's"}}
 	if got, want := pyRepr(v), `{'a': 'b', 'n': ['x', '1'], 'q': "it's"}`; got != want {
 		t.Errorf("pyRepr = %s, want %s", got, want)
 	}

@@ -20,6 +20,9 @@ import (
 type kv struct {
 	key string
 	val any // string, []any or []kv
+	// line and col are where the key is in the frontmatter text, 1-based
+	// (0 when not from a parse).
+	line, col int
 }
 
 // mark is a position in the frontmatter text: 0-based line and column,
@@ -377,7 +380,8 @@ func convert(n *yamlx.Node) any {
 	case yamlx.MappingNode:
 		m := make([]kv, 0, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			m = append(m, kv{key: fromParser.Replace(n.Content[i].Value), val: convert(n.Content[i+1])})
+			k := n.Content[i]
+			m = append(m, kv{key: fromParser.Replace(k.Value), val: convert(n.Content[i+1]), line: k.Line, col: k.Column})
 		}
 		return m
 	case yamlx.SequenceNode:
