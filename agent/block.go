@@ -193,10 +193,10 @@ func (b *Block) Diagnostic(path string) (d skill.Diagnostic, ok bool) {
 	}
 	var parts []string
 	if n := len(b.NameOnly); n > 0 {
-		parts = append(parts, fmt.Sprintf("%s shown by name only (%s)", outfmt.Count(n, "skill"), strings.Join(b.NameOnly, ", ")))
+		parts = append(parts, fmt.Sprintf("%s shown by name only (%s)", outfmt.Count(n, "skill"), outfmt.Names(b.NameOnly)))
 	}
 	if n := len(b.Dropped); n > 0 {
-		parts = append(parts, fmt.Sprintf("%s left out (%s)", outfmt.Count(n, "skill"), strings.Join(b.Dropped, ", ")))
+		parts = append(parts, fmt.Sprintf("%s left out (%s)", outfmt.Count(n, "skill"), outfmt.Names(b.Dropped)))
 	}
 	return skill.Diagnostic{
 		Code:     skill.CodeCatalogTruncated,

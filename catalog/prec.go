@@ -311,5 +311,5 @@ func (m *limit) truncated(diags []skill.Diagnostic, workspace string) []skill.Di
 	return append(diags, skill.Diagnostic{Code: skill.CodeCatalogTruncated, Severity: skill.SeverityWarning,
 		Path: workspace,
 		Message: fmt.Sprintf("the catalog lists %s (maxSkills %d); %d more %s loadable by name and findable by search: %s",
-			outfmt.Count(m.listed, "skill"), m.max, len(m.left), map[bool]string{true: "stays", false: "stay"}[len(m.left) == 1], strings.Join(m.left, ", "))})
+			outfmt.Count(m.listed, "skill"), m.max, len(m.left), map[bool]string{true: "stays", false: "stay"}[len(m.left) == 1], outfmt.Names(m.left))})
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // JSON writes v to w as skillet's JSON outputs are written
@@ -34,4 +35,18 @@ func CountOf(n int, one, many string) string {
 		return "1 " + one
 	}
 	return strconv.Itoa(n) + " " + many
+}
+
+// MaxNames is how many names a diagnostic's message lists before it counts
+// the rest (Names).
+const MaxNames = 10
+
+// Names joins names with ", ", the first MaxNames of them and then
+// " and N more": a message naming hundreds of skills stays one readable
+// line.
+func Names(names []string) string {
+	if len(names) <= MaxNames {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:MaxNames], ", ") + " and " + strconv.Itoa(len(names)-MaxNames) + " more"
 }

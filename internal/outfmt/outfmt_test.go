@@ -1,6 +1,7 @@
 package outfmt
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -32,6 +33,27 @@ func TestCount(t *testing.T) {
 	} {
 		if tc.got != tc.want {
 			t.Errorf("%q, want %q", tc.got, tc.want)
+		}
+	}
+}
+
+func TestNames(t *testing.T) {
+	many := make([]string, 343)
+	for i := range many {
+		many[i] = fmt.Sprintf("s%d", i)
+	}
+	for _, tt := range []struct {
+		names []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{"a"}, "a"},
+		{many[:10], "s0, s1, s2, s3, s4, s5, s6, s7, s8, s9"},
+		{many[:11], "s0, s1, s2, s3, s4, s5, s6, s7, s8, s9 and 1 more"},
+		{many, "s0, s1, s2, s3, s4, s5, s6, s7, s8, s9 and 333 more"},
+	} {
+		if got := Names(tt.names); got != tt.want {
+			t.Errorf("Names(%d names) = %q, want %q", len(tt.names), got, tt.want)
 		}
 	}
 }
