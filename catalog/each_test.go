@@ -274,11 +274,16 @@ func TestEachKeepsLittle(t *testing.T) {
 }
 
 // TestGoneSet: the table of skills handed out finds every name put, and
-// only those, however they collide; putting a name again replaces its
+// only those, however they collide and whether it was sized for them or
+// grew (Each sizes it for eachWindow); putting a name again replaces its
 // record.
 func TestGoneSet(t *testing.T) {
-	for _, n := range []int{0, 1, 7, 8, 300, 1000} {
-		g := newGoneSet(n)
+	for _, n := range []int{0, 1, 7, 8, 300, 1000, -9, -300, -1000} {
+		size := n
+		if n < 0 { // sized for none: the table grows
+			n, size = -n, 0
+		}
+		g := newGoneSet(size)
 		want := map[string]string{}
 		for i := range n {
 			name := fmt.Sprintf("skill-%d", i)
