@@ -5,7 +5,9 @@
 // the headers but Date and Content-Length, and the answer body). A request
 // is looked up by its body, byte for byte; one not recorded gets 404. It does
 // no JSON, so what skillet spends above it per request is what building the
-// answer costs.
+// answer costs. Like skillet's own answers it sets no Content-Length and
+// writes the body in one Write, so net/http frames both alike: a length for
+// an answer of up to 2 KiB, chunked above it.
 //
 //	servestatic -pool pool.jsonl [-listen 127.0.0.1:0]
 //
@@ -24,7 +26,6 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
-	"strconv"
 )
 
 // entry is one line of a serveload -record file.
@@ -61,7 +62,6 @@ func readPool(r io.Reader) (map[string]*answer, error) {
 		for k, v := range e.Header {
 			a.header.Set(k, v)
 		}
-		a.header.Set("Content-Length", strconv.Itoa(len(a.body)))
 		out[e.Request] = a
 	}
 	return out, sc.Err()
