@@ -70,14 +70,26 @@ type ConfigError struct {
 	Column  int
 	Message string
 	Err     error
+	// More are the file's further bad values, in file order, each with
+	// its own line and column: every one is reported, not only the
+	// first.
+	More []*ConfigError
 }
 
+// Error is the error and each of More, one a line.
 func (e *ConfigError) Error() string {
-	pos := e.Path
-	if e.Line > 0 {
-		pos = fmt.Sprintf("%s:%d:%d", e.Path, e.Line, e.Column)
+	var b strings.Builder
+	for i, x := range append([]*ConfigError{e}, e.More...) {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		pos := x.Path
+		if x.Line > 0 {
+			pos = fmt.Sprintf("%s:%d:%d", x.Path, x.Line, x.Column)
+		}
+		fmt.Fprintf(&b, "%s: %s [%s]", pos, x.Message, skill.CodeConfigInvalid)
 	}
-	return fmt.Sprintf("%s: %s [%s]", pos, e.Message, skill.CodeConfigInvalid)
+	return b.String()
 }
 
 func (e *ConfigError) Unwrap() error { return e.Err }
@@ -129,6 +141,7 @@ func parseConfig(path string, data []byte) (*Config, []skill.Diagnostic, error) 
 		return nil, nil, &ConfigError{Path: path, Line: root.Line, Column: root.Column, Message: "the configuration must be a mapping of keys to values"}
 	}
 	var diags []skill.Diagnostic
+	var first *ConfigError // the first bad value; the others in its More
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		key := yamlx.KeyText(k)
@@ -150,8 +163,19 @@ func parseConfig(path string, data []byte) (*Config, []skill.Diagnostic, error) 
 			})
 		}
 		if err != nil {
-			return nil, diags, err
+			var ce *ConfigError
+			if !errors.As(err, &ce) {
+				return nil, diags, err
+			}
+			if first == nil {
+				first = ce
+			} else {
+				first.More = append(first.More, ce)
+			}
 		}
+	}
+	if first != nil {
+		return nil, diags, first
 	}
 	return cfg, diags, nil
 }

@@ -375,13 +375,16 @@ func hostNames() []string {
 }
 
 func configReport(ce *catalog.ConfigError) *Report {
-	d := skill.Diagnostic{Code: skill.CodeConfigInvalid, Severity: skill.SeverityError,
-		Path: ce.Path, Line: ce.Line, Column: ce.Column, Message: ce.Message}
+	var diags []skill.Diagnostic
+	for _, x := range append([]*catalog.ConfigError{ce}, ce.More...) {
+		diags = append(diags, skill.Diagnostic{Code: skill.CodeConfigInvalid, Severity: skill.SeverityError,
+			Path: x.Path, Line: x.Line, Column: x.Column, Message: x.Message})
+	}
 	return &Report{
 		Workspace:   filepath.Dir(ce.Path),
-		Files:       []*File{{Path: ce.Path, Diagnostics: []skill.Diagnostic{d}}},
-		Diagnostics: []skill.Diagnostic{d},
-		Counts:      Counts{Errors: 1},
+		Files:       []*File{{Path: ce.Path, Diagnostics: diags}},
+		Diagnostics: diags,
+		Counts:      Counts{Errors: len(diags)},
 	}
 }
 

@@ -247,9 +247,18 @@ func exitCode(err error, args []string, stderr io.Writer) int {
 		}
 		return ee.code
 	}
-	fmt.Fprintln(stderr, "skillet:", textsafe.Escape(err.Error()))
 	var ce *catalog.ConfigError
-	if errors.As(err, &ce) {
+	if errors.As(err, &ce) && len(ce.More) > 0 {
+		// Each bad value on a line of its own.
+		for _, x := range append([]*catalog.ConfigError{ce}, ce.More...) {
+			one := *x
+			one.More = nil
+			fmt.Fprintln(stderr, "skillet:", textsafe.Escape(one.Error()))
+		}
+		return exitUsage
+	}
+	fmt.Fprintln(stderr, "skillet:", textsafe.Escape(err.Error()))
+	if ce != nil {
 		return exitUsage // the message says where in the file; --help would not
 	}
 	if isUsageError(err) {
