@@ -15,6 +15,8 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/skillet-go/skillet/internal/swar"
+
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
@@ -661,8 +663,8 @@ func mayExample(text []byte) bool {
 // with bit 5 set is its lower case; a borrow may flag a byte above the
 // first such byte, which the table then passes over).
 func exampleAnchorWord(x uint64) uint64 {
-	y := x | swarOnes*0x20
-	return x&swarHighs | ^x&swarHighs&((y^swarOnes*'x'-swarOnes)|(y^swarOnes*'u'-swarOnes)|(y^swarOnes*'f'-swarOnes)|(x^swarOnes*'.'-swarOnes))
+	y := x | swar.Ones*0x20
+	return x&swar.Highs | ^x&swar.Highs&((y^swar.Ones*'x'-swar.Ones)|(y^swar.Ones*'u'-swar.Ones)|(y^swar.Ones*'f'-swar.Ones)|(x^swar.Ones*'.'-swar.Ones))
 }
 
 // Kinds of the bytes mayExample stops at.

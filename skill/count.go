@@ -1,30 +1,21 @@
 package skill
 
 import (
-	"encoding/binary"
 	"math/bits"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/skillet-go/skillet/internal/swar"
 )
 
 // Word-at-a-time helpers for the fast frontmatter reader and Parse, which
 // look at every byte of a file's frontmatter: most of it is ASCII, and a
 // word of eight bytes that holds nothing of interest is skipped at once.
 
-const (
-	wordOnes  = 0x0101010101010101
-	wordHighs = 0x8080808080808080
-)
-
-// word returns the eight bytes of s at i (i+8 <= len(s)), little-endian.
-func word(s string, i int) uint64 {
-	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:i+8]), 8))
-}
-
 // runeCount is utf8.RuneCountInString(s), eight ASCII bytes at a time.
 func runeCount(s string) int {
 	i := 0
-	for i+8 <= len(s) && word(s, i)&wordHighs == 0 {
+	for i+8 <= len(s) && swar.Load(s, i)&swar.Highs == 0 {
 		i += 8
 	}
 	if i == len(s) {
@@ -47,7 +38,7 @@ func fmScan(text []byte) (lines, items int, ok bool) {
 	lineItems, flow := 0, false
 	for i := 0; i < len(s); i++ {
 		for i+8 <= len(s) {
-			m := fmFlags(word(s, i))
+			m := fmFlags(swar.Load(s, i))
 			if m != 0 {
 				// The lowest byte flagged is exact (the borrows of the
 				// subtractions run only towards higher bytes).
@@ -98,10 +89,7 @@ func fmScan(text []byte) (lines, items int, ok bool) {
 // "{" and DEL. With 0x20 set in every byte, "[" is "{", and "#" and "," can
 // only come from themselves or from control characters.
 func fmFlags(x uint64) uint64 {
-	v := x | 0x20*wordOnes
-	return (x-0x20*wordOnes)&^x&wordHighs | x&wordHighs |
-		zeroByte(v^('{'*wordOnes)) | zeroByte(v^('#'*wordOnes)) | zeroByte(v^(','*wordOnes)) | zeroByte(x^(0x7F*wordOnes))
+	v := x | 0x20*swar.Ones
+	return (x-0x20*swar.Ones)&^x&swar.Highs | x&swar.Highs |
+		swar.Zero(v^('{'*swar.Ones)) | swar.Zero(v^('#'*swar.Ones)) | swar.Zero(v^(','*swar.Ones)) | swar.Zero(x^(0x7F*swar.Ones))
 }
-
-// zeroByte is nonzero when a byte of x is 0; its lowest mark is exact.
-func zeroByte(x uint64) uint64 { return (x - wordOnes) & ^x & wordHighs }

@@ -6,11 +6,11 @@
 package jsonw
 
 import (
-	"encoding/binary"
 	"math/bits"
 	"strconv"
 	"unicode/utf8"
-	"unsafe"
+
+	"github.com/skillet-go/skillet/internal/swar"
 )
 
 // Writer holds the document being appended, B; the caller writes B out
@@ -119,25 +119,17 @@ var strClass = func() (t [256]uint8) {
 // multi-byte sequence, and with html <, > and &). In a word that holds one,
 // the lowest byte flagged is exact (the borrows of the subtractions only
 // run towards higher bytes), so the word is skipped up to it.
-const (
-	swarOnes  = 0x0101010101010101
-	swarHighs = 0x8080808080808080
-)
-
-// swarZero is nonzero when a byte of x is 0.
-func swarZero(x uint64) uint64 { return (x - swarOnes) & ^x & swarHighs }
-
 func (w *Writer) quote(s string, html bool) {
 	b := append(w.B, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		for i+8 <= len(s) {
-			x := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
+			x := swar.Load(s, i)
 			// The bytes quote must look at (written out here: a function
 			// would not be inlined).
-			m := (x-swarOnes*0x20)&^x&swarHighs | swarZero(x^(swarOnes*'"')) | swarZero(x^(swarOnes*'\\')) | x&swarHighs
+			m := (x-swar.Ones*0x20)&^x&swar.Highs | swar.Zero(x^(swar.Ones*'"')) | swar.Zero(x^(swar.Ones*'\\')) | x&swar.Highs
 			if html {
-				m |= swarZero(x^(swarOnes*'<')) | swarZero(x^(swarOnes*'>')) | swarZero(x^(swarOnes*'&'))
+				m |= swar.Zero(x^(swar.Ones*'<')) | swar.Zero(x^(swar.Ones*'>')) | swar.Zero(x^(swar.Ones*'&'))
 			}
 			if m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
