@@ -50,6 +50,10 @@ type Config struct {
 	MaxDescriptionChars int `json:"maxDescriptionChars,omitempty"`
 	// CatalogBudgetChars bounds the catalog block; 0 means no budget.
 	CatalogBudgetChars int `json:"catalogBudgetChars,omitempty"`
+
+	// extraAt is where each of ExtraPaths is in the file (1-based line
+	// and column), for diagnostics about an entry.
+	extraAt [][2]int
 }
 
 // Defaults of docs/discovery.md#limits and docs/disclosure.md.
@@ -201,7 +205,18 @@ var configFields = []struct {
 }{
 	{"directories", field(func(c *Config) *[]string { return &c.Directories }, stringList)},
 	{"userRoots", field(func(c *Config) *[]string { return &c.UserRoots }, stringList)},
-	{"extraPaths", field(func(c *Config) *[]string { return &c.ExtraPaths }, stringList)},
+	{"extraPaths", func(cfg *Config, v *yamlx.Node, bad func(string) error) (err error) {
+		cfg.ExtraPaths, err = stringList(v, bad)
+		cfg.extraAt = nil
+		items := v.Content
+		if v.Kind == yamlx.ScalarNode {
+			items = []*yamlx.Node{v}
+		}
+		for _, c := range items {
+			cfg.extraAt = append(cfg.extraAt, [2]int{c.Line, c.Column})
+		}
+		return err
+	}},
 	{"trustedPaths", field(func(c *Config) *[]string { return &c.TrustedPaths }, stringList)},
 	{"maxSkillBytes", field(func(c *Config) *int { return &c.MaxSkillBytes }, positiveInt)},
 	{"maxSkills", field(func(c *Config) *int { return &c.MaxSkills }, positiveInt)},

@@ -143,16 +143,22 @@ func (c *Catalog) resolveRoots() ([]*Root, []skill.Diagnostic) {
 			add(&Root{Path: p, Scope: ScopeUser, boundary: realPath(boundary), Flat: c.profile.Discovery.Flat, display: u})
 		}
 	}
-	for _, p := range c.extraPaths() {
+	for i, p := range c.extraPaths() {
 		r := &Root{Path: p, Scope: ScopeExtra, boundary: realPath(p), Flat: true, display: p}
 		add(r)
 		if !r.Exists {
 			// Preset roots often do not exist; an extra path was named on
 			// purpose, so a missing one is most likely a typo.
-			diags = append(diags, skill.Diagnostic{
+			d := skill.Diagnostic{
 				Code: skill.CodeUnreadable, Severity: skill.SeverityWarning, Path: p,
 				Message: "the extra path does not exist; nothing is discovered there",
-			})
+			}
+			if i < len(c.cfg.ExtraPaths) && i < len(c.cfg.extraAt) && c.cfg.Path != "" {
+				// An entry of skillet.yaml: point at its line.
+				d.Path, d.Line, d.Column = c.cfg.Path, c.cfg.extraAt[i][0], c.cfg.extraAt[i][1]
+				d.Message = fmt.Sprintf("the extra path %q (%s) does not exist; nothing is discovered there", c.cfg.ExtraPaths[i], p)
+			}
+			diags = append(diags, d)
 		}
 	}
 	return roots, diags
