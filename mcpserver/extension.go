@@ -12,17 +12,33 @@ import (
 
 // newProtocol reports whether the request speaks protocol 2026-07-28 or
 // later: from the request's own _meta (the sessionless protocol, SEP-2575),
-// else from what the session negotiated.
+// else from what the session negotiated. A session that began with
+// initialize never negotiates 2026-07-28, which has no initialize: the SDK
+// answers a client asking for it (or anything later) with 2025-11-25, so
+// the version the client asked for, in its InitializeParams, is not the
+// session's.
 func newProtocol(ss *mcp.ServerSession, meta mcp.Meta) bool {
 	if v, ok := meta[mcp.MetaKeyProtocolVersion].(string); ok {
 		return v >= skillsext.ProtocolCacheable
 	}
 	if ss != nil {
 		if ip := ss.InitializeParams(); ip != nil {
-			return ip.ProtocolVersion >= skillsext.ProtocolCacheable
+			return negotiated(ip.ProtocolVersion) >= skillsext.ProtocolCacheable
 		}
 	}
 	return false
+}
+
+// negotiated is the version a session begun with initialize for the
+// client's version speaks: the client's when it is before 2026-07-28,
+// else 2025-11-25, as the SDK answers (initialize is not part of
+// 2026-07-28). A version the SDK does not know never reaches here as
+// 2026-07-28 or later.
+func negotiated(client string) string {
+	if client < skillsext.ProtocolCacheable {
+		return client
+	}
+	return "2025-11-25"
 }
 
 // cache returns the resultType, ttlMs and cacheScope of a cacheable

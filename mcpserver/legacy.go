@@ -21,13 +21,14 @@ type legacyResult struct {
 }
 
 // MarshalJSON writes the result without its top-level ttlMs and
-// cacheScope.
+// cacheScope, nor the resultType the SDK sets for a client that asked for
+// 2026-07-28 in initialize though the session speaks 2025-11-25.
 func (r legacyResult) MarshalJSON() ([]byte, error) {
 	data, err := json.Marshal(r.Result)
 	if err != nil {
 		return nil, err
 	}
-	return dropKeys(data, "ttlMs", "cacheScope"), nil
+	return dropKeys(data, "ttlMs", "cacheScope", "resultType"), nil
 }
 
 // withoutCacheFields wraps the results that carry the cache fields.

@@ -703,3 +703,59 @@ func TestHTTPProtocolFit(t *testing.T) {
 		}
 	}
 }
+
+// TestLineTransportAskedVersion: a stdio client that asks for 2026-07-28
+// (or a later version) in initialize is answered 2025-11-25, and its
+// session's results then carry none of 2026-07-28's ttlMs, cacheScope
+// and resultType (docs/mcp.md#protocol-versions-and-transports), as a
+// client that asked for 2025-11-25 gets.
+func TestLineTransportAskedVersion(t *testing.T) {
+	for _, asked := range []string{"2025-11-25", "2026-07-28", "2027-01-01"} {
+		t.Run(asked, func(t *testing.T) {
+			s := newServer(t, newWorkspace(t), nil)
+			lines := []string{
+				`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + asked + `","capabilities":{"extensions":{"io.modelcontextprotocol/skills":{}}},"clientInfo":{"name":"raw","version":"1"}}}`,
+				`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+				`{"jsonrpc":"2.0","id":2,"method":"skills/list","params":{}}`,
+				`{"jsonrpc":"2.0","id":3,"method":"skills/get","params":{"uri":"skill://alpha/SKILL.md"}}`,
+				`{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"skill://alpha/SKILL.md"}}`,
+				`{"jsonrpc":"2.0","id":5,"method":"resources/list","params":{}}`,
+			}
+			pr, pw := io.Pipe()
+			out := &syncWriter{lines: make(chan string, 100)}
+			done := make(chan error, 1)
+			go func() { done <- s.Run(t.Context(), &mcpline.Transport{Reader: pr, Writer: out}) }()
+			go io.WriteString(pw, strings.Join(lines, "\n")+"\n")
+			for n := 0; n < 5; n++ {
+				var msg struct {
+					ID     int                        `json:"id"`
+					Result map[string]json.RawMessage `json:"result"`
+				}
+				select {
+				case line := <-out.lines:
+					if err := json.Unmarshal([]byte(line), &msg); err != nil {
+						t.Fatalf("not JSON: %q", line)
+					}
+				case <-time.After(20 * time.Second):
+					t.Fatalf("%d answers only", n)
+				}
+				if msg.Result == nil {
+					t.Fatalf("answer %d has no result", msg.ID)
+				}
+				if msg.ID == 1 {
+					if got := string(msg.Result["protocolVersion"]); got != `"2025-11-25"` {
+						t.Errorf("initialize answered %s, want 2025-11-25", got)
+					}
+					continue
+				}
+				for _, k := range []string{"ttlMs", "cacheScope", "resultType"} {
+					if v, ok := msg.Result[k]; ok {
+						t.Errorf("answer %d on a 2025-11-25 session carries %s: %s", msg.ID, k, v)
+					}
+				}
+			}
+			pw.Close()
+			<-done
+		})
+	}
+}
