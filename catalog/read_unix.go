@@ -7,16 +7,23 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+
+	"github.com/skillet-go/skillet/internal/fsx"
 )
 
 // openNoFollow opens a file for reading without following a final symlink
-// and without blocking on FIFOs.
+// and without blocking on FIFOs. While the process is out of descriptors
+// it tries again for a moment (fsx.OpenRetry).
 func openNoFollow(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	return fsx.OpenRetry(func() (*os.File, error) {
+		return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	})
 }
 
 func openFollow(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	return fsx.OpenRetry(func() (*os.File, error) {
+		return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	})
 }
 
 // isSymlinkErr reports whether opening with O_NOFOLLOW failed because the

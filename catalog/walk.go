@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"unsafe"
 
+	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/ignore"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -439,9 +440,10 @@ func (c *Catalog) readDir(at dirAt, dir pathRef) (*dirState, dirAt) {
 }
 
 // readDirEntries is eachEntry by os.ReadDir: it calls size with the number
-// of entries, then add for each in name order.
+// of entries, then add for each in name order. While the process is out of
+// descriptors it tries again for a moment (fsx.OpenRetry).
 func readDirEntries(dir string, size func(int), add func(name string, typ fs.FileMode)) error {
-	entries, err := os.ReadDir(dir)
+	entries, err := fsx.OpenRetry(func() ([]os.DirEntry, error) { return os.ReadDir(dir) })
 	if err != nil {
 		return err
 	}
