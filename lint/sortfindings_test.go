@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -92,7 +93,7 @@ func TestSortPieces(t *testing.T) {
 				case 0:
 					d.Code, d.Severity = skill.CodeBodyTooLong, severity(skill.CodeBodyTooLong)
 				case 1:
-					d.Line = 1 << 40
+					d.Line = math.MaxInt // past what a compact finding holds, where int has 64 bits
 				case 2:
 					d.Code, d.Severity = skill.CodeNameMismatch, skill.SeverityError
 				case 3:
