@@ -41,7 +41,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -59,6 +58,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/skillet-go/skillet/bench/internal/poolfile"
 )
 
 const protocol = "2026-07-28"
@@ -119,17 +120,6 @@ type rpcResponse struct {
 	} `json:"error"`
 }
 
-// entry is one request of the pool and the answer recorded for it; one
-// JSON line of a -record file, as bench/servestatic reads it.
-type entry struct {
-	Method   string            `json:"method"`
-	Name     string            `json:"name,omitempty"` // the Mcp-Name header
-	Request  string            `json:"request"`
-	Status   int               `json:"status"`
-	Header   map[string]string `json:"header"` // the answer's, but Date and Content-Length
-	Response string            `json:"response"`
-}
-
 // requestBody returns the JSON-RPC request of method with params and id,
 // with the _meta a client of protocol 2026-07-28 sends.
 func requestBody(id int, method string, params map[string]any) string {
@@ -147,7 +137,7 @@ func requestBody(id int, method string, params map[string]any) string {
 
 // send posts e's request to target and returns the answer's status,
 // headers and body.
-func send(hc *http.Client, target string, e *entry) (int, http.Header, []byte, error) {
+func send(hc *http.Client, target string, e *poolfile.Entry) (int, http.Header, []byte, error) {
 	req, err := http.NewRequest("POST", target, strings.NewReader(e.Request))
 	if err != nil {
 		return 0, nil, nil, err
@@ -213,7 +203,7 @@ func result(method string, status int, header http.Header, data []byte) (json.Ra
 
 // call sends one request built for discovery and returns its result.
 func call(hc *http.Client, target string, id int, method string, params map[string]any) (json.RawMessage, error) {
-	e := &entry{Method: method, Request: requestBody(id, method, params)}
+	e := &poolfile.Entry{Method: method, Request: requestBody(id, method, params)}
 	status, header, data, err := send(hc, target, e)
 	if err != nil {
 		return nil, err
@@ -222,7 +212,7 @@ func call(hc *http.Client, target string, id int, method string, params map[stri
 }
 
 // pool is the requests sent, by method.
-type pool map[string][]*entry
+type pool map[string][]*poolfile.Entry
 
 // discover lists what target serves and returns the pool of requests.
 func discover(hc *http.Client, target string) (pool, error) {
@@ -260,7 +250,7 @@ func discover(hc *http.Client, target string) (pool, error) {
 			if err := json.Unmarshal(s.Resources, &files); err == nil {
 				for _, f := range files {
 					id++
-					p["resources/read"] = append(p["resources/read"], &entry{Method: "resources/read", Name: f.URI,
+					p["resources/read"] = append(p["resources/read"], &poolfile.Entry{Method: "resources/read", Name: f.URI,
 						Request: requestBody(id, "resources/read", map[string]any{"uri": f.URI})})
 				}
 			}
@@ -287,7 +277,7 @@ func discover(hc *http.Client, target string) (pool, error) {
 		tool := tools.Tools[0].Name
 		for _, s := range skills {
 			id++
-			p["tools/call"] = append(p["tools/call"], &entry{Method: "tools/call", Name: tool,
+			p["tools/call"] = append(p["tools/call"], &poolfile.Entry{Method: "tools/call", Name: tool,
 				Request: requestBody(id, "tools/call", map[string]any{"name": tool, "arguments": map[string]any{"name": s}})})
 		}
 	}
@@ -332,17 +322,15 @@ func (p pool) write(path string) error {
 }
 
 func readPool(r io.Reader) (pool, error) {
-	p := pool{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var e entry
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			return nil, err
-		}
-		p[e.Method] = append(p[e.Method], &e)
+	entries, err := poolfile.Read(r)
+	if err != nil {
+		return nil, err
 	}
-	return p, sc.Err()
+	p := pool{}
+	for _, e := range entries {
+		p[e.Method] = append(p[e.Method], e)
+	}
+	return p, nil
 }
 
 type sample struct {

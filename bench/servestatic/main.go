@@ -16,8 +16,6 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -26,15 +24,9 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
-)
 
-// entry is one line of a serveload -record file.
-type entry struct {
-	Request  string            `json:"request"`
-	Status   int               `json:"status"`
-	Header   map[string]string `json:"header"`
-	Response string            `json:"response"`
-}
+	"github.com/skillet-go/skillet/bench/internal/poolfile"
+)
 
 // answer is a recorded answer ready to write.
 type answer struct {
@@ -50,21 +42,19 @@ const maxBody = 1 << 20
 // readPool reads a serveload -record file into answers keyed by request
 // body.
 func readPool(r io.Reader) (map[string]*answer, error) {
+	entries, err := poolfile.Read(r)
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]*answer{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var e entry
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			return nil, err
-		}
+	for _, e := range entries {
 		a := &answer{status: e.Status, header: http.Header{}, body: []byte(e.Response)}
 		for k, v := range e.Header {
 			a.header.Set(k, v)
 		}
 		out[e.Request] = a
 	}
-	return out, sc.Err()
+	return out, nil
 }
 
 // handler answers a POST whose body is a recorded request with its
