@@ -126,8 +126,9 @@ type pathStamp struct {
 }
 
 // indexFile returns the index file for this catalog's key: the workspace,
-// the effective settings and options, and the running binary (a different
-// skillet may parse differently). "" when there is none.
+// the effective settings and options with every path resolved, and the
+// running binary (a different skillet may parse differently). "" when there
+// is none.
 func (c *Catalog) indexFile() string {
 	if c.opts.Index == "" {
 		return ""
@@ -136,6 +137,15 @@ func (c *Catalog) indexFile() string {
 	fmt.Fprintf(&key, "v%d\n%s\n%#v\n", indexVersion, c.workspace, c.settings)
 	o := c.opts
 	o.Getenv = nil
+	// Paths as the caller typed them ("-w .", "-w /abs/ws", "-c ../x.yaml")
+	// are keyed resolved: one tree, one index, whatever the form or the
+	// current folder. The workspace and the configuration file resolved
+	// are in c.workspace and c.settings; the extra paths are resolved here.
+	o.Workspace, o.ConfigFile = "", ""
+	o.ExtraPaths = nil
+	for _, x := range c.opts.ExtraPaths {
+		o.ExtraPaths = append(o.ExtraPaths, c.env.expand(x, c.cwd))
+	}
 	fmt.Fprintf(&key, "%#v\n%#v\nignored=%v\n", o, c.trustedReal, c.ignored)
 	if exe, err := os.Executable(); err == nil {
 		if fi, err := os.Stat(exe); err == nil {

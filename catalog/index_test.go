@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -347,6 +348,52 @@ func TestIndexKey(t *testing.T) {
 	if _, _, hit := indexed(t, e, idx, &Options{NoUser: true}); !hit {
 		t.Error("the same settings again did not use the index")
 	}
+}
+
+// TestIndexKeyResolved: one tree is one index, whatever form its paths
+// were typed in. The workspace and an extra path given relative to the
+// current folder and given absolute answer from the same index file, and
+// the same relative extra path from another folder names another tree and
+// does not.
+func TestIndexKeyResolved(t *testing.T) {
+	e := newEnv(t)
+	base := filepath.Dir(e.ws)
+	writeTree(t, base, map[string]string{
+		"ws/skills/a/SKILL.md": skillMD("a"),
+		"more/b/SKILL.md":      skillMD("b"),
+		"ws/more/c/SKILL.md":   skillMD("c"),
+	})
+	age(t, base)
+	idx := t.TempDir()
+	t.Chdir(base)
+	indexed(t, e, idx, &Options{NoUser: true, Workspace: "ws", ExtraPaths: []string{"more"}})
+	_, l, hit := indexed(t, e, idx, &Options{NoUser: true, Workspace: e.ws, ExtraPaths: []string{filepath.Join(base, "more")}})
+	if !hit {
+		t.Error("the workspace and extra path typed absolute did not use the index written for them typed relative")
+	}
+	if got := names(l); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("listing from the index: %v, want [a b]", got)
+	}
+	if n := len(globIdx(t, idx)); n != 1 {
+		t.Errorf("%d index files for one tree, want 1", n)
+	}
+	t.Chdir(e.ws)
+	_, l, hit = indexed(t, e, idx, &Options{NoUser: true, Workspace: ".", ExtraPaths: []string{"more"}})
+	if hit {
+		t.Error("the extra path \"more\" from another folder (another tree) answered from the index")
+	}
+	if got := names(l); !slices.Equal(got, []string{"a", "c"}) {
+		t.Errorf("listing with ./more from the workspace: %v, want [a c]", got)
+	}
+}
+
+func globIdx(t *testing.T, dir string) []string {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(dir, "*.idx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 // TestIndexForeignFile: the index file of other settings copied over this
