@@ -37,7 +37,7 @@ func checkBody(s *subject, view *folderView) []skill.Diagnostic {
 	return f.appendTo(nil)
 }
 
-// checkBodyInto is checkBody, its findings set in f (f.compact).
+// checkBodyInto is checkBody, its findings set in f (f.add).
 func checkBodyInto(f *findings, s *subject, view *folderView) {
 	// The references and findings are gathered in memory reused from one
 	// skill to the next; f gets them in a slice of the right size.
@@ -45,7 +45,7 @@ func checkBodyInto(f *findings, s *subject, view *folderView) {
 	defer sc.put()
 	f.path, f.skill = s.location, s.name
 	if diags := checkBodyTo(sc, s, view); len(diags) > 0 {
-		f.compact(diags)
+		f.add(diags)
 	}
 }
 

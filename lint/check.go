@@ -10,21 +10,91 @@ import (
 // Check is one of the checks lint adds to what the runtime reports while
 // it loads skills, in the manner of a go/analysis Analyzer: a name, its
 // documentation, the codes it reports (registered in skill.Codes), and the
-// function that checks one loaded skill file.
+// function that checks one loaded skill file alone. [Run] runs the checks
+// of [Checks], each once per skill file, through their pass (runFindings):
+// adding a check is adding a value to that list.
 type Check struct {
 	Name  string
 	Doc   string
 	Codes []skill.Code
 	Run   func(s *catalog.Skill) []skill.Diagnostic
+
+	// requires are checks whose work this one reads from the pass (as
+	// go/analysis's Requires): the runner runs them first on the same
+	// file (checkOrder), whatever their place in checks.
+	requires []*Check
+	// run checks the file of p.s and sets its findings in f (f.add).
+	run func(p *pass, f *findings)
 }
 
-// checks are lint's own checks, run in this order on every skill file that
-// parses (drafts and hidden files included).
-var checks = []*Check{
-	{Name: "body", Doc: "the body's length, and the relative files it refers to that do not exist or leave the skill folder",
-		Codes: []skill.Code{skill.CodeBodyTooLong, skill.CodeBrokenReference}, Run: func(s *catalog.Skill) []skill.Diagnostic { return checkBody(about(s), nil) }},
-	{Name: "bundle", Doc: "files and folders in the skill folder that are symlinks to somewhere outside it",
-		Codes: []skill.Code{CodeBundledSymlink}, Run: func(s *catalog.Skill) []skill.Diagnostic { return checkBundle(about(s), nil) }},
+// pass is what the checks of one skill file share (go/analysis's Pass):
+// the subject, and what the bundle walk saw of the skill folder, which
+// the body check's letter-case lookups start from instead of reading the
+// folder again.
+type pass struct {
+	s    *subject
+	view folderView
+}
+
+// checkBundleRule and checkBodyRule are lint's checks, named so that one
+// can require the other.
+var (
+	checkBundleRule = &Check{Name: "bundle", Doc: "files and folders in the skill folder that are symlinks to somewhere outside it",
+		Codes: []skill.Code{CodeBundledSymlink},
+		run:   func(p *pass, f *findings) { f.add(checkBundle(p.s, &p.view)) }}
+	checkBodyRule = &Check{Name: "body", Doc: "the body's length, and the relative files it refers to that do not exist or leave the skill folder",
+		Codes:    []skill.Code{skill.CodeBodyTooLong, skill.CodeBrokenReference},
+		requires: []*Check{checkBundleRule},
+		run:      func(p *pass, f *findings) { checkBodyInto(f, p.s, &p.view) }}
+)
+
+// checks are lint's own checks, run on every skill file that parses
+// (drafts and hidden files included); their findings come in this order.
+var checks = []*Check{checkBodyRule, checkBundleRule}
+
+func init() {
+	// A check's Run is its run alone, on a pass of its own (with nothing
+	// in the folder view, the body check reads the folder itself).
+	for _, c := range checks {
+		c.Run = func(s *catalog.Skill) []skill.Diagnostic {
+			sub := about(s)
+			if sub == nil {
+				return nil
+			}
+			f := findings{path: sub.location, skill: sub.name}
+			c.run(&pass{s: sub}, &f)
+			return f.appendTo(nil)
+		}
+	}
+	checkOrder = runOrder(checks)
+}
+
+// checkOrder is checks in the order they run: each after those it
+// requires.
+var checkOrder []int
+
+// runOrder returns the indexes of list in an order that puts every
+// check after the checks it requires (each once), else the list's order.
+func runOrder(list []*Check) []int {
+	var order []int
+	done := make([]bool, len(list))
+	var visit func(i int)
+	visit = func(i int) {
+		if done[i] {
+			return
+		}
+		done[i] = true
+		for _, r := range list[i].requires {
+			if j := slices.Index(list, r); j >= 0 {
+				visit(j)
+			}
+		}
+		order = append(order, i)
+	}
+	for i := range list {
+		visit(i)
+	}
+	return order
 }
 
 // subject is what the checks read of one skill file: the fields of its
@@ -63,19 +133,27 @@ func runChecks(s *subject) []skill.Diagnostic {
 	return runFindings(s).appendTo(nil)
 }
 
-// runFindings runs the checks of checks on s and returns their findings in
-// that order. The skill folder is read once for both: the bundle walk
-// keeps the names of the folder's top level (in the file system's order),
-// and the body check's letter-case lookups start from them instead of
-// reading the folder again. TestRunChecks holds it to the checks run one
-// by one.
+// runFindings runs the checks of checks on s, each once, in checkOrder,
+// on one pass (the skill folder is read once: the bundle walk keeps the
+// names of the folder's top level, in the file system's order, and the
+// body check's lookups start from them), and returns their findings in
+// the order of checks. TestRunChecks holds it to the checks run one by
+// one.
 func runFindings(s *subject) *findings {
-	var view folderView
-	bundle := checkBundle(s, &view)
-	f := &findings{}
-	checkBodyInto(f, s, &view)
-	if len(bundle) > 0 {
-		f.rest = append(f.rest, bundle...)
+	p := &pass{s: s}
+	var each [4]findings // one per check, in checks' order
+	per := each[:0]
+	if len(checks) > len(each) {
+		per = make([]findings, 0, len(checks))
+	}
+	per = per[:len(checks)]
+	for _, i := range checkOrder {
+		per[i] = findings{path: s.location, skill: s.name}
+		checks[i].run(p, &per[i])
+	}
+	f := &findings{path: s.location, skill: s.name}
+	for i := range per {
+		f.merge(&per[i])
 	}
 	return f
 }
@@ -120,6 +198,30 @@ func (f *findings) compact(diags []skill.Diagnostic) {
 	for i := range diags {
 		d := &diags[i]
 		f.file[i] = fileFinding{line: int32(d.Line), col: int32(d.Column), long: d.Code == skill.CodeBodyTooLong, msg: d.Message}
+	}
+}
+
+// add sets diags, findings of one check, in f: compact (f.file) when f
+// holds nothing yet and they fit, else in full after what f holds.
+func (f *findings) add(diags []skill.Diagnostic) {
+	switch {
+	case len(diags) == 0:
+	case f.len() == 0:
+		f.compact(diags)
+	default:
+		f.rest = append(f.rest, diags...)
+	}
+}
+
+// merge appends o's findings to f's, in order: f takes o as it is when
+// f holds nothing, else o's findings in full after its own.
+func (f *findings) merge(o *findings) {
+	switch {
+	case o.len() == 0:
+	case f.len() == 0:
+		f.file, f.rest = o.file, o.rest
+	default:
+		f.rest = o.appendTo(f.rest)
 	}
 }
 

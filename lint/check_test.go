@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/skill"
 )
 
 // TestChecksRegistered: every check has a name, doc and codes, and every
@@ -82,5 +83,57 @@ func TestCheckBundle(t *testing.T) {
 	}
 	if d := checkBundle(about(loadOne(t, ws, "b")), nil); len(d) != 0 {
 		t.Errorf("b: %v", d)
+	}
+}
+
+// TestRunOrder: every check runs once, after the checks it requires.
+func TestRunOrder(t *testing.T) {
+	a := &Check{Name: "a"}
+	b := &Check{Name: "b", requires: []*Check{a}}
+	c := &Check{Name: "c", requires: []*Check{b, a}}
+	for _, tc := range []struct {
+		list []*Check
+		want []int
+	}{
+		{[]*Check{a, b, c}, []int{0, 1, 2}},
+		{[]*Check{c, b, a}, []int{2, 1, 0}},
+		{[]*Check{b, c, a}, []int{2, 0, 1}},
+		{checks, checkOrder},
+	} {
+		if got := runOrder(tc.list); !slices.Equal(got, tc.want) {
+			t.Errorf("runOrder: %v, want %v", got, tc.want)
+		}
+	}
+	if i, j := slices.Index(checks, checkBodyRule), slices.Index(checks, checkBundleRule); slices.Index(checkOrder, j) > slices.Index(checkOrder, i) {
+		t.Errorf("checkOrder %v runs the body check before the bundle walk it reads", checkOrder)
+	}
+}
+
+// TestAddedCheckRuns: a check added to the list is run by Run on every
+// skill file, and its findings are in the report (the list is what runs).
+func TestAddedCheckRuns(t *testing.T) {
+	ws := t.TempDir()
+	writeTree(t, ws, map[string]string{
+		".agents/skills/a/SKILL.md": "---\nname: a\ndescription: d\n---\n\nbody\n",
+		".agents/skills/b/SKILL.md": "---\nname: b\ndescription: d\n---\n\nbody\n",
+	})
+	extra := &Check{Name: "extra", Doc: "test", Codes: []skill.Code{CodeBundledSymlink},
+		run: func(p *pass, f *findings) {
+			f.add([]skill.Diagnostic{{Code: CodeBundledSymlink, Severity: skill.SeverityWarning, Path: p.s.location, Line: 1, Column: 1, Message: "extra " + p.s.name, Skill: p.s.name}})
+		}}
+	saved, savedOrder := checks, checkOrder
+	checks = append(slices.Clone(checks), extra)
+	checkOrder = runOrder(checks)
+	t.Cleanup(func() { checks, checkOrder = saved, savedOrder })
+	r, err := Run(context.Background(), &Options{Catalog: &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range r.Diagnostics {
+		got = append(got, d.Message)
+	}
+	if want := []string{"extra a", "extra b"}; !slices.Equal(got, want) {
+		t.Errorf("findings %q, want %q", got, want)
 	}
 }

@@ -182,18 +182,47 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 		}
 	}
 
-	r := &Report{Workspace: l.Workspace, Settings: c.Settings()}
-	diags := slices.Clone(l.Diagnostics)
-	files := map[string]*File{}
-	loaded := make(map[*catalog.Skill]bool, len(l.Skills))
-	for _, s := range l.Skills {
-		loaded[s] = true
+	st := &state{r: &Report{Workspace: l.Workspace, Settings: c.Settings()}, opts: opts, files: map[string]*File{},
+		cands: candidates(l), scope: scope}
+	st.compact = st.r.Settings.Mode != skill.Strict && scope == nil
+	st.collect(l, st.checkFiles(l, ec))
+	st.parts = append(st.parts, workspaceFindings(c, l, st.cands, hosts, len(opts.Targets) > 0, st.parts[0]))
+	for _, p := range processors {
+		p.process(st)
 	}
-	cands := candidates(l)
-	// lint's own checks (Checks) of every file run on a bounded pool (they parse
-	// Markdown and stat bundled files); their findings are appended in
-	// candidate order, so the report does not depend on scheduling.
-	bodyDiags := make([]*findings, len(cands))
+	if opts.Compat {
+		st.r.Compat = compatReport(l, scope)
+	}
+	return st.r, nil
+}
+
+// state is a lint run after the listing: what the checks found and what
+// the processors make of it, until the report.
+type state struct {
+	r     *Report
+	opts  *Options
+	files map[string]*File // by path: every skill file read, and any other path with a finding
+	cands []*candidate
+	scope []string // the targets' paths; nil for the whole workspace
+	// The findings are kept in parts until they are sorted into diags:
+	// the listing's, each candidate's (in candidate order), then the
+	// workspace's, in this order, as one slice of them all would be. With
+	// compact set the candidates' stay in their small form (found, between
+	// parts[0] and the last part) unless a processor goes through every
+	// finding (strict mode, a scope).
+	parts   [][]skill.Diagnostic
+	found   []*findings
+	compact bool
+	diags   []skill.Diagnostic // sorted, from the sort processor on
+}
+
+// checkFiles runs lint's checks (checks) on every candidate in scope, on
+// a bounded pool (they parse Markdown and stat bundled files), or takes
+// what they found as the listing read the file (ec); the result is in
+// candidate order, so the report does not depend on scheduling.
+func (st *state) checkFiles(l *catalog.Listing, ec *earlyChecks) []*findings {
+	cands := st.cands
+	out := make([]*findings, len(cands))
 	var pool errgroup.Group
 	pool.SetLimit(max(runtime.GOMAXPROCS(0)*2, 4))
 	shared := make(map[*catalog.Skill]int, len(cands))
@@ -203,14 +232,14 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 		}
 	}
 	for i, cd := range cands {
-		if cd.Skill != nil && !mayReport(cd.Path, scope) {
+		if cd.Skill != nil && !mayReport(cd.Path, st.scope) {
 			if shared[cd.Skill] == 1 {
 				cd.Skill.Parsed().Body = ""
 			}
-			continue // lint PATH: a sibling's findings would all be dropped below
+			continue // lint PATH: a sibling's findings would all be dropped by the scope
 		}
 		if r := ec.result(cd.Skill); r != nil {
-			bodyDiags[i] = r.found
+			out[i] = r.found
 			continue
 		}
 		if cd.Skill != nil {
@@ -219,7 +248,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 				if onChecks != nil {
 					onChecks(cd.Path, false)
 				}
-				bodyDiags[i] = runFindings(ec.subjectOf(cd.Skill))
+				out[i] = runFindings(ec.subjectOf(cd.Skill))
 				// Nothing after the checks reads the body (fixes read the
 				// file again, the budget and compatibility reports read the
 				// frontmatter), and this catalog is Run's own: let it go
@@ -233,39 +262,48 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 		}
 	}
 	pool.Wait()
-	// The findings are kept in parts until they are sorted into one slice:
-	// the listing's, each candidate's (in candidate order), then those
-	// added below, in this order, as one slice of them all would be. The
-	// candidates' stay in their small form (findings) unless strict mode
-	// or a scope goes through every finding.
-	compact := r.Settings.Mode != skill.Strict && scope == nil
-	parts := make([][]skill.Diagnostic, 0, len(cands)+2)
-	parts = append(parts, diags)
-	var found []*findings // compact: the candidates', between parts[0] and the last part
-	for i, cd := range cands {
+	return out
+}
+
+// collect makes the report's files of the candidates and puts the
+// listing's findings and the checks' (found, in candidate order) in parts.
+func (st *state) collect(l *catalog.Listing, found []*findings) {
+	loaded := make(map[*catalog.Skill]bool, len(l.Skills))
+	for _, s := range l.Skills {
+		loaded[s] = true
+	}
+	st.parts = make([][]skill.Diagnostic, 0, len(st.cands)+2)
+	st.parts = append(st.parts, slices.Clone(l.Diagnostics))
+	for i, cd := range st.cands {
 		f := &File{Path: cd.Path, Skill: true, Ignored: cd.Ignored, Flat: cd.Flat}
-		files[cd.Path] = f
+		st.files[cd.Path] = f
 		if cd.Skill == nil {
 			continue
 		}
 		f.Name = cd.Skill.Name
 		f.Loaded = !cd.Ignored && loaded[cd.Skill]
-		switch fd := bodyDiags[i]; {
+		switch fd := found[i]; {
 		case fd.len() == 0:
-		case compact:
-			found = append(found, fd)
+		case st.compact:
+			st.found = append(st.found, fd)
 		default:
-			parts = append(parts, fd.appendTo(nil))
+			st.parts = append(st.parts, fd.appendTo(nil))
 		}
 	}
 	// (lint's checks report no name-mismatch: the candidates' findings
 	// hold none.)
-	for k := range parts {
-		parts[k] = dropIgnoredNameMismatch(parts[k], files)
+	for k := range st.parts {
+		st.parts[k] = dropIgnoredNameMismatch(st.parts[k], st.files)
 	}
-	listed := parts[0]
-	diags = nil // what is added below: the last part
-	if len(cands) == 0 && len(opts.Targets) == 0 && !slices.ContainsFunc(listed, func(d skill.Diagnostic) bool {
+}
+
+// workspaceFindings are the findings about the workspace as a whole,
+// after the listing's (listed): no-skills when no skill file was found
+// (without targets), not-loaded for each skill a --target host would not
+// load, and what the catalog's character budget shortened.
+func workspaceFindings(c *catalog.Catalog, l *catalog.Listing, cands []*candidate, hosts []*profile.Profile, targets bool, listed []skill.Diagnostic) []skill.Diagnostic {
+	var diags []skill.Diagnostic
+	if len(cands) == 0 && !targets && !slices.ContainsFunc(listed, func(d skill.Diagnostic) bool {
 		return d.Code == skill.CodeSkillsSkipped || d.Code == skill.CodeWorkspaceMissing
 	}) {
 		diags = append(diags, elsewhere(l.Workspace, l.Roots)...)
@@ -297,29 +335,61 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 			}
 		}
 	}
-	parts = append(parts, diags)
-	if r.Settings.Mode == skill.Strict {
-		parts = [][]skill.Diagnostic{strictFindings(slices.Concat(parts...), cands)}
-	}
-	if scope != nil {
-		for k := range parts {
-			parts[k] = slices.DeleteFunc(parts[k], func(d skill.Diagnostic) bool {
-				return !inScope(d.Path, scope) && !(d.Related != "" && inScope(d.Related, scope))
-			})
+	return diags
+}
+
+// processor is one step of a lint run after the checks, in the manner of
+// golangci-lint's Processor: it reads and changes the run's findings (the
+// parts, then the sorted diags) and files. Run applies processors in
+// order; adding a step is adding a value there.
+type processor struct {
+	name    string
+	process func(st *state)
+}
+
+// processors are the steps after the checks, in the order Run applies them.
+var processors = []processor{
+	{"strict", func(st *state) {
+		if st.r.Settings.Mode == skill.Strict {
+			st.parts = [][]skill.Diagnostic{strictFindings(slices.Concat(st.parts...), st.cands)}
 		}
-		for p := range files {
-			if !inScope(p, scope) {
-				delete(files, p)
-			}
+	}},
+	{"scope", processScope},
+	{"sort", func(st *state) {
+		if st.compact {
+			st.diags = sortPieces(slices.Concat(pieces(st.parts[:1]), foundPieces(st.found), pieces(st.parts[1:])))
+		} else {
+			st.diags = sortFindings(st.parts)
+		}
+		st.parts, st.found = nil, nil
+	}},
+	{"dedupe", func(st *state) { st.diags = dedupeSorted(st.diags) }},
+	{"fixes", func(st *state) { attachFixes(st.diags, st.files, st.r.Settings.MaxDescriptionChars) }},
+	{"counts", processCounts},
+}
+
+// processScope keeps, with targets, the findings about paths in scope (or
+// related to one) and the files in scope.
+func processScope(st *state) {
+	if st.scope == nil {
+		return
+	}
+	for k := range st.parts {
+		st.parts[k] = slices.DeleteFunc(st.parts[k], func(d skill.Diagnostic) bool {
+			return !inScope(d.Path, st.scope) && !(d.Related != "" && inScope(d.Related, st.scope))
+		})
+	}
+	for p := range st.files {
+		if !inScope(p, st.scope) {
+			delete(st.files, p)
 		}
 	}
-	if compact {
-		diags = sortPieces(slices.Concat(pieces(parts[:1]), foundPieces(found), pieces(parts[1:])))
-	} else {
-		diags = sortFindings(parts)
-	}
-	diags = dedupeSorted(diags)
-	attachFixes(diags, files, r.Settings.MaxDescriptionChars)
+}
+
+// processCounts puts the sorted findings in the report, each file's as
+// its part of them, and counts files, skills and findings by level.
+func processCounts(st *state) {
+	r, diags, files := st.r, st.diags, st.files
 	r.Diagnostics = diags
 	// Sorted by path, each file's findings are one run of diags: its
 	// Diagnostics are that part of r.Diagnostics, not a copy.
@@ -357,10 +427,6 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 		}
 	}
 	slices.SortFunc(r.Files, func(a, b *File) int { return strings.Compare(a.Path, b.Path) })
-	if opts.Compat {
-		r.Compat = compatReport(l, scope)
-	}
-	return r, nil
 }
 
 // hostNames are the names of the host profiles a target may name.
