@@ -212,7 +212,11 @@ func confinementTree(t testing.TB, secret string) (*catalog.Catalog, string) {
 		"skills/box/binary.bin":          "text\x00with a NUL",
 		"skills/box/latin1.txt":          "caf\xe9\n",
 		"skills/box/big.txt":             strings.Repeat("x", 3000),
-		"skills/other/SKILL.md":          skillMD("name: other\ndescription: Another skill.", secret),
+		// Withheld (docs/discovery.md#withheld-files): read as absent.
+		"skills/box/.env":                      secret + "\n",
+		"skills/box/node_modules/pkg/index.js": secret + "\n",
+		"skills/box/lib/__pycache__/m.pyc":     secret + "\n",
+		"skills/other/SKILL.md":                skillMD("name: other\ndescription: Another skill.", secret),
 	}, nil)
 	box := filepath.Join(ws, "skills", "box")
 	links := map[string]string{
@@ -263,6 +267,9 @@ func TestToolFileConfinement(t *testing.T) {
 		{"latin1.txt", "binary file (not valid UTF-8 text)"},
 		{"big.txt", "over the 1000-byte limit"},
 		{"missing.md", "file not found"},
+		{".env", "file not found"},
+		{"node_modules/pkg/index.js", "file not found"},
+		{"lib/__pycache__/m.pyc", "file not found"},
 		{"references/notes.md\x00.txt", "outside the skill folder"},
 	}
 	for _, tt := range tests {

@@ -175,11 +175,12 @@ func (s *Skill) listFiles(ctx context.Context, limit int) (*fileList, error) {
 			if p == "." {
 				return nil
 			}
-			if !strings.HasPrefix(d.Name(), ".") && fsx.SkipDir(d.Name()) {
-				return fs.SkipDir // dot-folders are counted as withheld below
-			}
 			if w.withheld(p, true) {
-				withheld++
+				// Dot-folders count as withheld; node_modules and the
+				// like are passed over without a count.
+				if strings.HasPrefix(d.Name(), ".") || !fsx.SkipDir(d.Name()) {
+					withheld++
+				}
 				return fs.SkipDir
 			}
 			return nil

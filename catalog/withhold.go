@@ -165,12 +165,14 @@ func ignoreDiagnostics(path, name string, bad []ignore.Problem) []skill.Diagnost
 }
 
 // withheld reports whether the bundled file or folder at rel (clean, "/"
-// separators, relative to the skill folder) is withheld.
+// separators, relative to the skill folder) is withheld. It is the one
+// rule of every reader: Files and the MCP server's snapshot (listFiles),
+// ReadFile, and through it the load tool and skillet show --file.
 func (w *withholder) withheld(rel string, isDir bool) bool {
 	if rel == "" || rel == "." {
 		return false
 	}
-	if dotted(rel) {
+	if dotted(rel) || neverEntered(rel, isDir) {
 		return true
 	}
 	return w.layers.Excluded(rel, isDir)
@@ -180,6 +182,27 @@ func (w *withholder) withheld(rel string, isDir bool) bool {
 func dotted(rel string) bool {
 	for seg := range strings.SplitSeq(rel, "/") {
 		if strings.HasPrefix(seg, ".") {
+			return true
+		}
+	}
+	return false
+}
+
+// neverEntered reports whether rel is, or lies inside, a folder that is
+// never entered (fsx.SkipDir: node_modules, __pycache__, ...;
+// docs/discovery.md#folders-never-entered). The last segment of a file's
+// path names the file, not a folder, so a file called node_modules is not
+// withheld by this rule.
+func neverEntered(rel string, isDir bool) bool {
+	if !isDir {
+		i := strings.LastIndexByte(rel, '/')
+		if i < 0 {
+			return false
+		}
+		rel = rel[:i]
+	}
+	for seg := range strings.SplitSeq(rel, "/") {
+		if fsx.SkipDir(seg) {
 			return true
 		}
 	}

@@ -297,3 +297,46 @@ func TestIgnoreDiagnosticsBounded(t *testing.T) {
 		})
 	}
 }
+
+// TestNeverEnteredNotRead: the folders never entered (node_modules,
+// __pycache__, .venv, .git, ...) are withheld from ReadFile as they are
+// from Files, whatever the depth, and a symlink cannot serve a file of
+// one under another name; a file merely named like one is served.
+func TestNeverEnteredNotRead(t *testing.T) {
+	e := newEnv(t)
+	writeTree(t, e.ws, map[string]string{
+		"skills/a/SKILL.md":                        skillMD("a"),
+		"skills/a/node_modules/pkg/index.js":       "module.exports = 1",
+		"skills/a/scripts/node_modules/x/y.js":     "x",
+		"skills/a/__pycache__/mod.cpython-312.pyc": "pyc",
+		"skills/a/scripts/__pycache__/m.pyc":       "pyc",
+		"skills/a/.venv/bin/python":                "x",
+		"skills/a/scripts/run.py":                  "print(1)",
+		"skills/a/pyc-link.txt":                    "-> scripts/__pycache__/m.pyc",
+		"skills/a/refs/node_modules":               "a file with the name of a folder never entered",
+	})
+	c, _ := e.list(t, &Options{NoUser: true})
+	ctx := context.Background()
+	files, _, err := c.Files(ctx, "a", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range files {
+		got = append(got, f.Path)
+	}
+	if want := []string{"SKILL.md", "refs/node_modules", "scripts/run.py"}; !slices.Equal(got, want) {
+		t.Errorf("files of a = %v, want %v", got, want)
+	}
+	for _, rel := range []string{"node_modules/pkg/index.js", "scripts/node_modules/x/y.js", "__pycache__/mod.cpython-312.pyc",
+		"scripts/__pycache__/m.pyc", ".venv/bin/python", "pyc-link.txt"} {
+		if _, err := c.ReadFile(ctx, "a", rel, 0); !errors.Is(err, ErrFileNotFound) {
+			t.Errorf("ReadFile(a, %q) = %v, want ErrFileNotFound", rel, err)
+		}
+	}
+	for _, rel := range []string{"scripts/run.py", "refs/node_modules"} {
+		if _, err := c.ReadFile(ctx, "a", rel, 0); err != nil {
+			t.Errorf("ReadFile(a, %q): %v", rel, err)
+		}
+	}
+}

@@ -19,6 +19,9 @@ func TestWithheldFiles(t *testing.T) {
 		"skills/a/.git/config":    "[core]\n",
 		"skills/a/.skilletignore": "drafts/\n",
 		"skills/a/drafts/x.md":    "draft\n",
+		// Folders never entered: withheld, but not counted.
+		"skills/a/node_modules/p/i.js":   "secret module\n",
+		"skills/a/lib/__pycache__/m.pyc": "secret cache\n",
 	})
 	s := newServer(t, ws, &Options{Tool: ToolAlways})
 	cs := connect(t, s, nil, nil)
@@ -36,19 +39,20 @@ func TestWithheldFiles(t *testing.T) {
 			}
 		}
 	}
-	for _, uri := range []string{"skill://a/.env", "skill://a/.git/config", "skill://a/drafts/x.md", "skill://a/.skilletignore"} {
+	for _, uri := range []string{"skill://a/.env", "skill://a/.git/config", "skill://a/drafts/x.md", "skill://a/.skilletignore",
+		"skill://a/node_modules/p/i.js", "skill://a/lib/__pycache__/m.pyc"} {
 		_, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: uri})
 		if err == nil {
 			t.Errorf("resources/read %s succeeded", uri)
 		}
 	}
-	for _, p := range []string{".env", ".git/config", "drafts/x.md"} {
+	for _, p := range []string{".env", ".git/config", "drafts/x.md", "node_modules/p/i.js", "lib/__pycache__/m.pyc"} {
 		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "use_skill", Arguments: map[string]any{"name": "a", "path": p}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		text := res.Content[0].(*mcp.TextContent).Text
-		if !res.IsError || strings.Contains(text, "secret") || strings.Contains(text, "draft\n") {
+		if !res.IsError || strings.Contains(text, "secret") || strings.Contains(text, "draft\n") || strings.Contains(text, "secret ") {
 			t.Errorf("the tool read %s: %v %q", p, res.IsError, text)
 		}
 	}
