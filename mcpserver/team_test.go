@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -120,4 +121,64 @@ func TestMetrics(t *testing.T) {
 
 func newTextLogger(w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// TestHostOriginEveryPath: every path (/mcp, /metrics, /healthz, /readyz)
+// refuses a request with a Host that is not loopback on a loopback
+// address (DNS rebinding) and one a browser marks as cross-origin, GET
+// included, before the token is looked at; the same request with a
+// loopback Host and no browser headers is served. A server on the
+// shared machine is reachable by every local page otherwise.
+func TestHostOriginEveryPath(t *testing.T) {
+	const token = "0123456789abcdef0123456789abcdef"
+	s := newServer(t, newWorkspace(t), nil)
+	endpoint := serveHTTP(t, s, &HTTPOptions{AuthToken: token})
+	base := strings.TrimSuffix(endpoint, Path)
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(base, "http://"))
+	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	type req struct{ method, path string }
+	paths := []req{{"POST", Path}, {"GET", Path}, {"GET", "/metrics"}, {"GET", "/healthz"}, {"GET", "/readyz"}}
+	for _, tt := range []struct {
+		name    string
+		headers map[string]string
+		refused bool
+	}{
+		{"loopback host", map[string]string{"Host": "localhost:" + port}, false},
+		{"loopback address host", map[string]string{"Host": "127.0.0.1:" + port}, false},
+		{"same origin", map[string]string{"Origin": "http://localhost:" + port, "Host": "localhost:" + port, "Sec-Fetch-Site": "same-origin"}, false},
+		{"rebinding host", map[string]string{"Host": "evil.example:" + port}, true},
+		{"rebinding host, same-origin by the browser", map[string]string{"Host": "evil.example:" + port, "Origin": "http://evil.example:" + port, "Sec-Fetch-Site": "same-origin"}, true},
+		{"cross-site fetch", map[string]string{"Sec-Fetch-Site": "cross-site"}, true},
+		{"same-site fetch", map[string]string{"Sec-Fetch-Site": "same-site"}, true},
+		{"foreign origin", map[string]string{"Origin": "http://evil.example"}, true},
+		{"null origin", map[string]string{"Origin": "null"}, true},
+	} {
+		for _, p := range paths {
+			r, _ := http.NewRequest(p.method, base+p.path, strings.NewReader(ping))
+			r.Header.Set("Content-Type", "application/json")
+			r.Header.Set("Accept", "application/json, text/event-stream")
+			r.Header.Set("Authorization", "Bearer "+token)
+			for k, v := range tt.headers {
+				if k == "Host" {
+					r.Host = v
+				} else {
+					r.Header.Set(k, v)
+				}
+			}
+			resp, err := http.DefaultClient.Do(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			// GET /mcp of a stateless server is 405: served, not refused.
+			if got := resp.StatusCode == http.StatusForbidden; got != tt.refused {
+				t.Errorf("%s: %s %s: HTTP %d, refused %v, want %v", tt.name, p.method, p.path, resp.StatusCode, got, tt.refused)
+			}
+		}
+	}
+	// The token still guards /metrics.
+	r, _ := http.NewRequest("GET", base+"/metrics", nil)
+	if resp, err := http.DefaultClient.Do(r); err != nil || resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("/metrics without the token: %v %v, want 401", resp.StatusCode, err)
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -103,10 +104,10 @@ func (o *HTTPOptions) withDefaults() HTTPOptions {
 }
 
 // Handler returns the HTTP handler of the server: streamable HTTP at
-// [Path] with the SDK's DNS-rebinding protection on (a request that
-// arrives on a loopback address with a Host that is not loopback gets 403)
-// and the standard library's cross-origin protection, plus GET /healthz,
-// which answers "ok" for load balancers. Every request has its body read
+// [Path], plus GET /healthz, which answers "ok" for load balancers, and
+// GET /readyz and GET /metrics. On every path a request that arrives on a
+// loopback address with a Host that is not loopback (DNS rebinding), or
+// that a browser marks as cross-origin, gets 403 (docs/serving.md#addresses). Every request has its body read
 // under a deadline and a share of a server-wide budget, and its answer
 // written under a deadline; a notification stream is written from a
 // bounded queue. A stateful handler keeps its sessions within
@@ -149,12 +150,69 @@ func (s *Server) handler(o *HTTPOptions) http.Handler {
 		})
 	}
 	mux := http.NewServeMux()
-	mux.Handle(Path, foldLocalhost(http.NewCrossOriginProtection().Handler(mcpHandler)))
+	mux.Handle(Path, http.NewCrossOriginProtection().Handler(mcpHandler))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
 	})
-	return s.guard(s.teamRoutes(mux, o), o, &s.bodyBytes)
+	return s.guard(foldLocalhost(checkHostOrigin(s.teamRoutes(mux, o))), o, &s.bodyBytes)
+}
+
+// checkHostOrigin refuses (403), on every path (/mcp, /metrics, /healthz,
+// /readyz), a request that a web page could have sent: on a loopback
+// address, one whose Host is not loopback (DNS rebinding: a page of
+// another name resolved to 127.0.0.1), and on any address, one that a
+// browser marks as sent from another origin (Sec-Fetch-Site cross-site
+// or same-site, else an Origin whose host is not the request's), whatever
+// its method. The SDK checks the Host of /mcp only, and the standard
+// library's cross-origin protection lets GET and HEAD through
+// (docs/serving.md#addresses). Clients that are not browsers send
+// neither header and pass.
+func checkHostOrigin(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && la != nil &&
+			loopbackHost(la.String()) && !loopbackHost(r.Host) {
+			http.Error(w, fmt.Sprintf("Forbidden: invalid Host header %q", clipURI(r.Host)), http.StatusForbidden)
+			return
+		}
+		if crossOrigin(r) {
+			http.Error(w, "Forbidden: cross-origin request", http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// loopbackHost reports whether a host or HOST:PORT is localhost or a
+// loopback address, as the SDK's check decides.
+func loopbackHost(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = strings.Trim(addr, "[]")
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.Unmap().WithZone("").IsLoopback()
+}
+
+// crossOrigin reports whether a browser marks r as sent by a page of
+// another origin.
+func crossOrigin(r *http.Request) bool {
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "":
+	case "same-origin", "none":
+		return false
+	default:
+		return true
+	}
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return false
+	}
+	u, err := url.Parse(origin)
+	return err != nil || !strings.EqualFold(u.Host, r.Host)
 }
 
 // foldLocalhost lower-cases a Host header that names localhost in another
