@@ -82,7 +82,7 @@ type hostRoot struct {
 // hostRoots lists the roots of profile p for a working folder, in
 // precedence order.
 func hostRoots(p *profile.Profile, cwd string, e env, noUser bool, cfg *Config) []*hostRoot {
-	dirs := projectDirs(p, cwd)
+	dirs := projectDirs(p, cwd, e.home)
 	project, user, explicit := p.Roots.Project, p.Roots.User, p.Precedence.Order
 	if cfg != nil && cfg.Directories != nil {
 		project, explicit = cfg.Directories, nil
@@ -161,48 +161,6 @@ func projectLabel(cwd, d, label string) string {
 		return filepath.ToSlash(filepath.Join(d, label))
 	}
 	return filepath.ToSlash(filepath.Join(rel, label))
-}
-
-// projectDirs are the folders whose project roots profile p reads from the
-// working folder cwd, highest precedence first.
-func projectDirs(p *profile.Profile, cwd string) []string {
-	var chain []string // cwd, its parent, ..., "/"
-	for d := filepath.Clean(cwd); ; d = filepath.Dir(d) {
-		chain = append(chain, d)
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	git := -1
-	for i, d := range chain {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			git = i
-			break
-		}
-	}
-	var dirs []string
-	mode := p.Roots.WalkUp
-	if git < 0 {
-		mode = p.Roots.NoGit
-	}
-	switch mode {
-	case "cwd":
-		dirs = chain[:1]
-	case "git-root":
-		dirs = chain[:git+1]
-	case "cwd+git-root":
-		dirs = []string{chain[0]}
-		if git > 0 {
-			dirs = append(dirs, chain[git])
-		}
-	case "all":
-		dirs = chain
-	}
-	dirs = slices.Clone(dirs)
-	if !p.Roots.NearestFirst {
-		slices.Reverse(dirs)
-	}
-	return dirs
 }
 
 // hostSearch finds every skill-like file below one root: SKILL.md in any

@@ -100,7 +100,7 @@ func hostsTable(ps []*profile.Profile) string {
 		}
 		return fmt.Sprint(n)
 	}
-	walk := map[string]string{"cwd": "working folder only", "git-root": "every parent up to the git root", "cwd+git-root": "working folder and git root", "all": "every parent"}
+	walk := map[string]string{"cwd": "working folder only", "git-root": "every parent up to the git root", "cwd+git-root": "working folder and git root", "all": "every parent", "home": "every parent below the home folder"}
 	rows := []struct {
 		name string
 		cell func(p *profile.Profile) string
@@ -116,6 +116,12 @@ func hostsTable(ps []*profile.Profile) string {
 		{"user folders", func(p *profile.Profile) string { return list(p.Roots.User) }},
 		{"walk up, in a git repository", func(p *profile.Profile) string { return walk[p.Roots.WalkUp] }},
 		{"walk up, without .git", func(p *profile.Profile) string { return walk[p.Roots.NoGit] }},
+		{"git root marked by", func(p *profile.Profile) string {
+			if p.Roots.GitMarker == "dir" {
+				return "a `.git` folder only"
+			}
+			return "a `.git` folder or file"
+		}},
 		{"folders read in parents", func(p *profile.Profile) string {
 			if len(p.Roots.WalkUpRoots) == 0 {
 				return "every project folder"

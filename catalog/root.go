@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/skillet-go/skillet/internal/fsx"
+	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -87,6 +89,72 @@ func realPath(p string) string {
 // within reports whether p is dir or inside it (both absolute and clean).
 func within(p, dir string) bool { return fsx.Within(p, dir) }
 
+// projectDirs are the folders whose project roots profile p reads from the
+// working folder cwd, highest precedence first: the working folder, and
+// the parents its Roots.WalkUp (in a git repository) or Roots.NoGit (in
+// none) name. The git root is the nearest folder holding a .git that
+// Roots.GitMarker accepts; home bounds the NoGit "home" walk. skillet's
+// own default and every host preset read their roots through it
+// (docs/discovery.md#roots, docs/hosts.md).
+func projectDirs(p *profile.Profile, cwd, home string) []string {
+	var chain []string // cwd, its parent, ..., "/"
+	for d := filepath.Clean(cwd); ; d = filepath.Dir(d) {
+		chain = append(chain, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	git := -1
+	for i, d := range chain {
+		if gitRoot(p, d) {
+			git = i
+			break
+		}
+	}
+	var dirs []string
+	mode := p.Roots.WalkUp
+	if git < 0 {
+		mode = p.Roots.NoGit
+	}
+	switch mode {
+	case "cwd":
+		dirs = chain[:1]
+	case "git-root":
+		dirs = chain[:git+1]
+	case "cwd+git-root":
+		dirs = []string{chain[0]}
+		if git > 0 {
+			dirs = append(dirs, chain[git])
+		}
+	case "all":
+		dirs = chain
+	case "home":
+		dirs = chain
+		if h := slices.Index(chain, filepath.Clean(home)); h > 0 {
+			dirs = chain[:h]
+		}
+	}
+	dirs = slices.Clone(dirs)
+	if !p.Roots.NearestFirst {
+		slices.Reverse(dirs)
+	}
+	return dirs
+}
+
+// gitRoot reports whether folder d holds a .git that marks a git root for
+// profile p: a folder, or (unless Roots.GitMarker is "dir") any other
+// entry, as the .git file of a linked worktree or a submodule.
+func gitRoot(p *profile.Profile, d string) bool {
+	if _, err := os.Lstat(filepath.Join(d, ".git")); err != nil {
+		return false
+	}
+	if p.Roots.GitMarker != "dir" {
+		return true
+	}
+	fi, err := os.Stat(filepath.Join(d, ".git"))
+	return err == nil && fi.IsDir()
+}
+
 // resolveRoots builds the ordered root list from the preset, configuration
 // and options, and the diagnostics of docs/discovery.md#boundaries for configured directories that
 // leave the workspace.
@@ -110,20 +178,36 @@ func (c *Catalog) resolveRoots() ([]*Root, []skill.Diagnostic) {
 	}
 
 	project := c.profile.Roots.Project
+	dirs := []string{filepath.Clean(ws)}
 	if c.cfg.Directories != nil {
 		project = c.cfg.Directories // an empty list means no project roots
+	} else if c.wsExists {
+		// The profile's own folders are read in the working folder and
+		// in the parents its walk-up names (docs/discovery.md#roots); a
+		// parent's roots are labelled by their path from the workspace
+		// ("../.claude/skills") and bounded by that parent.
+		dirs = projectDirs(c.profile, ws, c.env.home)
 	}
 	if c.wsExists {
 		for _, d := range project {
-			p := c.env.expand(d, ws)
-			if !within(p, ws) || (pathExists(p) && !c.trusted(realPath(p)) && !within(realPath(p), wsReal)) {
-				diags = append(diags, skill.Diagnostic{
-					Code: skill.CodeDirectoryEscape, Severity: skill.SeverityError, Path: p,
-					Message: fmt.Sprintf("the configured directory %q resolves to %s, outside the workspace %s; it is not scanned", d, realPath(p), ws),
-				})
-				continue
+			for _, dir := range dirs {
+				p := c.env.expand(d, dir)
+				boundary := wsReal
+				if dir != ws {
+					boundary = realPath(dir)
+				}
+				if !within(p, dir) || (pathExists(p) && !c.trusted(realPath(p)) && !within(realPath(p), boundary)) {
+					diags = append(diags, skill.Diagnostic{
+						Code: skill.CodeDirectoryEscape, Severity: skill.SeverityError, Path: p,
+						Message: fmt.Sprintf("the configured directory %q resolves to %s, outside the workspace %s; it is not scanned", d, realPath(p), dir),
+					})
+					continue
+				}
+				if dir != ws && !pathExists(p) {
+					continue // a parent's missing folder is no root worth listing
+				}
+				add(&Root{Path: p, Scope: ScopeProject, boundary: boundary, Flat: c.profile.Discovery.Flat, display: projectLabel(ws, dir, filepath.ToSlash(filepath.Clean(d)))})
 			}
-			add(&Root{Path: p, Scope: ScopeProject, boundary: wsReal, Flat: c.profile.Discovery.Flat, display: filepath.ToSlash(filepath.Clean(d))})
 		}
 	}
 	if !c.opts.NoUser {

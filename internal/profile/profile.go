@@ -83,8 +83,15 @@ type Roots struct {
 	// "cwd+git-root" (the working folder and the git root, nothing between)
 	// or "all" (every parent up to the file system root).
 	WalkUp string `json:"walkUp"`
-	// NoGit is the same choice when no parent holds a .git: "cwd" or "all".
+	// NoGit is the same choice when no parent holds a .git: "cwd", "all",
+	// or "home" (every parent below the home folder, whose own folders
+	// are the user roots; every parent up to the file system root when
+	// the working folder is not below the home folder).
 	NoGit string `json:"noGit"`
+	// GitMarker is what marks a git root for WalkUp: "" or "any" (a .git
+	// folder, or a .git file as a linked worktree or a submodule has) or
+	// "dir" (a .git folder only; a .git file does not stop the walk).
+	GitMarker string `json:"gitMarker,omitempty"`
 	// WalkUpRoots, when set, are the only project roots searched in the
 	// parent folders WalkUp names; the others are read in the working
 	// folder only.
@@ -335,7 +342,8 @@ func Decode(data []byte) (*Profile, error) {
 	for _, err := range []error{
 		check("checked", p.Checked, "recorded", "documentation", "specification"),
 		check("roots.walkUp", p.Roots.WalkUp, "cwd", "git-root", "cwd+git-root", "all"),
-		check("roots.noGit", p.Roots.NoGit, "cwd", "all"),
+		check("roots.noGit", p.Roots.NoGit, "cwd", "all", "home"),
+		check("roots.gitMarker", p.Roots.GitMarker, "", "any", "dir"),
 		check("precedence.duplicates", p.Precedence.Duplicates, "first", "all", "any"),
 		check("names.source", p.Names.Source, "field", "folder"),
 		check("names.normalize", p.Names.Normalize, "", "kebab", "path-chars", "spaces"),
