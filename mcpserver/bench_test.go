@@ -178,3 +178,28 @@ func BenchmarkToolCall(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkHTTPInitialize answers initialize over stateless HTTP, the
+// first request of every 2025-11-25 client.
+func BenchmarkHTTPInitialize(b *testing.B) {
+	url := benchServer(b)
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}`
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				b.Fatal(err)
+			}
+			data, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 || !strings.Contains(string(data), `"protocolVersion"`) {
+				b.Fatalf("HTTP %d: %s", resp.StatusCode, data)
+			}
+		}
+	})
+}

@@ -33,6 +33,7 @@ import (
 //   - resources/read of a served file,
 //   - skills/list, first page or a page at a cursor this server made,
 //   - tools/call of the load tool with {"name": NAME} of a served skill,
+//   - initialize, from the result the SDK wrote for its kind (fastInit),
 //
 // from the snapshot in hand: a file's contents element, a page of
 // skills/list and a tool result are encoded once per snapshot and kept
@@ -196,11 +197,18 @@ func plainMeta(raw []byte, version string) bool {
 	if pv, ok := plainString(get(meta, "io.modelcontextprotocol/protocolVersion")); !ok || pv != version {
 		return false
 	}
-	// The SDK decodes clientInfo into an mcp.Implementation and refuses
-	// the request when a member has another type: only its string members
-	// are taken, each a plain string.
+	return plainClientInfo(get(meta, "io.modelcontextprotocol/clientInfo")) &&
+		plainCaps(get(meta, "io.modelcontextprotocol/clientCapabilities"))
+}
+
+// plainClientInfo reports whether raw, a client's clientInfo, is one the
+// fast path takes: the SDK decodes it into an mcp.Implementation and
+// refuses the request when a member has another type, so only its string
+// members are taken, each a plain string, and a name and a version that
+// are not empty.
+func plainClientInfo(raw []byte) bool {
 	var ibuf [8]member
-	info, ok := objectMembers(get(meta, "io.modelcontextprotocol/clientInfo"), ibuf[:0])
+	info, ok := objectMembers(raw, ibuf[:0])
 	if !ok {
 		return false
 	}
@@ -217,10 +225,8 @@ func plainMeta(raw []byte, version string) bool {
 	if name, ok := plainString(get(info, "name")); !ok || name == "" {
 		return false
 	}
-	if ver, ok := plainString(get(info, "version")); !ok || ver == "" {
-		return false
-	}
-	return plainCaps(get(meta, "io.modelcontextprotocol/clientCapabilities"))
+	ver, ok := plainString(get(info, "version"))
+	return ok && ver != ""
 }
 
 // maxPlainDepth bounds the nesting of a client's capabilities the fast
@@ -291,10 +297,14 @@ func plainValue(raw []byte, depth int) bool {
 
 // fastAnswer answers body, a stateless POST to the MCP path that
 // parseErrors has read, when it is a request the fast path answers, and
-// reports whether it did.
-func (s *Server) fastAnswer(w http.ResponseWriter, r *http.Request, body []byte) bool {
+// reports whether it did. sdk is the SDK's handler, which answers the
+// first initialize of each kind (fastInit).
+func (s *Server) fastAnswer(w http.ResponseWriter, r *http.Request, body []byte, sdk http.Handler) bool {
 	version := r.Header.Get("Mcp-Protocol-Version")
 	perRequest, known := fastVersions[version]
+	if version == "" {
+		known = true // initialize only, below
+	}
 	if s.noFastPath || !known || r.Method != http.MethodPost ||
 		r.Header.Get("Mcp-Session-Id") != "" || !acceptsBoth(r.Header.Values("Accept")) {
 		return false
@@ -320,6 +330,14 @@ func (s *Server) fastAnswer(w http.ResponseWriter, r *http.Request, body []byte)
 	// On 2026-07-28 the headers name the method and its target.
 	if perRequest && r.Header.Get("Mcp-Method") != req.method {
 		return false
+	}
+	// initialize is the request a client sends before it has a version
+	// to name, and the only one the fast path answers without one.
+	if (version == "") != (req.method == "initialize") {
+		return false
+	}
+	if req.method == "initialize" {
+		return s.fastInit(w, r, req, body, sdk)
 	}
 	start := time.Now()
 	var err error
@@ -441,6 +459,7 @@ type fastState struct {
 	prefix []byte // the 2026-07-28 result's start, up to its contents
 	pages  [][2]atomic.Pointer[[]byte]
 	tools  map[string]*[2]atomic.Pointer[[]byte]
+	inits  initResults // initialize results, by kind (fastInit)
 }
 
 // fast returns the snapshot's fastState, made on first use.

@@ -658,3 +658,148 @@ func FuzzFastMetaIsTheSDKs(f *testing.F) {
 		}
 	})
 }
+
+// TestFastInitIsTheSDKs: a plain initialize of every protocol version
+// asked for (known, unknown), with and without the Skills Extension,
+// every tool mode and id shape, and clients of different names, gets the
+// bytes the SDK writes, before and after a reload changes the
+// instructions; the fast path answers all but the first of each kind per
+// snapshot, and requests that are not plain go to the SDK.
+func TestFastInitIsTheSDKs(t *testing.T) {
+	for _, tool := range []ToolMode{ToolAuto, ToolAlways, ToolNever} {
+		t.Run(string(tool), func(t *testing.T) {
+			ws := newWorkspace(t)
+			fast, sdk := newServer(t, ws, &Options{Tool: tool}), newServer(t, ws, &Options{Tool: tool})
+			sdk.noFastPath = true
+			f := httptest.NewServer(fast.Handler(nil))
+			t.Cleanup(f.Close)
+			g := httptest.NewServer(sdk.Handler(nil))
+			t.Cleanup(g.Close)
+			asked := 0
+			round := func() {
+				for _, version := range []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "1999-01-01"} {
+					for _, caps := range []string{`{}`, `{"roots":{"listChanged":true}}`, `{"extensions":{"io.modelcontextprotocol/skills":{}}}`, `{"extensions":{"other":{}},"sampling":{}}`} {
+						for _, id := range []string{"1", `"a-b"`, "-9007199254740992"} {
+							for _, client := range []string{`{"name":"x","version":"1"}`, `{"name":"inspector","version":"0.9","title":"Inspector"}`} {
+								body := `{"jsonrpc":"2.0","id":` + id + `,"method":"initialize","params":{"protocolVersion":"` + version + `","capabilities":` + caps + `,"clientInfo":` + client + `}}`
+								got, exp := post(t, f.URL+Path, "", body, nil), post(t, g.URL+Path, "", body, nil)
+								if diff := cmp.Diff(exp, got, cmp.AllowUnexported(rawAnswer{})); diff != "" {
+									t.Fatalf("%s %s id %s: fast path differs from the SDK (-sdk +fast):\n%s", version, caps, id, diff)
+								}
+								asked++
+							}
+						}
+					}
+				}
+			}
+			round()
+			// Three of the four capabilities are one kind (no extension) and
+			// the extension's is the other: each version's first initialize
+			// of a kind went to the SDK.
+			perRound := asked
+			firsts := 6 * 2
+			if n := fast.fastHits.Load(); n != int64(perRound-firsts) {
+				t.Errorf("the fast path answered %d of %d initialize requests, want %d", n, perRound, perRound-firsts)
+			}
+			// A new skill changes the instructions: both servers reload,
+			// and the fast path's answers follow the new snapshot.
+			writeTree(t, ws, map[string]string{"skills/zeta/SKILL.md": "---\nname: zeta\ndescription: The skill a reload adds.\n---\nBody.\n"})
+			for _, s := range []*Server{fast, sdk} {
+				if changed, err := s.Reload(t.Context()); err != nil || !changed {
+					t.Fatalf("reload: changed %v, %v", changed, err)
+				}
+			}
+			before := fast.fastHits.Load()
+			round()
+			if n := fast.fastHits.Load() - before; n != int64(perRound-firsts) {
+				t.Errorf("after the reload the fast path answered %d, want %d", n, perRound-firsts)
+			}
+		})
+	}
+	// Not plain: the SDK answers, as it would.
+	fast, _, fastURL, sdkURL := fastPair(t)
+	before := fast.fastHits.Load()
+	for _, c := range []struct{ version, body string }{
+		{"", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}`},
+		{"", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"},"_meta":{}}}`},
+		{"", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{"listChanged":1}},"clientInfo":{"name":"x","version":"1"}}}`},
+		{"", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":2025,"capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`},
+		{"", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"","version":"1"}}}`},
+		{"2025-11-25", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`},
+		{"", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`},
+	} {
+		for range 2 {
+			got, exp := post(t, fastURL, c.version, c.body, nil), post(t, sdkURL, c.version, c.body, nil)
+			if diff := cmp.Diff(exp, got, cmp.AllowUnexported(rawAnswer{})); diff != "" {
+				t.Errorf("%s: differs from the SDK (-sdk +fast):\n%s", c.body, diff)
+			}
+		}
+	}
+	if n := fast.fastHits.Load() - before; n != 0 {
+		t.Errorf("the fast path answered %d requests that are not plain initialize", n)
+	}
+}
+
+// TestFastInitKindsBounded: a client asking for a new protocol version in
+// each initialize gets the SDK's answer each time once maxInitKinds kinds
+// are kept, and no more are kept.
+func TestFastInitKindsBounded(t *testing.T) {
+	fast, _, fastURL, sdkURL := fastPair(t)
+	for i := range 3 * maxInitKinds {
+		body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"v` + strconv.Itoa(i) + `","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
+		got, exp := post(t, fastURL, "", body, nil), post(t, sdkURL, "", body, nil)
+		if diff := cmp.Diff(exp, got, cmp.AllowUnexported(rawAnswer{})); diff != "" {
+			t.Fatalf("version v%d: differs from the SDK (-sdk +fast):\n%s", i, diff)
+		}
+	}
+	inits := &fast.fast(fast.snap.Load()).inits
+	if n := len(inits.m); n != maxInitKinds {
+		t.Errorf("%d initialize results kept, want %d", n, maxInitKinds)
+	}
+}
+
+// FuzzFastInitIsTheSDKs sends an initialize of any protocol version,
+// clientInfo and capabilities to the fast and the SDK-only handler, twice
+// to the fast one (the second answer may come from a result kept for an
+// earlier input of the same kind), and requires the same status, headers
+// and bytes each time.
+func FuzzFastInitIsTheSDKs(f *testing.F) {
+	for _, s := range [][3]string{
+		{"2025-11-25", `{"name":"t","version":"1"}`, `{}`},
+		{"2025-06-18", `{"name":"t","version":"1","title":"T"}`, `{"roots":{"listChanged":true},"sampling":{"context":{}},"elicitation":{"form":{}},"extensions":{"io.modelcontextprotocol/skills":{}}}`},
+		{"2025-11-25", `{"name":"t","version":"1","icons":[]}`, `{"roots":5,"experimental":{"a":[1,null]}}`},
+		{"x", `{"name":"t","version":"1","websiteUrl":"x"}`, `{"extensions":{"io.modelcontextprotocol/skills":1}}`},
+		{"2024-11-05", `{"name":"t","version":"1"}`, `{"extensions":{"io.modelcontextprotocol/skills":{},"io.modelcontextprotocol/skills":{}}}`},
+	} {
+		f.Add(s[0], s[1], s[2])
+	}
+	ws := newWorkspace(f)
+	fast := newServer(f, ws, nil)
+	sdk := newServer(f, ws, nil)
+	sdk.noFastPath = true
+	fh, sh := fast.Handler(nil), sdk.Handler(nil)
+	answer := func(h http.Handler, body string) string {
+		req := httptest.NewRequest("POST", "http://localhost"+Path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return fmt.Sprint(rec.Code, rec.Header(), rec.Body.String())
+	}
+	f.Fuzz(func(t *testing.T, version, info, caps string) {
+		if !json.Valid([]byte(info)) || !json.Valid([]byte(caps)) {
+			return
+		}
+		v, err := json.Marshal(version)
+		if err != nil {
+			return
+		}
+		body := `{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":` + string(v) + `,"capabilities":` + caps + `,"clientInfo":` + info + `}}`
+		exp := answer(sh, body)
+		for i := range 2 {
+			if got := answer(fh, body); got != exp {
+				t.Fatalf("answer %d to version %q, clientInfo %s, capabilities %s: the fast path answers\n%s\nthe SDK\n%s", i+1, version, info, caps, got, exp)
+			}
+		}
+	})
+}

@@ -139,7 +139,8 @@ func (s *Server) handler(o *HTTPOptions) http.Handler {
 	}
 	var fast func(http.ResponseWriter, *http.Request, []byte) bool
 	if !o.Stateful {
-		fast = s.fastAnswer
+		sdk := h
+		fast = func(w http.ResponseWriter, r *http.Request, body []byte) bool { return s.fastAnswer(w, r, body, sdk) }
 	}
 	var mcpHandler http.Handler = parseErrors(h, cmp.Or(o.MaxRequestBytes, int64(mcpline.DefaultMaxLineBytes)), fast)
 	if inner := mcpHandler; !o.Stateful {
