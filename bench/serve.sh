@@ -4,7 +4,8 @@
 # Serves every published skill of the corpus (stateless streamable HTTP,
 # watching on, as deployed) and records, with bench/serveload -record, a pool
 # of requests (one skills/list, a resources/read of every served file, a
-# tools/call of the load tool on every skill, each with a fixed id) and
+# tools/call of the load tool on every skill, one initialize, each with a
+# fixed id) and
 # skillet's answer to each. bench/servestatic then serves those answers,
 # looked up by request body, with no JSON work. For each set of methods in
 # OPSETS, serveload runs ROUNDS rounds, each a load phase of DURATION on
@@ -21,6 +22,7 @@
 #   bench/serve.sh                                 4 sets, 5 rounds of 3s, 32 clients
 #   ROUNDS=7 DURATION=5s CLIENTS=64 bench/serve.sh
 #   OPSETS="skills/list resources/read" bench/serve.sh
+#   OPSETS=initialize bench/serve.sh              the initialize of a stateless 2025-11-25 client
 #   SKILLET=/path/to/skillet bench/serve.sh        another build (a baseline)
 #   SKILLET_CORPUS=/path/to/corpus bench/serve.sh
 set -euo pipefail

@@ -6,7 +6,8 @@
 // tools/list) and builds a pool of requests, the way a sessionless client of
 // protocol 2026-07-28 sends them (each request carries its own _meta; no
 // client-side cache): one skills/list (the first page), a resources/read of
-// every served file and a tools/call of the load tool on every skill. Each
+// every served file and a tools/call of the load tool on every skill, and
+// one initialize as a stateless client of 2025-11-25 sends it. Each
 // request of the pool has a fixed id, so its answer is always the same
 // bytes. The pool is sent once and the answers recorded; -record FILE writes
 // the pool and its answers as JSON lines (request, headers, answer) for
@@ -104,7 +105,7 @@ var (
 	clients   = flag.Int("clients", 32, "concurrent clients")
 	duration  = flag.Duration("duration", 30*time.Second, "how long to send requests (per load phase)")
 	pid       = flag.Int("pid", 0, "the server's process id, for its CPU per request and peak memory (Linux)")
-	ops       = flag.String("ops", "skills/list,resources/read,tools/call", "the methods to call, in turn")
+	ops       = flag.String("ops", "skills/list,resources/read,tools/call", "the methods to call, in turn (initialize too)")
 	record    = flag.String("record", "", "write the request pool and the answers to this file and exit")
 	poolFile  = flag.String("pool", "", "read the request pool and the answers from this file (written by -record)")
 	staticURL = flag.String("static-url", "", "a static server answering the same bytes (bench/servestatic), to load in turn with -url")
@@ -135,6 +136,11 @@ func requestBody(id int, method string, params map[string]any) string {
 	return string(body)
 }
 
+// initializeBody is the initialize a stateless client of protocol
+// 2025-11-25 sends before each of its requests; it carries no _meta and
+// goes without the protocol headers (send).
+const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"serveload","version":"1"}}}`
+
 // send posts e's request to target and returns the answer's status,
 // headers and body.
 func send(hc *http.Client, target string, e *poolfile.Entry) (int, http.Header, []byte, error) {
@@ -144,8 +150,10 @@ func send(hc *http.Client, target string, e *poolfile.Entry) (int, http.Header, 
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", protocol)
-	req.Header.Set("Mcp-Method", e.Method)
+	if e.Method != "initialize" {
+		req.Header.Set("Mcp-Protocol-Version", protocol)
+		req.Header.Set("Mcp-Method", e.Method)
+	}
 	if e.Name != "" {
 		req.Header.Set("Mcp-Name", e.Name)
 	}
@@ -216,7 +224,10 @@ type pool map[string][]*poolfile.Entry
 
 // discover lists what target serves and returns the pool of requests.
 func discover(hc *http.Client, target string) (pool, error) {
-	p := pool{"skills/list": {{Method: "skills/list", Request: requestBody(1, "skills/list", nil)}}}
+	p := pool{
+		"skills/list": {{Method: "skills/list", Request: requestBody(1, "skills/list", nil)}},
+		"initialize":  {{Method: "initialize", Request: initializeBody}},
+	}
 	id := 1
 	var skills []string
 	cursor := ""
@@ -496,8 +507,8 @@ func main() {
 		if err := p.write(*record); err != nil {
 			fail(1, err)
 		}
-		fmt.Printf("recorded %d skills/list, %d resources/read and %d tools/call requests and their answers in %s\n",
-			len(p["skills/list"]), len(p["resources/read"]), len(p["tools/call"]), *record)
+		fmt.Printf("recorded %d initialize, %d skills/list, %d resources/read and %d tools/call requests and their answers in %s\n",
+			len(p["initialize"]), len(p["skills/list"]), len(p["resources/read"]), len(p["tools/call"]), *record)
 		return
 	}
 	for _, m := range methods {
