@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -50,6 +51,10 @@ type Config struct {
 	MaxDescriptionChars int `json:"maxDescriptionChars,omitempty"`
 	// CatalogBudgetChars bounds the catalog block; 0 means no budget.
 	CatalogBudgetChars int `json:"catalogBudgetChars,omitempty"`
+	// Lint is the lint: section: which rules skillet lint reports, and at
+	// which level (docs/lint.md#choosing-rules). Its codes are checked by
+	// package lint, which reports an unknown one at its line and column.
+	Lint *LintConfig `json:"lint,omitempty"`
 
 	// extraAt is where each of ExtraPaths is in the file (1-based line
 	// and column), for diagnostics about an entry.
@@ -154,6 +159,10 @@ func parseConfig(path string, data []byte) (*Config, []skill.Diagnostic, error) 
 		}
 		var err error
 		switch set := configSetterOf(key); {
+		case key == "lint":
+			var more []skill.Diagnostic
+			cfg.Lint, more, err = parseLintConfig(path, v)
+			diags = append(diags, more...)
 		case set != nil:
 			err = set(cfg, v, bad)
 		default:
@@ -171,11 +180,14 @@ func parseConfig(path string, data []byte) (*Config, []skill.Diagnostic, error) 
 			if !errors.As(err, &ce) {
 				return nil, diags, err
 			}
+			more := ce.More // a section's further bad values (lint:)
+			ce.More = nil
 			if first == nil {
 				first = ce
 			} else {
 				first.More = append(first.More, ce)
 			}
+			first.More = append(first.More, more...)
 		}
 	}
 	if first != nil {
@@ -251,13 +263,155 @@ var configFields = []struct {
 	}},
 }
 
+// ConfigValue is a string of the configuration file with where it is
+// (1-based line and column). It is written to JSON as the string.
+type ConfigValue struct {
+	Value        string
+	Line, Column int
+}
+
+// MarshalJSON writes the value as a JSON string.
+func (v ConfigValue) MarshalJSON() ([]byte, error) { return json.Marshal(v.Value) }
+
+// LintConfig is the lint: section of skillet.yaml (docs/lint.md#choosing-rules):
+//
+//	lint:
+//	  select: [broken-reference, name]     # codes, or prefixes of codes at a "-"
+//	  extendSelect: [body-too-long]
+//	  ignore: [unknown-field]
+//	  severity: {broken-reference: error}  # error, warning or note
+//	  perPathIgnores:
+//	    "skills/legacy/**": [description-long]
+//
+// A key with a value of the wrong shape is a config-invalid error, an
+// unknown key a config-unknown-key warning, as elsewhere in the file.
+type LintConfig struct {
+	Select       []ConfigValue `json:"select,omitempty"`
+	ExtendSelect []ConfigValue `json:"extendSelect,omitempty"`
+	Ignore       []ConfigValue `json:"ignore,omitempty"`
+	// Severity are code (or prefix) and level pairs, in file order.
+	Severity []LintSeverity `json:"severity,omitempty"`
+	// PerPathIgnores are patterns of paths relative to the workspace
+	// ("/"-separated; * matches within a name, ** any number of folders;
+	// a folder's pattern covers what is below it), each with the codes
+	// ignored there, in file order.
+	PerPathIgnores []LintPathIgnore `json:"perPathIgnores,omitempty"`
+}
+
+// LintSeverity is one entry of LintConfig.Severity.
+type LintSeverity struct {
+	Code  ConfigValue `json:"code"`
+	Level ConfigValue `json:"level"`
+}
+
+// LintPathIgnore is one entry of LintConfig.PerPathIgnores.
+type LintPathIgnore struct {
+	Path  ConfigValue   `json:"path"`
+	Codes []ConfigValue `json:"codes"`
+}
+
+// lintKeys are the keys of the lint: section.
+var lintKeys = []string{"select", "extendSelect", "ignore", "severity", "perPathIgnores"}
+
+// parseLintConfig reads the lint: section v. Bad values are *ConfigErrors
+// (the first, the others in its More); unknown keys come back as
+// config-unknown-key warnings.
+func parseLintConfig(path string, v *yamlx.Node) (*LintConfig, []skill.Diagnostic, error) {
+	lc := &LintConfig{}
+	if yamlx.Scalar(v) == nil && v.Kind == yamlx.ScalarNode {
+		return lc, nil, nil // "lint:" with no value
+	}
+	var first *ConfigError
+	fail := func(n *yamlx.Node, msg string) {
+		ce := &ConfigError{Path: path, Line: n.Line, Column: n.Column, Message: msg}
+		if first == nil {
+			first = ce
+		} else {
+			first.More = append(first.More, ce)
+		}
+	}
+	if v.Kind != yamlx.MappingNode {
+		fail(v, "lint must be a mapping (select, extendSelect, ignore, severity, perPathIgnores)")
+		return nil, nil, first
+	}
+	values := func(key string, n *yamlx.Node) []ConfigValue {
+		items := n.Content
+		switch {
+		case n.Kind == yamlx.ScalarNode && yamlx.Scalar(n) == nil:
+			return nil
+		case n.Kind == yamlx.ScalarNode:
+			items = []*yamlx.Node{n}
+		case n.Kind != yamlx.SequenceNode:
+			fail(n, key+" must be a list of codes")
+			return nil
+		}
+		var out []ConfigValue
+		for _, c := range items {
+			if c.Kind != yamlx.ScalarNode || yamlx.Scalar(c) == nil {
+				fail(c, key+" must be a list of codes")
+				continue
+			}
+			for _, part := range strings.Split(c.Value, ",") {
+				if part = strings.TrimSpace(part); part != "" {
+					out = append(out, ConfigValue{Value: part, Line: c.Line, Column: c.Column})
+				}
+			}
+		}
+		return out
+	}
+	var diags []skill.Diagnostic
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, val := v.Content[i], v.Content[i+1]
+		key := yamlx.KeyText(k)
+		switch key {
+		case "select":
+			lc.Select = values("lint.select", val)
+		case "extendSelect":
+			lc.ExtendSelect = values("lint.extendSelect", val)
+		case "ignore":
+			lc.Ignore = values("lint.ignore", val)
+		case "severity", "perPathIgnores":
+			if val.Kind != yamlx.MappingNode {
+				if val.Kind != yamlx.ScalarNode || yamlx.Scalar(val) != nil {
+					fail(val, "lint."+key+" must be a mapping")
+				}
+				continue
+			}
+			for j := 0; j+1 < len(val.Content); j += 2 {
+				mk, mv := val.Content[j], val.Content[j+1]
+				name := ConfigValue{Value: yamlx.KeyText(mk), Line: mk.Line, Column: mk.Column}
+				if key == "perPathIgnores" {
+					lc.PerPathIgnores = append(lc.PerPathIgnores, LintPathIgnore{Path: name, Codes: values("lint.perPathIgnores."+name.Value, mv)})
+					continue
+				}
+				if mv.Kind != yamlx.ScalarNode || yamlx.Scalar(mv) == nil {
+					fail(mv, "lint.severity."+name.Value+" must be error, warning or note")
+					continue
+				}
+				lc.Severity = append(lc.Severity, LintSeverity{Code: name, Level: ConfigValue{Value: strings.TrimSpace(mv.Value), Line: mv.Line, Column: mv.Column}})
+			}
+		default:
+			msg := fmt.Sprintf("unknown key %q in lint (ignored)", key)
+			if near := suggest.Nearest(key, lintKeys); near != "" {
+				msg += fmt.Sprintf("; did you mean %s?", near)
+			}
+			diags = append(diags, skill.Diagnostic{Code: CodeConfigUnknownKey, Severity: skill.SeverityWarning, Path: path,
+				Line: k.Line, Column: k.Column, Message: msg})
+		}
+	}
+	if first != nil {
+		return nil, diags, first
+	}
+	return lc, diags, nil
+}
+
 // configKeys are the keys of configFields, for suggestions.
 var configKeys = func() []string {
 	keys := make([]string, len(configFields))
 	for i, f := range configFields {
 		keys[i] = f.key
 	}
-	return keys
+	return append(keys, "lint")
 }()
 
 // configSetterOf returns the setter of key, nil when skillet.yaml has no

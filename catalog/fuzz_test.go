@@ -17,6 +17,8 @@ func FuzzParseConfig(f *testing.F) {
 		"directories: [.agents/skills, skills]\nmaxSkillBytes: 64000\nmaxSkills: 100\ntoolName: use_skill\n",
 		"preset: claude\nuserRoots: ~/x\nextraPaths: [a, b]\ntrustedPaths: [/tmp]\nmode: strict\n",
 		"maxDescriptionChars: 240\ncatalogBudgetChars: 8000\nunknown: 1\n",
+		"lint:\n  select: [name, broken-reference]\n  severity: {name: error}\n  perPathIgnores:\n    a/**: [x]\n  bogus: 1\n",
+		"lint: [x]\n", "lint:\n  select: {a: b}\n  severity: [x]\n",
 		"maxSkills: -1\n", "directories: {a: b}\n", "- list\n", "", "a: &a [*a]\n", "toolName: 'x y'\n",
 	} {
 		f.Add([]byte(seed))

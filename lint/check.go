@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -36,12 +37,15 @@ type pass struct {
 	view folderView
 }
 
-// checkBundleRule and checkBodyRule are lint's checks, named so that one
+// checkBundleRule, checkIgnoresRule and checkBodyRule are lint's checks, named so that one
 // can require the other.
 var (
 	checkBundleRule = &Check{Name: "bundle", Doc: "files and folders in the skill folder that are symlinks to somewhere outside it",
 		Codes: []skill.Code{CodeBundledSymlink},
 		run:   func(p *pass, f *findings) { f.add(checkBundle(p.s, &p.view)) }}
+	checkIgnoresRule = &Check{Name: "ignores", Doc: "the frontmatter's # skillet: ignore[CODE,...] comments, which the select processor applies and reports when they suppress nothing",
+		Codes: []skill.Code{CodeSuppressionUnused},
+		run:   func(p *pass, f *findings) { f.ignores = inlineIgnores(p.s.frontmatter()) }}
 	checkBodyRule = &Check{Name: "body", Doc: "the body's length, and the relative files it refers to that do not exist or leave the skill folder",
 		Codes:    []skill.Code{skill.CodeBodyTooLong, skill.CodeBrokenReference},
 		requires: []*Check{checkBundleRule},
@@ -50,7 +54,7 @@ var (
 
 // checks are lint's own checks, run on every skill file that parses
 // (drafts and hidden files included); their findings come in this order.
-var checks = []*Check{checkBodyRule, checkBundleRule}
+var checks = []*Check{checkBodyRule, checkBundleRule, checkIgnoresRule}
 
 func init() {
 	// A check's Run is its run alone, on a pass of its own (with nothing
@@ -105,7 +109,26 @@ type subject struct {
 	flat                    bool
 	parsed                  *skill.Skill
 	body                    string
+	// head is the file's bytes up to the body, when the listing's reader
+	// gave them (nil: frontmatter reads the file).
+	head []byte
 }
+
+// frontmatter returns the bytes of the file up to its body: head, or
+// what the file holds there now (nil when it cannot be read).
+func (s *subject) frontmatter() []byte {
+	if s.head != nil || s.parsed == nil || s.parsed.BodyOffset <= 0 {
+		return s.head
+	}
+	data, err := fsx.ReadFile(s.location, maxHeadRead)
+	if err != nil || len(data) < s.parsed.BodyOffset {
+		return nil
+	}
+	return data[:s.parsed.BodyOffset]
+}
+
+// maxHeadRead bounds the file frontmatter reads again.
+const maxHeadRead = 4 << 20
 
 // same reports whether s and o are the same file's subject (bodies aside).
 func (s *subject) same(o *subject) bool {
@@ -169,6 +192,7 @@ type findings struct {
 	path, skill string
 	file        []fileFinding
 	rest        []skill.Diagnostic
+	ignores     []inlineIgnore // the file's inline ignores (checkIgnoresRule)
 }
 
 // fileFinding is one of findings.file: a broken-reference, or a
@@ -216,6 +240,7 @@ func (f *findings) add(diags []skill.Diagnostic) {
 // merge appends o's findings to f's, in order: f takes o as it is when
 // f holds nothing, else o's findings in full after its own.
 func (f *findings) merge(o *findings) {
+	f.ignores = append(f.ignores, o.ignores...)
 	switch {
 	case o.len() == 0:
 	case f.len() == 0:

@@ -42,6 +42,11 @@ type Options struct {
 	// a not-loaded error (lint --target). An unknown name is an error
 	// wrapping [ErrUnknownHost].
 	Hosts []string
+	// Rules choose the rules reported and their levels, with the lint:
+	// section of the configuration file (lint --select, --extend-select,
+	// --ignore); nil is the configuration's choice, or the rules on by
+	// default. An unknown code is an error wrapping [ErrUnknownCode].
+	Rules *Rules
 }
 
 // ErrUnknownHost is returned by [Run] for an Options.Hosts name that is no
@@ -151,6 +156,14 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 		}
 		return nil, err
 	}
+	sel, err := newSelection(opts.Rules, c.Config().Lint, c.Config().Path)
+	if err != nil {
+		var ce *catalog.ConfigError
+		if errors.As(err, &ce) {
+			return configReport(ce), nil
+		}
+		return nil, err
+	}
 	catalogx.ReadIgnored(c) // every skill file: ignored ones are linted too
 	// Without targets every skill file is checked: the checks run as the
 	// listing reads each file (early), not after the whole listing. (A
@@ -183,7 +196,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 	}
 
 	st := &state{r: &Report{Workspace: l.Workspace, Settings: c.Settings()}, opts: opts, files: map[string]*File{},
-		cands: candidates(l), scope: scope}
+		cands: candidates(l), scope: scope, sel: sel}
 	st.compact = st.r.Settings.Mode != skill.Strict && scope == nil
 	st.collect(l, st.checkFiles(l, ec))
 	st.parts = append(st.parts, workspaceFindings(c, l, st.cands, hosts, len(opts.Targets) > 0, st.parts[0]))
@@ -214,6 +227,8 @@ type state struct {
 	found   []*findings
 	compact bool
 	diags   []skill.Diagnostic // sorted, from the sort processor on
+	sel     *selection         // the rules chosen
+	ignores []*fileIgnores     // the skill files' inline ignores, in candidate order
 }
 
 // checkFiles runs lint's checks (checks) on every candidate in scope, on
@@ -278,10 +293,18 @@ func (st *state) collect(l *catalog.Listing, found []*findings) {
 		f := &File{Path: cd.Path, Skill: true, Ignored: cd.Ignored, Flat: cd.Flat}
 		st.files[cd.Path] = f
 		if cd.Skill == nil {
+			// Not parsed (strict mode refuses more): its inline ignores
+			// still hold for the findings about it.
+			if ig := inlineIgnores(unparsedFrontmatter(cd.Path)); len(ig) > 0 {
+				st.ignores = append(st.ignores, &fileIgnores{path: cd.Path, dir: filepath.Dir(cd.Path), flat: cd.Flat, entries: ig})
+			}
 			continue
 		}
 		f.Name = cd.Skill.Name
 		f.Loaded = !cd.Ignored && loaded[cd.Skill]
+		if fd := found[i]; fd != nil && len(fd.ignores) > 0 {
+			st.ignores = append(st.ignores, &fileIgnores{path: cd.Path, dir: filepath.Dir(cd.Path), skill: cd.Skill.Name, flat: cd.Flat, entries: fd.ignores})
+		}
 		switch fd := found[i]; {
 		case fd.len() == 0:
 		case st.compact:
@@ -364,6 +387,8 @@ var processors = []processor{
 		st.parts, st.found = nil, nil
 	}},
 	{"dedupe", func(st *state) { st.diags = dedupeSorted(st.diags) }},
+	{"select", processSelect},
+	{"severity", processSeverity},
 	{"fixes", func(st *state) { attachFixes(st.diags, st.files, st.r.Settings.MaxDescriptionChars) }},
 	{"counts", processCounts},
 }
@@ -786,12 +811,12 @@ func startEarly(c *catalog.Catalog) *earlyChecks {
 		// file again, the budget and compatibility reports read the
 		// frontmatter).
 		r := &earlyResult{subject: subject{location: p.Path, baseDir: p.Dir, name: p.Skill.Name, flat: p.Flat, parsed: p.Skill,
-			body: bodyView(p.Data, p.Skill.BodyOffset)}}
+			body: bodyView(p.Data, p.Skill.BodyOffset), head: p.Data[:min(max(p.Skill.BodyOffset, 0), len(p.Data))]}}
 		if onChecks != nil {
 			onChecks(p.Path, true)
 		}
 		r.found = runFindings(&r.subject)
-		r.body = ""
+		r.body, r.head = "", nil
 		ec.mu.Lock()
 		ec.res[p.Skill] = r
 		ec.mu.Unlock()

@@ -92,6 +92,10 @@ type CodeInfo struct {
 	Remedy string
 	// Help says what the finding means for the skill and what to change.
 	Help string
+	// OptIn says skillet lint reports the code only when it is selected
+	// (--select, --extend-select, or the lint: section of skillet.yaml;
+	// docs/lint.md#choosing-rules): it is not on by default.
+	OptIn bool
 }
 
 var (

@@ -302,13 +302,14 @@ func silent(code int) error { return &exitError{code: code} }
 // argument-count errors and unknown commands (usageArgs), and each
 // command's checks (usagef). The library's errors that only a bad flag or
 // argument can cause are matched by type or sentinel: an unknown --preset,
-// a lint target or --target host that does not exist, a name or
+// a lint target or --target host that does not exist, an unknown rule, a name or
 // description skillet new cannot use. No message text is matched.
 func isUsageError(err error) bool {
 	var ue *usageError
 	var up *catalog.UnknownPresetError
 	return errors.As(err, &ue) || errors.As(err, &up) ||
-		errors.Is(err, lint.ErrTarget) || errors.Is(err, lint.ErrUnknownHost) || errors.Is(err, lint.ErrInvalid)
+		errors.Is(err, lint.ErrTarget) || errors.Is(err, lint.ErrUnknownHost) || errors.Is(err, lint.ErrInvalid) ||
+		errors.Is(err, lint.ErrUnknownCode)
 }
 
 // flagError turns a flag parsing error into a usage error, with the

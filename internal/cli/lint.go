@@ -40,6 +40,7 @@ type LintOptions struct {
 	MaxWarnings int              // --max-warnings; -1 for no limit
 	Explain     string           // --explain: a code or a --compat rule, checked to exist
 	ListRules   bool             // --list-rules
+	Rules       *lint.Rules      // --select, --extend-select, --ignore (split at commas); nil for none
 }
 
 // NewCmdLint returns skillet lint. Its RunE checks the flags, fills a
@@ -47,9 +48,10 @@ type LintOptions struct {
 func NewCmdLint(f *Factory, runF func(context.Context, *LintOptions) error) *cobra.Command {
 	opts := &LintOptions{IO: f.IO, Config: f.Config}
 	var (
-		asJSON bool
-		fix    string
-		target []string
+		asJSON                      bool
+		fix                         string
+		target                      []string
+		selectR, extendSel, ignoreR []string
 	)
 	cmd := &cobra.Command{
 		Use:   "lint [PATH|NAME...]",
@@ -65,7 +67,12 @@ Findings are printed as "path:line:col: level: message [code]", each with a
 2.1.0 (--format sarif) or GitHub Actions annotations (--format github); a
 summary line goes to stderr and says how many findings --fix would mend.
 --explain CODE prints a code's documentation (or a --compat rule's),
---list-rules every code with its level, fix and source (docs/lint.md).
+--list-rules every code with its level, whether it is on by default, its
+fix and source (docs/lint.md). --select, --extend-select and --ignore
+choose the rules (codes, or prefixes such as "name"), with the lint: section
+of skillet.yaml; a "# skillet: ignore[CODE]" comment in a skill's
+frontmatter keeps its codes from being reported for that skill, with or
+without --strict (docs/lint.md#choosing-rules).
 --strict raises the specification's rules to errors. --compat adds, for
 each skill and each host profile (docs/hosts.md), whether the host loads
 it, loads it changed (and how) or does not load it (and why), and the
@@ -93,6 +100,9 @@ otherwise, 2 on usage errors.`,
 			if err := opts.parse(cmd, args, asJSON, fix, target); err != nil {
 				return err
 			}
+			if err := opts.parseRules(selectR, extendSel, ignoreR); err != nil {
+				return err
+			}
 			opts.Quiet = f.Quiet()
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -109,6 +119,9 @@ otherwise, 2 on usage errors.`,
 	fl.IntVar(&opts.MaxWarnings, "max-warnings", -1, "fail the run (exit 1) when there are more than this many warnings (-1: no limit)")
 	fl.BoolVar(&opts.Compat, "compat", false, "add the compatibility report: per host, loads / loads changed / not loaded, and checker rules broken")
 	fl.StringSliceVar(&target, "target", nil, "host profiles the skills ship to (comma-separated, repeatable): a skill one of them would not load is an error")
+	fl.StringSliceVar(&selectR, "select", nil, "report only these rules: codes or prefixes (name: every name-* code), comma-separated; replaces the defaults and skillet.yaml's lint.select")
+	fl.StringSliceVar(&extendSel, "extend-select", nil, "report these rules too (codes or prefixes), such as those off by default")
+	fl.StringSliceVar(&ignoreR, "ignore", nil, "do not report these rules (codes or prefixes)")
 	fl.StringVar(&fix, "fix", "", "apply safe fixes; --fix=name also sets each name to its folder's")
 	fl.Lookup("fix").NoOptDefVal = "quote"
 	fl.BoolVar(&opts.Diff, "diff", false, "with --fix (implied), print the fixes as a unified diff instead of writing them")
@@ -133,6 +146,15 @@ otherwise, 2 on usage errors.`,
 		}
 		return names, cobra.ShellCompDirectiveNoFileComp
 	})
+	for _, name := range []string{"select", "extend-select", "ignore"} {
+		_ = cmd.RegisterFlagCompletionFunc(name, func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			var codes []cobra.Completion
+			for _, ci := range skill.Codes() {
+				codes = append(codes, cobra.CompletionWithDesc(string(ci.Code), ci.Summary))
+			}
+			return codes, cobra.ShellCompDirectiveNoFileComp
+		})
+	}
 	_ = cmd.RegisterFlagCompletionFunc("fix", cobra.FixedCompletions(fixKinds, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
@@ -177,6 +199,43 @@ func (o *LintOptions) parse(cmd *cobra.Command, args []string, asJSON bool, fix 
 	return nil
 }
 
+// parseRules fills o.Rules from --select, --extend-select and --ignore
+// (each split at commas); a code that is none is a usage error naming the
+// nearest.
+func (o *LintOptions) parseRules(sel, extend, ign []string) error {
+	split := func(vs []string) ([]string, error) {
+		var out []string
+		for _, v := range vs {
+			for _, e := range strings.Split(v, ",") {
+				if e = strings.TrimSpace(e); e == "" {
+					continue
+				}
+				if err := lint.CheckRule(e); err != nil {
+					return nil, usagef("%s", strings.TrimPrefix(err.Error(), lint.ErrUnknownCode.Error()+": "))
+				}
+				out = append(out, e)
+			}
+		}
+		return out, nil
+	}
+	r := &lint.Rules{}
+	var err error
+	if r.Select, err = split(sel); err != nil {
+		return err
+	}
+	if r.ExtendSelect, err = split(extend); err != nil {
+		return err
+	}
+	if r.Ignore, err = split(ign); err != nil {
+		return err
+	}
+	o.Rules = nil
+	if len(r.Select)+len(r.ExtendSelect)+len(r.Ignore) > 0 {
+		o.Rules = r
+	}
+	return nil
+}
+
 func lintRun(ctx context.Context, o *LintOptions) error {
 	io := o.IO
 	if o.ListRules {
@@ -197,7 +256,7 @@ func lintRun(ctx context.Context, o *LintOptions) error {
 		return err
 	}
 	verdict := func(r *lint.Report) error { return exitFor(r, o.FailOn, o.MaxWarnings, io.Err) }
-	opts := &lint.Options{Catalog: catOpts, Targets: o.Targets, Compat: o.Compat, Hosts: o.Hosts}
+	opts := &lint.Options{Catalog: catOpts, Targets: o.Targets, Compat: o.Compat, Hosts: o.Hosts, Rules: o.Rules}
 	r, err := lint.Run(ctx, opts)
 	if err != nil {
 		return err

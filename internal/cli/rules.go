@@ -108,6 +108,7 @@ func writeExplain(w io.Writer, ci skill.CodeInfo) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n\n", ci.Code, ci.Summary)
 	fmt.Fprintf(&b, "Level:   %s\n", levelText(ci))
+	fmt.Fprintf(&b, "Default: %s\n", defaultText(ci))
 	fix := "no; it needs a person"
 	if f := fixFlag(ci.Fixable); f != "" {
 		fix = "yes, skillet lint " + f
@@ -124,8 +125,17 @@ func writeExplain(w io.Writer, ci skill.CodeInfo) error {
 	return err
 }
 
-// writeRuleList writes one line per registered code: code, level, the fix
-// flag ("-" when none) and source (skillet lint --list-rules).
+// defaultText says whether lint reports a code without a --select.
+func defaultText(ci skill.CodeInfo) string {
+	if ci.OptIn {
+		return "off"
+	}
+	return "on"
+}
+
+// writeRuleList writes one line per registered code: code, level, whether
+// it is on by default, the fix flag ("-" when none) and source (skillet
+// lint --list-rules).
 func writeRuleList(w io.Writer) error {
 	codes := skill.Codes()
 	width := 0
@@ -145,15 +155,16 @@ func writeRuleList(w io.Writer) error {
 		lw = max(lw, len(level(ci)))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-*s  %-*s  %-12s  %s\n", width, "CODE", lw, "LEVEL", "FIX", "SOURCE")
+	fmt.Fprintf(&b, "%-*s  %-*s  %-7s  %-12s  %s\n", width, "CODE", lw, "LEVEL", "DEFAULT", "FIX", "SOURCE")
 	for _, ci := range codes {
 		fix := fixFlag(ci.Fixable)
 		if fix == "" {
 			fix = "-"
 		}
-		fmt.Fprintf(&b, "%-*s  %-*s  %-12s  %s\n", width, ci.Code, lw, level(ci), fix, ci.Source)
+		fmt.Fprintf(&b, "%-*s  %-*s  %-7s  %-12s  %s\n", width, ci.Code, lw, level(ci), defaultText(ci), fix, ci.Source)
 	}
-	b.WriteString("\n* an error with --strict. skillet lint --explain CODE prints a code's documentation.\n")
+	b.WriteString("\n* an error with --strict. DEFAULT off: reported only when selected (--select, --extend-select,\n")
+	b.WriteString("skillet.yaml lint:). skillet lint --explain CODE prints a code's documentation.\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -190,19 +201,25 @@ func lintDocs() string {
 	b.WriteString(docsMarker + "\n\n## Codes\n\n")
 	b.WriteString("Every code skillet reports, with its default level (`--strict` raises the specification's rules to\n")
 	b.WriteString("errors), the `--fix` that mends it, and where the rule comes from. `skillet lint --list-rules` prints this\n")
-	b.WriteString("table and `skillet lint --explain CODE` one section.\n\n")
-	b.WriteString("| code | level | fix | summary |\n| --- | --- | --- | --- |\n")
+	b.WriteString("table and `skillet lint --explain CODE` one section. A rule off by default is reported only when selected\n")
+	b.WriteString("([choosing rules](#choosing-rules)).\n\n")
+	b.WriteString("| code | level | default | fix | summary |\n| --- | --- | --- | --- | --- |\n")
 	for _, ci := range codes {
 		fix := fixFlag(ci.Fixable)
 		if fix != "" {
 			fix = "`" + fix + "`"
 		}
-		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s |\n", ci.Code, ci.Code, levelText(ci), fix, strings.ReplaceAll(ci.Summary, "|", `\|`))
+		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s | %s |\n", ci.Code, ci.Code, levelText(ci), defaultText(ci), fix, strings.ReplaceAll(ci.Summary, "|", `\|`))
 	}
 	for _, ci := range codes {
 		fmt.Fprintf(&b, "\n## %s\n\n", ci.Code)
 		fmt.Fprintf(&b, "%s.\n\n", upperFirst(ci.Summary))
 		fmt.Fprintf(&b, "- Level: %s\n", levelText(ci))
+		if ci.OptIn {
+			fmt.Fprintf(&b, "- On by default: no (`--extend-select %s` reports it)\n", ci.Code)
+		} else {
+			b.WriteString("- On by default: yes\n")
+		}
 		if f := fixFlag(ci.Fixable); f != "" {
 			fmt.Fprintf(&b, "- Fixable: yes, `skillet lint %s`\n", f)
 		} else {

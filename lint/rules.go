@@ -1,0 +1,470 @@
+package lint
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/fsx"
+	"github.com/skillet-go/skillet/internal/ignore"
+	"github.com/skillet-go/skillet/internal/suggest"
+	"github.com/skillet-go/skillet/skill"
+)
+
+// Rules choose which rules (diagnostic codes) [Run] reports and at which
+// level (docs/lint.md#choosing-rules), as ruff's and golangci-lint's rule
+// selection does. Each entry is a code, a prefix of codes that ends
+// where a "-" follows ("name" is name-invalid, name-mismatch, name-missing
+// and name-normalized), or "all". An entry that is none of these makes
+// Run fail with an error wrapping [ErrUnknownCode] (from Options.Rules) or
+// report a config-invalid error at its line and column (from skillet.yaml).
+//
+// Options.Rules are the command line's (--select, --extend-select,
+// --ignore) and are taken with the lint: section of skillet.yaml: Select
+// replaces the file's select, the other fields add to the file's, and a
+// Severity given here wins over the file's for the same entry.
+type Rules struct {
+	// Select are the rules reported; empty means the rules on by default
+	// (every code but those whose CodeInfo.OptIn is set).
+	Select []string
+	// ExtendSelect are rules reported besides Select (opt-in ones, say).
+	ExtendSelect []string
+	// Ignore are rules not reported, whatever selects them.
+	Ignore []string
+	// Severity sets the level (error, warning or note) of the findings of
+	// a rule; a code's own entry wins over a prefix's.
+	Severity map[string]skill.Severity
+	// PerPathIgnores are rules not reported for paths a pattern matches,
+	// by pattern: relative to the workspace, in .gitignore syntax (a
+	// folder's pattern covers what is below it).
+	PerPathIgnores map[string][]string
+}
+
+// ErrUnknownCode is returned by [Run] for an entry of Options.Rules that
+// is no code, prefix of codes or "all"; the message suggests the nearest
+// code.
+var ErrUnknownCode = errors.New("unknown rule")
+
+// CodeSuppressionUnused: a skill's frontmatter comment
+// "# skillet: ignore[CODE]" suppressed nothing, or names no code.
+const CodeSuppressionUnused skill.Code = "suppression-unused"
+
+var _ = skill.Register(skill.CodeInfo{Code: CodeSuppressionUnused, Severity: skill.SeverityWarning,
+	Summary: "a # skillet: ignore[...] comment in the frontmatter suppresses nothing, or names no code",
+	Remedy:  "remove the code from the comment (or the comment), or correct the code's spelling",
+	Source:  "docs/lint.md#choosing-rules",
+	Help: "A comment \"# skillet: ignore[CODE,...]\" in a skill's frontmatter keeps skillet lint from reporting those codes (or prefixes) for that skill, " +
+		"with or without --strict. This finding says that one of its entries matched no finding of the run, so the comment no longer does anything, " +
+		"or that the entry is no code (the message names the nearest one). Without --strict an entry for a rule that --strict raises to an error " +
+		"(an unknown-field, say) is not reported as unused: it may be there for --strict runs."})
+
+// matchRule returns the codes of known that the entry e selects: the code
+// itself, the codes that start with e and a "-", or every code for "all";
+// nil when e selects none.
+func matchRule(e string, known []skill.CodeInfo) []skill.Code {
+	var out []skill.Code
+	for _, ci := range known {
+		c := string(ci.Code)
+		if e == "all" || c == e || strings.HasPrefix(c, e+"-") || strings.HasSuffix(e, "-") && strings.HasPrefix(c, e) {
+			out = append(out, ci.Code)
+		}
+	}
+	return out
+}
+
+// unknownRule is the message for an entry that selects no code: the
+// entry and the nearest code.
+func unknownRule(e string, known []skill.CodeInfo) string {
+	names := make([]string, 0, len(known))
+	for _, ci := range known {
+		names = append(names, string(ci.Code))
+	}
+	msg := fmt.Sprintf("%q is no diagnostic code", e)
+	if near := suggest.Nearest(e, names); near != "" {
+		msg += fmt.Sprintf("; did you mean %s?", near)
+	}
+	return msg + " (skillet lint --list-rules lists them)"
+}
+
+// CheckRule returns nil when e is a code, a prefix of codes or "all" (as
+// [Rules] takes them), else an error wrapping [ErrUnknownCode] that
+// suggests the nearest code.
+func CheckRule(e string) error {
+	known := skill.Codes()
+	if len(matchRule(e, known)) > 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %s", ErrUnknownCode, unknownRule(e, known))
+}
+
+// selection is the choice of rules of one run: the codes reported, their
+// levels, and the per-path ignores.
+type selection struct {
+	on       map[skill.Code]bool
+	level    map[skill.Code]skill.Severity
+	paths    []pathIgnore
+	selected bool // a select was given: a code not in on is off
+}
+
+// reported reports whether the findings of code are reported.
+func (sel *selection) reported(code skill.Code) bool {
+	if on, ok := sel.on[code]; ok {
+		return on
+	}
+	return !sel.selected
+}
+
+type pathIgnore struct {
+	m     *ignore.Matcher
+	codes map[skill.Code]bool
+}
+
+// newSelection makes the selection of the command line's rules (opts,
+// may be nil) and the configuration file's (cfg, may be nil). Unknown
+// entries of opts are an error wrapping ErrUnknownCode; those of the file
+// come back as a *catalog.ConfigError with each one's line and column.
+func newSelection(opts *Rules, cfg *catalog.LintConfig, configPath string) (*selection, error) {
+	known := skill.Codes()
+	if opts == nil {
+		opts = &Rules{}
+	}
+	if cfg == nil {
+		cfg = &catalog.LintConfig{}
+	}
+	var bad []*catalog.ConfigError
+	fileCodes := func(vs []catalog.ConfigValue) [][]skill.Code {
+		var out [][]skill.Code
+		for _, v := range vs {
+			m := matchRule(v.Value, known)
+			if m == nil {
+				bad = append(bad, &catalog.ConfigError{Path: configPath, Line: v.Line, Column: v.Column, Message: "lint: " + unknownRule(v.Value, known)})
+			}
+			out = append(out, m)
+		}
+		return out
+	}
+	var flagErr error
+	flagCodes := func(es []string) [][]skill.Code {
+		var out [][]skill.Code
+		for _, e := range es {
+			m := matchRule(e, known)
+			if m == nil && flagErr == nil {
+				flagErr = fmt.Errorf("%w: %s", ErrUnknownCode, unknownRule(e, known))
+			}
+			out = append(out, m)
+		}
+		return out
+	}
+	sel := &selection{on: map[skill.Code]bool{}, level: map[skill.Code]skill.Severity{}}
+	selected := fileCodes(cfg.Select)
+	if len(opts.Select) > 0 {
+		selected = flagCodes(opts.Select)
+	}
+	if len(opts.Select) == 0 && len(cfg.Select) == 0 {
+		for _, ci := range known {
+			sel.on[ci.Code] = !ci.OptIn
+		}
+	}
+	for _, group := range [][][]skill.Code{selected, fileCodes(cfg.ExtendSelect), flagCodes(opts.ExtendSelect)} {
+		for _, codes := range group {
+			for _, c := range codes {
+				sel.on[c] = true
+			}
+		}
+	}
+	for _, group := range [][][]skill.Code{fileCodes(cfg.Ignore), flagCodes(opts.Ignore)} {
+		for _, codes := range group {
+			for _, c := range codes {
+				sel.on[c] = false
+			}
+		}
+	}
+	sel.selected = len(opts.Select) > 0 || len(cfg.Select) > 0
+	// Levels: the file's, then the command line's; within each, prefixes
+	// before codes, so that a code's own entry wins.
+	type levelEntry struct {
+		e     string
+		level skill.Severity
+		at    *catalog.ConfigValue
+	}
+	var levels []levelEntry
+	for _, s := range cfg.Severity {
+		levels = append(levels, levelEntry{s.Code.Value, skill.Severity(s.Level.Value), &s.Level})
+		if m := matchRule(s.Code.Value, known); m == nil {
+			bad = append(bad, &catalog.ConfigError{Path: configPath, Line: s.Code.Line, Column: s.Code.Column, Message: "lint: " + unknownRule(s.Code.Value, known)})
+		}
+	}
+	flagLevels := slices.Sorted(func(yield func(string) bool) {
+		for e := range opts.Severity {
+			if !yield(e) {
+				return
+			}
+		}
+	})
+	for _, e := range flagLevels {
+		levels = append(levels, levelEntry{e, opts.Severity[e], nil})
+		flagCodes([]string{e})
+	}
+	for _, exact := range []bool{false, true} {
+		for _, le := range levels {
+			m := matchRule(le.e, known)
+			if (len(m) == 1 && string(m[0]) == le.e) != exact {
+				continue
+			}
+			switch le.level {
+			case skill.SeverityError, skill.SeverityWarning, skill.SeverityNote:
+			default:
+				if le.at != nil {
+					bad = append(bad, &catalog.ConfigError{Path: configPath, Line: le.at.Line, Column: le.at.Column,
+						Message: fmt.Sprintf("lint.severity.%s must be error, warning or note, not %q", le.e, le.level)})
+				} else if flagErr == nil {
+					flagErr = fmt.Errorf("%w: level %q of %s (error, warning or note)", ErrUnknownCode, le.level, le.e)
+				}
+				continue
+			}
+			for _, c := range m {
+				sel.level[c] = le.level
+			}
+		}
+	}
+	// Per-path ignores: the file's, then the command line's.
+	addPath := func(pattern string, codes [][]skill.Code) {
+		m, _ := ignore.Parse([]byte(pattern))
+		pi := pathIgnore{m: m, codes: map[skill.Code]bool{}}
+		for _, cs := range codes {
+			for _, c := range cs {
+				pi.codes[c] = true
+			}
+		}
+		sel.paths = append(sel.paths, pi)
+	}
+	for _, pi := range cfg.PerPathIgnores {
+		addPath(pi.Path.Value, fileCodes(pi.Codes))
+	}
+	for _, pattern := range slices.Sorted(func(yield func(string) bool) {
+		for p := range opts.PerPathIgnores {
+			if !yield(p) {
+				return
+			}
+		}
+	}) {
+		addPath(pattern, flagCodes(opts.PerPathIgnores[pattern]))
+	}
+	if len(bad) > 0 {
+		first := bad[0]
+		first.More = bad[1:]
+		return nil, first
+	}
+	if flagErr != nil {
+		return nil, flagErr
+	}
+	return sel, nil
+}
+
+// ignoredAt reports whether a per-path ignore covers code at path (made
+// relative to the workspace ws).
+func (sel *selection) ignoredAt(code skill.Code, path, ws string) bool {
+	if len(sel.paths) == 0 {
+		return false
+	}
+	rel, err := filepath.Rel(ws, path)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return false
+	}
+	rel = filepath.ToSlash(rel)
+	for _, pi := range sel.paths {
+		if pi.codes[code] && pi.m.Excluded(rel, false) {
+			return true
+		}
+	}
+	return false
+}
+
+// inlineIgnore is one entry of a skill's "# skillet: ignore[...]"
+// frontmatter comment: the code or prefix, where it is, and the codes it
+// selects (none for an unknown entry).
+type inlineIgnore struct {
+	entry        string
+	line, column int
+	codes        []skill.Code
+}
+
+// inlineIgnores reads the "# skillet: ignore[CODE,...]" comments of a
+// frontmatter (head: the file's bytes up to the body). A comment takes a
+// line of its own or ends a line; entries are codes or prefixes, split
+// at commas. Lines are 1-based from the file's start; columns count bytes.
+func inlineIgnores(head []byte) []inlineIgnore {
+	if !bytes.Contains(head, []byte("skillet:")) {
+		return nil
+	}
+	var out []inlineIgnore
+	var known []skill.CodeInfo
+	line := 0
+	for len(head) > 0 {
+		line++
+		text := head
+		if i := bytes.IndexByte(head, '\n'); i >= 0 {
+			text, head = head[:i], head[i+1:]
+		} else {
+			head = nil
+		}
+		s := string(text)
+		at := strings.Index(s, "skillet:")
+		if at < 0 {
+			continue
+		}
+		hash := strings.LastIndexByte(s[:at], '#')
+		if hash < 0 || strings.TrimSpace(s[hash+1:at]) != "" || hash > 0 && s[hash-1] != ' ' && s[hash-1] != '\t' {
+			continue
+		}
+		rest := strings.TrimLeft(s[at+len("skillet:"):], " \t")
+		if !strings.HasPrefix(rest, "ignore[") {
+			continue
+		}
+		open := len(s) - len(rest) + len("ignore[")
+		end := strings.IndexByte(s[open:], ']')
+		if end < 0 {
+			continue
+		}
+		if known == nil {
+			known = skill.Codes()
+		}
+		col := open
+		for _, part := range strings.Split(s[open:open+end], ",") {
+			e := strings.TrimSpace(part)
+			if e != "" {
+				lead := len(part) - len(strings.TrimLeft(part, " \t"))
+				out = append(out, inlineIgnore{entry: e, line: line, column: col + lead + 1, codes: matchRule(e, known)})
+			}
+			col += len(part) + 1
+		}
+	}
+	return out
+}
+
+// unparsedFrontmatter returns the frontmatter of a skill file the
+// listing could not parse: from its first line, when that is "---", to
+// the next "---" line (or the end); nil when there is none or the file
+// cannot be read.
+func unparsedFrontmatter(path string) []byte {
+	data, err := fsx.ReadFile(path, maxHeadRead)
+	if err != nil {
+		return nil
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if !bytes.HasPrefix(data, []byte("---")) {
+		return nil
+	}
+	for i := bytes.IndexByte(data, '\n'); i >= 0 && i+1 < len(data); {
+		rest := data[i+1:]
+		if bytes.HasPrefix(rest, []byte("---")) {
+			return data[:i+1]
+		}
+		j := bytes.IndexByte(rest, '\n')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+	}
+	return data
+}
+
+// fileIgnores are the inline ignores of one skill file, with which of
+// them suppressed something.
+type fileIgnores struct {
+	path, dir, skill string
+	flat             bool
+	entries          []inlineIgnore
+	used             []bool
+}
+
+// covers reports whether d is about fi's skill: its file, or (folder
+// form) a path in its folder reported for the same skill.
+func (fi *fileIgnores) covers(d *skill.Diagnostic) bool {
+	return d.Path == fi.path || !fi.flat && d.Skill == fi.skill && fsx.Within(d.Path, fi.dir)
+}
+
+// processSelect drops the findings of rules that are not selected, those
+// a per-path ignore covers and those a skill's inline ignore covers, and
+// reports each inline entry that suppressed nothing (suppression-unused).
+func processSelect(st *state) {
+	sel := st.sel
+	byPath := map[string]*fileIgnores{}
+	for _, fi := range st.ignores {
+		fi.used = make([]bool, len(fi.entries))
+		byPath[fi.path] = fi
+	}
+	inline := func(d *skill.Diagnostic) bool {
+		fi := byPath[d.Path]
+		if fi == nil && len(st.ignores) > 0 && d.Skill != "" {
+			for _, x := range st.ignores {
+				if x.covers(d) {
+					fi = x
+					break
+				}
+			}
+		}
+		if fi == nil || !fi.covers(d) {
+			return false
+		}
+		hit := false
+		for i, e := range fi.entries {
+			if slices.Contains(e.codes, d.Code) {
+				fi.used[i], hit = true, true
+			}
+		}
+		return hit
+	}
+	ws := st.r.Workspace
+	st.diags = slices.DeleteFunc(st.diags, func(d skill.Diagnostic) bool {
+		if d.Code == skill.CodeConfigInvalid {
+			return false
+		}
+		return !sel.reported(d.Code) || sel.ignoredAt(d.Code, d.Path, ws) || inline(&d)
+	})
+	if !sel.reported(CodeSuppressionUnused) {
+		return
+	}
+	strict := st.r.Settings.Mode == skill.Strict
+	var unused []skill.Diagnostic
+	for _, fi := range st.ignores {
+		for i, e := range fi.entries {
+			if fi.used[i] || st.files[fi.path] == nil || sel.ignoredAt(CodeSuppressionUnused, fi.path, ws) {
+				continue
+			}
+			msg := ""
+			switch {
+			case e.codes == nil:
+				msg = "skillet: ignore[" + e.entry + "]: " + unknownRule(e.entry, skill.Codes())
+			case !strict && slices.ContainsFunc(e.codes, func(c skill.Code) bool { return c.Info().Spec }):
+				continue // may be there for --strict runs
+			case !slices.ContainsFunc(e.codes, func(c skill.Code) bool { return sel.reported(c) }):
+				msg = fmt.Sprintf("skillet: ignore[%s] suppresses nothing: the rule is not selected", e.entry)
+			default:
+				msg = fmt.Sprintf("skillet: ignore[%s] suppresses nothing: no finding of that rule here", e.entry)
+			}
+			unused = append(unused, skill.Diagnostic{Code: CodeSuppressionUnused, Severity: severity(CodeSuppressionUnused),
+				Path: fi.path, Line: e.line, Column: e.column, Message: msg, Skill: fi.skill})
+		}
+	}
+	if len(unused) > 0 {
+		st.diags = sortFindings([][]skill.Diagnostic{st.diags, unused})
+	}
+}
+
+// processSeverity sets the level of the findings of each rule the
+// selection gives one.
+func processSeverity(st *state) {
+	if len(st.sel.level) == 0 {
+		return
+	}
+	for i := range st.diags {
+		if l, ok := st.sel.level[st.diags[i].Code]; ok {
+			st.diags[i].Severity = l
+		}
+	}
+}
