@@ -503,10 +503,10 @@ func (c *Catalog) load(s *Skill) (*Loaded, error) {
 		return nil, fmt.Errorf("reading skill %q: %w", s.Name, err)
 	}
 	defer rf.release()
-	parsed, _ := skill.Parse(rf.data, &skill.Options{
+	parsed, _ := parseSkill(rf.data, &skill.Options{
 		Path: s.Location, Flat: s.Flat, Mode: c.settings.Mode,
 		MaxDescriptionChars: c.settings.MaxDescriptionChars, Truncated: rf.truncated,
-	})
+	}, s.BaseDir)
 	if parsed == nil {
 		return nil, fmt.Errorf("skill %q no longer parses: run skillet lint %s", s.Name, s.Location)
 	}

@@ -43,12 +43,14 @@ func TestCorpus(t *testing.T) {
 			"catalog-truncated": 1, "description-long": 229, "description-too-long": 1, "duplicate-name": 2,
 			"metadata-invalid": 2, "name-mismatch": 4, "too-large": 2, "unknown-field": 2,
 		}},
-		// Strict mode reads the specification's six fields only: a skill
-		// with when-to-use, disable-model-invocation or an extension field
-		// has an unknown-field error and is not loaded.
+		// Strict mode reads as the reference validator does
+		// (internal/skillsref.CheckFile): a skill with when-to-use,
+		// disable-model-invocation or an extension field has an
+		// unknown-field error and is not loaded, a nested metadata is no
+		// finding, and a flow mapping is a parse-error.
 		{"strict", true, 424, map[string]int{
 			"catalog-truncated": 1, "description-long": 229, "description-too-long": 1, "duplicate-name": 2,
-			"metadata-invalid": 2, "name-mismatch": 4, "too-large": 2, "unknown-field": 16,
+			"name-mismatch": 4, "parse-error": 1, "too-large": 2, "unknown-field": 15,
 		}},
 	} {
 		t.Run(tt.mode, func(t *testing.T) {

@@ -714,10 +714,10 @@ func (c *Catalog) readOne(cand candidate) *entry {
 		return &entry{readErr: err}
 	}
 	defer rf.release()
-	s, diags := skill.Parse(rf.data, &skill.Options{
+	s, diags := parseSkill(rf.data, &skill.Options{
 		Path: cand.path, Flat: cand.flat, Mode: c.settings.Mode,
 		MaxDescriptionChars: c.settings.MaxDescriptionChars, SkipBody: !c.opts.Bodies || c.onParsed != nil, Truncated: rf.truncated,
-	})
+	}, cand.dir)
 	if c.onParsed != nil && s != nil {
 		c.onParsed(catalogx.Parsed{Path: cand.path, Dir: cand.dir, Flat: cand.flat, Skill: s, Data: rf.data})
 	}

@@ -329,13 +329,10 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 		w.diag(skill.CodeUnreadable, dir.path, "the folder cannot be read: %s; skipped", errText(ds.err))
 		return
 	}
-	for i := range ds.children {
-		e := &ds.children[i]
-		if name := e.name(); name != SkillFile && strings.EqualFold(name, SkillFile) && !e.typ.IsDir() {
-			ref := e.fileRef()
-			w.addRef(candidate{root: w.root, path: ref.path, dir: dir.path, fileCase: true}, ref.z)
-			return
-		}
+	if e := caseVariant(ds.children); e != nil {
+		ref := e.fileRef()
+		w.addRef(candidate{root: w.root, path: ref.path, dir: dir.path, fileCase: true}, ref.z)
+		return
 	}
 	w.folders++
 	if w.folders > w.c.settings.MaxFolders {
@@ -365,6 +362,28 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 	if depth > 0 && hasFile && w.found == before && !w.stopWalk {
 		w.diag(skill.CodeFileMissing, dir.path, "the folder holds files but no %s, and no skill below it", SkillFile)
 	}
+}
+
+// caseVariant returns the entry that is the folder's skill file when it
+// has no SKILL.md: skill.md, which the reference validator also reads
+// (internal/skillsref.FindSkillFile), else the first file named SKILL.md
+// in another letter case; nil when there is none.
+func caseVariant(children []child) *child {
+	var other *child
+	for i := range children {
+		e := &children[i]
+		name := e.name()
+		if name == SkillFile || !strings.EqualFold(name, SkillFile) || e.typ.IsDir() {
+			continue
+		}
+		if name == "skill.md" {
+			return e
+		}
+		if other == nil {
+			other = e
+		}
+	}
+	return other
 }
 
 // statSkill lstats dir's SKILL.md and adds it as a candidate, or reports a

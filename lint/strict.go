@@ -24,9 +24,7 @@ import (
 // name that differs from its folder a name-mismatch). Flat-form files (ROOT/NAME.md) are not skill folders for the
 // reference; their specification findings are raised to errors. Findings
 // that are not about a file's content (discovery, precedence, the body's
-// length, broken references) keep their level. One finding goes beyond
-// the reference: strict mode refuses a skill with no body (empty-body, an
-// error), which the reference accepts.
+// length, broken references, empty-body) keep their level.
 func strictFindings(diags []skill.Diagnostic, candidates []*candidate) []skill.Diagnostic {
 	folder := map[string]*candidate{}
 	for _, cd := range candidates {
@@ -53,8 +51,7 @@ func strictFindings(diags []skill.Diagnostic, candidates []*candidate) []skill.D
 			name = cd.Skill.Name
 		}
 		for _, v := range skillsref.Check(filepath.Dir(cd.Path)) {
-			out = append(out, skill.Diagnostic{Code: v.Code, Severity: skill.SeverityError, Path: cd.Path,
-				Line: v.Line, Column: v.Column, Message: skillsref.Brief(v.Message), Skill: name})
+			out = append(out, v.Diagnostic(cd.Path, name))
 		}
 	}
 	return out
@@ -62,13 +59,7 @@ func strictFindings(diags []skill.Diagnostic, candidates []*candidate) []skill.D
 
 // contentRule reports whether code is about what a skill file says, which
 // the reference validator's rules decide in strict mode.
-func contentRule(code skill.Code) bool {
-	switch code {
-	case skill.CodeParseError, skill.CodeInvalidEncoding, skill.CodeFileMissing:
-		return true
-	}
-	return code.Info().Spec
-}
+func contentRule(code skill.Code) bool { return skillsref.ContentCode(code) }
 
 // candidate is one skill file a listing read (internal/catalogx).
 type candidate = catalogx.Candidate[catalog.Skill]

@@ -3,10 +3,10 @@ package skill
 // The codes of parsing, registered with their documentation (docs/lint.md).
 var _ = Register(
 	CodeInfo{Code: CodeEmptyBody, Severity: SeverityWarning, Spec: false,
-		Summary: "frontmatter exists but nothing follows it; the skill loads with its description only (an error with --strict)",
+		Summary: "frontmatter exists but nothing follows it; the skill loads with its description only",
 		Remedy:  "write the instructions below the closing --- line",
 		Source:  "Kestrel, https://agentskills.io/specification#body-content",
-		Help:    "The frontmatter is not followed by any instructions, so loading the skill gives the model its description only. The specification allows it (a skill can be its description and bundled files) and the skill loads; --strict refuses it. Write the procedure below the closing --- line."},
+		Help:    "The frontmatter is not followed by any instructions, so loading the skill gives the model its description only. The specification allows it (a skill can be its description and bundled files) and the skill loads, with --strict too. Write the procedure below the closing --- line."},
 	CodeInfo{Code: CodeNameInvalid, Severity: SeverityError, Spec: true,
 		Fixable: "name",
 		Summary: "the name does not match [a-z0-9][a-z0-9._-]* after normalisation (a warning when only the spec's stricter rule is broken)",

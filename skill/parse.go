@@ -415,12 +415,9 @@ func (p *parser) parse() *Skill {
 
 	if f.found && len(trimmed) == 0 {
 		// The specification requires no body: a skill can be its
-		// description and bundled files. Strict mode keeps the error.
-		if p.opts.Mode == Strict {
-			p.reportSeverity(CodeEmptyBody, SeverityError, f.bodyLine-1, 1, "the frontmatter is not followed by any instructions")
-		} else {
-			p.report(CodeEmptyBody, f.bodyLine-1, 1, "the frontmatter is not followed by any instructions; the skill loads with its description only")
-		}
+		// description and bundled files, in strict mode too (the
+		// reference validator accepts it).
+		p.report(CodeEmptyBody, f.bodyLine-1, 1, "the frontmatter is not followed by any instructions; the skill loads with its description only")
 	}
 	return s
 }

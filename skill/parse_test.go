@@ -565,7 +565,6 @@ func TestParseStrictRefusesWhatLenientLoads(t *testing.T) {
 	}{
 		{"unclosed, strict", "---\nname: x\ndescription: d\n\nbody\n", Options{Mode: Strict}, []string{"parse-error@1:1"}},
 		{"unclosed, truncated", "---\nname: x\ndescription: d\n\nbody\n", Options{Truncated: true}, []string{"parse-error@1:1"}},
-		{"empty body, strict", "---\nname: x\ndescription: d\n---\n", Options{Mode: Strict}, []string{"empty-body@4:1"}},
 		{"comment before the fence, strict", "<!-- c -->\n---\nname: x\ndescription: d\n---\nbody\n", Options{Mode: Strict}, []string{"no-frontmatter@1:1"}},
 		{"closed by ..., strict", "---\nname: x\ndescription: d\n...\nbody\n", Options{Mode: Strict}, []string{"parse-error@1:1"}},
 	} {

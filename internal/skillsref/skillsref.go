@@ -137,6 +137,11 @@ func frontmatter(file string) ([]kv, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseFrontmatter(data)
+}
+
+// parseFrontmatter is frontmatter on the file's bytes.
+func parseFrontmatter(data []byte) ([]kv, error) {
 	if !utf8.Valid(data) {
 		off := 0
 		for off < len(data) {
@@ -263,14 +268,59 @@ func Check(dir string) []Violation {
 	}
 	file := FindSkillFile(dir)
 	if file == "" {
-		return []Violation{{Code: skill.CodeFileMissing, Message: "Missing required file: SKILL.md"}}
+		return []Violation{missingFile}
 	}
-	fm, err := frontmatter(file)
+	data, err := readFile(file)
 	if err != nil {
-		var e *Error
-		errors.As(err, &e)
-		return []Violation{{Code: e.Code, Message: e.Message, Line: e.Line, Column: e.Column}}
+		return []Violation{errViolation(err)}
 	}
+	vs, _, _ := CheckFile(pyName(dir), filepath.Base(file), data)
+	return vs
+}
+
+var missingFile = Violation{Code: skill.CodeFileMissing, Message: "Missing required file: SKILL.md"}
+
+func errViolation(err error) Violation {
+	var e *Error
+	errors.As(err, &e)
+	return Violation{Code: e.Code, Message: e.Message, Line: e.Line, Column: e.Column}
+}
+
+// CheckFile is [Check] on a skill file already read: dirName is the name
+// of the folder holding it (as [Check] takes it from the folder's path),
+// fileName the file's own name and data its bytes. A fileName other than
+// SKILL.md and skill.md (SKILL.MD, Skill.md) is a file the reference does
+// not find: the folder has no SKILL.md. When there is no violation, name
+// and description are the two fields as the reference reads them
+// (stripped of white space, the name NFKC-normalised).
+//
+// It is the one decision of strict mode: skillet validate calls it
+// through [Check], and the catalog in strict mode (skillet list, prompt,
+// show and lint --strict) loads a skill folder exactly when it returns no
+// violation (docs/lint.md#reference-parity).
+func CheckFile(dirName, fileName string, data []byte) (vs []Violation, name, description string) {
+	if fileName != "SKILL.md" && fileName != "skill.md" {
+		return []Violation{missingFile}, "", ""
+	}
+	if len(data) > maxFileBytes {
+		return []Violation{{Code: skill.CodeTooLarge, Message: fmt.Sprintf("Cannot read %s: the file is over %d bytes", fileName, maxFileBytes)}}, "", ""
+	}
+	fm, err := parseFrontmatter(data)
+	if err != nil {
+		return []Violation{errViolation(err)}, "", ""
+	}
+	out := fieldViolations(fm, dirName)
+	if len(out) == 0 {
+		n, _ := get(fm, "name")
+		d, _ := get(fm, "description")
+		name, description = norm.NFKC.String(pyStrip(n.(string))), pyStrip(d.(string))
+	}
+	return out, name, description
+}
+
+// fieldViolations checks the frontmatter's fields, in the reference's
+// order.
+func fieldViolations(fm []kv, dirName string) []Violation {
 	var out []Violation
 	var unknown []string
 	var first kv // the first unknown key in the file, whose place the violation takes
@@ -291,7 +341,7 @@ func Check(dir string) []Violation {
 	if v, ok := get(fm, "name"); !ok {
 		out = append(out, Violation{Code: skill.CodeNameMissing, Message: "Missing required field in frontmatter: name"})
 	} else {
-		out = append(out, nameViolations(v, pyName(dir))...)
+		out = append(out, nameViolations(v, dirName)...)
 	}
 	if v, ok := get(fm, "description"); !ok {
 		out = append(out, Violation{Code: skill.CodeNoDescription, Message: "Missing required field in frontmatter: description"})
@@ -308,6 +358,27 @@ func Check(dir string) []Violation {
 		}
 	}
 	return out
+}
+
+// ContentCode reports whether code is one strict mode decides with the
+// reference's rules: a finding about what a skill file says (every code
+// the specification's rules own, plus parse-error, invalid-encoding
+// and file-missing). In strict mode such findings about a skill
+// folder's file are exactly [CheckFile]'s violations.
+func ContentCode(code skill.Code) bool {
+	switch code {
+	case skill.CodeParseError, skill.CodeInvalidEncoding, skill.CodeFileMissing:
+		return true
+	}
+	return code.Info().Spec
+}
+
+// Diagnostic is v as a finding about the skill file path: an error with
+// v's code, position and message on one line ([Brief]); skillName is the
+// skill's name when it is known.
+func (v Violation) Diagnostic(path, skillName string) skill.Diagnostic {
+	return skill.Diagnostic{Code: v.Code, Severity: skill.SeverityError, Path: path,
+		Line: v.Line, Column: v.Column, Message: Brief(v.Message), Skill: skillName}
 }
 
 // Validate checks the skill folder dir as [Check] does and returns the

@@ -3,6 +3,7 @@ package skillsref
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -93,6 +94,36 @@ func FuzzFrontmatter(f *testing.F) {
 		_, err := frontmatter(file)
 		if err != nil && (!IsError(err) || err.Error() == "") {
 			t.Fatalf("error %T %q is not a reference error", err, err)
+		}
+	})
+}
+
+// FuzzCheckFile checks that the decision of strict mode on a file's bytes
+// never panics, is the verdict of Check on the same file written to a
+// folder, and gives a non-empty name and description exactly when there is
+// no violation.
+func FuzzCheckFile(f *testing.F) {
+	for _, s := range []string{
+		"---\nname: x\ndescription: d\n---\n", "---\nname: x\ndescription: d\nmetadata:\n  a:\n    b: c\n---\nB\n",
+		"---\nname: x\ndescription: d\nallowed-tools: [A, B]\n---\n", "---\nname:\ndescription: d\n---\n",
+		"---\nname: X\ndescription: 42\n---\n", "# no frontmatter\n", "---\nname: x\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		vs, name, desc := CheckFile("x", "SKILL.md", data)
+		if (len(vs) == 0) != (name != "" && desc != "") {
+			t.Fatalf("%d violations, name %q, description %q", len(vs), name, desc)
+		}
+		dir := filepath.Join(t.TempDir(), "x")
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := Check(dir); !slices.Equal(got, vs) {
+			t.Fatalf("Check: %v, CheckFile: %v", got, vs)
 		}
 	})
 }
