@@ -226,7 +226,7 @@ func TestEachStoppedClosesHeld(t *testing.T) {
 	}
 	stop := errors.New("stop")
 	finishes(t, func() {
-		if _, err := c.Each(context.Background(), func(*Listing, *Skill) error { return stop }); !errors.Is(err, stop) {
+		if _, err := c.each(context.Background(), func(*Listing, *Skill) error { return stop }); !errors.Is(err, stop) {
 			t.Errorf("Each returned %v, want fn's error", err)
 		}
 	})
@@ -280,7 +280,7 @@ func listingSummary(t *testing.T, opts *Options) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	el, err := c.Each(context.Background(), func(_ *Listing, s *Skill) error {
+	el, err := c.each(context.Background(), func(_ *Listing, s *Skill) error {
 		fmt.Fprintf(&b, "each %s %q %d\n", s.Name, s.Description, s.Bytes)
 		return nil
 	})

@@ -16,8 +16,10 @@ import (
 
 // Options configure [New]. A nil *Options means the zero value: the current
 // folder as workspace, its configuration file if any, the default preset.
-// Non-zero fields override the configuration file (flags override the
-// file, docs/discovery.md#configuration).
+// Every setting skillet.yaml takes (docs/discovery.md#configuration) has a
+// field here; a non-zero field overrides the file's value, with the same
+// defaults and the same validation (an invalid value is a *ConfigError
+// whose Path is "Options").
 type Options struct {
 	// Workspace is the project folder; "" means the current folder.
 	Workspace string
@@ -26,45 +28,73 @@ type Options struct {
 	ConfigFile string
 	// NoConfigFile skips looking for a configuration file.
 	NoConfigFile bool
-	// Preset overrides the configuration's preset: the name of a host
-	// profile (see [ProfileNames] and docs/hosts.md).
+	// Preset chooses the host whose layout and loading rules the catalog
+	// emulates: the name of a host profile (see [ProfileNames] and
+	// docs/hosts.md). It sets the default roots; a host rule that changes
+	// what is loaded says so in its diagnostic (docs/hosts.md).
 	Preset string
+	// Directories replace the preset's project roots: folders relative to
+	// the workspace, highest precedence first, each kept inside it
+	// (directory-escape). NoProject scans no project root at all.
+	Directories []string
+	NoProject   bool
+	// UserRoots replace the preset's user roots ("~" is expanded);
+	// NoUser skips the user roots.
+	UserRoots []string
+	NoUser    bool
 	// ExtraPaths are extra roots (folders or loose .md files) appended
 	// after the configuration's extraPaths; relative paths are relative to
 	// the current folder.
 	ExtraPaths []string
-	// NoUser skips the user roots.
-	NoUser bool
+	// TrustedPaths are folders that symlinks may lead into from any root,
+	// added to the configuration's.
+	TrustedPaths []string
+	// Sources are where skills come from besides the roots above, in
+	// precedence order; nil means the local file system alone. See
+	// [Source].
+	Sources []Source
+	// Enable, when not nil, lists the only skills the catalog loads, by
+	// name; Disable lists skills it leaves out (docs/discovery.md#enable).
+	// Both add to the configuration's enable and disable lists.
+	Enable  []string
+	Disable []string
 	// Strict forces strict mode (docs/format.md#names) whatever the configuration says.
 	Strict bool
-	// MaxSkillBytes, MaxSkills and MaxDescriptionChars override the
-	// configuration when positive.
+	// MaxSkillBytes, MaxSkills, MaxDescriptionChars and
+	// CatalogBudgetChars override the configuration when positive.
 	MaxSkillBytes       int
 	MaxSkills           int
 	MaxDescriptionChars int
+	CatalogBudgetChars  int
+	// ToolName overrides the load tool's name (1-64 letters, digits, _
+	// and -; default use_skill).
+	ToolName string
 	// MaxDepth bounds how deep below a root the walk goes (default 6);
 	// MaxFolders bounds how many grouping folders it reads per root
 	// (default 2000). docs/discovery.md#shapes.
 	MaxDepth   int
 	MaxFolders int
-	// Bodies makes List keep each skill's body (up to maxSkillBytes) in
-	// Skill.Body, for a caller that reads every body anyway (skillet lint):
-	// each file is then read once. Without it the body is read on demand
-	// (Load, Content) and the listing holds none.
-	Bodies bool
-	// Index is a folder where the catalog keeps a persistent index of its
+
+	// bodies makes List keep each skill's body (up to maxSkillBytes) in
+	// the parsed skill, for a caller that reads every body anyway
+	// (skillet lint, through catalogx): each file is then read once.
+	// Without it the body is read on demand (Load, Content) and the
+	// listing holds none.
+	bodies bool
+	// index is a folder where the catalog keeps a persistent index of its
 	// listing between processes ("" for none; skillet's one-skill commands
-	// use a folder under os.UserCacheDir). The first List of a catalog
-	// answers from the index, at the cost of one stat per folder and skill
-	// file it covers, when none of them changed; otherwise it walks as
-	// usual and writes a new index. The index is keyed by workspace,
-	// settings, options and the running binary, and never trusted when it
-	// cannot be decoded (docs/performance.md#persistent-index).
-	Index string
-	// Home replaces the home folder (tests); "" means os.UserHomeDir.
-	Home string
-	// Getenv replaces os.Getenv (tests); it is asked for XDG_CONFIG_HOME.
-	Getenv func(string) string
+	// use a folder under os.UserCacheDir, through catalogx). The first
+	// List of a catalog answers from the index, at the cost of one stat
+	// per folder and skill file it covers, when none of them changed;
+	// otherwise it walks as usual and writes a new index. The index is
+	// keyed by workspace, settings, options and the running binary, and
+	// never trusted when it cannot be decoded
+	// (docs/performance.md#persistent-index).
+	index string
+	// home replaces the home folder (tests); "" means os.UserHomeDir.
+	home string
+	// getenv replaces os.Getenv (tests); it is asked for XDG_CONFIG_HOME.
+	getenv func(string) string
 }
 
 // Settings are the effective settings of a catalog after the configuration
@@ -101,7 +131,7 @@ type Catalog struct {
 	// parses (not those it takes from its cache), on the goroutine that
 	// read it, as soon as it is parsed, with the bytes read: lint checks
 	// each body then (catalogx.OnParsed). The listing then holds no
-	// bodies, whatever Options.Bodies says.
+	// bodies, whatever Options.bodies says.
 	onParsed    func(catalogx.Parsed)
 	cfg         Config
 	cfgDiags    []skill.Diagnostic
@@ -133,6 +163,13 @@ type Catalog struct {
 	snap   *Listing
 
 	idx *indexState // the persistent index (index.go), guarded by mu
+
+	// merged says List goes through listAll (merge.go): the catalog has
+	// Sources or an enable or disable list. mergeMu serialises listAll.
+	merged          bool
+	sources         []*source
+	enable, disable []string
+	mergeMu         sync.Mutex
 }
 
 // Errors returned by the catalog's lookups and file reads; they are wrapped
@@ -164,7 +201,7 @@ func New(ctx context.Context, opts *Options) (*Catalog, error) {
 		cwd = "."
 	}
 	c.cwd = cwd
-	c.env.home = opts.Home
+	c.env.home = opts.home
 	if c.env.home == "" {
 		c.env.home, _ = os.UserHomeDir()
 	}
@@ -172,7 +209,7 @@ func New(ctx context.Context, opts *Options) (*Catalog, error) {
 		c.env.home = "/"
 	}
 	c.env.home = filepath.Clean(c.env.home)
-	c.env.getenv = opts.Getenv
+	c.env.getenv = opts.getenv
 	if c.env.getenv == nil {
 		c.env.getenv = os.Getenv
 	}
@@ -213,6 +250,18 @@ func New(ctx context.Context, opts *Options) (*Catalog, error) {
 	}
 	c.profile = p
 
+	if opts.ToolName != "" && !validToolName(opts.ToolName) {
+		return nil, &ConfigError{Path: "Options", Message: fmt.Sprintf("ToolName %q: want 1-64 characters of letters, digits, _ and -", opts.ToolName)}
+	}
+	if c.sources, err = newSources(opts.Sources); err != nil {
+		return nil, err
+	}
+	if c.cfg.Enable != nil || opts.Enable != nil {
+		c.enable = append(append([]string{}, c.cfg.Enable...), opts.Enable...)
+	}
+	c.disable = append(append([]string(nil), c.cfg.Disable...), opts.Disable...)
+	c.merged = c.sources != nil || c.enable != nil || len(c.disable) > 0
+
 	mode, _ := skill.ParseMode(c.cfg.Mode)
 	if opts.Strict {
 		mode = skill.Strict
@@ -225,10 +274,13 @@ func New(ctx context.Context, opts *Options) (*Catalog, error) {
 		MaxSkillBytes:       pick(opts.MaxSkillBytes, c.cfg.MaxSkillBytes, DefaultMaxSkillBytes),
 		MaxSkills:           pick(opts.MaxSkills, c.cfg.MaxSkills, DefaultMaxSkills),
 		MaxDescriptionChars: pick(opts.MaxDescriptionChars, c.cfg.MaxDescriptionChars, skill.DefaultMaxDescriptionChars),
-		CatalogBudgetChars:  c.cfg.CatalogBudgetChars,
+		CatalogBudgetChars:  pick(opts.CatalogBudgetChars, c.cfg.CatalogBudgetChars),
 		ToolName:            c.cfg.ToolName,
 		MaxDepth:            pick(opts.MaxDepth, 0, DefaultMaxDepth),
 		MaxFolders:          pick(opts.MaxFolders, 0, DefaultMaxFolders),
+	}
+	if opts.ToolName != "" {
+		s.ToolName = opts.ToolName
 	}
 	if s.ToolName == "" {
 		s.ToolName = DefaultToolName
@@ -236,6 +288,9 @@ func New(ctx context.Context, opts *Options) (*Catalog, error) {
 	c.settings = s
 	for _, t := range c.cfg.TrustedPaths {
 		c.trustedReal = append(c.trustedReal, realPath(c.env.expand(t, ws)))
+	}
+	for _, t := range opts.TrustedPaths {
+		c.trustedReal = append(c.trustedReal, realPath(c.env.expand(t, cwd)))
 	}
 	return c, nil
 }
@@ -293,7 +348,8 @@ type Skill struct {
 	parsed   *skill.Skill // the frontmatter; its Body is "" (Load reads it)
 	lazy     *lazyParsed  // instead of parsed, for a skill read from the index
 	c        *Catalog
-	boundary string // the root's boundary (docs/discovery.md#boundaries), symlinks resolved
+	boundary string  // the root's boundary (docs/discovery.md#boundaries), symlinks resolved
+	src      *source // the Source of a skill not found on the local file system
 }
 
 // Parsed returns the skill's SKILL.md as parsed when it was listed: every
@@ -353,6 +409,9 @@ func (s *Skill) openSkillFile() (*os.File, error) {
 	if s.c == nil {
 		return nil, fmt.Errorf("%w: %q was not loaded by a Catalog", ErrNotFound, s.Name)
 	}
+	if s.src != nil {
+		return nil, fmt.Errorf("%w: %s is not on the local file system", ErrNotFile, s.Location)
+	}
 	f, err := openFollow(s.Location)
 	if err != nil {
 		return nil, err
@@ -380,6 +439,9 @@ func (s *Skill) openSkillFile() (*os.File, error) {
 func (s *Skill) openRoot() (*os.Root, error) {
 	if s.c == nil {
 		return nil, fmt.Errorf("%w: %q was not loaded by a Catalog", ErrNotFound, s.Name)
+	}
+	if s.src != nil {
+		return nil, fmt.Errorf("%w: %s is not on the local file system", ErrNotFile, s.BaseDir)
 	}
 	root, err := os.OpenRoot(s.BaseDir)
 	if err != nil {
@@ -498,6 +560,9 @@ func (c *Catalog) Load(ctx context.Context, name string) (*Loaded, error) {
 }
 
 func (c *Catalog) load(s *Skill) (*Loaded, error) {
+	if s.src != nil {
+		return s.loadSource()
+	}
 	rf, err := readSkillFile(s.Location, c.settings.MaxSkillBytes, s.allowed)
 	if err != nil {
 		return nil, fmt.Errorf("reading skill %q: %w", s.Name, err)

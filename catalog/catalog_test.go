@@ -59,7 +59,7 @@ func TestRootsByPreset(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			o := e.opts(tt.opts)
 			if tt.env != nil {
-				o.Getenv = func(k string) string { return tt.env[k] }
+				o.getenv = func(k string) string { return tt.env[k] }
 			}
 			c, err := New(context.Background(), o)
 			if err != nil {

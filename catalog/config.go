@@ -55,6 +55,10 @@ type Config struct {
 	// which level (docs/lint.md#choosing-rules). Its codes are checked by
 	// package lint, which reports an unknown one at its line and column.
 	Lint *LintConfig `json:"lint,omitempty"`
+	// Enable, when set, lists the only skills loaded, by name; Disable
+	// lists skills left out (docs/discovery.md#enable).
+	Enable  []string `json:"enable,omitempty"`
+	Disable []string `json:"disable,omitempty"`
 
 	// extraAt is where each of ExtraPaths is in the file (1-based line
 	// and column), for diagnostics about an entry.
@@ -230,6 +234,8 @@ var configFields = []struct {
 		return err
 	}},
 	{"trustedPaths", field(func(c *Config) *[]string { return &c.TrustedPaths }, stringList)},
+	{"enable", field(func(c *Config) *[]string { return &c.Enable }, stringList)},
+	{"disable", field(func(c *Config) *[]string { return &c.Disable }, stringList)},
 	{"maxSkillBytes", field(func(c *Config) *int { return &c.MaxSkillBytes }, positiveInt)},
 	{"maxSkills", field(func(c *Config) *int { return &c.MaxSkills }, positiveInt)},
 	{"maxDescriptionChars", field(func(c *Config) *int { return &c.MaxDescriptionChars }, positiveInt)},

@@ -9,7 +9,7 @@ import (
 	"github.com/skillet-go/skillet/skill"
 )
 
-// Each lists the catalog as [Catalog.List] does and hands fn the skills of
+// each lists the catalog as [Catalog.List] does and hands fn the skills of
 // that listing one at a time, in the listing's order, instead of returning
 // them: a skill is handed over as soon as no later skill file can change
 // it, and nothing of it is kept afterwards except what precedence needs
@@ -23,12 +23,12 @@ import (
 // Listing returned has Workspace, Roots and Diagnostics (those List would
 // give); Skills and the candidates lint reads are nil. Each keeps no cache and no
 // snapshot, so a later List of the same Catalog walks and reads again. A
-// Catalog with a persistent index (Options.Index), one that has listed
+// Catalog with a persistent index (Options.index), one that has listed
 // already, or a host profile other than the native one lists with List and
 // hands out its skills.
-func (c *Catalog) Each(ctx context.Context, fn func(l *Listing, s *Skill) error) (*Listing, error) {
+func (c *Catalog) each(ctx context.Context, fn func(l *Listing, s *Skill) error) (*Listing, error) {
 	c.mu.Lock()
-	if c.opts.Index != "" || !c.profile.Native || len(c.cache) > 0 || len(c.dirs) > 0 {
+	if c.merged || c.opts.index != "" || !c.profile.Native || len(c.cache) > 0 || len(c.dirs) > 0 {
 		c.mu.Unlock()
 		return c.eachListed(ctx, fn)
 	}

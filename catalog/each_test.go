@@ -27,7 +27,7 @@ func TestEachStops(t *testing.T) {
 	}
 	stop := errors.New("stop")
 	n := 0
-	_, err = c.Each(context.Background(), func(*Listing, *Skill) error {
+	_, err = c.each(context.Background(), func(*Listing, *Skill) error {
 		n++
 		if n == 5 {
 			return stop
@@ -39,7 +39,7 @@ func TestEachStops(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	n = 0
-	_, err = c.Each(ctx, func(*Listing, *Skill) error {
+	_, err = c.each(ctx, func(*Listing, *Skill) error {
 		n++
 		cancel()
 		return nil
@@ -250,7 +250,7 @@ func TestEachKeepsLittle(t *testing.T) {
 	}
 	var during int64
 	k := 0
-	_, err = c.Each(context.Background(), func(*Listing, *Skill) error {
+	_, err = c.each(context.Background(), func(*Listing, *Skill) error {
 		if k++; k%500 == 0 {
 			during = max(during, live()-base)
 		}

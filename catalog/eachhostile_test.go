@@ -237,7 +237,7 @@ func TestEachStopsAnywhere(t *testing.T) {
 		eachLockstep = func(string) { found++ }
 		c, err := New(context.Background(), opts)
 		must(t, err)
-		if _, err := c.Each(context.Background(), func(*Listing, *Skill) error { return nil }); err != nil {
+		if _, err := c.each(context.Background(), func(*Listing, *Skill) error { return nil }); err != nil {
 			t.Fatal(err)
 		}
 		files := found
@@ -265,7 +265,7 @@ func TestEachStopsAnywhere(t *testing.T) {
 				must(t, err)
 				handed := 0
 				finishes(t, func() {
-					_, err = c.Each(context.Background(), func(_ *Listing, s *Skill) error {
+					_, err = c.each(context.Background(), func(_ *Listing, s *Skill) error {
 						if handed > k {
 							t.Errorf("seed %d: skill %s handed out after fn failed", seed, s.Name)
 						}
@@ -294,7 +294,7 @@ func TestEachStopsAnywhere(t *testing.T) {
 			}
 			handed := 0
 			finishes(t, func() {
-				_, err = c.Each(ctx, func(_ *Listing, s *Skill) error {
+				_, err = c.each(ctx, func(_ *Listing, s *Skill) error {
 					if handed >= len(full.Skills) || s.Location != full.Skills[handed].Location {
 						t.Errorf("seed %d, cancelled at file %d: skill %d is %s, not List's", seed, k, handed, s.Location)
 					}
@@ -341,7 +341,7 @@ func TestEachCancelledBetweenFiles(t *testing.T) {
 				cancel()
 			}
 		}
-		_, err = c.Each(ctx, func(_ *Listing, s *Skill) error {
+		_, err = c.each(ctx, func(_ *Listing, s *Skill) error {
 			t.Errorf("lockstep %v: Each handed out %s from %s after the context was cancelled", step, s.Name, s.Location)
 			return nil
 		})

@@ -44,7 +44,7 @@ func TestEachCancelledMidWalk(t *testing.T) {
 		}
 		stop := errors.New("stop")
 		finishes(t, func() {
-			_, err = c.Each(ctx, func(*Listing, *Skill) error {
+			_, err = c.each(ctx, func(*Listing, *Skill) error {
 				if handed++; mode == "fn fails" && handed == n/2 {
 					return stop
 				}

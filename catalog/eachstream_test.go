@@ -34,7 +34,7 @@ func eachLog(t *testing.T, opts *Options, base string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.Each(context.Background(), func(_ *Listing, s *Skill) error {
+	_, err = c.each(context.Background(), func(_ *Listing, s *Skill) error {
 		mu.Lock()
 		defer mu.Unlock()
 		log = append(log, "hand "+s.Name+" "+rel(s.Location))

@@ -53,6 +53,9 @@ func (s *Skill) ReadFile(rel string, limit int64) ([]byte, error) {
 	if clean == "." {
 		return nil, fmt.Errorf("%w: %q is the skill folder itself", ErrNotFile, rel)
 	}
+	if s.src != nil {
+		return s.readFileSource(rel, clean, limit)
+	}
 	if s.Flat && clean != filepath.Base(s.Location) {
 		// Only its own file: a reader (agent's tool, the server) says the
 		// skill has no bundled files, as for a folder that has none.
@@ -144,6 +147,9 @@ type fileList = catalogx.FileList[File]
 func (s *Skill) listFiles(ctx context.Context, limit int) (*fileList, error) {
 	if limit <= 0 {
 		limit = DefaultFileLimit
+	}
+	if s.src != nil {
+		return s.filesSource(ctx, limit)
 	}
 	if s.Flat {
 		fi, err := os.Stat(s.Location)

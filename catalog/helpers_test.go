@@ -77,8 +77,8 @@ func (e testEnv) opts(o *Options) *Options {
 	if o.Workspace == "" {
 		o.Workspace = e.ws
 	}
-	o.Home = e.home
-	o.Getenv = func(string) string { return "" }
+	o.home = e.home
+	o.getenv = func(string) string { return "" }
 	return o
 }
 
@@ -130,7 +130,7 @@ func checkEachStep(t testing.TB, opts *Options, ignored bool, want *Listing, ste
 	}
 	c.ignored = ignored
 	var got []*Skill
-	l, err := c.Each(context.Background(), func(l *Listing, s *Skill) error {
+	l, err := c.each(context.Background(), func(l *Listing, s *Skill) error {
 		if l.Workspace != want.Workspace || !reflect.DeepEqual(l.Roots, want.Roots) {
 			t.Errorf("Each: the listing handed out with %s has workspace %s and roots %v, want %s and %v", s.Name, l.Workspace, l.Roots, want.Workspace, want.Roots)
 		}

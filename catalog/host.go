@@ -664,6 +664,21 @@ func init() {
 		ListFiles: func(ctx context.Context, s any, limit int) (any, error) {
 			return s.(*Skill).listFiles(ctx, limit)
 		},
+		SetOptions: func(opts any, bodies bool, index string) {
+			o := opts.(*Options)
+			if bodies {
+				o.bodies = true
+			} else {
+				o.index = index
+			}
+		},
+		Each: func(ctx context.Context, c any, fn any) (any, error) {
+			l, err := c.(*Catalog).each(ctx, fn.(func(*Listing, *Skill) error))
+			if l == nil {
+				return nil, err
+			}
+			return l, err
+		},
 	})
 }
 

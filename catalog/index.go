@@ -24,7 +24,7 @@ import (
 // The persistent index (docs/performance.md#persistent-index). A command
 // that is about one skill (show, search, prompt, tool-schema) would
 // otherwise pay for listing every skill of every root in every process. With
-// Options.Index set, List writes what it found, with the stamp (size,
+// Options.index set, List writes what it found, with the stamp (size,
 // modification time, inode, device) of every folder it read and every skill
 // file it parsed, to a file in that folder. The first List of a later
 // process with the same workspace, roots and settings (and the same skillet
@@ -130,13 +130,13 @@ type pathStamp struct {
 // running binary (a different skillet may parse differently). "" when there
 // is none.
 func (c *Catalog) indexFile() string {
-	if c.opts.Index == "" {
+	if c.opts.index == "" {
 		return ""
 	}
 	var key strings.Builder
 	fmt.Fprintf(&key, "v%d\n%s\n%#v\n", indexVersion, c.workspace, c.settings)
 	o := c.opts
-	o.Getenv = nil
+	o.getenv = nil
 	// Paths as the caller typed them ("-w .", "-w /abs/ws", "-c ../x.yaml")
 	// are keyed resolved: one tree, one index, whatever the form or the
 	// current folder. The workspace and the configuration file resolved
@@ -153,7 +153,7 @@ func (c *Catalog) indexFile() string {
 		}
 	}
 	sum := sha256.Sum256([]byte(key.String()))
-	return filepath.Join(c.opts.Index, hex.EncodeToString(sum[:16])+".idx")
+	return filepath.Join(c.opts.index, hex.EncodeToString(sum[:16])+".idx")
 }
 
 // encodeRoots is the resolved roots in a comparable form.
@@ -450,10 +450,10 @@ func (c *Catalog) saveIndex(l *Listing, roots []*Root, start time.Time) {
 	binary.LittleEndian.PutUint32(head[4:], uint32(stampsLen))
 	binary.LittleEndian.PutUint32(head[8:], uint32(len(e.table)))
 	e.b = binary.LittleEndian.AppendUint32(e.b, crc32.Update(indexSeed(file), castagnoli(), e.b))
-	if err := os.MkdirAll(c.opts.Index, 0o700); err != nil {
+	if err := os.MkdirAll(c.opts.index, 0o700); err != nil {
 		return
 	}
-	tmp, err := os.CreateTemp(c.opts.Index, ".idx-*")
+	tmp, err := os.CreateTemp(c.opts.index, ".idx-*")
 	if err != nil {
 		return
 	}
@@ -464,7 +464,7 @@ func (c *Catalog) saveIndex(l *Listing, roots []*Root, start time.Time) {
 		return
 	}
 	c.idx = &indexState{file: file}
-	pruneIndexes(c.opts.Index, file)
+	pruneIndexes(c.opts.index, file)
 }
 
 // indexMaxAge is how long an index file that no catalog has written is

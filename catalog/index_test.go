@@ -85,7 +85,7 @@ func indexed(t testing.TB, e testEnv, idx string, o *Options) (*Catalog, *Listin
 		o = &Options{}
 	}
 	cp := *o
-	cp.Index = idx
+	cp.index = idx
 	c, l := e.list(t, &cp)
 	return c, l, c.idx != nil && c.idx.listing == l
 }
@@ -112,7 +112,7 @@ func TestIndexSameListing(t *testing.T) {
 	idx := t.TempDir()
 	for _, ignored := range []bool{false, true} {
 		list := func(index string) (*Catalog, *Listing, bool) {
-			c, err := New(context.Background(), e.opts(&Options{MaxSkills: 50, Index: index}))
+			c, err := New(context.Background(), e.opts(&Options{MaxSkills: 50, index: index}))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -38,8 +38,18 @@ type entry struct {
 // read again either (docs/discovery.md#caching): a warm List costs about one stat per skill and
 // no allocation per unchanged skill. Edits, additions and removals are
 // seen. One bad entry never fails the listing: it becomes a diagnostic. The
-// error is non-nil only when ctx is done.
+// error is non-nil only when ctx is done. Skills of other sources
+// (Options.Sources) and the enable and disable lists are applied by
+// listAll (merge.go).
 func (c *Catalog) List(ctx context.Context) (*Listing, error) {
+	if c.merged {
+		return c.listAll(ctx)
+	}
+	return c.listDisk(ctx)
+}
+
+// listDisk is List of the local file system alone.
+func (c *Catalog) listDisk(ctx context.Context) (*Listing, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err := ctx.Err(); err != nil {
@@ -55,7 +65,7 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 	// A persistent index answers when nothing it covers has changed
 	// (index.go); a catalog with files cached in memory already has a
 	// cheaper check than the index's.
-	if c.opts.Index != "" && len(c.cache) == 0 {
+	if c.opts.index != "" && len(c.cache) == 0 {
 		if il := c.fromIndex(roots); il != nil {
 			c.snapMu.Lock()
 			c.snap = il
@@ -196,7 +206,7 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 	c.snapMu.Lock()
 	c.snap = l
 	c.snapMu.Unlock()
-	if c.opts.Index != "" && ctx.Err() == nil {
+	if c.opts.index != "" && ctx.Err() == nil {
 		c.saveIndex(l, roots, start)
 	}
 	return l, nil
@@ -716,7 +726,7 @@ func (c *Catalog) readOne(cand candidate) *entry {
 	defer rf.release()
 	s, diags := parseSkill(rf.data, &skill.Options{
 		Path: cand.path, Flat: cand.flat, Mode: c.settings.Mode,
-		MaxDescriptionChars: c.settings.MaxDescriptionChars, SkipBody: !c.opts.Bodies || c.onParsed != nil, Truncated: rf.truncated,
+		MaxDescriptionChars: c.settings.MaxDescriptionChars, SkipBody: !c.opts.bodies || c.onParsed != nil, Truncated: rf.truncated,
 	}, cand.dir)
 	if c.onParsed != nil && s != nil {
 		c.onParsed(catalogx.Parsed{Path: cand.path, Dir: cand.dir, Flat: cand.flat, Skill: s, Data: rf.data})

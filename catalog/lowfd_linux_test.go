@@ -34,7 +34,7 @@ func TestFewDescriptors(t *testing.T) {
 			var names []string
 			var l *Listing
 			if each {
-				l, err = c.Each(context.Background(), func(_ *Listing, s *Skill) error {
+				l, err = c.each(context.Background(), func(_ *Listing, s *Skill) error {
 					names = append(names, s.Name)
 					return nil
 				})

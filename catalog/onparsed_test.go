@@ -27,7 +27,7 @@ func TestOnParsed(t *testing.T) {
 		"flat/notes/readme.txt":    "not a skill",
 		"skills/a/references/x.md": "bundled",
 	})
-	opts := &Options{Workspace: ws, NoUser: true, Bodies: true, ExtraPaths: []string{ws + "/flat"}}
+	opts := &Options{Workspace: ws, NoUser: true, bodies: true, ExtraPaths: []string{ws + "/flat"}}
 	c, err := New(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)

@@ -188,6 +188,12 @@ func (c *Catalog) resolveRoots() ([]*Root, []skill.Diagnostic) {
 		// ("../.claude/skills") and bounded by that parent.
 		dirs = projectDirs(c.profile, ws, c.env.home)
 	}
+	if len(c.opts.Directories) > 0 {
+		project = c.opts.Directories
+	}
+	if c.opts.NoProject {
+		project = nil
+	}
 	if c.wsExists {
 		for _, d := range project {
 			for _, dir := range dirs {
@@ -214,6 +220,9 @@ func (c *Catalog) resolveRoots() ([]*Root, []skill.Diagnostic) {
 		user := c.profile.Roots.User
 		if c.cfg.UserRoots != nil {
 			user = c.cfg.UserRoots
+		}
+		if len(c.opts.UserRoots) > 0 {
+			user = c.opts.UserRoots
 		}
 		for _, u := range user {
 			p := c.env.expand(u, c.env.home)

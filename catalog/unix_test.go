@@ -94,7 +94,7 @@ func TestPermissionDenied(t *testing.T) {
 }
 
 func checkPermissionDenied(t *testing.T, base string) {
-	c, err := New(context.Background(), &Options{Workspace: filepath.Join(base, "ws"), Home: filepath.Join(base, "home"), NoUser: true})
+	c, err := New(context.Background(), &Options{Workspace: filepath.Join(base, "ws"), home: filepath.Join(base, "home"), NoUser: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ import (
 
 // checkBody runs the checks that need a skill's body: body-too-long and
 // broken-reference. The body is the one the listing read (Run lists with
-// catalog.Options.Bodies), so each file is read once, and it is what the
+// catalogx.KeepBodies), so each file is read once, and it is what the
 // runtime's loader gives a model. A body that cannot hold a reference
 // (mayReference) is not read further; a plain one is read by the scanner
 // of scan.go, and only the rest by goldmark (docs/performance.md#lint).

@@ -14,6 +14,7 @@ import (
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/benchtree/tree"
+	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/testcorpus"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -101,9 +102,10 @@ func TestChecksKeepNoBody(t *testing.T) {
 	}
 	n := 0
 	for _, o := range []*catalog.Options{
-		{Workspace: gen, NoUser: true, NoConfigFile: true, Bodies: true},
-		{Workspace: t.TempDir(), NoUser: true, NoConfigFile: true, Bodies: true, ExtraPaths: []string{testcorpus.Dir(t)}},
+		{Workspace: gen, NoUser: true, NoConfigFile: true},
+		{Workspace: t.TempDir(), NoUser: true, NoConfigFile: true, ExtraPaths: []string{testcorpus.Dir(t)}},
 	} {
+		catalogx.KeepBodies(o)
 		c, err := catalog.New(context.Background(), o)
 		if err != nil {
 			t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/benchtree/tree"
+	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -134,7 +135,9 @@ func TestRunChecks(t *testing.T) {
 	}
 	var skills []*catalog.Skill
 	for _, w := range []string{ws, gen} {
-		c, err := catalog.New(context.Background(), &catalog.Options{Workspace: w, NoUser: true, NoConfigFile: true, Bodies: true})
+		o := &catalog.Options{Workspace: w, NoUser: true, NoConfigFile: true}
+		catalogx.KeepBodies(o)
+		c, err := catalog.New(context.Background(), o)
 		if err != nil {
 			t.Fatal(err)
 		}

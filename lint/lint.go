@@ -135,7 +135,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 	if opts.Catalog != nil {
 		copts = *opts.Catalog
 	}
-	copts.Bodies = true // the body checks read every body: read each file once
+	catalogx.KeepBodies(&copts) // the body checks read every body: read each file once
 	var hosts []*profile.Profile
 	for _, h := range opts.Hosts {
 		p, ok := profile.Lookup(h)
@@ -169,7 +169,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 	// listing reads each file (early), not after the whole listing. (A
 	// host preset's listing reads no bodies: its files are checked after.)
 	var ec *earlyChecks
-	if p, ok := profile.Lookup(c.Settings().Preset); ok && p.Native && len(opts.Targets) == 0 && copts.Index == "" {
+	if p, ok := profile.Lookup(c.Settings().Preset); ok && p.Native && len(opts.Targets) == 0 {
 		ec = startEarly(c)
 	}
 	l, err := c.List(ctx)

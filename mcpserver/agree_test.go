@@ -23,7 +23,7 @@ func TestAnswersAgree(t *testing.T) {
 		"skills/wordy/SKILL.md":      "---\nname: wordy\ndescription: " + strings.Repeat("word ", 210) + "\n---\nBody.\n",
 		"skills/long/SKILL.md":       "---\nname: long\ndescription: A long skill.\n---\n" + long,
 	})
-	cat, err := catalog.New(t.Context(), &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true, Home: t.TempDir(), MaxSkillBytes: 2000})
+	cat, err := catalog.New(t.Context(), &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true, MaxSkillBytes: 2000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestPromptClosesFence(t *testing.T) {
 	writeTree(t, ws, map[string]string{
 		"skills/fenced/SKILL.md": "---\nname: fenced\ndescription: Cut in a code block.\n---\n```sh\n" + strings.Repeat("echo step\n", 300),
 	})
-	cat, err := catalog.New(t.Context(), &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true, Home: t.TempDir(), MaxSkillBytes: 1000})
+	cat, err := catalog.New(t.Context(), &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true, MaxSkillBytes: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -73,7 +73,7 @@ func newWorkspace(t testing.TB) string {
 // configuration file.
 func newCatalog(t testing.TB, ws string) *catalog.Catalog {
 	t.Helper()
-	c, err := catalog.New(t.Context(), &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true, Home: t.TempDir()})
+	c, err := catalog.New(t.Context(), &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,6 +62,7 @@ var snippetImports = map[string]string{
 	"lint": module + "/lint", "mcpserver": module + "/mcpserver", "skillsext": module + "/mcpserver/skillsext",
 	"context": "context", "json": "encoding/json", "net": "net", "fmt": "fmt", "os": "os",
 	"slog": "log/slog", "http": "net/http", "time": "time", "errors": "errors", "strings": "strings",
+	"embed": "embed", "fs": "io/fs",
 }
 
 var pkgRef = regexp.MustCompile(`\b([a-z]+)\.[A-Za-z_]`)

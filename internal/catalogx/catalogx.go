@@ -72,6 +72,12 @@ type Hooks struct {
 	OpenSkillFile func(s any) (*os.File, error)
 	OpenRoot      func(s any) (*os.Root, error)
 	ListFiles     func(ctx context.Context, s any, limit int) (any, error)
+	// SetOptions sets a *catalog.Options' knobs for skillet's own
+	// commands: bodies kept in the listing, the persistent index folder.
+	SetOptions func(opts any, bodies bool, index string)
+	// Each is a *catalog.Catalog's one-shot listing; fn is a
+	// func(*catalog.Listing, *catalog.Skill) error.
+	Each func(ctx context.Context, c any, fn any) (any, error)
 }
 
 // FileList is a skill's files as ListFiles finds them. F is catalog.File.
@@ -164,4 +170,26 @@ func ListFiles[F any](ctx context.Context, s any, limit int) (*FileList[F], erro
 		return nil, err
 	}
 	return l.(*FileList[F]), nil
+}
+
+// KeepBodies makes a catalog made with opts (a *catalog.Options) keep each
+// skill's body in its parsed skill, so a caller that reads every body
+// (skillet lint) reads each file once.
+func KeepBodies(opts any) { hooks.SetOptions(opts, true, "") }
+
+// UseIndex makes a catalog made with opts (a *catalog.Options) keep a
+// persistent index of its listing in the folder dir ("" for none), as
+// skillet's one-skill commands do (docs/performance.md#persistent-index).
+func UseIndex(opts any, dir string) { hooks.SetOptions(opts, false, dir) }
+
+// Each lists c (a *catalog.Catalog) once, handing fn each skill as soon as
+// no later skill file can change it and keeping nothing afterwards
+// (skillet list --json at 10,000 skills). L is catalog.Listing, S
+// catalog.Skill.
+func Each[L, S any](ctx context.Context, c any, fn func(*L, *S) error) (*L, error) {
+	l, err := hooks.Each(ctx, c, fn)
+	if l == nil {
+		return nil, err
+	}
+	return l.(*L), err
 }

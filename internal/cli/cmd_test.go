@@ -143,7 +143,7 @@ func TestGlobalFlags(t *testing.T) {
 			t.Errorf("%v: %v", tc.args, err)
 			continue
 		}
-		if d := cmp.Diff(tc.want, opts, cmpopts.EquateEmpty()); d != "" {
+		if d := cmp.Diff(tc.want, opts, cmpopts.EquateEmpty(), cmpopts.IgnoreUnexported(catalog.Options{})); d != "" {
 			t.Errorf("%v: catalog options (-want +got):\n%s", tc.args, d)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/catalogx"
 )
 
 // Factory holds what every command shares: the IO streams and the global
@@ -91,7 +92,7 @@ func (f *Factory) open(ctx context.Context, index string) (*catalog.Catalog, err
 	if err != nil {
 		return nil, err
 	}
-	opts.Index = index
+	catalogx.UseIndex(opts, index)
 	return catalog.New(ctx, opts)
 }
 

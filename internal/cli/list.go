@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/internal/textsafe"
 	"github.com/skillet-go/skillet/skill"
@@ -74,7 +75,7 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 		// One pass: each skill is written as the listing hands it out and
 		// not kept (docs/performance.md).
 		lw := newListWriter(opts.IO.Out)
-		l, err = c.Each(ctx, func(l *catalog.Listing, s *catalog.Skill) error {
+		l, err = catalogx.Each(ctx, c, func(l *catalog.Listing, s *catalog.Skill) error {
 			skills++
 			return lw.skill(l, s)
 		})

@@ -31,7 +31,7 @@ func session(t *testing.T, pageSize int, register bool, names ...string) *mcp.Cl
 			t.Fatal(err)
 		}
 	}
-	cat, err := catalog.New(ctx, &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true, Home: t.TempDir()})
+	cat, err := catalog.New(ctx, &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true})
 	if err != nil {
 		t.Fatal(err)
 	}

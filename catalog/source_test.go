@@ -1,0 +1,313 @@
+package catalog_test
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/skill"
+)
+
+// sourceFS holds greet (with references/guide.md and a .env that must
+// never be served), review, and _draft (passed over by name). all: keeps
+// the dotfile and the draft in the FS, so the catalog's own rules are
+// what leaves them out.
+//
+//go:embed all:testdata/sources/skills
+var sourceFS embed.FS
+
+func skillNames(l *catalog.Listing) []string {
+	var out []string
+	for _, s := range l.Skills {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+func diagCodes(l *catalog.Listing) []string {
+	var out []string
+	for _, d := range l.Diagnostics {
+		out = append(out, string(d.Code))
+	}
+	return out
+}
+
+// TestFSSource: skills of an embed.FS list with their embed:// locations,
+// load their bodies, list and read bundled files from the FS, and are
+// confined to their folder; dotfiles are withheld.
+func TestFSSource(t *testing.T) {
+	ctx := context.Background()
+	c, err := catalog.New(ctx, &catalog.Options{Workspace: t.TempDir(), NoConfigFile: true,
+		Sources: []catalog.Source{{FS: sourceFS, Dir: "testdata/sources/skills"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := c.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := skillNames(l); !slices.Equal(got, []string{"greet", "review"}) {
+		t.Fatalf("skills = %v, want [greet review] (_draft passed over)", got)
+	}
+	g := l.Skills[0]
+	if want := "embed://testdata/sources/skills/greet/SKILL.md"; g.Location != want || g.BaseDir != strings.TrimSuffix(want, "/SKILL.md") {
+		t.Errorf("Location, BaseDir = %q, %q; want %q and its folder", g.Location, g.BaseDir, want)
+	}
+	if g.WhenToUse != "A session starts." || !g.Listed || g.Scope != catalog.ScopeExtra {
+		t.Errorf("greet = %+v", g)
+	}
+	ld, err := c.Load(ctx, "greet")
+	if err != nil || !strings.Contains(ld.Body, "Say hello") || strings.Contains(ld.Body, "description:") {
+		t.Fatalf("Load = %+v, %v", ld, err)
+	}
+	files, more, err := c.Files(ctx, "greet", 0)
+	if err != nil || more {
+		t.Fatal(err, more)
+	}
+	var paths []string
+	for _, f := range files {
+		paths = append(paths, f.Path)
+	}
+	if !slices.Equal(paths, []string{"SKILL.md", "references/guide.md"}) {
+		t.Errorf("Files = %v, want SKILL.md and references/guide.md (.env withheld)", paths)
+	}
+	if data, err := c.ReadFile(ctx, "greet", "references/guide.md", 0); err != nil || !strings.Contains(string(data), "user's name") {
+		t.Errorf("ReadFile(guide) = %q, %v", data, err)
+	}
+	for _, tc := range []struct {
+		rel   string
+		limit int64
+		want  error
+	}{
+		{"../review/SKILL.md", 0, catalog.ErrOutside},
+		{"/etc/passwd", 0, catalog.ErrOutside},
+		{".env", 0, catalog.ErrFileNotFound},
+		{"missing.md", 0, catalog.ErrFileNotFound},
+		{"references", 0, catalog.ErrNotFile},
+		{"references/guide.md", 5, catalog.ErrTooLarge},
+	} {
+		if _, err := c.ReadFile(ctx, "greet", tc.rel, tc.limit); !errors.Is(err, tc.want) {
+			t.Errorf("ReadFile(%q, %d) = %v, want %v", tc.rel, tc.limit, err, tc.want)
+		}
+	}
+}
+
+// TestSourcesPrecedence: the first source of a name wins and the other is
+// reported shadowed; the local file system takes its place in the order;
+// maxSkills counts every source.
+func TestSourcesPrecedence(t *testing.T) {
+	ctx := context.Background()
+	ws := t.TempDir()
+	dir := filepath.Join(ws, ".agents", "skills", "review")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte("---\nname: review\ndescription: The project's own review.\n---\nProject review.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	built := &skill.Skill{Name: "greet", Description: "Built by the program.", Body: "Built body."}
+	c, err := catalog.New(ctx, &catalog.Options{Workspace: ws, NoConfigFile: true, NoUser: true, MaxSkills: 2,
+		Sources: []catalog.Source{
+			{Skills: []*skill.Skill{built}, Base: "app://builtin"},
+			{}, // the local file system
+			{FS: sourceFS, Dir: "testdata/sources/skills"},
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := c.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := skillNames(l); !slices.Equal(got, []string{"greet", "review"}) {
+		t.Fatalf("skills = %v", got)
+	}
+	if l.Skills[0].Location != "app://builtin/greet/SKILL.md" || l.Skills[1].Location != filepath.Join(dir, "SKILL.md") {
+		t.Errorf("winners = %s, %s", l.Skills[0].Location, l.Skills[1].Location)
+	}
+	shadowed := 0
+	for _, d := range l.Diagnostics {
+		if d.Code == skill.CodeShadowed && strings.HasPrefix(d.Path, "embed://") {
+			shadowed++
+		}
+	}
+	if shadowed != 2 {
+		t.Errorf("want the two embedded skills shadowed, got %v", l.Diagnostics)
+	}
+	ld, err := c.Load(ctx, "greet")
+	if err != nil || ld.Body != "Built body." {
+		t.Errorf("Load(built) = %+v, %v", ld, err)
+	}
+	if _, err := c.ReadFile(ctx, "greet", "references/guide.md", 0); !errors.Is(err, catalog.ErrFileNotFound) {
+		t.Errorf("a built skill has no bundled files, got %v", err)
+	}
+	// maxSkills 1 over two sources: the second is left out of the catalog
+	// but stays loadable.
+	c1, err := catalog.New(ctx, &catalog.Options{Workspace: ws, NoConfigFile: true, NoUser: true, MaxSkills: 1,
+		Sources: []catalog.Source{{Skills: []*skill.Skill{built}}, {}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l1, err := c1.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l1.Skills) != 2 || !l1.Skills[0].Listed || l1.Skills[1].Listed || !slices.Contains(diagCodes(l1), string(skill.CodeCatalogTruncated)) {
+		t.Errorf("maxSkills over sources: %+v %v", l1.Skills, l1.Diagnostics)
+	}
+}
+
+// TestSourcesInvalid: a source the catalog could not load is an error of
+// New, naming the source.
+func TestSourcesInvalid(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		src  []catalog.Source
+		want string
+	}{
+		{"both", []catalog.Source{{FS: sourceFS, Skills: []*skill.Skill{}}}, "both FS and Skills"},
+		{"bad name", []catalog.Source{{Skills: []*skill.Skill{{Name: "Bad Name", Description: "d"}}}}, "not a valid skill name"},
+		{"no description", []catalog.Source{{Skills: []*skill.Skill{{Name: "x"}}}}, "no description"},
+		{"twice", []catalog.Source{{Skills: []*skill.Skill{{Name: "x", Description: "d"}, {Name: "x", Description: "d"}}}}, "twice"},
+		{"nil", []catalog.Source{{Skills: []*skill.Skill{nil}}}, "is nil"},
+		{"two disks", []catalog.Source{{}, {}}, "second time"},
+		{"bad dir", []catalog.Source{{FS: sourceFS, Dir: "../x"}}, "fs.ValidPath"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := catalog.New(context.Background(), &catalog.Options{Workspace: t.TempDir(), NoConfigFile: true, Sources: tc.src})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("New = %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestFSSourceCache: an FS re-read on List sees an edit (size or time
+// changed) and a removal.
+func TestFSSourceCache(t *testing.T) {
+	ctx := context.Background()
+	fsys := fstest.MapFS{
+		"a/SKILL.md": {Data: []byte("---\nname: a\ndescription: First.\n---\nA.\n")},
+		"b/SKILL.md": {Data: []byte("---\nname: b\ndescription: B.\n---\nB.\n")},
+	}
+	c, err := catalog.New(ctx, &catalog.Options{Workspace: t.TempDir(), NoConfigFile: true, Sources: []catalog.Source{{FS: fsys, Base: "mem://"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, _ := c.List(ctx)
+	if got := skillNames(l); !slices.Equal(got, []string{"a", "b"}) || l.Skills[0].Location != "mem://a/SKILL.md" {
+		t.Fatalf("first List: %v %s", got, l.Skills[0].Location)
+	}
+	fsys["a/SKILL.md"] = &fstest.MapFile{Data: []byte("---\nname: a\ndescription: Second, longer.\n---\nA.\n")}
+	delete(fsys, "b/SKILL.md")
+	delete(fsys, "b")
+	l, _ = c.List(ctx)
+	if got := skillNames(l); !slices.Equal(got, []string{"a"}) || l.Skills[0].Description != "Second, longer." {
+		t.Errorf("after the edit: %v %q", got, l.Skills[0].Description)
+	}
+}
+
+// TestEnableDisable: the options' and the configuration's lists leave
+// skills out (not listed, not loadable), and a name no source holds is a
+// warning.
+func TestEnableDisable(t *testing.T) {
+	ctx := context.Background()
+	ws := t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "skillet.yaml"), []byte("disable: [review]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := []catalog.Source{{FS: sourceFS, Dir: "testdata/sources/skills"}}
+	for _, tc := range []struct {
+		name          string
+		enable, disab []string
+		want          []string
+		unknown       bool
+	}{
+		{"config disable", nil, nil, []string{"greet"}, false},
+		{"options disable", nil, []string{"greet"}, nil, false},
+		{"enable", []string{"greet", "review"}, nil, []string{"greet"}, false},
+		{"typo", []string{"gret"}, nil, nil, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := catalog.New(ctx, &catalog.Options{Workspace: ws, Sources: src, Enable: tc.enable, Disable: tc.disab})
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, err := c.List(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := skillNames(l); !slices.Equal(got, tc.want) {
+				t.Errorf("skills = %v, want %v", got, tc.want)
+			}
+			if _, err := c.Load(ctx, "review"); !errors.Is(err, catalog.ErrNotFound) {
+				t.Errorf("a disabled skill loads: %v", err)
+			}
+			warned := false
+			for _, d := range l.Diagnostics {
+				if d.Code == "skill-disabled" && d.Severity == skill.SeverityWarning {
+					warned = true
+				}
+			}
+			if warned != tc.unknown {
+				t.Errorf("unknown-name warning = %v, want %v: %v", warned, tc.unknown, l.Diagnostics)
+			}
+		})
+	}
+}
+
+// TestOptionsRoots: the roots skillet.yaml can set can be set from Go,
+// with the same validation.
+func TestOptionsRoots(t *testing.T) {
+	ctx := context.Background()
+	ws, home := t.TempDir(), t.TempDir()
+	write := func(root, name string) {
+		dir := filepath.Join(root, name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte("---\nname: "+name+"\ndescription: D.\n---\nB.\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(ws, "skills"), "kestrel-flat")
+	write(filepath.Join(ws, ".agents", "skills"), "preset-root")
+	write(filepath.Join(home, "mine"), "user-one")
+	list := func(o *catalog.Options) ([]string, *catalog.Listing) {
+		t.Helper()
+		o.Workspace, o.NoConfigFile = ws, true
+		c, err := catalog.New(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := c.List(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return skillNames(l), l
+	}
+	if got, _ := list(&catalog.Options{Directories: []string{"skills"}, NoUser: true}); !slices.Equal(got, []string{"kestrel-flat"}) {
+		t.Errorf("Directories: %v", got)
+	}
+	if got, _ := list(&catalog.Options{NoProject: true, UserRoots: []string{filepath.Join(home, "mine")}}); !slices.Equal(got, []string{"user-one"}) {
+		t.Errorf("NoProject + UserRoots: %v", got)
+	}
+	if _, l := list(&catalog.Options{Directories: []string{"../elsewhere"}, NoUser: true}); !slices.Contains(diagCodes(l), string(skill.CodeDirectoryEscape)) {
+		t.Errorf("a directory outside the workspace: %v", l.Diagnostics)
+	}
+	c, err := catalog.New(ctx, &catalog.Options{Workspace: ws, NoConfigFile: true, ToolName: "load_skill", CatalogBudgetChars: 900})
+	if err != nil || c.Settings().ToolName != "load_skill" || c.Settings().CatalogBudgetChars != 900 {
+		t.Errorf("ToolName, CatalogBudgetChars: %+v %v", c, err)
+	}
+	var ce *catalog.ConfigError
+	if _, err := catalog.New(ctx, &catalog.Options{Workspace: ws, NoConfigFile: true, ToolName: "load skill"}); !errors.As(err, &ce) {
+		t.Errorf("an invalid ToolName: %v, want a *ConfigError", err)
+	}
+}
