@@ -347,7 +347,7 @@ func (s *Skill) readFileSource(rel, clean string, limit int64) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("%w: %q", ErrFileNotFound, rel)
 	}
-	if dotted(clean) {
+	if dotted(clean) || neverEntered(clean, false) {
 		return nil, fmt.Errorf("%w: %q", ErrFileNotFound, rel)
 	}
 	name := path.Join(s.fsDir(), clean)
