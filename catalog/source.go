@@ -209,8 +209,8 @@ func (src *source) read(c *Catalog, file string, fi fs.FileInfo, next map[string
 			return nil, []skill.Diagnostic{{Code: skill.CodeUnreadable, Severity: skill.SeverityError, Path: loc,
 				Message: fmt.Sprintf("the skill file cannot be read: %v", err)}}
 		}
-		p, diags := skill.Parse(data, &skill.Options{Path: loc, Mode: c.settings.Mode,
-			MaxDescriptionChars: c.settings.MaxDescriptionChars, Truncated: truncated, SkipBody: !c.opts.bodies})
+		p, diags := parseSkill(data, &skill.Options{Path: loc, Mode: c.settings.Mode,
+			MaxDescriptionChars: c.settings.MaxDescriptionChars, Truncated: truncated, SkipBody: !c.opts.bodies}, path.Dir(file))
 		if truncated {
 			diags = append(diags, skill.Diagnostic{Code: skill.CodeTooLarge, Severity: skill.SeverityWarning, Path: loc,
 				Message: fmt.Sprintf("the file is %d bytes; only the first %d (maxSkillBytes) are read", fi.Size(), c.settings.MaxSkillBytes)})
@@ -276,8 +276,8 @@ func (s *Skill) loadSource() (*Loaded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading skill %q: %w", s.Name, err)
 	}
-	parsed, _ := skill.Parse(data, &skill.Options{Path: s.Location, Mode: c.settings.Mode,
-		MaxDescriptionChars: c.settings.MaxDescriptionChars, Truncated: truncated})
+	parsed, _ := parseSkill(data, &skill.Options{Path: s.Location, Mode: c.settings.Mode,
+		MaxDescriptionChars: c.settings.MaxDescriptionChars, Truncated: truncated}, s.fsDir())
 	if parsed == nil {
 		return nil, fmt.Errorf("skill %q no longer parses", s.Name)
 	}
