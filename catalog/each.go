@@ -50,10 +50,10 @@ func (c *Catalog) each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 	// as it finds it. This goroutine takes the candidates in turn (reading
 	// one itself when no reader has: pipeline.take), applies precedence
 	// and hands out every skill that nothing the walk can still find can
-	// change (handOut), while the walk goes on. Readers as many as there
-	// are processors less those two read beside them, at most eachWindow
-	// skills ahead of the one taken, and the rest join them when the walk
-	// has ended.
+	// change (eachRun.handOut), while the walk goes on. Readers as many as
+	// there are processors less those two read beside them, at most
+	// eachWindow skills ahead of the one taken, and the rest join them
+	// when the walk has ended.
 	ctx, cancel := context.WithCancel(ctx)
 	during := max(runtime.GOMAXPROCS(0)-2, 0)
 	pl := c.startPipeline(ctx, during)
@@ -84,24 +84,57 @@ func (c *Catalog) each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 		c.oneShot = false
 	}()
 
-	cands := &pl.cands // while the walk runs, only through pl.pushed
-	p := &prec{c: c, byName: map[string]*Skill{}, gone: newGoneSet(eachWindow)}
+	r := newEachRun(ctx, c, l, roots, pl, walked, fn)
+	if err := r.run(); err != nil {
+		return nil, err
+	}
+	// Every skill is out: what precedence kept goes before the
+	// diagnostics are gathered and sorted. They are in the order List
+	// gathers them (the walk's, then precedence's), which the stable sort
+	// keeps where two compare equal.
+	p := r.p
+	r.release()
+	diags = append(append(diags, walkDiags...), p.diags...)
+	diags = append(diags, c.nestedDiags(ctx, p.lost)...)
+	if r.handed == 0 {
+		diags = append(diags, c.skippedDiags(roots)...)
+	}
+	diags = r.lim.truncated(diags, c.workspace)
+	skill.SortDiagnostics(diags)
+	l.Diagnostics = diags
+	return l, ctx.Err()
+}
+
+// eachRun is one listing of [Catalog.Each] past its start: the candidates
+// as the walk pushes them, precedence so far, and the skills handed out.
+// Its methods run on Each's goroutine only; the pipeline's lock guards
+// what the walk and the readers share with it.
+type eachRun struct {
+	ctx    context.Context
+	c      *Catalog
+	l      *Listing
+	fn     func(l *Listing, s *Skill) error
+	pl     *pipeline
+	cands  *candList     // while the walk runs, only through pl.pushed
+	walked chan struct{} // closed when the walk has ended
+	// walking is true until the last candidate has been pushed.
+	walking bool
+
+	p *prec
 	// The names of the skills handed out (which the catalog-truncated
 	// message may list) and their locations (which precedence needs only
 	// while skills are handed out) are kept apart, so the locations go
 	// when the last skill is out.
-	var names, locs goneText
+	names, locs goneText
+	lim         limit
+	// handed counts the skills handed out; head is the first of p.skills
+	// not handed out yet.
+	handed, head int
+
 	// seen is, for each file, the candidate that loads it so far and how
 	// much that path is the file's own (ownRank), so that the candidate
 	// can be let go.
-	type seenAt struct {
-		i    int
-		rank uint8
-	}
-	seen := map[[2]uint64]seenAt{}
-	seenKey := func(e *entry) [2]uint64 { return [2]uint64{e.stamp.ino, e.stamp.dev} }
-	// walking is true until the last candidate has been pushed.
-	walking := true
+	seen map[[2]uint64]seenAt
 	// Which of several paths to one file loads depends on the paths found
 	// after it, unless it is a directory-form SKILL.md that is not a
 	// symlink nor reached through one (ownRank's highest for a file not
@@ -110,239 +143,285 @@ func (c *Catalog) each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 	// loadable path are settled as they come; from that one on (all), the
 	// walk is waited for, every file read, and the choice made as List
 	// makes it. Ignored files never change what loads, so theirs is
-	// settled at the end.
-	var all []*entry
+	// settled at the end (ignored).
+	all     []*entry
+	ignored []heldEntry
 
 	// A skill whose name is not its folder's gives way to a later skill
 	// of its root with that name in a folder of that name (prec.add), so
 	// it is held, and the skills after it, until the walk has ended and
-	// the last candidate in a folder of that name is past.
-	// The map is built on first use, of the candidates not let go yet
-	// (those let go are past, which is all the answer needs to say), and
-	// keyed by a hash of the folder name: two names with one hash only
-	// hold a skill longer.
-	freed := 0 // chunks of candidates let go (candList.release)
-	var lastIn map[uint64]int
-	seed := maphash.MakeSeed()
-	lastFolder := func(name string) int {
-		if lastIn == nil {
-			lastIn = map[uint64]int{}
-			for i := freed * candChunk; i < cands.n; i++ {
-				if cd := cands.at(i); !cd.ignored {
-					lastIn[maphash.String(seed, candFolder(cd))] = i
-				}
-			}
-		}
-		if i, ok := lastIn[maphash.String(seed, name)]; ok {
-			return i
-		}
-		return -1
+	// the last candidate in a folder of that name is past (lastFolder),
+	// or, while the walk goes on, until its root's walk has ended and the
+	// last such candidate of that root is past (rootLast). The maps are
+	// built on first use, of the candidates not let go yet (those let go
+	// are past, which is all the answer needs to say), and keyed by a
+	// hash of the folder name: two names with one hash only hold a skill
+	// longer.
+	freed      int // chunks of candidates let go (candList.release)
+	seed       maphash.Seed
+	lastIn     map[uint64]int
+	rootAt     map[*Root]int
+	rootLastIn []map[uint64]int
+}
+
+// seenAt is the candidate that loads a file so far, and its ownRank.
+type seenAt struct {
+	i    int
+	rank uint8
+}
+
+// heldEntry is an ignored candidate's file, held back to the end.
+type heldEntry struct {
+	i int
+	e *entry
+}
+
+func newEachRun(ctx context.Context, c *Catalog, l *Listing, roots []*Root, pl *pipeline, walked chan struct{}, fn func(*Listing, *Skill) error) *eachRun {
+	r := &eachRun{
+		ctx: ctx, c: c, l: l, fn: fn, pl: pl, cands: &pl.cands, walked: walked, walking: true,
+		p:          &prec{c: c, byName: map[string]*Skill{}, gone: newGoneSet(eachWindow)},
+		lim:        limit{max: c.settings.MaxSkills},
+		seen:       map[[2]uint64]seenAt{},
+		seed:       maphash.MakeSeed(),
+		rootAt:     make(map[*Root]int, len(roots)),
+		rootLastIn: make([]map[uint64]int, len(roots)),
 	}
-	// While the walk goes on, a skill of a root whose walk has ended
-	// needs only the candidates of that root: rootLast is lastFolder of
-	// them, once the root's walk has ended (ended false before).
-	rootAt := make(map[*Root]int, len(roots))
-	for k, r := range roots {
-		rootAt[r] = k
+	for k, root := range roots {
+		r.rootAt[root] = k
 	}
-	rootLastIn := make([]map[uint64]int, len(roots))
-	rootLast := func(r *Root, name string) (last int, ended bool) {
-		k := rootAt[r]
-		if rootLastIn[k] == nil {
-			pl.mu.Lock() // the walk is adding candidates
-			if k < len(pl.rootEnds) {
-				from := freed * candChunk
-				if k > 0 {
-					from = max(from, pl.rootEnds[k-1])
-				}
-				m := map[uint64]int{}
-				for i := from; i < pl.rootEnds[k]; i++ {
-					if cd := cands.at(i); !cd.ignored {
-						m[maphash.String(seed, candFolder(cd))] = i
-					}
-				}
-				rootLastIn[k] = m
-			}
-			pl.mu.Unlock()
-			if rootLastIn[k] == nil {
-				return 0, false
-			}
-		}
-		if i, ok := rootLastIn[k][maphash.String(seed, name)]; ok {
-			return i, true
-		}
-		return -1, true
-	}
-	lim := limit{max: c.settings.MaxSkills}
-	handed, head := 0, 0
-	// handOut gives fn the skills that can no longer change, up to and
-	// including candidate done (all of them when done is past the last).
-	// A skill in a folder of its own name cannot: nothing found later
-	// takes its place (prec.add), and its path is its file's own.
-	handOut := func(done int) error {
-		for head < len(p.skills) {
-			s := p.skills[head]
-			if !ownName(s) {
-				if walking {
-					if last, ended := rootLast(p.at[head], s.Name); !ended || last > done {
-						return nil
-					}
-				} else if lastFolder(s.Name) > done {
-					return nil
-				}
-			}
-			// A walk cut short by the context may have missed the
-			// skill that takes this one's place.
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			p.skills[head] = nil
-			r := p.at[head]
-			p.at[head] = nil
-			head++
-			// The name is copied out of the frontmatter, which is let go.
-			name := names.add(s.Name)
-			s.Listed = lim.take(s, name)
-			if err := fn(l, s); err != nil {
-				return err
-			}
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			handed++
-			// What precedence needs of a skill handed out is its name,
-			// location and root (prec.rival).
-			delete(p.byName, s.Name)
-			p.goneFrom(&locs, name, s, r)
-		}
-		if head == len(p.skills) {
-			p.skills, p.at, head = p.skills[:0], p.at[:0], 0
-		}
-		return nil
-	}
-	type held struct {
-		i int
-		e *entry
-	}
-	var ignored []held
-	// letGo lets go of the chunks of candidates below the first one
-	// still needed: by an ignored file held back, or the candidates to
-	// come (a skill not handed out has what it needs in its Skill and
-	// p.at). A candidate that does not load is copied into p.lost for
-	// nestedDiags.
-	letGo := func(next int) {
-		if len(ignored) > 0 {
-			next = min(next, ignored[0].i)
-		}
-		pl.mu.Lock() // the readers look candidates up
-		for (freed+1)*candChunk <= next {
-			cands.release(freed)
-			freed++
-		}
-		pl.mu.Unlock()
-	}
+	return r
+}
+
+// release lets go of what precedence and the hand-out kept, once every
+// skill is out.
+func (r *eachRun) release() {
+	r.p.gone, r.p.byName, r.seen, r.lastIn, r.rootLastIn, r.locs = nil, nil, nil, nil, nil, goneText{}
+}
+
+func seenKey(e *entry) [2]uint64 { return [2]uint64{e.stamp.ino, e.stamp.dev} }
+
+// run takes every candidate in turn, applies precedence and hands out the
+// skills as they settle, then the ignored files and the skills still
+// held once the walk has ended.
+func (r *eachRun) run() error {
 	for i := 0; ; i++ {
-		var cand *candidate
-		var e *entry
-		if all != nil {
-			if i >= cands.n {
-				break
-			}
-			cand, e = cands.at(i), all[i]
-			all[i] = nil
-		} else {
-			if walking && len(p.skills)-head >= eachHeld {
-				// Held long enough: the rest waits for the walk.
-				pl.unstep()
-				<-walked
-			}
-			var closed bool
-			if cand, closed = pl.pushed(i); closed {
-				walking = false
-			}
-			if cand == nil {
-				break
-			}
-			if !cand.ignored && (cand.flat || cand.linked()) {
-				pl.unstep()
-				<-walked // every reader has started
-				all = pl.collect()
-				walking = false
-				for j := i; j < cands.n; j++ {
-					if e := all[j]; e != nil && e.readErr == nil && e.stamp.ino != 0 {
-						if r := ownRank(cands.at(j)); seen[seenKey(e)].rank < r {
-							seen[seenKey(e)] = seenAt{j, r}
-						}
-					}
-				}
-				e = all[i]
-				all[i] = nil
-			} else {
-				e = pl.take(i)
-			}
+		cand, e, ok := r.next(i)
+		if !ok {
+			break
 		}
-		if err := ctx.Err(); err != nil {
-			return nil, err
+		if err := r.ctx.Err(); err != nil {
+			return err
 		}
 		if e == nil {
 			continue
 		}
-		loaded := true
-		if e.readErr == nil && e.stamp.ino != 0 {
-			if all == nil {
-				if r := ownRank(cand); seen[seenKey(e)].rank < r {
-					seen[seenKey(e)] = seenAt{i, r}
+		if err := r.settle(i, cand, e); err != nil {
+			return err
+		}
+	}
+	<-r.walked // the walk's diagnostics are in
+	r.walking = false
+	for _, h := range r.ignored {
+		r.p.add(r.cands.at(h.i), h.e, r.seen[seenKey(h.e)].i == h.i)
+	}
+	return r.handOut(r.cands.n)
+}
+
+// next returns candidate i and its file as read, false past the last.
+func (r *eachRun) next(i int) (*candidate, *entry, bool) {
+	if r.all != nil {
+		if i >= r.cands.n {
+			return nil, nil, false
+		}
+		cand, e := r.cands.at(i), r.all[i]
+		r.all[i] = nil
+		return cand, e, true
+	}
+	if r.walking && len(r.p.skills)-r.head >= eachHeld {
+		// Held long enough: the rest waits for the walk.
+		r.pl.unstep()
+		<-r.walked
+	}
+	cand, closed := r.pl.pushed(i)
+	if closed {
+		r.walking = false
+	}
+	if cand == nil {
+		return nil, nil, false
+	}
+	if cand.ignored || !cand.flat && !cand.linked() {
+		return cand, r.pl.take(i), true
+	}
+	// Another loadable path to a file: from here on, List's choice.
+	r.pl.unstep()
+	<-r.walked // every reader has started
+	r.all = r.pl.collect()
+	r.walking = false
+	for j := i; j < r.cands.n; j++ {
+		if e := r.all[j]; e != nil && e.readErr == nil && e.stamp.ino != 0 {
+			if rank := ownRank(r.cands.at(j)); r.seen[seenKey(e)].rank < rank {
+				r.seen[seenKey(e)] = seenAt{j, rank}
+			}
+		}
+	}
+	e := r.all[i]
+	r.all[i] = nil
+	return cand, e, true
+}
+
+// settle applies precedence to candidate i, read as e, hands out what
+// that settles, and lets go of the candidates no longer needed.
+func (r *eachRun) settle(i int, cand *candidate, e *entry) error {
+	loaded := true
+	if e.readErr == nil && e.stamp.ino != 0 {
+		if r.all == nil {
+			if rank := ownRank(cand); r.seen[seenKey(e)].rank < rank {
+				r.seen[seenKey(e)] = seenAt{i, rank}
+			}
+			if cand.ignored {
+				r.ignored = append(r.ignored, heldEntry{i, e})
+				return nil
+			}
+		}
+		loaded = r.seen[seenKey(e)].i == i
+	}
+	p := r.p
+	before, lost := len(p.diags), len(p.lost)
+	p.add(cand, e, loaded)
+	for k := lost; k < len(p.lost); k++ {
+		if p.lost[k] == cand {
+			cp := *cand
+			p.lost[k] = &cp
+		}
+	}
+	// The diagnostics must not hold on to the skill's frontmatter.
+	for k := before; k < len(p.diags); k++ {
+		if d := &p.diags[k]; d.Skill != "" {
+			d.Skill = strings.Clone(d.Skill)
+		}
+	}
+	if err := r.handOut(i); err != nil {
+		return err
+	}
+	if (i+1)%candChunk == 0 {
+		r.letGo(i + 1)
+	}
+	return nil
+}
+
+// handOut gives fn the skills that can no longer change, up to and
+// including candidate done (all of them when done is past the last). A
+// skill in a folder of its own name cannot: nothing found later takes its
+// place (prec.add), and its path is its file's own.
+func (r *eachRun) handOut(done int) error {
+	p := r.p
+	for r.head < len(p.skills) {
+		s := p.skills[r.head]
+		if !ownName(s) && !r.past(r.head, s.Name, done) {
+			return nil
+		}
+		// A walk cut short by the context may have missed the skill that
+		// takes this one's place.
+		if err := r.ctx.Err(); err != nil {
+			return err
+		}
+		p.skills[r.head] = nil
+		root := p.at[r.head]
+		p.at[r.head] = nil
+		r.head++
+		// The name is copied out of the frontmatter, which is let go.
+		name := r.names.add(s.Name)
+		s.Listed = r.lim.take(s, name)
+		if err := r.fn(r.l, s); err != nil {
+			return err
+		}
+		if err := r.ctx.Err(); err != nil {
+			return err
+		}
+		r.handed++
+		// What precedence needs of a skill handed out is its name,
+		// location and root (prec.rival).
+		delete(p.byName, s.Name)
+		p.goneFrom(&r.locs, name, s, root)
+	}
+	if r.head == len(p.skills) {
+		p.skills, p.at, r.head = p.skills[:0], p.at[:0], 0
+	}
+	return nil
+}
+
+// past reports whether every candidate in a folder named name that could
+// take the place of skill k (p.skills[k], whose name is not its folder's)
+// is at or before candidate done.
+func (r *eachRun) past(k int, name string, done int) bool {
+	if r.walking {
+		last, ended := r.rootLast(r.p.at[k], name)
+		return ended && last <= done
+	}
+	return r.lastFolder(name) <= done
+}
+
+// lastFolder returns the last candidate not let go in a folder named
+// name, -1 for none.
+func (r *eachRun) lastFolder(name string) int {
+	if r.lastIn == nil {
+		r.lastIn = map[uint64]int{}
+		for i := r.freed * candChunk; i < r.cands.n; i++ {
+			if cd := r.cands.at(i); !cd.ignored {
+				r.lastIn[maphash.String(r.seed, candFolder(cd))] = i
+			}
+		}
+	}
+	if i, ok := r.lastIn[maphash.String(r.seed, name)]; ok {
+		return i
+	}
+	return -1
+}
+
+// rootLast is lastFolder of root's candidates, once root's walk has ended
+// (ended false before).
+func (r *eachRun) rootLast(root *Root, name string) (last int, ended bool) {
+	k := r.rootAt[root]
+	if r.rootLastIn[k] == nil {
+		r.pl.mu.Lock() // the walk is adding candidates
+		if k < len(r.pl.rootEnds) {
+			from := r.freed * candChunk
+			if k > 0 {
+				from = max(from, r.pl.rootEnds[k-1])
+			}
+			m := map[uint64]int{}
+			for i := from; i < r.pl.rootEnds[k]; i++ {
+				if cd := r.cands.at(i); !cd.ignored {
+					m[maphash.String(r.seed, candFolder(cd))] = i
 				}
-				if cand.ignored {
-					ignored = append(ignored, held{i, e})
-					continue
-				}
 			}
-			loaded = seen[seenKey(e)].i == i
+			r.rootLastIn[k] = m
 		}
-		before, lost := len(p.diags), len(p.lost)
-		p.add(cand, e, loaded)
-		for k := lost; k < len(p.lost); k++ {
-			if p.lost[k] == cand {
-				cp := *cand
-				p.lost[k] = &cp
-			}
-		}
-		// The diagnostics must not hold on to the skill's frontmatter.
-		for k := before; k < len(p.diags); k++ {
-			if d := &p.diags[k]; d.Skill != "" {
-				d.Skill = strings.Clone(d.Skill)
-			}
-		}
-		if err := handOut(i); err != nil {
-			return nil, err
-		}
-		if (i+1)%candChunk == 0 {
-			letGo(i + 1)
+		r.pl.mu.Unlock()
+		if r.rootLastIn[k] == nil {
+			return 0, false
 		}
 	}
-	<-walked // the walk's diagnostics are in
-	walking = false
-	for _, h := range ignored {
-		p.add(cands.at(h.i), h.e, seen[seenKey(h.e)].i == h.i)
+	if i, ok := r.rootLastIn[k][maphash.String(r.seed, name)]; ok {
+		return i, true
 	}
-	if err := handOut(cands.n); err != nil {
-		return nil, err
+	return -1, true
+}
+
+// letGo lets go of the chunks of candidates below the first one still
+// needed: by an ignored file held back, or the candidates to come (a skill
+// not handed out has what it needs in its Skill and p.at). A candidate
+// that does not load is copied into p.lost for nestedDiags.
+func (r *eachRun) letGo(next int) {
+	if len(r.ignored) > 0 {
+		next = min(next, r.ignored[0].i)
 	}
-	// Every skill is out: what precedence kept goes before the
-	// diagnostics are gathered and sorted. They are in the order List
-	// gathers them (the walk's, then precedence's), which the stable sort
-	// keeps where two compare equal.
-	p.gone, p.byName, seen, lastIn, rootLastIn, locs = nil, nil, nil, nil, nil, goneText{}
-	diags = append(append(diags, walkDiags...), p.diags...)
-	diags = append(diags, c.nestedDiags(ctx, p.lost)...)
-	if handed == 0 {
-		diags = append(diags, c.skippedDiags(roots)...)
+	r.pl.mu.Lock() // the readers look candidates up
+	for (r.freed+1)*candChunk <= next {
+		r.cands.release(r.freed)
+		r.freed++
 	}
-	diags = lim.truncated(diags, c.workspace)
-	skill.SortDiagnostics(diags)
-	l.Diagnostics = diags
-	return l, ctx.Err()
+	r.pl.mu.Unlock()
 }
 
 // eachWalk walks the roots for Each, pushing each candidate onto pl as it
