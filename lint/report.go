@@ -79,7 +79,9 @@ func (r *Report) Fixable() (fix, name int) {
 
 // WriteCompat writes the compatibility report as text: per skill file, its
 // path and name, one line per host profile (loads, loads changed and how,
-// or not loaded and why), then one line per checker rule it breaks.
+// or not loaded and why), then one line per checker rule it breaks. Text
+// from the skill folder (names, field names, messages) has its control
+// characters escaped (textsafe: "\x1b"), as in WriteText.
 func (r *Report) WriteCompat(w io.Writer, base string) error {
 	var b strings.Builder
 	for _, c := range r.Compat {
@@ -89,13 +91,13 @@ func (r *Report) WriteCompat(w io.Writer, base string) error {
 			case VerdictLoads:
 				fmt.Fprintf(&b, "  %s: loads\n", h.Host)
 			case VerdictLoadsChanged:
-				fmt.Fprintf(&b, "  %s: loads changed: %s\n", h.Host, strings.Join(h.Changes, "; "))
+				fmt.Fprintf(&b, "  %s: loads changed: %s\n", h.Host, textsafe.Escape(strings.Join(h.Changes, "; ")))
 			default:
-				fmt.Fprintf(&b, "  %s: not loaded: %s\n", h.Host, h.Reason)
+				fmt.Fprintf(&b, "  %s: not loaded: %s\n", h.Host, textsafe.Escape(h.Reason))
 			}
 		}
 		for _, br := range c.Breaks {
-			fmt.Fprintf(&b, "  %s: %s [%s]\n", br.Host, br.Message, br.Rule)
+			fmt.Fprintf(&b, "  %s: %s [%s]\n", br.Host, textsafe.Escape(br.Message), br.Rule)
 		}
 	}
 	_, err := io.WriteString(w, b.String())
