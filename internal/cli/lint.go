@@ -2,9 +2,11 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -82,8 +84,9 @@ would not load where it ships.
 
 --fix rewrites what is mechanical and safe: a value that only parsed after
 quoting is quoted in the file (line endings and every other byte kept);
---fix=name also makes each name equal its folder. --diff prints the fixes
-as a unified diff instead of writing them. --fix works the same with
+--fix=name also makes each name equal its folder (the value goes after
+"=": in "--fix name" the word is a target). --diff prints the fixes as a
+unified diff instead of writing them, and exits 1 when there is one. --fix works the same with
 --strict. A file is never replaced when it changed while skillet ran, is
 read-only or has several hard links; owner, mode and extended attributes are
 kept (docs/lint.md#fixes).
@@ -259,7 +262,7 @@ func lintRun(ctx context.Context, o *LintOptions) error {
 	opts := &lint.Options{Catalog: catOpts, Targets: o.Targets, Compat: o.Compat, Hosts: o.Hosts, Rules: o.Rules}
 	r, err := lint.Run(ctx, opts)
 	if err != nil {
-		return err
+		return fixValueHint(err, o)
 	}
 	cwd, _ := os.Getwd()
 	fixFailed := 0
@@ -278,7 +281,10 @@ func lintRun(ctx context.Context, o *LintOptions) error {
 			if !o.Quiet {
 				fmt.Fprintf(io.Err, "%s would be fixed; %s\n", outfmt.Count(len(changes), "file"), r.Summary())
 			}
-			return verdict(r)
+			if err := verdict(r); err != nil || len(changes) == 0 {
+				return err
+			}
+			return silent(exitFail) // fixes are pending, as ruff --diff says
 		}
 		written, failed := 0, 0
 		for _, c := range changes {
@@ -294,7 +300,9 @@ func lintRun(ctx context.Context, o *LintOptions) error {
 		}
 		fixFailed = failed
 		if written > 0 {
-			// Report what is left.
+			// Report what is left, of the same files: a skill named on
+			// the command line may have just been renamed.
+			opts.Targets = fixedTargets(o.Targets, r)
 			if r, err = lint.Run(ctx, opts); err != nil {
 				return err
 			}
@@ -326,6 +334,44 @@ func lintRun(ctx context.Context, o *LintOptions) error {
 		return silent(exitFail) // a fix that could not be written is a failure
 	}
 	return verdict(r)
+}
+
+// fixValueHint adds to a target that is no file, folder or skill, and is
+// one of --fix's values, that --fix takes its value after "=": in
+// "--fix name" the word is read as a target, as with ruff and eslint.
+func fixValueHint(err error, o *LintOptions) error {
+	if !errors.Is(err, lint.ErrTarget) || o.Fix == nil {
+		return err
+	}
+	for _, t := range o.Targets {
+		if slices.Contains(fixKinds, t) && strings.Contains(err.Error(), ": "+t) {
+			return fmt.Errorf("%w (--fix takes its value after \"=\": --fix=%s)", err, t)
+		}
+	}
+	return err
+}
+
+// fixedTargets are the targets of the run after --fix wrote its fixes: a
+// target that is no path but the name of a skill the run checked (which
+// --fix=name may just have changed) becomes that skill's folder (flat
+// form: its file), so the second run reports on the same files.
+func fixedTargets(targets []string, r *lint.Report) []string {
+	out := slices.Clone(targets)
+	for i, t := range out {
+		if _, err := os.Stat(t); err == nil {
+			continue
+		}
+		for _, f := range r.Files {
+			if f.Skill && f.Loaded && f.Name == t {
+				out[i] = f.Path
+				if !f.Flat {
+					out[i] = filepath.Dir(f.Path)
+				}
+				break
+			}
+		}
+	}
+	return out
 }
 
 // parseFix reads --fix[=KINDS] (a comma-separated list of quote and name;
