@@ -378,6 +378,12 @@ func (p *parser) parse() *Skill {
 	} else if !f.found {
 		p.report(CodeNoFrontmatter, 1, 1, "no frontmatter")
 	}
+	p.reportValueComments(fm, func(key string) string {
+		if key == "description" {
+			return s.Description
+		}
+		return s.WhenToUse
+	})
 	n := runeCount(s.Description)
 	dl, dc := 0, 0
 	if fm != nil && fm.descKey != nil {
