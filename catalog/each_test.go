@@ -198,6 +198,9 @@ func TestEachKeepsLittle(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector changes what the heap holds")
 	}
+	if testing.Short() {
+		t.Skip("measures the heap over four listings of 2,000 skills: skipped with -short")
+	}
 	const n = 2000
 	// A tree without broken skills: a skill whose name is not its
 	// folder's is held, with every skill after it, until the walk of its

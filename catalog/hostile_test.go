@@ -167,6 +167,9 @@ func TestHostileSparseGiant(t *testing.T) {
 // made 100,000 folders once; the limit is what is tested, and 3,000 test
 // it as well at a thirtieth of the cost. BenchmarkList covers size.)
 func TestHostileManyEmptyFolders(t *testing.T) {
+	if testing.Short() {
+		t.Skip("makes 3,000 folders: skipped with -short")
+	}
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{"skills/aaa-ok/SKILL.md": skillMD("aaa-ok")})
 	for i := range 3_000 {
@@ -206,7 +209,10 @@ func TestHostileDeepNesting(t *testing.T) {
 func TestHostileSymlinkRing(t *testing.T) {
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{"skills/ok/SKILL.md": skillMD("ok")})
-	const n = 10_000
+	n := 10_000
+	if testing.Short() {
+		n = 1_000 // a ring all the same, at a tenth of the links
+	}
 	for i := range n {
 		link := filepath.Join(e.ws, "skills", fmt.Sprintf("ring-%05d", i))
 		if err := os.Symlink(fmt.Sprintf("ring-%05d", (i+1)%n), link); err != nil {

@@ -116,6 +116,9 @@ func TestSearchFromIndex(t *testing.T) {
 	}
 	for _, tr := range trees {
 		t.Run(tr.name, func(t *testing.T) {
+			if testing.Short() && tr.name == "corpus" {
+				t.Skip("lists and searches the whole corpus: skipped with -short (the generated tree runs)")
+			}
 			e := newEnv(t)
 			o := tr.setup(t, e)
 			cold, first, warm := coldAndIndexed(t, e, o)

@@ -183,6 +183,9 @@ func TestFixWrite(t *testing.T) {
 // repairable files, so --fix=name (which rewrites the names that differ
 // from their folder) is run too.
 func TestFixCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("copies and fixes the whole corpus twice: skipped with -short")
+	}
 	corpus := corpusDir(t)
 	for _, fixName := range []bool{false, true} {
 		copyDir := filepath.Join(t.TempDir(), "corpus")
