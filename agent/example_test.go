@@ -202,7 +202,10 @@ func ExampleNewStack() {
 	ctx := context.Background()
 	c, _ := exampleCatalog()
 	// One Catalog feeds both the prompt layer and the tool.
-	skills := agent.New(c, nil)
+	skills, err := agent.New(ctx, c, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
 	for _, provider := range []string{"anthropic", "ollama"} {
 		stack, err := agent.NewStack(provider, &agent.StackOptions{
 			Identity:     agent.Text("You are a release engineer."),
@@ -229,7 +232,10 @@ func ExampleNewStack() {
 func Example() {
 	ctx := context.Background()
 	c, _ := exampleCatalog()
-	sk := agent.New(c, nil)
+	sk, err := agent.New(ctx, c, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
 	stack, err := agent.NewStack("anthropic", &agent.StackOptions{
 		Identity: agent.Text("You are a release engineer."),
 		Skills:   sk,

@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/testcorpus"
 )
@@ -133,4 +134,14 @@ func tempCatalog(t testing.TB, files map[string]string, opts *catalog.Options) (
 // skillMD returns a SKILL.md with the given frontmatter lines and body.
 func skillMD(front, body string) string {
 	return "---\n" + front + "\n---\n\n" + body + "\n"
+}
+
+// newSkills is agent.New, failing the test on its error.
+func newSkills(t testing.TB, c *catalog.Catalog, o *agent.Options) *agent.Skills {
+	t.Helper()
+	sk, err := agent.New(context.Background(), c, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sk
 }

@@ -203,11 +203,28 @@ type Skills struct {
 	tool  *Tool
 }
 
-// New returns the skills wiring of c.
-func New(c *catalog.Catalog, opts *Options) *Skills {
+// New returns the skills wiring of c. A caller's list (Options.Skills) must
+// hold skills the catalog lists now and loads: a skill another catalog
+// found, or one c does not hold (any more), is an error wrapping
+// catalog.ErrNotFound, since the prompt would advertise a skill the tool
+// cannot load (Brute). Give skills the program builds itself to the
+// catalog as a catalog.Source. The error is also ctx's, from listing c.
+func New(ctx context.Context, c *catalog.Catalog, opts *Options) (*Skills, error) {
 	var o Options
 	if opts != nil {
 		o = *opts
+	}
+	for i, own := range o.Skills {
+		if own == nil {
+			return nil, fmt.Errorf("agent.New: Options.Skills[%d] is nil", i)
+		}
+		s, err := c.Get(ctx, own.Name)
+		if err != nil {
+			return nil, fmt.Errorf("agent.New: the tool cannot load the caller's skill %q (%s): %w; give a skill the program builds to the catalog as a catalog.Source", own.Name, own.Location, err)
+		}
+		if s.Location != own.Location {
+			return nil, fmt.Errorf("agent.New: %w: the caller's skill %q at %s is not the catalog's, which is at %s: the prompt and the tool would disagree", catalog.ErrNotFound, own.Name, own.Location, s.Location)
+		}
 	}
 	var to ToolOptions
 	if o.Tool != nil {
@@ -227,7 +244,7 @@ func New(c *catalog.Catalog, opts *Options) *Skills {
 	if s.block.BudgetChars == 0 {
 		s.block.BudgetChars = set.CatalogBudgetChars
 	}
-	return s
+	return s, nil
 }
 
 // Catalog returns the catalog.

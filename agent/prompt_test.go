@@ -13,7 +13,7 @@ import (
 )
 
 func TestProviderPresets(t *testing.T) {
-	sk := agent.New(examplesCatalog(t), nil)
+	sk := newSkills(t, examplesCatalog(t), nil)
 	identity := agent.Text("You are a test agent.")
 	rules := agent.Text("Answer briefly.")
 	tests := []struct {
@@ -99,7 +99,7 @@ func TestSkillsOwnList(t *testing.T) {
 		}
 	}
 	// An empty list disables discovery: no block, a tool with no skills.
-	none := agent.New(c, &agent.Options{Skills: []*catalog.Skill{}})
+	none := newSkills(t, c, &agent.Options{Skills: []*catalog.Skill{}})
 	text, err := none.Layer().Render(ctx)
 	if err != nil || text != "" {
 		t.Errorf("empty list: layer %q, %v", text, err)
@@ -108,7 +108,7 @@ func TestSkillsOwnList(t *testing.T) {
 		t.Errorf("empty list: tool %q", r.Text)
 	}
 	// The caller's list: the block and the tool both see only it.
-	own := agent.New(c, &agent.Options{Skills: []*catalog.Skill{commit}})
+	own := newSkills(t, c, &agent.Options{Skills: []*catalog.Skill{commit}})
 	b, err := own.Block(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +120,7 @@ func TestSkillsOwnList(t *testing.T) {
 		t.Error("own list: the tool loads a skill outside the list")
 	}
 	// nil discovers every listed skill.
-	all := agent.New(c, nil)
+	all := newSkills(t, c, nil)
 	b, err = all.Block(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +137,7 @@ func TestSkillsLayerSeesChanges(t *testing.T) {
 	c, ws := tempCatalog(t, map[string]string{
 		"skills/alpha/SKILL.md": skillMD("name: alpha\ndescription: First.", "Body."),
 	}, nil)
-	layer := agent.New(c, nil).Layer()
+	layer := newSkills(t, c, nil).Layer()
 	ctx := context.Background()
 	before, err := layer.Render(ctx)
 	if err != nil || strings.Contains(before, "beta") {

@@ -460,7 +460,7 @@ func TestToolNameFromConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sk := agent.New(c, nil)
+	sk := newSkills(t, c, nil)
 	if sk.Tool().Name() != "load_skill" {
 		t.Errorf("tool name %q, want load_skill", sk.Tool().Name())
 	}
@@ -509,7 +509,7 @@ func TestToolSearchFindsUnlisted(t *testing.T) {
 	}
 	files["skills/zz-terraform/SKILL.md"] = skillMD("name: zz-terraform\ndescription: Plan and apply Terraform changes safely.", "Body.")
 	c, _ := tempCatalog(t, files, &catalog.Options{MaxSkills: 3})
-	sk := agent.New(c, nil)
+	sk := newSkills(t, c, nil)
 	b, err := sk.Block(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -93,7 +93,10 @@ func run(ctx context.Context, w io.Writer, workspace, task string) error {
 		},
 	})
 	// One Catalog feeds both the prompt layer and the tool.
-	skills := agent.New(c, &agent.Options{Tool: &agent.ToolOptions{Session: session}})
+	skills, err := agent.New(ctx, c, &agent.Options{Tool: &agent.ToolOptions{Session: session}})
+	if err != nil {
+		return err
+	}
 	stack, err := agent.NewStack("anthropic", &agent.StackOptions{
 		Identity: agent.Text("You are a careful release engineer working in this repository."),
 		Skills:   skills,

@@ -257,7 +257,7 @@ func TestToolSchemaOptions(t *testing.T) {
 		{args: []string{"tool-schema"}, want: ToolSchemaOptions{API: "mcp"}},
 		{args: []string{"tool-schema", "--api", "openai"}, want: ToolSchemaOptions{API: "openai"}},
 		{args: []string{"tool-schema", "--api=anthropic"}, want: ToolSchemaOptions{API: "anthropic"}},
-		{args: []string{"tool-schema", "--api", "opnai"}, wantUsage: `--api must be mcp, anthropic or openai, not "opnai"; did you mean openai?`},
+		{args: []string{"tool-schema", "--api", "opnai"}, wantUsage: `--api must be mcp, anthropic, openai, openai-responses or gemini, not "opnai"; did you mean openai?`},
 		{args: []string{"tool-schema", "--api", "soap"}, wantUsage: `not "soap"`},
 	}, "IO", "Catalog")
 }

@@ -114,7 +114,10 @@ func promptRun(ctx context.Context, opts *PromptOptions) error {
 	if err != nil {
 		return err
 	}
-	sk := agent.New(c, &agent.Options{Block: &agent.BlockOptions{Format: opts.Format, Template: tmpl, BudgetChars: opts.BudgetChars}})
+	sk, err := agent.New(ctx, c, &agent.Options{Block: &agent.BlockOptions{Format: opts.Format, Template: tmpl, BudgetChars: opts.BudgetChars}})
+	if err != nil {
+		return err
+	}
 	stack, err := agent.NewStack(opts.Provider.Name, &agent.StackOptions{Skills: sk})
 	if err != nil {
 		return err

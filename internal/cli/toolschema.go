@@ -4,7 +4,6 @@ import (
 	"context"
 	"slices"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/spf13/cobra"
 
 	"github.com/skillet-go/skillet/agent"
@@ -17,11 +16,12 @@ type ToolSchemaOptions struct {
 	IO      *IO
 	Catalog func(context.Context) (*catalog.Catalog, error)
 
-	API string // --api: mcp, anthropic or openai
+	API string // --api: mcp, anthropic, openai (openai-chat), openai-responses or gemini
 }
 
-// toolAPIs are the values --api takes.
-var toolAPIs = []string{"mcp", "anthropic", "openai"}
+// toolAPIs are the values --api takes: agent.Definition.For's names, and
+// openai for openai-chat.
+var toolAPIs = []string{"mcp", "anthropic", "openai", "openai-chat", "openai-responses", "gemini"}
 
 // NewCmdToolSchema returns skillet tool-schema. Its RunE checks --api,
 // fills a ToolSchemaOptions and calls runF with it, or toolSchemaRun when
@@ -38,12 +38,17 @@ may load now.
 
 --api picks the shape: mcp (default) prints {"name", "description",
 "inputSchema"}; anthropic prints {"name", "description", "input_schema"} as
-the Messages API takes it; openai prints {"type": "function", "function":
-{"name", "description", "parameters"}} as the Chat Completions API takes it.`,
+the Messages API takes it; openai (or openai-chat) prints {"type":
+"function", "function": {"name", "description", "parameters"}} as the Chat
+Completions API takes it; openai-responses prints {"type": "function",
+"name", "description", "parameters", "strict": false} as the Responses API
+takes it; gemini prints {"name", "description", "parametersJsonSchema"} as
+a functionDeclarations entry of the Gemini API. A Go program gets the same
+values from agent.Definition.For.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !slices.Contains(toolAPIs, opts.API) {
-				return usagef("--api must be mcp, anthropic or openai, not %q%s", opts.API, didYouMean(opts.API, toolAPIs))
+				return usagef("--api must be mcp, anthropic, openai, openai-responses or gemini, not %q%s", opts.API, didYouMean(opts.API, toolAPIs))
 			}
 			if runF != nil {
 				return runF(cmd.Context(), opts)
@@ -51,7 +56,7 @@ the Messages API takes it; openai prints {"type": "function", "function":
 			return toolSchemaRun(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.API, "api", "mcp", "the definition's shape: mcp, anthropic or openai")
+	cmd.Flags().StringVar(&opts.API, "api", "mcp", "the definition's shape: mcp, anthropic, openai, openai-responses or gemini")
 	_ = cmd.RegisterFlagCompletionFunc("api", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return toolAPIs, cobra.ShellCompDirectiveNoFileComp
 	})
@@ -67,32 +72,16 @@ func toolSchemaRun(ctx context.Context, opts *ToolSchemaOptions) error {
 	if err != nil {
 		return err
 	}
-	switch opts.API {
-	case "anthropic":
-		return outfmt.JSON(opts.IO.Out, anthropicTool{Name: def.Name, Description: def.Description, InputSchema: def.InputSchema})
-	case "openai":
-		return outfmt.JSON(opts.IO.Out, openaiTool{Type: "function", Function: openaiFunction{
-			Name: def.Name, Description: def.Description, Parameters: def.InputSchema,
-		}})
+	api := opts.API
+	if api == "openai" {
+		api = "openai-chat"
 	}
-	return outfmt.JSON(opts.IO.Out, def)
-}
-
-// anthropicTool is a tool as the Anthropic Messages API takes it.
-type anthropicTool struct {
-	Name        string             `json:"name"`
-	Description string             `json:"description"`
-	InputSchema *jsonschema.Schema `json:"input_schema"`
-}
-
-// openaiTool is a function tool as the OpenAI Chat Completions API takes it.
-type openaiTool struct {
-	Type     string         `json:"type"`
-	Function openaiFunction `json:"function"`
-}
-
-type openaiFunction struct {
-	Name        string             `json:"name"`
-	Description string             `json:"description"`
-	Parameters  *jsonschema.Schema `json:"parameters"`
+	if api == "mcp" {
+		return outfmt.JSON(opts.IO.Out, def) // the schema's own key order
+	}
+	shape, err := def.For(api)
+	if err != nil {
+		return err
+	}
+	return outfmt.JSON(opts.IO.Out, shape)
 }
