@@ -58,6 +58,12 @@ var _ = skill.Register(
 		Remedy:  "make it readable, or correct or remove the path",
 		Source:  "docs/discovery.md#boundaries",
 		Help:    "The entry cannot be read (permissions, or not a regular file or folder, such as a FIFO or device), or an extra path is a file other than a .md file or, in extraPaths, does not exist; it is skipped. Make the file or folder readable, or correct or remove the path."},
+	skill.CodeInfo{Code: skill.CodeIndexUntrusted, Severity: skill.SeverityWarning, Spec: false,
+		Summary: "the persistent index's folder or file could be written by another user; it is not used",
+		Remedy:  "chown the folder and its files to yourself and chmod go-w them, or remove the folder",
+		Source:  "docs/performance.md#persistent-index",
+		Help: "The persistent index (in the user cache folder) is read only from a folder owned by the current user that neither its group nor others may write, and only if the index file is so too: whoever can write it could forge the listing, and so the descriptions that skillet prompt and the MCP server's instructions give an agent. " +
+			"The index is neither read nor written and every run walks the roots. Make the folder and its files yours (chown) and not writable by others (chmod go-w), or remove the folder; skillet recreates it with mode 0700."},
 	skill.CodeInfo{Code: skill.CodeWalkLimit, Severity: skill.SeverityWarning, Spec: false,
 		Summary: "the depth or folder limit of a root was reached; the walk stopped early",
 		Remedy:  "flatten the layout, or split the root",

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -19,6 +20,7 @@ import (
 	"unsafe"
 
 	"github.com/skillet-go/skillet/internal/fsx"
+	"github.com/skillet-go/skillet/skill"
 )
 
 // The persistent index (docs/performance.md#persistent-index). A command
@@ -93,10 +95,13 @@ var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc
 
 // indexState is what a catalog holds of its index between Lists.
 type indexState struct {
-	file    string // the index file of this catalog's key
-	stamps  []pathStamp
-	roots   []byte // the encoded resolved roots
-	listing *Listing
+	file string // the index file of this catalog's key
+	// untrusted, when set, says why the index folder or file is not
+	// used (distrust), of untrustedPath: it is neither read nor written.
+	untrusted, untrustedPath string
+	stamps                   []pathStamp
+	roots                    []byte // the encoded resolved roots
+	listing                  *Listing
 	// rest is the rest of the file, not yet read: it is read and
 	// decoded while the stamps are checked (fromIndex), then set to nil.
 	rest *indexRest
@@ -200,14 +205,26 @@ func (c *Catalog) fromIndex(roots []*Root) *Listing {
 		if file == "" {
 			return nil
 		}
+		if why := indexDirDistrust(c.opts.index); why != "" {
+			c.idx = &indexState{untrusted: why, untrustedPath: c.opts.index}
+			return nil
+		}
 		st, err := readIndex(file)
-		if err != nil {
+		var ue *untrustedError
+		switch {
+		case errors.As(err, &ue):
+			c.idx = &indexState{untrusted: ue.why, untrustedPath: file}
+			return nil
+		case err != nil:
 			c.idx = &indexState{file: file}
 			return nil
 		}
 		c.idx = st
 	}
 	st := c.idx
+	if st.untrusted != "" {
+		return nil
+	}
 	if st.listing == nil && st.rest == nil {
 		return nil
 	}
@@ -278,6 +295,32 @@ func (ck *stampCheck) stop() {
 	ck.wg.Wait()
 }
 
+// untrustedError is an index file that others could have written.
+type untrustedError struct{ why string }
+
+func (e *untrustedError) Error() string { return e.why }
+
+// indexDirDistrust says why the index folder dir must not be trusted
+// (distrust); "" when it may be, or does not exist yet (saveIndex makes it
+// the current user's, mode 0700).
+func indexDirDistrust(dir string) string {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return ""
+	}
+	return distrust("folder", fi)
+}
+
+// indexDiagnostic is the warning of a listing whose index is not used
+// because others could have written it.
+func (c *Catalog) indexDiagnostic() []skill.Diagnostic {
+	if c.idx == nil || c.idx.untrusted == "" {
+		return nil
+	}
+	return []skill.Diagnostic{{Code: skill.CodeIndexUntrusted, Severity: skill.SeverityWarning, Path: c.idx.untrustedPath,
+		Message: c.idx.untrusted + "; the persistent index is not used"}}
+}
+
 // readIndex opens an index file and reads and decodes its stamps; the
 // rest is left for fromIndex (indexState.rest). Regular files only, opened
 // without blocking (a FIFO put in its place is refused), at most
@@ -299,6 +342,9 @@ func readStamps(f *os.File, file string) (*indexState, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
+	}
+	if why := distrust("file", fi); why != "" {
+		return nil, &untrustedError{why}
 	}
 	size := int(fi.Size())
 	if !fi.Mode().IsRegular() || fi.Size() > maxIndexBytes || size < indexHead+indexSumSize {
@@ -381,7 +427,7 @@ func (r *indexRest) finish(c *Catalog) *Listing {
 // written only means the next process walks again.
 func (c *Catalog) saveIndex(l *Listing, roots []*Root, start time.Time) {
 	file := c.indexFile()
-	if file == "" {
+	if file == "" || (c.idx != nil && c.idx.untrusted != "") {
 		return
 	}
 	racy := start.Add(-indexRacyWindow).UnixNano()
@@ -450,7 +496,7 @@ func (c *Catalog) saveIndex(l *Listing, roots []*Root, start time.Time) {
 	binary.LittleEndian.PutUint32(head[4:], uint32(stampsLen))
 	binary.LittleEndian.PutUint32(head[8:], uint32(len(e.table)))
 	e.b = binary.LittleEndian.AppendUint32(e.b, crc32.Update(indexSeed(file), castagnoli(), e.b))
-	if err := os.MkdirAll(c.opts.index, 0o700); err != nil {
+	if err := os.MkdirAll(c.opts.index, 0o700); err != nil || indexDirDistrust(c.opts.index) != "" {
 		return
 	}
 	tmp, err := os.CreateTemp(c.opts.index, ".idx-*")

@@ -73,6 +73,8 @@ func (c *Catalog) listDisk(ctx context.Context) (*Listing, error) {
 			return il, nil
 		}
 	}
+	// Every listing of a catalog whose index was found untrusted says so.
+	diags = append(diags, c.indexDiagnostic()...)
 	start := time.Now()
 
 	// Walk every root, in precedence order.

@@ -455,6 +455,14 @@ func samePrompt(a, b *mcp.Prompt) bool {
 func (s *Server) logDiagnostics(sn *snapshot) {
 	warnings := 0
 	for _, d := range sn.listing.Diagnostics {
+		if d.Code == skill.CodeIndexUntrusted {
+			// Not about a skill: about what another user could forge.
+			if key := d.String(); !s.logged[key] {
+				s.logged[key] = true
+				s.log.Warn(string(d.Code), "diagnostic", key)
+			}
+			continue
+		}
 		if d.Severity != skill.SeverityError {
 			warnings++
 			continue

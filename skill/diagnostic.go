@@ -66,6 +66,7 @@ const (
 	CodeDuplicateCopy        Code = "duplicate-copy"
 	CodeSkillsSkipped        Code = "skills-skipped"
 	CodeNestedSkill          Code = "nested-skill"
+	CodeIndexUntrusted       Code = "index-untrusted"
 )
 
 // CodeInfo documents one [Code] in the registry ([Register], [Codes]).

@@ -125,10 +125,12 @@ func summary(w io.Writer, skills int, diags []skill.Diagnostic) {
 // walkNotes prints, one a line, the diagnostics that say the walk of a
 // root stopped early (walk-limit, docs/discovery.md#limits): a command
 // that shows one skill or a block of them says that skills past the limit
-// were not looked for, as list's summary counts them.
+// were not looked for, as list's summary counts them; and the one that
+// says the persistent index was not used because another user could have
+// written it (index-untrusted, docs/performance.md#persistent-index).
 func walkNotes(w io.Writer, diags []skill.Diagnostic) {
 	for _, d := range diags {
-		if d.Code == skill.CodeWalkLimit {
+		if d.Code == skill.CodeWalkLimit || d.Code == skill.CodeIndexUntrusted {
 			fmt.Fprintln(w, textsafe.Escape(d.String()))
 		}
 	}
