@@ -611,9 +611,9 @@ func hostRead(p string, max int) ([]byte, error) {
 // hostVerdicts applies profile p to the workspace and home of opts (the
 // preset, configuration directories and user roots of opts are not used:
 // the profile's own are) and returns what the host does with every skill
-// file under its roots, in precedence order. lint reads it for its
-// compatibility report.
-func hostVerdicts(ctx context.Context, p *profile.Profile, opts *Options) ([]hostVerdict, error) {
+// file under its roots, in precedence order, and the catalog that listed
+// them. lint reads it for its compatibility report (hostFiles).
+func hostVerdicts(ctx context.Context, p *profile.Profile, opts *Options) (*Catalog, []hostVerdict, error) {
 	o := Options{}
 	if opts != nil {
 		o = *opts
@@ -622,12 +622,12 @@ func hostVerdicts(ctx context.Context, p *profile.Profile, opts *Options) ([]hos
 	o.Preset = p.Name
 	c, err := New(ctx, &o)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	c.profile = p
 	_, vs, err := c.hostList(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := vs[:0]
 	for _, v := range vs {
@@ -635,7 +635,7 @@ func hostVerdicts(ctx context.Context, p *profile.Profile, opts *Options) ([]hos
 			out = append(out, v)
 		}
 	}
-	return out, nil
+	return c, out, nil
 }
 
 // listHost is List for a host profile: no cache (a preset is for one look
@@ -653,9 +653,10 @@ func (c *Catalog) listHost(ctx context.Context) (*Listing, error) {
 
 func init() {
 	catalogx.Register(catalogx.Hooks{
-		HostVerdict: func(p *profile.Profile, file, root, boundary string) catalogx.Verdict {
-			return hostVerdictFor(p, file, root, boundary).Verdict
+		HostFiles: func(ctx context.Context, p *profile.Profile, opts any) (*catalogx.HostListing, error) {
+			return hostFiles(ctx, p, opts.(*Options))
 		},
+		HostFolders:   func(p *profile.Profile, c any) []string { return c.(*Catalog).hostFolders(p) },
 		Candidates:    func(l any) any { return l.(*Listing).candidates },
 		ReadIgnored:   func(c any) { c.(*Catalog).ignored = true },
 		OnParsed:      func(c any, fn func(catalogx.Parsed)) { c.(*Catalog).onParsed = fn },
@@ -682,9 +683,10 @@ func init() {
 	})
 }
 
-// hostVerdictFor is catalogx.HostVerdict: what the host of profile p would
-// do with one skill file were it installed in one of the host's skills
-// folders at the same place as below root.
+// hostVerdictFor is what the host of profile p would do with one skill
+// file were it installed in one of the host's skills folders at the same
+// place as below root (hostWhere's remedy says what would still keep it
+// from loading there).
 func hostVerdictFor(p *profile.Profile, file, root, boundary string) hostVerdict {
 	v := hostVerdict{Path: file, Root: root}
 	rel, err := filepath.Rel(root, file)

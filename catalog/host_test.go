@@ -279,7 +279,7 @@ func TestHostRules(t *testing.T) {
 				t.Fatalf("test profile: %v", err)
 			}
 			cwd := filepath.Join(sandbox, "ws", filepath.FromSlash(tt.cwd))
-			vs, err := hostVerdicts(context.Background(), p, &Options{Workspace: cwd, home: filepath.Join(sandbox, "home")})
+			_, vs, err := hostVerdicts(context.Background(), p, &Options{Workspace: cwd, home: filepath.Join(sandbox, "home")})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -166,7 +166,7 @@ func sandbox(t *testing.T, w *hostws.Workspace) (*hostws.Sandbox, error) {
 // (Duplicates "any"), every copy it may pick, by name; got then holds the
 // profile's own pick.
 func profileListing(p *profile.Profile, sb *hostws.Sandbox) (got []hostws.Skill, groups map[string][]hostws.Skill, err error) {
-	vs, err := catalog.HostVerdicts(context.Background(), p, catalog.WithHome(&catalog.Options{Workspace: sb.Cwd}, sb.Home))
+	_, vs, err := catalog.HostVerdicts(context.Background(), p, catalog.WithHome(&catalog.Options{Workspace: sb.Cwd}, sb.Home))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/catalogx"
+	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/internal/skillsref"
 	"github.com/skillet-go/skillet/skill"
@@ -138,8 +140,9 @@ const (
 	VerdictNotLoaded    = "not-loaded"
 )
 
-// HostCompat is what one host does with a skill file installed in one of
-// its skills folders at the same place as in this workspace.
+// HostCompat is what one host does with a skill file where it is, as
+// `skillet list --preset HOST` run in the same working folder decides: a
+// file in a folder the host does not read is not loaded.
 type HostCompat struct {
 	Host string `json:"host"`
 	// Verdict is loads, loads-changed or not-loaded.
@@ -150,6 +153,11 @@ type HostCompat struct {
 	// Changes say how, for loads-changed; Reason why, for not-loaded.
 	Changes []string `json:"changes,omitempty"`
 	Reason  string   `json:"reason,omitempty"`
+	// Remedy says what to do, for a file in a folder the host does not
+	// read from this working folder: move or link it into one it reads
+	// (and what would still keep it from loading there), or start the
+	// host elsewhere.
+	Remedy string `json:"remedy,omitempty"`
 }
 
 // Break is one checker rule a skill file breaks.
@@ -159,26 +167,59 @@ type Break struct {
 	Message string   `json:"message"`
 }
 
-// hostCompat is the verdict of every profile that is not skillet's own on
-// one candidate.
-func hostCompat(cd *candidate, workspace string) []HostCompat {
-	out := []HostCompat{}
-	for _, p := range profile.All() {
-		if p.Native {
-			continue
+// hostView is what one host profile does with the skill files of the
+// workspace: its `skillet list --preset` listing from the same working
+// folder (catalogx.HostFiles), by file.
+type hostView struct {
+	p     *profile.Profile
+	list  *catalogx.HostListing
+	files map[string]*catalogx.HostFile // by catalogx.FileKey
+}
+
+// hostViews lists the workspace of copts as each profile of ps does.
+func hostViews(ctx context.Context, copts *catalog.Options, ps []*profile.Profile) ([]*hostView, error) {
+	out := make([]*hostView, 0, len(ps))
+	for _, p := range ps {
+		hl, err := catalogx.HostFiles(ctx, p, copts)
+		if err != nil {
+			return nil, err
 		}
-		out = append(out, compatOf(p, cd, workspace))
+		hv := &hostView{p: p, list: hl, files: make(map[string]*catalogx.HostFile, len(hl.Files))}
+		for i := range hl.Files {
+			if k := catalogx.FileKey(hl.Files[i].Path); hv.files[k] == nil {
+				hv.files[k] = &hl.Files[i]
+			}
+		}
+		out = append(out, hv)
+	}
+	return out, nil
+}
+
+// hostProfiles are every host profile but skillet's own, in profile
+// order: the hosts of --compat.
+func hostProfiles() []*profile.Profile {
+	var out []*profile.Profile
+	for _, p := range profile.All() {
+		if !p.Native {
+			out = append(out, p)
+		}
 	}
 	return out
 }
 
-func compatOf(p *profile.Profile, cd *candidate, workspace string) HostCompat {
-	boundary := evalOrSelf(workspace)
-	if cd.Scope != string(catalog.ScopeProject) {
-		boundary = ""
+// verdict is what the host does with the skill file at path, found under
+// root: its listing's verdict, or, when the file is under none of the
+// folders the host reads from this working folder, not-loaded saying why
+// and what to do.
+func (hv *hostView) verdict(path, root string) HostCompat {
+	h := HostCompat{Host: hv.p.Name}
+	f := hv.files[catalogx.FileKey(path)]
+	if f == nil {
+		h.Verdict = VerdictNotLoaded
+		h.Reason, h.Remedy = hv.list.Where(path, root)
+		return h
 	}
-	v := catalogx.HostVerdict(p, cd.Path, cd.Root, boundary)
-	h := HostCompat{Host: p.Name}
+	v := f.Verdict
 	switch {
 	case !v.Loaded:
 		h.Verdict, h.Reason = VerdictNotLoaded, v.Reason
@@ -194,17 +235,56 @@ func compatOf(p *profile.Profile, cd *candidate, workspace string) HostCompat {
 	return h
 }
 
-// compatReport builds the compatibility report of every parsed, non-ignored
-// candidate in scope.
-func compatReport(l *catalog.Listing, scope []string) []*Compat {
-	out := []*Compat{}
-	for _, cd := range candidates(l) {
+// compatFile is one skill file the compatibility report and --target
+// judge: every file skillet's listing read (ignored ones excepted) and
+// every file under a folder some host reads, each once.
+type compatFile struct {
+	path, root string
+	flat       bool
+	cd         *candidate // skillet's, or nil for a file only a host's folders hold
+}
+
+// compatFiles are the files of the report in scope: skillet's candidates,
+// then each host's files not among them (by catalogx.FileKey), so that a
+// file in .codex/skills or .qwen/skills gets a verdict whatever --preset is.
+func compatFiles(cands []*candidate, views []*hostView, scope []string) []compatFile {
+	var out []compatFile
+	seen := map[string]bool{}
+	for _, cd := range cands {
 		if cd.Ignored || (scope != nil && !inScope(cd.Path, scope)) {
 			continue
 		}
-		c := &Compat{Path: cd.Path, Hosts: hostCompat(cd, l.Workspace), Breaks: []Break{}}
+		if k := catalogx.FileKey(cd.Path); !seen[k] {
+			seen[k] = true
+			out = append(out, compatFile{path: cd.Path, root: cd.Root, flat: cd.Flat, cd: cd})
+		}
+	}
+	for _, hv := range views {
+		for _, f := range hv.list.Files {
+			if scope != nil && !inScope(f.Path, scope) {
+				continue
+			}
+			if k := catalogx.FileKey(f.Path); !seen[k] {
+				seen[k] = true
+				out = append(out, compatFile{path: f.Path, root: f.Root, flat: !strings.EqualFold(filepath.Base(f.Path), catalog.SkillFile)})
+			}
+		}
+	}
+	return out
+}
+
+// compatReport builds the compatibility report of files, judged by every
+// host view.
+func compatReport(files []compatFile, views []*hostView, maxBytes int) []*Compat {
+	out := []*Compat{}
+	for _, cf := range files {
+		c := &Compat{Path: cf.path, Hosts: []HostCompat{}, Breaks: []Break{}}
+		for _, hv := range views {
+			c.Hosts = append(c.Hosts, hv.verdict(cf.path, cf.root))
+		}
 		out = append(out, c)
-		if cd.Skill == nil {
+		s := parsedFor(cf, maxBytes)
+		if s == nil {
 			// skillet does not load it; the hosts may.
 			for _, h := range c.Hosts {
 				if h.Name != "" {
@@ -214,8 +294,8 @@ func compatReport(l *catalog.Listing, scope []string) []*Compat {
 			}
 			continue
 		}
-		c.Name = cd.Skill.Name
-		in := newCompatInput(cd)
+		c.Name = s.Name
+		in := newCompatInput(cf, s)
 		for _, h := range Hosts {
 			for _, rule := range h.Rules {
 				for _, msg := range in.check(rule, &h) {
@@ -228,9 +308,32 @@ func compatReport(l *catalog.Listing, scope []string) []*Compat {
 	return out
 }
 
+// parsedFor is the file as skillet parses it: the listing's skill, or for
+// a file only a host reads, the file read (its first maxBytes) and parsed
+// now; nil when it does not parse.
+func parsedFor(cf compatFile, maxBytes int) *skill.Skill {
+	if cf.cd != nil {
+		if cf.cd.Skill == nil {
+			return nil
+		}
+		return cf.cd.Skill.Parsed()
+	}
+	f, err := fsx.Open(cf.path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	data, fi, err := fsx.ReadHead(f, "", int64(maxBytes))
+	if err != nil {
+		return nil
+	}
+	s, _ := skill.Parse(data, &skill.Options{Path: cf.path, Flat: cf.flat, SkipBody: true, Truncated: fi.Size() > int64(maxBytes)})
+	return s
+}
+
 // compatInput is what the host rules look at: the file as written.
 type compatInput struct {
-	cd          *candidate
+	cf          compatFile
 	s           *skill.Skill
 	folder      string
 	name        string // the frontmatter's name, as written
@@ -239,9 +342,9 @@ type compatInput struct {
 	hasDesc     bool
 }
 
-func newCompatInput(cd *candidate) *compatInput {
-	in := &compatInput{cd: cd, s: cd.Skill.Parsed()}
-	in.folder = skill.DefaultName(cd.Path, cd.Flat)
+func newCompatInput(cf compatFile, s *skill.Skill) *compatInput {
+	in := &compatInput{cf: cf, s: s}
+	in.folder = skill.DefaultName(cf.path, cf.flat)
 	if v, ok := in.s.Frontmatter.Get("name"); ok {
 		in.name, in.hasName = fmt.Sprint(scalarText(v)), true
 	}
@@ -333,18 +436,18 @@ func (in *compatInput) check(rule HostRule, h *Host) []string {
 		}
 		return out
 	case RuleSkillFileName:
-		if in.cd.Flat {
+		if in.cf.flat {
 			return []string{"a flat-form file is not a skill folder with a SKILL.md"}
 		}
-		if b := filepath.Base(in.cd.Path); b != catalog.SkillFile {
+		if b := filepath.Base(in.cf.path); b != catalog.SkillFile {
 			return []string{fmt.Sprintf("the file is named %s; only %s is found", b, catalog.SkillFile)}
 		}
 	case RuleReferenceValidator:
-		if in.cd.Flat {
+		if in.cf.flat {
 			return []string{"a flat-form file is not a skill folder"}
 		}
 		var out []string
-		for _, v := range skillsref.Check(filepath.Dir(in.cd.Path)) {
+		for _, v := range skillsref.Check(filepath.Dir(in.cf.path)) {
 			msg := skillsref.Brief(v.Message)
 			if v.Line > 0 && msg != v.Message {
 				msg += fmt.Sprintf(" (line %d)", v.Line)

@@ -69,31 +69,35 @@ func TestCompat(t *testing.T) {
 		ch = VerdictLoadsChanged
 		no = VerdictNotLoaded
 	)
+	// A verdict is what the host does with the file where it is: only
+	// claude, opencode and copilot read .claude/skills; only kestrel reads
+	// skills/ (one level deep, flat files too); claude, brute and kestrel
+	// do not read .agents/skills. A file under skills/_draft is in a
+	// folder kestrel reads, so it is judged too.
 	want := map[string]entry{
-		".claude/skills/portable/SKILL.md": {all(ok, nil), map[string][]HostRule{}},
-		".claude/skills/claude-tool/SKILL.md": {all(ok, nil), map[string][]HostRule{
+		".claude/skills/portable/SKILL.md": {all(no, map[string]string{"claude": ok, "opencode": ok, "copilot": ok}), map[string][]HostRule{}},
+		".claude/skills/claude-tool/SKILL.md": {all(no, map[string]string{"claude": ok, "opencode": ok, "copilot": ok}), map[string][]HostRule{
 			"skills-ref": {RuleReferenceValidator},
 			"anthropic":  {RuleFields, RuleNoAngleBrackets},
 			"claude-api": {RuleFields, RuleReservedWords, RuleNoXMLTags},
 			"openai":     {RuleFields},
 		}},
-		// Unquoted ": " in a value: strict YAML readers drop it, the
-		// line reader and the repairing reader load it.
-		"skills/Odd_Name/SKILL.md": {all(ch, map[string]string{"copilot": no, "pi": no, "brute": no}), map[string][]HostRule{
+		// Unquoted ": " in a value: kestrel's line reader loads it.
+		"skills/Odd_Name/SKILL.md": {all(no, map[string]string{"kestrel": ch}), map[string][]HostRule{
 			"spec":       {RuleSpecName},
 			"skills-ref": {RuleReferenceValidator},
 			"anthropic":  {RuleSpecName},
 			"claude-api": {RuleSpecName},
 			"openai":     {RuleSpecName},
 		}},
-		"skills/bare/SKILL.md": {all(no, map[string]string{"claude": ch, "kestrel": ch}), map[string][]HostRule{
+		"skills/bare/SKILL.md": {all(no, map[string]string{"kestrel": ch}), map[string][]HostRule{
 			"spec":       {RuleFrontmatter, RuleNameField, RuleDescriptionField},
 			"skills-ref": {RuleReferenceValidator},
 			"anthropic":  {RuleFrontmatter},
 			"claude-api": {RuleFrontmatter, RuleDescriptionField},
 			"openai":     {RuleFrontmatter},
 		}},
-		"skills/long/SKILL.md": {all(ok, map[string]string{"codex": ch, "brute": no, "kestrel": ch, "copilot": no}), map[string][]HostRule{
+		"skills/long/SKILL.md": {all(no, map[string]string{"kestrel": ch}), map[string][]HostRule{
 			"spec":       {RuleDescriptionLength, RuleMetadataStrings},
 			"skills-ref": {RuleReferenceValidator},
 			"anthropic":  {RuleDescriptionLength},
@@ -104,11 +108,16 @@ func TestCompat(t *testing.T) {
 			"skills-ref": {RuleReferenceValidator},
 			"anthropic":  {RuleSkillFileName},
 		}},
-		".agents/skills/other/SKILL.md": {all(ch, map[string]string{"opencode": no, "gemini": no, "qwen": no}), map[string][]HostRule{
+		"skills/_draft/SKILL.md": {all(no, nil), map[string][]HostRule{
+			"spec":       {RuleNameMatchesFolder},
+			"skills-ref": {RuleReferenceValidator},
+		}},
+		// No name: hosts that require one drop it.
+		".agents/skills/other/SKILL.md": {all(no, map[string]string{"codex": ch, "copilot": ch, "pi": ch}), map[string][]HostRule{
 			"spec":       {RuleNameField},
 			"skills-ref": {RuleReferenceValidator},
 		}},
-		"skills/group/deep/SKILL.md": {all(no, map[string]string{"codex": ok, "opencode": ok, "pi": ok, "brute": ok, "copilot": ok}), map[string][]HostRule{}},
+		"skills/group/deep/SKILL.md": {all(no, nil), map[string][]HostRule{}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("compatibility report (-want +got):\n%s", diff)
@@ -118,8 +127,9 @@ func TestCompat(t *testing.T) {
 func TestTargets(t *testing.T) {
 	ws := t.TempDir()
 	writeTree(t, ws, map[string]string{
-		".agents/skills/colon/SKILL.md": "---\nname: colon\n---\n\nBody.\n",
-		".agents/skills/fine/SKILL.md":  "---\nname: fine\ndescription: Fine.\n---\n\nBody.\n",
+		".agents/skills/colon/SKILL.md":     "---\nname: colon\n---\n\nBody.\n",
+		".agents/skills/fine/SKILL.md":      "---\nname: fine\ndescription: Fine.\n---\n\nBody.\n",
+		".codex/skills/only-codex/SKILL.md": "---\nname: only-codex\ndescription: Fine.\n---\n\nBody.\n",
 	})
 	run := func(hosts ...string) (*Report, error) {
 		return Run(context.Background(), &Options{
@@ -130,9 +140,13 @@ func TestTargets(t *testing.T) {
 		want  []string // paths with a not-loaded error
 	}{
 		{nil, nil},
-		{[]string{"claude"}, nil},
+		// Claude Code reads neither .agents/skills nor .codex/skills: no
+		// skill loads. .codex/skills is judged though skillet's default
+		// does not read it.
+		{[]string{"claude"}, []string{".agents/skills/colon/SKILL.md", ".agents/skills/fine/SKILL.md", ".codex/skills/only-codex/SKILL.md"}},
 		{[]string{"codex"}, []string{".agents/skills/colon/SKILL.md"}},
-		{[]string{"claude", "codex"}, []string{".agents/skills/colon/SKILL.md"}},
+		{[]string{"claude", "codex"}, []string{".agents/skills/colon/SKILL.md", ".agents/skills/colon/SKILL.md", ".agents/skills/fine/SKILL.md", ".codex/skills/only-codex/SKILL.md"}},
+		{[]string{"gemini"}, []string{".agents/skills/colon/SKILL.md", ".codex/skills/only-codex/SKILL.md"}},
 	} {
 		r, err := run(tt.hosts...)
 		if err != nil {

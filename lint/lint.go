@@ -199,12 +199,28 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 		cands: candidates(l), scope: scope, sel: sel}
 	st.compact = st.r.Settings.Mode != skill.Strict && scope == nil
 	st.collect(l, st.checkFiles(l, ec))
-	st.parts = append(st.parts, workspaceFindings(c, l, st.cands, hosts, len(opts.Targets) > 0, st.parts[0]))
+	// --compat and --target judge each file where it is, by each host's
+	// own listing of this workspace, over every file some host reads.
+	var views []*hostView
+	var judged []compatFile
+	if opts.Compat || len(hosts) > 0 {
+		if views, err = hostViews(ctx, &copts, hostProfiles()); err != nil {
+			return nil, err
+		}
+		judged = compatFiles(st.cands, views, scope)
+	}
+	var targets []*hostView
+	for _, hv := range views {
+		if slices.Contains(hosts, hv.p) {
+			targets = append(targets, hv)
+		}
+	}
+	st.parts = append(st.parts, workspaceFindings(c, l, st.cands, targets, judged, len(opts.Targets) > 0, st.parts[0]))
 	for _, p := range processors {
 		p.process(st)
 	}
 	if opts.Compat {
-		st.r.Compat = compatReport(l, scope)
+		st.r.Compat = compatReport(judged, views, st.r.Settings.MaxSkillBytes)
 	}
 	return st.r, nil
 }
@@ -322,28 +338,31 @@ func (st *state) collect(l *catalog.Listing, found []*findings) {
 
 // workspaceFindings are the findings about the workspace as a whole,
 // after the listing's (listed): no-skills when no skill file was found
-// (without targets), not-loaded for each skill a --target host would not
-// load, and what the catalog's character budget shortened.
-func workspaceFindings(c *catalog.Catalog, l *catalog.Listing, cands []*candidate, hosts []*profile.Profile, targets bool, listed []skill.Diagnostic) []skill.Diagnostic {
+// (without targets, and when no host's folder holds one that --compat or
+// --target judge), not-loaded for each skill a --target host would not
+// load where it is, and what the catalog's character budget shortened.
+func workspaceFindings(c *catalog.Catalog, l *catalog.Listing, cands []*candidate, hosts []*hostView, judged []compatFile, targets bool, listed []skill.Diagnostic) []skill.Diagnostic {
 	var diags []skill.Diagnostic
-	if len(cands) == 0 && !targets && !slices.ContainsFunc(listed, func(d skill.Diagnostic) bool {
+	if len(cands) == 0 && len(judged) == 0 && !targets && !slices.ContainsFunc(listed, func(d skill.Diagnostic) bool {
 		return d.Code == skill.CodeSkillsSkipped || d.Code == skill.CodeWorkspaceMissing
 	}) {
 		diags = append(diags, elsewhere(l.Workspace, l.Roots)...)
 	}
-	for _, cd := range cands {
-		if cd.Ignored {
-			continue
-		}
-		for _, p := range hosts {
-			if h := compatOf(p, cd, l.Workspace); h.Verdict == VerdictNotLoaded {
-				d := skill.Diagnostic{Code: skill.CodeNotLoaded, Severity: skill.SeverityError, Path: cd.Path,
-					Message: fmt.Sprintf("%s does not load this skill (--target %s): %s", p.Name, p.Name, h.Reason)}
-				if cd.Skill != nil {
-					d.Skill = cd.Skill.Name
-				}
-				diags = append(diags, d)
+	for _, cf := range judged {
+		for _, hv := range hosts {
+			h := hv.verdict(cf.path, cf.root)
+			if h.Verdict != VerdictNotLoaded {
+				continue
 			}
+			msg := fmt.Sprintf("%s does not load this skill (--target %s): %s", hv.p.Name, hv.p.Name, h.Reason)
+			if h.Remedy != "" {
+				msg += "; " + h.Remedy
+			}
+			d := skill.Diagnostic{Code: skill.CodeNotLoaded, Severity: skill.SeverityError, Path: cf.path, Message: msg}
+			if cf.cd != nil && cf.cd.Skill != nil {
+				d.Skill = cf.cd.Skill.Name
+			}
+			diags = append(diags, d)
 		}
 	}
 	// The catalog's character budget (catalogBudgetChars, docs/disclosure.md#catalog-block): render the

@@ -93,7 +93,11 @@ func (r *Report) WriteCompat(w io.Writer, base string) error {
 			case VerdictLoadsChanged:
 				fmt.Fprintf(&b, "  %s: loads changed: %s\n", h.Host, textsafe.Escape(strings.Join(h.Changes, "; ")))
 			default:
-				fmt.Fprintf(&b, "  %s: not loaded: %s\n", h.Host, textsafe.Escape(h.Reason))
+				why := h.Reason
+				if h.Remedy != "" {
+					why += "; " + h.Remedy
+				}
+				fmt.Fprintf(&b, "  %s: not loaded: %s\n", h.Host, textsafe.Escape(why))
 			}
 		}
 		for _, br := range c.Breaks {

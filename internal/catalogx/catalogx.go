@@ -1,8 +1,8 @@
 // Package catalogx is what package catalog finds and does for its sibling
 // packages beyond its public API (docs/ARCHITECTURE.md): package lint
 // reads every skill file a listing read (Candidates), also those below an
-// ignored entry (ReadIgnored), and asks what a host would do with one skill
-// file (HostVerdict); the MCP server opens a skill's SKILL.md and folder
+// ignored entry (ReadIgnored), and what each host does with the skill files
+// of the workspace (HostFiles, HostFolders); the MCP server opens a skill's SKILL.md and folder
 // through the catalog's boundary checks (OpenSkillFile, OpenRoot) and
 // lists its files with what was withheld (ListFiles). None of it is for a
 // program that embeds skillet.
@@ -15,6 +15,7 @@ package catalogx
 import (
 	"context"
 	"os"
+	"path/filepath"
 
 	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/skill"
@@ -60,7 +61,10 @@ type Candidate[S any] struct {
 // Hooks are catalog's functions behind this package's. They take and
 // return catalog's types as any, since catalog imports this package.
 type Hooks struct {
-	HostVerdict func(p *profile.Profile, file, root, boundary string) Verdict
+	// HostFiles takes a *catalog.Options.
+	HostFiles func(ctx context.Context, p *profile.Profile, opts any) (*HostListing, error)
+	// HostFolders takes a *catalog.Catalog.
+	HostFolders func(p *profile.Profile, c any) []string
 	// Candidates returns a *catalog.Listing's []*Candidate[catalog.Skill].
 	Candidates func(listing any) any
 	// ReadIgnored sets a *catalog.Catalog to read ignored files.
@@ -101,14 +105,54 @@ var hooks Hooks
 // initialized.
 func Register(h Hooks) { hooks = h }
 
-// HostVerdict says what the host of profile p would do with one skill file
-// were it installed in one of the host's skills folders at the same place
-// as below root (the root it was found under; boundary is the folder
-// symlinks must stay inside, for hosts that check; "" for none). Name
-// clashes with other skills are not considered. lint --compat and
-// --target read it.
-func HostVerdict(p *profile.Profile, file, root, boundary string) Verdict {
-	return hooks.HostVerdict(p, file, root, boundary)
+// HostFile is one skill file under a host's roots and what the host does
+// with it, as `skillet list --preset HOST` decides.
+type HostFile struct {
+	Verdict
+	// Path is the file as the host's listing found it; Root and Scope
+	// (a catalog.Scope) the root it was found under.
+	Path, Root, Scope string
+}
+
+// HostListing is what one host does with the skill files of a workspace,
+// as `skillet list --preset HOST` decides it: the very listing, from the
+// same working folder.
+type HostListing struct {
+	// Files are every skill file under the host's roots (those it reads
+	// from the working folder, its user roots, and extra roots), loaded or
+	// not, each once (a file reached twice through symlinks once).
+	Files []HostFile
+	// Where says why the host does not read the file, found under root,
+	// that is not among Files (the folder it sits in is none the host
+	// reads from this working folder), and what to do about it: move or
+	// link it into a folder the host reads, or start the host elsewhere.
+	Where func(file, root string) (reason, remedy string)
+}
+
+// HostFiles applies profile p to the workspace, home folder, user-roots
+// switch and extra paths of opts (a *catalog.Options; its preset and
+// configuration file are not used) exactly as `skillet list --preset` does.
+// lint --compat and --target judge each file by it, so a verdict says
+// whether the host reads the folder a file sits in.
+func HostFiles(ctx context.Context, p *profile.Profile, opts any) (*HostListing, error) {
+	return hooks.HostFiles(ctx, p, opts)
+}
+
+// HostFolders returns the project folders profile p reads when started in
+// the workspace of c (a *catalog.Catalog), absolute, in the host's order:
+// the workspace's and those of the parents its walk-up reads. skillet new
+// writes where every --target reads.
+func HostFolders(p *profile.Profile, c any) []string { return hooks.HostFolders(p, c) }
+
+// FileKey identifies a skill file whatever path reached it: its folder
+// with symlinks resolved, joined with its own name (a SKILL.md that is a
+// symlink keeps its own name, so it stays apart from its target).
+func FileKey(p string) string {
+	dir, base := filepath.Split(p)
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = r
+	}
+	return filepath.Join(dir, base)
 }
 
 // Candidates returns every skill file the listing l (a *catalog.Listing)

@@ -2,6 +2,7 @@ package catalogx_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -121,12 +122,34 @@ func TestHooks(t *testing.T) {
 	if !ok {
 		t.Fatal("no claude profile")
 	}
+	// claude reads .claude/skills, not .agents/skills: it lists nothing
+	// here, and says why of alpha, with the remedy.
 	rootDir := filepath.Join(ws, ".agents", "skills")
-	if v := catalogx.HostVerdict(claude, s.Location, rootDir, ""); !v.Loaded || v.Name != "alpha" {
-		t.Errorf("HostVerdict(claude, alpha) = %+v, want loaded as alpha", v)
+	opts := &catalog.Options{Workspace: ws, NoUser: true}
+	hl, err := catalogx.HostFiles(ctx, claude, opts)
+	if err != nil {
+		t.Fatal(err)
 	}
-	draft := filepath.Join(rootDir, "nope", "SKILL.md")
-	if v := catalogx.HostVerdict(claude, draft, rootDir, ""); v.Loaded || v.Reason == "" {
-		t.Errorf("HostVerdict of a missing file = %+v, want not loaded, with a reason", v)
+	if len(hl.Files) != 0 {
+		t.Errorf("HostFiles(claude) = %+v, want none", hl.Files)
+	}
+	why, remedy := hl.Where(s.Location, rootDir)
+	if !strings.Contains(why, "does not read .agents/skills") || !strings.Contains(remedy, "into .claude/skills") {
+		t.Errorf("Where(alpha) = %q, %q; want .agents/skills not read, moved into .claude/skills", why, remedy)
+	}
+	codex, _ := profile.Lookup("codex")
+	if hl, err = catalogx.HostFiles(ctx, codex, opts); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range hl.Files {
+		got = append(got, fmt.Sprintf("%s %v", filepath.Base(filepath.Dir(f.Path)), f.Loaded))
+	}
+	// Codex skips dot entries, not _: the draft loads.
+	if want := []string{"_draft true", "alpha true"}; !slices.Equal(got, want) {
+		t.Errorf("HostFiles(codex) = %v, want %v", got, want)
+	}
+	if catalogx.FileKey(s.Location) != catalogx.FileKey(filepath.Join(ws, ".agents", "skills", "alpha", "SKILL.md")) {
+		t.Error("FileKey differs for one file")
 	}
 }

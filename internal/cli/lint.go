@@ -141,13 +141,7 @@ otherwise, 2 on usage errors.`,
 		return codes, cobra.ShellCompDirectiveNoFileComp
 	})
 	_ = cmd.RegisterFlagCompletionFunc("target", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		var names []cobra.Completion
-		for _, p := range profile.All() {
-			if !p.Native {
-				names = append(names, p.Name)
-			}
-		}
-		return names, cobra.ShellCompDirectiveNoFileComp
+		return hostCompletions(), cobra.ShellCompDirectiveNoFileComp
 	})
 	for _, name := range []string{"select", "extend-select", "ignore"} {
 		_ = cmd.RegisterFlagCompletionFunc(name, func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
@@ -160,6 +154,18 @@ otherwise, 2 on usage errors.`,
 	}
 	_ = cmd.RegisterFlagCompletionFunc("fix", cobra.FixedCompletions(fixKinds, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
+}
+
+// hostCompletions are the names --target completes to: every host profile
+// but skillet's own.
+func hostCompletions() []cobra.Completion {
+	var names []cobra.Completion
+	for _, p := range profile.All() {
+		if !p.Native {
+			names = append(names, p.Name)
+		}
+	}
+	return names
 }
 
 // parse checks lint's flags and fills o from them and args. With
