@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/catalogx"
+	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -36,6 +39,10 @@ type ScaffoldOptions struct {
 	AllowedTools string
 	// Flat writes the flat form ROOT/NAME.md instead of ROOT/NAME/SKILL.md.
 	Flat bool
+	// Targets are host profiles (catalog.ProfileNames) the skill ships to:
+	// it is written into a project folder every one of them reads. Empty
+	// means the catalog's preset when that is a host's, else none.
+	Targets []string
 }
 
 // Scaffolded says what [Scaffold] wrote.
@@ -66,9 +73,12 @@ var (
 	ErrNoRoot = errors.New("no project directory to write into")
 )
 
-// Scaffold writes a new skill into the first project root of c (the first
-// configured directory, or the preset's first project directory, created if
-// missing). The name is normalised to kebab-case (Scaffolded.Asked says when
+// Scaffold writes a new skill into a project folder of c's workspace: one
+// that every target reads (ScaffoldOptions.Targets, else a host preset),
+// preferring a folder that exists and that the most recorded agents read
+// (in a repository that has only .claude/skills, that one); with none, the
+// first configured directory or the preset's first project folder, created
+// if missing. A note says which hosts read the folder written to. The name is normalised to kebab-case (Scaffolded.Asked says when
 // that changed it). It never overwrites: when a project skill of that name
 // exists, or the target file or folder does, it returns ErrExists and writes
 // nothing. Without WhenToUse, what it writes passes skillet lint, lint
@@ -124,15 +134,13 @@ func Scaffold(ctx context.Context, c *catalog.Catalog, opts *ScaffoldOptions) (*
 	if err != nil {
 		return nil, err
 	}
-	var root *catalog.Root
-	for i := range l.Roots {
-		if l.Roots[i].Scope == catalog.ScopeProject {
-			root = &l.Roots[i]
-			break
-		}
+	targets, err := scaffoldTargets(c, opts.Targets)
+	if err != nil {
+		return nil, err
 	}
-	if root == nil {
-		return nil, fmt.Errorf("%w in workspace %s", ErrNoRoot, l.Workspace)
+	root, err := scaffoldRoot(c, l, targets)
+	if err != nil {
+		return nil, err
 	}
 	if opts.Flat && !root.Flat {
 		return nil, fmt.Errorf("%w: the preset %s does not read flat-form files; leave out --flat", ErrInvalid, c.Settings().Preset)
@@ -180,6 +188,7 @@ func Scaffold(ctx context.Context, c *catalog.Catalog, opts *ScaffoldOptions) (*
 		}
 		return nil, err
 	}
+	notes = append(notes, readersNote(c, root.Path))
 	out := &Scaffolded{Path: path, Name: name, Notes: notes}
 	if name != opts.Name {
 		out.Asked = opts.Name
@@ -284,4 +293,114 @@ func plainSafe(s string) bool {
 		return false
 	}
 	return true
+}
+
+// scaffoldTargets are the host profiles named (ErrUnknownHost for another
+// name), or the catalog's preset when it is a host's and none is named.
+func scaffoldTargets(c *catalog.Catalog, names []string) ([]*profile.Profile, error) {
+	if len(names) == 0 {
+		if p, ok := profile.Lookup(c.Settings().Preset); ok && !p.Native {
+			return []*profile.Profile{p}, nil
+		}
+		return nil, nil
+	}
+	var out []*profile.Profile
+	for _, n := range names {
+		p, ok := profile.Lookup(n)
+		if !ok || p.Native {
+			return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownHost, n, strings.Join(hostNames(), ", "))
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// scaffoldRoot chooses the folder Scaffold writes into, inside the
+// workspace: among the catalog's project roots (the configured directories,
+// else the preset's folders), those every target reads from the workspace
+// (catalogx.HostFolders); with targets and no such root, the first folder
+// they all read. Of those, the existing folder the most recorded agents
+// read (docs/hosts.md: skills/ is read by none), else the first.
+func scaffoldRoot(c *catalog.Catalog, l *catalog.Listing, targets []*profile.Profile) (*catalog.Root, error) {
+	var roots []catalog.Root
+	for _, r := range l.Roots {
+		if r.Scope == catalog.ScopeProject && !r.File && fsx.Within(r.Path, l.Workspace) {
+			roots = append(roots, r)
+		}
+	}
+	if len(roots) == 0 && len(targets) == 0 {
+		return nil, fmt.Errorf("%w in workspace %s", ErrNoRoot, l.Workspace)
+	}
+	if len(targets) > 0 {
+		var common []string
+		for i, t := range targets {
+			var f []string
+			for _, d := range catalogx.HostFolders(t, c) {
+				if fsx.Within(d, l.Workspace) && (i == 0 || slices.Contains(common, d)) {
+					f = append(f, d)
+				}
+			}
+			common = f
+		}
+		if len(common) == 0 {
+			var reads []string
+			for _, t := range targets {
+				reads = append(reads, fmt.Sprintf("%s reads %s", t.Name, strings.Join(t.Roots.Project, ", ")))
+			}
+			return nil, fmt.Errorf("%w: no project folder is read by every target (%s); write one skill per folder, or link one folder into the other", ErrInvalid, strings.Join(reads, "; "))
+		}
+		roots = slices.DeleteFunc(roots, func(r catalog.Root) bool { return !slices.Contains(common, r.Path) })
+		if len(roots) == 0 {
+			fi, err := os.Stat(common[0])
+			roots = []catalog.Root{{Path: common[0], Scope: catalog.ScopeProject, Exists: err == nil && fi.IsDir()}}
+		}
+	}
+	best, most := 0, 0
+	for i, r := range roots {
+		if !r.Exists {
+			continue
+		}
+		n := 0
+		for _, h := range readers(c, r.Path) {
+			if p, _ := profile.Lookup(h); p.Checked == "recorded" {
+				n++
+			}
+		}
+		if n > most {
+			best, most = i, n
+		}
+	}
+	return &roots[best], nil
+}
+
+// readers are the host profiles that read folder dir when started in c's
+// workspace.
+func readers(c *catalog.Catalog, dir string) []string {
+	var out []string
+	for _, p := range hostProfiles() {
+		if slices.Contains(catalogx.HostFolders(p, c), dir) {
+			out = append(out, p.Name)
+		}
+	}
+	return out
+}
+
+// readersNote says which hosts read the folder a skill was written to, and
+// which do not.
+func readersNote(c *catalog.Catalog, dir string) string {
+	in := readers(c, dir)
+	var out []string
+	for _, p := range hostProfiles() {
+		if !slices.Contains(in, p.Name) {
+			out = append(out, p.Name)
+		}
+	}
+	rel := fsx.Display(dir, c.Workspace())
+	switch {
+	case len(in) == 0:
+		return fmt.Sprintf("%s is read by skillet only, by no host (lint --compat says more)", rel)
+	case len(out) == 0:
+		return fmt.Sprintf("%s is read by every host (%s)", rel, strings.Join(in, ", "))
+	}
+	return fmt.Sprintf("%s is read by %s; not by %s (skillet new --target HOST writes where HOST reads)", rel, strings.Join(in, ", "), strings.Join(out, ", "))
 }

@@ -27,11 +27,17 @@ type NewOptions struct {
 func NewCmdNew(f *Factory, runF func(context.Context, *NewOptions) error) *cobra.Command {
 	opts := &NewOptions{IO: f.IO, Catalog: f.Catalog}
 	cmd := &cobra.Command{
-		Use:   "new NAME --description TEXT [--triggers TEXT] [--license TEXT] [--allowed-tools TOOLS] [--when TEXT] [--flat]",
+		Use:   "new NAME --description TEXT [--triggers TEXT] [--license TEXT] [--allowed-tools TOOLS] [--when TEXT] [--flat] [--target HOST[,HOST]]",
 		Short: "Write a new skill that passes lint",
-		Long: `Write NAME/SKILL.md (or NAME.md with --flat) into the first project
-directory: the first of skillet.yaml's directories, else the preset's first
-project root (.agents/skills by default), created if missing.
+		Long: `Write NAME/SKILL.md (or NAME.md with --flat) into a project folder of the
+workspace that every --target host reads (with no --target, the host of
+--preset or the configured preset, if any): of skillet.yaml's directories,
+else the preset's project folders, one that exists, read by the most hosts;
+with none, the first (.agents/skills by default), created if missing. In a
+repository that has only .claude/skills, that is where it writes. skillet
+prints the file written and says which hosts read its folder; when no folder
+is read by every target (claude and codex share none), it writes nothing and
+exits 2.
 
 The name is normalised to kebab-case, and skillet says so. An existing skill,
 file or folder of that name is never overwritten: skillet new then writes
@@ -64,6 +70,10 @@ and skillet says so.`,
 	fl.StringVar(&opts.Scaffold.AllowedTools, "allowed-tools", "", `the allowed-tools field: tools separated by spaces ("Read Bash(git:*)")`)
 	fl.StringVar(&opts.Scaffold.WhenToUse, "when", "", "write a when-to-use field (most hosts ignore it; --triggers reaches all)")
 	fl.BoolVar(&opts.Scaffold.Flat, "flat", false, "write the flat form NAME.md instead of NAME/SKILL.md")
+	fl.StringSliceVar(&opts.Scaffold.Targets, "target", nil, "host profiles the skill ships to (comma-separated, repeatable): write into a folder every one reads")
+	_ = cmd.RegisterFlagCompletionFunc("target", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return hostCompletions(), cobra.ShellCompDirectiveNoFileComp
+	})
 	return cmd
 }
 

@@ -39,11 +39,21 @@ func TestNewPassesEverything(t *testing.T) {
 		for _, lint := range [][]string{
 			{"lint", "-w", ws, "--no-user", "--fail-on", "warning"},
 			{"lint", "-w", ws, "--no-user", "--strict", "--fail-on", "warning"},
-			{"lint", "-w", ws, "--no-user", "--strict", "--fail-on", "warning", "--target", strings.Join(hosts, ",")},
 			{"validate", dir},
 		} {
 			code, stdout, stderr := run(lint...)
 			if code != 0 || (lint[0] == "lint" && stdout != "") {
+				t.Errorf("case %d: %s: exit %d\n%s%s", i, strings.Join(lint, " "), code, stdout, stderr)
+			}
+		}
+		// new --target H writes where H reads: lint --target H passes.
+		for _, h := range hosts {
+			ws := t.TempDir()
+			if code, _, stderr := run(append([]string{"new", "My Skill", "-w", ws, "--no-user", "--target", h}, extra...)...); code != 0 {
+				t.Fatalf("case %d: new --target %s: exit %d: %s", i, h, code, stderr)
+			}
+			lint := []string{"lint", "-w", ws, "--no-user", "--strict", "--fail-on", "warning", "--target", h}
+			if code, stdout, stderr := run(lint...); code != 0 || stdout != "" {
 				t.Errorf("case %d: %s: exit %d\n%s%s", i, strings.Join(lint, " "), code, stdout, stderr)
 			}
 		}
