@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/skillet-go/skillet/internal/yamlx"
 )
 
 var (
@@ -146,8 +148,13 @@ func (p *parser) resolveName(s *Skill, fm *frontmatter, dirName string) bool {
 		}
 		fromPath = true
 		raw = strings.TrimSpace(norm.NFKC.String(dirName))
-		if s.HasFrontmatter && nameKey == nil {
+		switch {
+		case s.HasFrontmatter && nameKey == nil:
 			p.report(CodeNameMissing, max(line, 1), max(col, 1), "the frontmatter has no name; the %s %q is used", p.nameSource(), dirName)
+		case nameKey != nil && (nameKey.value == nil || nameKey.value.Kind != yamlx.SequenceNode && nameKey.value.Kind != yamlx.MappingNode):
+			// "name:" with nothing after it, or only white space: no
+			// name either (the reference validator rejects it).
+			p.report(CodeNameMissing, line, col, "the name is empty; the %s %q is used", p.nameSource(), dirName)
 		}
 	}
 	p.name = raw
