@@ -102,8 +102,8 @@ var _ = skill.Register(
 		Help: "Nothing below a skill folder is discovered: while the outer skill loads, a SKILL.md inside it is one of its bundled files. The outer skill does not load here (a name clash lost, or an error), so this file is not reachable at all. " +
 			"Move the nested skill out of the outer skill's folder, or fix the outer skill (its own diagnostic says what is wrong)."},
 	skill.CodeInfo{Code: skill.CodeSkillsSkipped, Severity: skill.SeverityWarning,
-		Summary: "no skill loads, but folders skipped by name hold skills; the message counts them and names the --root that reads them",
-		Remedy:  "move the skills into a root, or read them with the --root the message names",
+		Summary: "no skill loads, but folders skipped by name or excluded by a .skilletignore hold skills; the message counts them and says how to read them",
+		Remedy:  "move the skills into a root, read them with the --root the message names, or narrow the .skilletignore",
 		Source:  "docs/discovery.md#shapes",
-		Help:    "No skill was found in the roots that are read, but folders that discovery skips by name (drafts starting with \"_\", hidden folders, folders of another layout) hold SKILL.md files. The message says where they are; move them into a root, or read them with the --root it names."},
+		Help:    "No skill was found in the roots that are read, but folders that discovery skips by name (drafts starting with \"_\", hidden folders, folders of another layout) hold SKILL.md files. The message says where they are; move them into a root, or read them with the --root it names. A root's .skilletignore that excludes every skill folder is reported the same way, at the .skilletignore: remove or narrow the patterns that exclude them."},
 )

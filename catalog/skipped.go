@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/skillet-go/skillet/internal/fsx"
+	"github.com/skillet-go/skillet/internal/ignore"
 	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -16,9 +17,18 @@ import (
 // skills/.curated): one skills-skipped diagnostic per such folder, counting
 // its skill files and naming the --root that reads them. Symlinks are not
 // followed; the search keeps to the walk's depth and folder limits.
+//
+// Skills that a root's IgnoreFile excludes are explained the same way:
+// one skills-skipped diagnostic per such root, at its IgnoreFile, counting
+// them and naming the first.
 func (c *Catalog) skippedDiags(roots []*Root) []skill.Diagnostic {
 	var diags []skill.Diagnostic
 	folders := 0
+	var (
+		withhold  *ignore.Matcher // the root's IgnoreFile, while its root is walked
+		withheld  int             // skill files below the folders it excludes
+		firstHeld string
+	)
 	var walk func(dir string, depth int, root *Root)
 	walk = func(dir string, depth int, root *Root) {
 		if depth > c.settings.MaxDepth || folders >= c.settings.MaxFolders {
@@ -40,6 +50,17 @@ func (c *Catalog) skippedDiags(roots []*Root) []skill.Diagnostic {
 			}
 			p := filepath.Join(dir, e.Name())
 			if !ignored(e.Name()) {
+				if withhold != nil {
+					if rel, err := filepath.Rel(root.Path, p); err == nil && withhold.Excluded(filepath.ToSlash(rel), true) {
+						if n := countSkillFiles(p, depth+1, c.settings.MaxDepth, &folders, c.settings.MaxFolders); n > 0 {
+							if withheld == 0 {
+								firstHeld = filepath.ToSlash(rel)
+							}
+							withheld += n
+						}
+						continue
+					}
+				}
 				walk(p, depth+1, root)
 				continue
 			}
@@ -57,8 +78,18 @@ func (c *Catalog) skippedDiags(roots []*Root) []skill.Diagnostic {
 		}
 	}
 	for _, r := range roots {
-		if r.Exists && !r.File {
-			walk(r.Path, 0, r)
+		if !r.Exists || r.File {
+			continue
+		}
+		withhold, _ = rootIgnore(r, func(real string) bool { return within(real, r.boundary) || c.trusted(real) })
+		withheld = 0
+		walk(r.Path, 0, r)
+		if withheld > 0 {
+			file := filepath.Join(r.Path, IgnoreFile)
+			diags = append(diags, skill.Diagnostic{Code: skill.CodeSkillsSkipped, Severity: skill.SeverityWarning, Path: file,
+				Message: fmt.Sprintf("no skill loads, but %s excludes %s (%s%s); remove or narrow its patterns to load %s",
+					filepath.ToSlash(file), outfmt.Count(withheld, "skill folder"), firstHeld,
+					map[bool]string{true: "", false: ", ..."}[withheld == 1], map[bool]string{true: "it", false: "them"}[withheld == 1])})
 		}
 	}
 	return diags
