@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -37,7 +38,8 @@ directory and a sample of its bundled files, or with --file PATH the text
 of one bundled file, read confined to the skill folder.
 
 Hidden skills (disable-model-invocation) are shown too: running this
-command is an explicit invocation. An unknown name, or a path the tool
+command is an explicit invocation. NAME is found whatever its letter case
+when one skill has it. An unknown name, or a path the tool
 refuses (outside the folder, a folder, binary, too large), exits 1 with the
 tool's error text on stderr. --json prints {"tool", "name", "path", "text",
 "isError"} on stdout instead of the text. When the walk of a root stopped
@@ -70,7 +72,7 @@ func showRun(ctx context.Context, opts *ShowOptions) error {
 		return err
 	}
 	tool := agent.NewTool(c, &agent.ToolOptions{AllowHidden: true})
-	res := tool.Invoke(ctx, agent.Input{Name: opts.Name, Path: opts.File})
+	res := tool.Invoke(ctx, agent.Input{Name: foldName(ctx, c, opts.Name), Path: opts.File})
 	if opts.JSON {
 		if err := outfmt.JSON(opts.IO.Out, showJSON{Tool: tool.Name(), Name: opts.Name, Path: opts.File, Text: res.Text, IsError: res.IsError}); err != nil {
 			return err
@@ -91,6 +93,35 @@ func showRun(ctx context.Context, opts *ShowOptions) error {
 		return silent(exitFail)
 	}
 	return nil
+}
+
+// foldName returns the name of the one skill, hidden ones included, whose
+// name equals name in another letter case when no skill has name itself
+// ("Deploy" for deploy): a person typing show NAME finds a skill whatever
+// the case, as the catalog's names are lower case. Otherwise, or when
+// several skills fold to it, name is returned as given (the tool then
+// says it is unknown and suggests the nearest).
+func foldName(ctx context.Context, c *catalog.Catalog, name string) string {
+	l, err := c.List(ctx)
+	if err != nil {
+		return name
+	}
+	found := ""
+	for _, s := range l.Skills {
+		switch {
+		case s.Name == name:
+			return name
+		case strings.EqualFold(s.Name, strings.TrimSpace(name)):
+			if found != "" && found != s.Name {
+				return name
+			}
+			found = s.Name
+		}
+	}
+	if found == "" {
+		return name
+	}
+	return found
 }
 
 // showJSON is the shape of skillet show --json.
