@@ -39,7 +39,9 @@ terminal, tab-separated lines otherwise, or the JSON object of docs/output.md
 with --json. The table shows name, scope, folder (the root the skill came
 from) and description; the tab-separated lines name, scope, location,
 description and folder. Problems are summed up in one line on stderr; run
-skillet lint for each of them.
+skillet lint for each of them. The line counts what reading the skill files
+finds; lint finds more in the same files, as it also checks bodies, bundled
+files and drafts.
 
 The roots, highest precedence first (docs/discovery.md#roots): the
 workspace's project roots (.agents/skills, .claude/skills, .github/skills,
@@ -104,7 +106,10 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 }
 
 // summary prints "N skills, M warnings, K errors; run skillet lint for
-// details" when there is anything to report.
+// details, ..." when there is anything to report. The counts are the
+// listing's findings (reading each skill file's frontmatter); lint counts
+// more for the same files (the body and bundled-file checks, files in
+// folders skipped by name), and the line says so.
 func summary(w io.Writer, skills int, diags []skill.Diagnostic) {
 	var warnings, errors int
 	for _, d := range diags {
@@ -118,7 +123,7 @@ func summary(w io.Writer, skills int, diags []skill.Diagnostic) {
 	if warnings+errors == 0 {
 		return
 	}
-	fmt.Fprintf(w, "%s, %s, %s; run skillet lint for details\n",
+	fmt.Fprintf(w, "%s, %s, %s; run skillet lint for details, and for its checks of bodies, bundled files and drafts\n",
 		outfmt.Count(skills, "skill"), outfmt.Count(warnings, "warning"), outfmt.Count(errors, "error"))
 }
 
