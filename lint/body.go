@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -153,8 +154,12 @@ func checkBodyTo(sc *bodyScratch, s *subject, view *folderView) []skill.Diagnost
 			v = &verdict{}
 			if placeholderPath(ref.Target) {
 				v.ok = true // plainly an example, not a file of this skill
-			} else if clean := path.Clean(strings.ReplaceAll(ref.Target, `\`, "/")); top != nil && absentAt(top, clean) &&
-				(!ref.Code || path.Ext(clean) != "" || absentAt(top, clean+".md")) {
+			} else if clean := path.Clean(strings.ReplaceAll(ref.Target, `\`, "/")); ref.Code && path.Ext(clean) == "" && !strings.HasPrefix(clean, "../") && clean != ".." {
+				// A code span without an extension names a folder or a
+				// command as often as a file ("scripts under
+				// `scripts/azd`" in the user's project): not checked.
+				v.ok = true
+			} else if top != nil && absentAt(top, clean) && (!ref.Code || path.Ext(clean) != "") {
 				// What checkReference would say, and caseVariant finds no
 				// variant of the first element.
 				v.problem, v.missing, v.absent = "does not exist in the skill folder", true, true
@@ -164,7 +169,7 @@ func checkBodyTo(sc *bodyScratch, s *subject, view *folderView) []skill.Diagnost
 				if !openRoot() {
 					return diags[:before]
 				}
-				v.problem, v.missing = checkReference(root, ref.Target, ref.Code)
+				v.problem, v.missing = checkReference(root, s.baseDir, ref.Target, ref.Code)
 				v.ok = v.problem == ""
 			}
 			seen[key{ref.Target, ref.Code}] = v
@@ -972,17 +977,23 @@ func unescape(s string) string {
 }
 
 // checkReference says what is wrong with a reference, or "" when the file
-// exists in the skill folder. The check goes through os.Root, as the
+// exists in the skill folder (dir), or beside it for a path that starts
+// with "..". The check goes through os.Root, as the
 // runtime's bundled-file reads do, so a path that climbs out with ".." or
 // through a symlink is reported too. A code-span path without an extension
 // may name a Markdown file without its ".md".
 // missing says the file does not exist (the caller may then look for a
 // letter-case variant with caseVariant for its message).
-func checkReference(root *os.Root, target string, code bool) (problem string, missing bool) {
+func checkReference(root *os.Root, dir, target string, code bool) (problem string, missing bool) {
 	p := strings.ReplaceAll(target, `\`, "/")
 	clean := path.Clean(p)
 	if clean == ".." || strings.HasPrefix(clean, "../") {
-		return "leaves the skill folder; files a skill uses must be inside it", false
+		// A file of a sibling skill of the same collection (a plugin
+		// installs them together) is there for the model to read.
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(clean))); err == nil {
+			return "", false
+		}
+		return "leaves the skill folder and does not exist there", true
 	}
 	_, err := root.Stat(clean)
 	switch {

@@ -37,7 +37,10 @@ func TestReportGoldens(t *testing.T) {
 		t.Fatal(err)
 	}
 	corpus := testcorpus.Dir(t)
-	genOpts := &Options{Catalog: &catalog.Options{Workspace: gen, NoConfigFile: true, NoUser: true}}
+	// Every rule, those off by default too: the goldens hold each report's
+	// form for every code.
+	all := &Rules{Select: []string{"all"}}
+	genOpts := &Options{Catalog: &catalog.Options{Workspace: gen, NoConfigFile: true, NoUser: true}, Rules: all}
 	for _, c := range []struct {
 		name, golden, dir string
 		opts              *Options
@@ -48,7 +51,7 @@ func TestReportGoldens(t *testing.T) {
 		early, mismatch bool
 	}{
 		{"corpus", "corpus", corpus, &Options{Catalog: &catalog.Options{Workspace: t.TempDir(), NoConfigFile: true, NoUser: true},
-			Targets: []string{corpus}}, false, false},
+			Targets: []string{corpus}, Rules: all}, false, false},
 		{"generated", "generated", gen, genOpts, true, false},
 		{"generated-reread", "generated", gen, genOpts, true, true},
 	} {

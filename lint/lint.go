@@ -352,6 +352,11 @@ func workspaceFindings(c *catalog.Catalog, l *catalog.Listing, cands []*candidat
 		for _, hv := range hosts {
 			h := hv.verdict(cf.path, cf.root)
 			if h.Verdict != VerdictNotLoaded {
+				if cf.cd != nil {
+					if d, ok := descriptionCut(hv.p, cf.cd); ok {
+						diags = append(diags, d)
+					}
+				}
 				continue
 			}
 			msg := fmt.Sprintf("%s does not load this skill (--target %s): %s", hv.p.Name, hv.p.Name, h.Reason)

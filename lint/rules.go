@@ -5,12 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/ignore"
+	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/internal/suggest"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -467,4 +470,49 @@ func processSeverity(st *state) {
 			st.diags[i].Severity = l
 		}
 	}
+}
+
+// hostCutAt is where host p cuts a description before its model sees it,
+// in characters: its catalog's limit, or its parser's when it cuts a long
+// description rather than dropping the skill; 0 for no cut.
+func hostCutAt(p *profile.Profile) int {
+	at := 0
+	if p.Parse.LongDescription == "cut" && p.Parse.MaxDescriptionChars > 0 {
+		at = p.Parse.MaxDescriptionChars - utf8.RuneCountInString(p.Parse.Suffix)
+	}
+	if c := p.Disclosure.CatalogChars; c > 0 && (at == 0 || c < at) {
+		at = c
+	}
+	return at
+}
+
+// whenClause finds a clause that says when to use a skill ("Use when",
+// "Use PROACTIVELY", "Triggers on", "Invoke when", ...), in any letter case.
+var whenClause = regexp.MustCompile(`(?i)\b(use (this skill )?(when|proactively|for|if|whenever)|triggers? (on|when)|invoke (when|for)|activate (when|for)|when (the )?user)\b`)
+
+// descriptionCut is the description-cut finding of a skill host p loads
+// but whose description it cuts (hostCutAt): how much is lost, and the
+// "Use when" clause when it falls in the lost part.
+func descriptionCut(p *profile.Profile, cd *candidate) (skill.Diagnostic, bool) {
+	at := hostCutAt(p)
+	if cd.Skill == nil || at == 0 {
+		return skill.Diagnostic{}, false
+	}
+	desc := []rune(cd.Skill.Description)
+	if len(desc) <= at {
+		return skill.Diagnostic{}, false
+	}
+	lost := string(desc[at:])
+	msg := fmt.Sprintf("%s shows the model the first %d of the description's %d characters (--target %s)", p.Name, at, len(desc), p.Name)
+	if loc := whenClause.FindStringIndex(lost); loc != nil {
+		quote := []rune(lost[loc[0]:])
+		if len(quote) > 60 {
+			quote = append(quote[:60], '…')
+		}
+		msg += fmt.Sprintf(", and what it says of when to use the skill is lost: %q", string(quote))
+	} else if whenClause.MatchString(string(desc[:at])) {
+		msg += "; what it says of when to use the skill is kept"
+	}
+	return skill.Diagnostic{Code: CodeDescriptionCut, Severity: severity(CodeDescriptionCut), Path: cd.Path,
+		Message: msg, Skill: cd.Skill.Name}, true
 }

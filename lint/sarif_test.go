@@ -76,6 +76,7 @@ func TestSARIF(t *testing.T) {
 	writeTree(t, outside, map[string]string{"x/SKILL.md": "---\nname: Odd Name\ndescription: d\n---\n\nBody.\n"})
 	r, err := Run(context.Background(), &Options{
 		Catalog: &catalog.Options{Workspace: ws, NoUser: true, ExtraPaths: []string{outside}},
+		Rules:   &Rules{ExtendSelect: []string{"catalog-truncated"}},
 	})
 	if err != nil {
 		t.Fatal(err)

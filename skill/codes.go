@@ -40,10 +40,13 @@ var _ = Register(
 		Source:  "Kestrel",
 		Help:    "The name is not in kebab-case, so it was rewritten (for example \"Release Checklist\" to release-checklist). Write the name in kebab-case."},
 	CodeInfo{Code: CodeDescriptionLong, Severity: SeverityWarning, Spec: false,
-		Summary: "the description is longer than maxDescriptionChars; the catalog truncates it",
+		Summary: "the description is longer than maxDescriptionChars; skillet's own catalog truncates it",
 		Remedy:  "shorten the description, or raise maxDescriptionChars in skillet.yaml",
 		Source:  "Kestrel",
-		Help:    "The description is longer than maxDescriptionChars (240 by default), so the catalog shows it cut at a word boundary. Shorten it, or raise maxDescriptionChars in skillet.yaml."},
+		OptIn:   true,
+		Help: "The description is longer than maxDescriptionChars (240 by default), so skillet's own catalog (skillet prompt, skillet serve) shows it cut at a word boundary. " +
+			"Shorten it, or raise maxDescriptionChars in skillet.yaml. skillet lint reports it only when selected (--extend-select description-long): the hosts skills ship to " +
+			"apply their own limits, which lint --target HOST reports as description-cut."},
 	CodeInfo{Code: CodeParseError, Severity: SeverityError, Spec: false,
 		Summary: "YAML frontmatter that could not be parsed or repaired",
 		Remedy:  "fix the YAML at the line and column given",

@@ -3,11 +3,14 @@ package skill
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/skillet-go/skillet/internal/suggest"
 	"github.com/skillet-go/skillet/internal/yamlx"
 )
 
@@ -360,6 +363,107 @@ var extensionFields = map[string]bool{
 	"agent": true, "background": true, "hooks": true, "paths": true, "shell": true,
 }
 
+// hostFields are the fields some host reads (docs/format.md#fields), for
+// misplacedField's suggestions.
+var hostFields = func() []string {
+	out := []string{"name", "description", "license", "compatibility", "metadata", "allowed-tools", "disable-model-invocation", "when-to-use"}
+	for k := range extensionFields {
+		out = append(out, k)
+	}
+	slices.Sort(out[8:])
+	return out
+}()
+
+// whenHint is where a list of triggers belongs.
+const whenHint = `hosts show the model only the description: say when to use the skill there ("Use when ...")`
+
+// misplacedFields are keys meant as a field some host reads under another
+// name, with where their content goes, and the field whose presence makes
+// the key plain extra information ("" for none).
+var misplacedFields = map[string][2]string{
+	"triggers":        {whenHint, "when-to-use"},
+	"trigger":         {whenHint, "when-to-use"},
+	"trigger-phrases": {whenHint, "when-to-use"},
+	"triggers-on":     {whenHint, "when-to-use"},
+	"use-when":        {whenHint, "when-to-use"},
+	"tools":           {"did you mean allowed-tools?", "allowed-tools"},
+	"summary":         {"did you mean description?", "description"},
+	"desc":            {"did you mean description?", "description"},
+}
+
+// hostToolNames are the tool names of hosts' allowed-tools lists (Claude
+// Code's Read, Bash(git:*), MCP tools as mcp__server__tool): a tools: key
+// naming one is meant as allowed-tools.
+var hostToolNames = regexp.MustCompile(`\b(Read|Write|Edit|MultiEdit|Bash|Grep|Glob|WebFetch|WebSearch|Task|TodoWrite|NotebookEdit)\b|mcp__`)
+
+// misplacedField says what a key outside the known fields was most likely
+// meant as (fm: the frontmatter, v: its value), when it is another
+// spelling of a field some host reads (allowed_tools, allowedTools,
+// Allowed-Tools), a one-letter slip of one (licence), a dotted path into
+// one (metadata.openclaw), or a known misplacement (triggers; tools naming
+// a host's tools; summary without a description); "" for any other key,
+// which no host reads.
+func misplacedField(fm *frontmatter, key string, v *yamlx.Node) string {
+	norm := normalKey(key)
+	if m, ok := misplacedFields[norm]; ok {
+		switch {
+		case m[1] != "" && fm.get(m[1]) != nil:
+			return ""
+		case norm == "tools" && !hostToolNames.MatchString(sourceOf(v)):
+			return ""
+		}
+		return m[0]
+	}
+	if knownField(norm) && norm != key {
+		return "did you mean " + norm + "?"
+	}
+	if first, _, ok := strings.Cut(norm, "."); ok && knownField(first) {
+		return fmt.Sprintf("a key with a dot is one key, not a path: nest it under %s", first)
+	}
+	if len(norm) >= 6 {
+		if near := suggest.Nearest(norm, hostFields); near != "" && near != norm && fm.get(near) == nil &&
+			!strings.HasPrefix(near, norm) && !strings.HasPrefix(norm, near) && len(near)-len(norm) <= 1 && len(norm)-len(near) <= 1 {
+			return "did you mean " + near + "?"
+		}
+	}
+	return ""
+}
+
+// sourceOf is the text of a value's scalars, space-separated.
+func sourceOf(v *yamlx.Node) string {
+	if v == nil {
+		return ""
+	}
+	if v.Kind == yamlx.ScalarNode {
+		return v.Value
+	}
+	var parts []string
+	for _, c := range v.Content {
+		parts = append(parts, sourceOf(c))
+	}
+	return strings.Join(parts, " ")
+}
+
+// normalKey is key in lower-case kebab form: allowed_tools, allowedTools
+// and "Allowed Tools" are allowed-tools.
+func normalKey(key string) string {
+	var b strings.Builder
+	for i, r := range strings.TrimSpace(key) {
+		switch {
+		case r == '_' || r == ' ':
+			b.WriteByte('-')
+		case r >= 'A' && r <= 'Z':
+			if i > 0 && key[i-1] >= 'a' && key[i-1] <= 'z' {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r + 'a' - 'A')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
 // knownField reports whether key is a field of the docs/format.md table: one of the
 // specification's six, when-to-use with its aliases,
 // disable-model-invocation, or a recognised extension field.
@@ -440,8 +544,14 @@ func (p *parser) applyFields(s *Skill, fm *frontmatter) {
 				continue
 			}
 			s.Extra = append(s.Extra, fm.all[i])
-			if !extensionFields[k.key] && p.opts.Mode != Strict {
-				p.report(CodeUnknownField, k.line, k.col, "unknown field %q (kept in extra; the specification defines name, description, license, compatibility, metadata, allowed-tools)", k.key)
+			if extensionFields[k.key] || p.opts.Mode == Strict {
+				continue
+			}
+			// Lenient mode reports a field only when it is most likely
+			// meant as one a host reads: no host treats the others
+			// (homepage, author, tags...) differently from their absence.
+			if hint := misplacedField(fm, k.key, v); hint != "" {
+				p.report(CodeUnknownField, k.line, k.col, "unknown field %q: no host reads it; %s", k.key, hint)
 			}
 		}
 	}
@@ -544,7 +654,13 @@ func (p *parser) metadata(s *Skill, fm *frontmatter, k *keyPos, v *yamlx.Node, i
 			}
 			continue
 		}
-		p.report(CodeMetadataInvalid, mk.Line+fm.lineOff-1, mk.Column, "metadata.%s is a %s, not a string; its source text is kept", key, kind(mv))
+		// A nested value is what hosts read for their own settings
+		// (OpenClaw's metadata: {openclaw: {requires: ...}}), and the
+		// reference validator accepts it: only strict mode, which holds
+		// the specification's map of strings, reports it.
+		if p.opts.Mode == Strict {
+			p.report(CodeMetadataInvalid, mk.Line+fm.lineOff-1, mk.Column, "metadata.%s is a %s, not a string; its source text is kept", key, kind(mv))
+		}
 		var next *yamlx.Node
 		if i+2 < len(v.Content) {
 			next = v.Content[i+2]

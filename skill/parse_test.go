@@ -3,6 +3,7 @@ package skill
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -328,6 +329,8 @@ user-invocable: false
 argument-hint: "[file]"
 version: 2
 author: someone
+allowed_tools: Read
+triggers: [x]
 metadata:
   plain: text
   number: 1.10
@@ -343,9 +346,18 @@ body
 	if s == nil {
 		t.Fatalf("rejected: %v", diags)
 	}
-	wantDiags := []string{"unknown-field@10:1", "unknown-field@11:1", "metadata-invalid@15:3", "metadata-invalid@18:3"}
+	// Lenient mode reports only the fields meant as one a host reads
+	// (allowed_tools, triggers), not version or author, and no nested
+	// metadata value (hosts read them); strict mode reports them all.
+	wantDiags := []string{"unknown-field@12:1", "unknown-field@13:1"}
 	if diff := cmp.Diff(wantDiags, diagKeys(diags)); diff != "" {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	}
+	_, strict := Parse([]byte(src), &Options{Path: "/r/fields/SKILL.md", Mode: Strict})
+	for _, want := range []string{"unknown-field@10:1", "unknown-field@11:1", "metadata-invalid@17:3", "metadata-invalid@20:3"} {
+		if !slices.Contains(diagKeys(strict), want) {
+			t.Errorf("strict: no %s in %v", want, diagKeys(strict))
+		}
 	}
 	if s.WhenToUse != "when asked" {
 		t.Errorf("WhenToUse %q", s.WhenToUse)
@@ -360,7 +372,7 @@ body
 	if diff := cmp.Diff(wantMeta, s.Metadata); diff != "" {
 		t.Errorf("metadata (-want +got):\n%s", diff)
 	}
-	if got := s.Extra.Keys(); !cmp.Equal(got, []string{"when_to_use", "user-invocable", "argument-hint", "version", "author"}) {
+	if got := s.Extra.Keys(); !cmp.Equal(got, []string{"when_to_use", "user-invocable", "argument-hint", "version", "author", "allowed_tools", "triggers"}) {
 		t.Errorf("extra keys %v", got)
 	}
 	if v, _ := s.Extra.Get("user-invocable"); v != false {
@@ -626,5 +638,30 @@ func TestParentName(t *testing.T) {
 	}
 	if name, ok := parentName("/w/skills/pdf/SKILL.md"); !ok || name != "pdf" {
 		t.Errorf("parentName of a catalog path = %q, %v; want pdf, true", name, ok)
+	}
+}
+
+// TestMisplacedField: lenient unknown-field is for keys meant as a field
+// some host reads, never for extra information no host reads.
+func TestMisplacedField(t *testing.T) {
+	for _, tt := range []struct {
+		lines string
+		want  []string
+	}{
+		{"allowed_tools: Read\nallowedTools: Read\nAllowed-Tools: Read\n", []string{"unknown-field@4:1", "unknown-field@5:1", "unknown-field@6:1"}},
+		{"triggers: [a]\ntrigger: a\nuse_when: a\n", []string{"unknown-field@4:1", "unknown-field@5:1", "unknown-field@6:1"}},
+		{"tools: [Read, Bash]\n", []string{"unknown-field@4:1"}},
+		{"tools: Bash(git:*)\n", []string{"unknown-field@4:1"}},
+		{"tools: [computer, file_operations]\n", nil},
+		{"licence: MIT\ncompatibilty: x\ndescripton: x\n", []string{"unknown-field@4:1", "unknown-field@5:1"}},
+		{"metadata.openclaw: x\n", []string{"unknown-field@4:1"}},
+		{"summary: x\n", nil}, // beside a description: extra information
+		{"homepage: x\nauthor: a\ncategory: c\ntags: [a]\nversion: 1\nmodels: [a]\nkeywords: a\nrequires: x\n", nil},
+	} {
+		src := "---\nname: f\ndescription: d\n" + tt.lines + "---\nbody\n"
+		_, diags := Parse([]byte(src), &Options{Path: "/r/f/SKILL.md"})
+		if diff := cmp.Diff(tt.want, diagKeys(diags)); diff != "" {
+			t.Errorf("%q (-want +got):\n%s", tt.lines, diff)
+		}
 	}
 }
