@@ -25,15 +25,29 @@ import (
 type configClient struct {
 	name, where string // where says where the text goes (on stderr)
 	write       func(b *bytes.Buffer, c serverConfig)
+	// tokenEnv says the configuration reads a token from $SKILLET_AUTH_TOKEN
+	// in the client's environment; note is what else the client needs.
+	tokenEnv bool
+	note     string
 }
 
 // configEntry is one server in the JSON formats, keys in this order.
 type configEntry struct {
-	Type    string   `json:"type,omitempty"`
-	Command string   `json:"command,omitempty"`
-	Args    []string `json:"args,omitempty"`
-	URL     string   `json:"url,omitempty"`
-	HTTPURL string   `json:"httpUrl,omitempty"`
+	Type    string            `json:"type,omitempty"`
+	Command string            `json:"command,omitempty"`
+	Args    []string          `json:"args,omitempty"`
+	URL     string            `json:"url,omitempty"`
+	HTTPURL string            `json:"httpUrl,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+}
+
+// vscodeInput is an entry of the inputs of VS Code's mcp.json: a value it
+// asks for once and keeps in its secret storage.
+type vscodeInput struct {
+	Type        string `json:"type"`
+	ID          string `json:"id"`
+	Description string `json:"description"`
+	Password    bool   `json:"password"`
 }
 
 // serverConfig is what every format says.
@@ -42,7 +56,18 @@ type serverConfig struct {
 	command string   // the absolute path of skillet
 	args    []string // serve and the flags of this invocation
 	url     string   // with --http: the URL to reach, "" for stdio
+	// tokenFile is the absolute token file of a server that requires a
+	// token (--auth-token-file), "" without one or when the token is in
+	// $SKILLET_AUTH_TOKEN; token says the server requires one. The
+	// token itself is never printed: each client's configuration reads
+	// it where the client can (docs/mcp.md#clients-with-a-token).
+	token     bool
+	tokenFile string
 }
+
+// bearer is the value of the Authorization header with the token as the
+// client's configuration refers to it (ref: "$VAR", "${env:VAR}", ...).
+func bearer(ref string) map[string]string { return map[string]string{"Authorization": "Bearer " + ref} }
 
 var configClients = []configClient{
 	{"claude-code", "Claude Code: run this command (add --scope project to share it in .mcp.json)", func(b *bytes.Buffer, c serverConfig) {
@@ -50,11 +75,21 @@ var configClients = []configClient{
 		// (Claude Code 2.1.332, claude mcp add --help); --scope project
 		// writes .mcp.json in the current folder for the whole team.
 		if c.url != "" {
-			fmt.Fprintf(b, "claude mcp add --transport http %s %s\n", shellQuote(c.name), shellQuote(c.url))
+			fmt.Fprintf(b, "claude mcp add --transport http %s %s", shellQuote(c.name), shellQuote(c.url))
+			if c.token {
+				// The shell reads the token when the command runs; Claude
+				// Code keeps the header in its configuration.
+				src := "$" + tokenEnv
+				if c.tokenFile != "" {
+					src = "$(cat " + shellQuote(c.tokenFile) + ")"
+				}
+				fmt.Fprintf(b, " --header \"Authorization: Bearer %s\"", src)
+			}
+			b.WriteString("\n")
 			return
 		}
 		fmt.Fprintf(b, "claude mcp add %s -- %s\n", shellQuote(c.name), shellJoin(append([]string{c.command}, c.args...)))
-	}},
+	}, false, ""},
 	{"codex", "Codex: add this table to ~/.codex/config.toml", func(b *bytes.Buffer, c serverConfig) {
 		// [mcp_servers.NAME] with command and args, or url for streamable
 		// HTTP (Codex 0.171.0; its configuration reference,
@@ -62,6 +97,11 @@ var configClients = []configClient{
 		fmt.Fprintf(b, "[mcp_servers.%s]\n", tomlKey(c.name))
 		if c.url != "" {
 			fmt.Fprintf(b, "url = %s\n", strconv.Quote(c.url))
+			if c.token {
+				// Codex reads the token from the variable named when it
+				// starts the server's connection.
+				fmt.Fprintf(b, "bearer_token_env_var = %s\n", strconv.Quote(tokenEnv))
+			}
 			return
 		}
 		fmt.Fprintf(b, "command = %s\nargs = [", strconv.Quote(c.command))
@@ -72,34 +112,50 @@ var configClients = []configClient{
 			b.WriteString(strconv.Quote(a))
 		}
 		b.WriteString("]\n")
-	}},
+	}, true, ""},
 	{"gemini", "Gemini CLI: merge this into .gemini/settings.json (or ~/.gemini/settings.json)", func(b *bytes.Buffer, c serverConfig) {
 		// mcpServers.NAME with command and args, or httpUrl for
 		// streamable HTTP (Gemini CLI 0.61.0, docs/tools/mcp-server.md).
 		entry := configEntry{Command: c.command, Args: c.args}
 		if c.url != "" {
 			entry = configEntry{HTTPURL: c.url}
+			if c.token {
+				// Gemini CLI expands $VAR in settings.json.
+				entry.Headers = bearer("$" + tokenEnv)
+			}
 		}
 		_ = outfmt.JSON(b, map[string]any{"mcpServers": map[string]any{c.name: entry}})
-	}},
+	}, true, "Gemini CLI starts the servers of a project's .gemini/settings.json only in a folder the user trusts (it asks on its first start there and keeps the answer in ~/.gemini/trustedFolders.json; GEMINI_CLI_TRUST_WORKSPACE=true trusts it in CI); until then /mcp lists skillet as disabled. ~/.gemini/settings.json applies in every folder"},
 	{"vscode", "VS Code with Copilot: merge this into .vscode/mcp.json", func(b *bytes.Buffer, c serverConfig) {
 		// servers.NAME with type stdio (command, args) or http (url)
 		// (VS Code's MCP configuration reference).
 		entry := configEntry{Type: "stdio", Command: c.command, Args: c.args}
+		config := map[string]any{}
 		if c.url != "" {
 			entry = configEntry{Type: "http", URL: c.url}
+			if c.token {
+				// VS Code asks for the token once and keeps it in its
+				// secret storage (an input of type promptString).
+				entry.Headers = bearer("${input:skillet-token}")
+				config["inputs"] = []vscodeInput{{Type: "promptString", ID: "skillet-token", Description: "skillet serve's bearer token", Password: true}}
+			}
 		}
-		_ = outfmt.JSON(b, map[string]any{"servers": map[string]any{c.name: entry}})
-	}},
+		config["servers"] = map[string]any{c.name: entry}
+		_ = outfmt.JSON(b, config)
+	}, false, ""},
 	{"cursor", "Cursor: merge this into .cursor/mcp.json (or ~/.cursor/mcp.json)", func(b *bytes.Buffer, c serverConfig) {
 		// mcpServers.NAME with command and args, or url (Cursor's MCP
 		// documentation).
 		entry := configEntry{Command: c.command, Args: c.args}
 		if c.url != "" {
 			entry = configEntry{URL: c.url}
+			if c.token {
+				// Cursor expands ${env:VAR} in mcp.json.
+				entry.Headers = bearer("${env:" + tokenEnv + "}")
+			}
 		}
 		_ = outfmt.JSON(b, map[string]any{"mcpServers": map[string]any{c.name: entry}})
-	}},
+	}, true, ""},
 }
 
 // configClientNames lists the names --print-config takes.
@@ -156,11 +212,18 @@ func printConfig(o *ServeOptions) error {
 	fmt.Fprintf(o.IO.Err, "# %s\n", configClients[i].where)
 	if c.url != "" {
 		fmt.Fprintf(o.IO.Err, "# the client connects to a running server: start it with %s\n", shellJoin(append([]string{c.command}, c.args...)))
-		if o.AuthTokenFile != "" || os.Getenv(tokenEnv) != "" {
-			// The token is a secret: it is not printed, so the client's
-			// configuration lacks the header it must send.
-			fmt.Fprintf(o.IO.Err, "# the server requires a token: add the header \"Authorization: Bearer TOKEN\" to the client's configuration (docs/serving.md#auth)\n")
+		if c.token && configClients[i].tokenEnv {
+			// The token is a secret: the configuration names the variable
+			// the client reads it from, never the token.
+			src := "the token"
+			if c.tokenFile != "" {
+				src = "\"$(cat " + shellQuote(c.tokenFile) + ")\""
+			}
+			fmt.Fprintf(o.IO.Err, "# the server requires a token: the client sends it from $%s; set it where the client starts (export %s=%s)\n", tokenEnv, tokenEnv, src)
 		}
+	}
+	if configClients[i].note != "" {
+		fmt.Fprintf(o.IO.Err, "# %s\n", configClients[i].note)
 	}
 	_, err := o.IO.Out.Write(b.Bytes())
 	return err
@@ -240,6 +303,12 @@ func serveConfig(o *ServeOptions) serverConfig {
 		exe = r
 	}
 	c := serverConfig{name: "skillet", command: exe, args: o.ConfigArgs}
+	if o.HTTP != "" && (o.AuthTokenFile != "" || os.Getenv(tokenEnv) != "") {
+		c.token = true
+		if o.AuthTokenFile != "" {
+			c.tokenFile, _ = filepath.Abs(o.AuthTokenFile)
+		}
+	}
 	if o.HTTP != "" {
 		host := o.HTTP
 		if h, port, err := net.SplitHostPort(o.HTTP); err == nil {
