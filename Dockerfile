@@ -1,10 +1,12 @@
 # skillet serve for a team (docs/serving.md): a static binary on an empty
 # image, run as a non-root user, with nothing to write (it works with a
-# read-only root filesystem). The skills come from a volume at /skills.
+# read-only root filesystem). The workspace is a volume at /skills: mount
+# the checkout of the skills repository (the folder that holds
+# skills/NAME/SKILL.md, .agents/skills/NAME/SKILL.md, ...), not its skills/.
 #
 #   docker build -t skillet .
 #   (umask 077; openssl rand -hex 32 > token) && sudo chown 65534 token
-#   docker run --read-only -v "$PWD/skills:/skills:ro" \
+#   docker run --read-only -v "$PWD:/skills:ro" \
 #     -v "$PWD/token:/run/secrets/skillet/token:ro" -p 8080:8080 skillet
 FROM golang:1.26 AS build
 WORKDIR /src

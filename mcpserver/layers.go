@@ -280,16 +280,68 @@ func (s *Server) decorate(ctx context.Context, method string, req mcp.Request, r
 	switch r := res.(type) {
 	case *mcp.InitializeResult:
 		r.Instructions = s.current(ctx).instructions[s.kindOf(req)]
+		s.noteToolLeftOut(ctx, req)
 		if stateless(ctx) {
 			r.Capabilities = withoutNotifications(r.Capabilities)
 		}
 	case *mcp.DiscoverResult:
 		r.Instructions = s.current(ctx).instructions[s.kindOf(req)]
+		s.noteToolLeftOut(ctx, req)
 	case *mcp.ListToolsResult:
 		if !s.offersTool(advertisesExtension(req)) {
 			r.Tools = slices.DeleteFunc(slices.Clone(r.Tools), func(t *mcp.Tool) bool { return t.Name == s.tool.Name() })
 		}
 	}
+}
+
+// maxToolNotes bounds the clients whose missing load tool is logged.
+const maxToolNotes = 256
+
+// noteToolLeftOut logs, once per client name and version, that --tool auto
+// leaves the load tool out for a client that advertises the Skills
+// Extension, and why: such a client (the inspector's CLI, for one) lists
+// no tool, and nothing else would say so.
+func (s *Server) noteToolLeftOut(ctx context.Context, req mcp.Request) {
+	if s.opts.Tool != ToolAuto || !advertisesExtension(req) {
+		return
+	}
+	name, version := clientInfo(req)
+	key := clipURI(name) + "\x00" + clipURI(version)
+	s.toolNotesMu.Lock()
+	if s.toolNotes == nil {
+		s.toolNotes = map[string]bool{}
+	}
+	seen := s.toolNotes[key] || len(s.toolNotes) >= maxToolNotes
+	if !seen {
+		s.toolNotes[key] = true
+	}
+	s.toolNotesMu.Unlock()
+	if seen {
+		return
+	}
+	s.log.InfoContext(ctx, "the load tool is not offered to this client: it advertises the Skills Extension and loads skills itself (--tool auto); --tool always offers the tool to every client",
+		"tool", s.tool.Name(), "client", clipURI(name), "version", clipURI(version))
+}
+
+// clientInfo is the client's name and version: from initialize, else
+// from the request's _meta (protocol 2026-07-28).
+func clientInfo(req mcp.Request) (name, version string) {
+	if ip, ok := req.GetParams().(*mcp.InitializeParams); ok && ip != nil {
+		if ip.ClientInfo != nil {
+			return ip.ClientInfo.Name, ip.ClientInfo.Version
+		}
+		return "", ""
+	}
+	if p := req.GetParams(); p != nil && !reflect.ValueOf(p).IsNil() {
+		switch ci := p.GetMeta()[mcp.MetaKeyClientInfo].(type) {
+		case map[string]any:
+			name, _ = ci["name"].(string)
+			version, _ = ci["version"].(string)
+		case *mcp.Implementation:
+			name, version = ci.Name, ci.Version
+		}
+	}
+	return name, version
 }
 
 // withoutNotifications returns a copy of caps that promises no

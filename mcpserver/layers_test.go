@@ -350,3 +350,38 @@ func TestInstructionsBudgetDiagnostic(t *testing.T) {
 		})
 	}
 }
+
+// TestToolLeftOutLogged: --tool auto logs, once per client name and
+// version, that a client advertising the Skills Extension gets no load
+// tool and why; a client without the extension, or ToolAlways, logs
+// nothing of it.
+func TestToolLeftOutLogged(t *testing.T) {
+	ws := newWorkspace(t)
+	withExt := &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}}
+	withExt.Capabilities.AddExtension(skillsext.ExtensionID, nil)
+	for _, tt := range []struct {
+		mode    ToolMode
+		copts   *mcp.ClientOptions
+		version string // "": the SDK's default, server/discover
+		want    int
+	}{
+		{ToolAuto, withExt, "", 1},
+		{ToolAuto, withExt, legacy, 1}, // initialize
+		{ToolAuto, nil, "", 0},
+		{ToolAuto, nil, legacy, 0},
+		{ToolAlways, withExt, "", 0},
+	} {
+		var log logBuffer
+		s := newServer(t, ws, &Options{Tool: tt.mode, Logger: log.logger()})
+		for range 3 {
+			connect(t, s, tt.copts, &mcp.ClientSessionOptions{ProtocolVersion: tt.version})
+		}
+		n := strings.Count(log.String(), "the load tool is not offered to this client")
+		if n != tt.want {
+			t.Errorf("%s, extension %v: %d notes, want %d:\n%s", tt.mode, tt.copts != nil, n, tt.want, log.String())
+		}
+		if n > 0 && (!strings.Contains(log.String(), "--tool always") || !strings.Contains(log.String(), "client=test")) {
+			t.Errorf("the note does not say why or for whom:\n%s", log.String())
+		}
+	}
+}

@@ -179,6 +179,9 @@ type Server struct {
 
 	reloadMu sync.Mutex      // one reload at a time
 	logged   map[string]bool // diagnostics already logged (under reloadMu)
+	// toolNotes are the clients told of in noteToolLeftOut.
+	toolNotesMu sync.Mutex
+	toolNotes   map[string]bool
 
 	// watchPasses counts the reload passes of [Server.Watch], each with
 	// the watches set after it.

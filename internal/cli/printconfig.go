@@ -261,7 +261,7 @@ func invocationArgs(cmd *cobra.Command, g *globals) ([]string, error) {
 		case "config":
 			args = append(args, "--config", abs(g.config))
 			return
-		case "auth-token-file":
+		case "auth-token-file", "tls-cert", "tls-key":
 			// Like a root: the client may start the server from another
 			// folder, where a relative token file is another file or none.
 			args = append(args, "--"+f.Name, abs(f.Value.String()))
@@ -323,6 +323,9 @@ func serveConfig(o *ServeOptions) serverConfig {
 			host = net.JoinHostPort(h, port)
 		}
 		c.url = "http://" + host + mcpserver.Path
+		if o.TLSCert != "" {
+			c.url = "https://" + host + mcpserver.Path
+		}
 	}
 	return c
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -51,6 +52,7 @@ type ServeOptions struct {
 	LogFormat         string             // --log-format: text or json
 	MaxServedBytes    int64              // --max-served-bytes
 	InstructionsChars int                // --instructions-chars; -1 for no budget
+	TLSCert, TLSKey   string             // --tls-cert, --tls-key: serve HTTPS
 }
 
 // tokenEnv is the environment variable that may hold the bearer token.
@@ -131,6 +133,8 @@ SIGINT or SIGTERM stops the server once the requests in flight are answered.`,
 	fl.IntVar(&opts.MaxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "the most stateful sessions kept (the one idle longest is closed first)")
 	fl.DurationVar(&opts.SessionTimeout, "session-timeout", mcpserver.DefaultSessionTimeout, "close a stateful session idle for that long (an open notification stream is not idle)")
 	fl.Int64Var(&opts.MaxServedBytes, "max-served-bytes", mcpserver.DefaultMaxServedBytes, "the memory budget of served files, in bytes as sent; files past it are served as too large")
+	fl.StringVar(&opts.TLSCert, "tls-cert", "", "serve HTTPS with the certificate (chain) in PEM `FILE`; needs --tls-key (docs/serving.md#tls)")
+	fl.StringVar(&opts.TLSKey, "tls-key", "", "the private key in PEM `FILE` of --tls-cert")
 	fl.IntVar(&opts.InstructionsChars, "instructions-chars", mcpserver.DefaultInstructionsChars, "the budget of the server's instructions in characters, which clients cut (Claude Code keeps 4,096); -1 for no budget (the whole block is sent)")
 	_ = cmd.RegisterFlagCompletionFunc("tool", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return toolModes, cobra.ShellCompDirectiveNoFileComp
@@ -154,8 +158,11 @@ var (
 // parse checks serve's flags (all but the token, read when serving) and
 // fills o.Tool and o.LogLevel from the --tool and --log-level values.
 func (o *ServeOptions) parse(tool, logLevel string) error {
-	if o.HTTP == "" && (o.Stateful || o.ListenAny || o.MaxRequestBytes != 0 || o.AuthTokenFile != "" || o.InsecureNoAuth) {
-		return usagef("--stateful, --listen-any, --max-request-bytes, --auth-token-file and --insecure-no-auth need --http")
+	if o.HTTP == "" && (o.Stateful || o.ListenAny || o.MaxRequestBytes != 0 || o.AuthTokenFile != "" || o.InsecureNoAuth || o.TLSCert != "" || o.TLSKey != "") {
+		return usagef("--stateful, --listen-any, --max-request-bytes, --auth-token-file, --insecure-no-auth, --tls-cert and --tls-key need --http")
+	}
+	if (o.TLSCert == "") != (o.TLSKey == "") {
+		return usagef("--tls-cert and --tls-key go together")
 	}
 	if o.MaxConns < 1 || o.MaxSessions < 1 || o.SessionTimeout <= 0 || o.MaxServedBytes < 1 {
 		return usagef("--max-conns, --max-sessions, --session-timeout and --max-served-bytes must be positive")
@@ -203,10 +210,21 @@ func serveRun(ctx context.Context, o *ServeOptions) error {
 	var ln net.Listener
 	if o.HTTP != "" {
 		var err error
+		var cfg *tls.Config
+		if o.TLSCert != "" {
+			cert, err := tls.LoadX509KeyPair(o.TLSCert, o.TLSKey)
+			if err != nil {
+				return &usageError{fmt.Errorf("--tls-cert, --tls-key: %w", err)}
+			}
+			cfg = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12, NextProtos: []string{"http/1.1"}}
+		}
 		if ln, err = mcpserver.Listen(ctx, o.HTTP, o.ListenAny); err != nil {
 			return &usageError{fmt.Errorf("--http: %w", err)}
 		}
 		defer ln.Close()
+		if cfg != nil {
+			ln = tls.NewListener(ln, cfg)
+		}
 	}
 	var handler slog.Handler = slog.NewTextHandler(io.Err, &slog.HandlerOptions{Level: o.LogLevel})
 	if o.LogFormat == "json" {
@@ -251,7 +269,17 @@ func serveRun(ctx context.Context, o *ServeOptions) error {
 	if o.Stateful {
 		mode = "stateful"
 	}
-	logger.Info("serving MCP over streamable HTTP", "url", "http://"+hostPort(ln.Addr())+mcpserver.Path, "mode", mode,
+	scheme := "http://"
+	if o.TLSCert != "" {
+		scheme = "https://"
+	}
+	// The only line that gives the port (--http HOST:0): logged even with
+	// -q, at the lowest level the log shows.
+	level := slog.LevelInfo
+	if !logger.Enabled(ctx, level) {
+		level = o.LogLevel
+	}
+	logger.Log(ctx, level, "serving MCP over streamable HTTP", "url", scheme+hostPort(ln.Addr())+mcpserver.Path, "mode", mode,
 		"auth", token != "", "workspace", c.Workspace())
 	return srv.Serve(ctx, ln, &mcpserver.HTTPOptions{
 		Stateful: o.Stateful, MaxRequestBytes: o.MaxRequestBytes, AuthToken: token,

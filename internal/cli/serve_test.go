@@ -3,6 +3,17 @@ package cli
 import (
 	"bufio"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"io"
+	"math/big"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -178,6 +189,12 @@ var urlLine = regexp.MustCompile(`url=(http://\S+)`)
 // endpoint it logs, the process and its stderr so far.
 func startHTTP(t *testing.T, bin string, args ...string) (string, *exec.Cmd, *syncBuffer) {
 	t.Helper()
+	return startHTTPURL(t, bin, urlLine, args...)
+}
+
+// startHTTPURL is startHTTP with the URL found by urlLine's first group.
+func startHTTPURL(t *testing.T, bin string, urlLine *regexp.Regexp, args ...string) (string, *exec.Cmd, *syncBuffer) {
+	t.Helper()
 	cmd := exec.Command(bin, append([]string{"serve", "--http", "localhost:0"}, args...)...)
 	pipe, err := cmd.StderrPipe()
 	if err != nil {
@@ -334,4 +351,82 @@ func TestParseToken(t *testing.T) {
 			t.Errorf("parseToken(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
 		}
 	}
+}
+
+// TestServeTLS serves HTTPS with --tls-cert and --tls-key (a certificate
+// made here for 127.0.0.1 and localhost, on loopback): the logged URL is
+// https://, an MCP client that trusts the certificate lists the skills,
+// the probes answer over TLS, and plain HTTP on the same port is refused.
+// With -q the URL line is still logged (the only line that gives the port).
+func TestServeTLS(t *testing.T) {
+	bin := skilletBinary(t)
+	dir := t.TempDir()
+	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	pool := writeTestCert(t, certFile, keyFile)
+	ws := e2eWorkspace(t)
+	url, _, stderr := startHTTPURL(t, bin, regexp.MustCompile(`url=(https://\S+)`),
+		"-q", "-w", ws, "--no-user", "--tls-cert", certFile, "--tls-key", keyFile)
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(t.Context(),
+		&mcp.StreamableClientTransport{Endpoint: url, HTTPClient: client}, nil)
+	if err != nil {
+		t.Fatalf("connect over TLS: %v\n%s", err, stderr.String())
+	}
+	defer cs.Close()
+	res, err := cs.ListResources(t.Context(), nil)
+	if err != nil || len(res.Resources) == 0 {
+		t.Fatalf("resources/list over TLS: %v %v", res, err)
+	}
+	base := strings.TrimSuffix(url, "/mcp")
+	resp, err := client.Get(base + "/healthz")
+	if err != nil || resp.StatusCode != 200 || resp.TLS == nil {
+		t.Fatalf("/healthz over TLS: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	plain := &http.Client{Timeout: 10 * time.Second}
+	if resp, err := plain.Get("http://" + strings.TrimPrefix(base, "https://") + "/healthz"); err == nil {
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == 200 && string(b) == "ok\n" {
+			t.Error("plain HTTP was served on the TLS port")
+		}
+	}
+}
+
+// writeTestCert writes a self-signed certificate for 127.0.0.1, ::1 and
+// localhost and its key (PEM), and returns a pool that trusts it.
+func writeTestCert(t *testing.T, certFile, keyFile string) *x509.CertPool {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "skillet test"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback}, DNSNames: []string{"localhost"},
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		IsCA: true, BasicConstraintsValid: true,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: kb}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(cert)
+	return pool
 }
