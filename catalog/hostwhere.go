@@ -77,7 +77,7 @@ func (c *Catalog) hostWhere(p *profile.Profile, file, root string) (reason, reme
 		if p.Roots.WalkUp != "cwd" && (len(p.Roots.WalkUpRoots) == 0 || slices.Contains(p.Roots.WalkUpRoots, label)) {
 			below = " or a folder below it"
 		}
-		reason = fmt.Sprintf("it reads %s only when started in %s%s, not in %s", show(filepath.Join(d, filepath.FromSlash(label))), show(d), below, show(ws))
+		reason = fmt.Sprintf("it reads %s only when started in %s%s, not in the working folder", show(filepath.Join(d, filepath.FromSlash(label))), show(d), below)
 		remedy = fmt.Sprintf("start %s in %s", p.Name, show(d))
 		if into != "" {
 			remedy += fmt.Sprintf(", or move or link the skill folder into %s", into)
