@@ -2,11 +2,14 @@ package lint
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -126,24 +129,36 @@ func (r *Report) Summary() string {
 	return s
 }
 
-// WriteGitHub writes one GitHub Actions workflow command per diagnostic
-// ("::error file=PATH,line=N,col=N,title=TITLE::MESSAGE", "::warning" and
-// "::notice" for the other levels), which a workflow run shows as
-// annotations on the files. Paths are relative to base (the repository
-// root when lint runs there); the message carries the remedy. Values are
-// escaped as the workflow-command syntax requires: "%", CR and LF in the
-// message, and also ":" and "," in properties; other control characters
-// are written as visible escapes (ghEscape).
+// GitHubAnnotationsPerLevel is how many annotations of one level (error,
+// warning, notice) GitHub shows for a step; the rest of a step's workflow
+// commands of that level are dropped
+// (https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-commands).
+const GitHubAnnotationsPerLevel = 10
+
+// WriteGitHub writes the findings as GitHub Actions workflow commands
+// (::error file=...,line=...,col=...,title=...::message), which a workflow
+// shows as annotations on the files, with paths relative to base. Of each
+// level it writes at most [GitHubAnnotationsPerLevel] commands: when there
+// are more, the first GitHubAnnotationsPerLevel-1 findings and one more
+// command of that level that says how many are not annotated; those are
+// written after the commands as plain log lines (as WriteText writes
+// them, between ::stop-commands:: and its end, so that none runs as a
+// command), so the job log holds every finding.
 func (r *Report) WriteGitHub(w io.Writer, base string) error {
 	var b strings.Builder
+	total := map[string]int{}
 	for _, d := range r.Diagnostics {
-		level := "warning"
-		switch d.Severity {
-		case skill.SeverityError:
-			level = "error"
-		case skill.SeverityNote:
-			level = "notice"
+		total[ghLevel(d.Severity)]++
+	}
+	shown := map[string]int{}
+	var rest []skill.Diagnostic
+	for _, d := range r.Diagnostics {
+		level := ghLevel(d.Severity)
+		if total[level] > GitHubAnnotationsPerLevel && shown[level] >= GitHubAnnotationsPerLevel-1 {
+			rest = append(rest, d)
+			continue
 		}
+		shown[level]++
 		b.WriteString("::" + level + " file=" + ghProperty(filepath.ToSlash(fsx.Display(d.Path, base))))
 		if d.Line > 0 {
 			fmt.Fprintf(&b, ",line=%d", d.Line)
@@ -158,8 +173,120 @@ func (r *Report) WriteGitHub(w io.Writer, base string) error {
 		}
 		b.WriteString("::" + ghData(msg) + "\n")
 	}
+	for _, level := range []string{"error", "warning", "notice"} {
+		if n := total[level] - shown[level]; n > 0 {
+			noun := level
+			if level == "notice" {
+				noun = "note"
+			}
+			b.WriteString("::" + level + " title=" + ghProperty("skillet: "+outfmt.Count(n, "more "+noun)) + "::" +
+				ghData(fmt.Sprintf("GitHub shows %d annotations of a level per step: %d of the %s are not annotated; the job log lists them below the annotations, and the job summary counts every finding by code",
+					GitHubAnnotationsPerLevel, n, outfmt.Count(total[level], noun))) + "\n")
+		}
+	}
+	if len(rest) > 0 {
+		// The plain lines come from skill folders: no line of them may
+		// run as a workflow command, whatever a path or message holds.
+		var plain strings.Builder
+		sub := &Report{Diagnostics: rest}
+		if err := sub.WriteText(&plain, base); err != nil {
+			return err
+		}
+		token := stopToken(plain.String())
+		b.WriteString("::stop-commands::" + token + "\n" + plain.String() + "::" + token + "::\n")
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// stopToken is the ::stop-commands:: token of the plain lines text: a
+// SHA-256 of them, which no line can hold (a text that held its own hash
+// is not to be found), and the same for the same report.
+func stopToken(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return "skillet-" + hex.EncodeToString(sum[:16])
+}
+
+// ghLevel is the workflow command of a finding's level.
+func ghLevel(s skill.Severity) string {
+	switch s {
+	case skill.SeverityError:
+		return "error"
+	case skill.SeverityNote:
+		return "notice"
+	}
+	return "warning"
+}
+
+// WriteGitHubSummary writes a job summary in GitHub-flavoured Markdown
+// (for the file $GITHUB_STEP_SUMMARY names): the counts, a table of the
+// findings per code and level, and the findings, at most maxSummaryFindings
+// of them, with paths relative to base.
+func (r *Report) WriteGitHubSummary(w io.Writer, base string) error {
+	var b strings.Builder
+	b.WriteString("### skillet lint\n\n" + textsafe.Escape(r.Summary()) + "\n\n")
+	if len(r.Diagnostics) == 0 {
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	type key struct {
+		code  skill.Code
+		level skill.Severity
+	}
+	counts := map[key]int{}
+	var keys []key
+	for _, d := range r.Diagnostics {
+		k := key{d.Code, d.Severity}
+		if counts[k] == 0 {
+			keys = append(keys, k)
+		}
+		counts[k]++
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if c := counts[b] - counts[a]; c != 0 {
+			return c
+		}
+		return strings.Compare(string(a.code), string(b.code))
+	})
+	b.WriteString("| code | level | findings |\n| --- | --- | ---: |\n")
+	for _, k := range keys {
+		fmt.Fprintf(&b, "| [%s](%s) | %s | %d |\n", k.code, HelpURL(k.code), k.level, counts[k])
+	}
+	b.WriteString("\n")
+	for i, d := range r.Diagnostics {
+		if i == maxSummaryFindings {
+			fmt.Fprintf(&b, "- and %d more (skillet lint lists them all)\n", len(r.Diagnostics)-i)
+			break
+		}
+		pos := filepath.ToSlash(fsx.Display(d.Path, base))
+		if d.Line > 0 {
+			pos += fmt.Sprintf(":%d", d.Line)
+		}
+		fmt.Fprintf(&b, "- `%s` %s: %s [%s]\n", mdCode(textsafe.Escape(pos)), d.Severity, mdText(textsafe.Escape(d.Message)), d.Code)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// maxSummaryFindings bounds the findings a job summary lists (GitHub
+// takes at most 1 MiB of summary per step).
+const maxSummaryFindings = 200
+
+// mdCode makes s safe inside a Markdown code span.
+func mdCode(s string) string { return strings.ReplaceAll(s, "`", "'") }
+
+// mdText makes s safe as Markdown text in a list item: no HTML, no line
+// breaks, no emphasis or links.
+func mdText(s string) string {
+	s = strings.NewReplacer("\n", " ", "\r", " ").Replace(s)
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune("\\`*_[]<>|#!~", r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // ghData escapes a workflow command's message.

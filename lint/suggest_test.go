@@ -3,8 +3,11 @@ package lint
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -102,4 +105,52 @@ func TestWriteGitHub(t *testing.T) {
 			t.Errorf("a raw control character %U in the output", c)
 		}
 	}
+}
+
+// TestWriteGitHubCap: of each level GitHub shows 10 annotations per step;
+// past that, 9 findings and one annotation that counts the rest, which
+// follow as plain lines that cannot run as commands.
+func TestWriteGitHubCap(t *testing.T) {
+	r := &Report{}
+	for i := range 12 {
+		r.Diagnostics = append(r.Diagnostics, skill.Diagnostic{Code: skill.CodeBrokenReference, Severity: skill.SeverityWarning,
+			Path: fmt.Sprintf("/ws/s%02d/SKILL.md", i), Line: 1, Message: "::error::forged"})
+	}
+	r.Diagnostics = append(r.Diagnostics, skill.Diagnostic{Code: skill.CodeParseError, Severity: skill.SeverityError, Path: "/ws/x/SKILL.md", Message: "bad"})
+	var b bytes.Buffer
+	if err := r.WriteGitHub(&b, "/ws"); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if n := strings.Count(out, "\n::warning "); n+boolInt(strings.HasPrefix(out, "::warning ")) != GitHubAnnotationsPerLevel {
+		t.Errorf("%d warning annotations, want %d:\n%s", n, GitHubAnnotationsPerLevel, out)
+	}
+	if strings.Count(out, "::error ") != 1 || !strings.Contains(out, "::warning title=skillet%3A 3 more warnings::GitHub shows 10 annotations of a level per step: 3 of the 12 warnings are not annotated") {
+		t.Errorf("no count of the rest, or the error lost:\n%s", out)
+	}
+	stop := regexp.MustCompile(`(?m)^::stop-commands::(skillet-[0-9a-f]{32})$`).FindStringSubmatch(out)
+	if stop == nil || !strings.HasSuffix(out, "::"+stop[1]+"::\n") {
+		t.Fatalf("the plain lines are not fenced by ::stop-commands:::\n%s", out)
+	}
+	plain := out[strings.Index(out, stop[0]):]
+	for _, want := range []string{"s09/SKILL.md:1: warning: ::error::forged [broken-reference]", "s10/SKILL.md", "s11/SKILL.md"} {
+		if !strings.Contains(plain, want) {
+			t.Errorf("plain lines miss %q:\n%s", want, plain)
+		}
+	}
+	var sum bytes.Buffer
+	if err := r.WriteGitHubSummary(&sum, "/ws"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(sum.String(), "| [broken-reference](") || !strings.Contains(sum.String(), "| warning | 12 |") ||
+		!strings.Contains(sum.String(), "- `s00/SKILL.md:1` warning: ::error::forged [broken-reference]") {
+		t.Errorf("summary:\n%s", sum.String())
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -66,8 +66,11 @@ checked as an extra root); NAME is a skill's name.
 
 Findings are printed as "path:line:col: level: message [code]", each with a
 "help:" line saying what to do, or as JSON (--json, docs/output.md), SARIF
-2.1.0 (--format sarif) or GitHub Actions annotations (--format github); a
-summary line goes to stderr and says how many findings --fix would mend.
+2.1.0 (--format sarif) or GitHub Actions annotations (--format github: at
+most 10 per level, as GitHub shows, then a count of the rest, which follow
+as plain lines; with $GITHUB_STEP_SUMMARY set, a job summary is appended to
+that file); a summary line goes to stderr and says how many findings --fix
+would mend.
 --explain CODE prints a code's documentation (or a --compat rule's),
 --list-rules every code with its level, whether it is on by default, its
 fix and source (docs/lint.md). --select, --extend-select and --ignore
@@ -321,6 +324,9 @@ func lintRun(ctx context.Context, o *LintOptions) error {
 		err = r.WriteSARIF(io.Out, version())
 	case "github":
 		err = r.WriteGitHub(io.Out, cwd)
+		if err == nil {
+			err = writeStepSummary(r, cwd)
+		}
 	default:
 		err = r.WriteText(io.Out, cwd)
 		if err == nil && o.Compat {
@@ -378,6 +384,25 @@ func fixedTargets(targets []string, r *lint.Report) []string {
 		}
 	}
 	return out
+}
+
+// writeStepSummary appends the report's job summary (lint.Report.WriteGitHubSummary)
+// to the file $GITHUB_STEP_SUMMARY names, when it is set (in a GitHub
+// Actions step); a file it cannot open is an error.
+func writeStepSummary(r *lint.Report, cwd string) error {
+	path := os.Getenv("GITHUB_STEP_SUMMARY")
+	if path == "" {
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("job summary: %w", err)
+	}
+	if err := r.WriteGitHubSummary(f, cwd); err != nil {
+		f.Close()
+		return fmt.Errorf("job summary: %w", err)
+	}
+	return f.Close()
 }
 
 // parseFix reads --fix[=KINDS] (a comma-separated list of quote and name;
