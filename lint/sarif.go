@@ -48,7 +48,10 @@ type sarifRule struct {
 }
 
 type sarifRuleConfig struct {
-	Level string `json:"level"`
+	// Enabled is false for a rule off by default (CodeInfo.OptIn):
+	// SARIF's reportingConfiguration.enabled, true when absent.
+	Enabled *bool  `json:"enabled,omitempty"`
+	Level   string `json:"level"`
 }
 
 type sarifText struct {
@@ -139,7 +142,7 @@ func (r *Report) WriteSARIF(w io.Writer, version string) error {
 			FullDescription:      sarifText{Text: rule.Help},
 			Help:                 sarifText{Text: rule.Help + " Source: " + rule.Source + "."},
 			HelpURI:              HelpURL(rule.Code),
-			DefaultConfiguration: sarifRuleConfig{Level: level},
+			DefaultConfiguration: sarifRuleConfig{Level: level, Enabled: optInOff(rule.OptIn)},
 			Properties:           props,
 		})
 	}
@@ -205,4 +208,14 @@ func fileURI(p string, dir bool) string {
 
 func escapePath(p string) string {
 	return (&url.URL{Path: p}).EscapedPath()
+}
+
+// optInOff is the enabled property of a rule's default configuration:
+// false for a rule off by default, absent (true) otherwise.
+func optInOff(optIn bool) *bool {
+	if !optIn {
+		return nil
+	}
+	off := false
+	return &off
 }
