@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -131,64 +132,95 @@ type pathIgnore struct {
 // entries of opts are an error wrapping ErrUnknownCode; those of the file
 // come back as a *catalog.ConfigError with each one's line and column.
 func newSelection(opts *Rules, cfg *catalog.LintConfig, configPath string) (*selection, error) {
-	known := skill.Codes()
 	if opts == nil {
 		opts = &Rules{}
 	}
 	if cfg == nil {
 		cfg = &catalog.LintConfig{}
 	}
-	var bad []*catalog.ConfigError
-	fileCodes := func(vs []catalog.ConfigValue) [][]skill.Code {
-		var out [][]skill.Code
-		for _, v := range vs {
-			m := matchRule(v.Value, known)
-			if m == nil {
-				bad = append(bad, &catalog.ConfigError{Path: configPath, Line: v.Line, Column: v.Column, Message: "lint: " + unknownRule(v.Value, known)})
-			}
-			out = append(out, m)
-		}
-		return out
-	}
-	var flagErr error
-	flagCodes := func(es []string) [][]skill.Code {
-		var out [][]skill.Code
-		for _, e := range es {
-			m := matchRule(e, known)
-			if m == nil && flagErr == nil {
-				flagErr = fmt.Errorf("%w: %s", ErrUnknownCode, unknownRule(e, known))
-			}
-			out = append(out, m)
-		}
-		return out
-	}
+	sb := &selectionBuilder{known: skill.Codes(), configPath: configPath}
 	sel := &selection{on: map[skill.Code]bool{}, level: map[skill.Code]skill.Severity{}}
-	selected := fileCodes(cfg.Select)
+	selected := sb.fileCodes(cfg.Select)
 	if len(opts.Select) > 0 {
-		selected = flagCodes(opts.Select)
+		selected = sb.flagCodes(opts.Select)
 	}
 	if len(opts.Select) == 0 && len(cfg.Select) == 0 {
-		for _, ci := range known {
+		for _, ci := range sb.known {
 			sel.on[ci.Code] = !ci.OptIn
 		}
 	}
-	for _, group := range [][][]skill.Code{selected, fileCodes(cfg.ExtendSelect), flagCodes(opts.ExtendSelect)} {
-		for _, codes := range group {
-			for _, c := range codes {
-				sel.on[c] = true
+	set := func(on bool, groups ...[][]skill.Code) {
+		for _, group := range groups {
+			for _, codes := range group {
+				for _, c := range codes {
+					sel.on[c] = on
+				}
 			}
 		}
 	}
-	for _, group := range [][][]skill.Code{fileCodes(cfg.Ignore), flagCodes(opts.Ignore)} {
-		for _, codes := range group {
-			for _, c := range codes {
-				sel.on[c] = false
-			}
-		}
-	}
+	set(true, selected, sb.fileCodes(cfg.ExtendSelect), sb.flagCodes(opts.ExtendSelect))
+	set(false, sb.fileCodes(cfg.Ignore), sb.flagCodes(opts.Ignore))
 	sel.selected = len(opts.Select) > 0 || len(cfg.Select) > 0
-	// Levels: the file's, then the command line's; within each, prefixes
-	// before codes, so that a code's own entry wins.
+	sb.levels(sel, opts, cfg)
+	// Per-path ignores: the file's, then the command line's.
+	for _, pi := range cfg.PerPathIgnores {
+		sel.paths = append(sel.paths, newPathIgnore(pi.Path.Value, sb.fileCodes(pi.Codes)))
+	}
+	for _, pattern := range slices.Sorted(maps.Keys(opts.PerPathIgnores)) {
+		sel.paths = append(sel.paths, newPathIgnore(pattern, sb.flagCodes(opts.PerPathIgnores[pattern])))
+	}
+	if len(sb.bad) > 0 {
+		first := sb.bad[0]
+		first.More = sb.bad[1:]
+		return nil, first
+	}
+	if sb.flagErr != nil {
+		return nil, sb.flagErr
+	}
+	return sel, nil
+}
+
+// selectionBuilder resolves the entries of one newSelection, gathering
+// the configuration file's unknown entries (bad) and the command line's
+// first (flagErr).
+type selectionBuilder struct {
+	known      []skill.CodeInfo
+	configPath string
+	bad        []*catalog.ConfigError
+	flagErr    error
+}
+
+// fileCodes resolves entries of the configuration file, one list of
+// codes each; an unknown one is recorded in bad at its line and column.
+func (sb *selectionBuilder) fileCodes(vs []catalog.ConfigValue) [][]skill.Code {
+	var out [][]skill.Code
+	for _, v := range vs {
+		m := matchRule(v.Value, sb.known)
+		if m == nil {
+			sb.bad = append(sb.bad, &catalog.ConfigError{Path: sb.configPath, Line: v.Line, Column: v.Column, Message: "lint: " + unknownRule(v.Value, sb.known)})
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// flagCodes resolves entries of Options.Rules; the first unknown one is
+// flagErr.
+func (sb *selectionBuilder) flagCodes(es []string) [][]skill.Code {
+	var out [][]skill.Code
+	for _, e := range es {
+		m := matchRule(e, sb.known)
+		if m == nil && sb.flagErr == nil {
+			sb.flagErr = fmt.Errorf("%w: %s", ErrUnknownCode, unknownRule(e, sb.known))
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// levels sets sel.level: the file's entries, then the command line's;
+// within each, prefixes before codes, so that a code's own entry wins.
+func (sb *selectionBuilder) levels(sel *selection, opts *Rules, cfg *catalog.LintConfig) {
 	type levelEntry struct {
 		e     string
 		level skill.Severity
@@ -197,24 +229,15 @@ func newSelection(opts *Rules, cfg *catalog.LintConfig, configPath string) (*sel
 	var levels []levelEntry
 	for _, s := range cfg.Severity {
 		levels = append(levels, levelEntry{s.Code.Value, skill.Severity(s.Level.Value), &s.Level})
-		if m := matchRule(s.Code.Value, known); m == nil {
-			bad = append(bad, &catalog.ConfigError{Path: configPath, Line: s.Code.Line, Column: s.Code.Column, Message: "lint: " + unknownRule(s.Code.Value, known)})
-		}
+		sb.fileCodes([]catalog.ConfigValue{s.Code})
 	}
-	flagLevels := slices.Sorted(func(yield func(string) bool) {
-		for e := range opts.Severity {
-			if !yield(e) {
-				return
-			}
-		}
-	})
-	for _, e := range flagLevels {
+	for _, e := range slices.Sorted(maps.Keys(opts.Severity)) {
 		levels = append(levels, levelEntry{e, opts.Severity[e], nil})
-		flagCodes([]string{e})
+		sb.flagCodes([]string{e})
 	}
 	for _, exact := range []bool{false, true} {
 		for _, le := range levels {
-			m := matchRule(le.e, known)
+			m := matchRule(le.e, sb.known)
 			if (len(m) == 1 && string(m[0]) == le.e) != exact {
 				continue
 			}
@@ -222,10 +245,10 @@ func newSelection(opts *Rules, cfg *catalog.LintConfig, configPath string) (*sel
 			case skill.SeverityError, skill.SeverityWarning, skill.SeverityNote:
 			default:
 				if le.at != nil {
-					bad = append(bad, &catalog.ConfigError{Path: configPath, Line: le.at.Line, Column: le.at.Column,
+					sb.bad = append(sb.bad, &catalog.ConfigError{Path: sb.configPath, Line: le.at.Line, Column: le.at.Column,
 						Message: fmt.Sprintf("lint.severity.%s must be error, warning or note, not %q", le.e, le.level)})
-				} else if flagErr == nil {
-					flagErr = fmt.Errorf("%w: level %q of %s (error, warning or note)", ErrUnknownCode, le.level, le.e)
+				} else if sb.flagErr == nil {
+					sb.flagErr = fmt.Errorf("%w: level %q of %s (error, warning or note)", ErrUnknownCode, le.level, le.e)
 				}
 				continue
 			}
@@ -234,38 +257,18 @@ func newSelection(opts *Rules, cfg *catalog.LintConfig, configPath string) (*sel
 			}
 		}
 	}
-	// Per-path ignores: the file's, then the command line's.
-	addPath := func(pattern string, codes [][]skill.Code) {
-		m, _ := ignore.Parse([]byte(pattern))
-		pi := pathIgnore{m: m, codes: map[skill.Code]bool{}}
-		for _, cs := range codes {
-			for _, c := range cs {
-				pi.codes[c] = true
-			}
+}
+
+// newPathIgnore is a per-path ignore of codes where pattern matches.
+func newPathIgnore(pattern string, codes [][]skill.Code) pathIgnore {
+	m, _ := ignore.Parse([]byte(pattern))
+	pi := pathIgnore{m: m, codes: map[skill.Code]bool{}}
+	for _, cs := range codes {
+		for _, c := range cs {
+			pi.codes[c] = true
 		}
-		sel.paths = append(sel.paths, pi)
 	}
-	for _, pi := range cfg.PerPathIgnores {
-		addPath(pi.Path.Value, fileCodes(pi.Codes))
-	}
-	for _, pattern := range slices.Sorted(func(yield func(string) bool) {
-		for p := range opts.PerPathIgnores {
-			if !yield(p) {
-				return
-			}
-		}
-	}) {
-		addPath(pattern, flagCodes(opts.PerPathIgnores[pattern]))
-	}
-	if len(bad) > 0 {
-		first := bad[0]
-		first.More = bad[1:]
-		return nil, first
-	}
-	if flagErr != nil {
-		return nil, flagErr
-	}
-	return sel, nil
+	return pi
 }
 
 // ignoredAt reports whether a per-path ignore covers code at path (made
