@@ -39,7 +39,23 @@ const (
 	// DefaultBodyBudget is how many request body bytes all requests may
 	// hold at once.
 	DefaultBodyBudget = 64 << 20
+	// DefaultMaxConnsPerClient is how many connections one client (one
+	// remote address) may hold: a quarter of DefaultMaxConns, so no one
+	// client takes the last slot.
+	DefaultMaxConnsPerClient = DefaultMaxConns / 4
+	// DefaultMaxStreamsPerClient is how many notification streams one
+	// client may hold open at once.
+	DefaultMaxStreamsPerClient = 32
+	// DefaultMaxSessionsPerClient is how many stateful sessions one client
+	// may hold: a quarter of DefaultMaxSessions.
+	DefaultMaxSessionsPerClient = DefaultMaxSessions / 4
 )
+
+// probeReserve is how many connections past MaxConns are let in when every
+// connection is busy, to be answered only GET /healthz and GET /readyz
+// (anything else gets 503): health and readiness answer whatever the
+// other clients hold.
+const probeReserve = 16
 
 // writeChunk is how much of an answer one write deadline covers.
 const writeChunk = 64 << 10
@@ -232,9 +248,13 @@ func isStream(r *http.Request) bool {
 
 // connInfo is what the connection limiter knows of one connection.
 type connInfo struct {
-	conn  net.Conn
-	state http.ConnState
-	since time.Time // when it entered state
+	conn   net.Conn
+	client string // the remote address, without its port (clientOf)
+	// counted says the connection is in its client's count; overflow
+	// that it is one of the probeReserve.
+	counted, overflow bool
+	state             http.ConnState
+	since             time.Time // when it entered state
 	// body is set while a request body is being read: a connection that
 	// stalls there may be closed for a new one.
 	body atomic.Bool
@@ -246,16 +266,34 @@ type connKey struct{}
 // one idle longest is closed, else the oldest still sending its request
 // (header or body), else the new one. Connections running a request or
 // holding a notification stream are never closed for another.
+//
+// One client (one remote address) holds at most perClient connections:
+// past it, the client's own connection idle longest (else its oldest
+// still sending its request) is closed for its new one, else the new one;
+// another client's are never closed for it. When every connection is busy
+// a new one is still let in, up to probeReserve of them, to be answered
+// only the probes (docs/serving.md#fairness).
 type connLimiter struct {
-	mu      sync.Mutex
-	max     int
-	conns   map[net.Conn]*connInfo
-	refused atomic.Int64
-	evicted atomic.Int64
+	mu        sync.Mutex
+	max       int
+	perClient int
+	conns     map[net.Conn]*connInfo
+	byClient  map[string]int
+	overflow  int // connections of the probe reserve
+	refused   atomic.Int64
+	evicted   atomic.Int64
 }
 
-func newConnLimiter(max int) *connLimiter {
-	return &connLimiter{max: max, conns: map[net.Conn]*connInfo{}}
+func newConnLimiter(max, perClient int) *connLimiter {
+	return &connLimiter{max: max, perClient: perClient, conns: map[net.Conn]*connInfo{}, byClient: map[string]int{}}
+}
+
+// clientOf is the client of a remote address: its host, without the port.
+func clientOf(addr string) string {
+	if h, _, err := net.SplitHostPort(addr); err == nil {
+		return h
+	}
+	return addr
 }
 
 func (l *connLimiter) connContext(ctx context.Context, c net.Conn) context.Context {
@@ -265,8 +303,26 @@ func (l *connLimiter) connContext(ctx context.Context, c net.Conn) context.Conte
 		ci = &connInfo{conn: c, state: http.StateNew, since: time.Now()}
 		l.conns[c] = ci
 	}
+	ci.client = clientOf(c.RemoteAddr().String())
 	l.mu.Unlock()
 	return context.WithValue(ctx, connKey{}, ci)
+}
+
+// forgetLocked removes c and its counts.
+func (l *connLimiter) forgetLocked(c net.Conn) {
+	ci := l.conns[c]
+	if ci == nil {
+		return
+	}
+	delete(l.conns, c)
+	if ci.counted {
+		if l.byClient[ci.client]--; l.byClient[ci.client] <= 0 {
+			delete(l.byClient, ci.client)
+		}
+	}
+	if ci.overflow {
+		l.overflow--
+	}
 }
 
 func (l *connLimiter) connState(c net.Conn, st http.ConnState) {
@@ -274,16 +330,16 @@ func (l *connLimiter) connState(c net.Conn, st http.ConnState) {
 	var victim net.Conn
 	switch st {
 	case http.StateClosed, http.StateHijacked:
-		delete(l.conns, c)
+		l.forgetLocked(c)
 	default:
 		ci := l.conns[c]
 		if ci == nil {
-			ci = &connInfo{conn: c}
+			ci = &connInfo{conn: c, client: clientOf(c.RemoteAddr().String())}
 			l.conns[c] = ci
 		}
 		ci.state, ci.since = st, time.Now()
-		if st == http.StateNew && len(l.conns) > l.max {
-			victim = l.victimLocked(c)
+		if st == http.StateNew {
+			victim = l.admitLocked(ci)
 		}
 	}
 	l.mu.Unlock()
@@ -297,8 +353,39 @@ func (l *connLimiter) connState(c net.Conn, st http.ConnState) {
 	}
 }
 
-// victimLocked picks the connection to close for newc.
-func (l *connLimiter) victimLocked(newc net.Conn) net.Conn {
+// admitLocked counts a new connection and returns the connection to close
+// for it (itself when it may not stay), or nil.
+func (l *connLimiter) admitLocked(ci *connInfo) net.Conn {
+	ci.counted = true
+	l.byClient[ci.client]++
+	if l.perClient > 0 && l.byClient[ci.client] > l.perClient {
+		victim := l.victimLocked(ci.conn, ci.client)
+		if victim != ci.conn {
+			return victim
+		}
+		l.forgetLocked(ci.conn)
+		return ci.conn
+	}
+	if len(l.conns)-l.overflow <= l.max {
+		return nil
+	}
+	victim := l.victimLocked(ci.conn, "")
+	if victim != ci.conn {
+		return victim
+	}
+	if l.overflow < probeReserve {
+		// Every connection is busy: this one may still ask for a probe.
+		ci.overflow = true
+		l.overflow++
+		return nil
+	}
+	l.forgetLocked(ci.conn)
+	return ci.conn
+}
+
+// victimLocked picks the connection to close for newc, among the
+// connections of client (all when "").
+func (l *connLimiter) victimLocked(newc net.Conn, client string) net.Conn {
 	var best *connInfo
 	rank := func(ci *connInfo) int {
 		switch {
@@ -312,7 +399,7 @@ func (l *connLimiter) victimLocked(newc net.Conn) net.Conn {
 		return -1
 	}
 	for c, ci := range l.conns {
-		if c == newc {
+		if c == newc || (client != "" && ci.client != client) {
 			continue
 		}
 		r := rank(ci)
@@ -326,7 +413,7 @@ func (l *connLimiter) victimLocked(newc net.Conn) net.Conn {
 	if best == nil {
 		return newc
 	}
-	delete(l.conns, best.conn)
+	l.forgetLocked(best.conn)
 	return best.conn
 }
 
@@ -416,9 +503,29 @@ func (b *bodyReader) Close() error { return b.r.Close() }
 // guard wraps h with the per-request protections: the body's read
 // deadline and budget, and the write deadlines and stream queue.
 func (s *Server) guard(h http.Handler, o *HTTPOptions, budget *atomic.Int64) http.Handler {
+	streams := &clientCounter{max: o.MaxStreamsPerClient, n: map[string]int{}}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rc := http.NewResponseController(w)
 		ci, _ := r.Context().Value(connKey{}).(*connInfo)
+		if ci != nil && ci.overflow {
+			// A connection of the probe reserve: the probes only, and it
+			// closes after the answer.
+			w.Header().Set("Connection", "close")
+			if r.Method != http.MethodGet || (r.URL.Path != "/healthz" && r.URL.Path != "/readyz") {
+				http.Error(w, "the server is busy: every connection is in use; try again", http.StatusServiceUnavailable)
+				return
+			}
+		}
+		client := clientOf(r.RemoteAddr)
+		if isStream(r) {
+			if !streams.take(client) {
+				w.Header().Set("Retry-After", "5")
+				http.Error(w, "too many notification streams from this address", http.StatusTooManyRequests)
+				return
+			}
+			defer streams.give(client)
+		}
+		r = r.WithContext(context.WithValue(r.Context(), clientKey{}, client))
 		var body *bodyReader
 		if r.Body != nil && r.Body != http.NoBody {
 			_ = rc.SetReadDeadline(time.Now().Add(o.ReadTimeout))
@@ -447,6 +554,43 @@ func (s *Server) guard(h http.Handler, o *HTTPOptions, budget *atomic.Int64) htt
 		}
 		h.ServeHTTP(g, r.WithContext(ctx))
 	})
+}
+
+// clientKey is the context key of a request's client (clientOf its
+// remote address).
+type clientKey struct{}
+
+// clientFrom returns the client of a request's context, "" when unknown.
+func clientFrom(ctx context.Context) string {
+	c, _ := ctx.Value(clientKey{}).(string)
+	return c
+}
+
+// clientCounter counts something each client holds, up to max each (0:
+// no bound).
+type clientCounter struct {
+	mu  sync.Mutex
+	max int
+	n   map[string]int
+}
+
+// take counts one more for client, or reports false at its bound.
+func (c *clientCounter) take(client string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.max > 0 && c.n[client] >= c.max {
+		return false
+	}
+	c.n[client]++
+	return true
+}
+
+func (c *clientCounter) give(client string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n[client]--; c.n[client] <= 0 {
+		delete(c.n, client)
+	}
 }
 
 func (l *connLimiter) len() int {

@@ -64,7 +64,7 @@ func (s *Server) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if method == "initialize" {
 			if t := s.sessions.Load(); t != nil {
 				if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
-					if err := t.add(ss); err != nil {
+					if err := t.add(ss, clientFrom(ctx)); err != nil {
 						return nil, err
 					}
 				}

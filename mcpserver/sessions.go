@@ -31,12 +31,15 @@ type sessionTable struct {
 	lastReap time.Time
 	// counters since the server started
 	expired, evicted, refused int64
+	// perClient bounds the sessions of one client (0: no bound).
+	perClient int
 }
 
 type sessionEntry struct {
-	ss   *mcp.ServerSession
-	refs int       // requests of the session running now
-	last time.Time // when the last one ended (or the session began)
+	ss     *mcp.ServerSession
+	client string    // the client that opened it (clientOf), "" unknown
+	refs   int       // requests of the session running now
+	last   time.Time // when the last one ended (or the session began)
 }
 
 func newSessionTable(max int, timeout time.Duration) *sessionTable {
@@ -50,7 +53,7 @@ var errTooManySessions = &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
 // add registers a session that is initializing. It returns
 // errTooManySessions when the table is full of busy sessions; otherwise the
 // session idle longest is closed when the table is over max.
-func (t *sessionTable) add(ss *mcp.ServerSession) error {
+func (t *sessionTable) add(ss *mcp.ServerSession, client string) error {
 	id := ss.ID()
 	if id == "" {
 		return nil
@@ -62,10 +65,27 @@ func (t *sessionTable) add(ss *mcp.ServerSession) error {
 		return nil
 	}
 	var victim *mcp.ServerSession
-	if len(t.byID) >= t.max {
+	// A client at its own bound makes room among its own sessions only,
+	// so a burst from one client never closes another's.
+	own := ""
+	if t.perClient > 0 && client != "" {
+		n := 0
+		for _, e := range t.byID {
+			if e.client == client {
+				n++
+			}
+		}
+		if n >= t.perClient {
+			own = client
+		}
+	}
+	if own != "" || len(t.byID) >= t.max {
 		var oldestID string
 		var oldest *sessionEntry
 		for vid, e := range t.byID {
+			if own != "" && e.client != own {
+				continue
+			}
 			if e.refs == 0 && e.ss != nil && (oldest == nil || e.last.Before(oldest.last)) {
 				oldestID, oldest = vid, e
 			}
@@ -81,7 +101,7 @@ func (t *sessionTable) add(ss *mcp.ServerSession) error {
 	}
 	// The initialize request itself is running: the HTTP layer counted it
 	// under the new ID only if the client sent one, which it cannot have.
-	t.byID[id] = &sessionEntry{ss: ss, refs: 1, last: t.now()}
+	t.byID[id] = &sessionEntry{ss: ss, client: client, refs: 1, last: t.now()}
 	t.mu.Unlock()
 	if victim != nil {
 		_ = victim.Close()

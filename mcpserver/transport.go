@@ -75,6 +75,20 @@ type HTTPOptions struct {
 	// beyond the first 64 KiB of each (so small requests always pass); a
 	// request over it is refused (default DefaultBodyBudget).
 	BodyBudget int64
+	// MaxConnsPerClient bounds the connections of one client (one remote
+	// address; default DefaultMaxConnsPerClient, negative: no bound): its
+	// new connection past it closes its own connection idle longest, else
+	// is refused, and never another client's (docs/serving.md#fairness).
+	MaxConnsPerClient int
+	// MaxStreamsPerClient bounds the notification streams one client
+	// holds open at once (default DefaultMaxStreamsPerClient, negative: no
+	// bound); one more gets 429.
+	MaxStreamsPerClient int
+	// MaxSessionsPerClient bounds the stateful sessions of one client
+	// (default DefaultMaxSessionsPerClient, negative: no bound): its new
+	// session past it closes its own session idle longest, else is
+	// refused, and never another client's.
+	MaxSessionsPerClient int
 	// AuthToken, when set, is required as "Authorization: Bearer TOKEN" on
 	// every request but GET /healthz and GET /readyz (docs/serving.md#auth);
 	// a request without it gets 401.
@@ -100,6 +114,9 @@ func (o *HTTPOptions) withDefaults() HTTPOptions {
 	orDefault(&r.MaxConns, DefaultMaxConns)
 	orDefault(&r.StreamQueueBytes, DefaultStreamQueueBytes)
 	orDefault(&r.BodyBudget, DefaultBodyBudget)
+	zeroDefault(&r.MaxConnsPerClient, DefaultMaxConnsPerClient)
+	zeroDefault(&r.MaxStreamsPerClient, DefaultMaxStreamsPerClient)
+	zeroDefault(&r.MaxSessionsPerClient, DefaultMaxSessionsPerClient)
 	return r
 }
 
@@ -122,6 +139,7 @@ func (s *Server) handler(o *HTTPOptions) http.Handler {
 	var table *sessionTable
 	if o.Stateful {
 		table = newSessionTable(o.MaxSessions, o.SessionTimeout)
+		table.perClient = o.MaxSessionsPerClient
 		s.sessions.Store(table)
 	}
 	h := http.Handler(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
@@ -396,7 +414,7 @@ func cmpBool(a, b bool) int {
 func (s *Server) Serve(ctx context.Context, ln net.Listener, opts *HTTPOptions) error {
 	o := opts.withDefaults()
 	var posts inflight
-	conns := newConnLimiter(o.MaxConns)
+	conns := newConnLimiter(o.MaxConns, o.MaxConnsPerClient)
 	s.conns.Store(conns)
 	h := s.handler(&o)
 	if t := s.sessions.Load(); t != nil && o.Stateful {

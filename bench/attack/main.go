@@ -39,7 +39,7 @@ import (
 
 var (
 	bin      = flag.String("bin", "skillet", "the skillet binary to attack")
-	recipe   = flag.String("recipe", "", "the attack: slow-reader, stalled-bodies, idle-conns, sessions, query64k, link-farm, constant-writes")
+	recipe   = flag.String("recipe", "", "the attack: slow-reader, stalled-bodies, idle-conns, sessions, query64k, link-farm, constant-writes, stream-lockout")
 	duration = flag.Duration("duration", 10*time.Second, "how long the attack and the probe run (at most 2m)")
 	corpus   = flag.String("corpus", "../shared/corpus", "the corpus of published skills (copied, never written)")
 	count    = flag.Int("n", 0, "the recipe's count (0: its default; each recipe has a maximum)")
@@ -58,6 +58,9 @@ func main() {
 	*count = n
 	if err := run(r); err != nil {
 		fmt.Fprintln(os.Stderr, "attack:", err)
+		if errors.Is(err, errBound) {
+			os.Exit(3)
+		}
 		os.Exit(1)
 	}
 }
@@ -93,6 +96,13 @@ type recipeDef struct {
 	corpus   bool   // the workspace holds a copy of the corpus's largest root
 	setup    func(ws string, n int) error
 	attack   func(ctx context.Context, a *env) error
+	// bound, when set, is what the recipe asserts of the server under
+	// attack: at most maxFails failed probes (of the read and of
+	// /healthz) and a peak RSS of at most maxRSSMiB. A run past it prints
+	// bound=broken and exits 3.
+	bound     bool
+	maxFails  int
+	maxRSSMiB float64
 }
 
 var recipes = map[string]recipeDef{
@@ -103,6 +113,69 @@ var recipes = map[string]recipeDef{
 	"query64k":        {n: 8, max: 256, unit: "clients", corpus: true, attack: query64k},
 	"link-farm":       {n: 80, max: 1998, unit: "links to one sparse file", setup: linkFarm},
 	"constant-writes": {n: 1, max: 1, unit: "writer, one write a second", corpus: true, attack: constantWrites},
+	"stream-lockout":  {n: 600, max: 4000, unit: "sessions with an open stream, from 127.0.0.2", stateful: true, attack: streamLockout, bound: true, maxFails: 0, maxRSSMiB: 128},
+}
+
+// attackerAddr is the loopback address the recipes that test fairness
+// attack from; the probe comes from 127.0.0.1 (Linux answers all of
+// 127.0.0.0/8).
+var attackerAddr = &net.TCPAddr{IP: net.IPv4(127, 0, 0, 2)}
+
+// streamLockout: n stateful sessions from another loopback address, each
+// opening its notification stream on a connection of its own and holding
+// it; before per-client bounds, 512 such streams took every connection.
+func streamLockout(ctx context.Context, a *env) error {
+	d := &net.Dialer{LocalAddr: attackerAddr, Timeout: 5 * time.Second}
+	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: 4}}
+	var conns []net.Conn
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for range a.n {
+		if ctx.Err() != nil {
+			break
+		}
+		id, err := initialize(client, a.endpoint)
+		if err != nil {
+			continue
+		}
+		c, err := d.DialContext(ctx, "tcp", a.host)
+		if err != nil {
+			continue
+		}
+		conns = append(conns, c)
+		fmt.Fprintf(c, "GET /mcp HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\nMcp-Session-Id: %s\r\n\r\n", a.host, id)
+	}
+	<-ctx.Done()
+	return nil
+}
+
+// healthProbe asks GET /healthz every 100 ms from 127.0.0.1, each on a new
+// connection (as a kubelet does), and counts the failures.
+func healthProbe(ctx context.Context, a *env) (n, fails int) {
+	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return n, fails
+		case <-tick.C:
+		}
+		n++
+		resp, err := client.Get("http://" + a.host + "/healthz")
+		if err != nil {
+			fails++
+			continue
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || string(b) != "ok\n" {
+			fails++
+		}
+	}
 }
 
 // env is what an attack works with.
@@ -158,6 +231,8 @@ func run(r recipeDef) error {
 	if r.attack != nil {
 		wg.Go(func() { attackErr = r.attack(ctx, a) })
 	}
+	var health, healthFails int
+	wg.Go(func() { health, healthFails = healthProbe(ctx, a) })
 	lat, stale, fails := probe(ctx, a)
 	cancel()
 	wg.Wait()
@@ -166,12 +241,24 @@ func run(r recipeDef) error {
 	fmt.Printf("recipe=%s n=%d bin=%s startup=%s peak_rss_mib=%.0f cpu_s=%.2f cpu_pct=%.0f probes=%d probe_fail=%d p50_ms=%.1f p99_ms=%.1f max_ms=%.1f stale_p99_ms=%.0f",
 		*recipe, *count, filepath.Base(*bin), startup.Round(time.Millisecond), float64(peak)/1024, cpu.Seconds(),
 		100*cpu.Seconds()/duration.Seconds(), len(lat), fails, pct(lat, 50), pct(lat, 99), pct(lat, 100), pct(stale, 99))
+	fmt.Printf(" health=%d health_fail=%d", health, healthFails)
 	if attackErr != nil && !errors.Is(attackErr, context.DeadlineExceeded) && !errors.Is(attackErr, context.Canceled) {
 		fmt.Printf(" attack_error=%q", attackErr.Error())
+	}
+	if r.bound {
+		rss := float64(peak) / 1024
+		if fails+healthFails > r.maxFails || rss > r.maxRSSMiB || len(lat) == 0 {
+			fmt.Printf(" bound=broken (at most %d failed probes and %.0f MiB)\n", r.maxFails, r.maxRSSMiB)
+			return errBound
+		}
+		fmt.Printf(" bound=held")
 	}
 	fmt.Println()
 	return nil
 }
+
+// errBound is a run whose server broke the recipe's bound.
+var errBound = errors.New("the bound is broken")
 
 var urlRE = regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+/mcp)`)
 

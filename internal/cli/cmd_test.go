@@ -314,7 +314,9 @@ func TestServeOptions(t *testing.T) {
 		MaxConns: mcpserver.DefaultMaxConns, MaxSessions: mcpserver.DefaultMaxSessions,
 		SessionTimeout: mcpserver.DefaultSessionTimeout, MaxServedBytes: mcpserver.DefaultMaxServedBytes,
 		InstructionsChars: mcpserver.DefaultInstructionsChars,
-		PollInterval:      2 * time.Second, TTL: time.Minute, Tool: mcpserver.ToolAuto, LogLevel: slog.LevelInfo, LogFormat: "text",
+		MaxConnsPerClient: mcpserver.DefaultMaxConnsPerClient, MaxStreamsPerClient: mcpserver.DefaultMaxStreamsPerClient,
+		MaxSessionsPerClient: mcpserver.DefaultMaxSessionsPerClient,
+		PollInterval:         2 * time.Second, TTL: time.Minute, Tool: mcpserver.ToolAuto, LogLevel: slog.LevelInfo, LogFormat: "text",
 	}
 	with := func(set func(*ServeOptions)) ServeOptions {
 		o := base
@@ -347,6 +349,10 @@ func TestServeOptions(t *testing.T) {
 		{args: []string{"serve", "--print-config", "codx"}, wantUsage: `unknown client "codx"`},
 		{args: []string{"serve", "--stateful"}, wantUsage: "need --http"},
 		{args: []string{"serve", "--max-conns", "0"}, wantUsage: "must be positive"},
+		{args: []string{"serve", "--max-conns-per-client", "10", "--max-streams-per-client", "-1", "--max-sessions-per-client", "3"},
+			want: with(func(o *ServeOptions) { o.MaxConnsPerClient, o.MaxStreamsPerClient, o.MaxSessionsPerClient = 10, -1, 3 })},
+		{args: []string{"serve", "--max-streams-per-client", "0"}, wantUsage: "must be positive, or -1 for no bound"},
+		{args: []string{"serve", "--max-sessions-per-client", "-2"}, wantUsage: "must be positive, or -1 for no bound"},
 		{args: []string{"serve", "--tool", "alway"}, wantUsage: `--tool must be auto, always or never, not "alway"; did you mean always?`},
 		{args: []string{"serve", "--log-level", "warning"}, wantUsage: `not "warning"; did you mean warn?`},
 		{args: []string{"serve", "--log-format", "jsn"}, wantUsage: `--log-format must be text or json, not "jsn"; did you mean json?`},

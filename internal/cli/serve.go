@@ -53,6 +53,9 @@ type ServeOptions struct {
 	MaxServedBytes    int64              // --max-served-bytes
 	InstructionsChars int                // --instructions-chars; -1 for no budget
 	TLSCert, TLSKey   string             // --tls-cert, --tls-key: serve HTTPS
+	// --max-conns-per-client, --max-streams-per-client,
+	// --max-sessions-per-client; -1 for no bound.
+	MaxConnsPerClient, MaxStreamsPerClient, MaxSessionsPerClient int
 }
 
 // tokenEnv is the environment variable that may hold the bearer token.
@@ -131,6 +134,9 @@ SIGINT or SIGTERM stops the server once the requests in flight are answered.`,
 	fl.BoolVar(&opts.InsecureNoAuth, "insecure-no-auth", false, "allow --listen-any without a token")
 	fl.IntVar(&opts.MaxConns, "max-conns", mcpserver.DefaultMaxConns, "the most HTTP connections served at once")
 	fl.IntVar(&opts.MaxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "the most stateful sessions kept (the one idle longest is closed first)")
+	fl.IntVar(&opts.MaxConnsPerClient, "max-conns-per-client", mcpserver.DefaultMaxConnsPerClient, "the most HTTP connections one client (remote address) holds; -1 for no bound (docs/serving.md#fairness)")
+	fl.IntVar(&opts.MaxStreamsPerClient, "max-streams-per-client", mcpserver.DefaultMaxStreamsPerClient, "the most notification streams one client (remote address) holds open; -1 for no bound")
+	fl.IntVar(&opts.MaxSessionsPerClient, "max-sessions-per-client", mcpserver.DefaultMaxSessionsPerClient, "the most stateful sessions one client (remote address) holds; -1 for no bound")
 	fl.DurationVar(&opts.SessionTimeout, "session-timeout", mcpserver.DefaultSessionTimeout, "close a stateful session idle for that long (an open notification stream is not idle)")
 	fl.Int64Var(&opts.MaxServedBytes, "max-served-bytes", mcpserver.DefaultMaxServedBytes, "the memory budget of served files, in bytes as sent; files past it are served as too large")
 	fl.StringVar(&opts.TLSCert, "tls-cert", "", "serve HTTPS with the certificate (chain) in PEM `FILE`; needs --tls-key (docs/serving.md#tls)")
@@ -166,6 +172,10 @@ func (o *ServeOptions) parse(tool, logLevel string) error {
 	}
 	if o.MaxConns < 1 || o.MaxSessions < 1 || o.SessionTimeout <= 0 || o.MaxServedBytes < 1 {
 		return usagef("--max-conns, --max-sessions, --session-timeout and --max-served-bytes must be positive")
+	}
+	if o.MaxConnsPerClient == 0 || o.MaxConnsPerClient < -1 || o.MaxStreamsPerClient == 0 || o.MaxStreamsPerClient < -1 ||
+		o.MaxSessionsPerClient == 0 || o.MaxSessionsPerClient < -1 {
+		return usagef("--max-conns-per-client, --max-streams-per-client and --max-sessions-per-client must be positive, or -1 for no bound")
 	}
 	if o.LogFormat != "text" && o.LogFormat != "json" {
 		return usagef("--log-format must be text or json, not %q%s", o.LogFormat, didYouMean(o.LogFormat, logFormats))
@@ -284,6 +294,7 @@ func serveRun(ctx context.Context, o *ServeOptions) error {
 	return srv.Serve(ctx, ln, &mcpserver.HTTPOptions{
 		Stateful: o.Stateful, MaxRequestBytes: o.MaxRequestBytes, AuthToken: token,
 		MaxConns: o.MaxConns, MaxSessions: o.MaxSessions, SessionTimeout: o.SessionTimeout,
+		MaxConnsPerClient: o.MaxConnsPerClient, MaxStreamsPerClient: o.MaxStreamsPerClient, MaxSessionsPerClient: o.MaxSessionsPerClient,
 	})
 }
 
