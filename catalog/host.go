@@ -414,6 +414,7 @@ func (c *Catalog) hostList(ctx context.Context) (*Listing, []hostVerdict, error)
 	}
 	applyPrecedence(p, verdicts)
 	applyDisclosure(p, verdicts)
+	applyTokenShare(p, verdicts, c.env.home)
 
 	// The listing: loaded skills in order; every other candidate explained.
 	listed := 0

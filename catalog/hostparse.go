@@ -49,7 +49,10 @@ func hostParse(p *profile.Profile, data []byte, path, folder string, flat bool) 
 		out.reason = "the file is not UTF-8 text"
 		return out
 	}
-	text := strings.ReplaceAll(strings.ReplaceAll(string(data), "\r\n", "\n"), "\r", "\n")
+	text := strings.ReplaceAll(string(data), "\r\n", "\n")
+	if pp.LineEnds == "" {
+		text = strings.ReplaceAll(text, "\r", "\n")
+	}
 	fm, body, hasFM := splitHostFences(text, pp.FenceAnywhere)
 	var f hostFields
 	var parsed *skill.Skill
@@ -64,6 +67,10 @@ func hostParse(p *profile.Profile, data []byte, path, folder string, flat bool) 
 			s, diags := skill.Parse([]byte(src), &skill.Options{Path: path, Flat: flat, KeepRejected: true, SkipBody: true, MaxDescriptionChars: -1})
 			ok := s != nil && !s.Recovered
 			msg := ""
+			if why := refusedYAML(pp, fm, diags); why != "" {
+				out.reason = why
+				return out
+			}
 			for _, d := range diags {
 				if d.Code == skill.CodeParseError || d.Code == skill.CodeParseRecovered {
 					ok = false
@@ -261,6 +268,27 @@ func splitHostFences(text string, anywhere bool) (fm, body string, ok bool) {
 		off += len(line) + 1
 	}
 	return "", text, false
+}
+
+// refusedYAML says why a host whose YAML library refuses duplicate keys
+// or tab indentation (Parse.DuplicateKeys, Parse.Tabs "drop") does not
+// load a frontmatter that skillet reads, or "".
+func refusedYAML(pp *profile.Parse, fm string, diags []skill.Diagnostic) string {
+	if pp.Tabs == "drop" {
+		for i, line := range strings.Split(fm, "\n") {
+			if strings.HasPrefix(strings.TrimLeft(line, " "), "\t") {
+				return fmt.Sprintf("line %d of the frontmatter is indented with a tab, which its YAML reader refuses", i+2)
+			}
+		}
+	}
+	if pp.DuplicateKeys == "drop" {
+		for _, d := range diags {
+			if d.Code == skill.CodeDuplicateField {
+				return "the frontmatter gives a key twice, which its YAML reader refuses (line " + fmt.Sprint(d.Line) + ")"
+			}
+		}
+	}
+	return ""
 }
 
 // yamlFields takes name, description and disable-model-invocation from a

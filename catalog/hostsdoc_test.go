@@ -286,6 +286,17 @@ func hostsTable(ps []*profile.Profile) string {
 			return map[string]string{"": "the `SKILL.md`", "file": "the `SKILL.md`", "folder": "the skill folder"}[p.Disclosure.Location]
 		}},
 		{"skills in the catalog", func(p *profile.Profile) string { return num(p.Disclosure.MaxSkills, "all") }},
+		{"catalog budget in tokens (shared by every description)", func(p *profile.Profile) string {
+			sh := p.Disclosure.Share
+			if sh.Tokens == 0 {
+				return "none"
+			}
+			s := fmt.Sprintf("%d, less the roots table", sh.Tokens)
+			if len(sh.Builtins) > 0 {
+				s += fmt.Sprintf("; its %d own skills count first", len(sh.Builtins))
+			}
+			return s
+		}},
 		{"catalog budget", func(p *profile.Profile) string {
 			if p.Disclosure.Budget == "" {
 				return "none"
@@ -310,6 +321,12 @@ func hostsTable(ps []*profile.Profile) string {
 	}
 	if gaps == 0 {
 		b.WriteString("- none\n")
+	}
+	b.WriteString("\n## Where the rules come from\n\n")
+	for _, p := range ps {
+		for _, src := range p.Sources {
+			fmt.Fprintf(&b, "- `%s` `%s`: %s\n", p.Name, src.Rule, src.From)
+		}
 	}
 	b.WriteString("\n## Notes per host\n\n")
 	for _, p := range ps {

@@ -192,6 +192,30 @@ var hosts = []*host{
 		parse:       parseCopilot,
 		raw:         "stdout",
 	},
+	{
+		name:        "amp",
+		command:     []string{"amp", "skill", "list", "--json"},
+		notes:       "amp skill list --json with a dummy AMP_API_KEY and AMP_URL at a closed localhost port (no account is reached); the path Amp gives is the skill's folder (baseDir). Built-in skills (source builtin) are left out.",
+		versionArgs: []string{"amp", "--version"},
+		versionRe:   regexp.MustCompile(`(\d+\.\d+\.\d+\S*)`),
+		list: listing(parseAmp, func(*hostws.Sandbox) []string {
+			return []string{"AMP_API_KEY=sk-amp-offline-recorder", "AMP_URL=http://127.0.0.1:9", "AMP_SKIP_UPDATE_CHECK=1"}
+		}, "amp", "skill", "list", "--json"),
+		parse: parseAmp,
+		raw:   "stdout",
+	},
+	{
+		name:        "kilo",
+		command:     []string{"kilo", "debug", "skill"},
+		notes:       "kilo debug skill (Kilo CLI, an OpenCode fork): the skills Kilo registered, with the description as written in SKILL.md. Built-in skills (location builtin) are left out.",
+		versionArgs: []string{"kilo", "--version"},
+		versionRe:   semver,
+		list: listing(parseOpenCode, func(*hostws.Sandbox) []string {
+			return []string{"KILO_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1", "KILO_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1"}
+		}, "kilo", "debug", "skill"),
+		parse: parseOpenCode,
+		raw:   "stdout",
+	},
 }
 
 // viaModel lists the skills an agent puts in its first model request:

@@ -21,7 +21,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -41,6 +43,7 @@ func main() {
 	dir := flag.String("dir", "hosts/testdata", "folder holding workspaces/ and recordings/")
 	fromRaw := flag.String("from-raw", "", "make the recordings from the raw output a --raw run kept in this folder (no agent is run but for its version)")
 	normalize := flag.Bool("normalize", false, "only rewrite the existing recordings with observations that differ in order alone merged (no agent is run)")
+	generate := flag.String("generate", "", "run on the generated workspaces of these seeds (A-B or A,B,...; hostws.Generate) instead of the hand-made ones; their recordings are DIR/generated/HOST/genV-SEED.json")
 	flag.Parse()
 	if *fromRaw != "" {
 		if err := recordFromRaw(*fromRaw, split(*hostList), split(*wsList), *dir); err != nil {
@@ -56,7 +59,7 @@ func main() {
 		}
 		return
 	}
-	if err := run(*record, split(*hostList), split(*wsList), *runs, *jobs, *timeout, *raw, *dir); err != nil {
+	if err := run(*record, split(*hostList), split(*wsList), *generate, *runs, *jobs, *timeout, *raw, *dir); err != nil {
 		fmt.Fprintln(os.Stderr, "record:", err)
 		os.Exit(1)
 	}
@@ -78,24 +81,15 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func run(record bool, hostNames, wsNames []string, runs, jobs int, timeout time.Duration, raw, dir string) error {
+func run(record bool, hostNames, wsNames []string, generate string, runs, jobs int, timeout time.Duration, raw, dir string) error {
 	bin := os.Getenv("SKILLET_HOSTS_BIN")
 	if bin == "" {
 		return fmt.Errorf("SKILLET_HOSTS_BIN is not set: run hosts/record.sh, which installs the agents and sets it")
 	}
 	corpus := testcorpus.Find()
-	all, err := hostws.LoadDir(filepath.Join(dir, "workspaces"))
+	wss, recDir, err := selectWorkspaces(dir, wsNames, generate)
 	if err != nil {
 		return err
-	}
-	var wss []*hostws.Workspace
-	for _, w := range all {
-		if wsNames == nil || contains(wsNames, w.Name) {
-			wss = append(wss, w)
-		}
-	}
-	if len(wss) == 0 {
-		return fmt.Errorf("no workspace selected")
 	}
 	var hs []*host
 	for _, h := range hosts {
@@ -162,7 +156,7 @@ func run(record bool, hostNames, wsNames []string, runs, jobs int, timeout time.
 			results[i], errs[i] = c.h.record(ctx, env, c.ws, runs)
 			if record && errs[i] == nil {
 				// Written at once, so that a long run keeps what it has.
-				errs[i] = writeRecording(filepath.Join(dir, "recordings", c.h.name, c.ws.Name+".json"), results[i])
+				errs[i] = writeRecording(filepath.Join(recDir, c.h.name, c.ws.Name+".json"), results[i])
 			}
 			fmt.Fprintf(os.Stderr, ".")
 		}()
@@ -179,7 +173,7 @@ func run(record bool, hostNames, wsNames []string, runs, jobs int, timeout time.
 			continue
 		}
 		r := results[i]
-		file := filepath.Join(dir, "recordings", c.h.name, c.ws.Name+".json")
+		file := filepath.Join(recDir, c.h.name, c.ws.Name+".json")
 		if record {
 			continue
 		}
@@ -203,6 +197,60 @@ func run(record bool, hostNames, wsNames []string, runs, jobs int, timeout time.
 		return fmt.Errorf("%d cells failed or differ", diffs)
 	}
 	return nil
+}
+
+// selectWorkspaces returns the workspaces to run and the folder their
+// recordings go to: the hand-made ones of DIR/workspaces (those named in
+// wsNames, or all) with DIR/recordings, or, with generate set, the
+// generated workspaces of those seeds with DIR/generated.
+func selectWorkspaces(dir string, wsNames []string, generate string) ([]*hostws.Workspace, string, error) {
+	if generate != "" {
+		seeds, err := parseSeeds(generate)
+		if err != nil {
+			return nil, "", err
+		}
+		var wss []*hostws.Workspace
+		for _, s := range seeds {
+			wss = append(wss, hostws.Generate(s))
+		}
+		return wss, filepath.Join(dir, "generated"), nil
+	}
+	all, err := hostws.LoadDir(filepath.Join(dir, "workspaces"))
+	if err != nil {
+		return nil, "", err
+	}
+	var wss []*hostws.Workspace
+	for _, w := range all {
+		if wsNames == nil || contains(wsNames, w.Name) {
+			wss = append(wss, w)
+		}
+	}
+	if len(wss) == 0 {
+		return nil, "", fmt.Errorf("no workspace selected")
+	}
+	return wss, filepath.Join(dir, "recordings"), nil
+}
+
+// parseSeeds reads "A-B" (A to B inclusive) or "A,B,C".
+func parseSeeds(s string) ([]uint64, error) {
+	var out []uint64
+	for _, part := range strings.Split(s, ",") {
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.ParseUint(strings.TrimSpace(lo), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("--generate %q: %w", s, err)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.ParseUint(strings.TrimSpace(hi), 10, 64); err != nil || b < a {
+				return nil, fmt.Errorf("--generate %q: bad range %q", s, part)
+			}
+		}
+		for x := a; x <= b; x++ {
+			out = append(out, x)
+		}
+	}
+	return out, nil
 }
 
 // recordFromRaw makes recordings from the raw output of an earlier run:
@@ -271,8 +319,8 @@ func recordFromRaw(raw string, hostNames, wsNames []string, dir string) error {
 						continue
 					}
 					p := ""
-					if i := strings.Index(e.Path, "/sb/"); i >= 0 {
-						p = e.Path[i+len("/sb/"):]
+					if m := sandboxInPath.FindStringIndex(e.Path); m != nil {
+						p = e.Path[m[1]:]
 					}
 					o.Skills = append(o.Skills, hostws.Skill{Name: e.Name, Description: e.Description, Path: p})
 				}
@@ -295,6 +343,10 @@ func recordFromRaw(raw string, hostNames, wsNames []string, dir string) error {
 	}
 	return nil
 }
+
+// sandboxInPath finds the sandbox root's last element ("sb", padded with
+// x to hostws.SandboxRootLen) in a path an agent printed.
+var sandboxInPath = regexp.MustCompile(`/sbx*/`)
 
 func normalizeAll(dir string) error {
 	rs, err := hostws.LoadRecordings(dir)
@@ -404,7 +456,12 @@ func (e *runEnv) materialize(ws *hostws.Workspace) (*hostws.Sandbox, func(), err
 		return nil, nil, err
 	}
 	cleanup := func() { os.RemoveAll(dir) }
-	sb, err := ws.Materialize(filepath.Join(dir, "sb"), &hostws.Options{CorpusDir: e.corpus, GitInit: true})
+	root, err := hostws.SandboxRoot(dir)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	sb, err := ws.Materialize(root, &hostws.Options{CorpusDir: e.corpus, GitInit: true})
 	if err != nil {
 		cleanup()
 		return nil, nil, err
@@ -474,6 +531,9 @@ func relPath(sb *hostws.Sandbox, p string) string {
 // record runs h on ws runs times and makes the recording.
 func (h *host) record(ctx context.Context, env *runEnv, ws *hostws.Workspace, runs int) (*hostws.Recording, error) {
 	r := &hostws.Recording{Host: h.name, Version: h.ver, Command: h.command, Workspace: ws.Name, Runs: runs, Notes: h.notes}
+	if seed, ok := generatedSeed(ws.Name); ok {
+		r.Generator, r.Seed = hostws.GenVersion, seed
+	}
 	builtin := map[string]bool{}
 	for n := 1; n <= runs; n++ {
 		es, err := h.listOnce(ctx, env, ws, n)
@@ -491,12 +551,30 @@ func (h *host) record(ctx context.Context, env *runEnv, ws *hostws.Workspace, ru
 		}
 		r.Observed = append(r.Observed, o)
 	}
+	if r.Generator != 0 && len(r.Observed[0].Skills) > digestOver {
+		r.DigestDescriptions()
+	}
 	mergeOrders(r)
 	for b := range builtin {
 		r.Builtin = append(r.Builtin, b)
 	}
 	sort.Strings(r.Builtin)
 	return r, nil
+}
+
+// digestOver is the number of skills past which a generated recording
+// keeps each description as its digest (hostws.Digest), so that catalogs
+// of up to 1,000 skills stay small in the repository.
+const digestOver = 60
+
+// generatedSeed returns the seed of a generated workspace's name.
+func generatedSeed(name string) (uint64, bool) {
+	rest, ok := strings.CutPrefix(name, fmt.Sprintf("gen%d-", hostws.GenVersion))
+	if !ok {
+		return 0, false
+	}
+	seed, err := strconv.ParseUint(rest, 10, 64)
+	return seed, err == nil
 }
 
 // orderVaries is appended to the notes of a recording whose runs listed

@@ -5,6 +5,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"regexp"
 	"strings"
 )
@@ -187,8 +188,38 @@ func parseOpenCode(out []byte) ([]entry, error) {
 	var es []entry
 	for _, it := range items {
 		e := entry{Name: it.Name, Description: it.Description, Path: it.Location}
-		if strings.HasPrefix(it.Location, "<") {
+		if strings.HasPrefix(it.Location, "<") || it.Location == "builtin" {
 			e.Path, e.Builtin = "", true
+		}
+		es = append(es, e)
+	}
+	return es, nil
+}
+
+// parseAmp reads the JSON of "amp skill list --json": {"skills": [{name,
+// description, baseDir, source}]}, baseDir a file:// URL of the skill's
+// folder (recorded as the path, as for Copilot); source "builtin" marks
+// Amp's own skills.
+func parseAmp(out []byte) ([]entry, error) {
+	var list struct {
+		Skills []struct {
+			Name        string `json:"name"`
+			Description string `json:"description"`
+			BaseDir     string `json:"baseDir"`
+			Source      string `json:"source"`
+		} `json:"skills"`
+	}
+	if err := json.Unmarshal(jsonStart(out), &list); err != nil {
+		return nil, fmt.Errorf("amp skill list: %w", err)
+	}
+	var es []entry
+	for _, it := range list.Skills {
+		e := entry{Name: it.Name, Description: it.Description, Builtin: it.Source == "builtin"}
+		if p, ok := strings.CutPrefix(it.BaseDir, "file://"); ok && !e.Builtin {
+			if u, err := url.PathUnescape(p); err == nil {
+				p = u
+			}
+			e.Path = p
 		}
 		es = append(es, e)
 	}

@@ -339,3 +339,21 @@ func (sb *Sandbox) Rel(p string) string {
 	}
 	return filepath.ToSlash(rel)
 }
+
+// SandboxRootLen is the length in bytes of the sandbox root path the
+// recorder lays generated workspaces out at, and that a replay should use
+// too (SandboxRoot): a host that counts its catalog against a budget
+// counts the absolute paths it shows, so the same workspace at a path of
+// another length could be cut differently.
+const SandboxRootLen = 100
+
+// SandboxRoot returns a folder path of exactly SandboxRootLen bytes below
+// dir ("DIR/sbxxx...x"), or an error when dir is too long for one.
+func SandboxRoot(dir string) (string, error) {
+	dir = filepath.Clean(dir)
+	pad := SandboxRootLen - len(dir) - len("/sb")
+	if pad < 0 {
+		return "", fmt.Errorf("hostws: the folder %s is too long for a sandbox root of %d bytes", dir, SandboxRootLen)
+	}
+	return filepath.Join(dir, "sb"+strings.Repeat("x", pad)), nil
+}

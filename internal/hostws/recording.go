@@ -2,12 +2,15 @@ package hostws
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/skillet-go/skillet/internal/outfmt"
 )
@@ -28,6 +31,35 @@ type Recording struct {
 	// workspace); they are left out of Observed.
 	Builtin []string `json:"builtin,omitempty"`
 	Notes   string   `json:"notes,omitempty"`
+	// Generator and Seed, when set, say the workspace is Generate's
+	// output for that seed under that GenVersion (it is not stored).
+	Generator int    `json:"generator,omitempty"`
+	Seed      uint64 `json:"seed,omitempty"`
+	// Digests says each observed description is stored as its Digest,
+	// not as text (large generated catalogs); Match then compares digests.
+	Digests bool `json:"digests,omitempty"`
+}
+
+// Digest is how a recording with Digests keeps a description: "sha256:"
+// and the first 16 hex digits of its SHA-256, then ":" and its length in
+// characters (runes).
+func Digest(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return fmt.Sprintf("sha256:%x:%d", sum[:8], utf8.RuneCountInString(s))
+}
+
+// DigestDescriptions replaces every observed description by its Digest
+// and sets Digests; it does nothing when Digests is already set.
+func (r *Recording) DigestDescriptions() {
+	if r.Digests {
+		return
+	}
+	for _, o := range r.Observed {
+		for i := range o.Skills {
+			o.Skills[i].Description = Digest(o.Skills[i].Description)
+		}
+	}
+	r.Digests = true
 }
 
 // Observation is the list of skills one run showed, in the host's own
@@ -115,6 +147,12 @@ type CompareOptions struct {
 func (r *Recording) Match(got []Skill, opt *CompareOptions) (ok bool, diff string) {
 	if opt == nil {
 		opt = &CompareOptions{}
+	}
+	if r.Digests {
+		got = slices.Clone(got)
+		for i := range got {
+			got[i].Description = Digest(got[i].Description)
+		}
 	}
 	best := ""
 	bestN := -1

@@ -55,11 +55,23 @@ type Profile struct {
 	Disclosure Disclosure `json:"disclosure"`
 	// Notes are facts about the host that no rule above holds.
 	Notes []string `json:"notes,omitempty"`
+	// Sources say where rules come from: the host's code (repository,
+	// path, commit) or the recordings that show them.
+	Sources []Source `json:"sources,omitempty"`
 	// Gaps are recorded workspaces where the host does something the
 	// rules above do not reproduce yet, each with what it does. The
 	// comparison with the recordings reports them and fails once one of
 	// them agrees (the gap is then closed and must be removed).
 	Gaps []Gap `json:"gaps,omitempty"`
+}
+
+// Source is where one rule (a field path such as "disclosure.share", or
+// "*" for every rule not named otherwise) comes from: From names the
+// host's code as "OWNER/REPO PATH@COMMIT" and what was read there, or the
+// recordings that show it.
+type Source struct {
+	Rule string `json:"rule"`
+	From string `json:"from"`
 }
 
 // Gap is one recorded workspace a profile does not reproduce.
@@ -234,6 +246,18 @@ type Parse struct {
 	// OneLine says a description's line breaks and runs of white space
 	// are shown as single spaces.
 	OneLine bool `json:"oneLine,omitempty"`
+	// DuplicateKeys is what a frontmatter with a key given twice does:
+	// "" (the first value is read, as skillet does) or "drop" (the file
+	// is not loaded: the host's YAML library refuses it).
+	DuplicateKeys string `json:"duplicateKeys,omitempty"`
+	// Tabs is what a frontmatter line indented with a tab does (YAML
+	// allows no tab in indentation): "" (skillet's repair reads it) or
+	// "drop" (the host's YAML reader refuses the file).
+	Tabs string `json:"tabs,omitempty"`
+	// LineEnds is which line ends the host reads: "" (LF, CRLF and a
+	// lone CR) or "lf" (LF and CRLF: a file whose lines end in a lone CR
+	// is one line, so it has no frontmatter).
+	LineEnds string `json:"lineEnds,omitempty"`
 	// EmptyBody drops a skill whose body is empty.
 	EmptyBody string `json:"emptyBody,omitempty"`
 }
@@ -261,6 +285,41 @@ type Disclosure struct {
 	MaxSkills int `json:"maxSkills,omitempty"`
 	// Budget describes the catalog's size budget in words ("" for none).
 	Budget string `json:"budget,omitempty"`
+	// Share, when set, is a catalog budget counted in tokens that every
+	// description shares (Codex): see TokenShare.
+	Share TokenShare `json:"share,omitzero"`
+}
+
+// TokenShare is a catalog budget in tokens of four bytes (a text of B
+// bytes costs ceil(B/4)). The catalog is one line per skill,
+// "- NAME: DESCRIPTION (file: rN/PATH)" (PATH relative to the skill's
+// root, rN that root's number in a table of roots), in order: the host's
+// own skills, then project skills, then user skills, each by name then
+// path. The lines' cost (each with its line break) is held within Tokens
+// less the table's cost: when the whole lines fit they are shown whole;
+// else, when the lines with no description fit, the space left is shared
+// out one character at a time, skill after skill in order, each taking a
+// character while its cost fits (descriptions are cut, without a suffix,
+// to about the same length); else every description is dropped and the
+// skills whose line no longer fits are left out.
+type TokenShare struct {
+	// Tokens is the whole budget.
+	Tokens int `json:"tokens"`
+	// TableBytes is the fixed part of the table's cost in bytes; every
+	// root adds its line "- `rN` = `ROOT`" and a line break.
+	TableBytes int `json:"tableBytes"`
+	// BuiltinRoot is where the host's own skills lie ("~/..."); Builtins
+	// are those skills, with the length of each description in
+	// characters (all ASCII), which the budget counts first.
+	BuiltinRoot string         `json:"builtinRoot,omitempty"`
+	Builtins    []BuiltinSkill `json:"builtins,omitempty"`
+}
+
+// BuiltinSkill is a skill a host ships itself: its name and the length of
+// its description in characters.
+type BuiltinSkill struct {
+	Name  string `json:"name"`
+	Chars int    `json:"chars"`
 }
 
 //go:embed profiles/*.json
@@ -356,6 +415,9 @@ func Decode(data []byte) (*Profile, error) {
 		check("disclosure.location", p.Disclosure.Location, "", "file", "folder"),
 		check("parse.longDescription", p.Parse.LongDescription, "", "drop", "cut", "keep"),
 		check("parse.emptyBody", p.Parse.EmptyBody, "", "load", "drop"),
+		check("parse.duplicateKeys", p.Parse.DuplicateKeys, "", "drop"),
+		check("parse.lineEnds", p.Parse.LineEnds, "", "lf"),
+		check("parse.tabs", p.Parse.Tabs, "", "drop"),
 	} {
 		if err != nil {
 			return nil, err
