@@ -120,14 +120,25 @@ func (s *subject) frontmatter() []byte {
 	if s.head != nil || s.parsed == nil || s.parsed.BodyOffset <= 0 {
 		return s.head
 	}
-	data, err := fsx.ReadFile(s.location, maxHeadRead)
-	if err != nil || len(data) < s.parsed.BodyOffset {
-		return nil
-	}
-	return data[:s.parsed.BodyOffset]
+	return readHead(s.location, s.parsed.BodyOffset)
 }
 
-// maxHeadRead bounds the file frontmatter reads again.
+// readHead returns the first n bytes of the file at path, read without
+// blocking (fsx.Open), or nil when it cannot be read or is shorter.
+func readHead(path string, n int) []byte {
+	f, err := fsx.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	data, _, err := fsx.ReadHead(f, path, int64(n))
+	if err != nil || len(data) < n {
+		return nil
+	}
+	return data[:n]
+}
+
+// maxHeadRead bounds what unparsedFrontmatter reads of a file.
 const maxHeadRead = 4 << 20
 
 // same reports whether s and o are the same file's subject (bodies aside).
