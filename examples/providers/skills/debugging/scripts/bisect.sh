@@ -1,0 +1,2 @@
+#!/bin/sh
+git bisect run ./test.sh
