@@ -504,7 +504,8 @@ func normalizeNewlines(b []byte) string {
 // heading (ATX or setext), a code fence or docstring quote (three double or
 // single quotes) and what it encloses, a table row, rule, HTML comment or
 // tag, a line of images or badges, or a link definition; list and quote
-// markers are removed. When
+// markers are removed, and proseLine skips metadata, labels, taglines and
+// code and reduces emphasis to its text. When
 // unfenced is set (the file has no --- fence), a leading block of
 // "key: value" lines that names a frontmatter field is the author's
 // frontmatter written without its fences and is skipped too. When the body
@@ -523,6 +524,7 @@ func firstProseLine(body []byte, unfenced bool) string {
 	fenceMark := "" // the marker that closes the open block
 	inComment := false
 	heading := ""
+	skipped := "" // the first line proseLine passed over
 	for k := from; k < len(lines); k++ {
 		line := strings.TrimSpace(lines[k])
 		if fenceMark != "" {
@@ -574,11 +576,33 @@ func firstProseLine(body []byte, unfenced bool) string {
 			continue
 		}
 		line = stripMarkers(line)
-		if line != "" && !onlyImages(line) && !isQuoteMark(line) {
-			return line
+		if line == "" || onlyImages(line) || isQuoteMark(line) {
+			continue
+		}
+		if text, ok := proseLine(line, nextNonBlank(lines, k)); ok {
+			return text
+		}
+		if skipped == "" {
+			skipped = plainText(line)
 		}
 	}
-	return heading
+	if heading == "" {
+		// Only lines proseLine passes over: the first of them rather
+		// than no description at all.
+		return skipped
+	}
+	return plainText(heading)
+}
+
+// nextNonBlank returns the first non-blank line after lines[k], trimmed
+// ("" when there is none).
+func nextNonBlank(lines []string, k int) string {
+	for _, l := range lines[min(k+1, len(lines)):] {
+		if l = strings.TrimSpace(l); l != "" {
+			return l
+		}
+	}
+	return ""
 }
 
 // maxProseLines bounds the lines searched for a description.
