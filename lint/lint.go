@@ -140,11 +140,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 	for _, h := range opts.Hosts {
 		p, ok := profile.Lookup(h)
 		if !ok || p.Native {
-			hint := ""
-			if s := profile.Suggest(h); s != "" && s != catalog.DefaultPreset {
-				hint = fmt.Sprintf("; did you mean %q?", s)
-			}
-			return nil, fmt.Errorf("%w %q%s (known: %s)", ErrUnknownHost, h, hint, strings.Join(hostNames(), ", "))
+			return nil, unknownHost(h)
 		}
 		hosts = append(hosts, p)
 	}
@@ -479,6 +475,16 @@ func processCounts(st *state) {
 }
 
 // hostNames are the names of the host profiles a target may name.
+// unknownHost is the ErrUnknownHost error for name, naming the nearest
+// host when one is close (lint --target, new --target).
+func unknownHost(name string) error {
+	hint := ""
+	if s := profile.Suggest(name); s != "" && s != catalog.DefaultPreset {
+		hint = fmt.Sprintf("; did you mean %q?", s)
+	}
+	return fmt.Errorf("%w %q%s (known: %s)", ErrUnknownHost, name, hint, strings.Join(hostNames(), ", "))
+}
+
 func hostNames() []string {
 	var out []string
 	for _, p := range profile.All() {

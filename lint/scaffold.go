@@ -308,7 +308,7 @@ func scaffoldTargets(c *catalog.Catalog, names []string) ([]*profile.Profile, er
 	for _, n := range names {
 		p, ok := profile.Lookup(n)
 		if !ok || p.Native {
-			return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownHost, n, strings.Join(hostNames(), ", "))
+			return nil, unknownHost(n)
 		}
 		out = append(out, p)
 	}
