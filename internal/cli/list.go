@@ -109,10 +109,16 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 // details, ..." when there is anything to report. The counts are the
 // listing's findings (reading each skill file's frontmatter); lint counts
 // more for the same files (the body and bundled-file checks, files in
-// folders skipped by name), and the line says so.
+// folders skipped by name), and the line says so. Findings of the rules
+// lint reports only when selected (CodeInfo.OptIn: description-long,
+// too-large, catalog-truncated; docs/lint.md#precision) are not counted,
+// so that the line never points at findings lint would not show.
 func summary(w io.Writer, skills int, diags []skill.Diagnostic) {
 	var warnings, errors int
 	for _, d := range diags {
+		if d.Code.Info().OptIn {
+			continue
+		}
 		switch d.Severity {
 		case skill.SeverityError:
 			errors++
