@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -202,4 +203,43 @@ func BenchmarkHTTPInitialize(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkRefuse measures what refusing an oversized request costs the
+// server, in process (the handler and a recorder, one request at a time):
+// a resources/read with a 4 MiB URI, one with a 4 MiB id, and a batch of
+// 20,000 pings. B/op counts the body as read (4 MiB, grown by
+// io.ReadAll) and what the refusal allocates beyond it.
+func BenchmarkRefuse(b *testing.B) {
+	s := newServer(b, newWorkspace(b), nil)
+	h := s.Handler(nil)
+	var batch strings.Builder
+	batch.WriteByte('[')
+	for i := range 20000 {
+		if i > 0 {
+			batch.WriteByte(',')
+		}
+		batch.WriteString(`{"jsonrpc":"2.0","id":` + strconv.Itoa(i) + `,"method":"ping"}`)
+	}
+	batch.WriteByte(']')
+	for _, bc := range []struct{ name, body string }{
+		{"uri-4MiB", `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"skill://` + strings.Repeat("a", 4<<20-200) + `"}}`},
+		{"id-4MiB", `{"jsonrpc":"2.0","id":"` + strings.Repeat("i", 4<<20-200) + `","method":"resources/read","params":{"uri":"skill://alpha/SKILL.md"}}`},
+		{"batch-20000", batch.String()},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				req := httptest.NewRequest("POST", "http://127.0.0.1"+Path, strings.NewReader(bc.body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+				req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, req)
+				if w.Code == 200 && !strings.Contains(w.Body.String(), `"error"`) {
+					b.Fatalf("not refused: %d %.200s", w.Code, w.Body.String())
+				}
+			}
+		})
+	}
 }

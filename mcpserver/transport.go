@@ -280,6 +280,9 @@ func parseErrors(next http.Handler, limit int64, fast func(http.ResponseWriter, 
 			_, _ = w.Write(mcpline.ErrorResponse(jsonrpc.ID{}, jsonrpc.CodeParseError, "the request body is not JSON"))
 			return
 		}
+		if int64(len(body)) <= limit && refuseCheaply(w, r, body) {
+			return
+		}
 		// The fast path answers only ids the SDK holds exactly (plainID).
 		if fast != nil && int64(len(body)) <= limit && fast(w, r, body) {
 			return

@@ -39,7 +39,7 @@ import (
 
 var (
 	bin      = flag.String("bin", "skillet", "the skillet binary to attack")
-	recipe   = flag.String("recipe", "", "the attack: slow-reader, stalled-bodies, idle-conns, sessions, query64k, link-farm, constant-writes, stream-lockout")
+	recipe   = flag.String("recipe", "", "the attack: slow-reader, stalled-bodies, idle-conns, sessions, query64k, link-farm, constant-writes, stream-lockout, oversize-uri, oversize-id, batch")
 	duration = flag.Duration("duration", 10*time.Second, "how long the attack and the probe run (at most 2m)")
 	corpus   = flag.String("corpus", "../shared/corpus", "the corpus of published skills (copied, never written)")
 	count    = flag.Int("n", 0, "the recipe's count (0: its default; each recipe has a maximum)")
@@ -113,6 +113,9 @@ var recipes = map[string]recipeDef{
 	"query64k":        {n: 8, max: 256, unit: "clients", corpus: true, attack: query64k},
 	"link-farm":       {n: 80, max: 1998, unit: "links to one sparse file", setup: linkFarm},
 	"constant-writes": {n: 1, max: 1, unit: "writer, one write a second", corpus: true, attack: constantWrites},
+	"oversize-uri":    {n: 48, max: 256, unit: "clients, each sending 4 MiB URIs nonstop", attack: oversize(func() string { return readMsg(`"1"`, strings.Repeat("a", 4<<20-200)) }), bound: true, maxFails: 0, maxRSSMiB: 256},
+	"oversize-id":     {n: 48, max: 256, unit: "clients, each sending 4 MiB ids nonstop", attack: oversize(func() string { return readMsg(`"`+strings.Repeat("i", 4<<20-200)+`"`, "probe/SKILL.md") }), bound: true, maxFails: 0, maxRSSMiB: 256},
+	"batch":           {n: 8, max: 64, unit: "clients, each sending a batch of 20,000 pings nonstop", attack: oversize(batchMsg), bound: true, maxFails: 0, maxRSSMiB: 256},
 	"stream-lockout":  {n: 600, max: 4000, unit: "sessions with an open stream, from 127.0.0.2", stateful: true, attack: streamLockout, bound: true, maxFails: 0, maxRSSMiB: 128},
 }
 
@@ -151,6 +154,63 @@ func streamLockout(ctx context.Context, a *env) error {
 	<-ctx.Done()
 	return nil
 }
+
+// readMsg is a resources/read of skill://PATH with the raw JSON id.
+func readMsg(id, path string) string {
+	return `{"jsonrpc":"2.0","id":` + id + `,"method":"resources/read","params":{"uri":"skill://` + path + `"}}`
+}
+
+// batchMsg is a JSON-RPC batch of 20,000 pings (about 0.8 MB).
+func batchMsg() string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i := range 20000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`, i)
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// oversize: n clients from 127.0.0.2 post the message msg makes, over and
+// over; each answer is read to its end (at most 64 MiB) and counted, with
+// the time it took, in the line the run prints (refusals=, refusal_p50_ms=).
+func oversize(msg func() string) func(ctx context.Context, a *env) error {
+	return func(ctx context.Context, a *env) error {
+		body := msg()
+		d := &net.Dialer{LocalAddr: attackerAddr, Timeout: 5 * time.Second}
+		client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: a.n}}
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		for range a.n {
+			wg.Go(func() {
+				for ctx.Err() == nil {
+					t0 := time.Now()
+					req, _ := http.NewRequestWithContext(ctx, "POST", a.endpoint, strings.NewReader(body))
+					req.Header.Set("Content-Type", "application/json")
+					req.Header.Set("Accept", "application/json, text/event-stream")
+					req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+					resp, err := client.Do(req)
+					if err != nil {
+						continue
+					}
+					_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<20))
+					resp.Body.Close()
+					mu.Lock()
+					refusals = append(refusals, float64(time.Since(t0).Microseconds())/1000)
+					mu.Unlock()
+				}
+			})
+		}
+		wg.Wait()
+		return nil
+	}
+}
+
+// refusals are the times the answers of oversize took, in ms.
+var refusals []float64
 
 // healthProbe asks GET /healthz every 100 ms from 127.0.0.1, each on a new
 // connection (as a kubelet does), and counts the failures.
@@ -242,6 +302,9 @@ func run(r recipeDef) error {
 		*recipe, *count, filepath.Base(*bin), startup.Round(time.Millisecond), float64(peak)/1024, cpu.Seconds(),
 		100*cpu.Seconds()/duration.Seconds(), len(lat), fails, pct(lat, 50), pct(lat, 99), pct(lat, 100), pct(stale, 99))
 	fmt.Printf(" health=%d health_fail=%d", health, healthFails)
+	if len(refusals) > 0 {
+		fmt.Printf(" refusals=%d refusal_p50_ms=%.1f refusal_p99_ms=%.1f", len(refusals), pct(refusals, 50), pct(refusals, 99))
+	}
 	if attackErr != nil && !errors.Is(attackErr, context.DeadlineExceeded) && !errors.Is(attackErr, context.Canceled) {
 		fmt.Printf(" attack_error=%q", attackErr.Error())
 	}

@@ -31,7 +31,7 @@ func TestCheckFlags(t *testing.T) {
 		{"query64k", 8, 2*time.Minute + 1, 0, "-duration 2m0.000000001s: give a duration above 0 and at most 2m0s"},
 		{"query64k", 8, 0, 0, "-duration 0s"},
 		{"query64k", 8, -time.Second, 0, "-duration -1s"},
-		{"nope", 1, time.Second, 0, `unknown -recipe "nope" (one of constant-writes, idle-conns, link-farm`},
+		{"nope", 1, time.Second, 0, `unknown -recipe "nope" (one of batch, constant-writes, idle-conns, link-farm`},
 	} {
 		_, n, err := checkFlags(tt.recipe, tt.n, tt.d)
 		switch {
@@ -44,6 +44,9 @@ func TestCheckFlags(t *testing.T) {
 	for name, r := range recipes {
 		if r.n < 1 || r.n > r.max || r.unit == "" {
 			t.Errorf("%s: default %d, maximum %d, unit %q", name, r.n, r.max, r.unit)
+		}
+		if r.bound && (r.maxRSSMiB <= 0 || r.maxRSSMiB > 512 || r.maxFails < 0) {
+			t.Errorf("%s: a bound of %d failures and %.0f MiB", name, r.maxFails, r.maxRSSMiB)
 		}
 	}
 }

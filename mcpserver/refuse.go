@@ -1,0 +1,133 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/skillet-go/skillet/internal/mcpline"
+)
+
+// Cheap refusals (docs/serving.md#limits): a request whose id, method or
+// URI is far larger than any real one, or a batch, is refused from the
+// body as read, by scanning it in place, before the SDK decodes it into
+// copies (a 4 MiB URI cost about 80 MiB to refuse that way, and a batch
+// of 20,000 pings seconds).
+const (
+	// maxIDBytes bounds a request id as written.
+	maxIDBytes = 1 << 10
+	// maxMethodBytes bounds a method name as written.
+	maxMethodBytes = 1 << 10
+	// maxURIBytes bounds params.uri as written: a skill name (64
+	// characters) and a path (PATH_MAX, 4,096 bytes) fit many times over.
+	maxURIBytes = 16 << 10
+)
+
+// batchCutoff is the first protocol version without JSON-RPC batches.
+const batchCutoff = "2025-06-18"
+
+// refuseCheaply answers body (valid JSON, one HTTP request's) itself when
+// it must be refused for its shape, and reports whether it did: a batch
+// on a protocol without batches (400, the SDK's text), an id or a method
+// over its bound (-32600), a params.uri over its bound (-32602, with the
+// id when it is small). Names match as encoding/json matches them: in any
+// letter case, escapes decoded.
+func refuseCheaply(w http.ResponseWriter, r *http.Request, body []byte) bool {
+	i := skipSpace(body, 0)
+	if i < len(body) && body[i] == '[' {
+		if v := r.Header.Get("Mcp-Protocol-Version"); v >= batchCutoff {
+			http.Error(w, fmt.Sprintf("JSON-RPC batching is not supported in %s and later (request version: %s)", batchCutoff, clipURI(v)), http.StatusBadRequest)
+			return true
+		}
+		return false
+	}
+	var id, method, params []byte
+	eachMember(body, func(name string, v []byte) {
+		switch {
+		case strings.EqualFold(name, "id"):
+			id = v
+		case strings.EqualFold(name, "method"):
+			method = v
+		case strings.EqualFold(name, "params"):
+			params = v
+		}
+	})
+	refuse := func(raw json.RawMessage, code int64, msg string) bool {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		if raw == nil {
+			_, _ = w.Write(mcpline.ErrorResponse(jsonrpc.ID{}, code, msg))
+		} else {
+			_, _ = w.Write(mcpline.ErrorResponseRawID(raw, code, msg))
+		}
+		return true
+	}
+	if len(id) > maxIDBytes {
+		return refuse(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: the id is %d bytes; at most %d", len(id), maxIDBytes))
+	}
+	var rawID json.RawMessage
+	if len(id) > 0 {
+		rawID = bytes.TrimSpace(id)
+	}
+	if len(method) > maxMethodBytes {
+		return refuse(rawID, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: the method is %d bytes; at most %d", len(method), maxMethodBytes))
+	}
+	var uri []byte
+	eachMember(params, func(name string, v []byte) {
+		if strings.EqualFold(name, "uri") {
+			uri = v
+		}
+	})
+	if len(uri) > maxURIBytes {
+		return refuse(rawID, jsonrpc.CodeInvalidParams, fmt.Sprintf("the uri is %d bytes; at most %d (%s)", len(uri), maxURIBytes, clipURI(string(uri[:min(len(uri), 256)]))))
+	}
+	return false
+}
+
+// eachMember calls fn with each member of data if it is a JSON object
+// (valid JSON), in order, its value as written (a slice of data, not a
+// copy). A name with escapes is decoded when it is short enough to be one
+// of the names looked for, else passed as written.
+func eachMember(data []byte, fn func(name string, value []byte)) {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return
+	}
+	i = skipSpace(data, i+1)
+	for i < len(data) && data[i] == '"' {
+		end, err := scanString(data, i)
+		if err != nil {
+			return
+		}
+		raw := data[i:end]
+		name := ""
+		switch {
+		case len(raw) > 64:
+			// Longer than any name looked for, even escaped: not copied.
+		case bytes.IndexByte(raw, '\\') >= 0 || !utf8.Valid(raw):
+			_ = json.Unmarshal(raw, &name) // as the decoder reads it
+		default:
+			name = string(raw[1 : len(raw)-1])
+		}
+		i = skipSpace(data, end)
+		if i >= len(data) || data[i] != ':' {
+			return
+		}
+		i = skipSpace(data, i+1)
+		vend, err := scanValue(data, i, 0)
+		if err != nil {
+			return
+		}
+		fn(name, data[i:vend])
+		i = skipSpace(data, vend)
+		if i >= len(data) || data[i] != ',' {
+			return
+		}
+		i = skipSpace(data, i+1)
+	}
+}

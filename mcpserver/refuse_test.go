@@ -1,0 +1,90 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestRefuseCheaply: oversized ids, methods and URIs, however their names
+// are spelled (letter case, escapes), and batches on a protocol without
+// them are refused by the server itself; requests within the bounds, and
+// a batch on 2025-03-26, go on to the SDK as before.
+func TestRefuseCheaply(t *testing.T) {
+	s := newServer(t, newWorkspace(t), nil)
+	endpoint := serveHTTP(t, s, nil)
+	big := func(n int) string { return strings.Repeat("a", n) }
+	read := func(id, uriName, uri string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"resources/read","params":{"` + uriName + `":"` + uri + `"}}`
+	}
+	for _, tt := range []struct {
+		name, version, body string
+		status              int
+		want                string // in the answer
+	}{
+		{"uri at the bound", "2025-11-25", read("1", "uri", "skill://"+big(maxURIBytes-10)), 200, `"code":-32602,"message":"no skill`},
+		{"uri over the bound", "2025-11-25", read("1", "uri", "skill://"+big(maxURIBytes)), 400, `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"the uri is 16394 bytes; at most 16384`},
+		{"URI in capitals", "2025-11-25", read("7", "URI", "skill://"+big(1<<20)), 400, `"id":7,"error":{"code":-32602`},
+		{"uri escaped", "2025-11-25", read(`"x"`, `\u0075ri`, "skill://"+big(1<<20)), 400, `"id":"x","error":{"code":-32602`},
+		{"id over the bound", "2025-11-25", read(`"`+big(maxIDBytes)+`"`, "uri", "skill://alpha/SKILL.md"), 400, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: the id is 1026 bytes; at most 1024"}}`},
+		{"Id in another case", "2025-11-25", `{"jsonrpc":"2.0","Id":"` + big(1<<20) + `","method":"ping"}`, 400, `"code":-32600`},
+		{"id at the bound", "2025-11-25", read(`"`+big(maxIDBytes-2)+`"`, "uri", "skill://alpha/SKILL.md"), 200, `"contents"`},
+		{"method over the bound", "2025-11-25", `{"jsonrpc":"2.0","id":3,"method":"` + big(maxMethodBytes) + `"}`, 400, `"id":3,"error":{"code":-32600,"message":"invalid request: the method is 1026 bytes`},
+		{"batch", "2025-11-25", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, 400, "JSON-RPC batching is not supported in 2025-06-18 and later (request version: 2025-11-25)"},
+		{"a long name that is not uri", "2025-11-25", read("1", big(1<<20), "x"), 200, `"error"`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			req, _ := http.NewRequest("POST", endpoint, strings.NewReader(tt.body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Mcp-Protocol-Version", tt.version)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tt.status || !strings.Contains(string(b), tt.want) {
+				t.Errorf("HTTP %d %.300s\nwant %d with %q", resp.StatusCode, b, tt.status, tt.want)
+			}
+		})
+	}
+}
+
+// FuzzEachMember: for any JSON object, eachMember reports every member an
+// encoding/json decode finds whose name is short, with the same value.
+func FuzzEachMember(f *testing.F) {
+	for _, s := range []string{`{"id":1,"method":"ping"}`, `{"\u0069d":"x","params":{"uri":"skill://a/b"}}`, `{"a":[1,{"b":2}],"c":"\"}"}`, `{}`, `[1]`, `{"ID":null}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var want map[string]json.RawMessage
+		if json.Unmarshal(data, &want) != nil {
+			return
+		}
+		got := map[string][]byte{}
+		eachMember(data, func(name string, v []byte) {
+			if name != "" {
+				got[name] = v // the last one wins, as in encoding/json
+			}
+		})
+		for name, v := range got {
+			w, ok := want[name]
+			if !ok {
+				t.Fatalf("eachMember found %q, which encoding/json does not", name)
+			}
+			var a, b bytes.Buffer
+			if json.Compact(&a, v) != nil || json.Compact(&b, w) != nil || a.String() != b.String() {
+				t.Fatalf("member %q: %s, encoding/json %s", name, v, w)
+			}
+		}
+		for name := range want {
+			if _, ok := got[name]; !ok && len(name) <= 30 && name != "" && !bytes.Contains(data, []byte(`\u0000`)) {
+				t.Fatalf("eachMember missed %q in %s", name, data)
+			}
+		}
+	})
+}
