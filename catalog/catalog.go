@@ -336,6 +336,10 @@ type Skill struct {
 	Folder string
 	// Flat says the skill is a loose NAME.md file (Kestrel).
 	Flat bool
+	// Plugin is the name of the plugin the skill belongs to, "" when
+	// none; Name is then "PLUGIN:NAME" while Parsed().Name stays the
+	// frontmatter's (docs/discovery.md#plugins).
+	Plugin string
 	// Bytes is the file's size on disk.
 	Bytes int64
 	// Truncated says the file is larger than maxSkillBytes and only that

@@ -43,12 +43,12 @@ func TestRootsByPreset(t *testing.T) {
 		{"agents default", nil, nil, []r{
 			{"ws/.agents/skills", ScopeProject}, {"ws/.claude/skills", ScopeProject}, {"ws/.github/skills", ScopeProject},
 			{"ws/.opencode/skills", ScopeProject}, {"ws/.gemini/skills", ScopeProject}, {"ws/skills", ScopeProject},
-			{"home/.agents/skills", ScopeUser}, {"home/.claude/skills", ScopeUser}, {"home/.copilot/skills", ScopeUser},
+			{"ws/plugins", ScopeProject}, {"home/.agents/skills", ScopeUser}, {"home/.claude/skills", ScopeUser}, {"home/.copilot/skills", ScopeUser},
 			{"home/.config/opencode/skills", ScopeUser}, {"home/.gemini/skills", ScopeUser}, {"home/.config/skillet/skills", ScopeUser}}},
 		{"XDG_CONFIG_HOME", &Options{NoUser: false, Preset: "agents"}, map[string]string{"XDG_CONFIG_HOME": filepath.Join(e.home, "xdg")}, []r{
 			{"ws/.agents/skills", ScopeProject}, {"ws/.claude/skills", ScopeProject}, {"ws/.github/skills", ScopeProject},
 			{"ws/.opencode/skills", ScopeProject}, {"ws/.gemini/skills", ScopeProject}, {"ws/skills", ScopeProject},
-			{"home/.agents/skills", ScopeUser}, {"home/.claude/skills", ScopeUser}, {"home/.copilot/skills", ScopeUser},
+			{"ws/plugins", ScopeProject}, {"home/.agents/skills", ScopeUser}, {"home/.claude/skills", ScopeUser}, {"home/.copilot/skills", ScopeUser},
 			{"home/.config/opencode/skills", ScopeUser}, {"home/.gemini/skills", ScopeUser}, {"home/xdg/skillet/skills", ScopeUser}}},
 		{"claude", &Options{Preset: "claude"}, nil, []r{{"home/.claude/skills", ScopeUser}, {"ws/.claude/skills", ScopeProject}}},
 		{"kestrel no user", &Options{Preset: "kestrel", NoUser: true}, nil, []r{{"ws/.kestrel/skills", ScopeProject}, {"ws/skills", ScopeProject}}},

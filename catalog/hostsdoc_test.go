@@ -128,6 +128,12 @@ func hostsTable(ps []*profile.Profile) string {
 			}
 			return list(p.Roots.WalkUpRoots)
 		}},
+		{"folders of plugins", func(p *profile.Profile) string {
+			if len(p.Roots.Plugins) == 0 {
+				return "none"
+			}
+			return list(p.Roots.Plugins)
+		}},
 		{"nearer folder first", func(p *profile.Profile) string { return yes(p.Roots.NearestFirst) }},
 		{"depth below a root", func(p *profile.Profile) string {
 			switch p.Discovery.MaxDepth {
@@ -206,6 +212,12 @@ func hostsTable(ps []*profile.Profile) string {
 				return "`FOLDER (NAME)`, first of a name only"
 			}
 			return "as the row above"
+		}},
+		{"skill of a plugin", func(p *profile.Profile) string {
+			if p.Names.Plugin {
+				return "`PLUGIN:NAME`, from the plugin's `skills` folder"
+			}
+			return "as any skill"
 		}},
 		{"name limit", func(p *profile.Profile) string {
 			return num(p.Names.MaxChars, "none")

@@ -21,7 +21,7 @@ import (
 
 // indexVersion changes whenever the encoding does; an index of another
 // version is ignored (and rewritten).
-const indexVersion = 7
+const indexVersion = 8
 
 // errIndexCorrupt is an index that does not decode: it is ignored and
 // rewritten, never trusted.
@@ -247,6 +247,7 @@ func (e *ienc) skill(s *Skill) error {
 	e.bool(s.Truncated)
 	e.bool(s.Listed)
 	e.str(s.boundary)
+	e.str(s.Plugin)
 	return nil
 }
 
@@ -279,6 +280,7 @@ func (e *ienc) root(r *Root) {
 	e.str(r.boundary)
 	e.bool(r.Flat)
 	e.str(r.display)
+	e.bool(r.Plugins)
 }
 
 // listing writes l. Skills are written once each, in a table: the listed
@@ -615,6 +617,7 @@ func (d *idec) skill(c *Catalog, strs *[]string, s *Skill, l *lazyParsed) {
 	s.Truncated = d.bool()
 	s.Listed = d.bool()
 	s.boundary = d.str()
+	s.Plugin = d.str()
 }
 
 func (d *idec) diag() skill.Diagnostic {
@@ -639,7 +642,9 @@ func (d *idec) diag() skill.Diagnostic {
 }
 
 func (d *idec) root() Root {
-	return Root{Path: d.str(), Scope: Scope(d.str()), Exists: d.bool(), File: d.bool(), boundary: d.str(), Flat: d.bool(), display: d.str()}
+	r := Root{Path: d.str(), Scope: Scope(d.str()), Exists: d.bool(), File: d.bool(), boundary: d.str(), Flat: d.bool(), display: d.str()}
+	r.Plugins = d.bool()
+	return r
 }
 
 func (d *idec) listing(c *Catalog) *Listing {

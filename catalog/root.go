@@ -40,6 +40,10 @@ type Root struct {
 	boundary string
 	// Flat says loose NAME.md files directly inside the root are skills.
 	Flat bool `json:"-"`
+	// Plugins says the root is a folder of plugins: only the plugin
+	// folders directly inside it are read (a profile's Roots.Plugins;
+	// docs/discovery.md#plugins).
+	Plugins bool `json:"plugins,omitempty"`
 	// display is the root as configured: ".claude/skills" for a project
 	// root, "~/.claude/skills" for a user root, the path for an extra one.
 	display string
@@ -195,7 +199,12 @@ func (c *Catalog) resolveRoots() ([]*Root, []skill.Diagnostic) {
 		project = nil
 	}
 	if c.wsExists {
-		for _, d := range project {
+		plugins := 0 // project[len(project)-plugins:] are Roots.Plugins
+		if c.cfg.Directories == nil && len(c.opts.Directories) == 0 && !c.opts.NoProject {
+			project = append(slices.Clip(project), c.profile.Roots.Plugins...)
+			plugins = len(c.profile.Roots.Plugins)
+		}
+		for i, d := range project {
 			for _, dir := range dirs {
 				p := c.env.expand(d, dir)
 				boundary := wsReal
@@ -212,7 +221,8 @@ func (c *Catalog) resolveRoots() ([]*Root, []skill.Diagnostic) {
 				if dir != ws && !pathExists(p) {
 					continue // a parent's missing folder is no root worth listing
 				}
-				add(&Root{Path: p, Scope: ScopeProject, boundary: boundary, Flat: c.profile.Discovery.Flat, display: projectLabel(ws, dir, filepath.ToSlash(filepath.Clean(d)))})
+				isPlugins := i >= len(project)-plugins
+				add(&Root{Path: p, Scope: ScopeProject, boundary: boundary, Flat: c.profile.Discovery.Flat && !isPlugins, Plugins: isPlugins, display: projectLabel(ws, dir, filepath.ToSlash(filepath.Clean(d)))})
 			}
 		}
 	}

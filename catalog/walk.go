@@ -41,6 +41,9 @@ type candidate struct {
 	// (Beside the flags, it takes no more room: 120 bytes in all.)
 	held  int32
 	stamp stamp // from the walk's lstat; zero when unknown (symlinks)
+	// plugin is the name of the plugin whose skills folder the file is
+	// in, "" when none (docs/discovery.md#plugins).
+	plugin string
 	// rootFD is the root held open by the List and rel the path below it,
 	// NUL-terminated, for readBeneath; rel is nil when either is unknown.
 	rootFD rootDir
@@ -151,7 +154,10 @@ type dirState struct {
 	// ignored are the entries discovery skips by name, kept only with
 	// Catalog.ignored (ignored.go).
 	ignored []child
-	err     error
+	// plugin says the folder holds .claude-plugin: it may be a plugin
+	// (docs/discovery.md#plugins).
+	plugin bool
+	err    error
 }
 
 // walker walks one root (docs/discovery.md#shapes, docs/discovery.md#boundaries).
@@ -183,6 +189,9 @@ type walker struct {
 	ignored        []candidate
 	ignoredFolders int
 	ignoredLimited bool
+	// plugin is the name of the plugin whose skills folder is being
+	// walked ("" outside one): the candidates found get it.
+	plugin string
 }
 
 // walkVisit, when set, is called with each folder's path as the walk
@@ -218,6 +227,7 @@ func (w *walker) addRef(c candidate, z []byte) {
 		c.rootFD, c.rel = w.rootFD, rel
 	}
 	c.throughLink = c.throughLink || w.links > 0
+	c.plugin = w.plugin
 	if w.withhold != nil && withheldBy(w.root, w.withhold, &c) {
 		c.ignored = true
 	}
@@ -307,6 +317,9 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 		w.links++
 		defer func() { w.links-- }()
 	}
+	if w.root.Plugins && depth == 1 && !pathExists(filepath.Join(dir.path, pluginManifest)) {
+		return // a folder of a plugins root that is no plugin (docs/discovery.md#plugins)
+	}
 	// A skill folder is one whose SKILL.md the walk can open (or, where
 	// it cannot open it, lstat; or a helper lstat'ed it ahead: pre).
 	if pre != nil {
@@ -352,7 +365,12 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 	before := w.found
 	parent := w.at
 	w.at = open
-	hasFile := w.entries(dir.path, r, depth, ds.children)
+	var hasFile bool
+	if ds.plugin && w.plugin == "" && w.c.profile.Names.Plugin {
+		hasFile = w.pluginEntries(dir.path, r, depth, ds.children)
+	} else {
+		hasFile = w.entries(dir.path, r, depth, ds.children)
+	}
 	w.at = parent
 	for i := range ds.ignored {
 		e := &ds.ignored[i]
@@ -439,6 +457,9 @@ func (c *Catalog) readDir(at dirAt, dir pathRef) (*dirState, dirAt) {
 	ds := &dirState{stamp: st, z: dir.z}
 	open, err := c.eachEntry(at, dir, func(n int) { ds.children = make([]child, 0, n) }, func(name string, typ fs.FileMode) {
 		// name is only valid during the call: what is kept is copied.
+		if name == pluginFolder {
+			ds.plugin = true
+		}
 		if ignored(name) {
 			if c.ignored {
 				ds.ignored = append(ds.ignored, newChild(dir.path, name, typ, false))

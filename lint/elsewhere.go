@@ -81,7 +81,7 @@ func elsewhere(ws string, roots []catalog.Root) []skill.Diagnostic {
 	}
 	var read []string
 	for _, r := range roots {
-		if r.Scope == catalog.ScopeProject {
+		if r.Scope == catalog.ScopeProject && !r.Plugins { // no place for a skill of its own
 			read = append(read, filepath.ToSlash(relTo(ws, r.Path)))
 		}
 	}

@@ -108,6 +108,11 @@ type Roots struct {
 	// parent folders WalkUp names; the others are read in the working
 	// folder only.
 	WalkUpRoots []string `json:"walkUpRoots,omitempty"`
+	// Plugins are project folders holding plugins, as a marketplace
+	// repository keeps them ("plugins": plugins/NAME/.claude-plugin/plugin.json):
+	// of such a folder only the plugin folders are read, each as
+	// Names.Plugin says (docs/discovery.md#plugins).
+	Plugins []string `json:"plugins,omitempty"`
 	// NearestFirst says a nearer project folder takes precedence over a
 	// parent; false: the parent (the git root) first.
 	NearestFirst bool `json:"nearestFirst"`
@@ -196,6 +201,14 @@ type Naming struct {
 	Alias bool `json:"alias,omitempty"`
 	// MatchFolder drops a skill whose name differs from its folder.
 	MatchFolder bool `json:"matchFolder,omitempty"`
+	// Plugin says a folder holding .claude-plugin/plugin.json met by the
+	// walk is a plugin: only its skills folder is read, and each skill
+	// there is named PLUGIN:NAME, PLUGIN being plugin.json's "name" (the
+	// plugin folder's name when it has none). Claude Code documents it:
+	// https://code.claude.com/docs/en/plugins ("/plugin-name:hello"),
+	// https://code.claude.com/docs/en/plugins-reference (skills/ in the
+	// plugin root).
+	Plugin bool `json:"plugin,omitempty"`
 }
 
 // Parse is how a host reads a SKILL.md.
