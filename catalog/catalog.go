@@ -358,8 +358,10 @@ type Skill struct {
 
 // Parsed returns the skill's SKILL.md as parsed when it was listed: every
 // frontmatter field, the repairs and the position of the body. Its Body is
-// empty: a listing never holds bodies; [Catalog.Load] reads one. The
-// result is shared; do not modify it.
+// empty for a skill found on disk or in an fs.FS, since a listing holds no
+// bodies ([Catalog.Load] reads one), except in skillet lint's catalogs,
+// which keep them; for a skill the program built (Source.Skills) it is
+// the Body given. The result is shared; do not modify it.
 func (s *Skill) Parsed() *skill.Skill {
 	if l := s.lazy; l != nil {
 		return l.get()

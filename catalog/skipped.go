@@ -92,7 +92,41 @@ func (c *Catalog) skippedDiags(roots []*Root) []skill.Diagnostic {
 					map[bool]string{true: "", false: ", ..."}[withheld == 1], map[bool]string{true: "it", false: "them"}[withheld == 1])})
 		}
 	}
-	return diags
+	return append(diags, c.workspaceHoldsSkills(roots)...)
+}
+
+// workspaceHoldsSkills is the hint for a workspace that is itself a
+// folder of skills (WORKSPACE/NAME/SKILL.md), has none of the project
+// roots, and is not one of the roots:
+// the workspace is the project folder whose roots are read, so such
+// skills are found only through an extra root.
+func (c *Catalog) workspaceHoldsSkills(roots []*Root) []skill.Diagnostic {
+	if !c.wsExists {
+		return nil
+	}
+	for _, r := range roots {
+		if r.Path == c.workspace || (r.Scope == ScopeProject && r.Exists) {
+			return nil // a project root exists: the workspace is one
+		}
+	}
+	entries, err := os.ReadDir(c.workspace)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() && !ignored(e.Name()) {
+			if fi, err := os.Stat(filepath.Join(c.workspace, e.Name(), SkillFile)); err == nil && fi.Mode().IsRegular() {
+				names = append(names, e.Name())
+			}
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	return []skill.Diagnostic{{Code: skill.CodeSkillsSkipped, Severity: skill.SeverityWarning, Path: c.workspace,
+		Message: fmt.Sprintf("no skill loads, but the workspace itself holds %s (%s): the workspace is the project folder, whose skills folders are read; to read this folder as a root, add --root %s (catalog.Options.ExtraPaths)",
+			outfmt.Count(len(names), "skill folder"), outfmt.Names(names), filepath.ToSlash(c.workspace))}}
 }
 
 // countSkillFiles counts the SKILL.md files (any letter case) at or below

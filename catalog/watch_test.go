@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -113,6 +114,44 @@ func TestAppliesTo(t *testing.T) {
 		}
 		if got := s.AppliesTo(tc.files); got != tc.want {
 			t.Errorf("paths %q, files %v: AppliesTo = %v, want %v", tc.paths, tc.files, got, tc.want)
+		}
+	}
+}
+
+// TestWorkspaceOfSkills: a workspace that is itself a folder of skills
+// lists none (it is the project folder, whose roots are read) and says
+// how to read it.
+func TestWorkspaceOfSkills(t *testing.T) {
+	ws := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(ws, "greet"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "greet", "SKILL.md"), []byte("---\nname: greet\ndescription: Hi.\n---\nBody.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(ws, ".git"), 0o755); err != nil { // no walk above it
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		extra []string
+		hint  bool
+	}{{nil, true}, {[]string{ws}, false}} {
+		c, err := catalog.New(context.Background(), &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true, ExtraPaths: tc.extra})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := c.List(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		hint := false
+		for _, d := range l.Diagnostics {
+			if d.Code == skill.CodeSkillsSkipped && d.Path == ws && strings.Contains(d.Message, "(greet)") && strings.Contains(d.Message, "--root "+filepath.ToSlash(ws)) {
+				hint = true
+			}
+		}
+		if hint != tc.hint || (len(l.Skills) == 0) != tc.hint {
+			t.Errorf("extra %v: skills %v, hint %v (want %v): %v", tc.extra, skillNames(l), hint, tc.hint, l.Diagnostics)
 		}
 	}
 }
