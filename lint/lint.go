@@ -308,7 +308,7 @@ func (st *state) collect(l *catalog.Listing, found []*findings) {
 			// Not parsed (strict mode refuses more): its inline ignores
 			// still hold for the findings about it.
 			if ig := inlineIgnores(unparsedFrontmatter(cd.Path)); len(ig) > 0 {
-				st.ignores = append(st.ignores, &fileIgnores{path: cd.Path, dir: filepath.Dir(cd.Path), flat: cd.Flat, entries: ig})
+				st.ignores = append(st.ignores, &fileIgnores{path: cd.Path, dir: filepath.Dir(cd.Path), flat: cd.Flat, unparsed: true, entries: ig})
 			}
 			continue
 		}

@@ -384,8 +384,11 @@ func unparsedFrontmatter(path string) []byte {
 type fileIgnores struct {
 	path, dir, skill string
 	flat             bool
-	entries          []inlineIgnore
-	used             []bool
+	// unparsed: the file was refused (strict mode refuses more), so only
+	// the specification's checks ran on it, not the body's or the folder's.
+	unparsed bool
+	entries  []inlineIgnore
+	used     []bool
 }
 
 // covers reports whether d is about fi's skill: its file, or (folder
@@ -450,6 +453,8 @@ func processSelect(st *state) {
 				continue // may be there for --strict runs
 			case !slices.ContainsFunc(e.codes, func(c skill.Code) bool { return sel.reported(c) }):
 				msg = fmt.Sprintf("skillet: ignore[%s] suppresses nothing: the rule is not selected", e.entry)
+			case fi.unparsed && !slices.ContainsFunc(e.codes, func(c skill.Code) bool { return c.Info().Spec }):
+				continue // its rule never ran on a refused file: it may hold once the file parses
 			default:
 				msg = fmt.Sprintf("skillet: ignore[%s] suppresses nothing: no finding of that rule here", e.entry)
 			}
