@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/skillet-go/skillet/catalog"
@@ -23,7 +25,8 @@ var _ = skill.Register(skill.CodeInfo{Code: CodeNoSkills, Severity: skill.Severi
 	Source:  "docs/discovery.md#roots",
 	Help: "lint found no skill file in the roots it reads, yet the workspace holds SKILL.md files, or Markdown files that start with a frontmatter naming a name or " +
 		"description, in folders that no root covers. A SKILL.md is read only inside a root (such as .agents/skills/NAME/SKILL.md), and a loose NAME.md only " +
-		"directly in a root that reads the flat form. The message names the files; move them into a root, or pass --root with their folder."})
+		"directly in a root that reads the flat form. The message names the files and the --root flags that would read them; move them into a root, or pass those flags. " +
+		"skillet list and skillet serve print the same warning when they find no skill."})
 
 // Bounds of the search for skill-like files.
 const (
@@ -32,12 +35,17 @@ const (
 	maxElsewhereShown   = 5
 )
 
-// elsewhere looks, when no skill file was found, for skill-like files in
-// the workspace outside every root: SKILL.md files (any letter case) and
-// .md files whose frontmatter has a name: or description: line. It returns
-// one no-skills warning on the workspace that names them and the roots
-// read, or nothing. The search skips version-control and package folders
-// and is bounded in entries and depth.
+// Elsewhere looks for skill-like files in the workspace ws outside every
+// root of roots (a listing's Roots), for a listing that found no skill:
+// SKILL.md files (any letter case) and .md files whose frontmatter has a
+// name: or description: line. It returns one no-skills warning on the
+// workspace that names them, the project roots read and the --root flags
+// that would read them, or nothing. The search skips version-control and
+// package folders and stops after 20,000 entries or 8 levels. lint reports
+// it, and skillet list and skillet serve print it when they find no skill
+// (docs/discovery.md#roots).
+func Elsewhere(ws string, roots []catalog.Root) []skill.Diagnostic { return elsewhere(ws, roots) }
+
 func elsewhere(ws string, roots []catalog.Root) []skill.Diagnostic {
 	if ws == "" {
 		return nil
@@ -86,8 +94,35 @@ func elsewhere(ws string, roots []catalog.Root) []skill.Diagnostic {
 		}
 	}
 	return []skill.Diagnostic{{Code: CodeNoSkills, Severity: severity(CodeNoSkills), Path: ws,
-		Message: fmt.Sprintf("no skill found, but %s outside every root: %s (the project roots read are %s; a SKILL.md is read only inside a root)",
-			outfmt.Count(len(found), "skill-like file"), list, strings.Join(read, ", "))}}
+		Message: fmt.Sprintf("no skill found, but %s outside every root: %s (the project roots read are %s; a SKILL.md is read only inside a root; %s would read them)",
+			outfmt.Count(len(found), "skill-like file"), list, strings.Join(read, ", "), rootFlags(ws, found))}}
+}
+
+// rootFlags are the --root flags that would read the skill-like files
+// found (at most maxElsewhereShown): the folder that holds a SKILL.md's
+// folder, or the folder of a NAME.md (the flat form). --root is relative
+// to the current folder: the flags are relative to ws when it is the
+// current folder, else absolute.
+func rootFlags(ws string, found []string) string {
+	cwd, _ := os.Getwd()
+	var flags []string
+	for _, p := range found {
+		dir := filepath.Dir(p)
+		if strings.EqualFold(filepath.Base(p), catalog.SkillFile) {
+			dir = filepath.Dir(dir)
+		}
+		if fsx.Within(cwd, ws) && fsx.Within(ws, cwd) {
+			dir = relTo(ws, dir)
+		}
+		f := "--root " + filepath.ToSlash(dir)
+		if !slices.Contains(flags, f) {
+			flags = append(flags, f)
+		}
+	}
+	if len(flags) > maxElsewhereShown {
+		flags = append(flags[:maxElsewhereShown], "...")
+	}
+	return strings.Join(flags, ", ")
 }
 
 func relTo(base, p string) string {

@@ -15,6 +15,7 @@ import (
 	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/internal/textsafe"
+	"github.com/skillet-go/skillet/lint"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -97,6 +98,9 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 	if !opts.Quiet {
 		summary(opts.IO.Err, skills, l.Diagnostics)
 	}
+	if skills == 0 {
+		noSkillsNote(opts.IO.Err, l)
+	}
 	for _, d := range l.Diagnostics {
 		if d.Code == skill.CodeWorkspaceMissing {
 			return silent(exitFail) // the folder went away after the flags were checked
@@ -131,6 +135,17 @@ func summary(w io.Writer, skills int, diags []skill.Diagnostic) {
 	}
 	fmt.Fprintf(w, "%s, %s, %s; run skillet lint for details, and for its checks of bodies, bundled files and drafts\n",
 		outfmt.Count(skills, "skill"), outfmt.Count(warnings, "warning"), outfmt.Count(errors, "error"))
+}
+
+// noSkillsNote prints, for a listing with no skill, the no-skills warning
+// that names the skill-like files outside every root and the --root flags
+// that would read them (lint.Elsewhere), on one line; nothing when there
+// are none. It is printed even with -q: a listing of nothing is the
+// moment to say why.
+func noSkillsNote(w io.Writer, l *catalog.Listing) {
+	for _, d := range lint.Elsewhere(l.Workspace, l.Roots) {
+		fmt.Fprintln(w, textsafe.Escape(d.String()))
+	}
 }
 
 // walkNotes prints, one a line, the diagnostics that say the walk of a

@@ -15,6 +15,7 @@ import (
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/fsx"
+	"github.com/skillet-go/skillet/lint"
 	"github.com/skillet-go/skillet/mcpserver"
 )
 
@@ -262,6 +263,12 @@ func serveRun(ctx context.Context, o *ServeOptions) error {
 	})
 	if err != nil {
 		return stoppedEarly(ctx, err, logger)
+	}
+	if l, err := c.List(ctx); err == nil && len(l.Skills) == 0 {
+		// Serving nothing: say where skills sit that a flag would read.
+		for _, d := range lint.Elsewhere(l.Workspace, l.Roots) {
+			logger.Warn("no skill is served", "diagnostic", d.String())
+		}
 	}
 	if !o.NoWatch {
 		go func() {

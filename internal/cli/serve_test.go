@@ -430,3 +430,18 @@ func writeTestCert(t *testing.T, certFile, keyFile string) *x509.CertPool {
 	pool.AddCert(cert)
 	return pool
 }
+
+// TestServeNoSkillsWarns: a server that finds no skill, in a workspace
+// with a skill folder outside every root, logs one warning, before the URL
+// line, naming the file and the --root that would read it.
+func TestServeNoSkillsWarns(t *testing.T) {
+	bin := skilletBinary(t)
+	ws := t.TempDir()
+	writeFiles(t, ws, map[string]string{"docs/my-skill/SKILL.md": "---\nname: my-skill\ndescription: Do it.\n---\nBody.\n"})
+	_, _, stderr := startHTTP(t, bin, "-w", ws, "--no-user", "--no-watch")
+	out := stderr.String()
+	if strings.Count(out, "no skill is served") != 1 || !strings.Contains(out, "docs/my-skill/SKILL.md") ||
+		!strings.Contains(out, "--root "+filepath.Join(ws, "docs")) || !strings.Contains(out, "level=WARN") {
+		t.Errorf("no warning naming the skill and its --root:\n%s", out)
+	}
+}
