@@ -39,7 +39,7 @@ import (
 
 var (
 	bin      = flag.String("bin", "skillet", "the skillet binary to attack")
-	recipe   = flag.String("recipe", "", "the attack: slow-reader, stalled-bodies, idle-conns, sessions, query64k, link-farm, constant-writes, stream-lockout, oversize-uri, oversize-id, batch")
+	recipe   = flag.String("recipe", "", "the attack: slow-reader, stalled-bodies, idle-conns, sessions, query64k, link-farm, constant-writes, stream-lockout, idle-flood, oversize-uri, oversize-id, batch")
 	duration = flag.Duration("duration", 10*time.Second, "how long the attack and the probe run (at most 2m)")
 	corpus   = flag.String("corpus", "../shared/corpus", "the corpus of published skills (copied, never written)")
 	count    = flag.Int("n", 0, "the recipe's count (0: its default; each recipe has a maximum)")
@@ -116,6 +116,7 @@ var recipes = map[string]recipeDef{
 	"oversize-uri":    {n: 48, max: 256, unit: "clients, each sending 4 MiB URIs nonstop", attack: oversize(func() string { return readMsg(`"1"`, strings.Repeat("a", 4<<20-200)) }), bound: true, maxFails: 0, maxRSSMiB: 256},
 	"oversize-id":     {n: 48, max: 256, unit: "clients, each sending 4 MiB ids nonstop", attack: oversize(func() string { return readMsg(`"`+strings.Repeat("i", 4<<20-200)+`"`, "probe/SKILL.md") }), bound: true, maxFails: 0, maxRSSMiB: 256},
 	"batch":           {n: 8, max: 64, unit: "clients, each sending a batch of 20,000 pings nonstop", attack: oversize(batchMsg), bound: true, maxFails: 0, maxRSSMiB: 256},
+	"idle-flood":      {n: 8000, max: 20000, unit: "connections from 127.0.0.2, half silent, half idle after one request", attack: idleFlood, bound: true, maxFails: 0, maxRSSMiB: 128},
 	"stream-lockout":  {n: 600, max: 4000, unit: "sessions with an open stream, from 127.0.0.2", stateful: true, attack: streamLockout, bound: true, maxFails: 0, maxRSSMiB: 128},
 }
 
@@ -553,13 +554,16 @@ func stalledBodies(ctx context.Context, a *env) error {
 // idleConns: n connections, half of which send nothing and half of which
 // make one request and stay open.
 func idleConns(ctx context.Context, a *env) error {
+	return idleConnsFrom(ctx, a, &net.Dialer{})
+}
+
+func idleConnsFrom(ctx context.Context, a *env, d *net.Dialer) error {
 	var conns []net.Conn
 	defer func() {
 		for _, c := range conns {
 			c.Close()
 		}
 	}()
-	var d net.Dialer
 	msg := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
 	for i := range a.n {
 		if ctx.Err() != nil {
@@ -576,6 +580,12 @@ func idleConns(ctx context.Context, a *env) error {
 	}
 	<-ctx.Done()
 	return nil
+}
+
+// idleFlood: idleConns from attackerAddr, so that the probe (from
+// 127.0.0.1) is another client.
+func idleFlood(ctx context.Context, a *env) error {
+	return idleConnsFrom(ctx, a, &net.Dialer{LocalAddr: attackerAddr, Timeout: 5 * time.Second})
 }
 
 // sessions: n stateful sessions initialized and left, 32 at a time.
