@@ -31,6 +31,10 @@ type hostFields struct {
 	disabled           bool
 	fromLines, invalid bool
 	yamlError          string
+	// whenToUse is the routing hint of a subset parse (when-to-use,
+	// whenToUse or when_to_use, the first given): Kestrel reads it, and
+	// skillet shows it whatever the host (docs/hosts.md).
+	whenToUse string
 }
 
 // hostParse reads one skill file as profile p's host does. folder is the
@@ -231,6 +235,9 @@ func hostParse(p *profile.Profile, data []byte, path, folder string, flat bool) 
 		s = *parsed
 	}
 	s.Name, s.Description, s.Body = name, desc, ""
+	if s.WhenToUse == "" {
+		s.WhenToUse = f.whenToUse // a subset parse has no parsed skill
+	}
 	s.RawName = raw
 	s.DisableModelInvocation = out.hidden
 	s.HasFrontmatter = hasFM
@@ -358,6 +365,10 @@ func subsetFields(fm string, keys []string, join bool) hostFields {
 			}
 		case "disable-model-invocation":
 			f.disabled = val == "true"
+		case "when-to-use", "whenToUse", "when_to_use":
+			if f.whenToUse == "" {
+				f.whenToUse = val
+			}
 		}
 	}
 	return f

@@ -311,3 +311,37 @@ func TestOptionsRoots(t *testing.T) {
 		t.Errorf("an invalid ToolName: %v, want a *ConfigError", err)
 	}
 }
+
+// TestPresetKeepsWhenToUse: under the kestrel preset (a frontmatter subset
+// read line by line) a skill's when-to-use hint, in any of its spellings,
+// is kept, as without a preset.
+func TestPresetKeepsWhenToUse(t *testing.T) {
+	ctx := context.Background()
+	for _, key := range []string{"when-to-use", "whenToUse", "when_to_use"} {
+		ws := t.TempDir()
+		dir := filepath.Join(ws, ".kestrel", "skills", "ship")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte("---\nname: ship\ndescription: Ship it.\n"+key+": \"The user asks to ship.\"\n---\n\nShip.\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, preset := range []string{"kestrel", ""} {
+			o := &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true, Preset: preset}
+			if preset == "" {
+				o.Directories = []string{".kestrel/skills"}
+			}
+			c, err := catalog.New(ctx, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := c.Get(ctx, "ship")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.WhenToUse != "The user asks to ship." {
+				t.Errorf("%s, preset %q: WhenToUse = %q", key, preset, s.WhenToUse)
+			}
+		}
+	}
+}
