@@ -32,16 +32,15 @@ func strictFindings(diags []skill.Diagnostic, candidates []*candidate) []skill.D
 			folder[cd.Path] = cd
 		}
 	}
-	var out []skill.Diagnostic
-	for _, d := range diags {
-		if folder[d.Path] != nil && contentRule(d.Code) {
-			continue
-		}
-		if d.Code.Info().Spec {
-			d.Severity = skill.SeverityError
-		}
-		out = append(out, d)
+	// The violations, and which codes each file has among them: a file the
+	// reference cannot read (a folder named SKILL.md, say) is unreadable
+	// there too, and is reported once, as validate reports it.
+	var vs []skill.Diagnostic
+	type pathCode struct {
+		path string
+		code skill.Code
 	}
+	seen := map[pathCode]bool{}
 	for _, cd := range candidates {
 		if cd.Flat {
 			continue
@@ -51,10 +50,21 @@ func strictFindings(diags []skill.Diagnostic, candidates []*candidate) []skill.D
 			name = cd.Skill.Name
 		}
 		for _, v := range skillsref.Check(filepath.Dir(cd.Path)) {
-			out = append(out, v.Diagnostic(cd.Path, name))
+			vs = append(vs, v.Diagnostic(cd.Path, name))
+			seen[pathCode{cd.Path, v.Code}] = true
 		}
 	}
-	return out
+	var out []skill.Diagnostic
+	for _, d := range diags {
+		if folder[d.Path] != nil && (contentRule(d.Code) || seen[pathCode{d.Path, d.Code}]) {
+			continue
+		}
+		if d.Code.Info().Spec {
+			d.Severity = skill.SeverityError
+		}
+		out = append(out, d)
+	}
+	return append(out, vs...)
 }
 
 // contentRule reports whether code is about what a skill file says, which
