@@ -39,7 +39,7 @@ import (
 
 var (
 	bin      = flag.String("bin", "skillet", "the skillet binary to attack")
-	recipe   = flag.String("recipe", "", "the attack: slow-reader, stalled-bodies, idle-conns, sessions, query64k, link-farm, constant-writes, stream-lockout, idle-flood, oversize-uri, oversize-id, batch")
+	recipe   = flag.String("recipe", "", "the attack: slow-reader, stalled-bodies, idle-conns, sessions, query64k, link-farm, constant-writes, stream-lockout, idle-flood, oversize-uri, oversize-id, batch, cache-owner")
 	duration = flag.Duration("duration", 10*time.Second, "how long the attack and the probe run (at most 2m)")
 	corpus   = flag.String("corpus", "../shared/corpus", "the corpus of published skills (copied, never written)")
 	count    = flag.Int("n", 0, "the recipe's count (0: its default; each recipe has a maximum)")
@@ -103,6 +103,10 @@ type recipeDef struct {
 	bound     bool
 	maxFails  int
 	maxRSSMiB float64
+	// cacheOwner: the server's persistent index is in a folder another
+	// user owns (uid 65534, mode 0777); the bound then also asks for the
+	// index-untrusted warning in the log and the index file untouched.
+	cacheOwner bool
 }
 
 var recipes = map[string]recipeDef{
@@ -116,6 +120,7 @@ var recipes = map[string]recipeDef{
 	"oversize-uri":    {n: 48, max: 256, unit: "clients, each sending 4 MiB URIs nonstop", attack: oversize(func() string { return readMsg(`"1"`, strings.Repeat("a", 4<<20-200)) }), bound: true, maxFails: 0, maxRSSMiB: 256},
 	"oversize-id":     {n: 48, max: 256, unit: "clients, each sending 4 MiB ids nonstop", attack: oversize(func() string { return readMsg(`"`+strings.Repeat("i", 4<<20-200)+`"`, "probe/SKILL.md") }), bound: true, maxFails: 0, maxRSSMiB: 256},
 	"batch":           {n: 8, max: 64, unit: "clients, each sending a batch of 20,000 pings nonstop", attack: oversize(batchMsg), bound: true, maxFails: 0, maxRSSMiB: 256},
+	"cache-owner":     {n: 1, max: 1, unit: "index folder of another user (needs root)", cacheOwner: true, bound: true, maxFails: 0, maxRSSMiB: 128},
 	"idle-flood":      {n: 8000, max: 20000, unit: "connections from 127.0.0.2, half silent, half idle after one request", attack: idleFlood, bound: true, maxFails: 0, maxRSSMiB: 128},
 	"stream-lockout":  {n: 600, max: 4000, unit: "sessions with an open stream, from 127.0.0.2", stateful: true, attack: streamLockout, bound: true, maxFails: 0, maxRSSMiB: 128},
 }
@@ -270,7 +275,15 @@ func run(r recipeDef) error {
 	if r.stateful {
 		args = append(args, "--stateful")
 	}
+	var idx string
+	var idxStat os.FileInfo
+	if r.cacheOwner {
+		if idx, idxStat, err = foreignIndex(ws); err != nil {
+			return err
+		}
+	}
 	cmd := exec.Command(*bin, args...)
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(ws, "cache"))
 	stderr, _ := cmd.StderrPipe()
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
@@ -311,7 +324,14 @@ func run(r recipeDef) error {
 	}
 	if r.bound {
 		rss := float64(peak) / 1024
-		if fails+healthFails > r.maxFails || rss > r.maxRSSMiB || len(lat) == 0 {
+		broken := false
+		if r.cacheOwner {
+			fi, err := os.Stat(idx)
+			untouched := err == nil && fi.ModTime().Equal(idxStat.ModTime()) && os.SameFile(fi, idxStat)
+			fmt.Printf(" index_untrusted_logged=%v index_untouched=%v", sawUntrusted.Load(), untouched)
+			broken = !sawUntrusted.Load() || !untouched
+		}
+		if broken || fails+healthFails > r.maxFails || rss > r.maxRSSMiB || len(lat) == 0 {
 			fmt.Printf(" bound=broken (at most %d failed probes and %.0f MiB)\n", r.maxFails, r.maxRSSMiB)
 			return errBound
 		}
@@ -326,6 +346,42 @@ var errBound = errors.New("the bound is broken")
 
 var urlRE = regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+/mcp)`)
 
+// sawUntrusted is set when the server logs an index-untrusted warning.
+var sawUntrusted atomic.Bool
+
+// foreignIndex writes the persistent index of ws as skillet show does
+// (XDG_CACHE_HOME=ws/cache), then gives its folder and file to uid 65534
+// and makes the folder writable by all, as another user's cache would be;
+// it returns the index file and its stat.
+func foreignIndex(ws string) (string, os.FileInfo, error) {
+	if os.Geteuid() != 0 {
+		return "", nil, errors.New("cache-owner changes a folder's owner: run it as root")
+	}
+	cache := filepath.Join(ws, "cache")
+	show := exec.Command(*bin, "show", "probe", "-w", ws, "--no-user")
+	show.Env = append(os.Environ(), "XDG_CACHE_HOME="+cache)
+	// The index is not written over files modified in the last 100 ms.
+	time.Sleep(200 * time.Millisecond)
+	if out, err := show.CombinedOutput(); err != nil {
+		return "", nil, fmt.Errorf("skillet show: %v: %s", err, out)
+	}
+	dir := filepath.Join(cache, "skillet", "index")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.idx"))
+	if len(files) != 1 {
+		return "", nil, fmt.Errorf("%d index files in %s, want 1", len(files), dir)
+	}
+	for _, p := range []string{dir, files[0]} {
+		if err := os.Chown(p, 65534, 65534); err != nil {
+			return "", nil, err
+		}
+	}
+	if err := os.Chmod(dir, 0o777); err != nil {
+		return "", nil, err
+	}
+	fi, err := os.Stat(files[0])
+	return files[0], fi, err
+}
+
 func waitURL(r io.Reader, limit time.Duration) (string, error) {
 	found := make(chan string, 1)
 	go func() {
@@ -333,6 +389,9 @@ func waitURL(r io.Reader, limit time.Duration) (string, error) {
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
 		sent := false
 		for sc.Scan() {
+			if strings.Contains(sc.Text(), "index-untrusted") {
+				sawUntrusted.Store(true)
+			}
 			if m := urlRE.FindStringSubmatch(sc.Text()); m != nil && !sent {
 				found <- m[1]
 				sent = true

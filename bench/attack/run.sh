@@ -5,7 +5,7 @@
 set -eu
 a=$1 b=$2 rounds=${3:-1}
 go build -o /tmp/skillet-attack ./bench/attack
-for recipe in slow-reader stalled-bodies idle-conns sessions query64k link-farm constant-writes stream-lockout idle-flood oversize-uri oversize-id batch; do
+for recipe in slow-reader stalled-bodies idle-conns sessions query64k link-farm constant-writes stream-lockout idle-flood oversize-uri oversize-id batch cache-owner; do
 	d=10s
 	case $recipe in slow-reader|constant-writes) d=20s ;; sessions) d=60s ;; stream-lockout) d=15s ;; esac
 	i=0
