@@ -247,9 +247,6 @@ func New(ctx context.Context, c *catalog.Catalog, opts *Options) (*Skills, error
 	return s, nil
 }
 
-// Catalog returns the catalog.
-func (s *Skills) Catalog() *catalog.Catalog { return s.c }
-
 // Tool returns the load tool.
 func (s *Skills) Tool() *Tool { return s.tool }
 

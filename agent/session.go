@@ -34,8 +34,6 @@ type SessionOptions struct {
 	// text. OnLoad may be called from several goroutines at once and may
 	// call the session's methods.
 	OnLoad func(ctx context.Context, l Load) error
-	// Now replaces time.Now (tests).
-	Now func() time.Time
 	// Keep bounds how many loads the session remembers, the most recent
 	// ones: 0 keeps every load, a negative value keeps none (OnLoad still
 	// sees each). A long-lived session shared by many clients, such as an
@@ -63,9 +61,6 @@ func NewSession(opts *SessionOptions) *Session {
 	if opts != nil {
 		s.onLoad = opts.OnLoad
 		s.keep = opts.Keep
-		if opts.Now != nil {
-			s.now = opts.Now
-		}
 	}
 	return s
 }

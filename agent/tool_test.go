@@ -604,7 +604,6 @@ func TestSession(t *testing.T) {
 	var seen []agent.Load
 	var mu sync.Mutex
 	sess := agent.NewSession(&agent.SessionOptions{
-		Now: func() time.Time { return now },
 		OnLoad: func(_ context.Context, l agent.Load) error {
 			mu.Lock()
 			defer mu.Unlock()
@@ -615,6 +614,7 @@ func TestSession(t *testing.T) {
 			return nil
 		},
 	})
+	agent.SetNow(sess, func() time.Time { return now })
 	tool := agent.NewTool(examplesCatalog(t), &agent.ToolOptions{Session: sess})
 	ctx := context.Background()
 	for _, args := range []string{

@@ -378,12 +378,10 @@ func (s *Skill) Hidden() bool {
 	return s.parsed != nil && s.parsed.Hidden()
 }
 
-// NewSkill returns a skill for a SKILL.md parsed elsewhere (by
-// [skill.Parse]), with Name, Description and WhenToUse taken from p and
-// Parsed returning p; the caller sets Location and the other fields. It is
-// for handing skills that no Catalog found to package agent's Render; such
-// a skill cannot be read through a Catalog (ErrNotFound).
-func NewSkill(p *skill.Skill) *Skill {
+// newSkill returns a skill for a SKILL.md parsed elsewhere, that no
+// Catalog found (catalogx.NewSkill: the CLI's tests of its encoders).
+// Programs give their own skills to a catalog as a Source.
+func newSkill(p *skill.Skill) *Skill {
 	s := &Skill{}
 	s.setParsed(p)
 	return s

@@ -674,6 +674,7 @@ func init() {
 				o.index = index
 			}
 		},
+		NewSkill: func(p *skill.Skill) any { return newSkill(p) },
 		Each: func(ctx context.Context, c any, fn any) (any, error) {
 			l, err := c.(*Catalog).each(ctx, fn.(func(*Listing, *Skill) error))
 			if l == nil {

@@ -82,6 +82,8 @@ type Hooks struct {
 	// Each is a *catalog.Catalog's one-shot listing; fn is a
 	// func(*catalog.Listing, *catalog.Skill) error.
 	Each func(ctx context.Context, c any, fn any) (any, error)
+	// NewSkill returns a *catalog.Skill for p that no catalog found.
+	NewSkill func(p *skill.Skill) any
 }
 
 // FileList is a skill's files as ListFiles finds them. F is catalog.File.
@@ -237,3 +239,8 @@ func Each[L, S any](ctx context.Context, c any, fn func(*L, *S) error) (*L, erro
 	}
 	return l.(*L), err
 }
+
+// NewSkill returns a skill (S is catalog.Skill) for a SKILL.md parsed
+// elsewhere, that no catalog found and none can read: for tests of what
+// encodes or renders a skill with values no file would give.
+func NewSkill[S any](p *skill.Skill) *S { return hooks.NewSkill(p).(*S) }
