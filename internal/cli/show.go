@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -11,6 +13,7 @@ import (
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/internal/textsafe"
+	"github.com/skillet-go/skillet/skill"
 )
 
 // ShowOptions are the argument, flags and dependencies of skillet show.
@@ -83,9 +86,12 @@ func showRun(ctx context.Context, opts *ShowOptions) error {
 	if res.IsError {
 		fmt.Fprintln(opts.IO.Err, textsafe.EscapeBlock(res.Text))
 	}
-	if !opts.Quiet {
-		// A skill past a walk limit is unknown to the tool: say so.
-		if l, err := c.List(ctx); err == nil {
+	if l, err := c.List(ctx); err == nil {
+		if res.IsError {
+			notLoadedNotes(opts.IO.Err, l, opts.Name)
+		}
+		if !opts.Quiet {
+			// A skill past a walk limit is unknown to the tool: say so.
 			walkNotes(opts.IO.Err, l.Diagnostics)
 		}
 	}
@@ -131,4 +137,31 @@ type showJSON struct {
 	Path    string `json:"path,omitempty"`
 	Text    string `json:"text"`
 	IsError bool   `json:"isError"`
+}
+
+// notLoadedNotes prints, one a line, the errors and warnings about skill
+// files that would be the skill name but do not load (no description, a
+// file --strict refuses, one that cannot be read): the file's skill name
+// or its folder's (a flat file's name without .md) is name, in any letter
+// case, and no listed skill has it. The tool's answer says only that the
+// skill is unknown; this says why.
+func notLoadedNotes(w io.Writer, l *catalog.Listing, name string) {
+	name = strings.TrimSpace(name)
+	for _, s := range l.Skills {
+		if strings.EqualFold(s.Name, name) {
+			return
+		}
+	}
+	for _, d := range l.Diagnostics {
+		if d.Severity == skill.SeverityNote || d.Path == "" {
+			continue
+		}
+		folder := filepath.Base(filepath.Dir(d.Path))
+		if b := filepath.Base(d.Path); !strings.EqualFold(b, "SKILL.md") {
+			folder = strings.TrimSuffix(b, filepath.Ext(b))
+		}
+		if strings.EqualFold(d.Skill, name) || strings.EqualFold(folder, name) {
+			fmt.Fprintln(w, textsafe.Escape(d.String()))
+		}
+	}
 }
