@@ -217,7 +217,7 @@ func (c *Catalog) listDisk(ctx context.Context) (*Listing, error) {
 // ownName reports whether a skill's name is its folder's (its file stem's,
 // for a flat-form skill).
 func ownName(s *Skill) bool {
-	return strings.TrimPrefix(s.Name, listedName(s.Plugin, "")) == folderName(s)
+	return s.OwnName() == folderName(s)
 }
 
 // startDiags are the diagnostics every listing starts with: the

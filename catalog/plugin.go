@@ -30,6 +30,15 @@ func listedName(plugin, name string) string {
 	return plugin + ":" + name
 }
 
+// OwnName is the skill's own name: Name without the plugin's prefix
+// ("init" for "p1:init"), the name its frontmatter gives (as normalized).
+func (s *Skill) OwnName() string {
+	if s.Plugin == "" {
+		return s.Name
+	}
+	return strings.TrimPrefix(s.Name, s.Plugin+":")
+}
+
 // pluginEntries walks a plugin folder dir (symlink-free path real): only
 // its skills folder, with the candidates found there named after the
 // plugin. A folder whose .claude-plugin holds no plugin.json is walked as
@@ -61,7 +70,7 @@ func (w *walker) pluginName(dir string) (name string, ok bool) {
 	if !pathExists(path) {
 		return "", false
 	}
-	folder := filepath.Base(dir)
+	folder := folderPluginName(dir)
 	res, err := readSkillFile(path, maxManifestBytes, w.allowed)
 	if err != nil {
 		w.diags = append(w.diags, skill.Diagnostic{Code: skill.CodeUnreadable, Severity: skill.SeverityWarning, Path: path,
@@ -78,7 +87,7 @@ func (w *walker) pluginName(dir string) (name string, ok bool) {
 	} else if s, isStr := m.Name.(string); m.Name == nil {
 		return folder, true // no name: the folder's, as Claude Code does
 	} else if !isStr || !usablePluginName(s) {
-		why = "its \"name\" is not a plugin name (a string without white space, ':', '/' or '\\')"
+		why = "its \"name\" is not a plugin name in kebab-case (lower-case letters, digits, '.', '_' and '-')"
 	} else {
 		return s, true
 	}
@@ -87,11 +96,28 @@ func (w *walker) pluginName(dir string) (name string, ok bool) {
 	return folder, true
 }
 
-// usablePluginName reports whether s can prefix a skill name: not empty,
-// no white space or control character, no ':' (the separator), '/' or
-// '\' (separators of paths and URIs).
+// usablePluginName reports whether s can prefix a skill name: at most
+// skill.MaxNameChars of lower-case letters, digits, '.', '_' and '-',
+// starting with a letter or digit (Claude Code asks for kebab-case); such
+// a name is also the authority of a skill:// URI (docs/mcp.md#plugin-skills).
 func usablePluginName(s string) bool {
-	return s != "" && len(s) <= skill.MaxNameChars && !strings.ContainsFunc(s, func(r rune) bool {
-		return r <= ' ' || r == 0x7f || r == ':' || r == '/' || r == '\\'
+	if s == "" || len(s) > skill.MaxNameChars || s[0] == '.' || s[0] == '_' || s[0] == '-' {
+		return false
+	}
+	return !strings.ContainsFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-')
 	})
+}
+
+// folderPluginName is the plugin name taken from its folder: the folder's
+// name, in kebab-case when it is not a usable name as it is.
+func folderPluginName(dir string) string {
+	folder := filepath.Base(dir)
+	if usablePluginName(folder) {
+		return folder
+	}
+	if n := skill.Normalize(folder); n != "" {
+		return n
+	}
+	return folder
 }

@@ -126,6 +126,7 @@ func TestPluginManifest(t *testing.T) {
 		{`{"name": "a:b"}`, "box:init", true},
 		{`{"name": "has space"}`, "box:init", true},
 		{`{"name": 7}`, "box:init", true},
+		{`{"name": "Tools"}`, "box:init", true},
 		{`{"name": ""}`, "box:init", true},
 		{`{name: tools}`, "box:init", true},
 	} {
@@ -144,5 +145,19 @@ func TestPluginManifest(t *testing.T) {
 				t.Errorf("warning %v, want one: %v", d, tt.warn)
 			}
 		})
+	}
+}
+
+// TestPluginFolderName: a plugin without a name in its manifest is named
+// after its folder, in kebab-case when the folder's name is not.
+func TestPluginFolderName(t *testing.T) {
+	e := newEnv(t)
+	writeTree(t, e.ws, map[string]string{
+		"plugins/My Box/.claude-plugin/plugin.json": `{}`,
+		"plugins/My Box/skills/init/SKILL.md":       skillMD("init"),
+	})
+	_, l := e.list(t, &Options{NoUser: true})
+	if got := names(l); !slices.Equal(got, []string{"my-box:init"}) || len(l.Diagnostics) > 0 {
+		t.Errorf("names %v, diagnostics %v; want [my-box:init] and none", got, l.Diagnostics)
 	}
 }

@@ -87,6 +87,7 @@ func (s *Server) getSkill(ctx context.Context, ss *mcp.ServerSession, p *skillse
 		return nil, invalidParams("%v", err)
 	}
 	sn := s.current(ctx)
+	name, rel = sn.resolve(name, rel)
 	sv := sn.byName[name]
 	switch why, big := sn.tooLarge[name]; {
 	case sv == nil && big:
@@ -117,7 +118,9 @@ func (s *Server) readDirectory(ctx context.Context, ss *mcp.ServerSession, p *sk
 	if err != nil {
 		return nil, invalidParams("%v", err)
 	}
-	sv := s.current(ctx).byName[name]
+	sn := s.current(ctx)
+	name, rel = sn.resolve(name, rel)
+	sv := sn.byName[name]
 	if sv == nil {
 		return nil, invalidParams("no skill is served at %s", p.URI)
 	}

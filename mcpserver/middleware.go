@@ -118,6 +118,7 @@ func (s *Server) checkReadURI(ctx context.Context, uri string) error {
 		return invalidParams("%v", err)
 	}
 	sn := s.current(ctx)
+	name, rel = sn.resolve(name, rel)
 	sv := sn.byName[name]
 	if why, ok := sn.tooLarge[name]; ok && sv == nil {
 		return tooLarge(uri, why)

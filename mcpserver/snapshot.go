@@ -338,7 +338,7 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served, 
 		}
 		return nil, nil, errors.New("it does not parse")
 	}
-	if parsed.Name != cs.Name {
+	if parsed.Name != cs.OwnName() {
 		return nil, nil, fmt.Errorf("its name changed to %q while it was read", parsed.Name)
 	}
 	sv.parsed, sv.pdiags = parsed, pdiags
@@ -626,10 +626,10 @@ func (s *Server) extensionEntry(sv *served, pdiags []skill.Diagnostic, incomplet
 			line = p.Repairs[0].Line
 		}
 		why = fmt.Sprintf("its frontmatter is not plain YAML: it only parsed after a repair (line %d), so a host's parser would reject it", line)
-	case !skill.ValidName(sv.name):
-		why = fmt.Sprintf("the name %q does not meet the specification's rule (1-64 of a-z, 0-9 and single hyphens)", sv.name)
-	case fmName != sv.name:
-		why = fmt.Sprintf("the frontmatter name %v is not the served name %q", fmtValue(fmName), sv.name)
+	case !skill.ValidName(sv.cat.OwnName()):
+		why = fmt.Sprintf("the name %q does not meet the specification's rule (1-64 of a-z, 0-9 and single hyphens)", sv.cat.OwnName())
+	case fmName != sv.cat.OwnName():
+		why = fmt.Sprintf("the frontmatter name %v is not the served name %q", fmtValue(fmName), sv.cat.OwnName())
 	case strings.TrimSpace(desc) == "":
 		why = "the frontmatter has no description"
 	case utf8.RuneCountInString(desc) > skillsext.MaxDescriptionChars:
@@ -733,4 +733,25 @@ func jsonTextCost(data []byte) int64 {
 		}
 	}
 	return n
+}
+
+// resolve takes a skill name and path as [ParseURI] gives them and returns
+// the skill they name: skill://PLUGIN/NAME/PATH is the plugin's skill
+// PLUGIN:NAME and PATH when the snapshot serves (or refuses as too large)
+// a skill of that name, which takes precedence over a folder NAME of a
+// skill named PLUGIN (docs/mcp.md#plugin-skills); otherwise name and rel
+// are returned unchanged.
+func (sn *snapshot) resolve(name, rel string) (string, string) {
+	seg, rest, _ := strings.Cut(rel, "/")
+	if seg == "" {
+		return name, rel
+	}
+	full := name + ":" + seg
+	if _, ok := sn.byName[full]; ok {
+		return full, rest
+	}
+	if _, ok := sn.tooLarge[full]; ok {
+		return full, rest
+	}
+	return name, rel
 }

@@ -41,7 +41,11 @@ var nameRule = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 // (url.PathEscape: "a b.md" becomes "a%20b.md"). rel is relative to the
 // skill folder with "/" separators; "" gives the skill's root directory
 // skill://NAME (no trailing slash, SEP-2640 (docs/mcp.md#skills-extension) Mapping).
+// A plugin's skill PLUGIN:NAME is at skill://PLUGIN/NAME: the plugin is
+// the URI's prefix and the last segment of the skill path is the skill's
+// own name, as the extension asks (docs/mcp.md#plugin-skills).
 func URI(name, rel string) string {
+	name = strings.Replace(name, ":", "/", 1)
 	if rel == "" {
 		return schemePrefix + name
 	}
@@ -63,7 +67,11 @@ func URI(name, rel string) string {
 // (as in an absolute path skill://NAME//etc), "." or ".." (plain or
 // percent-encoded), an encoded "/" or "\", a NUL, a query or fragment,
 // and any other percent-encoding than url.PathEscape's are refused with
-// an error wrapping [ErrInvalidURI].
+// an error wrapping [ErrInvalidURI]. A URI of a plugin's skill,
+// skill://PLUGIN/NAME/PATH, parses as the name PLUGIN and the path
+// NAME/PATH: which is meant depends on the skills served, and [Server]
+// takes it as the skill PLUGIN:NAME when it serves one
+// (docs/mcp.md#plugin-skills).
 func ParseURI(uri string) (name, rel string, err error) {
 	bad := func(why string) (string, string, error) {
 		return "", "", fmt.Errorf("%w %q: %s", ErrInvalidURI, clipURI(uri), why)
