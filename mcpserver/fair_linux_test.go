@@ -26,6 +26,24 @@ func sessionFrom(t *testing.T, endpoint string, d *net.Dialer) (string, int) {
 	return resp.Header.Get("Mcp-Session-Id"), resp.StatusCode
 }
 
+// waitIdle waits until every connection the server holds is idle
+// between requests (net/http marks one idle a moment after its answer).
+func waitIdle(t *testing.T, s *Server, n int) {
+	t.Helper()
+	waitFor(t, "the connections idle", func() bool {
+		l := s.conns.Load()
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		idle := 0
+		for _, ci := range l.conns {
+			if ci.state == http.StateIdle {
+				idle++
+			}
+		}
+		return idle == n && len(l.conns) == n
+	})
+}
+
 // getRaw sends GET path on rc and returns the status and body.
 func getRaw(t *testing.T, rc *rawClient, path string) (int, string, string) {
 	t.Helper()
@@ -84,6 +102,19 @@ func TestConnsPerClient(t *testing.T) {
 		}
 		ids = append(ids, id)
 	}
+	// The honest client's stream stays busy; the other four go idle.
+	waitFor(t, "the initialize connections idle", func() bool {
+		l := s.conns.Load()
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		idle := 0
+		for _, ci := range l.conns {
+			if ci.state == http.StateIdle {
+				idle++
+			}
+		}
+		return idle == 4
+	})
 	// The attacker's idle connections make room for its streams.
 	for _, id := range ids {
 		openStream(t, endpoint, id, attacker)
@@ -122,6 +153,7 @@ func TestProbesWhenFull(t *testing.T) {
 		id, _ := sessionFrom(t, endpoint, attacker)
 		ids = append(ids, id)
 	}
+	waitIdle(t, s, 2) // so that each stream's connection closes one of them
 	for _, id := range ids {
 		openStream(t, endpoint, id, attacker)
 	}
