@@ -121,13 +121,7 @@ func (r *Report) WriteSARIF(w io.Writer, version string) error {
 	index := map[skill.Code]int{}
 	for i, rule := range skill.Codes() {
 		index[rule.Code] = i
-		level := "warning"
-		switch rule.Severity {
-		case skill.SeverityError:
-			level = "error"
-		case skill.SeverityNote:
-			level = "note"
-		}
+		level := sarifLevel(rule.Severity)
 		tags := []string{"skills"}
 		if rule.Spec {
 			tags = append(tags, "specification")
@@ -155,12 +149,9 @@ func (r *Report) WriteSARIF(w io.Writer, version string) error {
 			continue
 		}
 		res := sarifResult{
-			RuleID: string(d.Code), RuleIndex: i, Level: string(d.Severity),
+			RuleID: string(d.Code), RuleIndex: i, Level: sarifLevel(d.Severity),
 			Message:   sarifText{Text: d.Message},
 			Locations: []sarifLocation{{PhysicalLocation: r.physical(d.Path, d.Line, d.Column)}},
-		}
-		if res.Level != "error" {
-			res.Level = "warning"
 		}
 		if d.Related != "" {
 			id := 1
@@ -170,6 +161,19 @@ func (r *Report) WriteSARIF(w io.Writer, version string) error {
 		run.Results = append(run.Results, res)
 	}
 	return outfmt.JSON(w, sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{run}})
+}
+
+// sarifLevel is the SARIF level (§3.27.10: error, warning or note) of a
+// finding or rule of severity sev: the text report's level, so a rule
+// lint: severity makes a note is a note in the log too.
+func sarifLevel(sev skill.Severity) string {
+	switch sev {
+	case skill.SeverityError:
+		return "error"
+	case skill.SeverityNote:
+		return "note"
+	}
+	return "warning"
 }
 
 func (r *Report) physical(p string, line, col int) sarifPhysical {

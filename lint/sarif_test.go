@@ -76,7 +76,8 @@ func TestSARIF(t *testing.T) {
 	writeTree(t, outside, map[string]string{"x/SKILL.md": "---\nname: Odd Name\ndescription: d\n---\n\nBody.\n"})
 	r, err := Run(context.Background(), &Options{
 		Catalog: &catalog.Options{Workspace: ws, NoUser: true, ExtraPaths: []string{outside}},
-		Rules:   &Rules{ExtendSelect: []string{"catalog-truncated"}},
+		// empty-body as a note: a result's level is the finding's.
+		Rules: &Rules{ExtendSelect: []string{"catalog-truncated"}, Severity: map[string]skill.Severity{"empty-body": skill.SeverityNote}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +124,12 @@ func TestSARIF(t *testing.T) {
 	if len(run.Results) != len(r.Diagnostics) {
 		t.Errorf("%d results for %d diagnostics", len(run.Results), len(r.Diagnostics))
 	}
-	for _, res := range run.Results {
+	levels := map[string]int{}
+	for i, res := range run.Results {
+		levels[res.Level]++
+		if i < len(r.Diagnostics) && res.Level != string(r.Diagnostics[i].Severity) {
+			t.Errorf("result %s has level %q; the finding is a %s", res.RuleID, res.Level, r.Diagnostics[i].Severity)
+		}
 		if run.Tool.Driver.Rules[res.RuleIndex].ID != res.RuleID {
 			t.Errorf("result %s points at rule %d (%s)", res.RuleID, res.RuleIndex, run.Tool.Driver.Rules[res.RuleIndex].ID)
 		}
@@ -131,6 +137,9 @@ func TestSARIF(t *testing.T) {
 		if strings.HasPrefix(uri.URI, "file://") == (uri.URIBaseID != "") {
 			t.Errorf("location %+v: want a workspace-relative URI with a base, or an absolute file URI", uri)
 		}
+	}
+	if levels["error"] == 0 || levels["warning"] == 0 || levels["note"] == 0 {
+		t.Errorf("want results of every level, got %v", levels)
 	}
 	if !strings.Contains(buf.String(), `"uri": "skills/colon/SKILL.md"`) || !strings.Contains(buf.String(), "file://"+filepath.ToSlash(outside)) {
 		t.Errorf("expected relative workspace URIs and an absolute URI outside:\n%s", buf.String())
