@@ -418,6 +418,14 @@ func (c *Catalog) hostList(ctx context.Context) (*Listing, []hostVerdict, error)
 
 	// The listing: loaded skills in order; every other candidate explained.
 	listed := 0
+	// The host's own cap on the catalog, unless the user set maxSkills
+	// (skillet.yaml or Options): the user's setting is skillet's, and a
+	// preset never turns it off.
+	maxListed := p.Disclosure.MaxSkills
+	if c.opts.MaxSkills > 0 || c.cfg.MaxSkills > 0 {
+		maxListed = c.settings.MaxSkills
+	}
+	var left []string
 	for i := range verdicts {
 		v := &verdicts[i]
 		cd := cands[i]
@@ -447,9 +455,11 @@ func (c *Catalog) hostList(ctx context.Context) (*Listing, []hostVerdict, error)
 			s.Bytes = fi.Size()
 			s.Truncated = p.Parse.MaxSkillBytes > 0 && fi.Size() > int64(p.Parse.MaxSkillBytes)
 		}
-		if !v.Hidden && (p.Disclosure.MaxSkills == 0 || listed < p.Disclosure.MaxSkills) {
+		if !v.Hidden && (maxListed == 0 || listed < maxListed) {
 			s.Listed = true
 			listed++
+		} else if !v.Hidden {
+			left = append(left, v.Name)
 		}
 		cand.Skill = s
 		l.Skills = append(l.Skills, s)
@@ -461,6 +471,8 @@ func (c *Catalog) hostList(ctx context.Context) (*Listing, []hostVerdict, error)
 	if c.wsExists {
 		diags = append(diags, c.unreadFolders(p)...)
 	}
+	lim := limit{max: maxListed, listed: listed, left: left}
+	diags = lim.truncated(diags, c.workspace)
 	skill.SortDiagnostics(diags)
 	l.Diagnostics = diags
 	return l, verdicts, nil

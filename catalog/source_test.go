@@ -345,3 +345,42 @@ func TestPresetKeepsWhenToUse(t *testing.T) {
 		}
 	}
 }
+
+// TestPresetKeepsMaxSkills: a preset applies the host's own cap on the
+// catalog, but the user's maxSkills (Options or skillet.yaml) wins, with
+// its catalog-truncated diagnostic, as without a preset.
+func TestPresetKeepsMaxSkills(t *testing.T) {
+	ctx := context.Background()
+	ws := t.TempDir()
+	for _, n := range []string{"a", "b", "c"} {
+		dir := filepath.Join(ws, ".kestrel", "skills", n)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte("---\nname: "+n+"\ndescription: D.\n---\nBody.\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		max, listed int
+		truncated   bool
+	}{{0, 3, false}, {1, 1, true}, {2, 2, true}} {
+		c, err := catalog.New(ctx, &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true, Preset: "kestrel", MaxSkills: tc.max})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := c.List(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		listed := 0
+		for _, s := range l.Skills {
+			if s.Listed {
+				listed++
+			}
+		}
+		if listed != tc.listed || len(l.Skills) != 3 || slices.Contains(diagCodes(l), string(skill.CodeCatalogTruncated)) != tc.truncated {
+			t.Errorf("MaxSkills %d: %d of %d listed, diagnostics %v; want %d listed, truncated %v", tc.max, listed, len(l.Skills), diagCodes(l), tc.listed, tc.truncated)
+		}
+	}
+}
