@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skillet-go/skillet/skill"
 )
 
 // pluginWorkspace is a marketplace checkout: two plugins with an init
@@ -134,4 +136,32 @@ func TestPluginURIRoundTrip(t *testing.T) {
 			t.Errorf("%s: parsed %q %q, want p1 %q", uri, name, got, want)
 		}
 	}
+}
+
+// FuzzPluginURI: every URI of a plugin skill's file parses back, and
+// resolve turns the parse into the skill's name and the file's path.
+func FuzzPluginURI(f *testing.F) {
+	f.Add("p1", "init", "SKILL.md")
+	f.Add("my.tools", "deploy-app", "references/a b.md")
+	f.Add("x", "y", "")
+	f.Fuzz(func(t *testing.T, plugin, name, rel string) {
+		if !nameRule().MatchString(plugin) || !skill.ValidName(name) {
+			return
+		}
+		for seg := range strings.SplitSeq(rel, "/") {
+			if rel != "" && (seg == "" || seg == "." || seg == ".." || strings.ContainsAny(seg, "\\\x00")) {
+				return
+			}
+		}
+		uri := URI(plugin+":"+name, rel)
+		p, r, err := ParseURI(uri)
+		if err != nil {
+			t.Fatalf("%s: %v", uri, err)
+		}
+		sn := &snapshot{byName: map[string]*served{plugin + ":" + name: {}}}
+		gotName, gotRel := sn.resolve(p, r)
+		if gotName != plugin+":"+name || gotRel != rel {
+			t.Fatalf("%s: resolved to %q %q, want %q %q", uri, gotName, gotRel, plugin+":"+name, rel)
+		}
+	})
 }
