@@ -712,6 +712,9 @@ func acceptsBoth(values []string) bool {
 // isLoopbackAddr reports whether a host or host:port is a loopback name or
 // address, by the same rule as the SDK's DNS-rebinding check (so the fast
 // path never answers what the SDK would refuse with 403).
+// (netip's IsLoopback takes an IPv4 address written as IPv6, and a zone,
+// as the address.) The guard's check of every path (checkHostOrigin) uses
+// it too.
 func isLoopbackAddr(addr string) bool {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {

@@ -190,7 +190,7 @@ func (s *Server) handler(o *HTTPOptions) http.Handler {
 func checkHostOrigin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && la != nil &&
-			loopbackHost(la.String()) && !loopbackHost(r.Host) {
+			isLoopbackAddr(la.String()) && !isLoopbackAddr(r.Host) {
 			http.Error(w, fmt.Sprintf("Forbidden: invalid Host header %q", clipURI(r.Host)), http.StatusForbidden)
 			return
 		}
@@ -200,20 +200,6 @@ func checkHostOrigin(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// loopbackHost reports whether a host or HOST:PORT is localhost or a
-// loopback address, as the SDK's check decides.
-func loopbackHost(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		host = strings.Trim(addr, "[]")
-	}
-	if host == "localhost" {
-		return true
-	}
-	ip, err := netip.ParseAddr(host)
-	return err == nil && ip.Unmap().WithZone("").IsLoopback()
 }
 
 // crossOrigin reports whether a browser marks r as sent by a page of
