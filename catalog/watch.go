@@ -5,10 +5,10 @@ import (
 	"time"
 )
 
-// DefaultWatchInterval is how often Watch lists when no interval is given.
-const DefaultWatchInterval = time.Second
+// defaultWatchInterval is how often Watch lists when no interval is given.
+const defaultWatchInterval = time.Second
 
-// Watch lists the catalog every interval (DefaultWatchInterval when <= 0)
+// Watch lists the catalog every interval (a second when <= 0)
 // until ctx is done. It calls fn with the first listing, then with the new
 // listing each time a skill was added, removed, edited, shadowed or unshadowed, or moved in or out of
 // the catalog (maxSkills, the enable lists), as the MCP server's reload
@@ -20,7 +20,7 @@ const DefaultWatchInterval = time.Second
 // returns. Watch returns ctx's error.
 func (c *Catalog) Watch(ctx context.Context, interval time.Duration, fn func(*Listing)) error {
 	if interval <= 0 {
-		interval = DefaultWatchInterval
+		interval = defaultWatchInterval
 	}
 	prev, err := c.List(ctx)
 	if err != nil {
