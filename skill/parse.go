@@ -253,70 +253,21 @@ func keyFollows(b []byte) bool {
 	return false
 }
 
+// parse reads p.src into a Skill in its steps (each below), or returns
+// nil, with the diagnostics that say why, when the file cannot be a skill.
 func (p *parser) parse() *Skill {
 	src := p.src
-	if off, ok := firstInvalid(src); !ok {
-		line, col := position(src, off)
-		if src[off] == 0 {
-			p.report(CodeInvalidEncoding, line, col, "the file holds a NUL byte: it is binary, not UTF-8 text")
-		} else {
-			p.report(CodeInvalidEncoding, line, col, "the file is not valid UTF-8 (byte 0x%02X at offset %d)", src[off], off)
-		}
+	if !p.checkEncoding() {
 		return nil
 	}
-
 	f := splitFences(src)
 	s := &Skill{HasFrontmatter: f.found}
 	dirName := p.defaultName()
 
 	var fm *frontmatter
 	if f.found {
-		switch {
-		case f.commentLead > 0:
-			if p.opts.Mode == Strict {
-				p.reportSeverity(CodeNoFrontmatter, SeverityError, 1, 1, "the file must start with the --- fence; an HTML comment comes first")
-				return nil
-			}
-			p.report(CodeParseRecovered, 1, 1, "the HTML comment before the opening --- fence was skipped (%d line(s)); hosts that need the fence on the first line do not read this frontmatter", f.commentLead+f.blankLead)
-		case f.blankLead > 0:
-			if p.opts.Mode == Strict {
-				p.reportSeverity(CodeNoFrontmatter, SeverityError, 1, 1, "the file must start with the --- fence; %d blank line(s) come first", f.blankLead)
-				return nil
-			}
-			p.report(CodeParseRecovered, 1, 1, "%d blank line(s) before the opening --- fence were skipped", f.blankLead)
-		}
-		if !f.closed {
-			if p.opts.Mode == Strict || p.opts.Truncated || !closeKeyBlock(src, &f) {
-				msg := "the frontmatter opened on line %d is never closed by a --- line"
-				if p.opts.Truncated {
-					msg += " (the file was cut at maxSkillBytes before its closing fence)"
-				}
-				p.report(CodeParseError, f.fmLine-1, 1, msg, f.fmLine-1)
-				return nil
-			}
-			if f.dots {
-				p.report(CodeParseRecovered, f.bodyLine-1, 1, "the frontmatter opened on line %d is closed by \"...\" (YAML's document end) rather than a --- line; write --- instead", f.fmLine-1)
-			} else {
-				p.report(CodeParseRecovered, f.fmLine-1, 1, "the frontmatter opened on line %d is never closed by a --- line; it was read up to line %d, the end of its block of keys (add a --- line after it)", f.fmLine-1, f.bodyLine-1)
-			}
-		}
 		var ok bool
-		before := len(p.diags)
-		fm, ok = p.decodeFrontmatter(src[f.fmStart:f.fmEnd], f.fmLine)
-		if !ok && p.opts.Mode == Lenient {
-			// The --- that seemed to close the frontmatter may be a rule
-			// in a body the author never fenced off: read the block of
-			// keys before the first blank line instead, when it is clean.
-			g := f
-			if closeKeyBlock(src, &g) && g.fmEnd < f.fmEnd && !keyFollows(src[g.fmEnd:f.fmEnd]) {
-				fenceLine := f.fmLine + bytes.Count(src[f.fmStart:f.fmEnd], []byte("\n"))
-				p.diags = p.diags[:before]
-				f = g
-				p.report(CodeParseRecovered, f.fmLine-1, 1, "the frontmatter opened on line %d is not closed after its block of keys (the next --- line, on line %d, comes after Markdown); it was read up to line %d (add a --- line after it)", f.fmLine-1, fenceLine, f.bodyLine-1)
-				fm, ok = p.decodeFrontmatter(src[f.fmStart:f.fmEnd], f.fmLine)
-			}
-		}
-		if !ok {
+		if fm, ok = p.readFrontmatter(&f); !ok {
 			return nil
 		}
 		s.Frontmatter = fm.all
@@ -329,28 +280,7 @@ func (p *parser) parse() *Skill {
 		p.report(CodeNoFrontmatter, 1, 1, "the file has no frontmatter: it must start with a --- line")
 		return nil
 	}
-
-	// Body.
-	bodyOff, bodyLine := f.bodyStart, f.bodyLine
-	for bodyOff < len(src) {
-		line, next := nextLine(src, bodyOff)
-		if !isBlank(line) {
-			break
-		}
-		bodyOff, bodyLine = next, bodyLine+1
-	}
-	body := src[bodyOff:]
-	if !f.found {
-		// The body of a file without frontmatter is the whole file.
-		bodyOff, bodyLine = f.start, 1
-		body = src[f.start:]
-	}
-	s.BodyOffset, s.BodyLine = bodyOff, bodyLine
-	trimmed := bytes.TrimRight(body, " \t\r\n")
-	s.BodyLines = countLines(trimmed)
-	if !p.opts.SkipBody {
-		s.Body = normalizeNewlines(trimmed)
-	}
+	body, trimmed := p.setBody(s, &f)
 
 	// Name.
 	if fm != nil {
@@ -359,24 +289,8 @@ func (p *parser) parse() *Skill {
 	if !p.resolveName(s, fm, dirName) && !p.opts.KeepRejected {
 		return nil
 	}
-
-	// Description.
-	if s.Description == "" {
-		inferred := firstProseLine(body, !f.found)
-		switch {
-		case inferred == "":
-			p.reportSeverity(CodeNoDescription, SeverityError, descLine(fm, f), 1, "no description: the frontmatter has none and the body has no prose line to use")
-			if !p.opts.KeepRejected {
-				return nil
-			}
-		case !f.found:
-			p.report(CodeNoFrontmatter, 1, 1, "no frontmatter: name %q comes from the %s and the description from the first prose line", s.Name, p.nameSource())
-		default:
-			p.report(CodeNoDescription, descLine(fm, f), 1, "no description in the frontmatter: the catalog uses the first prose line of the body")
-		}
-		s.Description = inferred
-	} else if !f.found {
-		p.report(CodeNoFrontmatter, 1, 1, "no frontmatter")
+	if !p.resolveDescription(s, fm, &f, body) {
+		return nil
 	}
 	p.reportValueComments(fm, func(key string) string {
 		if key == "description" {
@@ -384,6 +298,160 @@ func (p *parser) parse() *Skill {
 		}
 		return s.WhenToUse
 	})
+	p.checkLengths(s, fm)
+	if f.found && len(trimmed) == 0 {
+		// The specification requires no body: a skill can be its
+		// description and bundled files, in strict mode too (the
+		// reference validator accepts it).
+		p.report(CodeEmptyBody, f.bodyLine-1, 1, "the frontmatter is not followed by any instructions; the skill loads with its description only")
+	}
+	return s
+}
+
+// checkEncoding reports whether p.src is UTF-8 text, and reports the first
+// byte that is not.
+func (p *parser) checkEncoding() bool {
+	src := p.src
+	off, ok := firstInvalid(src)
+	if ok {
+		return true
+	}
+	line, col := position(src, off)
+	if src[off] == 0 {
+		p.report(CodeInvalidEncoding, line, col, "the file holds a NUL byte: it is binary, not UTF-8 text")
+	} else {
+		p.report(CodeInvalidEncoding, line, col, "the file is not valid UTF-8 (byte 0x%02X at offset %d)", src[off], off)
+	}
+	return false
+}
+
+// readFrontmatter decodes the frontmatter f found, after what came before
+// its opening fence and a missing closing fence are recovered from (in
+// lenient mode) or refused; it may move f's end to the end of the block of
+// keys. false when the file cannot be read as a skill.
+func (p *parser) readFrontmatter(f *fence) (*frontmatter, bool) {
+	src := p.src
+	if !p.checkLead(f) || !p.checkClosed(f) {
+		return nil, false
+	}
+	before := len(p.diags)
+	fm, ok := p.decodeFrontmatter(src[f.fmStart:f.fmEnd], f.fmLine)
+	if !ok && p.opts.Mode == Lenient {
+		// The --- that seemed to close the frontmatter may be a rule in a
+		// body the author never fenced off: read the block of keys before
+		// the first blank line instead, when it is clean.
+		g := *f
+		if closeKeyBlock(src, &g) && g.fmEnd < f.fmEnd && !keyFollows(src[g.fmEnd:f.fmEnd]) {
+			fenceLine := f.fmLine + bytes.Count(src[f.fmStart:f.fmEnd], []byte("\n"))
+			p.diags = p.diags[:before]
+			*f = g
+			p.report(CodeParseRecovered, f.fmLine-1, 1, "the frontmatter opened on line %d is not closed after its block of keys (the next --- line, on line %d, comes after Markdown); it was read up to line %d (add a --- line after it)", f.fmLine-1, fenceLine, f.bodyLine-1)
+			fm, ok = p.decodeFrontmatter(src[f.fmStart:f.fmEnd], f.fmLine)
+		}
+	}
+	return fm, ok
+}
+
+// checkLead reports an HTML comment or blank lines before the opening
+// fence: skipped in lenient mode, refused in strict mode (false).
+func (p *parser) checkLead(f *fence) bool {
+	switch {
+	case f.commentLead > 0:
+		if p.opts.Mode == Strict {
+			p.reportSeverity(CodeNoFrontmatter, SeverityError, 1, 1, "the file must start with the --- fence; an HTML comment comes first")
+			return false
+		}
+		p.report(CodeParseRecovered, 1, 1, "the HTML comment before the opening --- fence was skipped (%d line(s)); hosts that need the fence on the first line do not read this frontmatter", f.commentLead+f.blankLead)
+	case f.blankLead > 0:
+		if p.opts.Mode == Strict {
+			p.reportSeverity(CodeNoFrontmatter, SeverityError, 1, 1, "the file must start with the --- fence; %d blank line(s) come first", f.blankLead)
+			return false
+		}
+		p.report(CodeParseRecovered, 1, 1, "%d blank line(s) before the opening --- fence were skipped", f.blankLead)
+	}
+	return true
+}
+
+// checkClosed handles a frontmatter never closed by a --- line: in
+// lenient mode it is read up to the end of its block of keys (or a "..."
+// line) when that can be found; otherwise it is a parse error (false).
+func (p *parser) checkClosed(f *fence) bool {
+	if f.closed {
+		return true
+	}
+	if p.opts.Mode == Strict || p.opts.Truncated || !closeKeyBlock(p.src, f) {
+		msg := "the frontmatter opened on line %d is never closed by a --- line"
+		if p.opts.Truncated {
+			msg += " (the file was cut at maxSkillBytes before its closing fence)"
+		}
+		p.report(CodeParseError, f.fmLine-1, 1, msg, f.fmLine-1)
+		return false
+	}
+	if f.dots {
+		p.report(CodeParseRecovered, f.bodyLine-1, 1, "the frontmatter opened on line %d is closed by \"...\" (YAML's document end) rather than a --- line; write --- instead", f.fmLine-1)
+	} else {
+		p.report(CodeParseRecovered, f.fmLine-1, 1, "the frontmatter opened on line %d is never closed by a --- line; it was read up to line %d, the end of its block of keys (add a --- line after it)", f.fmLine-1, f.bodyLine-1)
+	}
+	return true
+}
+
+// setBody sets s's body fields from where f says the body starts (the
+// whole file without frontmatter), past blank lines, and returns the body
+// and the body without trailing space.
+func (p *parser) setBody(s *Skill, f *fence) (body, trimmed []byte) {
+	src := p.src
+	bodyOff, bodyLine := f.bodyStart, f.bodyLine
+	for bodyOff < len(src) {
+		line, next := nextLine(src, bodyOff)
+		if !isBlank(line) {
+			break
+		}
+		bodyOff, bodyLine = next, bodyLine+1
+	}
+	body = src[bodyOff:]
+	if !f.found {
+		// The body of a file without frontmatter is the whole file.
+		bodyOff, bodyLine = f.start, 1
+		body = src[f.start:]
+	}
+	s.BodyOffset, s.BodyLine = bodyOff, bodyLine
+	trimmed = bytes.TrimRight(body, " \t\r\n")
+	s.BodyLines = countLines(trimmed)
+	if !p.opts.SkipBody {
+		s.Body = normalizeNewlines(trimmed)
+	}
+	return body, trimmed
+}
+
+// resolveDescription infers a description from the body when the
+// frontmatter has none, and reports where it came from; false when there
+// is none to infer and the skill is not kept.
+func (p *parser) resolveDescription(s *Skill, fm *frontmatter, f *fence, body []byte) bool {
+	if s.Description != "" {
+		if !f.found {
+			p.report(CodeNoFrontmatter, 1, 1, "no frontmatter")
+		}
+		return true
+	}
+	inferred := firstProseLine(body, !f.found)
+	switch {
+	case inferred == "":
+		p.reportSeverity(CodeNoDescription, SeverityError, descLine(fm, *f), 1, "no description: the frontmatter has none and the body has no prose line to use")
+		if !p.opts.KeepRejected {
+			return false
+		}
+	case !f.found:
+		p.report(CodeNoFrontmatter, 1, 1, "no frontmatter: name %q comes from the %s and the description from the first prose line", s.Name, p.nameSource())
+	default:
+		p.report(CodeNoDescription, descLine(fm, *f), 1, "no description in the frontmatter: the catalog uses the first prose line of the body")
+	}
+	s.Description = inferred
+	return true
+}
+
+// checkLengths reports a description over the specification's limit or
+// the catalog's cut, and a compatibility over the specification's limit.
+func (p *parser) checkLengths(s *Skill, fm *frontmatter) {
 	n := runeCount(s.Description)
 	dl, dc := 0, 0
 	if fm != nil && fm.descKey != nil {
@@ -418,14 +486,6 @@ func (p *parser) parse() *Skill {
 		}
 		p.report(CodeCompatibilityTooLong, l, c, "compatibility is %d characters, over the specification's %d", n, MaxCompatibilityChars)
 	}
-
-	if f.found && len(trimmed) == 0 {
-		// The specification requires no body: a skill can be its
-		// description and bundled files, in strict mode too (the
-		// reference validator accepts it).
-		p.report(CodeEmptyBody, f.bodyLine-1, 1, "the frontmatter is not followed by any instructions; the skill loads with its description only")
-	}
-	return s
 }
 
 // descLine is the line to blame for a missing description: the opening
