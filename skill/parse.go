@@ -36,6 +36,13 @@ func Parse(src []byte, opts *Options) (*Skill, []Diagnostic) {
 	}
 	p := &parser{src: src, opts: *opts}
 	s := p.parse()
+	// Findings made before the name was read (parse-recovered,
+	// unknown-field, ...) are about the same skill.
+	for i := range p.diags {
+		if p.diags[i].Skill == "" {
+			p.diags[i].Skill = p.name
+		}
+	}
 	if p.fast != nil {
 		p.fast.release() // nothing in s points into it
 	}

@@ -665,3 +665,33 @@ func TestMisplacedField(t *testing.T) {
 		}
 	}
 }
+
+// Every finding about a file whose name was read carries that name
+// (Diagnostic.Skill, "skill" in list --json), also those made before the
+// name was read: a script that groups findings by skill lost the
+// parse-recovered and unknown-field ones.
+func TestParseDiagnosticsNameTheSkill(t *testing.T) {
+	for _, tt := range []struct {
+		name, src, path, want string
+		code                  Code
+	}{
+		{"repair before name", "---\ndescription: Use when: asked\nname: x\n---\nbody", "/s/x/SKILL.md", "x", CodeParseRecovered},
+		{"unknown field before name", "---\nlicence: MIT\nname: x\ndescription: d\n---\nbody", "/s/x/SKILL.md", "x", CodeUnknownField},
+		{"repair after name", "---\nname: x\ndescription: Use when: asked\n---\nbody", "/s/x/SKILL.md", "x", CodeParseRecovered},
+		{"name from the folder", "---\ndescription: Use when: asked\n---\nbody", "/s/folder/SKILL.md", "folder", CodeParseRecovered},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, diags := Parse([]byte(tt.src), &Options{Path: tt.path})
+			found := false
+			for _, d := range diags {
+				found = found || d.Code == tt.code
+				if d.Skill != tt.want {
+					t.Errorf("%s: Skill %q, want %q", d, d.Skill, tt.want)
+				}
+			}
+			if !found {
+				t.Errorf("no %s in %v", tt.code, diags)
+			}
+		})
+	}
+}
