@@ -308,107 +308,19 @@ func (sn *snapshot) add(sv *served) {
 // through the extension.
 func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served, budget *atomic.Int64) (*served, []skill.Diagnostic, error) {
 	sv := &served{name: cs.Name, cat: cs, uri: URI(cs.Name, skillFile), byRel: map[string]*file{}}
-	var diags []skill.Diagnostic
-	incomplete := ""
-
-	// The skill file: opened through the catalog, which checks that the
-	// file actually opened is inside the root's boundary (docs/discovery.md#boundaries), so a
-	// symlink swapped in since discovery is refused.
-	sf, sfReused, err := s.readFile(cs.Name, skillFile, old, budget,
-		func() (fs.FileInfo, error) { return os.Stat(cs.Location) },
-		func() (*os.File, error) { return catalogx.OpenSkillFile(cs) })
+	sf, allReused, err := s.snapSkillFile(sv, cs, old, budget)
 	if err != nil {
 		return nil, nil, err
 	}
-	var parsed *skill.Skill
-	var pdiags []skill.Diagnostic
-	if sfReused && old.cat.Location == cs.Location {
-		parsed, pdiags = old.parsed, old.pdiags
-	} else {
-		parsed, pdiags = skill.Parse(sf.bytes(), &skill.Options{
-			Path: cs.Location, Flat: cs.Flat, Mode: s.cat.Settings().Mode,
-			MaxDescriptionChars: s.cat.Settings().MaxDescriptionChars,
-		})
-	}
-	if parsed == nil {
-		for _, d := range pdiags {
-			if d.Severity == skill.SeverityError {
-				return nil, nil, fmt.Errorf("%s [%s]", d.Message, d.Code)
-			}
-		}
-		return nil, nil, errors.New("it does not parse")
-	}
-	if parsed.Name != cs.OwnName() {
-		return nil, nil, fmt.Errorf("its name changed to %q while it was read", parsed.Name)
-	}
-	sv.parsed, sv.pdiags = parsed, pdiags
 	sv.files = append(sv.files, sf)
-	allReused := sfReused
-
-	// Bundled files, read through os.Root at the skill folder so that no
-	// path and no symlink can lead out of it.
+	var diags []skill.Diagnostic
+	incomplete := ""
 	if !cs.Flat {
-		fl, err := catalogx.ListFiles[catalog.File](ctx, cs, s.opts.MaxFiles)
-		if err != nil {
-			return nil, nil, fmt.Errorf("listing the skill folder: %w", err)
+		b := bundle{sv: sv, cs: cs, old: old, budget: budget, allReused: allReused}
+		if err := s.snapBundled(ctx, &b); err != nil {
+			return nil, nil, err
 		}
-		list, more := fl.Files, fl.More
-		diags = append(diags, fl.Diagnostics...)
-		if fl.Withheld > 0 {
-			diags = append(diags, skill.Diagnostic{
-				Code: codeFilesWithheld, Severity: skill.SeverityWarning, Path: cs.BaseDir, Skill: cs.Name,
-				Message: fmt.Sprintf("%s of the skill folder withheld (dotfiles, dot-folders and %s matches are never served)",
-					outfmt.CountOf(fl.Withheld, "entry", "entries"), catalog.IgnoreFile),
-			})
-		}
-		if more {
-			incomplete = fmt.Sprintf("it has more than %d files", s.opts.MaxFiles)
-			diags = append(diags, diag(codeFileNotServed, cs.BaseDir, cs.Name,
-				"the skill folder has more than %d files; only the first %d are served", s.opts.MaxFiles, s.opts.MaxFiles))
-		}
-		root, err := catalogx.OpenRoot(cs) // checked to be inside the boundary
-		if err != nil {
-			return nil, nil, fmt.Errorf("opening the skill folder: %w", err)
-		}
-		defer root.Close()
-		skillBase := filepath.Base(cs.Location)
-		for _, cf := range list {
-			if cf.Path == skillBase || cf.Path == skillFile {
-				continue // served as SKILL.md above
-			}
-			if err := ctx.Err(); err != nil {
-				return nil, nil, err
-			}
-			if strings.ContainsAny(cf.Path, "\\\x00") {
-				// A skill:// URI cannot name it (ParseURI refuses "\"), so it
-				// cannot be in a manifest a host can read back.
-				incomplete = "a file name holds a backslash"
-				diags = append(diags, diag(codeFileNotServed, filepath.Join(cs.BaseDir, filepath.FromSlash(cf.Path)), cs.Name,
-					"the file is not served: its name holds a backslash, which a skill:// URI cannot carry"))
-				continue
-			}
-			native := filepath.FromSlash(cf.Path)
-			f, reused, err := s.readFile(cs.Name, cf.Path, old, budget,
-				func() (fs.FileInfo, error) { return root.Stat(native) },
-				func() (*os.File, error) { return root.OpenFile(native, os.O_RDONLY|syscall.O_NONBLOCK, 0) })
-			allReused = allReused && reused
-			if outOfFiles(err) {
-				return nil, nil, fmt.Errorf("%w: reading %s: %v", errNoFiles, cf.Path, err)
-			}
-			if err != nil {
-				if errors.Is(err, catalog.ErrTooLarge) {
-					if sv.tooLarge == nil {
-						sv.tooLarge = map[string]string{}
-					}
-					sv.tooLarge[cf.Path] = err.Error()
-				}
-				incomplete = "not every file of the skill folder can be served"
-				diags = append(diags, diag(codeFileNotServed, filepath.Join(cs.BaseDir, filepath.FromSlash(cf.Path)), cs.Name,
-					"the file is not served: %v", err))
-				continue
-			}
-			sv.files = append(sv.files, f)
-		}
+		diags, incomplete, allReused = b.diags, b.incomplete, b.allReused
 	}
 	slices.SortFunc(sv.files, func(a, b *file) int { return strings.Compare(a.rel, b.rel) })
 	if allReused && incomplete == "" && old.incomplete == "" && old.cat.Location == cs.Location &&
@@ -424,11 +336,139 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served, 
 	}
 	s.describe(sv)
 	sv.indexDirs()
-	diags = append(diags, s.extensionEntry(sv, pdiags, incomplete)...)
+	diags = append(diags, s.extensionEntry(sv, sv.pdiags, incomplete)...)
 	sv.prompt = newPrompt(sv)
 	sv.fp = sv.fingerprint()
 	sv.incomplete, sv.diags = incomplete, diags
 	return sv, diags, nil
+}
+
+// snapSkillFile reads and parses the skill file of cs into sv (parsed,
+// pdiags), reusing old's parse when the file is unchanged, and reports
+// whether the file was reused. The file is opened through the catalog,
+// which checks that the file actually opened is inside the root's boundary
+// (docs/discovery.md#boundaries), so a symlink swapped in since discovery
+// is refused.
+func (s *Server) snapSkillFile(sv *served, cs *catalog.Skill, old *served, budget *atomic.Int64) (*file, bool, error) {
+	sf, reused, err := s.readFile(cs.Name, skillFile, old, budget,
+		func() (fs.FileInfo, error) { return os.Stat(cs.Location) },
+		func() (*os.File, error) { return catalogx.OpenSkillFile(cs) })
+	if err != nil {
+		return nil, false, err
+	}
+	var parsed *skill.Skill
+	var pdiags []skill.Diagnostic
+	if reused && old.cat.Location == cs.Location {
+		parsed, pdiags = old.parsed, old.pdiags
+	} else {
+		parsed, pdiags = skill.Parse(sf.bytes(), &skill.Options{
+			Path: cs.Location, Flat: cs.Flat, Mode: s.cat.Settings().Mode,
+			MaxDescriptionChars: s.cat.Settings().MaxDescriptionChars,
+		})
+	}
+	if parsed == nil {
+		for _, d := range pdiags {
+			if d.Severity == skill.SeverityError {
+				return nil, false, fmt.Errorf("%s [%s]", d.Message, d.Code)
+			}
+		}
+		return nil, false, errors.New("it does not parse")
+	}
+	if parsed.Name != cs.OwnName() {
+		return nil, false, fmt.Errorf("its name changed to %q while it was read", parsed.Name)
+	}
+	sv.parsed, sv.pdiags = parsed, pdiags
+	return sf, reused, nil
+}
+
+// bundle is what snapBundled reads a skill's bundled files into.
+type bundle struct {
+	sv         *served
+	cs         *catalog.Skill
+	old        *served
+	budget     *atomic.Int64
+	diags      []skill.Diagnostic
+	incomplete string // why not every file is served, "" when all are
+	allReused  bool   // every file was reused from old
+}
+
+// snapBundled reads the bundled files of a directory-form skill into
+// b.sv, through os.Root at the skill folder so that no path and no
+// symlink can lead out of it; a file that cannot be served is a
+// diagnostic, not an error.
+func (s *Server) snapBundled(ctx context.Context, b *bundle) error {
+	cs := b.cs
+	fl, err := catalogx.ListFiles[catalog.File](ctx, cs, s.opts.MaxFiles)
+	if err != nil {
+		return fmt.Errorf("listing the skill folder: %w", err)
+	}
+	b.diags = append(b.diags, fl.Diagnostics...)
+	if fl.Withheld > 0 {
+		b.diags = append(b.diags, skill.Diagnostic{
+			Code: codeFilesWithheld, Severity: skill.SeverityWarning, Path: cs.BaseDir, Skill: cs.Name,
+			Message: fmt.Sprintf("%s of the skill folder withheld (dotfiles, dot-folders and %s matches are never served)",
+				outfmt.CountOf(fl.Withheld, "entry", "entries"), catalog.IgnoreFile),
+		})
+	}
+	if fl.More {
+		b.incomplete = fmt.Sprintf("it has more than %d files", s.opts.MaxFiles)
+		b.diags = append(b.diags, diag(codeFileNotServed, cs.BaseDir, cs.Name,
+			"the skill folder has more than %d files; only the first %d are served", s.opts.MaxFiles, s.opts.MaxFiles))
+	}
+	root, err := catalogx.OpenRoot(cs) // checked to be inside the boundary
+	if err != nil {
+		return fmt.Errorf("opening the skill folder: %w", err)
+	}
+	defer root.Close()
+	skillBase := filepath.Base(cs.Location)
+	for _, cf := range fl.Files {
+		if cf.Path == skillBase || cf.Path == skillFile {
+			continue // served as SKILL.md
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := s.snapBundledFile(b, root, cf.Path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// snapBundledFile reads the bundled file at rel into b.sv, or records why
+// it is not served.
+func (s *Server) snapBundledFile(b *bundle, root *os.Root, rel string) error {
+	cs := b.cs
+	if strings.ContainsAny(rel, "\\\x00") {
+		// A skill:// URI cannot name it (ParseURI refuses "\"), so it
+		// cannot be in a manifest a host can read back.
+		b.incomplete = "a file name holds a backslash"
+		b.diags = append(b.diags, diag(codeFileNotServed, filepath.Join(cs.BaseDir, filepath.FromSlash(rel)), cs.Name,
+			"the file is not served: its name holds a backslash, which a skill:// URI cannot carry"))
+		return nil
+	}
+	native := filepath.FromSlash(rel)
+	f, reused, err := s.readFile(cs.Name, rel, b.old, b.budget,
+		func() (fs.FileInfo, error) { return root.Stat(native) },
+		func() (*os.File, error) { return root.OpenFile(native, os.O_RDONLY|syscall.O_NONBLOCK, 0) })
+	b.allReused = b.allReused && reused
+	if outOfFiles(err) {
+		return fmt.Errorf("%w: reading %s: %v", errNoFiles, rel, err)
+	}
+	if err != nil {
+		if errors.Is(err, catalog.ErrTooLarge) {
+			if b.sv.tooLarge == nil {
+				b.sv.tooLarge = map[string]string{}
+			}
+			b.sv.tooLarge[rel] = err.Error()
+		}
+		b.incomplete = "not every file of the skill folder can be served"
+		b.diags = append(b.diags, diag(codeFileNotServed, filepath.Join(cs.BaseDir, filepath.FromSlash(rel)), cs.Name,
+			"the file is not served: %v", err))
+		return nil
+	}
+	b.sv.files = append(b.sv.files, f)
+	return nil
 }
 
 // readFile reads one file of a skill, or reuses the previous snapshot's
