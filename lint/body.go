@@ -74,10 +74,6 @@ func (sc *bodyScratch) put() {
 }
 
 func checkBodyTo(sc *bodyScratch, s *subject, view *folderView) []skill.Diagnostic {
-	var top []string
-	if view != nil {
-		top = view.top
-	}
 	diags := sc.diags[:0]
 	defer func() { sc.diags, sc.ndiags = diags[:0], len(diags) }()
 	if s.parsed.BodyLines > skill.MaxBodyLines {
@@ -100,103 +96,139 @@ func checkBodyTo(sc *bodyScratch, s *subject, view *folderView) []skill.Diagnost
 	if len(refs) == 0 {
 		return diags
 	}
-	// The folder is opened as an os.Root when a target needs the file
-	// system. With the top level's names at hand (top), a target whose
-	// first element no name there matches, even in letter case, is
-	// missing without a look (absentAt); only when the folder could not be
-	// opened are no references reported, as before.
-	var root *os.Root
-	openRoot := func() bool {
-		if root == nil {
-			var err error
-			if root, err = os.OpenRoot(s.baseDir); err != nil {
-				root = nil
-				return false
-			}
-		}
-		return true
+	rc := refCheck{s: s, view: view, seen: make(map[refKey]*refVerdict)}
+	if view != nil {
+		rc.top = view.top
 	}
-	if top == nil && !openRoot() {
+	if rc.top != nil {
+		rc.dirs = map[string][]string{".": rc.top}
+	}
+	// Only when the folder could not be opened are no references
+	// reported, as before.
+	if rc.top == nil && !rc.openRoot() {
 		return diags
 	}
-	defer func() {
-		if root != nil {
-			root.Close()
-		}
-	}()
+	defer rc.close()
 	before := len(diags)
 	sev := severity(skill.CodeBrokenReference)
-	var dirs map[string][]string // caseVariant's folder listings, read once per skill
-	if top != nil {
-		dirs = map[string][]string{".": top}
-	}
-	// A body often names one file many times: what the file system says
-	// about a target, and the message for it, are found once per skill.
-	type verdict struct {
-		ok      bool   // a placeholder, or the file is there
-		problem string // what checkReference says
-		missing bool
-		absent  bool   // missing, and no letter-case variant of its first element
-		message string // the finding's message, once the reference is reported
-	}
-	type key struct {
-		target string
-		code   bool
-	}
-	seen := make(map[key]*verdict)
 	for i := range refs {
 		ref := &refs[i]
 		// The cheap tests first: a placeholder path, then the file system,
 		// and only for a reference that is broken the sentence around it
 		// (exampleContext) and, for the message, a letter-case variant.
-		v := seen[key{ref.Target, ref.Code}]
-		if v == nil {
-			v = &verdict{}
-			if placeholderPath(ref.Target) {
-				v.ok = true // plainly an example, not a file of this skill
-			} else if clean := path.Clean(strings.ReplaceAll(ref.Target, `\`, "/")); ref.Code && path.Ext(clean) == "" && !strings.HasPrefix(clean, "../") && clean != ".." {
-				// A code span without an extension names a folder or a
-				// command as often as a file ("scripts under
-				// `scripts/azd`" in the user's project): not checked.
-				v.ok = true
-			} else if top != nil && absentAt(top, clean) && (!ref.Code || path.Ext(clean) != "") {
-				// What checkReference would say, and caseVariant finds no
-				// variant of the first element.
-				v.problem, v.missing, v.absent = "does not exist in the skill folder", true, true
-			} else if view.exists(clean) {
-				v.ok = true // the walk saw it: the stat of checkReference finds it
-			} else {
-				if !openRoot() {
-					return diags[:before]
-				}
-				v.problem, v.missing = checkReference(root, s.baseDir, ref.Target, ref.Code)
-				v.ok = v.problem == ""
-			}
-			seen[key{ref.Target, ref.Code}] = v
+		v, ok := rc.verdict(ref)
+		if !ok {
+			return diags[:before]
 		}
 		if v.ok || exampleContext(b, ref) {
 			continue
 		}
-		if v.message == "" {
-			problem := v.problem
-			if v.missing && !v.absent {
-				if other := caseVariant(root, path.Clean(strings.ReplaceAll(ref.Target, `\`, "/")), &dirs); other != "" {
-					problem = fmt.Sprintf("does not exist in the skill folder (%s does: letter case matters)", other)
-				}
-			}
-			kind := "links to"
-			if ref.Code {
-				kind = "names"
-			}
-			v.message = fmt.Sprintf("the body %s %q, which %s", kind, ref.Target, problem)
-		}
 		diags = append(diags, skill.Diagnostic{
 			Code: skill.CodeBrokenReference, Severity: sev,
 			Path: s.location, Line: s.parsed.BodyLine + ref.Line - 1, Column: ref.Column, Skill: s.name,
-			Message: v.message,
+			Message: rc.message(v, ref),
 		})
 	}
 	return diags
+}
+
+// refCheck checks the references of one skill's body. The folder is
+// opened as an os.Root only when a target needs the file system: with
+// the top level's names at hand (top), a target whose first element no
+// name there matches, even in letter case, is missing without a look
+// (absentAt). A body often names one file many times: what the file
+// system says about a target, and the message for it, are found once per
+// skill (seen).
+type refCheck struct {
+	s    *subject
+	view *folderView
+	top  []string
+	root *os.Root
+	dirs map[string][]string // caseVariant's folder listings, read once per skill
+	seen map[refKey]*refVerdict
+}
+
+type refKey struct {
+	target string
+	code   bool
+}
+
+// refVerdict is what a skill's folder says about one reference target.
+type refVerdict struct {
+	ok      bool   // a placeholder, or the file is there
+	problem string // what checkReference says
+	missing bool
+	absent  bool   // missing, and no letter-case variant of its first element
+	message string // the finding's message, once the reference is reported
+}
+
+func (rc *refCheck) openRoot() bool {
+	if rc.root == nil {
+		root, err := os.OpenRoot(rc.s.baseDir)
+		if err != nil {
+			return false
+		}
+		rc.root = root
+	}
+	return true
+}
+
+func (rc *refCheck) close() {
+	if rc.root != nil {
+		rc.root.Close()
+	}
+}
+
+// verdict returns what the folder says about ref's target; false when the
+// folder is needed and cannot be opened.
+func (rc *refCheck) verdict(ref *foundRef) (*refVerdict, bool) {
+	k := refKey{ref.Target, ref.Code}
+	if v := rc.seen[k]; v != nil {
+		return v, true
+	}
+	v := &refVerdict{}
+	if placeholderPath(ref.Target) {
+		v.ok = true // plainly an example, not a file of this skill
+	} else if clean := path.Clean(strings.ReplaceAll(ref.Target, `\`, "/")); ref.Code && path.Ext(clean) == "" && !strings.HasPrefix(clean, "../") && clean != ".." {
+		// A code span without an extension names a folder or a command
+		// as often as a file ("scripts under `scripts/azd`" in the
+		// user's project): not checked.
+		v.ok = true
+	} else if rc.top != nil && absentAt(rc.top, clean) && (!ref.Code || path.Ext(clean) != "") {
+		// What checkReference would say, and caseVariant finds no variant
+		// of the first element.
+		v.problem, v.missing, v.absent = "does not exist in the skill folder", true, true
+	} else if rc.view.exists(clean) {
+		v.ok = true // the walk saw it: the stat of checkReference finds it
+	} else {
+		if !rc.openRoot() {
+			return nil, false
+		}
+		v.problem, v.missing = checkReference(rc.root, rc.s.baseDir, ref.Target, ref.Code)
+		v.ok = v.problem == ""
+	}
+	rc.seen[k] = v
+	return v, true
+}
+
+// message is the finding's message for a broken reference, made once per
+// target.
+func (rc *refCheck) message(v *refVerdict, ref *foundRef) string {
+	if v.message != "" {
+		return v.message
+	}
+	problem := v.problem
+	if v.missing && !v.absent {
+		if other := caseVariant(rc.root, path.Clean(strings.ReplaceAll(ref.Target, `\`, "/")), &rc.dirs); other != "" {
+			problem = fmt.Sprintf("does not exist in the skill folder (%s does: letter case matters)", other)
+		}
+	}
+	kind := "links to"
+	if ref.Code {
+		kind = "names"
+	}
+	v.message = fmt.Sprintf("the body %s %q, which %s", kind, ref.Target, problem)
+	return v.message
 }
 
 // bodyView is the body skill.Parse gives a file (Skill.Body) from the
