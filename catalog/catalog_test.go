@@ -505,6 +505,12 @@ colour: blue
 		{"toolName: 'has space'\n", "toolName must be"},
 		{"key: [unclosed\n", "invalid YAML"},
 		{"- a list\n", "must be a mapping"},
+		// Bytes YAML refuses, at their line and column (the YAML reader's
+		// error had neither: "invalid trailing UTF-8 octet (value: 93)").
+		{"lint:\n  select: [caf\xe9]\n", ":2:15: the configuration file is not valid UTF-8 (byte 0xE9 at offset 20)"},
+		{"maxSkills: 5\n\x00\n", ":2:1: the configuration file holds a control character (0x00)"},
+		// UTF-16 with a byte order mark is still read (and checked).
+		{"\xff\xfem\x00a\x00x\x00S\x00k\x00i\x00l\x00l\x00s\x00:\x00 \x00x\x00\n\x00", ":1:12: maxSkills must be a positive integer"},
 	} {
 		writeTree(t, e.ws, map[string]string{"bad.yaml": bad.text})
 		_, err := New(context.Background(), e.opts(&Options{ConfigFile: filepath.Join(e.ws, "bad.yaml")}))

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/profile"
@@ -139,6 +141,9 @@ func loadConfig(path string) (*Config, []skill.Diagnostic, error) {
 // diagnostics only. See loadConfig.
 func parseConfig(path string, data []byte) (*Config, []skill.Diagnostic, error) {
 	cfg := &Config{Path: path}
+	if ce := encodingError(path, data); ce != nil {
+		return nil, nil, ce
+	}
 	root, err := yamlx.Parse(data)
 	if err != nil {
 		var se *yamlx.SyntaxError
@@ -510,4 +515,37 @@ func errText(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
+}
+
+// encodingError is the error for the first byte of a UTF-8 configuration
+// file that YAML refuses, at its line and column (which the YAML reader's
+// own error leaves out: "invalid trailing UTF-8 octet (value: 93)"): a
+// byte sequence that is not UTF-8, or a control character other than tab,
+// LF and CR. A file that starts with a UTF-16 byte order mark is left to
+// the YAML reader, which reads UTF-16. nil when there is none.
+func encodingError(path string, data []byte) *ConfigError {
+	if bytes.HasPrefix(data, []byte{0xff, 0xfe}) || bytes.HasPrefix(data, []byte{0xfe, 0xff}) {
+		return nil
+	}
+	line, col := 1, 1
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		msg := ""
+		switch {
+		case r == utf8.RuneError && n == 1:
+			msg = fmt.Sprintf("the configuration file is not valid UTF-8 (byte 0x%02X at offset %d); save it as UTF-8", data[i], i)
+		case r < 0x20 && r != '\t' && r != '\n' && r != '\r', r == 0x7f:
+			msg = fmt.Sprintf("the configuration file holds a control character (0x%02X), which YAML does not allow", r)
+		}
+		if msg != "" {
+			return &ConfigError{Path: path, Line: line, Column: col, Message: msg}
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		i += n
+	}
+	return nil
 }
