@@ -81,12 +81,27 @@ func matchRule(e string, known []skill.CodeInfo) []skill.Code {
 }
 
 // unknownRule is the message for an entry that selects no code: the
-// entry and the nearest code.
+// entry and the nearest code, or prefix of codes ("description" for
+// "descripton"), or "all" ("ALL").
 func unknownRule(e string, known []skill.CodeInfo) string {
-	names := make([]string, 0, len(known))
+	names := make([]string, 0, 2*len(known)+1)
 	for _, ci := range known {
 		names = append(names, string(ci.Code))
 	}
+	for _, ci := range known {
+		c := string(ci.Code)
+		for i := strings.IndexByte(c, '-'); i > 0; {
+			if p := c[:i]; !slices.Contains(names, p) {
+				names = append(names, p)
+			}
+			j := strings.IndexByte(c[i+1:], '-')
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
+	}
+	names = append(names, "all")
 	msg := fmt.Sprintf("%q is no diagnostic code", e)
 	if near := suggest.Nearest(e, names); near != "" {
 		msg += fmt.Sprintf("; did you mean %s?", near)

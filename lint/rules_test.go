@@ -32,9 +32,17 @@ func TestMatchRule(t *testing.T) {
 	if got := matchRule("all", known); len(got) != len(known) {
 		t.Errorf("all: %d codes, want %d", len(got), len(known))
 	}
-	err := CheckRule("unknown-fild")
-	if !errors.Is(err, ErrUnknownCode) || !strings.Contains(err.Error(), "did you mean unknown-field?") {
-		t.Errorf("CheckRule(unknown-fild) = %v", err)
+	// The nearest code, prefix of codes or "all" is suggested; each
+	// suggestion is itself a valid entry.
+	for typed, want := range map[string]string{"unknown-fild": "unknown-field", "descripton": "description",
+		"nme": "name", "ALL": "all", "brokn-reference": "broken-reference"} {
+		err := CheckRule(typed)
+		if !errors.Is(err, ErrUnknownCode) || !strings.Contains(err.Error(), "did you mean "+want+"?") {
+			t.Errorf("CheckRule(%s) = %v, want it to suggest %s", typed, err, want)
+		}
+		if err := CheckRule(want); err != nil {
+			t.Errorf("the suggestion %s is no rule: %v", want, err)
+		}
 	}
 	if err := CheckRule("name"); err != nil {
 		t.Errorf("CheckRule(name) = %v", err)
