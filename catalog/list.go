@@ -77,27 +77,59 @@ func (c *Catalog) listDisk(ctx context.Context) (*Listing, error) {
 	diags = append(diags, c.indexDiagnostic()...)
 	start := time.Now()
 
-	// Walk every root, in precedence order.
-	if c.nextDirs == nil {
-		c.nextDirs = map[string]*dirState{}
-	}
-	clear(c.nextDirs)
-	cands := c.candBuf[:0]
-	var ignoredCands []candidate
-	// With nothing cached (the first List), files are read and parsed
-	// while the walk goes on; later Lists walk first and read only what
-	// changed.
-	var early *pipeline
-	if len(c.cache) == 0 {
-		early = c.startPipeline(ctx, readWorkers())
-	}
-	// Each root is held open while its files are read (readBeneath).
-	rootFDs := make([]rootDir, 0, len(roots))
+	cands, entries, rootFDs, walkDiags := c.walkRoots(ctx, roots, l)
 	defer func() {
 		for _, d := range rootFDs {
 			d.close()
 		}
 	}()
+	diags = append(diags, walkDiags...)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	// Read and parse what changed (and was not read early), in parallel;
+	// the rest comes from the cache.
+	entries = c.readAll(ctx, cands, entries)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	diags, lost := c.applyPrecedence(l, cands, entries, diags)
+	diags = append(diags, c.nestedDiags(ctx, lost)...)
+	if len(l.Skills) == 0 {
+		diags = append(diags, c.skippedDiags(roots)...)
+	}
+	diags = c.applyMaxSkills(l, diags)
+	skill.SortDiagnostics(diags)
+	l.Diagnostics = diags
+
+	c.snapMu.Lock()
+	c.snap = l
+	c.snapMu.Unlock()
+	if c.opts.index != "" && ctx.Err() == nil {
+		c.saveIndex(l, roots, start)
+	}
+	return l, nil
+}
+
+// walkRoots walks every root, in precedence order, into l.Roots and the
+// candidates it returns, the ignored files last (so one that is the same
+// file as a skill, through a symlink, never takes that file's place). With
+// nothing cached (the first List), files are read and parsed while the
+// walk goes on, and entries holds them; later Lists walk first and read
+// only what changed (entries nil). Each root is held open while its files
+// are read (readBeneath): the caller closes rootFDs once they are.
+func (c *Catalog) walkRoots(ctx context.Context, roots []*Root, l *Listing) (cands []candidate, entries []*entry, rootFDs []rootDir, diags []skill.Diagnostic) {
+	if c.nextDirs == nil {
+		c.nextDirs = map[string]*dirState{}
+	}
+	clear(c.nextDirs)
+	cands = c.candBuf[:0]
+	var ignoredCands []candidate
+	var early *pipeline
+	if len(c.cache) == 0 {
+		early = c.startPipeline(ctx, readWorkers())
+	}
+	rootFDs = make([]rootDir, 0, len(roots))
 	for _, r := range roots {
 		w := &walker{ctx: ctx, c: c, root: r, cands: cands, rootFD: -1, at: noDir, pl: early}
 		rootFDs = w.openRoot(rootFDs)
@@ -113,28 +145,21 @@ func (c *Catalog) listDisk(ctx context.Context) (*Listing, error) {
 		}
 		l.Roots = append(l.Roots, *r)
 	}
-	var entries []*entry
 	if early != nil {
 		entries = early.wait()
 		cands = early.cands.appendTo(cands)
 	}
-	// Ignored files come last, so one that is the same file as a skill
-	// (through a symlink) never takes that file's place.
 	cands = append(cands, ignoredCands...)
 	c.dirs, c.nextDirs = c.nextDirs, c.dirs
 	c.candBuf = cands[:0]
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
+	return cands, entries, rootFDs, diags
+}
 
-	// Read and parse what changed (and was not read early), in parallel;
-	// the rest comes from the cache.
-	entries = c.readAll(ctx, cands, entries)
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-
-	// Precedence: first found wins (docs/discovery.md#precedence).
+// applyPrecedence decides which candidates load (docs/discovery.md#precedence:
+// first found wins) into l.Skills and l.candidates, keeps the entries read
+// as the catalog's cache, and returns diags with precedence's findings and
+// the candidates that do not load (for nestedDiags).
+func (c *Catalog) applyPrecedence(l *Listing, cands []candidate, entries []*entry, diags []skill.Diagnostic) ([]skill.Diagnostic, []*candidate) {
 	if c.nextCache == nil {
 		c.nextCache = make(map[string]*entry, len(cands))
 	}
@@ -169,16 +194,16 @@ func (c *Catalog) listDisk(ctx context.Context) (*Listing, error) {
 		loaded := e == nil || e.readErr != nil || e.stamp.ino == 0 || seenFile[stamp{ino: e.stamp.ino, dev: e.stamp.dev}] == i
 		p.add(&cands[i], e, loaded)
 	}
-	l.Skills, diags = p.skills, p.diags
+	l.Skills = p.skills
 	c.cache, c.nextCache = next, c.cache
-	diags = append(diags, c.nestedDiags(ctx, p.lost)...)
-	if len(l.Skills) == 0 {
-		diags = append(diags, c.skippedDiags(roots)...)
-	}
+	return p.diags, p.lost
+}
 
-	// maxSkills (docs/discovery.md#limits): the catalog lists at most that many visible skills.
-	// Skills are never changed once handed out: one whose Listed flag
-	// changes is copied.
+// applyMaxSkills marks the visible skills past maxSkills as not listed
+// (docs/discovery.md#limits) and returns diags with catalog-truncated.
+// Skills are never changed once handed out: one whose Listed flag changes
+// is copied.
+func (c *Catalog) applyMaxSkills(l *Listing, diags []skill.Diagnostic) []skill.Diagnostic {
 	var copied map[*Skill]*Skill
 	lim := limit{max: c.settings.MaxSkills}
 	for i, s := range l.Skills {
@@ -201,17 +226,7 @@ func (c *Catalog) listDisk(ctx context.Context) (*Listing, error) {
 			cd.Skill = cp
 		}
 	}
-	diags = lim.truncated(diags, c.workspace)
-	skill.SortDiagnostics(diags)
-	l.Diagnostics = diags
-
-	c.snapMu.Lock()
-	c.snap = l
-	c.snapMu.Unlock()
-	if c.opts.index != "" && ctx.Err() == nil {
-		c.saveIndex(l, roots, start)
-	}
-	return l, nil
+	return lim.truncated(diags, c.workspace)
 }
 
 // ownName reports whether a skill's name is its folder's (its file stem's,
