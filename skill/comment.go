@@ -90,10 +90,11 @@ func plainComment(lines []string, keyCol int) (line, col int, comment string) {
 			if seg[j] != '#' || (seg[j-1] != ' ' && seg[j-1] != '\t') || strings.TrimSpace(seg[:j]) == "" {
 				continue
 			}
-			if c := strings.TrimSpace(seg[j+1:]); c != "" {
-				return n, utf8.RuneCountInString(l[:off+j]) + 1, c
+			c := strings.TrimSpace(seg[j+1:])
+			if c == "" || isDirective(c) {
+				return 0, 0, "" // a skillet: directive is meant as a comment
 			}
-			return 0, 0, ""
+			return n, utf8.RuneCountInString(l[:off+j]) + 1, c
 		}
 	}
 	return 0, 0, ""
@@ -110,4 +111,12 @@ func byteCol(s string, col int) int {
 		n++
 	}
 	return -1
+}
+
+// isDirective reports whether comment (the text after a #, trimmed) is a
+// skillet directive, "skillet: ignore[...]" (docs/lint.md#choosing-rules),
+// which lint reads from the comment.
+func isDirective(comment string) bool {
+	rest, ok := strings.CutPrefix(comment, "skillet:")
+	return ok && strings.HasPrefix(strings.TrimLeft(rest, " \t"), "ignore[")
 }

@@ -30,6 +30,11 @@ func TestValueComment(t *testing.T) {
 		{"hash at end", "description: Tracks C #", "", ""},
 		{"other key", "description: d\nlicense: MIT # SPDX", "", ""},
 		{"multibyte", "description: Café über # gone", "3:24", "Café über"},
+		// A skillet directive (docs/lint.md#choosing-rules) ending the line
+		// is meant as a comment: quoting it would put it in the description.
+		{"skillet directive", "description: Does x. Use when y.   # skillet: ignore[unknown-field]", "", ""},
+		{"skillet directive, no spaces", "description: Does x. # skillet:ignore[name]", "", ""},
+		{"skillet mention", "description: Tracks C # skillet is nice", "3:23", "Tracks C"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			src := "---\nname: x\n" + tt.fm + "\n---\nBody.\n"
