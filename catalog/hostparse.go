@@ -30,6 +30,7 @@ type hostFields struct {
 	hasName, hasDesc   bool
 	disabled           bool
 	fromLines, invalid bool
+	null               bool // a name or description key with no value
 	yamlError          string
 	// whenToUse is the routing hint of a subset parse (when-to-use,
 	// whenToUse or when_to_use, the first given): Kestrel reads it, and
@@ -111,6 +112,9 @@ func hostParse(p *profile.Profile, data []byte, path, folder string, flat bool) 
 					f = hostFields{yamlError: f.yamlError}
 					out.changes = append(out.changes, "the frontmatter is not valid YAML; it loads with no metadata")
 				}
+			} else if (f.invalid || f.null) && pp.NonString == "drop" {
+				out.reason = "its name or description is not a string, which it requires"
+				return out
 			} else if (pp.BrokenYAML == "lines" || pp.BrokenYAML == "single-lines") && f.invalid {
 				f = subsetFields(fm, []string{"name", "description"}, pp.BrokenYAML == "lines")
 				f.fromLines = true
@@ -302,6 +306,11 @@ func refusedYAML(pp *profile.Parse, fm string, diags []skill.Diagnostic) string 
 // parsed frontmatter, as text. invalid says a value is not a string.
 func yamlFields(s *skill.Skill) hostFields {
 	var f hostFields
+	for _, k := range []string{"name", "description"} {
+		if v, ok := s.Frontmatter.Get(k); ok && v == nil {
+			f.null = true
+		}
+	}
 	if v, ok := s.Frontmatter.Get("name"); ok {
 		f.hasName = true
 		f.name, f.invalid = scalarString(v, f.invalid)

@@ -70,13 +70,13 @@ func TestCompat(t *testing.T) {
 		no = VerdictNotLoaded
 	)
 	// A verdict is what the host does with the file where it is: only
-	// claude, opencode and copilot read .claude/skills; only kestrel reads
+	// claude, opencode, copilot, amp and kilo read .claude/skills; only kestrel reads
 	// skills/ (one level deep, flat files too); claude, brute and kestrel
 	// do not read .agents/skills. A file under skills/_draft is in a
 	// folder kestrel reads, so it is judged too.
 	want := map[string]entry{
-		".claude/skills/portable/SKILL.md": {all(no, map[string]string{"claude": ok, "opencode": ok, "copilot": ok}), map[string][]HostRule{}},
-		".claude/skills/claude-tool/SKILL.md": {all(no, map[string]string{"claude": ok, "opencode": ok, "copilot": ok}), map[string][]HostRule{
+		".claude/skills/portable/SKILL.md": {all(no, map[string]string{"claude": ok, "opencode": ok, "copilot": ok, "amp": ok, "kilo": ok}), map[string][]HostRule{}},
+		".claude/skills/claude-tool/SKILL.md": {all(no, map[string]string{"claude": ok, "opencode": ok, "copilot": ok, "amp": ok, "kilo": ok}), map[string][]HostRule{
 			"skills-ref": {RuleReferenceValidator},
 			"anthropic":  {RuleFields, RuleNoAngleBrackets},
 			"claude-api": {RuleFields, RuleReservedWords, RuleNoXMLTags},

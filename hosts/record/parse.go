@@ -203,10 +203,10 @@ func parseOpenCode(out []byte) ([]entry, error) {
 func parseAmp(out []byte) ([]entry, error) {
 	var list struct {
 		Skills []struct {
-			Name        string `json:"name"`
-			Description string `json:"description"`
-			BaseDir     string `json:"baseDir"`
-			Source      string `json:"source"`
+			Name        string          `json:"name"`
+			Description json.RawMessage `json:"description"`
+			BaseDir     string          `json:"baseDir"`
+			Source      string          `json:"source"`
 		} `json:"skills"`
 	}
 	if err := json.Unmarshal(jsonStart(out), &list); err != nil {
@@ -214,7 +214,14 @@ func parseAmp(out []byte) ([]entry, error) {
 	}
 	var es []entry
 	for _, it := range list.Skills {
-		e := entry{Name: it.Name, Description: it.Description, Builtin: it.Source == "builtin"}
+		// A description YAML reads as a number or a boolean is printed as
+		// one; the model is shown its text.
+		desc := string(it.Description)
+		var s string
+		if json.Unmarshal(it.Description, &s) == nil {
+			desc = s
+		}
+		e := entry{Name: it.Name, Description: desc, Builtin: it.Source == "builtin"}
 		if p, ok := strings.CutPrefix(it.BaseDir, "file://"); ok && !e.Builtin {
 			if u, err := url.PathUnescape(p); err == nil {
 				p = u

@@ -263,6 +263,11 @@ type Parse struct {
 	// "" (the first value is read, as skillet does) or "drop" (the file
 	// is not loaded: the host's YAML library refuses it).
 	DuplicateKeys string `json:"duplicateKeys,omitempty"`
+	// NonString is what a name or description that YAML reads as another
+	// type (a number, a boolean, a list, a map, or null: a key with no
+	// value) does: "" (its text is used, or it counts as missing) or
+	// "drop" (the file is not loaded: the host checks both are strings).
+	NonString string `json:"nonString,omitempty"`
 	// Tabs is what a frontmatter line indented with a tab does (YAML
 	// allows no tab in indentation): "" (skillet's repair reads it) or
 	// "drop" (the host's YAML reader refuses the file).
@@ -340,7 +345,7 @@ var profileFiles embed.FS
 
 // profileOrder is the order of Names: the default first, then the
 // agents, then the systems described by their own documents.
-var profileOrder = []string{"agents", "claude", "codex", "opencode", "gemini", "copilot", "qwen", "pi", "brute", "kestrel"}
+var profileOrder = []string{"agents", "claude", "codex", "opencode", "gemini", "copilot", "qwen", "pi", "amp", "kilo", "brute", "kestrel"}
 
 // profileNames lists the embedded profiles by file name (a profile's name
 // is its file's name without ".json"), in profileOrder. Listing them reads
@@ -431,6 +436,7 @@ func Decode(data []byte) (*Profile, error) {
 		check("parse.duplicateKeys", p.Parse.DuplicateKeys, "", "drop"),
 		check("parse.lineEnds", p.Parse.LineEnds, "", "lf"),
 		check("parse.tabs", p.Parse.Tabs, "", "drop"),
+		check("parse.nonString", p.Parse.NonString, "", "drop"),
 	} {
 		if err != nil {
 			return nil, err
