@@ -25,20 +25,14 @@ import (
 	"github.com/skillet-go/skillet/skill"
 )
 
-// checkBody runs the checks that need a skill's body: body-too-long and
-// broken-reference. The body is the one the listing read (Run lists with
-// catalogx.KeepBodies), so each file is read once, and it is what the
-// runtime's loader gives a model. A body that cannot hold a reference
-// (mayReference) is not read further; a plain one is read by the scanner
-// of scan.go, and only the rest by goldmark (docs/performance.md#lint).
-// view, when not nil, is what the bundle walk saw of the skill folder.
-func checkBody(s *subject, view *folderView) []skill.Diagnostic {
-	var f findings
-	checkBodyInto(&f, s, view)
-	return f.appendTo(nil)
-}
-
-// checkBodyInto is checkBody, its findings set in f (f.add).
+// checkBodyInto runs the checks that need a skill's body, body-too-long
+// and broken-reference, and sets their findings in f (f.add). The body is
+// the one the listing read (Run lists with catalogx.KeepBodies), so each
+// file is read once, and it is what the runtime's loader gives a model. A
+// body that cannot hold a reference (mayReference) is not read further; a
+// plain one is read by the scanner of scan.go, and only the rest by
+// goldmark (docs/performance.md#lint). view, when not nil, is what the
+// bundle walk saw of the skill folder.
 func checkBodyInto(f *findings, s *subject, view *folderView) {
 	// The references and findings are gathered in memory reused from one
 	// skill to the next; f gets them in a slice of the right size.
@@ -50,7 +44,7 @@ func checkBodyInto(f *findings, s *subject, view *folderView) {
 	}
 }
 
-// bodyScratch is the reusable memory of checkBody.
+// bodyScratch is the reusable memory of checkBodyInto.
 type bodyScratch struct {
 	refs  []foundRef
 	diags []skill.Diagnostic
