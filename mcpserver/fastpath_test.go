@@ -632,22 +632,9 @@ func FuzzFastMetaIsTheSDKs(f *testing.F) {
 	} {
 		f.Add(s[0], s[1])
 	}
-	ws := newWorkspace(f)
-	fast := newServer(f, ws, nil)
-	sdk := newServer(f, ws, nil)
-	sdk.noFastPath = true
-	fh, sh := fast.Handler(nil), sdk.Handler(nil)
-	answer := func(h http.Handler, body string) string {
-		req := httptest.NewRequest("POST", "http://localhost"+Path, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-		req.Header.Set("Mcp-Method", "resources/read")
-		req.Header.Set("Mcp-Name", "skill://alpha/SKILL.md")
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
-		return fmt.Sprint(rec.Code, rec.Header(), rec.Body.String())
-	}
+	fh, sh := fuzzPair(f)
+	hdr := map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "resources/read", "Mcp-Name": "skill://alpha/SKILL.md"}
+	answer := func(h http.Handler, body string) string { return recorded(h, body, hdr) }
 	f.Fuzz(func(t *testing.T, info, caps string) {
 		if !json.Valid([]byte(info)) || !json.Valid([]byte(caps)) {
 			return
@@ -773,19 +760,8 @@ func FuzzFastInitIsTheSDKs(f *testing.F) {
 	} {
 		f.Add(s[0], s[1], s[2])
 	}
-	ws := newWorkspace(f)
-	fast := newServer(f, ws, nil)
-	sdk := newServer(f, ws, nil)
-	sdk.noFastPath = true
-	fh, sh := fast.Handler(nil), sdk.Handler(nil)
-	answer := func(h http.Handler, body string) string {
-		req := httptest.NewRequest("POST", "http://localhost"+Path, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
-		return fmt.Sprint(rec.Code, rec.Header(), rec.Body.String())
-	}
+	fh, sh := fuzzPair(f)
+	answer := func(h http.Handler, body string) string { return recorded(h, body, nil) }
 	f.Fuzz(func(t *testing.T, version, info, caps string) {
 		if !json.Valid([]byte(info)) || !json.Valid([]byte(caps)) {
 			return
@@ -802,4 +778,28 @@ func FuzzFastInitIsTheSDKs(f *testing.F) {
 			}
 		}
 	})
+}
+
+// fuzzPair serves one workspace twice in process: with the fast path and
+// without it.
+func fuzzPair(f *testing.F) (fast, sdk http.Handler) {
+	ws := newWorkspace(f)
+	fs := newServer(f, ws, nil)
+	ss := newServer(f, ws, nil)
+	ss.noFastPath = true
+	return fs.Handler(nil), ss.Handler(nil)
+}
+
+// recorded is h's answer to a POST of body to the MCP path with the
+// headers a client sends and hdr: its status, headers and bytes.
+func recorded(h http.Handler, body string, hdr map[string]string) string {
+	req := httptest.NewRequest("POST", "http://localhost"+Path, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return fmt.Sprint(rec.Code, rec.Header(), rec.Body.String())
 }
