@@ -133,10 +133,14 @@ func wholly(line, mark string) bool {
 	if len(line) <= len(mark)+len(closing) || !strings.HasPrefix(line, mark) {
 		return false
 	}
-	inner := strings.TrimSuffix(strings.TrimRight(line, ".!"), closing)
-	if len(inner) == len(strings.TrimRight(line, ".!")) {
+	// The closing mark comes before any trailing "." or "!"; what is left
+	// must still hold the opening mark apart from it ("\"!!!" is not a
+	// quotation).
+	trimmed := strings.TrimRight(line, ".!")
+	if len(trimmed) < len(mark)+len(closing) || !strings.HasSuffix(trimmed, closing) {
 		return false
 	}
+	inner := trimmed[:len(trimmed)-len(closing)]
 	return !strings.Contains(inner[len(mark):], closing)
 }
 

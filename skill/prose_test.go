@@ -16,6 +16,8 @@ func TestFirstProseLineGuesses(t *testing.T) {
 		want       string
 	}{
 		{"key-value line", "title: \"Ledger Sync\"\n\nSyncs ledgers between two banks.\n", false, "Syncs ledgers between two banks."},
+		{"a quote mark and exclamation marks", "\"!!!!!!!!!! \n", true, "\"!!!!!!!!!!"},
+		{"a quotation", "\"Ship faster.\"\n\nDeploys the service.\n", true, "Deploys the service."},
 		{"quoted JSON key", "\"hooks\": {\n\nRuns the release checklist.\n", true, "Runs the release checklist."},
 		{"unfenced keys then JSON", "name: relay\nmetadata: {\n\"tool\": {\n\"emoji\": \"x\"\n}\n}\n\n# Relay\n\nRelays alerts to the on-call phone.\n", true, "Relays alerts to the on-call phone."},
 		{"description key in the body", "description: Files expense reports from receipts.\n\nMore.\n", false, "Files expense reports from receipts."},
@@ -57,7 +59,7 @@ func TestFirstProseLineGuesses(t *testing.T) {
 // FuzzFirstProseLine checks that the guess never panics, is one line, and
 // carries no ** emphasis marks.
 func FuzzFirstProseLine(f *testing.F) {
-	for _, s := range []string{"**a:** b\n", "name: x\n{\n", "Use when:\n- x\n", "**x** — y", "> \"q\"\n", "`a`\n", "${x}\n"} {
+	for _, s := range []string{"**a:** b\n", "name: x\n{\n", "Use when:\n- x\n", "**x** — y", "> \"q\"\n", "`a`\n", "${x}\n", "\"!!!!!!!!!! ", "“!!”!"} {
 		f.Add(s, false)
 	}
 	f.Fuzz(func(t *testing.T, body string, unfenced bool) {
