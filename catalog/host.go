@@ -196,17 +196,7 @@ func (h *hostSearch) dir(dir, real string, depth int, skipped, inSkill, viaLink 
 	if err != nil {
 		return
 	}
-	skillHere := ""
-	for _, e := range entries {
-		if strings.EqualFold(e.Name(), SkillFile) && (e.Name() == SkillFile || skillHere == "") {
-			fi, err := os.Stat(filepath.Join(dir, e.Name()))
-			if err == nil && fi.IsDir() {
-				continue
-			}
-			skillHere = e.Name()
-		}
-	}
-	if skillHere != "" {
+	if skillHere := skillFileAmong(dir, entries); skillHere != "" {
 		p := filepath.Join(dir, skillHere)
 		c := &hostCand{root: h.root, path: p, dir: dir, depth: depth, skipped: skipped, inSkill: inSkill,
 			viaLink: viaLink, escapes: escapes, fileCase: skillHere != SkillFile}
@@ -269,6 +259,23 @@ func (h *hostSearch) dir(dir, real string, depth int, skipped, inSkill, viaLink 
 	}
 }
 
+// skillFileAmong is the name of the skill file among a folder's entries:
+// SKILL.md, else the first that is SKILL.md in another letter case and not
+// a folder; "" when there is none.
+func skillFileAmong(dir string, entries []os.DirEntry) string {
+	skillHere := ""
+	for _, e := range entries {
+		if strings.EqualFold(e.Name(), SkillFile) && (e.Name() == SkillFile || skillHere == "") {
+			fi, err := os.Stat(filepath.Join(dir, e.Name()))
+			if err == nil && fi.IsDir() {
+				continue
+			}
+			skillHere = e.Name()
+		}
+	}
+	return skillHere
+}
+
 // skips reports whether the profile never searches an entry of this name.
 func (h *hostSearch) skips(name string) bool {
 	pats := h.p.Discovery.Skip
@@ -320,19 +327,37 @@ func discoveryReason(p *profile.Profile, c *hostCand) string {
 // hostList applies the catalog's profile (not Native) and builds the
 // listing: the skills the host loads, in precedence order, with the names
 // and descriptions it shows, and a not-loaded diagnostic for every other
-// skill file under its roots.
+// skill file under its roots. Its steps: the roots (hostListRoots), the
+// files found under them (hostCandidates), what the host does with each
+// (judgeCandidates, then precedence, disclosure and the token share), and
+// the listing of the verdicts (hostListing).
 func (c *Catalog) hostList(ctx context.Context) (*Listing, []hostVerdict, error) {
 	p := c.profile
 	l := &Listing{Workspace: c.workspace}
-	diags := c.startDiags()
+	roots := c.hostListRoots(p)
+	for _, r := range roots {
+		l.Roots = append(l.Roots, r.Root)
+	}
+	cands, diags := hostCandidates(ctx, p, roots)
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	verdicts := judgeCandidates(p, cands)
+	applyPrecedence(p, verdicts)
+	applyDisclosure(p, verdicts)
+	applyTokenShare(p, verdicts, c.env.home)
+	l.Diagnostics = c.hostListing(p, l, verdicts, cands, append(c.startDiags(), diags...))
+	return l, verdicts, nil
+}
+
+// hostListRoots are the roots profile p reads for the catalog, in
+// precedence order: its project roots (when the workspace exists) and
+// user roots, then the catalog's extra paths.
+func (c *Catalog) hostListRoots(p *profile.Profile) []*hostRoot {
 	var roots []*hostRoot
-	if c.wsExists {
-		roots = hostRoots(p, c.workspace, c.env, c.opts.NoUser, &c.cfg)
-	} else {
-		for _, r := range hostRoots(p, c.workspace, c.env, c.opts.NoUser, &c.cfg) {
-			if r.Scope == ScopeUser {
-				roots = append(roots, r)
-			}
+	for _, r := range hostRoots(p, c.workspace, c.env, c.opts.NoUser, &c.cfg) {
+		if c.wsExists || r.Scope == ScopeUser {
+			roots = append(roots, r)
 		}
 	}
 	for _, x := range c.extraPaths() {
@@ -341,9 +366,16 @@ func (c *Catalog) hostList(ctx context.Context) (*Listing, []hostVerdict, error)
 		r.File = err == nil && !fi.IsDir()
 		roots = append(roots, r)
 	}
+	return roots
+}
+
+// hostCandidates searches every root for skill files: in root order, and
+// by path within a root (the order the engine takes them in). A root that
+// is a file is its one candidate.
+func hostCandidates(ctx context.Context, p *profile.Profile, roots []*hostRoot) ([]*hostCand, []skill.Diagnostic) {
 	var cands []*hostCand
+	var diags []skill.Diagnostic
 	for _, r := range roots {
-		l.Roots = append(l.Roots, r.Root)
 		if r.File {
 			cands = append(cands, &hostCand{root: r, path: r.Path, dir: filepath.Dir(r.Path), real: realPath(r.Path),
 				depth: 1, flat: filepath.Base(r.Path) != SkillFile})
@@ -352,24 +384,35 @@ func (c *Catalog) hostList(ctx context.Context) (*Listing, []hostVerdict, error)
 		h := &hostSearch{ctx: ctx, p: p, root: r}
 		h.run()
 		if p.Symlinks.ResolveRoot && r.Exists {
-			if fi, err := os.Lstat(r.Path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-				real := realPath(r.Path)
-				for _, cd := range h.cands {
-					if rel, err := filepath.Rel(r.Path, cd.path); err == nil {
-						cd.path = filepath.Join(real, rel)
-						cd.dir = filepath.Dir(cd.path)
-					}
-				}
-			}
+			resolveRootLink(r, h.cands)
 		}
-		// Paths sorted within a root: the order the engine takes them in.
 		sort.SliceStable(h.cands, func(i, j int) bool { return h.cands[i].path < h.cands[j].path })
 		cands = append(cands, h.cands...)
 		diags = append(diags, h.diags...)
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, nil, err
+	return cands, diags
+}
+
+// resolveRootLink rewrites the paths of the candidates under root r by
+// r's target when r is itself a symlink (Symlinks.ResolveRoot).
+func resolveRootLink(r *hostRoot, cands []*hostCand) {
+	fi, err := os.Lstat(r.Path)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return
 	}
+	real := realPath(r.Path)
+	for _, cd := range cands {
+		if rel, err := filepath.Rel(r.Path, cd.path); err == nil {
+			cd.path = filepath.Join(real, rel)
+			cd.dir = filepath.Dir(cd.path)
+		}
+	}
+}
+
+// judgeCandidates is what profile p's host does with each candidate, in
+// order, before name clashes are settled: whether it discovers the file,
+// reads it (once, with Symlinks.SameFileOnce) and loads what it parses.
+func judgeCandidates(p *profile.Profile, cands []*hostCand) []hostVerdict {
 	verdicts := make([]hostVerdict, len(cands))
 	seenReal := map[string]int{}
 	for i, cd := range cands {
@@ -399,25 +442,33 @@ func (c *Catalog) hostList(ctx context.Context) (*Listing, []hostVerdict, error)
 			}
 			seenReal[cd.real] = i
 		}
-		data, err := hostRead(cd.path, p.Parse.MaxSkillBytes)
-		if err != nil {
-			v.Reason = "the file cannot be read: " + errText(err)
-			continue
-		}
-		res := hostParse(p, data, cd.path, skill.DefaultName(cd.path, cd.flat), cd.flat)
-		if res.reason != "" {
-			v.Reason = res.reason
-			continue
-		}
-		v.Loaded, v.Name, v.Description, v.Hidden, v.Changes, v.Skill = true, res.name, res.description, res.hidden, res.changes, res.skill
-		v.alias = res.alias
+		readVerdict(p, v, cd.path, cd.flat)
 	}
-	applyPrecedence(p, verdicts)
-	applyDisclosure(p, verdicts)
-	applyTokenShare(p, verdicts, c.env.home)
+	return verdicts
+}
 
-	// The listing: loaded skills in order; every other candidate explained.
-	listed := 0
+// readVerdict reads and parses the file of a discovered candidate as the
+// host does, and fills v with the verdict.
+func readVerdict(p *profile.Profile, v *hostVerdict, file string, flat bool) {
+	data, err := hostRead(file, p.Parse.MaxSkillBytes)
+	if err != nil {
+		v.Reason = "the file cannot be read: " + errText(err)
+		return
+	}
+	res := hostParse(p, data, file, skill.DefaultName(file, flat), flat)
+	if res.reason != "" {
+		v.Reason = res.reason
+		return
+	}
+	v.Loaded, v.Name, v.Description, v.Hidden, v.Changes, v.Skill = true, res.name, res.description, res.hidden, res.changes, res.skill
+	v.alias = res.alias
+}
+
+// hostListing fills l with the loaded skills in order (the first
+// Disclosure.MaxSkills listed, or the user's maxSkills) and the candidates,
+// and returns diags with a not-loaded diagnostic for every other file,
+// the folders p does not read, and the cap's, sorted.
+func (c *Catalog) hostListing(p *profile.Profile, l *Listing, verdicts []hostVerdict, cands []*hostCand, diags []skill.Diagnostic) []skill.Diagnostic {
 	// The host's own cap on the catalog, unless the user set maxSkills
 	// (skillet.yaml or Options): the user's setting is skillet's, and a
 	// preset never turns it off.
@@ -425,36 +476,21 @@ func (c *Catalog) hostList(ctx context.Context) (*Listing, []hostVerdict, error)
 	if c.opts.MaxSkills > 0 || c.cfg.MaxSkills > 0 {
 		maxListed = c.settings.MaxSkills
 	}
+	listed := 0
 	var left []string
 	for i := range verdicts {
 		v := &verdicts[i]
 		cd := cands[i]
-		cand := &candidateFile{Path: v.Path, Root: v.Root, Scope: string(v.Scope), Flat: cd.flat}
-		if !v.excluded {
-			l.candidates = append(l.candidates, cand)
-		}
-		if !v.Loaded {
-			if v.excluded {
-				continue
-			}
-			d := skill.Diagnostic{Code: skill.CodeNotLoaded, Severity: skill.SeverityWarning, Path: v.Path,
-				Message: fmt.Sprintf("%s does not load this skill: %s", p.Name, v.Reason), Related: v.Winner}
-			if v.Skill != nil {
-				d.Skill = v.Skill.Name
-			}
-			diags = append(diags, d)
+		if v.excluded {
 			continue
 		}
-		s := &Skill{Location: v.Path, BaseDir: cd.dir, Root: v.Root, Scope: v.Scope, Flat: cd.flat, Folder: cd.root.display,
-			c: c, boundary: cd.root.boundary}
-		s.setParsed(v.Skill)
-		if cd.flat {
-			s.BaseDir = filepath.Dir(v.Path)
+		cand := &candidateFile{Path: v.Path, Root: v.Root, Scope: string(v.Scope), Flat: cd.flat}
+		l.candidates = append(l.candidates, cand)
+		if !v.Loaded {
+			diags = append(diags, notLoaded(p, v))
+			continue
 		}
-		if fi, err := os.Stat(v.Path); err == nil {
-			s.Bytes = fi.Size()
-			s.Truncated = p.Parse.MaxSkillBytes > 0 && fi.Size() > int64(p.Parse.MaxSkillBytes)
-		}
+		s := c.hostSkill(p, v, cd)
 		if !v.Hidden && (maxListed == 0 || listed < maxListed) {
 			s.Listed = true
 			listed++
@@ -474,8 +510,33 @@ func (c *Catalog) hostList(ctx context.Context) (*Listing, []hostVerdict, error)
 	lim := limit{max: maxListed, listed: listed, left: left}
 	diags = lim.truncated(diags, c.workspace)
 	skill.SortDiagnostics(diags)
-	l.Diagnostics = diags
-	return l, verdicts, nil
+	return diags
+}
+
+// notLoaded is the diagnostic of a file the host does not load.
+func notLoaded(p *profile.Profile, v *hostVerdict) skill.Diagnostic {
+	d := skill.Diagnostic{Code: skill.CodeNotLoaded, Severity: skill.SeverityWarning, Path: v.Path,
+		Message: fmt.Sprintf("%s does not load this skill: %s", p.Name, v.Reason), Related: v.Winner}
+	if v.Skill != nil {
+		d.Skill = v.Skill.Name
+	}
+	return d
+}
+
+// hostSkill is the listing's skill of a loaded verdict, with its size and
+// whether the host reads only part of it (Parse.MaxSkillBytes).
+func (c *Catalog) hostSkill(p *profile.Profile, v *hostVerdict, cd *hostCand) *Skill {
+	s := &Skill{Location: v.Path, BaseDir: cd.dir, Root: v.Root, Scope: v.Scope, Flat: cd.flat, Folder: cd.root.display,
+		c: c, boundary: cd.root.boundary}
+	s.setParsed(v.Skill)
+	if cd.flat {
+		s.BaseDir = filepath.Dir(v.Path)
+	}
+	if fi, err := os.Stat(v.Path); err == nil {
+		s.Bytes = fi.Size()
+		s.Truncated = p.Parse.MaxSkillBytes > 0 && fi.Size() > int64(p.Parse.MaxSkillBytes)
+	}
+	return s
 }
 
 // unreadFolders are not-loaded diagnostics for the project folders of the
@@ -744,16 +805,6 @@ func hostVerdictFor(p *profile.Profile, file, root, boundary string) hostVerdict
 		v.Reason = why
 		return v
 	}
-	data, err := hostRead(file, p.Parse.MaxSkillBytes)
-	if err != nil {
-		v.Reason = "the file cannot be read: " + errText(err)
-		return v
-	}
-	res := hostParse(p, data, file, skill.DefaultName(file, cd.flat), cd.flat)
-	if res.reason != "" {
-		v.Reason = res.reason
-		return v
-	}
-	v.Loaded, v.Name, v.Description, v.Hidden, v.Changes, v.Skill = true, res.name, res.description, res.hidden, res.changes, res.skill
+	readVerdict(p, &v, file, cd.flat)
 	return v
 }

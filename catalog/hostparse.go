@@ -38,215 +38,323 @@ type hostFields struct {
 	whenToUse string
 }
 
+// hostParser is one reading of one skill file by the host of profile p.
+// Its steps run in the host's order (text, frontmatter, name, description,
+// catalog); each returns false once the host refuses the file, with the
+// reason in out.reason, and records what it changed in out.changes.
+type hostParser struct {
+	p   *profile.Profile
+	out hostParsed
+
+	// What the frontmatter step found.
+	f      hostFields
+	parsed *skill.Skill // the YAML parse, when the host reads YAML
+	body   string
+	hasFM  bool
+	raw    string // the name field, trimmed
+}
+
+func (h *hostParser) change(what string) { h.out.changes = append(h.out.changes, what) }
+
+// refuse records why the host does not load the file, and returns false.
+func (h *hostParser) refuse(why string) bool {
+	h.out.reason = why
+	return false
+}
+
 // hostParse reads one skill file as profile p's host does. folder is the
 // skill's folder name (a flat file's stem).
 func hostParse(p *profile.Profile, data []byte, path, folder string, flat bool) hostParsed {
-	var out hostParsed
-	pp := &p.Parse
+	h := &hostParser{p: p}
+	text, why := hostText(&p.Parse, data)
+	if why != "" {
+		h.refuse(why)
+		return h.out
+	}
+	if !h.frontmatter(text, path, flat) {
+		return h.out
+	}
+	name, ok := h.name(folder)
+	if !ok {
+		return h.out
+	}
+	desc, ok := h.description()
+	if !ok {
+		return h.out
+	}
+	n := &p.Names
+	if n.Alias && n.Source == "folder" && h.f.hasName && h.raw != "" && h.raw != name && !strings.ContainsAny(h.raw, " \t\n") {
+		h.out.alias = h.raw
+	}
+	h.out.hidden = h.f.disabled && p.Disclosure.HidesDisabled
+	h.out.name, h.out.description = name, desc
+	h.out.skill = h.skill(name, desc)
+	return h.out
+}
+
+// hostText is a skill file's text as the host reads it: a byte order mark
+// taken off (or the reason it refuses one), UTF-8 checked, line ends made
+// LF (a lone CR too, unless Parse.LineEnds is "lf").
+func hostText(pp *profile.Parse, data []byte) (text, reason string) {
 	if bytes.HasPrefix(data, utf8BOM) {
 		if pp.BOM == "drop" {
-			out.reason = "the file starts with a UTF-8 byte order mark, which it does not read past"
-			return out
+			return "", "the file starts with a UTF-8 byte order mark, which it does not read past"
 		}
 		data = data[len(utf8BOM):]
 	}
 	if !utf8.Valid(data) {
-		out.reason = "the file is not UTF-8 text"
-		return out
+		return "", "the file is not UTF-8 text"
 	}
-	text := strings.ReplaceAll(string(data), "\r\n", "\n")
+	text = strings.ReplaceAll(string(data), "\r\n", "\n")
 	if pp.LineEnds == "" {
 		text = strings.ReplaceAll(text, "\r", "\n")
 	}
-	fm, body, hasFM := splitHostFences(text, pp.FenceAnywhere)
-	var f hostFields
-	var parsed *skill.Skill
-	if hasFM {
-		if pp.YAML == "subset" {
-			f = subsetFields(fm, nil, false)
-		} else {
-			src := text
-			if pp.FenceAnywhere {
-				src = "---\n" + fm + "\n---\n" + body
-			}
-			s, diags := skill.Parse([]byte(src), &skill.Options{Path: path, Flat: flat, KeepRejected: true, SkipBody: true, MaxDescriptionChars: -1})
-			ok := s != nil && !s.Recovered
-			msg := ""
-			if why := refusedYAML(pp, fm, diags); why != "" {
-				out.reason = why
-				return out
-			}
-			for _, d := range diags {
-				if d.Code == skill.CodeParseError || d.Code == skill.CodeParseRecovered {
-					ok = false
-					if msg == "" {
-						msg = fmt.Sprintf("line %d: %s", d.Line, d.Message)
-					}
-				}
-			}
-			if s != nil && s.Recovered && len(s.Repairs) > 0 {
-				msg = fmt.Sprintf("line %d: %s", s.Repairs[0].Line, s.Repairs[0].Error)
-			}
-			if s != nil {
-				parsed = s
-				f = yamlFields(s)
-			}
-			if !ok && pp.YAML == "repair" && s != nil {
-				ok = true
-				out.changes = append(out.changes, "the frontmatter is not valid YAML; it reads a repaired copy")
-			}
-			if !ok {
-				f.yamlError = msg
-				if msg == "" {
-					f.yamlError = "it does not decode"
-				}
-				switch pp.BrokenYAML {
-				case "", "drop":
-					out.reason = "the frontmatter is not valid YAML (" + f.yamlError + ")"
-					return out
-				case "lines", "single-lines":
-					f = subsetFields(fm, []string{"name", "description"}, pp.BrokenYAML == "lines")
-					f.fromLines = true
-					out.changes = append(out.changes, "the frontmatter is not valid YAML; name and description are read line by line")
-				case "empty":
-					f = hostFields{yamlError: f.yamlError}
-					out.changes = append(out.changes, "the frontmatter is not valid YAML; it loads with no metadata")
-				}
-			} else if (f.invalid || f.null) && pp.NonString == "drop" {
-				out.reason = "its name or description is not a string, which it requires"
-				return out
-			} else if (pp.BrokenYAML == "lines" || pp.BrokenYAML == "single-lines") && f.invalid {
-				f = subsetFields(fm, []string{"name", "description"}, pp.BrokenYAML == "lines")
-				f.fromLines = true
-			}
-		}
-	} else {
-		if pp.NoFrontmatter == "drop" {
-			out.reason = "the file has no --- frontmatter"
-			return out
-		}
-		body = text
-		out.changes = append(out.changes, "the file has no frontmatter; name and description are inferred")
-	}
+	return text, ""
+}
 
-	// The name.
-	n := &p.Names
+// frontmatter splits text and reads its frontmatter as Parse.YAML says,
+// into h.f, h.parsed, h.body and h.hasFM.
+func (h *hostParser) frontmatter(text, path string, flat bool) bool {
+	pp := &h.p.Parse
+	fm, body, hasFM := splitHostFences(text, pp.FenceAnywhere)
+	h.body, h.hasFM = body, hasFM
+	switch {
+	case !hasFM:
+		if pp.NoFrontmatter == "drop" {
+			return h.refuse("the file has no --- frontmatter")
+		}
+		h.body = text
+		h.change("the file has no frontmatter; name and description are inferred")
+		return true
+	case pp.YAML == "subset":
+		h.f = subsetFields(fm, nil, false)
+		return true
+	}
+	src := text
+	if pp.FenceAnywhere {
+		src = "---\n" + fm + "\n---\n" + body
+	}
+	return h.yaml(src, fm, path, flat)
+}
+
+// yaml reads a frontmatter with skillet's YAML parser as the host's YAML
+// library would: what it refuses, what it repairs, and what a host does
+// with a frontmatter it cannot read (Parse.BrokenYAML).
+func (h *hostParser) yaml(src, fm, path string, flat bool) bool {
+	pp := &h.p.Parse
+	s, diags := skill.Parse([]byte(src), &skill.Options{Path: path, Flat: flat, KeepRejected: true, SkipBody: true, MaxDescriptionChars: -1})
+	if why := refusedYAML(pp, fm, diags); why != "" {
+		return h.refuse(why)
+	}
+	msg, ok := yamlProblem(s, diags)
+	if s != nil {
+		h.parsed = s
+		h.f = yamlFields(s)
+	}
+	if !ok && pp.YAML == "repair" && s != nil {
+		ok = true
+		h.change("the frontmatter is not valid YAML; it reads a repaired copy")
+	}
+	lines := pp.BrokenYAML == "lines" || pp.BrokenYAML == "single-lines"
+	switch {
+	case !ok:
+		return h.brokenYAML(fm, msg)
+	case (h.f.invalid || h.f.null) && pp.NonString == "drop":
+		return h.refuse("its name or description is not a string, which it requires")
+	case lines && h.f.invalid:
+		h.f = subsetFields(fm, []string{"name", "description"}, pp.BrokenYAML == "lines")
+		h.f.fromLines = true
+	}
+	return true
+}
+
+// yamlProblem says whether skillet's parse s read the frontmatter as valid
+// YAML, and if not, the first problem ("line N: ...").
+func yamlProblem(s *skill.Skill, diags []skill.Diagnostic) (msg string, ok bool) {
+	ok = s != nil && !s.Recovered
+	for _, d := range diags {
+		if d.Code == skill.CodeParseError || d.Code == skill.CodeParseRecovered {
+			ok = false
+			if msg == "" {
+				msg = fmt.Sprintf("line %d: %s", d.Line, d.Message)
+			}
+		}
+	}
+	if s != nil && s.Recovered && len(s.Repairs) > 0 {
+		msg = fmt.Sprintf("line %d: %s", s.Repairs[0].Line, s.Repairs[0].Error)
+	}
+	return msg, ok
+}
+
+// brokenYAML is what the host does with a frontmatter its YAML reader
+// refuses (msg says why): Parse.BrokenYAML.
+func (h *hostParser) brokenYAML(fm, msg string) bool {
+	pp := &h.p.Parse
+	if msg == "" {
+		msg = "it does not decode"
+	}
+	h.f.yamlError = msg
+	switch pp.BrokenYAML {
+	case "", "drop":
+		return h.refuse("the frontmatter is not valid YAML (" + msg + ")")
+	case "lines", "single-lines":
+		h.f = subsetFields(fm, []string{"name", "description"}, pp.BrokenYAML == "lines")
+		h.f.fromLines = true
+		h.change("the frontmatter is not valid YAML; name and description are read line by line")
+	case "empty":
+		h.f = hostFields{yamlError: msg}
+		h.change("the frontmatter is not valid YAML; it loads with no metadata")
+	}
+	return true
+}
+
+// name is the name the host gives the skill (Names): the field or the
+// folder, normalized and checked.
+func (h *hostParser) name(folder string) (string, bool) {
+	n := &h.p.Names
+	f := &h.f
 	raw := strings.TrimSpace(f.name)
+	h.raw = raw
 	name := folder
 	switch {
 	case n.Source == "folder":
 	case f.hasName && raw != "":
 		name = raw
 	case n.Required:
-		out.reason = "the frontmatter has no name"
-		return out
+		return "", h.refuse("the frontmatter has no name")
 	}
-	switch n.Normalize {
+	name = normalizeHostName(n.Normalize, name)
+	if why := hostNameReason(n, name, folder); why != "" {
+		return "", h.refuse(why)
+	}
+	switch {
+	case f.hasName && raw != "" && name != raw:
+		h.change(fmt.Sprintf("the name %q is shown as %q", raw, name))
+	case !f.hasName || raw == "":
+		h.change(fmt.Sprintf("named %q after its folder", name))
+	}
+	return name, true
+}
+
+// normalizeHostName rewrites a name as Names.Normalize says.
+func normalizeHostName(mode, name string) string {
+	switch mode {
 	case "kebab":
-		name = skill.Normalize(name)
+		return skill.Normalize(name)
 	case "spaces":
-		name = strings.Join(strings.Fields(name), "-")
+		return strings.Join(strings.Fields(name), "-")
 	case "path-chars":
-		name = strings.Map(func(r rune) rune {
+		return strings.Map(func(r rune) rune {
 			if strings.ContainsRune(`:\/<>*?"|`, r) {
 				return '-'
 			}
 			return r
 		}, name)
 	}
-	if n.MaxChars > 0 && utf8.RuneCountInString(name) > n.MaxChars {
-		out.reason = fmt.Sprintf("the name is %d characters, over its limit of %d", utf8.RuneCountInString(name), n.MaxChars)
-		return out
+	return name
+}
+
+// hostNameReason says why the host refuses a skill of this (normalized)
+// name in this folder, or "": its length, pattern and folder rules.
+func hostNameReason(n *profile.Naming, name, folder string) string {
+	if count := utf8.RuneCountInString(name); n.MaxChars > 0 && count > n.MaxChars {
+		return fmt.Sprintf("the name is %d characters, over its limit of %d", count, n.MaxChars)
 	}
 	if n.Pattern != "" {
 		re, _ := profile.Pattern(n.Pattern)
 		if !re.MatchString(name) {
-			out.reason = fmt.Sprintf("the name %q breaks its rule %s", name, n.Pattern)
-			return out
+			return fmt.Sprintf("the name %q breaks its rule %s", name, n.Pattern)
 		}
 	}
 	if n.MatchFolder && name != folder {
-		out.reason = fmt.Sprintf("the name %q differs from the folder name %q", name, folder)
-		return out
+		return fmt.Sprintf("the name %q differs from the folder name %q", name, folder)
 	}
-	switch {
-	case f.hasName && raw != "" && name != raw:
-		out.changes = append(out.changes, fmt.Sprintf("the name %q is shown as %q", raw, name))
-	case !f.hasName || raw == "":
-		out.changes = append(out.changes, fmt.Sprintf("named %q after its folder", name))
-	}
+	return ""
+}
 
-	// The description.
-	desc := f.description
+// description is the description the host shows the model: the field
+// (trimmed, on one line) or what stands in for a missing one, its length
+// rule, then the catalog's own cut and escaping.
+func (h *hostParser) description() (string, bool) {
+	pp := &h.p.Parse
+	desc := h.f.description
 	if !pp.KeepSpace || strings.TrimSpace(desc) == "" {
 		desc = strings.TrimSpace(desc)
 	}
 	if pp.OneLine {
 		desc = strings.Join(strings.Fields(desc), " ")
 	}
-	if !f.hasDesc || desc == "" {
-		policy := pp.Description
-		if f.hasDesc && pp.EmptyDescription == "load" {
-			policy = "empty"
-		}
-		switch policy {
-		case "drop":
-			out.reason = "the frontmatter has no description"
-			return out
-		case "empty":
-			desc = ""
-			out.changes = append(out.changes, "it has no description")
-		case "body":
-			desc = bodyDescription(body)
-			out.changes = append(out.changes, "the description is taken from the body")
-		case "first-line":
-			desc = firstLine(body)
-			out.changes = append(out.changes, "the description is the body's first line")
-		case "body-text":
-			desc = bodyText(body)
-			out.changes = append(out.changes, "the description is the body's text")
+	if !h.f.hasDesc || desc == "" {
+		var ok bool
+		if desc, ok = h.missingDescription(); !ok {
+			return "", false
 		}
 	}
 	if max := pp.MaxDescriptionChars; max > 0 && utf8.RuneCountInString(desc) > max {
 		switch pp.LongDescription {
 		case "drop":
-			out.reason = fmt.Sprintf("the description is %d characters, over its limit of %d", utf8.RuneCountInString(desc), max)
-			return out
+			return "", h.refuse(fmt.Sprintf("the description is %d characters, over its limit of %d", utf8.RuneCountInString(desc), max))
 		case "cut":
 			desc = string([]rune(desc)[:max-utf8.RuneCountInString(pp.Suffix)]) + pp.Suffix
-			out.changes = append(out.changes, fmt.Sprintf("the description is cut at %d characters", max))
+			h.change(fmt.Sprintf("the description is cut at %d characters", max))
 		}
 	}
-	if pp.EmptyBody == "drop" && hasFM && strings.TrimSpace(body) == "" {
-		out.reason = "nothing follows the frontmatter"
-		return out
+	if pp.EmptyBody == "drop" && h.hasFM && strings.TrimSpace(h.body) == "" {
+		return "", h.refuse("nothing follows the frontmatter")
 	}
-	if max := p.Disclosure.CatalogChars; max > 0 && utf8.RuneCountInString(desc) > max {
-		desc = string([]rune(desc)[:max]) + p.Disclosure.CatalogSuffix
-		out.changes = append(out.changes, fmt.Sprintf("the catalog cuts the description at %d characters", max))
+	dc := &h.p.Disclosure
+	if max := dc.CatalogChars; max > 0 && utf8.RuneCountInString(desc) > max {
+		desc = string([]rune(desc)[:max]) + dc.CatalogSuffix
+		h.change(fmt.Sprintf("the catalog cuts the description at %d characters", max))
 	}
-	if p.Disclosure.EscapeAngles {
+	if dc.EscapeAngles {
 		desc = strings.NewReplacer("<", "&lt;", ">", "&gt;").Replace(desc)
 	}
-	if n.Alias && n.Source == "folder" && f.hasName && raw != "" && raw != name && !strings.ContainsAny(raw, " \t\n") {
-		out.alias = raw
-	}
-	out.hidden = f.disabled && p.Disclosure.HidesDisabled
-	out.name, out.description = name, desc
+	return desc, true
+}
 
+// missingDescription is what stands in for a missing or empty description
+// (Parse.Description, Parse.EmptyDescription).
+func (h *hostParser) missingDescription() (string, bool) {
+	pp := &h.p.Parse
+	policy := pp.Description
+	if h.f.hasDesc && pp.EmptyDescription == "load" {
+		policy = "empty"
+	}
+	switch policy {
+	case "drop":
+		return "", h.refuse("the frontmatter has no description")
+	case "empty":
+		h.change("it has no description")
+	case "body":
+		h.change("the description is taken from the body")
+		return bodyDescription(h.body), true
+	case "first-line":
+		h.change("the description is the body's first line")
+		return firstLine(h.body), true
+	case "body-text":
+		h.change("the description is the body's text")
+		return bodyText(h.body), true
+	}
+	return "", true
+}
+
+// skill is the parsed skill with the host's name and description: the YAML
+// parse when the host read the frontmatter as YAML, else only what the
+// host read.
+func (h *hostParser) skill(name, desc string) *skill.Skill {
 	var s skill.Skill
-	if parsed != nil && !f.fromLines && pp.YAML != "subset" && f.yamlError == "" {
-		s = *parsed
+	if h.parsed != nil && !h.f.fromLines && h.p.Parse.YAML != "subset" && h.f.yamlError == "" {
+		s = *h.parsed
 	}
 	s.Name, s.Description, s.Body = name, desc, ""
 	if s.WhenToUse == "" {
-		s.WhenToUse = f.whenToUse // a subset parse has no parsed skill
+		s.WhenToUse = h.f.whenToUse // a subset parse has no parsed skill
 	}
-	s.RawName = raw
-	s.DisableModelInvocation = out.hidden
-	s.HasFrontmatter = hasFM
-	out.skill = &s
-	return out
+	s.RawName = h.raw
+	s.DisableModelInvocation = h.out.hidden
+	s.HasFrontmatter = h.hasFM
+	return &s
 }
 
 // splitHostFences splits text (LF line endings) into frontmatter and body:
