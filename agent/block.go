@@ -9,6 +9,7 @@ import (
 	"text/template"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -199,7 +200,7 @@ func (b *Block) Diagnostic(path string) (d skill.Diagnostic, ok bool) {
 		parts = append(parts, fmt.Sprintf("%s left out (%s)", outfmt.Count(n, "skill"), outfmt.Names(b.Dropped)))
 	}
 	return skill.Diagnostic{
-		Code:     skill.CodeCatalogTruncated,
+		Code:     diagcode.CatalogTruncated,
 		Severity: skill.SeverityWarning,
 		Path:     path,
 		Message: fmt.Sprintf("the catalog block is over its budget of %d characters: %s; they stay loadable by name and findable by search",

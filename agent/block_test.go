@@ -16,6 +16,7 @@ import (
 
 	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -344,7 +345,7 @@ func TestBlockBudgetGolden(t *testing.T) {
 		// where the checkout lives; the golden file names it $BUDGET.
 		dtext := strings.ReplaceAll(d.String(), fmt.Sprintf("budget of %d", tt.budget), "budget of $BUDGET")
 		golden(t, strings.TrimSuffix(tt.name, ".xml")+".diag", dtext+"\n")
-		if d.Code != skill.CodeCatalogTruncated || d.Severity != skill.SeverityWarning {
+		if d.Code != diagcode.CatalogTruncated || d.Severity != skill.SeverityWarning {
 			t.Errorf("%s: diagnostic %s %s", tt.name, d.Code, d.Severity)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/skillet-go/skillet/internal/benchtree/tree"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/testcorpus"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -101,8 +102,8 @@ func TestListWithoutOpenat2(t *testing.T) {
 	was := noOpenat2.Swap(true)
 	n2, c2 := list()
 	noOpenat2.Store(was)
-	if len(n1) != 1 || n1[0] != "in" || len(c1) != 1 || c1[0] != skill.CodePathEscape {
-		t.Errorf("with openat2: %v %v, want [in] [%s]", n1, c1, skill.CodePathEscape)
+	if len(n1) != 1 || n1[0] != "in" || len(c1) != 1 || c1[0] != diagcode.PathEscape {
+		t.Errorf("with openat2: %v %v, want [in] [%s]", n1, c1, diagcode.PathEscape)
 	}
 	if len(n1) != len(n2) || len(c1) != len(c2) || (len(n2) > 0 && n1[0] != n2[0]) || (len(c2) > 0 && c1[0] != c2[0]) {
 		t.Errorf("without openat2: %v %v, with it %v %v", n2, c2, n1, c1)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -154,7 +155,7 @@ func TestWalkLimits(t *testing.T) {
 	if diff := cmp.Diff([]string{"six"}, names(l)); diff != "" {
 		t.Errorf("skills (-want +got):\n%s", diff)
 	}
-	if d := findDiag(l, skill.CodeWalkLimit); d == nil || !strings.HasSuffix(d.Path, "a/b/c/d/e/f/seven") {
+	if d := findDiag(l, diagcode.WalkLimit); d == nil || !strings.HasSuffix(d.Path, "a/b/c/d/e/f/seven") {
 		t.Errorf("walk-limit diagnostic: %+v", d)
 	}
 
@@ -168,7 +169,7 @@ func TestWalkLimits(t *testing.T) {
 	if diff := cmp.Diff([]string{"s-g1", "s-g2"}, names(l)); diff != "" {
 		t.Errorf("folder limit (-want +got):\n%s", diff)
 	}
-	if d := findDiag(l, skill.CodeWalkLimit); d == nil || !strings.HasSuffix(d.Path, "skills/g3") {
+	if d := findDiag(l, diagcode.WalkLimit); d == nil || !strings.HasSuffix(d.Path, "skills/g3") {
 		t.Errorf("walk-limit diagnostic: %+v", d)
 	}
 }
@@ -207,7 +208,7 @@ func TestPrecedence(t *testing.T) {
 	if diff := cmp.Diff(want, codes(l, filepath.Dir(e.ws))); diff != "" {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)
 	}
-	d := findDiag(l, skill.CodeShadowed)
+	d := findDiag(l, diagcode.Shadowed)
 	if !strings.Contains(d.Message, filepath.Join(e.ws, ".agents/skills/shared/SKILL.md")) || d.Related == "" {
 		t.Errorf("shadowed does not name both paths: %+v", d)
 	}
@@ -392,7 +393,7 @@ func TestDirectoryEscape(t *testing.T) {
 func TestWorkspaceMissing(t *testing.T) {
 	e := newEnv(t)
 	_, l := e.list(t, &Options{Workspace: filepath.Join(e.ws, "nope"), NoUser: true})
-	if d := findDiag(l, skill.CodeWorkspaceMissing); d == nil || d.Severity != skill.SeverityError {
+	if d := findDiag(l, diagcode.WorkspaceMissing); d == nil || d.Severity != skill.SeverityError {
 		t.Errorf("no workspace-missing error: %v", l.Diagnostics)
 	}
 	if len(l.Roots) != 0 {
@@ -434,7 +435,7 @@ func TestLimits(t *testing.T) {
 	if !strings.HasPrefix(loaded.Body, "é line of text") || strings.ContainsRune(loaded.Body, 0xFFFD) {
 		t.Errorf("truncated body cut badly: %q", loaded.Body[:20])
 	}
-	if d := findDiag(l, skill.CodeTooLarge); d == nil || !strings.Contains(d.Message, "1001") ||
+	if d := findDiag(l, diagcode.TooLarge); d == nil || !strings.Contains(d.Message, "1001") ||
 		!strings.Contains(d.Message, fmt.Sprintf("and %d are left out", len(big)-1001)) {
 		t.Errorf("too-large: %+v", d)
 	}
@@ -442,7 +443,7 @@ func TestLimits(t *testing.T) {
 	if diff := cmp.Diff([]string{"big", "s1", "s2"}, listed); diff != "" {
 		t.Errorf("listed (-want +got):\n%s", diff)
 	}
-	d := findDiag(l, skill.CodeCatalogTruncated)
+	d := findDiag(l, diagcode.CatalogTruncated)
 	if d == nil || !strings.Contains(d.Message, "s3, s4") {
 		t.Errorf("catalog-truncated does not name the skills left out: %+v", d)
 	}
@@ -484,7 +485,7 @@ colour: blue
 	if diff := cmp.Diff([]string{"t"}, names(l)); diff != "" {
 		t.Errorf("directories did not replace the project roots (-want +got):\n%s", diff)
 	}
-	d := findDiag(l, CodeConfigUnknownKey)
+	d := findDiag(l, diagcode.ConfigUnknownKey)
 	if d == nil || d.Line != 9 || d.Column != 1 || !strings.Contains(d.Message, "colour") {
 		t.Errorf("unknown key: %+v", d)
 	}
@@ -598,7 +599,7 @@ func TestCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	l = list()
-	if diff := cmp.Diff([]string{"c"}, names(l)); diff != "" || findDiag(l, skill.CodeParseError) == nil {
+	if diff := cmp.Diff([]string{"c"}, names(l)); diff != "" || findDiag(l, diagcode.ParseError) == nil {
 		t.Errorf("broken edit: %v %v", names(l), l.Diagnostics)
 	}
 	// The repair has another size than the broken file, so its stamp

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/internal/suggest"
@@ -102,7 +103,7 @@ func (e *ConfigError) Error() string {
 		if x.Line > 0 {
 			pos = fmt.Sprintf("%s:%d:%d", x.Path, x.Line, x.Column)
 		}
-		fmt.Fprintf(&b, "%s: %s [%s]", pos, x.Message, skill.CodeConfigInvalid)
+		fmt.Fprintf(&b, "%s: %s [%s]", pos, x.Message, diagcode.ConfigInvalid)
 	}
 	return b.String()
 }
@@ -180,7 +181,7 @@ func parseConfig(path string, data []byte) (*Config, []skill.Diagnostic, error) 
 				msg += fmt.Sprintf("; did you mean %s?", near)
 			}
 			diags = append(diags, skill.Diagnostic{
-				Code: CodeConfigUnknownKey, Severity: skill.SeverityWarning, Path: path,
+				Code: diagcode.ConfigUnknownKey, Severity: skill.SeverityWarning, Path: path,
 				Line: k.Line, Column: k.Column, Message: msg,
 			})
 		}
@@ -406,7 +407,7 @@ func parseLintConfig(path string, v *yamlx.Node) (*LintConfig, []skill.Diagnosti
 			if near := suggest.Nearest(key, lintKeys); near != "" {
 				msg += fmt.Sprintf("; did you mean %s?", near)
 			}
-			diags = append(diags, skill.Diagnostic{Code: CodeConfigUnknownKey, Severity: skill.SeverityWarning, Path: path,
+			diags = append(diags, skill.Diagnostic{Code: diagcode.ConfigUnknownKey, Severity: skill.SeverityWarning, Path: path,
 				Line: k.Line, Column: k.Column, Message: msg})
 		}
 	}
@@ -436,11 +437,7 @@ func configSetterOf(key string) configSetter {
 	return nil
 }
 
-// CodeConfigUnknownKey: skillet.yaml has a key skillet does not know; it
-// is ignored.
-const CodeConfigUnknownKey skill.Code = "config-unknown-key"
-
-var _ = skill.Register(skill.CodeInfo{Code: CodeConfigUnknownKey, Severity: skill.SeverityWarning,
+var _ = skill.Register(skill.CodeInfo{Code: diagcode.ConfigUnknownKey, Severity: skill.SeverityWarning,
 	Summary: "the configuration file has a key skillet does not know; it is ignored",
 	Remedy:  "correct the key's spelling (the message names the nearest key), or remove it",
 	Source:  "docs/discovery.md#configuration",

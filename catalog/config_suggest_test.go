@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,7 +26,7 @@ func TestConfigSuggests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := findDiag(l, CodeConfigUnknownKey); d == nil || !strings.HasSuffix(d.Message, `unknown configuration key "maxSkils" (ignored); did you mean maxSkills?`) {
+	if d := findDiag(l, diagcode.ConfigUnknownKey); d == nil || !strings.HasSuffix(d.Message, `unknown configuration key "maxSkils" (ignored); did you mean maxSkills?`) {
 		t.Errorf("unknown key: %+v", d)
 	}
 	write("preset: claud\n")

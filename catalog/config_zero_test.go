@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"errors"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"slices"
 	"strings"
 	"testing"
@@ -42,7 +43,7 @@ func TestLintConfig(t *testing.T) {
 	if len(lc.PerPathIgnores) != 1 || lc.PerPathIgnores[0].Path.Value != "a/**" || lc.PerPathIgnores[0].Codes[0].Value != "x" {
 		t.Errorf("perPathIgnores = %+v", lc.PerPathIgnores)
 	}
-	if len(diags) != 1 || diags[0].Code != CodeConfigUnknownKey || diags[0].Line != 8 || !strings.Contains(diags[0].Message, "did you mean select?") {
+	if len(diags) != 1 || diags[0].Code != diagcode.ConfigUnknownKey || diags[0].Line != 8 || !strings.Contains(diags[0].Message, "did you mean select?") {
 		t.Errorf("diags = %v", diags)
 	}
 	_, _, err = parseConfig("/ws/skillet.yaml", []byte("maxSkills: x\nlint:\n  select: {a: b}\n  severity: [x]\n"))

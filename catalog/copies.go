@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -20,11 +21,11 @@ func otherFolder(w, s *Skill) (skill.Diagnostic, bool) {
 		return skill.Diagnostic{}, false
 	}
 	if sameBytes(w.Location, s.Location) {
-		return skill.Diagnostic{Code: skill.CodeDuplicateCopy, Severity: skill.SeverityNote,
+		return skill.Diagnostic{Code: diagcode.DuplicateCopy, Severity: skill.SeverityNote,
 			Path: s.Location, Skill: s.Name, Related: w.Location,
 			Message: fmt.Sprintf("the skill %q in %s is a copy of the one in %s, which is listed", s.Name, s.Folder, w.Folder)}, true
 	}
-	return skill.Diagnostic{Code: skill.CodeShadowed, Severity: skill.SeverityWarning,
+	return skill.Diagnostic{Code: diagcode.Shadowed, Severity: skill.SeverityWarning,
 		Path: s.Location, Skill: s.Name, Related: w.Location,
 		Message: fmt.Sprintf("the skill %q in %s differs from the one in %s, which is listed; this one is not", s.Name, s.Folder, w.Folder)}, true
 }

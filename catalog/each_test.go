@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/skillet-go/skillet/internal/benchtree/tree"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -103,7 +104,7 @@ func TestEachAfterLettingGo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, code := range []skill.Code{skill.CodeDuplicateName, skill.CodeShadowed, skill.CodeNestedSkill} {
+		for _, code := range []skill.Code{diagcode.DuplicateName, diagcode.Shadowed, diagcode.NestedSkill} {
 			if findDiag(l, code) == nil {
 				t.Errorf("ignored=%v: no %s in %v", ignored, code, codes(l, e.ws))
 			}
@@ -183,7 +184,7 @@ func TestSymlinkedFolderGivesWay(t *testing.T) {
 		t.Errorf("skills at %q, want %q", got, want)
 	}
 	for _, d := range l.Diagnostics {
-		if d.Code == skill.CodeNameMismatch {
+		if d.Code == diagcode.NameMismatch {
 			t.Errorf("finding %v", d)
 		}
 	}

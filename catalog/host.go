@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/skillet-go/skillet/internal/catalogx"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/internal/profile"
@@ -500,7 +501,7 @@ func (c *Catalog) hostListing(p *profile.Profile, l *Listing, verdicts []hostVer
 		cand.Skill = s
 		l.Skills = append(l.Skills, s)
 		if v.Any {
-			diags = append(diags, skill.Diagnostic{Code: skill.CodeNotLoaded, Severity: skill.SeverityWarning, Path: v.Path,
+			diags = append(diags, skill.Diagnostic{Code: diagcode.NotLoaded, Severity: skill.SeverityWarning, Path: v.Path,
 				Skill: v.Name, Message: fmt.Sprintf("%s loads one of the skills named %q, not always the same one; it may load another copy instead of this one", p.Name, v.Name)})
 		}
 	}
@@ -515,7 +516,7 @@ func (c *Catalog) hostListing(p *profile.Profile, l *Listing, verdicts []hostVer
 
 // notLoaded is the diagnostic of a file the host does not load.
 func notLoaded(p *profile.Profile, v *hostVerdict) skill.Diagnostic {
-	d := skill.Diagnostic{Code: skill.CodeNotLoaded, Severity: skill.SeverityWarning, Path: v.Path,
+	d := skill.Diagnostic{Code: diagcode.NotLoaded, Severity: skill.SeverityWarning, Path: v.Path,
 		Message: fmt.Sprintf("%s does not load this skill: %s", p.Name, v.Reason), Related: v.Winner}
 	if v.Skill != nil {
 		d.Skill = v.Skill.Name
@@ -561,7 +562,7 @@ func (c *Catalog) unreadFolders(p *profile.Profile) []skill.Diagnostic {
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() || n == 0 {
 			continue
 		}
-		diags = append(diags, skill.Diagnostic{Code: skill.CodeNotLoaded, Severity: skill.SeverityWarning, Path: dir,
+		diags = append(diags, skill.Diagnostic{Code: diagcode.NotLoaded, Severity: skill.SeverityWarning, Path: dir,
 			Message: fmt.Sprintf("%s does not read %s, which holds %s", p.Name, d, outfmt.Count(n, "skill file"))})
 	}
 	return diags

@@ -17,6 +17,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -156,7 +157,7 @@ func TestHostileSparseGiant(t *testing.T) {
 	if diff := cmp.Diff([]string{"ok"}, names(l)); diff != "" {
 		t.Errorf("skills (-want +got):\n%s", diff)
 	}
-	if countCode(l, skill.CodeTooLarge) != 1 || countCode(l, skill.CodeInvalidEncoding) != 1 {
+	if countCode(l, diagcode.TooLarge) != 1 || countCode(l, diagcode.InvalidEncoding) != 1 {
 		t.Errorf("want too-large and invalid-encoding (the zeros): %v", codes(l, e.ws))
 	}
 }
@@ -181,7 +182,7 @@ func TestHostileManyEmptyFolders(t *testing.T) {
 	if diff := cmp.Diff([]string{"aaa-ok"}, names(l)); diff != "" {
 		t.Errorf("skills (-want +got):\n%s", diff)
 	}
-	if countCode(l, skill.CodeWalkLimit) != 1 {
+	if countCode(l, diagcode.WalkLimit) != 1 {
 		t.Errorf("want one walk-limit: %v", codes(l, e.ws))
 	}
 }
@@ -201,7 +202,7 @@ func TestHostileDeepNesting(t *testing.T) {
 	if diff := cmp.Diff([]string{"ok"}, names(l)); diff != "" {
 		t.Errorf("skills (-want +got):\n%s", diff)
 	}
-	if countCode(l, skill.CodeWalkLimit) != 1 {
+	if countCode(l, diagcode.WalkLimit) != 1 {
 		t.Errorf("want one walk-limit: %v", codes(l, e.ws))
 	}
 }
@@ -223,7 +224,7 @@ func TestHostileSymlinkRing(t *testing.T) {
 	if diff := cmp.Diff([]string{"ok"}, names(l)); diff != "" {
 		t.Errorf("skills (-want +got):\n%s", diff)
 	}
-	if got := countCode(l, skill.CodeSymlinkLoop); got != n {
+	if got := countCode(l, diagcode.SymlinkLoop); got != n {
 		t.Errorf("%d symlink-loop diagnostics, want %d", got, n)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -173,7 +174,7 @@ func (h *hostParser) yaml(src, fm, path string, flat bool) bool {
 func yamlProblem(s *skill.Skill, diags []skill.Diagnostic) (msg string, ok bool) {
 	ok = s != nil && !s.Recovered
 	for _, d := range diags {
-		if d.Code == skill.CodeParseError || d.Code == skill.CodeParseRecovered {
+		if d.Code == diagcode.ParseError || d.Code == diagcode.ParseRecovered {
 			ok = false
 			if msg == "" {
 				msg = fmt.Sprintf("line %d: %s", d.Line, d.Message)
@@ -402,7 +403,7 @@ func refusedYAML(pp *profile.Parse, fm string, diags []skill.Diagnostic) string 
 	}
 	if pp.DuplicateKeys == "drop" {
 		for _, d := range diags {
-			if d.Code == skill.CodeDuplicateField {
+			if d.Code == diagcode.DuplicateField {
 				return "the frontmatter gives a key twice, which its YAML reader refuses (line " + fmt.Sprint(d.Line) + ")"
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -47,7 +48,7 @@ func (w *walker) ignoredDir(dir string, depth int) {
 		if !w.ignoredLimited {
 			w.ignoredLimited = true
 			w.diags = append(w.diags, skill.Diagnostic{
-				Code: skill.CodeWalkLimit, Severity: skill.SeverityWarning, Path: dir,
+				Code: diagcode.WalkLimit, Severity: skill.SeverityWarning, Path: dir,
 				Message: fmt.Sprintf("the search of ignored entries in %s stopped at the depth or folder limit; %s and what follows it were not checked", w.root.Path, dir),
 			})
 		}

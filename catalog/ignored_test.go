@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -84,11 +85,11 @@ func TestIgnored(t *testing.T) {
 		for _, d := range l.Diagnostics {
 			codes = append(codes, d.Code)
 		}
-		hasParseError := slices.Contains(codes, skill.CodeParseError)
+		hasParseError := slices.Contains(codes, diagcode.ParseError)
 		if hasParseError != ignored {
 			t.Errorf("Ignored=%v: parse-error of the broken ignored file reported = %v (codes %v)", ignored, hasParseError, codes)
 		}
-		if slices.Contains(codes, skill.CodeDuplicateName) || slices.Contains(codes, skill.CodeShadowed) {
+		if slices.Contains(codes, diagcode.DuplicateName) || slices.Contains(codes, diagcode.Shadowed) {
 			t.Errorf("Ignored=%v: an ignored file took part in precedence: %v", ignored, codes)
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -317,7 +318,7 @@ func (c *Catalog) indexDiagnostic() []skill.Diagnostic {
 	if c.idx == nil || c.idx.untrusted == "" {
 		return nil
 	}
-	return []skill.Diagnostic{{Code: skill.CodeIndexUntrusted, Severity: skill.SeverityWarning, Path: c.idx.untrustedPath,
+	return []skill.Diagnostic{{Code: diagcode.IndexUntrusted, Severity: skill.SeverityWarning, Path: c.idx.untrustedPath,
 		Message: c.idx.untrusted + "; the persistent index is not used"}}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -62,7 +63,7 @@ func TestIndexUntrusted(t *testing.T) {
 			}
 			var warns []skill.Diagnostic
 			for _, d := range l.Diagnostics {
-				if d.Code == skill.CodeIndexUntrusted {
+				if d.Code == diagcode.IndexUntrusted {
 					warns = append(warns, d)
 				}
 			}

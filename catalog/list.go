@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/skillet-go/skillet/internal/catalogx"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -242,7 +243,7 @@ func (c *Catalog) startDiags() []skill.Diagnostic {
 	diags := slices.Clone(c.cfgDiags)
 	if !c.wsExists {
 		diags = append(diags, skill.Diagnostic{
-			Code: skill.CodeWorkspaceMissing, Severity: skill.SeverityError, Path: c.workspace,
+			Code: diagcode.WorkspaceMissing, Severity: skill.SeverityError, Path: c.workspace,
 			Message: "the workspace folder does not exist; project roots are not scanned",
 		})
 	}
@@ -287,7 +288,7 @@ func (c *Catalog) nestedDiags(ctx context.Context, lost []*candidate) []skill.Di
 				sub := filepath.Join(dir, e.Name())
 				if f := skillFileIn(sub); f != "" {
 					n++
-					out = append(out, skill.Diagnostic{Code: skill.CodeNestedSkill, Severity: skill.SeverityWarning,
+					out = append(out, skill.Diagnostic{Code: diagcode.NestedSkill, Severity: skill.SeverityWarning,
 						Path: f, Related: cand.path,
 						Message: fmt.Sprintf("this skill is inside the skill folder %s, whose own skill does not load (see its diagnostic); nothing below a skill folder is discovered, so this one does not load either: move it out, or fix the outer skill", cand.dir)})
 				}
@@ -759,28 +760,28 @@ func readDiag(cand candidate, err error) skill.Diagnostic {
 	var esc *errEscape
 	switch {
 	case errors.As(err, &esc):
-		d.Code, d.Severity = skill.CodePathEscape, skill.SeverityError
+		d.Code, d.Severity = diagcode.PathEscape, skill.SeverityError
 		d.Message = fmt.Sprintf("the skill file %s; skipped", esc.Error())
 	case errors.Is(err, syscall.ELOOP) || strings.Contains(err.Error(), "too many links"):
-		d.Code = skill.CodeSymlinkLoop
+		d.Code = diagcode.SymlinkLoop
 		d.Message = "the skill file is a symlink loop; skipped"
 	case errors.Is(err, fs.ErrNotExist):
 		if fi, lerr := os.Lstat(cand.path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
 			target, _ := os.Readlink(cand.path)
-			d.Code = skill.CodeBrokenLink
+			d.Code = diagcode.BrokenLink
 			d.Message = fmt.Sprintf("the skill file is a symlink to %q, which does not exist; skipped", target)
 		} else {
-			d.Code = skill.CodeUnreadable
+			d.Code = diagcode.Unreadable
 			d.Message = "the skill file disappeared while it was being read; skipped"
 		}
 	case errors.Is(err, errUnstable):
-		d.Code = skill.CodeUnreadable
+		d.Code = diagcode.Unreadable
 		d.Message = fmt.Sprintf("the skill file kept changing while it was read (%d attempts); skipped until it settles", readAttempts)
 	case errors.Is(err, ErrNotFile):
-		d.Code = skill.CodeUnreadable
+		d.Code = diagcode.Unreadable
 		d.Message = fmt.Sprintf("the skill file is %s; skipped", err)
 	default:
-		d.Code = skill.CodeUnreadable
+		d.Code = diagcode.Unreadable
 		d.Message = fmt.Sprintf("the skill file cannot be read: %s; skipped", errText(err))
 	}
 	return d

@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/skillet-go/skillet/skill"
+	"github.com/skillet-go/skillet/internal/diagcode"
 )
 
 // TestFewDescriptors: under a descriptor limit of 12, which Go cannot
@@ -51,7 +51,7 @@ func TestFewDescriptors(t *testing.T) {
 			}
 			unreadable := 0
 			for _, d := range l.Diagnostics {
-				if d.Code == skill.CodeUnreadable {
+				if d.Code == diagcode.Unreadable {
 					unreadable++
 				}
 			}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -48,7 +49,7 @@ func (c *Catalog) listAll(ctx context.Context) (*Listing, error) {
 		}
 		skills = append(skills, dl.Skills...)
 		for _, d := range dl.Diagnostics {
-			if d.Code != skill.CodeCatalogTruncated { // maxSkills counts every source: below
+			if d.Code != diagcode.CatalogTruncated { // maxSkills counts every source: below
 				diags = append(diags, d)
 			}
 		}
@@ -62,7 +63,7 @@ func (c *Catalog) listAll(ctx context.Context) (*Listing, error) {
 	kept := skills[:0:0]
 	for _, s := range skills {
 		if w, ok := byName[s.Name]; ok {
-			diags = append(diags, skill.Diagnostic{Code: skill.CodeShadowed, Severity: skill.SeverityWarning,
+			diags = append(diags, skill.Diagnostic{Code: diagcode.Shadowed, Severity: skill.SeverityWarning,
 				Path: s.Location, Skill: s.Name, Related: w.Location,
 				Message: fmt.Sprintf("the skill %q at %s is shadowed by the one at %s, from a source earlier in Options.Sources", s.Name, s.Location, w.Location)})
 			continue

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -73,7 +74,7 @@ func (w *walker) pluginName(dir string) (name string, ok bool) {
 	folder := folderPluginName(dir)
 	res, err := readSkillFile(path, maxManifestBytes, w.allowed)
 	if err != nil {
-		w.diags = append(w.diags, skill.Diagnostic{Code: skill.CodeUnreadable, Severity: skill.SeverityWarning, Path: path,
+		w.diags = append(w.diags, skill.Diagnostic{Code: diagcode.Unreadable, Severity: skill.SeverityWarning, Path: path,
 			Message: "the plugin manifest cannot be read: " + errText(err) + "; the plugin's skills are named " + folder + ":NAME, after its folder"})
 		return folder, true
 	}
@@ -91,7 +92,7 @@ func (w *walker) pluginName(dir string) (name string, ok bool) {
 	} else {
 		return s, true
 	}
-	w.diags = append(w.diags, skill.Diagnostic{Code: skill.CodeUnreadable, Severity: skill.SeverityWarning, Path: path,
+	w.diags = append(w.diags, skill.Diagnostic{Code: diagcode.Unreadable, Severity: skill.SeverityWarning, Path: path,
 		Message: "the plugin manifest cannot be used: " + why + "; the plugin's skills are named " + folder + ":NAME, after its folder"})
 	return folder, true
 }

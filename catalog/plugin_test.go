@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -140,7 +141,7 @@ func TestPluginManifest(t *testing.T) {
 			if got := names(l); !slices.Equal(got, []string{tt.want}) {
 				t.Errorf("names %v, want [%s]", got, tt.want)
 			}
-			d := findDiag(l, skill.CodeUnreadable)
+			d := findDiag(l, diagcode.Unreadable)
 			if (d != nil) != tt.warn || d != nil && d.Path != filepath.Join(e.ws, "plugins/box/.claude-plugin/plugin.json") {
 				t.Errorf("warning %v, want one: %v", d, tt.warn)
 			}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -211,11 +212,11 @@ func (p *prec) add(cand *candidate, e *entry, loaded bool) {
 	cd := p.addCandidate(cand)
 	p.diags = append(p.diags, e.diags...)
 	if cand.fileCase {
-		p.diags = append(p.diags, skill.Diagnostic{Code: skill.CodeFileCase, Severity: skill.SeverityWarning, Path: cand.path,
+		p.diags = append(p.diags, skill.Diagnostic{Code: diagcode.FileCase, Severity: skill.SeverityWarning, Path: cand.path,
 			Message: fmt.Sprintf("the skill file is named %s; %s is the standard name", filepath.Base(cand.path), SkillFile)})
 	}
 	if e.truncated {
-		p.diags = append(p.diags, skill.Diagnostic{Code: skill.CodeTooLarge, Severity: skill.SeverityWarning, Path: cand.path,
+		p.diags = append(p.diags, skill.Diagnostic{Code: diagcode.TooLarge, Severity: skill.SeverityWarning, Path: cand.path,
 			Message: fmt.Sprintf("the file is %d bytes; only the first %d (maxSkillBytes) are read and %d are left out", e.size, c.settings.MaxSkillBytes, max(e.size-int64(c.settings.MaxSkillBytes), 0))})
 	}
 	if e.skill == nil {
@@ -242,7 +243,7 @@ func (p *prec) add(cand *candidate, e *entry, loaded bool) {
 	if w, ok := p.rival(s.Name); ok {
 		if d, ok := otherFolder(w, s); ok {
 			p.diags = append(p.diags, d)
-			if d.Code != skill.CodeDuplicateCopy {
+			if d.Code != diagcode.DuplicateCopy {
 				p.lost = append(p.lost, cand)
 			}
 			return
@@ -250,7 +251,7 @@ func (p *prec) add(cand *candidate, e *entry, loaded bool) {
 		if w.Root == s.Root && ownName(s) && !ownName(w) {
 			// Two skills of one root: the copy whose name is its
 			// folder's wins over the one found first.
-			p.diags = append(p.diags, skill.Diagnostic{Code: skill.CodeDuplicateName, Severity: skill.SeverityError,
+			p.diags = append(p.diags, skill.Diagnostic{Code: diagcode.DuplicateName, Severity: skill.SeverityError,
 				Path: w.Location, Skill: s.Name, Related: s.Location,
 				Message: fmt.Sprintf("the skill %q is also defined at %s, which loads because its folder has the skill's name; this copy, in the folder %q, does not",
 					s.Name, s.Location, folderName(w))})
@@ -263,11 +264,11 @@ func (p *prec) add(cand *candidate, e *entry, loaded bool) {
 			p.lost = append(p.lost, &candidate{root: cand.root, path: w.Location, dir: w.BaseDir, flat: w.Flat})
 			return
 		} else if w.Scope == s.Scope {
-			p.diags = append(p.diags, skill.Diagnostic{Code: skill.CodeDuplicateName, Severity: skill.SeverityError,
+			p.diags = append(p.diags, skill.Diagnostic{Code: diagcode.DuplicateName, Severity: skill.SeverityError,
 				Path: s.Location, Skill: s.Name, Related: w.Location,
 				Message: fmt.Sprintf("the skill %q is also defined at %s, which loads; this copy does not", s.Name, w.Location)})
 		} else {
-			p.diags = append(p.diags, skill.Diagnostic{Code: skill.CodeShadowed, Severity: skill.SeverityWarning,
+			p.diags = append(p.diags, skill.Diagnostic{Code: diagcode.Shadowed, Severity: skill.SeverityWarning,
 				Path: s.Location, Skill: s.Name, Related: w.Location,
 				Message: fmt.Sprintf("the %s skill %q is shadowed by the %s skill at %s", s.Scope, s.Name, w.Scope, w.Location)})
 		}
@@ -309,7 +310,7 @@ func (m *limit) truncated(diags []skill.Diagnostic, workspace string) []skill.Di
 	if len(m.left) == 0 {
 		return diags
 	}
-	return append(diags, skill.Diagnostic{Code: skill.CodeCatalogTruncated, Severity: skill.SeverityWarning,
+	return append(diags, skill.Diagnostic{Code: diagcode.CatalogTruncated, Severity: skill.SeverityWarning,
 		Path: workspace,
 		Message: fmt.Sprintf("the catalog lists %s (maxSkills %d); %d more %s loadable by name and findable by search: %s",
 			outfmt.Count(m.listed, "skill"), m.max, len(m.left), map[bool]string{true: "stays", false: "stay"}[len(m.left) == 1], outfmt.Names(m.left))})

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/skill"
@@ -213,7 +214,7 @@ func (c *Catalog) resolveRoots() ([]*Root, []skill.Diagnostic) {
 				}
 				if !within(p, dir) || (pathExists(p) && !c.trusted(realPath(p)) && !within(realPath(p), boundary)) {
 					diags = append(diags, skill.Diagnostic{
-						Code: skill.CodeDirectoryEscape, Severity: skill.SeverityError, Path: p,
+						Code: diagcode.DirectoryEscape, Severity: skill.SeverityError, Path: p,
 						Message: fmt.Sprintf("the configured directory %q resolves to %s, outside the workspace %s; it is not scanned", d, realPath(p), dir),
 					})
 					continue
@@ -253,7 +254,7 @@ func (c *Catalog) resolveRoots() ([]*Root, []skill.Diagnostic) {
 			// Preset roots often do not exist; an extra path was named on
 			// purpose, so a missing one is most likely a typo.
 			d := skill.Diagnostic{
-				Code: skill.CodeUnreadable, Severity: skill.SeverityWarning, Path: p,
+				Code: diagcode.Unreadable, Severity: skill.SeverityWarning, Path: p,
 				Message: "the extra path does not exist; nothing is discovered there",
 			}
 			if i < len(c.cfg.ExtraPaths) && i < len(c.cfg.extraAt) && c.cfg.Path != "" {

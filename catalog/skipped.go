@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/ignore"
 	"github.com/skillet-go/skillet/internal/outfmt"
@@ -72,7 +73,7 @@ func (c *Catalog) skippedDiags(roots []*Root) []skill.Diagnostic {
 			if rel, err := filepath.Rel(c.cwd, p); err == nil && !strings.HasPrefix(rel, "..") {
 				arg = rel
 			}
-			diags = append(diags, skill.Diagnostic{Code: skill.CodeSkillsSkipped, Severity: skill.SeverityWarning, Path: p,
+			diags = append(diags, skill.Diagnostic{Code: diagcode.SkillsSkipped, Severity: skill.SeverityWarning, Path: p,
 				Message: fmt.Sprintf("no skill loads, but %s holds %s, skipped because the folder's name starts with %q; add --root %s to read %s",
 					filepath.ToSlash(p), outfmt.Count(n, "skill file"), e.Name()[:1], filepath.ToSlash(arg), map[bool]string{true: "it", false: "them"}[n == 1])})
 		}
@@ -86,7 +87,7 @@ func (c *Catalog) skippedDiags(roots []*Root) []skill.Diagnostic {
 		walk(r.Path, 0, r)
 		if withheld > 0 {
 			file := filepath.Join(r.Path, IgnoreFile)
-			diags = append(diags, skill.Diagnostic{Code: skill.CodeSkillsSkipped, Severity: skill.SeverityWarning, Path: file,
+			diags = append(diags, skill.Diagnostic{Code: diagcode.SkillsSkipped, Severity: skill.SeverityWarning, Path: file,
 				Message: fmt.Sprintf("no skill loads, but %s excludes %s (%s%s); remove or narrow its patterns to load %s",
 					filepath.ToSlash(file), outfmt.Count(withheld, "skill folder"), firstHeld,
 					map[bool]string{true: "", false: ", ..."}[withheld == 1], map[bool]string{true: "it", false: "them"}[withheld == 1])})
@@ -124,7 +125,7 @@ func (c *Catalog) workspaceHoldsSkills(roots []*Root) []skill.Diagnostic {
 	if len(names) == 0 {
 		return nil
 	}
-	return []skill.Diagnostic{{Code: skill.CodeSkillsSkipped, Severity: skill.SeverityWarning, Path: c.workspace,
+	return []skill.Diagnostic{{Code: diagcode.SkillsSkipped, Severity: skill.SeverityWarning, Path: c.workspace,
 		Message: fmt.Sprintf("no skill loads, but the workspace itself holds %s (%s): the workspace is the project folder, whose skills folders are read; to read this folder as a root, add --root %s (catalog.Options.ExtraPaths)",
 			outfmt.Count(len(names), "skill folder"), outfmt.Names(names), filepath.ToSlash(c.workspace))}}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -160,7 +161,7 @@ func (src *source) list(ctx context.Context, c *Catalog) ([]*Skill, []skill.Diag
 		}
 		ents, err := fs.ReadDir(src.FS, dir)
 		if err != nil {
-			diags = append(diags, skill.Diagnostic{Code: skill.CodeUnreadable, Severity: skill.SeverityWarning,
+			diags = append(diags, skill.Diagnostic{Code: diagcode.Unreadable, Severity: skill.SeverityWarning,
 				Path: src.location(src.rel(dir)), Message: fmt.Sprintf("the folder cannot be read: %v", err)})
 			return
 		}
@@ -206,13 +207,13 @@ func (src *source) read(c *Catalog, file string, fi fs.FileInfo, next map[string
 	if e == nil || e.size != fi.Size() || e.mtime != fi.ModTime().UnixNano() {
 		data, truncated, err := readFS(src.FS, file, c.settings.MaxSkillBytes)
 		if err != nil {
-			return nil, []skill.Diagnostic{{Code: skill.CodeUnreadable, Severity: skill.SeverityError, Path: loc,
+			return nil, []skill.Diagnostic{{Code: diagcode.Unreadable, Severity: skill.SeverityError, Path: loc,
 				Message: fmt.Sprintf("the skill file cannot be read: %v", err)}}
 		}
 		p, diags := parseSkill(data, &skill.Options{Path: loc, Mode: c.settings.Mode,
 			MaxDescriptionChars: c.settings.MaxDescriptionChars, Truncated: truncated, SkipBody: !c.opts.bodies}, path.Dir(file))
 		if truncated {
-			diags = append(diags, skill.Diagnostic{Code: skill.CodeTooLarge, Severity: skill.SeverityWarning, Path: loc,
+			diags = append(diags, skill.Diagnostic{Code: diagcode.TooLarge, Severity: skill.SeverityWarning, Path: loc,
 				Message: fmt.Sprintf("the file is %d bytes; only the first %d (maxSkillBytes) are read", fi.Size(), c.settings.MaxSkillBytes)})
 		}
 		e = &fsEntry{size: fi.Size(), mtime: fi.ModTime().UnixNano(), parsed: p, diags: diags, truncated: truncated}

@@ -12,6 +12,7 @@ import (
 	"testing/fstest"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -134,7 +135,7 @@ func TestSourcesPrecedence(t *testing.T) {
 	}
 	shadowed := 0
 	for _, d := range l.Diagnostics {
-		if d.Code == skill.CodeShadowed && strings.HasPrefix(d.Path, "embed://") {
+		if d.Code == diagcode.Shadowed && strings.HasPrefix(d.Path, "embed://") {
 			shadowed++
 		}
 	}
@@ -159,7 +160,7 @@ func TestSourcesPrecedence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(l1.Skills) != 2 || !l1.Skills[0].Listed || l1.Skills[1].Listed || !slices.Contains(diagCodes(l1), string(skill.CodeCatalogTruncated)) {
+	if len(l1.Skills) != 2 || !l1.Skills[0].Listed || l1.Skills[1].Listed || !slices.Contains(diagCodes(l1), string(diagcode.CatalogTruncated)) {
 		t.Errorf("maxSkills over sources: %+v %v", l1.Skills, l1.Diagnostics)
 	}
 }
@@ -299,7 +300,7 @@ func TestOptionsRoots(t *testing.T) {
 	if got, _ := list(&catalog.Options{NoProject: true, UserRoots: []string{filepath.Join(home, "mine")}}); !slices.Equal(got, []string{"user-one"}) {
 		t.Errorf("NoProject + UserRoots: %v", got)
 	}
-	if _, l := list(&catalog.Options{Directories: []string{"../elsewhere"}, NoUser: true}); !slices.Contains(diagCodes(l), string(skill.CodeDirectoryEscape)) {
+	if _, l := list(&catalog.Options{Directories: []string{"../elsewhere"}, NoUser: true}); !slices.Contains(diagCodes(l), string(diagcode.DirectoryEscape)) {
 		t.Errorf("a directory outside the workspace: %v", l.Diagnostics)
 	}
 	c, err := catalog.New(ctx, &catalog.Options{Workspace: ws, NoConfigFile: true, ToolName: "load_skill", CatalogBudgetChars: 900})
@@ -379,7 +380,7 @@ func TestPresetKeepsMaxSkills(t *testing.T) {
 				listed++
 			}
 		}
-		if listed != tc.listed || len(l.Skills) != 3 || slices.Contains(diagCodes(l), string(skill.CodeCatalogTruncated)) != tc.truncated {
+		if listed != tc.listed || len(l.Skills) != 3 || slices.Contains(diagCodes(l), string(diagcode.CatalogTruncated)) != tc.truncated {
 			t.Errorf("MaxSkills %d: %d of %d listed, diagnostics %v; want %d listed, truncated %v", tc.max, listed, len(l.Skills), diagCodes(l), tc.listed, tc.truncated)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/testcorpus"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -50,7 +51,7 @@ func TestNameClashPrefersOwnFolder(t *testing.T) {
 	}
 	var d *skill.Diagnostic
 	for i := range l.Diagnostics {
-		if l.Diagnostics[i].Code == skill.CodeDuplicateName && l.Diagnostics[i].Skill == "tool" {
+		if l.Diagnostics[i].Code == diagcode.DuplicateName && l.Diagnostics[i].Skill == "tool" {
 			d = &l.Diagnostics[i]
 		}
 	}
@@ -60,7 +61,7 @@ func TestNameClashPrefersOwnFolder(t *testing.T) {
 	}
 	var shadowed []string
 	for _, d := range l.Diagnostics {
-		if d.Code == skill.CodeShadowed || d.Code == skill.CodeDuplicateName {
+		if d.Code == diagcode.Shadowed || d.Code == diagcode.DuplicateName {
 			rel, _ := filepath.Rel(filepath.Dir(e.ws), d.Path)
 			shadowed = append(shadowed, string(d.Code)+" "+filepath.ToSlash(rel))
 		}
@@ -111,7 +112,7 @@ func TestNoSkillVanishes(t *testing.T) {
 	_, l := e.list(t, nil)
 	nested := map[string]string{}
 	for _, d := range l.Diagnostics {
-		if d.Code == skill.CodeNestedSkill {
+		if d.Code == diagcode.NestedSkill {
 			rel, _ := filepath.Rel(e.ws, d.Path)
 			outer, _ := filepath.Rel(e.ws, d.Related)
 			nested[filepath.ToSlash(rel)] = filepath.ToSlash(outer)

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"unsafe"
 
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/ignore"
 	"github.com/skillet-go/skillet/skill"
@@ -279,14 +280,14 @@ func (w *walker) walkRoot() {
 	}
 	real := realPath(r.Path)
 	if !w.allowed(real) {
-		w.diag(skill.CodePathEscape, r.Path, "the root resolves to %s, outside its boundary %s; it is not scanned", real, r.boundary)
+		w.diag(diagcode.PathEscape, r.Path, "the root resolves to %s, outside its boundary %s; it is not scanned", real, r.boundary)
 		return
 	}
 	if r.File {
 		if strings.EqualFold(filepath.Ext(r.Path), ".md") {
 			w.add(candidate{root: r, path: r.Path, dir: filepath.Dir(r.Path), flat: filepath.Base(r.Path) != SkillFile})
 		} else {
-			w.diag(skill.CodeUnreadable, r.Path, "the extra path is a file but not a .md file; it is not scanned")
+			w.diag(diagcode.Unreadable, r.Path, "the extra path is a file but not a .md file; it is not scanned")
 		}
 		return
 	}
@@ -339,7 +340,7 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 	// below it are looked up from it.
 	defer open.close()
 	if ds.err != nil {
-		w.diag(skill.CodeUnreadable, dir.path, "the folder cannot be read: %s; skipped", errText(ds.err))
+		w.diag(diagcode.Unreadable, dir.path, "the folder cannot be read: %s; skipped", errText(ds.err))
 		return
 	}
 	if e := caseVariant(ds.children); e != nil {
@@ -358,7 +359,7 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 		r = ch.real
 	}
 	if w.onStack[r] {
-		w.diag(skill.CodeSymlinkLoop, dir.path, "the folder leads back to %s, which is already being walked; skipped", r)
+		w.diag(diagcode.SymlinkLoop, dir.path, "the folder leads back to %s, which is already being walked; skipped", r)
 		return
 	}
 	w.onStack[r] = true
@@ -378,7 +379,7 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 	}
 	delete(w.onStack, r)
 	if depth > 0 && hasFile && w.found == before && !w.stopWalk {
-		w.diag(skill.CodeFileMissing, dir.path, "the folder holds files but no %s, and no skill below it", SkillFile)
+		w.diag(diagcode.FileMissing, dir.path, "the folder holds files but no %s, and no skill below it", SkillFile)
 	}
 }
 
@@ -422,7 +423,7 @@ func (w *walker) addStat(dir, skillFile pathRef, st stamp, mode fs.FileMode, err
 		w.addRef(c, skillFile.z)
 		return true
 	case errors.Is(err, fs.ErrPermission):
-		w.diag(skill.CodeUnreadable, dir.path, "the folder cannot be searched: %s; skipped", errText(err))
+		w.diag(diagcode.Unreadable, dir.path, "the folder cannot be searched: %s; skipped", errText(err))
 		return true
 	}
 	return false
@@ -533,7 +534,7 @@ func (w *walker) entries(dir, real string, depth int, children []child) (hasFile
 				continue
 			}
 			if !w.allowed(r) {
-				w.diag(skill.CodePathEscape, path, "the symlink resolves to %s, outside the boundary %s; skipped", r, w.root.boundary)
+				w.diag(diagcode.PathEscape, path, "the symlink resolves to %s, outside the boundary %s; skipped", r, w.root.boundary)
 				continue
 			}
 			linkReal = r
@@ -573,12 +574,12 @@ func isFlatSkill(name string) bool {
 func (w *walker) linkError(path string, err error) {
 	switch {
 	case errors.Is(err, syscall.ELOOP) || strings.Contains(err.Error(), "too many links"):
-		w.diag(skill.CodeSymlinkLoop, path, "the symlink is part of a loop; skipped")
+		w.diag(diagcode.SymlinkLoop, path, "the symlink is part of a loop; skipped")
 	case errors.Is(err, fs.ErrNotExist):
 		target, _ := os.Readlink(path)
-		w.diag(skill.CodeBrokenLink, path, "the symlink points to %q, which does not exist; skipped", target)
+		w.diag(diagcode.BrokenLink, path, "the symlink points to %q, which does not exist; skipped", target)
 	default:
-		w.diag(skill.CodeUnreadable, path, "the symlink cannot be followed: %s; skipped", errText(err))
+		w.diag(diagcode.Unreadable, path, "the symlink cannot be followed: %s; skipped", errText(err))
 	}
 }
 
@@ -587,5 +588,5 @@ func (w *walker) limit(dir, why string) {
 		return
 	}
 	w.limited = true
-	w.diag(skill.CodeWalkLimit, dir, "the walk of %s stopped early: %s (%s and what follows it were not searched)", w.root.Path, why, dir)
+	w.diag(diagcode.WalkLimit, dir, "the walk of %s stopped early: %s (%s and what follows it were not searched)", w.root.Path, why, dir)
 }

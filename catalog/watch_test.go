@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -146,7 +147,7 @@ func TestWorkspaceOfSkills(t *testing.T) {
 		}
 		hint := false
 		for _, d := range l.Diagnostics {
-			if d.Code == skill.CodeSkillsSkipped && d.Path == ws && strings.Contains(d.Message, "(greet)") && strings.Contains(d.Message, "--root "+filepath.ToSlash(ws)) {
+			if d.Code == diagcode.SkillsSkipped && d.Path == ws && strings.Contains(d.Message, "(greet)") && strings.Contains(d.Message, "--root "+filepath.ToSlash(ws)) {
 				hint = true
 			}
 		}

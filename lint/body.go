@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/swar"
 
 	"github.com/yuin/goldmark"
@@ -73,7 +74,7 @@ func checkBodyTo(sc *bodyScratch, s *subject, view *folderView) []skill.Diagnost
 	defer func() { sc.diags, sc.ndiags = diags[:0], len(diags) }()
 	if s.parsed.BodyLines > skill.MaxBodyLines {
 		diags = append(diags, skill.Diagnostic{
-			Code: skill.CodeBodyTooLong, Severity: severity(skill.CodeBodyTooLong),
+			Code: diagcode.BodyTooLong, Severity: severity(diagcode.BodyTooLong),
 			Path: s.location, Line: s.parsed.BodyLine + skill.MaxBodyLines, Column: 1, Skill: s.name,
 			Message: fmt.Sprintf("the body is %d lines, over the %d the specification recommends; move detail into files under references/ and link them",
 				s.parsed.BodyLines, skill.MaxBodyLines),
@@ -105,7 +106,7 @@ func checkBodyTo(sc *bodyScratch, s *subject, view *folderView) []skill.Diagnost
 	}
 	defer rc.close()
 	before := len(diags)
-	sev := severity(skill.CodeBrokenReference)
+	sev := severity(diagcode.BrokenReference)
 	for i := range refs {
 		ref := &refs[i]
 		// The cheap tests first: a placeholder path, then the file system,
@@ -119,7 +120,7 @@ func checkBodyTo(sc *bodyScratch, s *subject, view *folderView) []skill.Diagnost
 			continue
 		}
 		diags = append(diags, skill.Diagnostic{
-			Code: skill.CodeBrokenReference, Severity: sev,
+			Code: diagcode.BrokenReference, Severity: sev,
 			Path: s.location, Line: s.parsed.BodyLine + ref.Line - 1, Column: ref.Column, Skill: s.name,
 			Message: rc.message(v, ref),
 		})

@@ -7,15 +7,12 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/skill"
 )
 
-// CodeBundledSymlink: a file or folder inside a skill folder is a symlink
-// to somewhere outside it, which the load tool refuses to read.
-const CodeBundledSymlink skill.Code = "bundled-symlink"
-
-var _ = skill.Register(skill.CodeInfo{Code: CodeBundledSymlink, Severity: skill.SeverityWarning,
+var _ = skill.Register(skill.CodeInfo{Code: diagcode.BundledSymlink, Severity: skill.SeverityWarning,
 	Summary: "a bundled file is a symlink to a target outside the skill folder; the load tool refuses to read it",
 	Remedy:  "copy the target into the skill folder instead of linking to it",
 	Source:  "docs/disclosure.md#load-tool, docs/discovery.md#boundaries",
@@ -123,7 +120,7 @@ func (b *bundleLinks) link(path, rel string) bool {
 	}
 	link, _ := os.Readlink(path)
 	b.diags = append(b.diags, skill.Diagnostic{
-		Code: CodeBundledSymlink, Severity: severity(CodeBundledSymlink), Path: path, Skill: b.s.name,
+		Code: diagcode.BundledSymlink, Severity: severity(diagcode.BundledSymlink), Path: path, Skill: b.s.name,
 		Message: fmt.Sprintf("%s is a symlink to %s, outside the skill folder; the load tool refuses to read it", filepath.ToSlash(rel), link),
 	})
 	return true

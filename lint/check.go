@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -41,13 +42,13 @@ type pass struct {
 // can require the other.
 var (
 	checkBundleRule = &Check{Name: "bundle", Doc: "files and folders in the skill folder that are symlinks to somewhere outside it",
-		Codes: []skill.Code{CodeBundledSymlink},
+		Codes: []skill.Code{diagcode.BundledSymlink},
 		run:   func(p *pass, f *findings) { f.add(checkBundle(p.s, &p.view)) }}
 	checkIgnoresRule = &Check{Name: "ignores", Doc: "the frontmatter's # skillet: ignore[CODE,...] comments, which the select processor applies and reports when they suppress nothing",
-		Codes: []skill.Code{CodeSuppressionUnused},
+		Codes: []skill.Code{diagcode.SuppressionUnused},
 		run:   func(p *pass, f *findings) { f.ignores = inlineIgnores(p.s.frontmatter()) }}
 	checkBodyRule = &Check{Name: "body", Doc: "the body's length, and the relative files it refers to that do not exist or leave the skill folder",
-		Codes:    []skill.Code{skill.CodeBodyTooLong, skill.CodeBrokenReference},
+		Codes:    []skill.Code{diagcode.BodyTooLong, diagcode.BrokenReference},
 		requires: []*Check{checkBundleRule},
 		run:      func(p *pass, f *findings) { checkBodyInto(f, p.s, &p.view) }}
 )
@@ -217,11 +218,11 @@ type fileFinding struct {
 // compact sets f's body findings to diags (all about f.path and f.skill),
 // in f.file when every one fits, else in full in f.rest.
 func (f *findings) compact(diags []skill.Diagnostic) {
-	broken, long := severity(skill.CodeBrokenReference), severity(skill.CodeBodyTooLong)
+	broken, long := severity(diagcode.BrokenReference), severity(diagcode.BodyTooLong)
 	fits := func(d *skill.Diagnostic) bool {
 		return d.Path == f.path && d.Skill == f.skill && d.Related == "" && d.Fixes == nil &&
 			int(int32(d.Line)) == d.Line && int(int32(d.Column)) == d.Column &&
-			(d.Code == skill.CodeBrokenReference && d.Severity == broken || d.Code == skill.CodeBodyTooLong && d.Severity == long)
+			(d.Code == diagcode.BrokenReference && d.Severity == broken || d.Code == diagcode.BodyTooLong && d.Severity == long)
 	}
 	for i := range diags {
 		if !fits(&diags[i]) {
@@ -232,7 +233,7 @@ func (f *findings) compact(diags []skill.Diagnostic) {
 	f.file = make([]fileFinding, len(diags))
 	for i := range diags {
 		d := &diags[i]
-		f.file[i] = fileFinding{line: int32(d.Line), col: int32(d.Column), long: d.Code == skill.CodeBodyTooLong, msg: d.Message}
+		f.file[i] = fileFinding{line: int32(d.Line), col: int32(d.Column), long: d.Code == diagcode.BodyTooLong, msg: d.Message}
 	}
 }
 
@@ -275,13 +276,13 @@ func (f *findings) appendFile(out []skill.Diagnostic) []skill.Diagnostic {
 	if len(f.file) == 0 {
 		return out
 	}
-	broken, long := severity(skill.CodeBrokenReference), severity(skill.CodeBodyTooLong)
+	broken, long := severity(diagcode.BrokenReference), severity(diagcode.BodyTooLong)
 	for i := range f.file {
 		e := &f.file[i]
-		d := skill.Diagnostic{Code: skill.CodeBrokenReference, Severity: broken, Path: f.path,
+		d := skill.Diagnostic{Code: diagcode.BrokenReference, Severity: broken, Path: f.path,
 			Line: int(e.line), Column: int(e.col), Message: e.msg, Skill: f.skill}
 		if e.long {
-			d.Code, d.Severity = skill.CodeBodyTooLong, long
+			d.Code, d.Severity = diagcode.BodyTooLong, long
 		}
 		out = append(out, d)
 	}

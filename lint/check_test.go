@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -71,7 +72,7 @@ func TestCheckBundle(t *testing.T) {
 	}
 	var got []string
 	for _, d := range checkBundle(about(loadOne(t, ws, "a")), nil) {
-		if d.Code != CodeBundledSymlink || d.Skill != "a" {
+		if d.Code != diagcode.BundledSymlink || d.Skill != "a" {
 			t.Errorf("unexpected %v", d)
 		}
 		rel, _ := filepath.Rel(dir, d.Path)
@@ -117,9 +118,9 @@ func TestAddedCheckRuns(t *testing.T) {
 		".agents/skills/a/SKILL.md": "---\nname: a\ndescription: d\n---\n\nbody\n",
 		".agents/skills/b/SKILL.md": "---\nname: b\ndescription: d\n---\n\nbody\n",
 	})
-	extra := &Check{Name: "extra", Doc: "test", Codes: []skill.Code{CodeBundledSymlink},
+	extra := &Check{Name: "extra", Doc: "test", Codes: []skill.Code{diagcode.BundledSymlink},
 		run: func(p *pass, f *findings) {
-			f.add([]skill.Diagnostic{{Code: CodeBundledSymlink, Severity: skill.SeverityWarning, Path: p.s.location, Line: 1, Column: 1, Message: "extra " + p.s.name, Skill: p.s.name}})
+			f.add([]skill.Diagnostic{{Code: diagcode.BundledSymlink, Severity: skill.SeverityWarning, Path: p.s.location, Line: 1, Column: 1, Message: "extra " + p.s.name, Skill: p.s.name}})
 		}}
 	saved, savedOrder := checks, checkOrder
 	checks = append(slices.Clone(checks), extra)

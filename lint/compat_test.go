@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -154,7 +155,7 @@ func TestTargets(t *testing.T) {
 		}
 		var got []string
 		for _, d := range r.Diagnostics {
-			if d.Code == skill.CodeNotLoaded && d.Severity == skill.SeverityError {
+			if d.Code == diagcode.NotLoaded && d.Severity == skill.SeverityError {
 				rel, _ := filepath.Rel(ws, d.Path)
 				got = append(got, filepath.ToSlash(rel))
 			}

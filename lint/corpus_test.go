@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -29,11 +30,10 @@ func TestCorpus(t *testing.T) {
 	}
 	// The rules on by default (docs/lint.md#precision): each finding was
 	// judged by reading the skill.
-	want := map[skill.Code]int{
-		skill.CodeBrokenReference:    10, // gdpr-compliant, tm7-threat-model: files missing or in another letter case (the code spans naming the user's project and obra-superpowers' links to sibling skills that exist are not reported)
-		skill.CodeDescriptionTooLong: 1,  // claude-api: over the specification's 1024
-		skill.CodeDuplicateName:      1,  // webapp-testing in anthropics-skills and github-awesome-copilot
-		skill.CodeNameMismatch:       4,  // vercel-agent-skills: vercel-* names in shorter folders
+	want := map[skill.Code]int{diagcode.BrokenReference: 10, diagcode. // gdpr-compliant, tm7-threat-model: files missing or in another letter case (the code spans naming the user's project and obra-superpowers' links to sibling skills that exist are not reported)
+										DescriptionTooLong: 1, diagcode. // claude-api: over the specification's 1024
+										DuplicateName: 1, diagcode.      // webapp-testing in anthropics-skills and github-awesome-copilot
+										NameMismatch: 4,                 // vercel-agent-skills: vercel-* names in shorter folders
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("diagnostics per code (-want +got):\n%s", diff)
@@ -50,7 +50,7 @@ func TestCorpus(t *testing.T) {
 	for _, d := range all.Diagnostics {
 		gotAll[d.Code]++
 	}
-	want[skill.CodeBodyTooLong], want[skill.CodeDescriptionLong], want[skill.CodeTooLarge] = 29, 229, 2
+	want[diagcode.BodyTooLong], want[diagcode.DescriptionLong], want[diagcode.TooLarge] = 29, 229, 2
 	if diff := cmp.Diff(want, gotAll); diff != "" {
 		t.Errorf("diagnostics per code, every rule selected (-want +got):\n%s", diff)
 	}

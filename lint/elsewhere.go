@@ -10,16 +10,13 @@ import (
 	"strings"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/skill"
 )
 
-// CodeNoSkills: no skill file was found, but the workspace holds files
-// that look like skills outside every root.
-const CodeNoSkills skill.Code = "no-skills"
-
-var _ = skill.Register(skill.CodeInfo{Code: CodeNoSkills, Severity: skill.SeverityWarning,
+var _ = skill.Register(skill.CodeInfo{Code: diagcode.NoSkills, Severity: skill.SeverityWarning,
 	Summary: "no skill was found, but the workspace has skill-like files outside every root",
 	Remedy:  "move the skills into a root (skillet list shows the roots), or read their folder with --root",
 	Source:  "docs/discovery.md#roots",
@@ -93,7 +90,7 @@ func elsewhere(ws string, roots []catalog.Root) []skill.Diagnostic {
 			read = append(read, filepath.ToSlash(relTo(ws, r.Path)))
 		}
 	}
-	return []skill.Diagnostic{{Code: CodeNoSkills, Severity: severity(CodeNoSkills), Path: ws,
+	return []skill.Diagnostic{{Code: diagcode.NoSkills, Severity: severity(diagcode.NoSkills), Path: ws,
 		Message: fmt.Sprintf("no skill found, but %s outside every root: %s (the project roots read are %s; a SKILL.md is read only inside a root; %s would read them)",
 			outfmt.Count(len(found), "skill-like file"), list, strings.Join(read, ", "), rootFlags(ws, found))}}
 }

@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -607,7 +608,7 @@ func wantsFix(f *File, opts *FixOptions) bool {
 // nameCode reports whether code is a finding about the name that
 // --fix=name mends.
 func nameCode(code skill.Code) bool {
-	return code == skill.CodeNameMismatch || code == skill.CodeNameNormalized || code == skill.CodeNameInvalid
+	return code == diagcode.NameMismatch || code == diagcode.NameNormalized || code == diagcode.NameInvalid
 }
 
 // attachFixes reads the skill files that have a finding --fix can mend and
@@ -623,7 +624,7 @@ func attachFixes(diags []skill.Diagnostic, files map[string]*File, maxDesc int) 
 	lastMay, seen := false, false
 	mayFix := func(code skill.Code) bool {
 		if !seen || code != lastCode {
-			lastCode, lastMay, seen = code, fixable(code, true) || code == skill.CodeParseError, true
+			lastCode, lastMay, seen = code, fixable(code, true) || code == diagcode.ParseError, true
 		}
 		return lastMay
 	}
@@ -686,7 +687,7 @@ func attachFileFixes(f *File, group []skill.Diagnostic, maxDesc int) {
 			d := &group[n]
 			switch {
 			case s.name && nameCode(d.Code):
-			case !s.name && (d.Code == skill.CodeParseRecovered || d.Code == skill.CodeParseError) && (d.Line == s.line || k < 0 && len(d.Fixes) == 0):
+			case !s.name && (d.Code == diagcode.ParseRecovered || d.Code == diagcode.ParseError) && (d.Line == s.line || k < 0 && len(d.Fixes) == 0):
 			default:
 				continue
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -251,7 +252,7 @@ func TestFixCorpus(t *testing.T) {
 				t.Fatalf("%s: does not parse (before %v, after %v)", rel, before != nil, after != nil)
 			}
 			for _, d := range diags {
-				if d.Code == skill.CodeParseRecovered || d.Code == skill.CodeNameMismatch {
+				if d.Code == diagcode.ParseRecovered || d.Code == diagcode.NameMismatch {
 					t.Errorf("%s: after the fix: %s", rel, d)
 				}
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/benchtree/tree"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/testcorpus"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -86,7 +87,7 @@ func TestWriteJSONParallel(t *testing.T) {
 			if k == 2 {
 				msg = hard + fmt.Sprint(i)
 			}
-			f.Diagnostics = append(f.Diagnostics, skill.Diagnostic{Code: skill.CodeBrokenReference, Severity: skill.SeverityWarning,
+			f.Diagnostics = append(f.Diagnostics, skill.Diagnostic{Code: diagcode.BrokenReference, Severity: skill.SeverityWarning,
 				Path: f.Path, Line: k + 1, Column: i, Message: msg, Related: map[bool]string{true: "/r" + hard}[k == 1]})
 		}
 		r.Files = append(r.Files, f)

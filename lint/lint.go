@@ -16,6 +16,7 @@ import (
 	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/catalogx"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/internal/suggest"
@@ -340,7 +341,7 @@ func (st *state) collect(l *catalog.Listing, found []*findings) {
 func workspaceFindings(c *catalog.Catalog, l *catalog.Listing, cands []*candidate, hosts []*hostView, judged []compatFile, targets bool, listed []skill.Diagnostic) []skill.Diagnostic {
 	var diags []skill.Diagnostic
 	if len(cands) == 0 && len(judged) == 0 && !targets && !slices.ContainsFunc(listed, func(d skill.Diagnostic) bool {
-		return d.Code == skill.CodeSkillsSkipped || d.Code == skill.CodeWorkspaceMissing
+		return d.Code == diagcode.SkillsSkipped || d.Code == diagcode.WorkspaceMissing
 	}) {
 		diags = append(diags, elsewhere(l.Workspace, l.Roots)...)
 	}
@@ -359,7 +360,7 @@ func workspaceFindings(c *catalog.Catalog, l *catalog.Listing, cands []*candidat
 			if h.Remedy != "" {
 				msg += "; " + h.Remedy
 			}
-			d := skill.Diagnostic{Code: skill.CodeNotLoaded, Severity: skill.SeverityError, Path: cf.path, Message: msg}
+			d := skill.Diagnostic{Code: diagcode.NotLoaded, Severity: skill.SeverityError, Path: cf.path, Message: msg}
 			if cf.cd != nil && cf.cd.Skill != nil {
 				d.Skill = cf.cd.Skill.Name
 			}
@@ -498,7 +499,7 @@ func hostNames() []string {
 func configReport(ce *catalog.ConfigError) *Report {
 	var diags []skill.Diagnostic
 	for _, x := range append([]*catalog.ConfigError{ce}, ce.More...) {
-		diags = append(diags, skill.Diagnostic{Code: skill.CodeConfigInvalid, Severity: skill.SeverityError,
+		diags = append(diags, skill.Diagnostic{Code: diagcode.ConfigInvalid, Severity: skill.SeverityError,
 			Path: x.Path, Line: x.Line, Column: x.Column, Message: x.Message})
 	}
 	return &Report{
@@ -613,7 +614,7 @@ func inScope(p string, scope []string) bool {
 // draft matches once it is published under that name.
 func dropIgnoredNameMismatch(diags []skill.Diagnostic, files map[string]*File) []skill.Diagnostic {
 	drop := func(d *skill.Diagnostic) bool {
-		if d.Code != skill.CodeNameMismatch || d.Skill == "" {
+		if d.Code != diagcode.NameMismatch || d.Skill == "" {
 			return false
 		}
 		f := files[d.Path]

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/jsonw"
 	"github.com/skillet-go/skillet/internal/outfmt"
@@ -53,7 +54,7 @@ func Remedy(d skill.Diagnostic) string {
 		}
 		return fmt.Sprintf("%s (skillet lint %s)", d.Fixes[0].Message, flag)
 	}
-	if d.Code == skill.CodeNotLoaded && d.Severity != skill.SeverityError {
+	if d.Code == diagcode.NotLoaded && d.Severity != skill.SeverityError {
 		// The host of --preset, not of a --target (whose finding is an
 		// error): there is no --target to drop the host from.
 		return notLoadedPresetRemedy

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/ignore"
 	"github.com/skillet-go/skillet/internal/profile"
@@ -53,11 +54,7 @@ type Rules struct {
 // code.
 var ErrUnknownCode = errors.New("unknown rule")
 
-// CodeSuppressionUnused: a skill's frontmatter comment
-// "# skillet: ignore[CODE]" suppressed nothing, or names no code.
-const CodeSuppressionUnused skill.Code = "suppression-unused"
-
-var _ = skill.Register(skill.CodeInfo{Code: CodeSuppressionUnused, Severity: skill.SeverityWarning,
+var _ = skill.Register(skill.CodeInfo{Code: diagcode.SuppressionUnused, Severity: skill.SeverityWarning,
 	Summary: "a # skillet: ignore[...] comment in the frontmatter suppresses nothing, or names no code",
 	Remedy:  "remove the code from the comment (or the comment), or correct the code's spelling",
 	Source:  "docs/lint.md#choosing-rules",
@@ -445,19 +442,19 @@ func processSelect(st *state) {
 	}
 	ws := st.r.Workspace
 	st.diags = slices.DeleteFunc(st.diags, func(d skill.Diagnostic) bool {
-		if d.Code == skill.CodeConfigInvalid {
+		if d.Code == diagcode.ConfigInvalid {
 			return false
 		}
 		return !sel.reported(d.Code) || sel.ignoredAt(d.Code, d.Path, ws) || inline(&d)
 	})
-	if !sel.reported(CodeSuppressionUnused) {
+	if !sel.reported(diagcode.SuppressionUnused) {
 		return
 	}
 	strict := st.r.Settings.Mode == skill.Strict
 	var unused []skill.Diagnostic
 	for _, fi := range st.ignores {
 		for i, e := range fi.entries {
-			if fi.used[i] || st.files[fi.path] == nil || sel.ignoredAt(CodeSuppressionUnused, fi.path, ws) {
+			if fi.used[i] || st.files[fi.path] == nil || sel.ignoredAt(diagcode.SuppressionUnused, fi.path, ws) {
 				continue
 			}
 			msg := ""
@@ -473,7 +470,7 @@ func processSelect(st *state) {
 			default:
 				msg = fmt.Sprintf("skillet: ignore[%s] suppresses nothing: no finding of that rule here", e.entry)
 			}
-			unused = append(unused, skill.Diagnostic{Code: CodeSuppressionUnused, Severity: severity(CodeSuppressionUnused),
+			unused = append(unused, skill.Diagnostic{Code: diagcode.SuppressionUnused, Severity: severity(diagcode.SuppressionUnused),
 				Path: fi.path, Line: e.line, Column: e.column, Message: msg, Skill: fi.skill})
 		}
 	}
@@ -536,6 +533,6 @@ func descriptionCut(p *profile.Profile, cd *candidate) (skill.Diagnostic, bool) 
 	} else if whenClause.MatchString(string(desc[:at])) {
 		msg += "; what it says of when to use the skill is kept"
 	}
-	return skill.Diagnostic{Code: CodeDescriptionCut, Severity: severity(CodeDescriptionCut), Path: cd.Path,
+	return skill.Diagnostic{Code: diagcode.DescriptionCut, Severity: severity(diagcode.DescriptionCut), Path: cd.Path,
 		Message: msg, Skill: cd.Skill.Name}, true
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -16,9 +17,9 @@ func TestMatchRule(t *testing.T) {
 		e    string
 		want []skill.Code
 	}{
-		{"broken-reference", []skill.Code{skill.CodeBrokenReference}},
-		{"name", []skill.Code{skill.CodeNameInvalid, skill.CodeNameMismatch, skill.CodeNameMissing, skill.CodeNameNormalized}},
-		{"name-", []skill.Code{skill.CodeNameInvalid, skill.CodeNameMismatch, skill.CodeNameMissing, skill.CodeNameNormalized}},
+		{"broken-reference", []skill.Code{diagcode.BrokenReference}},
+		{"name", []skill.Code{diagcode.NameInvalid, diagcode.NameMismatch, diagcode.NameMissing, diagcode.NameNormalized}},
+		{"name-", []skill.Code{diagcode.NameInvalid, diagcode.NameMismatch, diagcode.NameMissing, diagcode.NameNormalized}},
 		{"nam", nil},            // not at a "-"
 		{"broken-ref", nil},     // not at a "-"
 		{"unknown-fild", nil},   // misspelt
@@ -110,8 +111,8 @@ func TestSelection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !def.reported(skill.CodeBrokenReference) || optIn != "" && def.reported(optIn) || !def.reported("never-registered") {
-		t.Errorf("defaults: broken-reference %v, opt-in %s %v", def.reported(skill.CodeBrokenReference), optIn, def.reported(optIn))
+	if !def.reported(diagcode.BrokenReference) || optIn != "" && def.reported(optIn) || !def.reported("never-registered") {
+		t.Errorf("defaults: broken-reference %v, opt-in %s %v", def.reported(diagcode.BrokenReference), optIn, def.reported(optIn))
 	}
 	cfg := &catalog.LintConfig{Select: []catalog.ConfigValue{cv("name")}, Ignore: []catalog.ConfigValue{cv("name-normalized")},
 		Severity: []catalog.LintSeverity{{Code: cv("name-mismatch"), Level: cv("error")}, {Code: cv("name"), Level: cv("note")}}}
@@ -119,19 +120,19 @@ func TestSelection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for code, want := range map[skill.Code]bool{skill.CodeNameMismatch: true, skill.CodeNameNormalized: false, skill.CodeBrokenReference: false, "never-registered": false} {
+	for code, want := range map[skill.Code]bool{diagcode.NameMismatch: true, diagcode.NameNormalized: false, diagcode.BrokenReference: false, "never-registered": false} {
 		if sel.reported(code) != want {
 			t.Errorf("file select: %s reported %v, want %v", code, !want, want)
 		}
 	}
-	if sel.level[skill.CodeNameMismatch] != skill.SeverityError || sel.level[skill.CodeNameInvalid] != skill.SeverityNote {
+	if sel.level[diagcode.NameMismatch] != skill.SeverityError || sel.level[diagcode.NameInvalid] != skill.SeverityNote {
 		t.Errorf("levels %v: the code's own entry must win over the prefix's", sel.level)
 	}
 	sel, err = newSelection(&Rules{Select: []string{"broken-reference"}, ExtendSelect: []string{"name-normalized"}}, cfg, "skillet.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !sel.reported(skill.CodeBrokenReference) || sel.reported(skill.CodeNameMismatch) || sel.reported(skill.CodeNameNormalized) {
+	if !sel.reported(diagcode.BrokenReference) || sel.reported(diagcode.NameMismatch) || sel.reported(diagcode.NameNormalized) {
 		t.Errorf("--select must replace the file's select, and the file's ignore still win: %v", sel.on)
 	}
 	_, err = newSelection(&Rules{Ignore: []string{"nme-mismatch"}}, nil, "")

@@ -12,6 +12,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -86,8 +87,7 @@ func TestSARIF(t *testing.T) {
 	for _, d := range r.Diagnostics {
 		codes[d.Code] = true
 	}
-	for _, c := range []skill.Code{skill.CodeDuplicateName, skill.CodeParseRecovered, skill.CodeBrokenReference,
-		skill.CodeFileMissing, skill.CodeEmptyBody, skill.CodeCatalogTruncated, skill.CodeNameNormalized} {
+	for _, c := range []skill.Code{diagcode.DuplicateName, diagcode.ParseRecovered, diagcode.BrokenReference, diagcode.FileMissing, diagcode.EmptyBody, diagcode.CatalogTruncated, diagcode.NameNormalized} {
 		if !codes[c] {
 			t.Errorf("the test workspace should produce %s; got %v", c, r.Diagnostics)
 		}

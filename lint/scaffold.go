@@ -14,6 +14,7 @@ import (
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/catalogx"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/skill"
@@ -164,7 +165,7 @@ func Scaffold(ctx context.Context, c *catalog.Catalog, opts *ScaffoldOptions) (*
 	_, diags := skill.Parse(src, &skill.Options{Path: path, Flat: opts.Flat, Mode: c.Settings().Mode,
 		MaxDescriptionChars: c.Settings().MaxDescriptionChars})
 	for _, d := range diags {
-		if d.Code != skill.CodeDescriptionLong {
+		if d.Code != diagcode.DescriptionLong {
 			return nil, fmt.Errorf("%w: the scaffold would not load cleanly: %s", ErrInvalid, d.Message)
 		}
 	}

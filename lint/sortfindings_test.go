@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -32,7 +33,7 @@ func TestSortFindings(t *testing.T) {
 func testSortFindings(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	paths := []string{"/w/a/SKILL.md", "/w/a-b/SKILL.md", "/w/a/b/SKILL.md", "/w/a/link", "/w", "/w/b/SKILL.md", ""}
-	codes := []skill.Code{skill.CodeBrokenReference, skill.CodeBodyTooLong, skill.CodeNameMismatch}
+	codes := []skill.Code{diagcode.BrokenReference, diagcode.BodyTooLong, diagcode.NameMismatch}
 	msgs := []string{"m1", "m2", ""}
 	for n := range 400 {
 		var diags []skill.Diagnostic
@@ -77,7 +78,7 @@ func testSortFindings(t *testing.T) {
 func TestSortPieces(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	paths := []string{"/w/a/SKILL.md", "/w/a-b/SKILL.md", "/w/a/b/SKILL.md", "/w/a/link", "/w", ""}
-	sev := severity(skill.CodeBrokenReference)
+	sev := severity(diagcode.BrokenReference)
 	for _, min := range []int{parallelSortMin, 1} {
 		defer func(old int) { parallelSortMin = old }(parallelSortMin)
 		parallelSortMin = min
@@ -87,15 +88,15 @@ func TestSortPieces(t *testing.T) {
 			seq := 0
 			diag := func(p string) skill.Diagnostic {
 				seq++
-				d := skill.Diagnostic{Code: skill.CodeBrokenReference, Severity: sev, Path: p, Line: r.IntN(4), Column: r.IntN(3),
+				d := skill.Diagnostic{Code: diagcode.BrokenReference, Severity: sev, Path: p, Line: r.IntN(4), Column: r.IntN(3),
 					Message: fmt.Sprint("m", r.IntN(3)), Skill: "s"}
 				switch r.IntN(8) {
 				case 0:
-					d.Code, d.Severity = skill.CodeBodyTooLong, severity(skill.CodeBodyTooLong)
+					d.Code, d.Severity = diagcode.BodyTooLong, severity(diagcode.BodyTooLong)
 				case 1:
 					d.Line = math.MaxInt // past what a compact finding holds, where int has 64 bits
 				case 2:
-					d.Code, d.Severity = skill.CodeNameMismatch, skill.SeverityError
+					d.Code, d.Severity = diagcode.NameMismatch, skill.SeverityError
 				case 3:
 					d.Related = fmt.Sprint(seq)
 				}
@@ -124,7 +125,7 @@ func TestSortPieces(t *testing.T) {
 					t.Fatalf("case %d: compact changed the findings (-want +got):\n%s", n, diff)
 				}
 				for i := range body {
-					if d := body[i]; d.Line != int(int32(d.Line)) || d.Code == skill.CodeNameMismatch {
+					if d := body[i]; d.Line != int(int32(d.Line)) || d.Code == diagcode.NameMismatch {
 						if len(f.file) > 0 {
 							t.Fatalf("case %d: %v kept in the small form", n, d)
 						}

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -33,10 +34,7 @@ func TestSuggestedFixes(t *testing.T) {
 			edits = append(edits, f.Edits...)
 		}
 	}
-	want := map[skill.Code]string{
-		skill.CodeParseRecovered: "quote the value of description",
-		skill.CodeNameMismatch:   `set the name to "ship", the folder's`,
-	}
+	want := map[skill.Code]string{diagcode.ParseRecovered: "quote the value of description", diagcode.NameMismatch: `set the name to "ship", the folder's`}
 	for code, msg := range want {
 		if got[code] != msg {
 			t.Errorf("fix of %s = %q, want %q", code, got[code], msg)
@@ -67,10 +65,10 @@ func TestSuggestedFixes(t *testing.T) {
 
 func TestWriteGitHub(t *testing.T) {
 	r := &Report{Diagnostics: []skill.Diagnostic{
-		{Code: skill.CodeUnknownField, Severity: skill.SeverityWarning, Path: "/ws/a:b,c/SKILL.md", Line: 3, Column: 1,
+		{Code: diagcode.UnknownField, Severity: skill.SeverityWarning, Path: "/ws/a:b,c/SKILL.md", Line: 3, Column: 1,
 			Message: "100% odd\r\nfield"},
-		{Code: skill.CodeParseError, Severity: skill.SeverityError, Path: "/ws/x/SKILL.md", Message: "bad"},
-		{Code: skill.CodeDuplicateCopy, Severity: skill.SeverityNote, Path: "/elsewhere/SKILL.md", Line: 1, Message: "copy"},
+		{Code: diagcode.ParseError, Severity: skill.SeverityError, Path: "/ws/x/SKILL.md", Message: "bad"},
+		{Code: diagcode.DuplicateCopy, Severity: skill.SeverityNote, Path: "/elsewhere/SKILL.md", Line: 1, Message: "copy"},
 	}}
 	var b bytes.Buffer
 	if err := r.WriteGitHub(&b, "/ws"); err != nil {
@@ -88,7 +86,7 @@ func TestWriteGitHub(t *testing.T) {
 	// override and a byte that is not UTF-8 are written as visible escapes,
 	// in the file property and in the message alike (a message keeps tabs).
 	r = &Report{Diagnostics: []skill.Diagnostic{
-		{Code: skill.CodeParseError, Severity: skill.SeverityError, Path: "/ws/\x1b]0;pwned\a\x7f\u009b2J\u202eevil\xff\t/SKILL.md", Line: 2,
+		{Code: diagcode.ParseError, Severity: skill.SeverityError, Path: "/ws/\x1b]0;pwned\a\x7f\u009b2J\u202eevil\xff\t/SKILL.md", Line: 2,
 			Message: "bad \x1b[31mred\x1b[0m\tthen ::error::forged"},
 	}}
 	b.Reset()
@@ -113,10 +111,10 @@ func TestWriteGitHub(t *testing.T) {
 func TestWriteGitHubCap(t *testing.T) {
 	r := &Report{}
 	for i := range 12 {
-		r.Diagnostics = append(r.Diagnostics, skill.Diagnostic{Code: skill.CodeBrokenReference, Severity: skill.SeverityWarning,
+		r.Diagnostics = append(r.Diagnostics, skill.Diagnostic{Code: diagcode.BrokenReference, Severity: skill.SeverityWarning,
 			Path: fmt.Sprintf("/ws/s%02d/SKILL.md", i), Line: 1, Message: "::error::forged"})
 	}
-	r.Diagnostics = append(r.Diagnostics, skill.Diagnostic{Code: skill.CodeParseError, Severity: skill.SeverityError, Path: "/ws/x/SKILL.md", Message: "bad"})
+	r.Diagnostics = append(r.Diagnostics, skill.Diagnostic{Code: diagcode.ParseError, Severity: skill.SeverityError, Path: "/ws/x/SKILL.md", Message: "bad"})
 	var b bytes.Buffer
 	if err := r.WriteGitHub(&b, "/ws"); err != nil {
 		t.Fatal(err)

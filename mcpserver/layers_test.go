@@ -13,8 +13,8 @@ import (
 
 	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/mcpserver/skillsext"
-	"github.com/skillet-go/skillet/skill"
 )
 
 // TestInstructions: the instructions are agent's catalog block of the
@@ -330,7 +330,7 @@ func TestInstructionsBudgetDiagnostic(t *testing.T) {
 			s := newServer(t, ws, &Options{InstructionsChars: tt.budget})
 			var msg string
 			for _, d := range s.Diagnostics() {
-				if d.Code == skill.CodeCatalogTruncated {
+				if d.Code == diagcode.CatalogTruncated {
 					msg = d.Message
 				}
 			}

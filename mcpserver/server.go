@@ -17,6 +17,7 @@ import (
 
 	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/mcpserver/skillsext"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -458,7 +459,7 @@ func samePrompt(a, b *mcp.Prompt) bool {
 func (s *Server) logDiagnostics(sn *snapshot) {
 	warnings := 0
 	for _, d := range sn.listing.Diagnostics {
-		if d.Code == skill.CodeIndexUntrusted {
+		if d.Code == diagcode.IndexUntrusted {
 			// Not about a skill: about what another user could forge.
 			if key := d.String(); !s.logged[key] {
 				s.logged[key] = true

@@ -23,6 +23,7 @@ import (
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/catalogx"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/mcpserver/skillsext"
@@ -678,7 +679,7 @@ func (s *Server) extensionEntry(sv *served, pdiags []skill.Diagnostic, incomplet
 		// out instead.
 		why = fmt.Sprintf("its description is %d characters, over the specification's %d (https://agentskills.io/specification#description-field), which hosts check",
 			utf8.RuneCountInString(desc), skillsext.MaxDescriptionChars)
-	case hasCode(pdiags, skill.CodeDuplicateField):
+	case hasCode(pdiags, diagcode.DuplicateField):
 		why = "a frontmatter key appears twice, which YAML parsers reject"
 	case incomplete != "":
 		why = incomplete + ", so its manifest would be incomplete"

@@ -1,16 +1,12 @@
 package skill
 
 import (
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"strings"
 	"unicode/utf8"
 )
 
-// CodeValueComment: a description or when-to-use hint written as a plain
-// (unquoted) scalar holds " #", where YAML starts a comment, so the text
-// after it is lost (YAML 1.2 §6.6).
-const CodeValueComment Code = "value-comment"
-
-var _ = Register(CodeInfo{Code: CodeValueComment, Severity: SeverityWarning,
+var _ = Register(CodeInfo{Code: diagcode.ValueComment, Severity: SeverityWarning,
 	Summary: "an unquoted description or when-to-use hint holds \" #\": YAML reads the rest of the line as a comment, and it is lost",
 	Remedy:  "put the whole value in quotes (description: \"... # ...\")",
 	Source:  "YAML 1.2 §6.6 (https://yaml.org/spec/1.2.2/#66-comments)",
@@ -47,7 +43,7 @@ func (p *parser) reportValueComments(fm *frontmatter, got func(key string) strin
 		if utf8.RuneCountInString(short) > 60 {
 			short = string([]rune(short)[:57]) + "..."
 		}
-		p.report(CodeValueComment, k.line+line, col,
+		p.report(diagcode.ValueComment, k.line+line, col,
 			"the %s ends before the \" #\" at column %d: YAML reads %q as a comment, so hosts never show it; put the whole value in quotes to keep it", key, col, short)
 	}
 }

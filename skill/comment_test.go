@@ -2,6 +2,7 @@ package skill
 
 import (
 	"fmt"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -41,7 +42,7 @@ func TestValueComment(t *testing.T) {
 			s, diags := Parse([]byte(src), &Options{Path: "/ws/x/SKILL.md"})
 			var got []string
 			for _, d := range diags {
-				if d.Code == CodeValueComment {
+				if d.Code == diagcode.ValueComment {
 					got = append(got, fmt.Sprintf("%d:%d", d.Line, d.Column))
 				}
 			}

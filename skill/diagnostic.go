@@ -26,49 +26,6 @@ const (
 // that are registered, with their documentation (docs/lint.md).
 type Code string
 
-// Diagnostic codes. The first group comes from the 004 seed's lint table, the
-// rest are skillet's (docs/lint.md).
-const (
-	CodeWorkspaceMissing     Code = "workspace-missing"
-	CodeDirectoryEscape      Code = "directory-escape"
-	CodeFileMissing          Code = "file-missing"
-	CodePathEscape           Code = "path-escape"
-	CodeEmptyBody            Code = "empty-body"
-	CodeNameInvalid          Code = "name-invalid"
-	CodeDuplicateName        Code = "duplicate-name"
-	CodeNoFrontmatter        Code = "no-frontmatter"
-	CodeNoDescription        Code = "no-description"
-	CodeNameMismatch         Code = "name-mismatch"
-	CodeNameNormalized       Code = "name-normalized"
-	CodeDescriptionLong      Code = "description-long"
-	CodeTooLarge             Code = "too-large"
-	CodeParseError           Code = "parse-error"
-	CodeParseRecovered       Code = "parse-recovered"
-	CodeInvalidEncoding      Code = "invalid-encoding"
-	CodeDescriptionTooLong   Code = "description-too-long"
-	CodeCompatibilityTooLong Code = "compatibility-too-long"
-	CodeMetadataInvalid      Code = "metadata-invalid"
-	CodeUnknownField         Code = "unknown-field"
-	CodeShadowed             Code = "shadowed"
-	CodeBrokenLink           Code = "broken-link"
-	CodeSymlinkLoop          Code = "symlink-loop"
-	CodeUnreadable           Code = "unreadable"
-	CodeWalkLimit            Code = "walk-limit"
-	CodeBodyTooLong          Code = "body-too-long"
-	CodeBrokenReference      Code = "broken-reference"
-	CodeCatalogTruncated     Code = "catalog-truncated"
-	CodeNameMissing          Code = "name-missing"
-	CodeFieldInvalid         Code = "field-invalid"
-	CodeDuplicateField       Code = "duplicate-field"
-	CodeFileCase             Code = "file-case"
-	CodeConfigInvalid        Code = "config-invalid"
-	CodeNotLoaded            Code = "not-loaded"
-	CodeDuplicateCopy        Code = "duplicate-copy"
-	CodeSkillsSkipped        Code = "skills-skipped"
-	CodeNestedSkill          Code = "nested-skill"
-	CodeIndexUntrusted       Code = "index-untrusted"
-)
-
 // CodeInfo documents one [Code] in the registry ([Register], [Codes]).
 type CodeInfo struct {
 	Code Code

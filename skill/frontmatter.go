@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/suggest"
 	"github.com/skillet-go/skillet/internal/yamlx"
 )
@@ -93,7 +94,7 @@ func (p *parser) decodeFrontmatter(text []byte, lineOff int) (*frontmatter, bool
 		return fm, true
 	}
 	if root.Kind != yamlx.MappingNode {
-		p.report(CodeParseError, root.Line+lineOff-1, root.Column, "the frontmatter must be a YAML mapping of keys to values")
+		p.report(diagcode.ParseError, root.Line+lineOff-1, root.Column, "the frontmatter must be a YAML mapping of keys to values")
 		return nil, false
 	}
 	fm.root = root
@@ -115,7 +116,7 @@ func (p *parser) decodeFrontmatter(text []byte, lineOff int) (*frontmatter, bool
 		key := yamlx.KeyText(k)
 		line, col := k.Line+lineOff-1, k.Column
 		if seen != nil && seen[key] || seen == nil && fm.get(key) != nil {
-			p.report(CodeDuplicateField, line, col, "the key %q appears more than once; the first value is used", key)
+			p.report(diagcode.DuplicateField, line, col, "the key %q appears more than once; the first value is used", key)
 			continue
 		}
 		if seen != nil {
@@ -123,7 +124,7 @@ func (p *parser) decodeFrontmatter(text []byte, lineOff int) (*frontmatter, bool
 		}
 		val, err := toValue(v, &budget, 0)
 		if err != nil {
-			p.report(CodeParseError, line, col, "%v", err)
+			p.report(diagcode.ParseError, line, col, "%v", err)
 			return nil, false
 		}
 		fm.keys = append(fm.keys, keyPos{key: key, line: line, col: col, value: v})
@@ -135,10 +136,10 @@ func (p *parser) decodeFrontmatter(text []byte, lineOff int) (*frontmatter, bool
 func (p *parser) yamlError(err error, lineOff int) {
 	var se *yamlx.SyntaxError
 	if errors.As(err, &se) && se.Line > 0 {
-		p.report(CodeParseError, se.Line+lineOff-1, se.Column, "invalid YAML in the frontmatter: %s", se.Message)
+		p.report(diagcode.ParseError, se.Line+lineOff-1, se.Column, "invalid YAML in the frontmatter: %s", se.Message)
 		return
 	}
-	p.report(CodeParseError, lineOff-1, 1, "invalid YAML in the frontmatter: %v", err)
+	p.report(diagcode.ParseError, lineOff-1, 1, "invalid YAML in the frontmatter: %v", err)
 }
 
 // keyLine matches "key: value" with optional indentation; the key is a plain
@@ -192,7 +193,7 @@ func (p *parser) repair(fm *frontmatter, err error) (*yamlx.Node, error) {
 		fileLine := start + fm.lineOff
 		fm.repairs = append(fm.repairs, Repair{Line: fileLine, EndLine: end + fm.lineOff, Key: key, Text: text, Error: se.Message})
 		col := len([]rune(indent+key)) + 3
-		reports = append(reports, Diagnostic{Code: CodeParseRecovered, Line: fileLine, Column: col,
+		reports = append(reports, Diagnostic{Code: diagcode.ParseRecovered, Line: fileLine, Column: col,
 			Message: "the value of " + strconv.Quote(key) + " is not valid YAML (" + se.Message + "); it was read as a quoted string"})
 		// The rewritten text is most often one the fast reader reads (the
 		// value is now a quoted string); it builds the library's tree or
@@ -496,7 +497,7 @@ func (p *parser) applyFields(s *Skill, fm *frontmatter) {
 			// its reference validator does: when-to-use,
 			// disable-model-invocation and the extension fields are
 			// unknown there (docs/format.md#fields), and an error.
-			p.report(CodeUnknownField, k.line, k.col, "unknown field %q (the specification defines name, description, license, compatibility, metadata, allowed-tools)", k.key)
+			p.report(diagcode.UnknownField, k.line, k.col, "unknown field %q (the specification defines name, description, license, compatibility, metadata, allowed-tools)", k.key)
 		}
 		switch k.key {
 		case "name":
@@ -505,7 +506,7 @@ func (p *parser) applyFields(s *Skill, fm *frontmatter) {
 					s.RawName = v.Value
 				}
 			} else {
-				p.report(CodeFieldInvalid, k.line, k.col, "name must be a string, not a %s", kind(v))
+				p.report(diagcode.FieldInvalid, k.line, k.col, "name must be a string, not a %s", kind(v))
 			}
 		case "description":
 			fm.descKey = k
@@ -526,7 +527,7 @@ func (p *parser) applyFields(s *Skill, fm *frontmatter) {
 					s.Compatibility = strings.TrimSpace(v.Value)
 				}
 			} else {
-				p.report(CodeFieldInvalid, k.line, k.col, "compatibility must be a string, not a %s; its source text is kept", kind(v))
+				p.report(diagcode.FieldInvalid, k.line, k.col, "compatibility must be a string, not a %s; its source text is kept", kind(v))
 				s.Compatibility = sourceText(fm, v, i)
 			}
 		case "metadata":
@@ -536,7 +537,7 @@ func (p *parser) applyFields(s *Skill, fm *frontmatter) {
 		case "disable-model-invocation":
 			b, ok := boolValue(v)
 			if !ok {
-				p.report(CodeFieldInvalid, k.line, k.col, "disable-model-invocation must be true or false, not %q", v.Value)
+				p.report(diagcode.FieldInvalid, k.line, k.col, "disable-model-invocation must be true or false, not %q", v.Value)
 			}
 			s.DisableModelInvocation = b
 		default:
@@ -551,7 +552,7 @@ func (p *parser) applyFields(s *Skill, fm *frontmatter) {
 			// meant as one a host reads: no host treats the others
 			// (homepage, author, tags...) differently from their absence.
 			if hint := misplacedField(fm, k.key, v); hint != "" {
-				p.report(CodeUnknownField, k.line, k.col, "unknown field %q: no host reads it; %s", k.key, hint)
+				p.report(diagcode.UnknownField, k.line, k.col, "unknown field %q: no host reads it; %s", k.key, hint)
 			}
 		}
 	}
@@ -582,7 +583,7 @@ func (p *parser) caseVariant(s *Skill, fm *frontmatter, k *keyPos, v *yamlx.Node
 		fm.descKey = k
 		s.Description = strings.TrimSpace(v.Value)
 	}
-	p.report(CodeFieldInvalid, k.line, k.col, "the key %q is read as %s, but keys are case-sensitive and hosts look for %q only: rename it", k.key, field, field)
+	p.report(diagcode.FieldInvalid, k.line, k.col, "the key %q is read as %s, but keys are case-sensitive and hosts look for %q only: rename it", k.key, field, field)
 	return true
 }
 
@@ -598,7 +599,7 @@ func kind(n *yamlx.Node) string {
 
 func (p *parser) stringField(k *keyPos, v *yamlx.Node) string {
 	if v.Kind != yamlx.ScalarNode {
-		p.report(CodeFieldInvalid, k.line, k.col, "%s must be a string, not a %s", k.key, kind(v))
+		p.report(diagcode.FieldInvalid, k.line, k.col, "%s must be a string, not a %s", k.key, kind(v))
 		return ""
 	}
 	if yamlx.IsNull(v) {
@@ -627,13 +628,13 @@ func (p *parser) metadata(s *Skill, fm *frontmatter, k *keyPos, v *yamlx.Node, i
 	case yamlx.MappingNode:
 	case yamlx.ScalarNode:
 		if yamlx.IsNull(v) {
-			p.report(CodeMetadataInvalid, k.line, k.col, "metadata is empty (null), not a map")
+			p.report(diagcode.MetadataInvalid, k.line, k.col, "metadata is empty (null), not a map")
 		} else {
-			p.report(CodeMetadataInvalid, k.line, k.col, "metadata must be a map of strings, not a scalar")
+			p.report(diagcode.MetadataInvalid, k.line, k.col, "metadata must be a map of strings, not a scalar")
 		}
 		return
 	default:
-		p.report(CodeMetadataInvalid, k.line, k.col, "metadata must be a map of strings, not a %s", kind(v))
+		p.report(diagcode.MetadataInvalid, k.line, k.col, "metadata must be a map of strings, not a %s", kind(v))
 		return
 	}
 	s.Metadata = make(map[string]string, len(v.Content)/2)
@@ -659,7 +660,7 @@ func (p *parser) metadata(s *Skill, fm *frontmatter, k *keyPos, v *yamlx.Node, i
 		// reference validator accepts it: only strict mode, which holds
 		// the specification's map of strings, reports it.
 		if p.opts.Mode == Strict {
-			p.report(CodeMetadataInvalid, mk.Line+fm.lineOff-1, mk.Column, "metadata.%s is a %s, not a string; its source text is kept", key, kind(mv))
+			p.report(diagcode.MetadataInvalid, mk.Line+fm.lineOff-1, mk.Column, "metadata.%s is a %s, not a string; its source text is kept", key, kind(mv))
 		}
 		var next *yamlx.Node
 		if i+2 < len(v.Content) {
@@ -680,7 +681,7 @@ func (p *parser) allowedTools(k *keyPos, v *yamlx.Node, lineOff int) []string {
 		var out []string
 		for _, c := range v.Content {
 			if c.Kind != yamlx.ScalarNode {
-				p.report(CodeFieldInvalid, c.Line+lineOff-1, c.Column, "allowed-tools entries must be strings")
+				p.report(diagcode.FieldInvalid, c.Line+lineOff-1, c.Column, "allowed-tools entries must be strings")
 				continue
 			}
 			if t := strings.TrimSpace(c.Value); t != "" {
@@ -689,7 +690,7 @@ func (p *parser) allowedTools(k *keyPos, v *yamlx.Node, lineOff int) []string {
 		}
 		return out
 	}
-	p.report(CodeFieldInvalid, k.line, k.col, "allowed-tools must be a space-separated string or a list, not a %s", kind(v))
+	p.report(diagcode.FieldInvalid, k.line, k.col, "allowed-tools must be a space-separated string or a list, not a %s", kind(v))
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/yamlx"
 )
 
@@ -143,29 +144,29 @@ func (p *parser) resolveName(s *Skill, fm *frontmatter, dirName string) bool {
 	fromPath := false
 	if raw == "" {
 		if dirName == "" {
-			p.reportSeverity(CodeNameInvalid, SeverityError, line, col, "the skill has no name and none can be taken from its path")
+			p.reportSeverity(diagcode.NameInvalid, SeverityError, line, col, "the skill has no name and none can be taken from its path")
 			return false
 		}
 		fromPath = true
 		raw = strings.TrimSpace(norm.NFKC.String(dirName))
 		switch {
 		case s.HasFrontmatter && nameKey == nil:
-			p.report(CodeNameMissing, max(line, 1), max(col, 1), "the frontmatter has no name; the %s %q is used", p.nameSource(), dirName)
+			p.report(diagcode.NameMissing, max(line, 1), max(col, 1), "the frontmatter has no name; the %s %q is used", p.nameSource(), dirName)
 		case nameKey != nil && (nameKey.value == nil || nameKey.value.Kind != yamlx.SequenceNode && nameKey.value.Kind != yamlx.MappingNode):
 			// "name:" with nothing after it, or only white space: no
 			// name either (the reference validator rejects it).
-			p.report(CodeNameMissing, line, col, "the name is empty; the %s %q is used", p.nameSource(), dirName)
+			p.report(diagcode.NameMissing, line, col, "the name is empty; the %s %q is used", p.nameSource(), dirName)
 		}
 	}
 	p.name = raw
 	if p.opts.Mode == Strict {
 		if msg := specNameProblem(raw); msg != "" {
-			p.report(CodeNameInvalid, line, col, "%s", msg)
+			p.report(diagcode.NameInvalid, line, col, "%s", msg)
 			return false
 		}
 		s.Name = raw
 		if !fromPath && dirName != "" && raw != dirName {
-			p.report(CodeNameMismatch, line, col, "the name %q does not match the %s %q", raw, p.nameSource(), dirName)
+			p.report(diagcode.NameMismatch, line, col, "the name %q does not match the %s %q", raw, p.nameSource(), dirName)
 		}
 		return true
 	}
@@ -174,11 +175,11 @@ func (p *parser) resolveName(s *Skill, fm *frontmatter, dirName string) bool {
 	switch {
 	case ValidName(raw):
 	case looseName().MatchString(raw):
-		p.reportSeverity(CodeNameInvalid, SeverityWarning, line, col, "%s (it still loads)", specNameProblem(raw))
+		p.reportSeverity(diagcode.NameInvalid, SeverityWarning, line, col, "%s (it still loads)", specNameProblem(raw))
 	default:
 		name = Normalize(raw)
 		if name == "" || !looseName().MatchString(name) {
-			p.reportSeverity(CodeNameInvalid, SeverityError, line, col, "the name %q has no letter or digit from a-z and 0-9 to keep; names are lower-case a-z, 0-9 and hyphens", raw)
+			p.reportSeverity(diagcode.NameInvalid, SeverityError, line, col, "the name %q has no letter or digit from a-z and 0-9 to keep; names are lower-case a-z, 0-9 and hyphens", raw)
 			return false
 		}
 		if dirName != "" && name != dirName && ValidName(dirName) && sameWords(raw, dirName) {
@@ -187,9 +188,9 @@ func (p *parser) resolveName(s *Skill, fm *frontmatter, dirName string) bool {
 			name = dirName
 		}
 		p.name = name
-		p.report(CodeNameNormalized, line, col, "the name %q was normalised to %q", raw, name)
+		p.report(diagcode.NameNormalized, line, col, "the name %q was normalised to %q", raw, name)
 		if !ValidName(name) {
-			p.reportSeverity(CodeNameInvalid, SeverityWarning, line, col, "%s (it still loads)", specNameProblem(name))
+			p.reportSeverity(diagcode.NameInvalid, SeverityWarning, line, col, "%s (it still loads)", specNameProblem(name))
 		}
 	}
 	s.Name = name
@@ -199,7 +200,7 @@ func (p *parser) resolveName(s *Skill, fm *frontmatter, dirName string) bool {
 	// valid must be the folder's exactly, as the specification says.
 	normalised := fromPath || name != raw
 	if dirName != "" && name != dirName && !(normalised && name == Normalize(dirName)) {
-		p.report(CodeNameMismatch, line, col, "the name %q does not match the %s %q", name, p.nameSource(), dirName)
+		p.report(diagcode.NameMismatch, line, col, "the name %q does not match the %s %q", name, p.nameSource(), dirName)
 	}
 	return true
 }

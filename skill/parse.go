@@ -10,6 +10,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/yamlx"
 )
 
@@ -284,7 +285,7 @@ func (p *parser) parse() *Skill {
 		s.Recovered = len(fm.repairs) > 0
 		s.Repairs = fm.repairs
 	} else if p.opts.Mode == Strict {
-		p.report(CodeNoFrontmatter, 1, 1, "the file has no frontmatter: it must start with a --- line")
+		p.report(diagcode.NoFrontmatter, 1, 1, "the file has no frontmatter: it must start with a --- line")
 		return nil
 	}
 	body, trimmed := p.setBody(s, &f)
@@ -310,7 +311,7 @@ func (p *parser) parse() *Skill {
 		// The specification requires no body: a skill can be its
 		// description and bundled files, in strict mode too (the
 		// reference validator accepts it).
-		p.report(CodeEmptyBody, f.bodyLine-1, 1, "the frontmatter is not followed by any instructions; the skill loads with its description only")
+		p.report(diagcode.EmptyBody, f.bodyLine-1, 1, "the frontmatter is not followed by any instructions; the skill loads with its description only")
 	}
 	return s
 }
@@ -325,9 +326,9 @@ func (p *parser) checkEncoding() bool {
 	}
 	line, col := position(src, off)
 	if src[off] == 0 {
-		p.report(CodeInvalidEncoding, line, col, "the file holds a NUL byte: it is binary, not UTF-8 text")
+		p.report(diagcode.InvalidEncoding, line, col, "the file holds a NUL byte: it is binary, not UTF-8 text")
 	} else {
-		p.report(CodeInvalidEncoding, line, col, "the file is not valid UTF-8 (byte 0x%02X at offset %d)", src[off], off)
+		p.report(diagcode.InvalidEncoding, line, col, "the file is not valid UTF-8 (byte 0x%02X at offset %d)", src[off], off)
 	}
 	return false
 }
@@ -352,7 +353,7 @@ func (p *parser) readFrontmatter(f *fence) (*frontmatter, bool) {
 			fenceLine := f.fmLine + bytes.Count(src[f.fmStart:f.fmEnd], []byte("\n"))
 			p.diags = p.diags[:before]
 			*f = g
-			p.report(CodeParseRecovered, f.fmLine-1, 1, "the frontmatter opened on line %d is not closed after its block of keys (the next --- line, on line %d, comes after Markdown); it was read up to line %d (add a --- line after it)", f.fmLine-1, fenceLine, f.bodyLine-1)
+			p.report(diagcode.ParseRecovered, f.fmLine-1, 1, "the frontmatter opened on line %d is not closed after its block of keys (the next --- line, on line %d, comes after Markdown); it was read up to line %d (add a --- line after it)", f.fmLine-1, fenceLine, f.bodyLine-1)
 			fm, ok = p.decodeFrontmatter(src[f.fmStart:f.fmEnd], f.fmLine)
 		}
 	}
@@ -365,16 +366,16 @@ func (p *parser) checkLead(f *fence) bool {
 	switch {
 	case f.commentLead > 0:
 		if p.opts.Mode == Strict {
-			p.reportSeverity(CodeNoFrontmatter, SeverityError, 1, 1, "the file must start with the --- fence; an HTML comment comes first")
+			p.reportSeverity(diagcode.NoFrontmatter, SeverityError, 1, 1, "the file must start with the --- fence; an HTML comment comes first")
 			return false
 		}
-		p.report(CodeParseRecovered, 1, 1, "the HTML comment before the opening --- fence was skipped (%d line(s)); hosts that need the fence on the first line do not read this frontmatter", f.commentLead+f.blankLead)
+		p.report(diagcode.ParseRecovered, 1, 1, "the HTML comment before the opening --- fence was skipped (%d line(s)); hosts that need the fence on the first line do not read this frontmatter", f.commentLead+f.blankLead)
 	case f.blankLead > 0:
 		if p.opts.Mode == Strict {
-			p.reportSeverity(CodeNoFrontmatter, SeverityError, 1, 1, "the file must start with the --- fence; %d blank line(s) come first", f.blankLead)
+			p.reportSeverity(diagcode.NoFrontmatter, SeverityError, 1, 1, "the file must start with the --- fence; %d blank line(s) come first", f.blankLead)
 			return false
 		}
-		p.report(CodeParseRecovered, 1, 1, "%d blank line(s) before the opening --- fence were skipped", f.blankLead)
+		p.report(diagcode.ParseRecovered, 1, 1, "%d blank line(s) before the opening --- fence were skipped", f.blankLead)
 	}
 	return true
 }
@@ -391,13 +392,13 @@ func (p *parser) checkClosed(f *fence) bool {
 		if p.opts.Truncated {
 			msg += " (the file was cut at maxSkillBytes before its closing fence)"
 		}
-		p.report(CodeParseError, f.fmLine-1, 1, msg, f.fmLine-1)
+		p.report(diagcode.ParseError, f.fmLine-1, 1, msg, f.fmLine-1)
 		return false
 	}
 	if f.dots {
-		p.report(CodeParseRecovered, f.bodyLine-1, 1, "the frontmatter opened on line %d is closed by \"...\" (YAML's document end) rather than a --- line; write --- instead", f.fmLine-1)
+		p.report(diagcode.ParseRecovered, f.bodyLine-1, 1, "the frontmatter opened on line %d is closed by \"...\" (YAML's document end) rather than a --- line; write --- instead", f.fmLine-1)
 	} else {
-		p.report(CodeParseRecovered, f.fmLine-1, 1, "the frontmatter opened on line %d is never closed by a --- line; it was read up to line %d, the end of its block of keys (add a --- line after it)", f.fmLine-1, f.bodyLine-1)
+		p.report(diagcode.ParseRecovered, f.fmLine-1, 1, "the frontmatter opened on line %d is never closed by a --- line; it was read up to line %d, the end of its block of keys (add a --- line after it)", f.fmLine-1, f.bodyLine-1)
 	}
 	return true
 }
@@ -436,21 +437,21 @@ func (p *parser) setBody(s *Skill, f *fence) (body, trimmed []byte) {
 func (p *parser) resolveDescription(s *Skill, fm *frontmatter, f *fence, body []byte) bool {
 	if s.Description != "" {
 		if !f.found {
-			p.report(CodeNoFrontmatter, 1, 1, "no frontmatter")
+			p.report(diagcode.NoFrontmatter, 1, 1, "no frontmatter")
 		}
 		return true
 	}
 	inferred := firstProseLine(body, !f.found)
 	switch {
 	case inferred == "":
-		p.reportSeverity(CodeNoDescription, SeverityError, descLine(fm, *f), 1, "no description: the frontmatter has none and the body has no prose line to use")
+		p.reportSeverity(diagcode.NoDescription, SeverityError, descLine(fm, *f), 1, "no description: the frontmatter has none and the body has no prose line to use")
 		if !p.opts.KeepRejected {
 			return false
 		}
 	case !f.found:
-		p.report(CodeNoFrontmatter, 1, 1, "no frontmatter: name %q comes from the %s and the description from the first prose line", s.Name, p.nameSource())
+		p.report(diagcode.NoFrontmatter, 1, 1, "no frontmatter: name %q comes from the %s and the description from the first prose line", s.Name, p.nameSource())
 	default:
-		p.report(CodeNoDescription, descLine(fm, *f), 1, "no description in the frontmatter: the catalog uses the first prose line of the body")
+		p.report(diagcode.NoDescription, descLine(fm, *f), 1, "no description in the frontmatter: the catalog uses the first prose line of the body")
 	}
 	s.Description = inferred
 	return true
@@ -474,7 +475,7 @@ func (p *parser) checkLengths(s *Skill, fm *frontmatter) {
 		if maxDesc > 0 && n > maxDesc {
 			msg += fmt.Sprintf("; the catalog cuts it at %d", maxDesc)
 		}
-		p.report(CodeDescriptionTooLong, dl, dc, "%s", msg)
+		p.report(diagcode.DescriptionTooLong, dl, dc, "%s", msg)
 	case maxDesc > 0 && n > maxDesc:
 		// Many published descriptions are this long: the message is
 		// built without fmt (the text of "the description is %d
@@ -484,14 +485,14 @@ func (p *parser) checkLengths(s *Skill, fm *frontmatter) {
 		m = strconv.AppendInt(m, int64(n), 10)
 		m = append(m, " characters; the catalog cuts it at "...)
 		m = strconv.AppendInt(m, int64(maxDesc), 10)
-		p.reportText(CodeDescriptionLong, dl, dc, string(m))
+		p.reportText(diagcode.DescriptionLong, dl, dc, string(m))
 	}
 	if n := runeCount(s.Compatibility); n > MaxCompatibilityChars {
 		l, c := 0, 0
 		if fm != nil && fm.compatKey != nil {
 			l, c = fm.compatKey.line, fm.compatKey.col
 		}
-		p.report(CodeCompatibilityTooLong, l, c, "compatibility is %d characters, over the specification's %d", n, MaxCompatibilityChars)
+		p.report(diagcode.CompatibilityTooLong, l, c, "compatibility is %d characters, over the specification's %d", n, MaxCompatibilityChars)
 	}
 }
 

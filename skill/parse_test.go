@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/skillet-go/skillet/internal/diagcode"
 )
 
 // diagKeys renders diagnostics as "code@line:col" for compact comparison.
@@ -503,7 +504,7 @@ func TestParseSkipBody(t *testing.T) {
 }
 
 func TestDiagnosticString(t *testing.T) {
-	d := Diagnostic{Code: CodeNameMismatch, Severity: SeverityWarning, Path: "/a/SKILL.md", Line: 2, Column: 7, Message: "m"}
+	d := Diagnostic{Code: diagcode.NameMismatch, Severity: SeverityWarning, Path: "/a/SKILL.md", Line: 2, Column: 7, Message: "m"}
 	if got, want := d.String(), "/a/SKILL.md:2:7: warning: m [name-mismatch]"; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
@@ -560,7 +561,7 @@ func TestParseDescriptionOverSpecSaysTheCatalogCuts(t *testing.T) {
 	} {
 		src := "---\nname: x\ndescription: " + strings.Repeat("é", 1100) + "\n---\nbody\n"
 		_, diags := Parse([]byte(src), &Options{Path: "/r/x/SKILL.md", MaxDescriptionChars: tt.max})
-		if len(diags) != 1 || diags[0].Code != CodeDescriptionTooLong || diags[0].Message != tt.want {
+		if len(diags) != 1 || diags[0].Code != diagcode.DescriptionTooLong || diags[0].Message != tt.want {
 			t.Errorf("max %d: got %v, want one description-too-long %q", tt.max, diags, tt.want)
 		}
 	}
@@ -675,10 +676,10 @@ func TestParseDiagnosticsNameTheSkill(t *testing.T) {
 		name, src, path, want string
 		code                  Code
 	}{
-		{"repair before name", "---\ndescription: Use when: asked\nname: x\n---\nbody", "/s/x/SKILL.md", "x", CodeParseRecovered},
-		{"unknown field before name", "---\nlicence: MIT\nname: x\ndescription: d\n---\nbody", "/s/x/SKILL.md", "x", CodeUnknownField},
-		{"repair after name", "---\nname: x\ndescription: Use when: asked\n---\nbody", "/s/x/SKILL.md", "x", CodeParseRecovered},
-		{"name from the folder", "---\ndescription: Use when: asked\n---\nbody", "/s/folder/SKILL.md", "folder", CodeParseRecovered},
+		{"repair before name", "---\ndescription: Use when: asked\nname: x\n---\nbody", "/s/x/SKILL.md", "x", diagcode.ParseRecovered},
+		{"unknown field before name", "---\nlicence: MIT\nname: x\ndescription: d\n---\nbody", "/s/x/SKILL.md", "x", diagcode.UnknownField},
+		{"repair after name", "---\nname: x\ndescription: Use when: asked\n---\nbody", "/s/x/SKILL.md", "x", diagcode.ParseRecovered},
+		{"name from the folder", "---\ndescription: Use when: asked\n---\nbody", "/s/folder/SKILL.md", "folder", diagcode.ParseRecovered},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, diags := Parse([]byte(tt.src), &Options{Path: tt.path})

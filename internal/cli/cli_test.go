@@ -12,6 +12,7 @@ import (
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/benchtree/tree"
 	"github.com/skillet-go/skillet/internal/catalogx"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/internal/testcorpus"
 	"github.com/skillet-go/skillet/skill"
@@ -132,8 +133,8 @@ func TestStreamedJSONIsTheSame(t *testing.T) {
 			s.Location, s.BaseDir, s.Scope = "/w/a/p/SKILL.md", "/w/a/p", catalog.ScopeExtra
 		})},
 		Diagnostics: []skill.Diagnostic{
-			{Code: skill.CodeShadowed, Severity: skill.SeverityWarning, Path: odd, Line: 3, Column: 9, Message: odd, Skill: "s", Related: "/r"},
-			{Code: skill.CodeParseError, Severity: skill.SeverityError, Path: "/p", Message: "m"},
+			{Code: diagcode.Shadowed, Severity: skill.SeverityWarning, Path: odd, Line: 3, Column: 9, Message: odd, Skill: "s", Related: "/r"},
+			{Code: diagcode.ParseError, Severity: skill.SeverityError, Path: "/p", Message: "m"},
 		},
 	})
 }

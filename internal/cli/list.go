@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/catalogx"
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/internal/textsafe"
 	"github.com/skillet-go/skillet/lint"
@@ -102,7 +103,7 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 		noSkillsNote(opts.IO.Err, l)
 	}
 	for _, d := range l.Diagnostics {
-		if d.Code == skill.CodeWorkspaceMissing {
+		if d.Code == diagcode.WorkspaceMissing {
 			return silent(exitFail) // the folder went away after the flags were checked
 		}
 	}
@@ -156,7 +157,7 @@ func noSkillsNote(w io.Writer, l *catalog.Listing) {
 // written it (index-untrusted, docs/performance.md#persistent-index).
 func walkNotes(w io.Writer, diags []skill.Diagnostic) {
 	for _, d := range diags {
-		if d.Code == skill.CodeWalkLimit || d.Code == skill.CodeIndexUntrusted {
+		if d.Code == diagcode.WalkLimit || d.Code == diagcode.IndexUntrusted {
 			fmt.Fprintln(w, textsafe.Escape(d.String()))
 		}
 	}

@@ -33,6 +33,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -152,17 +153,17 @@ func parseFrontmatter(data []byte) ([]kv, error) {
 			off += n
 		}
 		line := 1 + bytes.Count(data[:off], []byte("\n"))
-		return nil, &Error{Message: fmt.Sprintf("SKILL.md is not valid UTF-8 text (byte 0x%02x at offset %d)", data[off], off), Code: skill.CodeInvalidEncoding, Line: line}
+		return nil, &Error{Message: fmt.Sprintf("SKILL.md is not valid UTF-8 text (byte 0x%02x at offset %d)", data[off], off), Code: diagcode.InvalidEncoding, Line: line}
 	}
 	// Python's text mode: universal newlines.
 	content := strings.ReplaceAll(string(data), "\r\n", "\n")
 	content = strings.ReplaceAll(content, "\r", "\n")
 	if !strings.HasPrefix(content, "---") {
-		return nil, &Error{Message: "SKILL.md must start with YAML frontmatter (---)", Code: skill.CodeNoFrontmatter, Line: 1}
+		return nil, &Error{Message: "SKILL.md must start with YAML frontmatter (---)", Code: diagcode.NoFrontmatter, Line: 1}
 	}
 	parts := strings.SplitN(content, "---", 3)
 	if len(parts) < 3 {
-		return nil, &Error{Message: "SKILL.md frontmatter not properly closed with ---", Code: skill.CodeParseError, Line: 1}
+		return nil, &Error{Message: "SKILL.md frontmatter not properly closed with ---", Code: diagcode.ParseError, Line: 1}
 	}
 	v, yerr := loadStrict(parts[1])
 	if yerr != nil {
@@ -172,13 +173,13 @@ func parseFrontmatter(data []byte) ([]kv, error) {
 		}
 		if yerr.readerCh != 0 || yerr.pmark != nil && yerr.problem == "" {
 			return nil, &Error{Message: fmt.Sprintf("Invalid YAML in frontmatter: unacceptable character #x%04x: special characters are not allowed (line %d, column %d)",
-				yerr.readerCh, line, col), Code: skill.CodeParseError, Line: line, Column: col}
+				yerr.readerCh, line, col), Code: diagcode.ParseError, Line: line, Column: col}
 		}
-		return nil, &Error{Message: "Invalid YAML in frontmatter: " + yerr.format(splitLines(parts[1])), Code: skill.CodeParseError, Line: line, Column: col}
+		return nil, &Error{Message: "Invalid YAML in frontmatter: " + yerr.format(splitLines(parts[1])), Code: diagcode.ParseError, Line: line, Column: col}
 	}
 	m, ok := v.([]kv)
 	if !ok {
-		return nil, &Error{Message: "SKILL.md frontmatter must be a YAML mapping", Code: skill.CodeParseError, Line: 1}
+		return nil, &Error{Message: "SKILL.md frontmatter must be a YAML mapping", Code: diagcode.ParseError, Line: 1}
 	}
 	for i := range m {
 		if m[i].key != "metadata" {
@@ -209,9 +210,9 @@ func fileMark(e kv) (line, col int) {
 func readFile(file string) ([]byte, error) {
 	data, _, err := fsx.ReadRegular(file, maxFileBytes)
 	if err != nil {
-		code := skill.CodeUnreadable
+		code := skill.Code(diagcode.Unreadable)
 		if errors.Is(err, fsx.ErrTooLarge) {
-			code = skill.CodeTooLarge
+			code = diagcode.TooLarge
 		}
 		msg := errText(err)
 		if !strings.HasPrefix(msg, file) {
@@ -261,10 +262,10 @@ var specFields = map[string]bool{"name": true, "description": true, "license": t
 func Check(dir string) []Violation {
 	fi, err := os.Stat(dir)
 	if err != nil {
-		return []Violation{{Code: skill.CodeFileMissing, Message: "Path does not exist: " + dir}}
+		return []Violation{{Code: diagcode.FileMissing, Message: "Path does not exist: " + dir}}
 	}
 	if !fi.IsDir() {
-		return []Violation{{Code: skill.CodeFileMissing, Message: "Not a directory: " + dir}}
+		return []Violation{{Code: diagcode.FileMissing, Message: "Not a directory: " + dir}}
 	}
 	file := FindSkillFile(dir)
 	if file == "" {
@@ -278,7 +279,7 @@ func Check(dir string) []Violation {
 	return vs
 }
 
-var missingFile = Violation{Code: skill.CodeFileMissing, Message: "Missing required file: SKILL.md"}
+var missingFile = Violation{Code: diagcode.FileMissing, Message: "Missing required file: SKILL.md"}
 
 func errViolation(err error) Violation {
 	var e *Error
@@ -303,7 +304,7 @@ func CheckFile(dirName, fileName string, data []byte) (vs []Violation, name, des
 		return []Violation{missingFile}, "", ""
 	}
 	if len(data) > maxFileBytes {
-		return []Violation{{Code: skill.CodeTooLarge, Message: fmt.Sprintf("Cannot read %s: the file is over %d bytes", fileName, maxFileBytes)}}, "", ""
+		return []Violation{{Code: diagcode.TooLarge, Message: fmt.Sprintf("Cannot read %s: the file is over %d bytes", fileName, maxFileBytes)}}, "", ""
 	}
 	fm, err := parseFrontmatter(data)
 	if err != nil {
@@ -335,26 +336,26 @@ func fieldViolations(fm []kv, dirName string) []Violation {
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
 		line, col := fileMark(first)
-		out = append(out, Violation{Code: skill.CodeUnknownField, Line: line, Column: col,
+		out = append(out, Violation{Code: diagcode.UnknownField, Line: line, Column: col,
 			Message: fmt.Sprintf("Unexpected fields in frontmatter: %s. Only %s are allowed.", strings.Join(unknown, ", "), allowedFields)})
 	}
 	if v, ok := get(fm, "name"); !ok {
-		out = append(out, Violation{Code: skill.CodeNameMissing, Message: "Missing required field in frontmatter: name"})
+		out = append(out, Violation{Code: diagcode.NameMissing, Message: "Missing required field in frontmatter: name"})
 	} else {
 		out = append(out, nameViolations(v, dirName)...)
 	}
 	if v, ok := get(fm, "description"); !ok {
-		out = append(out, Violation{Code: skill.CodeNoDescription, Message: "Missing required field in frontmatter: description"})
+		out = append(out, Violation{Code: diagcode.NoDescription, Message: "Missing required field in frontmatter: description"})
 	} else if s, ok := v.(string); !ok || pyStrip(s) == "" {
-		out = append(out, Violation{Code: skill.CodeNoDescription, Message: "Field 'description' must be a non-empty string"})
+		out = append(out, Violation{Code: diagcode.NoDescription, Message: "Field 'description' must be a non-empty string"})
 	} else if n := utf8.RuneCountInString(s); n > skill.MaxDescriptionChars {
-		out = append(out, Violation{Code: skill.CodeDescriptionTooLong, Message: fmt.Sprintf("Description exceeds %d character limit (%d chars)", skill.MaxDescriptionChars, n)})
+		out = append(out, Violation{Code: diagcode.DescriptionTooLong, Message: fmt.Sprintf("Description exceeds %d character limit (%d chars)", skill.MaxDescriptionChars, n)})
 	}
 	if v, ok := get(fm, "compatibility"); ok {
 		if s, ok := v.(string); !ok {
-			out = append(out, Violation{Code: skill.CodeFieldInvalid, Message: "Field 'compatibility' must be a string"})
+			out = append(out, Violation{Code: diagcode.FieldInvalid, Message: "Field 'compatibility' must be a string"})
 		} else if n := utf8.RuneCountInString(s); n > skill.MaxCompatibilityChars {
-			out = append(out, Violation{Code: skill.CodeCompatibilityTooLong, Message: fmt.Sprintf("Compatibility exceeds %d character limit (%d chars)", skill.MaxCompatibilityChars, n)})
+			out = append(out, Violation{Code: diagcode.CompatibilityTooLong, Message: fmt.Sprintf("Compatibility exceeds %d character limit (%d chars)", skill.MaxCompatibilityChars, n)})
 		}
 	}
 	return out
@@ -367,7 +368,7 @@ func fieldViolations(fm []kv, dirName string) []Violation {
 // folder's file are exactly [CheckFile]'s violations.
 func ContentCode(code skill.Code) bool {
 	switch code {
-	case skill.CodeParseError, skill.CodeInvalidEncoding, skill.CodeFileMissing:
+	case diagcode.ParseError, diagcode.InvalidEncoding, diagcode.FileMissing:
 		return true
 	}
 	return code.Info().Spec
@@ -394,7 +395,7 @@ func Validate(dir string) []string {
 func nameViolations(v any, dirName string) []Violation {
 	raw, ok := v.(string)
 	if !ok || pyStrip(raw) == "" {
-		return []Violation{{Code: skill.CodeNameInvalid, Message: "Field 'name' must be a non-empty string"}}
+		return []Violation{{Code: diagcode.NameInvalid, Message: "Field 'name' must be a non-empty string"}}
 	}
 	name := norm.NFKC.String(pyStrip(raw))
 	var out []Violation
@@ -402,25 +403,25 @@ func nameViolations(v any, dirName string) []Violation {
 		out = append(out, Violation{Code: code, Message: fmt.Sprintf(format, args...)})
 	}
 	if n := utf8.RuneCountInString(name); n > skill.MaxNameChars {
-		add(skill.CodeNameInvalid, "Skill name '%s' exceeds %d character limit (%d chars)", name, skill.MaxNameChars, n)
+		add(diagcode.NameInvalid, "Skill name '%s' exceeds %d character limit (%d chars)", name, skill.MaxNameChars, n)
 	}
 	if name != strings.ToLower(name) {
-		add(skill.CodeNameInvalid, "Skill name '%s' must be lowercase", name)
+		add(diagcode.NameInvalid, "Skill name '%s' must be lowercase", name)
 	}
 	if strings.HasPrefix(name, "-") || strings.HasSuffix(name, "-") {
-		add(skill.CodeNameInvalid, "Skill name cannot start or end with a hyphen")
+		add(diagcode.NameInvalid, "Skill name cannot start or end with a hyphen")
 	}
 	if strings.Contains(name, "--") {
-		add(skill.CodeNameInvalid, "Skill name cannot contain consecutive hyphens")
+		add(diagcode.NameInvalid, "Skill name cannot contain consecutive hyphens")
 	}
 	for _, r := range name {
 		if !(unicode.IsLetter(r) || unicode.IsNumber(r) || r == '-') {
-			add(skill.CodeNameInvalid, "Skill name '%s' contains invalid characters. Only letters, digits, and hyphens are allowed.", name)
+			add(diagcode.NameInvalid, "Skill name '%s' contains invalid characters. Only letters, digits, and hyphens are allowed.", name)
 			break
 		}
 	}
 	if norm.NFKC.String(dirName) != name {
-		add(skill.CodeNameMismatch, "Directory name '%s' must match skill name '%s'", dirName, name)
+		add(diagcode.NameMismatch, "Directory name '%s' must match skill name '%s'", dirName, name)
 	}
 	return out
 }
@@ -446,7 +447,7 @@ type Properties struct {
 func ReadProperties(dir string) (*Properties, error) {
 	file := FindSkillFile(dir)
 	if file == "" {
-		return nil, &Error{Message: "SKILL.md not found in " + dir, Code: skill.CodeFileMissing}
+		return nil, &Error{Message: "SKILL.md not found in " + dir, Code: diagcode.FileMissing}
 	}
 	fm, err := frontmatter(file)
 	if err != nil {
@@ -454,7 +455,7 @@ func ReadProperties(dir string) (*Properties, error) {
 	}
 	for _, key := range []string{"name", "description"} {
 		if _, ok := get(fm, key); !ok {
-			return nil, &Error{Message: "Missing required field in frontmatter: " + key, Code: skill.CodeNameMissing}
+			return nil, &Error{Message: "Missing required field in frontmatter: " + key, Code: diagcode.NameMissing}
 		}
 	}
 	props := &Properties{}
@@ -462,7 +463,7 @@ func ReadProperties(dir string) (*Properties, error) {
 		v, _ := get(fm, key)
 		s, ok := v.(string)
 		if !ok || pyStrip(s) == "" {
-			return nil, &Error{Message: fmt.Sprintf("Field '%s' must be a non-empty string", key), Code: skill.CodeFieldInvalid}
+			return nil, &Error{Message: fmt.Sprintf("Field '%s' must be a non-empty string", key), Code: diagcode.FieldInvalid}
 		}
 		if key == "name" {
 			props.Name = pyStrip(s)
@@ -590,7 +591,7 @@ func ToPrompt(dirs []string) (string, error) {
 	for _, dir := range dirs {
 		abs, err := filepath.Abs(dir)
 		if err != nil {
-			return "", &Error{Message: err.Error(), Code: skill.CodeUnreadable}
+			return "", &Error{Message: err.Error(), Code: diagcode.Unreadable}
 		}
 		if r, err := filepath.EvalSymlinks(abs); err == nil {
 			abs = r
