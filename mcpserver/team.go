@@ -8,8 +8,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/skillet-go/skillet/internal/promtext"
 	"github.com/skillet-go/skillet/mcpserver/skillsext"
 )
 
@@ -34,102 +33,87 @@ func requireToken(h http.Handler, token string) http.Handler {
 	return auth.RequireBearerToken(verify, nil)(h)
 }
 
-// metrics are the server's Prometheus metrics, on a registry of its own.
+// metrics are the server's Prometheus metrics, on a registry of its own
+// (internal/promtext: the text the Prometheus client wrote, without its
+// cost at every start of every command).
 type metrics struct {
-	reg      *prometheus.Registry
-	requests *prometheus.CounterVec
-	errors   *prometheus.CounterVec
-	latency  *prometheus.HistogramVec
-	reloads  prometheus.Counter
-	failures prometheus.Counter
+	reg      promtext.Registry
+	methods  *promtext.Labels
+	other    int // the index of "other" in methods
+	requests *promtext.CounterVec
+	errors   *promtext.CounterVec
+	latency  *promtext.HistogramVec
+	reloads  *promtext.Counter
+	failures *promtext.Counter
 }
 
-// knownMethods bounds the method label: anything else counts as "other".
-var knownMethods = map[string]bool{
-	"initialize": true, "ping": true, "server/discover": true, "notifications/initialized": true,
-	"resources/list": true, "resources/templates/list": true, "resources/read": true,
-	"resources/subscribe": true, "resources/unsubscribe": true, "subscriptions/listen": true,
-	"prompts/list": true, "prompts/get": true, "tools/list": true, "tools/call": true,
-	"completion/complete": true, "logging/setLevel": true,
-	skillsext.MethodListSkills: true, skillsext.MethodGetSkill: true, skillsext.MethodReadDirectory: true,
-}
-
-func methodLabel(m string) string {
-	if knownMethods[m] {
-		return m
-	}
-	return "other"
+// knownMethods bound the method label: anything else counts as "other".
+var knownMethods = []string{
+	"initialize", "ping", "server/discover", "notifications/initialized",
+	"resources/list", "resources/templates/list", "resources/read",
+	"resources/subscribe", "resources/unsubscribe", "subscriptions/listen",
+	"prompts/list", "prompts/get", "tools/list", "tools/call",
+	"completion/complete", "logging/setLevel",
+	skillsext.MethodListSkills, skillsext.MethodGetSkill, skillsext.MethodReadDirectory,
 }
 
 func (s *Server) newMetrics() *metrics {
-	m := &metrics{
-		reg: prometheus.NewRegistry(),
-		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "skillet_mcp_requests_total", Help: "MCP requests received, by method.",
-		}, []string{"method"}),
-		errors: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "skillet_mcp_errors_total", Help: "MCP requests answered with an error, by method.",
-		}, []string{"method"}),
-		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name: "skillet_mcp_request_duration_seconds", Help: "Time to answer an MCP request, by method (encoding and writing excluded).",
-			Buckets: []float64{.0001, .0005, .001, .005, .01, .05, .1, .5, 1, 5},
-		}, []string{"method"}),
-		reloads: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "skillet_reloads_total", Help: "Reloads of the skills from disk that changed what is served.",
-		}),
-		failures: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "skillet_reload_failures_total", Help: "Reloads that failed (the previous snapshot stayed served).",
-		}),
-	}
-	snapGauge := func(name, help string, f func(*snapshot) float64) prometheus.Collector {
-		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, func() float64 {
+	m := &metrics{methods: promtext.NewLabels("method", append(knownMethods[:len(knownMethods):len(knownMethods)], "other"))}
+	m.other = m.methods.Index("other")
+	r := &m.reg
+	m.requests = r.CounterVec("skillet_mcp_requests_total", "MCP requests received, by method.", m.methods)
+	m.errors = r.CounterVec("skillet_mcp_errors_total", "MCP requests answered with an error, by method.", m.methods)
+	m.latency = r.HistogramVec("skillet_mcp_request_duration_seconds", "Time to answer an MCP request, by method (encoding and writing excluded).",
+		m.methods, []float64{.0001, .0005, .001, .005, .01, .05, .1, .5, 1, 5})
+	m.reloads = r.Counter("skillet_reloads_total", "Reloads of the skills from disk that changed what is served.")
+	m.failures = r.Counter("skillet_reload_failures_total", "Reloads that failed (the previous snapshot stayed served).")
+	snapGauge := func(name, help string, f func(*snapshot) float64) {
+		r.GaugeFunc(name, help, func() float64 {
 			if sn := s.snap.Load(); sn != nil {
 				return f(sn)
 			}
 			return 0
 		})
 	}
-	counterFunc := func(name, help string, f func() float64) prometheus.Collector {
-		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, f)
-	}
-	m.reg.MustRegister(m.requests, m.errors, m.latency, m.reloads, m.failures,
-		snapGauge("skillet_snapshot_skills", "Skills served.", func(sn *snapshot) float64 { return float64(len(sn.skills)) }),
-		snapGauge("skillet_snapshot_files", "Files served.", func(sn *snapshot) float64 { return float64(len(sn.files)) }),
-		snapGauge("skillet_snapshot_bytes", "Bytes of the files served, as they are sent.", func(sn *snapshot) float64 { return float64(sn.bytes) }),
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "skillet_http_sessions", Help: "Stateful sessions kept."}, func() float64 {
-			if t := s.sessions.Load(); t != nil {
-				return float64(t.len())
-			}
-			return 0
-		}),
-		counterFunc("skillet_http_streams_dropped_total", "Notification streams closed because their client did not read them.",
-			func() float64 { return float64(s.streamsDropped.Load()) }),
-		counterFunc("skillet_http_connections_evicted_total", "Connections closed to make room for a new one.", func() float64 {
-			if l := s.conns.Load(); l != nil {
-				return float64(l.evicted.Load())
-			}
-			return 0
-		}),
-		counterFunc("skillet_http_connections_refused_total", "New connections closed because every connection was busy.", func() float64 {
-			if l := s.conns.Load(); l != nil {
-				return float64(l.refused.Load())
-			}
-			return 0
-		}),
-		counterFunc("skillet_notifications_undelivered_total", "Notifications that reached no stream of their session.",
-			func() float64 { return float64(s.undelivered.total.Load()) }),
-	)
+	snapGauge("skillet_snapshot_skills", "Skills served.", func(sn *snapshot) float64 { return float64(len(sn.skills)) })
+	snapGauge("skillet_snapshot_files", "Files served.", func(sn *snapshot) float64 { return float64(len(sn.files)) })
+	snapGauge("skillet_snapshot_bytes", "Bytes of the files served, as they are sent.", func(sn *snapshot) float64 { return float64(sn.bytes) })
+	r.GaugeFunc("skillet_http_sessions", "Stateful sessions kept.", func() float64 {
+		if t := s.sessions.Load(); t != nil {
+			return float64(t.len())
+		}
+		return 0
+	})
+	r.CounterFunc("skillet_http_streams_dropped_total", "Notification streams closed because their client did not read them.",
+		func() float64 { return float64(s.streamsDropped.Load()) })
+	r.CounterFunc("skillet_http_connections_evicted_total", "Connections closed to make room for a new one.", func() float64 {
+		if l := s.conns.Load(); l != nil {
+			return float64(l.evicted.Load())
+		}
+		return 0
+	})
+	r.CounterFunc("skillet_http_connections_refused_total", "New connections closed because every connection was busy.", func() float64 {
+		if l := s.conns.Load(); l != nil {
+			return float64(l.refused.Load())
+		}
+		return 0
+	})
+	r.CounterFunc("skillet_notifications_undelivered_total", "Notifications that reached no stream of their session.",
+		func() float64 { return float64(s.undelivered.total.Load()) })
 	return m
 }
 
 // observe records one answered request.
 func (m *metrics) observe(method string, d time.Duration, err error) {
-	l := methodLabel(method)
-	m.requests.WithLabelValues(l).Inc()
-	if err != nil {
-		m.errors.WithLabelValues(l).Inc()
+	i := m.methods.Index(method)
+	if i < 0 {
+		i = m.other
 	}
-	m.latency.WithLabelValues(l).Observe(d.Seconds())
+	m.requests.Inc(i)
+	if err != nil {
+		m.errors.Inc(i)
+	}
+	m.latency.Observe(i, d.Seconds())
 }
 
 // teamRoutes adds /readyz and /metrics to mux (/healthz is there already)
@@ -145,7 +129,7 @@ func (s *Server) teamRoutes(mux *http.ServeMux, o *HTTPOptions) http.Handler {
 		}
 		_, _ = w.Write([]byte("ready\n"))
 	})
-	mux.Handle("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{}))
+	mux.Handle("GET /metrics", &s.metrics.reg)
 	if o.AuthToken == "" {
 		return mux
 	}
