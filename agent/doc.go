@@ -5,7 +5,7 @@
 // session record of what was loaded, and a system-prompt stack with
 // provider presets.
 //
-// [New] ties one [catalog.Catalog] to a [Skills] value whose catalog block
+// [New] ties one [catalog.Catalog] to a [Wiring] value whose catalog block
 // and load tool cannot disagree about roots or names; the package example
 // wires it to an agent loop (the system prompt, the tool definition, a
 // call, the session).

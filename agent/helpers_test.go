@@ -137,7 +137,7 @@ func skillMD(front, body string) string {
 }
 
 // newSkills is agent.New, failing the test on its error.
-func newSkills(t testing.TB, c *catalog.Catalog, o *agent.Options) *agent.Skills {
+func newSkills(t testing.TB, c *catalog.Catalog, o *agent.Options) *agent.Wiring {
 	t.Helper()
 	sk, err := agent.New(context.Background(), c, o)
 	if err != nil {

@@ -15,17 +15,17 @@ type Layer interface {
 	Render(ctx context.Context) (string, error)
 }
 
-// LayerFunc adapts a function to [Layer].
-type LayerFunc func(ctx context.Context) (string, error)
-
-// Render calls f.
-func (f LayerFunc) Render(ctx context.Context) (string, error) { return f(ctx) }
-
 // Text is a layer of fixed text.
 type Text string
 
 // Render returns t.
 func (t Text) Render(context.Context) (string, error) { return string(t), nil }
+
+// layerFunc adapts a function to [Layer].
+type layerFunc func(ctx context.Context) (string, error)
+
+// Render calls f.
+func (f layerFunc) Render(ctx context.Context) (string, error) { return f(ctx) }
 
 // Stack is a system prompt made of named layers rendered in order (seed
 // 000's system-prompt stack). The zero value is an empty stack.
@@ -43,16 +43,6 @@ func (s *Stack) Add(name string, l Layer) *Stack {
 
 // Names returns the layers' names in order.
 func (s *Stack) Names() []string { return append([]string(nil), s.names...) }
-
-// Layer returns the first layer named name, or nil.
-func (s *Stack) Layer(name string) Layer {
-	for i, n := range s.names {
-		if n == name {
-			return s.layers[i]
-		}
-	}
-	return nil
-}
 
 // Render renders every layer in order and joins the texts that are not
 // empty (trailing white space trimmed) with a blank line; the result ends
@@ -75,16 +65,16 @@ func (s *Stack) Render(ctx context.Context) (string, error) {
 	return strings.Join(parts, "\n\n") + "\n", nil
 }
 
-// Layer names used by [NewStack].
+// The names of the layers [NewStack] adds, as [Stack.Names] gives them.
 const (
-	LayerIdentity     = "identity"
-	LayerSkills       = "skills"
-	LayerInstructions = "instructions"
+	layerIdentity     = "identity"
+	layerSkills       = "skills"
+	layerInstructions = "instructions"
 )
 
-// Provider is a row of the provider presets: which layers its system
+// provider is a row of the provider presets: which layers its system
 // prompt stack has.
-type Provider struct {
+type provider struct {
 	// Name is the provider's name.
 	Name string
 	// Skills says the stack includes the skills layer.
@@ -96,7 +86,7 @@ type Provider struct {
 // stack leaves it out to keep prompts lean for small local models
 // (docs/disclosure.md#agent-wiring). Presets are data: add a row to add a
 // provider.
-var providers = []Provider{
+var providers = []provider{
 	{Name: "anthropic", Skills: true},
 	{Name: "openai", Skills: true},
 	{Name: "google", Skills: true},
@@ -104,25 +94,25 @@ var providers = []Provider{
 	{Name: "ollama", Skills: false},
 }
 
-// DefaultProvider is the preset used for an empty provider name.
-const DefaultProvider = "default"
+// defaultProvider is the preset used for an empty provider name.
+const defaultProvider = "default"
 
-// ErrUnknownProvider is returned by [LookupProvider] and [NewStack] for a
-// name that is not one of [ProviderNames].
+// ErrUnknownProvider is returned by [NewStack] for a name that is not one
+// of [ProviderNames].
 var ErrUnknownProvider = errors.New("unknown provider")
 
-// LookupProvider returns the preset named name (case-insensitive; ""
-// means DefaultProvider). The error wraps ErrUnknownProvider.
-func LookupProvider(name string) (Provider, error) {
+// lookupProvider returns the preset named name (case-insensitive; ""
+// means "default"). The error wraps ErrUnknownProvider.
+func lookupProvider(name string) (provider, error) {
 	if name == "" {
-		name = DefaultProvider
+		name = defaultProvider
 	}
 	for _, p := range providers {
 		if strings.EqualFold(p.Name, name) {
 			return p, nil
 		}
 	}
-	return Provider{}, fmt.Errorf("%w %q (known: %s)", ErrUnknownProvider, name, strings.Join(ProviderNames(), ", "))
+	return provider{}, fmt.Errorf("%w %q (known: %s)", ErrUnknownProvider, name, strings.Join(ProviderNames(), ", "))
 }
 
 // ProviderNames returns the presets' names: anthropic, openai, google,
@@ -142,18 +132,19 @@ type StackOptions struct {
 	Identity Layer
 	// Skills is the source of the skills layer (the catalog block); nil
 	// means no skills layer even for a provider that has one.
-	Skills *Skills
+	Skills *Wiring
 	// Instructions is the last layer: the caller's own rules. nil means
 	// none.
 	Instructions Layer
 }
 
-// NewStack returns the system-prompt stack of a provider preset: identity,
-// then the skills layer when the preset includes it, then instructions
-// (layers left nil in opts are left out). The error wraps
+// NewStack returns the system-prompt stack of a provider preset (one of
+// [ProviderNames], case-insensitive; "" means "default"): the layers
+// "identity", then "skills" when the preset includes it, then
+// "instructions" (layers left nil in opts are left out). The error wraps
 // ErrUnknownProvider.
 func NewStack(provider string, opts *StackOptions) (*Stack, error) {
-	p, err := LookupProvider(provider)
+	p, err := lookupProvider(provider)
 	if err != nil {
 		return nil, err
 	}
@@ -163,13 +154,13 @@ func NewStack(provider string, opts *StackOptions) (*Stack, error) {
 	}
 	s := &Stack{}
 	if o.Identity != nil {
-		s.Add(LayerIdentity, o.Identity)
+		s.Add(layerIdentity, o.Identity)
 	}
 	if p.Skills && o.Skills != nil {
-		s.Add(LayerSkills, o.Skills.Layer())
+		s.Add(layerSkills, o.Skills.Layer())
 	}
 	if o.Instructions != nil {
-		s.Add(LayerInstructions, o.Instructions)
+		s.Add(layerInstructions, o.Instructions)
 	}
 	return s, nil
 }
@@ -191,12 +182,12 @@ type Options struct {
 	Tool *ToolOptions
 }
 
-// Skills wires one catalog into an agent: the catalog block for the system
-// prompt ([Skills.Block], [Skills.Layer]) and the load tool ([Skills.Tool])
+// Wiring ties one catalog to an agent: the catalog block for the system
+// prompt ([Wiring.Block], [Wiring.Layer]) and the load tool ([Wiring.Tool])
 // are built from the same [catalog.Catalog], so they cannot disagree about
 // roots, names or the tool's name (Brute: "point both the prompt and the
 // tool at the same root"). It is safe for concurrent use.
-type Skills struct {
+type Wiring struct {
 	c     *catalog.Catalog
 	own   []*catalog.Skill
 	block BlockOptions
@@ -209,7 +200,7 @@ type Skills struct {
 // catalog.ErrNotFound, since the prompt would advertise a skill the tool
 // cannot load (Brute). Give skills the program builds itself to the
 // catalog as a catalog.Source. The error is also ctx's, from listing c.
-func New(ctx context.Context, c *catalog.Catalog, opts *Options) (*Skills, error) {
+func New(ctx context.Context, c *catalog.Catalog, opts *Options) (*Wiring, error) {
 	var o Options
 	if opts != nil {
 		o = *opts
@@ -231,7 +222,7 @@ func New(ctx context.Context, c *catalog.Catalog, opts *Options) (*Skills, error
 		to = *o.Tool
 	}
 	to.Skills = o.Skills
-	s := &Skills{c: c, own: o.Skills}
+	s := &Wiring{c: c, own: o.Skills}
 	s.tool = NewTool(c, &to)
 	if o.Block != nil {
 		s.block = *o.Block
@@ -248,15 +239,15 @@ func New(ctx context.Context, c *catalog.Catalog, opts *Options) (*Skills, error
 }
 
 // Tool returns the load tool.
-func (s *Skills) Tool() *Tool { return s.tool }
+func (s *Wiring) Tool() *Tool { return s.tool }
 
 // Session returns the tool's session.
-func (s *Skills) Session() *Session { return s.tool.Session() }
+func (s *Wiring) Session() *Session { return s.tool.Session() }
 
 // Block renders the catalog block now: of the caller's list when one was
 // given, else of the catalog's current listing ([RenderListing]). The error
 // is ctx's or a caller's template's.
-func (s *Skills) Block(ctx context.Context) (*Block, error) {
+func (s *Wiring) Block(ctx context.Context) (*Block, error) {
 	if s.own != nil {
 		return Render(s.own, &s.block)
 	}
@@ -270,8 +261,8 @@ func (s *Skills) Block(ctx context.Context) (*Block, error) {
 // Layer returns the skills layer: the catalog block, rendered afresh on
 // every Render so edits on disk reach the next prompt. It renders "" when
 // there is no skill to show and none left out, whatever the format.
-func (s *Skills) Layer() Layer {
-	return LayerFunc(func(ctx context.Context) (string, error) {
+func (s *Wiring) Layer() Layer {
+	return layerFunc(func(ctx context.Context) (string, error) {
 		b, err := s.Block(ctx)
 		if err != nil {
 			return "", err

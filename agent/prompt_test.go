@@ -61,12 +61,17 @@ func TestProviderPresets(t *testing.T) {
 	}
 }
 
+// layerFunc is a layer whose text a function gives.
+type layerFunc func(ctx context.Context) (string, error)
+
+func (f layerFunc) Render(ctx context.Context) (string, error) { return f(ctx) }
+
 func TestStack(t *testing.T) {
 	var s agent.Stack
 	s.Add("a", agent.Text("first\n\n\n")).
 		Add("empty", agent.Text("")).
 		Add("blank", agent.Text(" \n")).
-		Add("b", agent.LayerFunc(func(context.Context) (string, error) { return "second", nil }))
+		Add("b", layerFunc(func(context.Context) (string, error) { return "second", nil }))
 	got, err := s.Render(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -74,11 +79,11 @@ func TestStack(t *testing.T) {
 	if got != "first\n\nsecond\n" {
 		t.Errorf("Render = %q", got)
 	}
-	if s.Layer("b") == nil || s.Layer("nope") != nil {
-		t.Error("Layer lookup")
+	if diff := cmp.Diff([]string{"a", "empty", "blank", "b"}, s.Names()); diff != "" {
+		t.Errorf("Names (-want +got):\n%s", diff)
 	}
 	boom := errors.New("boom")
-	s.Add("broken", agent.LayerFunc(func(context.Context) (string, error) { return "", boom }))
+	s.Add("broken", layerFunc(func(context.Context) (string, error) { return "", boom }))
 	if _, err := s.Render(context.Background()); !errors.Is(err, boom) || !strings.Contains(err.Error(), `prompt layer "broken"`) {
 		t.Errorf("error = %v", err)
 	}

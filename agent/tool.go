@@ -22,19 +22,19 @@ import (
 
 // Limits and defaults of the load tool.
 const (
-	// DefaultMaxFileBytes caps a bundled-file read (the "path" argument):
+	// defaultMaxFileBytes caps a bundled-file read (the "path" argument):
 	// a larger file gets an error result instead of its text.
-	DefaultMaxFileBytes = 256 << 10
+	defaultMaxFileBytes = 256 << 10
 	// sampledFiles is how many bundled files a load result lists (seed
 	// 000: "Bundled files (sampled, up to 10)").
 	sampledFiles = 10
-	// DefaultSearchLimit is how many skills a "query" call returns.
-	DefaultSearchLimit = 5
-	// DefaultMaxEnum is the most skill names the input schema lists as the
+	// defaultSearchLimit is how many skills a "query" call returns.
+	defaultSearchLimit = 5
+	// defaultMaxEnum is the most skill names the input schema lists as the
 	// name enum; with more skills the name is a plain string.
-	DefaultMaxEnum = 1000
-	// MaxArgumentBytes bounds the raw JSON arguments of one call.
-	MaxArgumentBytes = 64 << 10
+	defaultMaxEnum = 1000
+	// maxArgumentBytes bounds the raw JSON arguments of one call.
+	maxArgumentBytes = 64 << 10
 	// maxNamesInError bounds how many names an error result lists.
 	maxNamesInError = 100
 )
@@ -86,15 +86,16 @@ type ToolOptions struct {
 	// invocation (skillet show, a slash command). Hidden skills are never
 	// listed, searched, or put in the schema's enum.
 	AllowHidden bool
-	// MaxFileBytes caps bundled-file reads; 0 means DefaultMaxFileBytes.
+	// MaxFileBytes caps bundled-file reads; 0 means 256 KiB (262,144 bytes): a
+	// larger file gets an error result instead of its text.
 	MaxFileBytes int64
 	// MaxEnum caps the name enum of the input schema; 0 means
-	// DefaultMaxEnum, negative means never an enum.
+	// 1,000 names (more skills make name a plain string), negative means never an enum.
 	MaxEnum int
-	// SearchLimit is how many skills a query call returns; 0 means
-	// DefaultSearchLimit.
+	// SearchLimit is how many skills a query call returns; 0 means 5.
 	SearchLimit int
-	// Description replaces the tool's description ([DefaultToolDescription]);
+	// Description replaces the tool's description (by default what it does and its four
+	// calls, as Definition gives it);
 	// a server may append the catalog block to it, as some clients expect
 	// the catalog in the tool's description.
 	Description string
@@ -181,13 +182,13 @@ func NewTool(c *catalog.Catalog, opts *ToolOptions) *Tool {
 		}
 	}
 	if t.maxFile <= 0 {
-		t.maxFile = DefaultMaxFileBytes
+		t.maxFile = defaultMaxFileBytes
 	}
 	if t.maxEnum == 0 {
-		t.maxEnum = DefaultMaxEnum
+		t.maxEnum = defaultMaxEnum
 	}
 	if t.searchLimit <= 0 {
-		t.searchLimit = DefaultSearchLimit
+		t.searchLimit = defaultSearchLimit
 	}
 	if t.baseDir == nil {
 		t.baseDir = func(s *catalog.Skill) string { return s.BaseDir }
@@ -209,12 +210,12 @@ func (t *Tool) describe() string {
 	if t.description != "" {
 		return t.description
 	}
-	return DefaultToolDescription
+	return defaultToolDescription
 }
 
-// DefaultToolDescription is the load tool's description: what it does and
+// defaultToolDescription is the load tool's description: what it does and
 // its four calls.
-const DefaultToolDescription = "Loads an Agent Skill: instructions for one kind of task, listed in the system prompt. " +
+const defaultToolDescription = "Loads an Agent Skill: instructions for one kind of task, listed in the system prompt. " +
 	`Call it with {"name": NAME} to load a skill's instructions before working on a task it matches, ` +
 	`with {"name": NAME, "path": PATH} to read one of the skill's bundled files, ` +
 	`with {"query": WORDS} to search for a skill that is not listed, and with {} to list the skills.`
@@ -270,7 +271,7 @@ func (d *Definition) SchemaMap() (map[string]any, error) {
 
 // Definition returns the tool's definition for the current listing: its
 // name, its description (ToolOptions.Description, or
-// DefaultToolDescription) and the JSON Schema of its input, an object with
+// the default: what the tool does and its four calls) and the JSON Schema of its input, an object with
 // the optional string properties name, path and query and no others
 // (additionalProperties false). name is an enum of the skill names the
 // model may load (every visible skill of the listing, including those the
@@ -296,7 +297,7 @@ func (t *Tool) Definition(ctx context.Context) (*Definition, error) {
 // Call runs the tool on the model's raw JSON arguments and always returns
 // a result. Empty arguments and JSON null mean {}. Arguments that are not
 // a JSON object, hold a key other than name, path and query, give a
-// non-string value, or are over MaxArgumentBytes get an error result that
+// non-string value, or are over 64 KiB get an error result that
 // says what is wrong and how to call the tool, so the model can retry.
 // Valid arguments run as [Tool.Invoke].
 func (t *Tool) Call(ctx context.Context, args json.RawMessage) Result {
@@ -315,8 +316,8 @@ func (t *Tool) usage() string {
 // parseInput decodes the tool's raw arguments strictly.
 func parseInput(args json.RawMessage) (Input, error) {
 	var in Input
-	if len(args) > MaxArgumentBytes {
-		return in, fmt.Errorf("the arguments are %d bytes, over the %d-byte limit", len(args), MaxArgumentBytes)
+	if len(args) > maxArgumentBytes {
+		return in, fmt.Errorf("the arguments are %d bytes, over the %d-byte limit", len(args), maxArgumentBytes)
 	}
 	trimmed := bytes.TrimSpace(args)
 	if len(trimmed) == 0 || string(trimmed) == "null" {

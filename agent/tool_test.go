@@ -442,7 +442,7 @@ func TestToolSchema(t *testing.T) {
 	if tool.Name() != "use_skill" || agent.NewTool(c, &agent.ToolOptions{Name: "load_skill"}).Name() != "load_skill" {
 		t.Error("tool names")
 	}
-	if def.Description != agent.DefaultToolDescription {
+	if !strings.HasPrefix(def.Description, "Loads an Agent Skill: instructions for one kind of task") || !strings.Contains(def.Description, `{"query": WORDS}`) {
 		t.Error("default description")
 	}
 	d, err := agent.NewTool(c, &agent.ToolOptions{Description: "Load a skill."}).Definition(ctx)
@@ -555,7 +555,7 @@ func TestToolArguments(t *testing.T) {
 		{`{"path": {}}`, true, `"path" must be a string, not an object`},
 		{`{"query": false}`, true, `"query" must be a string, not a boolean`},
 		{`{"name": "\u0000"}`, true, "unknown skill"},
-		{`{"name": "` + strings.Repeat("a", agent.MaxArgumentBytes) + `"}`, true, "over the 65536-byte limit"},
+		{`{"name": "` + strings.Repeat("a", 64<<10) + `"}`, true, "over the 65536-byte limit"},
 	}
 	for _, tt := range tests {
 		r := tool.Call(context.Background(), json.RawMessage(tt.args))

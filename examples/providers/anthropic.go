@@ -14,7 +14,7 @@ import (
 // RunAnthropic runs one task through the Messages API: the catalog block
 // as the system prompt, the load tool offered, every tool call answered,
 // until the model answers in text (at most 10 turns).
-func RunAnthropic(ctx context.Context, client anthropic.Client, skills *agent.Skills, model, task string) (string, error) {
+func RunAnthropic(ctx context.Context, client anthropic.Client, skills *agent.Wiring, model, task string) (string, error) {
 	system, err := skills.Layer().Render(ctx)
 	if err != nil {
 		return "", err

@@ -12,7 +12,7 @@ import (
 
 // RunGemini runs one task through the Gemini API's generateContent, as
 // RunAnthropic does through the Messages API.
-func RunGemini(ctx context.Context, client *genai.Client, skills *agent.Skills, model, task string) (string, error) {
+func RunGemini(ctx context.Context, client *genai.Client, skills *agent.Wiring, model, task string) (string, error) {
 	system, err := skills.Layer().Render(ctx)
 	if err != nil {
 		return "", err

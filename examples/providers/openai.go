@@ -14,7 +14,7 @@ import (
 
 // RunOpenAIChat runs one task through the Chat Completions API, as
 // RunAnthropic does through the Messages API.
-func RunOpenAIChat(ctx context.Context, client openai.Client, skills *agent.Skills, model, task string) (string, error) {
+func RunOpenAIChat(ctx context.Context, client openai.Client, skills *agent.Wiring, model, task string) (string, error) {
 	system, err := skills.Layer().Render(ctx)
 	if err != nil {
 		return "", err
@@ -54,7 +54,7 @@ func RunOpenAIChat(ctx context.Context, client openai.Client, skills *agent.Skil
 
 // RunOpenAIResponses runs one task through the Responses API, chaining
 // turns with previous_response_id.
-func RunOpenAIResponses(ctx context.Context, client openai.Client, skills *agent.Skills, model, task string) (string, error) {
+func RunOpenAIResponses(ctx context.Context, client openai.Client, skills *agent.Wiring, model, task string) (string, error) {
 	system, err := skills.Layer().Render(ctx)
 	if err != nil {
 		return "", err

@@ -57,7 +57,7 @@ const answer = "Reproduce it first, then bisect."
 // catalog block with the embedded skill's embed:// location and the load
 // tool with its name enum in the first request, the skill's body in the
 // second; and that the session recorded the load.
-func check(t *testing.T, f *fakeAPI, run func(*agent.Skills) (string, error), toolKey string) {
+func check(t *testing.T, f *fakeAPI, run func(*agent.Wiring) (string, error), toolKey string) {
 	t.Helper()
 	skills, err := NewSkills(context.Background(), t.TempDir())
 	if err != nil {
@@ -96,7 +96,7 @@ func TestAnthropic(t *testing.T) {
 		  "content":[{"type":"text","text":"` + answer + `"}]}`,
 	}}
 	client := anthropic.NewClient(aoption.WithBaseURL(serve(t, f)), aoption.WithAPIKey("test"), aoption.WithMaxRetries(0))
-	check(t, f, func(s *agent.Skills) (string, error) {
+	check(t, f, func(s *agent.Wiring) (string, error) {
 		return RunAnthropic(context.Background(), client, s, "claude-test", "Find the bug.")
 	}, `"input_schema"`)
 	if !strings.Contains(f.requests[1], `"tool_use_id":"toolu_1"`) {
@@ -112,7 +112,7 @@ func TestOpenAIChat(t *testing.T) {
 		  "message":{"role":"assistant","content":"` + answer + `"}}]}`,
 	}}
 	client := openai.NewClient(ooption.WithBaseURL(serve(t, f)), ooption.WithAPIKey("test"), ooption.WithMaxRetries(0))
-	check(t, f, func(s *agent.Skills) (string, error) {
+	check(t, f, func(s *agent.Wiring) (string, error) {
 		return RunOpenAIChat(context.Background(), client, s, "gpt-test", "Find the bug.")
 	}, `"parameters"`)
 	if !strings.Contains(f.requests[1], `"tool_call_id":"call_1"`) {
@@ -128,7 +128,7 @@ func TestOpenAIResponses(t *testing.T) {
 		  "output":[{"type":"message","id":"msg_1","role":"assistant","status":"completed","content":[{"type":"output_text","text":"` + answer + `","annotations":[]}]}]}`,
 	}}
 	client := openai.NewClient(ooption.WithBaseURL(serve(t, f)), ooption.WithAPIKey("test"), ooption.WithMaxRetries(0))
-	check(t, f, func(s *agent.Skills) (string, error) {
+	check(t, f, func(s *agent.Wiring) (string, error) {
 		return RunOpenAIResponses(context.Background(), client, s, "gpt-test", "Find the bug.")
 	}, `"strict":false`)
 	for _, want := range []string{`"previous_response_id":"resp_1"`, `"type":"function_call_output"`, `"call_id":"call_1"`} {
@@ -148,7 +148,7 @@ func TestGemini(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check(t, f, func(s *agent.Skills) (string, error) {
+	check(t, f, func(s *agent.Wiring) (string, error) {
 		return RunGemini(context.Background(), client, s, "gemini-test", "Find the bug.")
 	}, `"parametersJsonSchema"`)
 	if !strings.Contains(f.requests[1], `"functionResponse"`) || !strings.Contains(f.requests[1], `"id":"fc_1"`) {

@@ -15,7 +15,7 @@ var builtin embed.FS
 
 // NewSkills wires the workspace's skills, then the embedded ones, to an
 // agent: the prompt shows the embedded ones at embed://skills/NAME/SKILL.md.
-func NewSkills(ctx context.Context, workspace string) (*agent.Skills, error) {
+func NewSkills(ctx context.Context, workspace string) (*agent.Wiring, error) {
 	c, err := catalog.New(ctx, &catalog.Options{Workspace: workspace, NoUser: true,
 		Sources: []catalog.Source{{}, {FS: builtin, Dir: "skills"}}})
 	if err != nil {

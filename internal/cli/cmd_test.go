@@ -235,9 +235,7 @@ func TestSearchOptions(t *testing.T) {
 }
 
 func TestPromptOptions(t *testing.T) {
-	anthropic, _ := agent.LookupProvider("anthropic")
-	ollama, _ := agent.LookupProvider("ollama")
-	def, _ := agent.LookupProvider("")
+	anthropic, ollama, def := "anthropic", "ollama", "default"
 	checkOpts(t, NewCmdPrompt, []optsCase[PromptOptions]{
 		{args: []string{"prompt"}, want: PromptOptions{Format: agent.FormatXML, Provider: def}},
 		{args: []string{"prompt", "--format", "markdown", "--provider", "ollama", "-q"}, want: PromptOptions{Format: agent.FormatMarkdown, Provider: ollama, Quiet: true}},
@@ -470,7 +468,7 @@ func TestRunsUseTheirOptions(t *testing.T) {
 	var out, errb bytes.Buffer
 	iostreams := &IO{In: strings.NewReader(""), Out: &out, Err: &errb}
 	ctx := context.Background()
-	def, _ := agent.LookupProvider("")
+	def := "default"
 	for name, run := range map[string]func() error{
 		"list":   func() error { return listRun(ctx, &ListOptions{IO: iostreams, Catalog: noCatalog}) },
 		"show":   func() error { return showRun(ctx, &ShowOptions{IO: iostreams, Catalog: noCatalog, Name: "x"}) },

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/template"
 
@@ -22,9 +23,9 @@ type PromptOptions struct {
 	Catalog func(context.Context) (*catalog.Catalog, error)
 	Quiet   bool
 
-	Format   agent.Format   // --format
-	Template string         // --template: a text/template file, read when the command runs
-	Provider agent.Provider // --provider
+	Format   agent.Format // --format
+	Template string       // --template: a text/template file, read when the command runs
+	Provider string       // --provider: one of agent.ProviderNames
 	// BudgetChars is --budget-chars: 0 when not given (the configuration's
 	// catalogBudgetChars applies), -1 for an explicit 0 (no budget).
 	BudgetChars int
@@ -69,7 +70,7 @@ another says so when the walk of a root stopped at a limit.`,
 			if opts.BudgetChars == 0 && cmd.Flags().Changed("budget-chars") {
 				opts.BudgetChars = -1 // an explicit 0 turns off the configured budget
 			}
-			if opts.Provider, err = agent.LookupProvider(provider); err != nil {
+			if opts.Provider, err = providerName(provider); err != nil {
 				return usagef("--provider: %v%s", err, didYouMean(provider, agent.ProviderNames()))
 			}
 			opts.Quiet = f.Quiet()
@@ -82,7 +83,7 @@ another says so when the walk of a root stopped at a limit.`,
 	fl := cmd.Flags()
 	fl.StringVar(&format, "format", "xml", "the block's format: xml, markdown or json")
 	fl.StringVar(&opts.Template, "template", "", "render the block with this Go text/template file instead")
-	fl.StringVar(&provider, "provider", agent.DefaultProvider, "the provider preset: "+strings.Join(agent.ProviderNames(), ", "))
+	fl.StringVar(&provider, "provider", "default", "the provider preset: "+strings.Join(agent.ProviderNames(), ", "))
 	fl.IntVar(&opts.BudgetChars, "budget-chars", 0, "bound the block to this many characters (the preamble and the closing line always stay); 0 turns the budget off (default: catalogBudgetChars from the configuration, else none)")
 	_ = cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return promptFormats, cobra.ShellCompDirectiveNoFileComp
@@ -118,7 +119,7 @@ func promptRun(ctx context.Context, opts *PromptOptions) error {
 	if err != nil {
 		return err
 	}
-	stack, err := agent.NewStack(opts.Provider.Name, &agent.StackOptions{Skills: sk})
+	stack, err := agent.NewStack(opts.Provider, &agent.StackOptions{Skills: sk})
 	if err != nil {
 		return err
 	}
@@ -130,8 +131,8 @@ func promptRun(ctx context.Context, opts *PromptOptions) error {
 	if opts.Quiet {
 		return nil
 	}
-	if !opts.Provider.Skills {
-		fmt.Fprintf(opts.IO.Err, "the %s preset leaves the skills layer out of its system prompt\n", opts.Provider.Name)
+	if !slices.Contains(stack.Names(), "skills") {
+		fmt.Fprintf(opts.IO.Err, "the %s preset leaves the skills layer out of its system prompt\n", opts.Provider)
 		return nil
 	}
 	b, err := sk.Block(ctx)
@@ -165,4 +166,20 @@ func promptSummary(io *IO, b *agent.Block) {
 		fmt.Fprintf(io.Err, "; %d hidden", n)
 	}
 	fmt.Fprintln(io.Err)
+}
+
+// providerName returns the preset named name as agent.ProviderNames spells
+// it (name is case-insensitive; "" means "default"), or NewStack's error
+// for a name that is none of them.
+func providerName(name string) (string, error) {
+	if name == "" {
+		name = "default"
+	}
+	for _, p := range agent.ProviderNames() {
+		if strings.EqualFold(p, name) {
+			return p, nil
+		}
+	}
+	_, err := agent.NewStack(name, nil)
+	return "", err
 }
