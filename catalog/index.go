@@ -61,8 +61,10 @@ const maxIndexBytes = 256 << 20
 // strings in the encoding's string table (so that the decoder allocates
 // its table once); the stamps part (the number of stamps, the encoded
 // roots, the stamps); the listing (indexcodec.go); and the CRC-32C
-// (Castagnoli) of the file's name followed by everything before it (4
-// bytes, little-endian): the name is the hash of the catalog's key
+// (Castagnoli) of the file's name, then of everything after the head, then
+// of the magic and the head (4 bytes, little-endian; the head is known
+// last, as the rest is written to the file while it is encoded, and is
+// written in its place then): the name is the hash of the catalog's key
 // (indexFile), so a file copied or renamed over the index of another key
 // (other settings, another binary) fails its checksum instead of
 // answering for settings it was not made with. The
@@ -409,7 +411,8 @@ func (r *indexRest) finish(c *Catalog) *Listing {
 		return nil
 	}
 	body, sum := r.buf[:size-indexSumSize], r.buf[size-indexSumSize:size]
-	if crc32.Update(r.seed, castagnoli(), body) != binary.LittleEndian.Uint32(sum) {
+	crc := crc32.Update(r.seed, castagnoli(), body[indexHead:])
+	if crc32.Update(crc, castagnoli(), body[:indexHead]) != binary.LittleEndian.Uint32(sum) {
 		return nil
 	}
 	d := r.d
@@ -458,6 +461,35 @@ func (c *Catalog) saveIndex(l *Listing, roots []*Root, start time.Time) {
 			return
 		}
 	}
+	if err := os.MkdirAll(c.opts.index, 0o700); err != nil || indexDirDistrust(c.opts.index) != "" {
+		return
+	}
+	tmp, err := os.CreateTemp(c.opts.index, ".idx-*")
+	if err != nil {
+		return
+	}
+	if !c.writeIndex(tmp, file, l, roots, stamps) {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return
+	}
+	if tmp.Close() != nil || os.Rename(tmp.Name(), file) != nil {
+		os.Remove(tmp.Name())
+		return
+	}
+	c.idx = &indexState{file: file}
+	pruneIndexes(c.opts.index, file)
+}
+
+// writeIndex encodes the index of l to tmp, in pieces as it goes (no
+// copy of the whole file is held), and reports whether all of it was
+// written. The head, known last, is written in its place at the end.
+func (c *Catalog) writeIndex(tmp *os.File, file string, l *Listing, roots []*Root, stamps []pathStamp) bool {
+	var head [indexHead]byte
+	copy(head[:], indexMagic)
+	if _, err := tmp.Write(head[:]); err != nil {
+		return false
+	}
 	// The search section is built on another goroutine while the rest
 	// is encoded: it is about a third of the encoding's time.
 	sec := make(chan []byte, 1)
@@ -465,9 +497,8 @@ func (c *Catalog) saveIndex(l *Listing, roots []*Root, start time.Time) {
 	slices.SortFunc(stamps, func(a, b pathStamp) int { return strings.Compare(a.path, b.path) })
 	// About four strings of each skill are new to the table (its name,
 	// description, path, and one more), and each stamp's path.
-	e := ienc{section: func() []byte { return <-sec }, table: make(map[string]uint64, len(stamps)+4*len(l.Skills))}
-	e.b = append(e.b, indexMagic...)
-	e.b = append(e.b, make([]byte, indexHead-len(indexMagic))...)
+	e := ienc{section: func() []byte { return <-sec }, table: make(map[string]uint64, len(stamps)+4*len(l.Skills)),
+		w: tmp, crc: indexSeed(file), b: make([]byte, 0, iencPiece+iencPiece/4)}
 	e.uint(uint64(len(stamps)))
 	rb := encodeRoots(roots)
 	e.uint(uint64(len(rb)))
@@ -478,40 +509,31 @@ func (c *Catalog) saveIndex(l *Listing, roots []*Root, start time.Time) {
 		if !ps.missing {
 			e.stamp(ps.stamp)
 		}
+		e.flush(false)
 	}
-	stampsLen := len(e.b) - indexHead
+	stampsLen := e.size()
 	if err := e.listing(l); err != nil {
 		if e.sec == nil {
 			<-sec // the section's goroutine reads l: it ends before l is returned
 		}
-		return
+		return false
 	}
 	// A search in this process ranks from the section just built (the
 	// bytes are not written to after this).
 	l.search = newSearchIndex(unsafe.String(unsafe.SliceData(e.sec), len(e.sec)), l.Skills)
-	if len(e.b) > maxIndexBytes-indexSumSize {
-		return
+	e.flush(true)
+	if e.werr != nil || indexHead+e.size() > maxIndexBytes-indexSumSize {
+		return false
 	}
-	head := e.b[len(indexMagic):indexHead]
-	binary.LittleEndian.PutUint32(head, indexVersion)
-	binary.LittleEndian.PutUint32(head[4:], uint32(stampsLen))
-	binary.LittleEndian.PutUint32(head[8:], uint32(len(e.table)))
-	e.b = binary.LittleEndian.AppendUint32(e.b, crc32.Update(indexSeed(file), castagnoli(), e.b))
-	if err := os.MkdirAll(c.opts.index, 0o700); err != nil || indexDirDistrust(c.opts.index) != "" {
-		return
+	binary.LittleEndian.PutUint32(head[len(indexMagic):], indexVersion)
+	binary.LittleEndian.PutUint32(head[len(indexMagic)+4:], uint32(stampsLen))
+	binary.LittleEndian.PutUint32(head[len(indexMagic)+8:], uint32(len(e.table)))
+	sum := binary.LittleEndian.AppendUint32(nil, crc32.Update(e.crc, castagnoli(), head[:]))
+	if _, err := tmp.Write(sum); err != nil {
+		return false
 	}
-	tmp, err := os.CreateTemp(c.opts.index, ".idx-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(e.b)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil || os.Rename(tmp.Name(), file) != nil {
-		os.Remove(tmp.Name())
-		return
-	}
-	c.idx = &indexState{file: file}
-	pruneIndexes(c.opts.index, file)
+	_, err := tmp.WriteAt(head[:], 0)
+	return err == nil
 }
 
 // indexMaxAge is how long an index file that no catalog has written is

@@ -3,6 +3,8 @@ package catalog
 import (
 	"encoding/binary"
 	"errors"
+	"hash/crc32"
+	"io"
 	"math"
 	"slices"
 	"strings"
@@ -21,7 +23,7 @@ import (
 
 // indexVersion changes whenever the encoding does; an index of another
 // version is ignored (and rewritten).
-const indexVersion = 8
+const indexVersion = 9
 
 // errIndexCorrupt is an index that does not decode: it is ignored and
 // rewritten, never trusted.
@@ -50,7 +52,44 @@ type ienc struct {
 	// section, when set, returns the search section of the listing
 	// being written (built elsewhere meanwhile).
 	section func() []byte
+	// w, when set, takes the encoding in pieces of about iencPiece
+	// bytes as it grows (flush), each added to the CRC-32C crc, and n
+	// counts the bytes it took; werr is its first error. Without w the
+	// whole encoding stays in b.
+	w    io.Writer
+	crc  uint32
+	n    int
+	werr error
 }
+
+// iencPiece is how much of an encoding that streams (ienc.w) is held
+// before it is written: the index of 100,000 skills is about 60 MB, which
+// held whole (and the copies its growth left behind) was a fifth of a
+// first run's peak heap.
+const iencPiece = 64 << 10
+
+// flush writes what is encoded to e.w once it is iencPiece bytes or more
+// (any amount when all is set).
+func (e *ienc) flush(all bool) {
+	if e.w == nil || len(e.b) == 0 || (!all && len(e.b) < iencPiece) {
+		return
+	}
+	e.raw(e.b)
+	e.b = e.b[:0]
+}
+
+// raw writes p to e.w as it is, after what is held (streaming only).
+func (e *ienc) raw(p []byte) {
+	if e.werr != nil {
+		return
+	}
+	e.crc = crc32.Update(e.crc, castagnoli(), p)
+	_, e.werr = e.w.Write(p)
+	e.n += len(p)
+}
+
+// size is how many bytes were encoded in all.
+func (e *ienc) size() int { return e.n + len(e.b) }
 
 func (e *ienc) uint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
 func (e *ienc) int(v int64)   { e.b = binary.AppendVarint(e.b, v) }
@@ -311,6 +350,7 @@ func (e *ienc) listing(l *Listing) error {
 		if err := e.skill(s); err != nil {
 			return err
 		}
+		e.flush(false)
 	}
 	e.optLen(l.Skills == nil, len(l.Skills))
 	for _, s := range l.Skills {
@@ -319,6 +359,7 @@ func (e *ienc) listing(l *Listing) error {
 	e.optLen(l.Diagnostics == nil, len(l.Diagnostics))
 	for i := range l.Diagnostics {
 		e.diag(&l.Diagnostics[i])
+		e.flush(false)
 	}
 	e.optLen(l.candidates == nil, len(l.candidates))
 	for _, cd := range l.candidates {
@@ -332,6 +373,7 @@ func (e *ienc) listing(l *Listing) error {
 		} else {
 			e.uint(uint64(pos[cd.Skill]) + 1)
 		}
+		e.flush(false)
 	}
 	if e.section != nil {
 		e.sec = e.section()
@@ -339,8 +381,13 @@ func (e *ienc) listing(l *Listing) error {
 		e.sec = searchSection(l.Skills)
 	}
 	e.uint(uint64(len(e.sec)))
-	e.b = append(e.b, e.sec...)
-	return nil
+	if e.w != nil {
+		e.flush(true)
+		e.raw(e.sec)
+	} else {
+		e.b = append(e.b, e.sec...)
+	}
+	return e.werr
 }
 
 // idec reads what ienc wrote, from one string: decoded strings are
