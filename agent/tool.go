@@ -133,7 +133,7 @@ type Tool struct {
 }
 
 func init() {
-	agentx.SetToolHooks = func(opts any, h *agentx.ToolHooks) { opts.(*ToolOptions).hooks = h }
+	agentx.Register(func(opts *ToolOptions, h *agentx.ToolHooks) { opts.hooks = h })
 }
 
 // diskSource reads through the catalog.

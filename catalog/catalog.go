@@ -125,12 +125,12 @@ type Catalog struct {
 	// they are never loaded, listed or compared with other skills (no
 	// shadowed, no duplicate-name). Version-control stores (.git, .hg,
 	// .svn), node_modules, __pycache__ and .venv are not searched. lint
-	// sets it (catalogx.ReadIgnored).
+	// sets it (catalogx.Hooks.ReadIgnored).
 	ignored bool
 	// onParsed, when set, is called with every skill file List reads and
 	// parses (not those it takes from its cache), on the goroutine that
 	// read it, as soon as it is parsed, with the bytes read: lint checks
-	// each body then (catalogx.OnParsed). The listing then holds no
+	// each body then (catalogx.Hooks.OnParsed). The listing then holds no
 	// bodies, whatever Options.bodies says.
 	onParsed    func(catalogx.Parsed)
 	cfg         Config
@@ -379,7 +379,7 @@ func (s *Skill) Hidden() bool {
 }
 
 // newSkill returns a skill for a SKILL.md parsed elsewhere, that no
-// Catalog found (catalogx.NewSkill: the CLI's tests of its encoders).
+// Catalog found (catalogx.Hooks.NewSkill: the CLI's tests of its encoders).
 // Programs give their own skills to a catalog as a Source.
 func newSkill(p *skill.Skill) *Skill {
 	s := &Skill{}
@@ -500,7 +500,7 @@ type Listing struct {
 	// order (ignored files last): loaded, rejected, shadowed, duplicates
 	// and, with Catalog.ignored, ignored files. A file reached twice
 	// through symlinks appears once. lint reads them
-	// (catalogx.Candidates).
+	// (catalogx.Hooks.Candidates).
 	candidates []*candidateFile
 	// search is the search section of a listing read from the
 	// persistent index (searchindex.go), nil for a listing a walk made.

@@ -143,7 +143,7 @@ func (s *Skill) Files(ctx context.Context, limit int) (files []File, more bool, 
 type fileList = catalogx.FileList[File]
 
 // listFiles lists the skill's files as [Skill.Files] does, and counts what
-// it withheld (the MCP server reads it: catalogx.ListFiles).
+// it withheld (the MCP server reads it: catalogx.Hooks.ListFiles).
 func (s *Skill) listFiles(ctx context.Context, limit int) (*fileList, error) {
 	if limit <= 0 {
 		limit = DefaultFileLimit

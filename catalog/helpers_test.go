@@ -106,7 +106,7 @@ func checkEach(t testing.TB, opts *Options, want *Listing) {
 }
 
 // checkEachIgnored is checkEach for a catalog that reads ignored files
-// (catalogx.ReadIgnored).
+// (catalogx.Hooks.ReadIgnored).
 func checkEachIgnored(t testing.TB, opts *Options, want *Listing) {
 	t.Helper()
 	checkEachOf(t, opts, true, want)

@@ -727,35 +727,23 @@ func (c *Catalog) listHost(ctx context.Context) (*Listing, error) {
 }
 
 func init() {
-	catalogx.Register(catalogx.Hooks{
-		HostFiles: func(ctx context.Context, p *profile.Profile, opts any) (*catalogx.HostListing, error) {
-			return hostFiles(ctx, p, opts.(*Options))
+	catalogx.Register(&catalogx.Hooks[Catalog, Options, Listing, Skill, File]{
+		HostFiles:     hostFiles,
+		HostFolders:   func(p *profile.Profile, c *Catalog) []string { return c.hostFolders(p) },
+		Candidates:    func(l *Listing) []*candidateFile { return l.candidates },
+		ReadIgnored:   func(c *Catalog) { c.ignored = true },
+		OnParsed:      func(c *Catalog, fn func(catalogx.Parsed)) { c.onParsed = fn },
+		OpenSkillFile: (*Skill).openSkillFile,
+		OpenRoot:      (*Skill).openRoot,
+		ListFiles: func(ctx context.Context, s *Skill, limit int) (*fileList, error) {
+			return s.listFiles(ctx, limit)
 		},
-		HostFolders:   func(p *profile.Profile, c any) []string { return c.(*Catalog).hostFolders(p) },
-		Candidates:    func(l any) any { return l.(*Listing).candidates },
-		ReadIgnored:   func(c any) { c.(*Catalog).ignored = true },
-		OnParsed:      func(c any, fn func(catalogx.Parsed)) { c.(*Catalog).onParsed = fn },
-		OpenSkillFile: func(s any) (*os.File, error) { return s.(*Skill).openSkillFile() },
-		OpenRoot:      func(s any) (*os.Root, error) { return s.(*Skill).openRoot() },
-		ListFiles: func(ctx context.Context, s any, limit int) (any, error) {
-			return s.(*Skill).listFiles(ctx, limit)
+		KeepBodies: func(o *Options) { o.bodies = true },
+		UseIndex:   func(o *Options, dir string) { o.index = dir },
+		Each: func(ctx context.Context, c *Catalog, fn func(*Listing, *Skill) error) (*Listing, error) {
+			return c.each(ctx, fn)
 		},
-		SetOptions: func(opts any, bodies bool, index string) {
-			o := opts.(*Options)
-			if bodies {
-				o.bodies = true
-			} else {
-				o.index = index
-			}
-		},
-		NewSkill: func(p *skill.Skill) any { return newSkill(p) },
-		Each: func(ctx context.Context, c any, fn any) (any, error) {
-			l, err := c.(*Catalog).each(ctx, fn.(func(*Listing, *Skill) error))
-			if l == nil {
-				return nil, err
-			}
-			return l, err
-		},
+		NewSkill: newSkill,
 	})
 }
 

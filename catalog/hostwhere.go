@@ -11,7 +11,7 @@ import (
 	"github.com/skillet-go/skillet/internal/profile"
 )
 
-// hostFiles is catalogx.HostFiles: the verdicts of hostList for profile p
+// hostFiles is catalogx.Hooks.HostFiles: the verdicts of hostList for profile p
 // on the workspace of opts (what `list --preset` lists and why each other
 // file is not loaded), and the explanation of a file outside the host's
 // folders.
@@ -28,7 +28,7 @@ func hostFiles(ctx context.Context, p *profile.Profile, opts *Options) (*catalog
 }
 
 // hostFolders are the project folders profile p reads when started in the
-// catalog's workspace (catalogx.HostFolders), in the host's order.
+// catalog's workspace (catalogx.Hooks.HostFolders), in the host's order.
 func (c *Catalog) hostFolders(p *profile.Profile) []string {
 	var out []string
 	for _, r := range hostRoots(p, c.workspace, c.env, true, nil) {

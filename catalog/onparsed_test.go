@@ -9,7 +9,7 @@ import (
 	"github.com/skillet-go/skillet/internal/catalogx"
 )
 
-// TestOnParsed: the function catalogx.OnParsed sets is called once for
+// TestOnParsed: the function catalogx.Hooks.OnParsed sets is called once for
 // every skill file the first List reads (ignored and rejected-by-name ones
 // included, a file that does not parse not), with the Location, BaseDir,
 // Flat and Parsed() the listing's skill for it has and the bytes read (the
@@ -32,11 +32,12 @@ func TestOnParsed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	catalogx.ReadIgnored(c)
+	cx := catalogx.Get[Catalog, Options, Listing, Skill, File]()
+	cx.ReadIgnored(c)
 	var mu sync.Mutex
 	got := map[string]catalogx.Parsed{}
 	calls := 0
-	catalogx.OnParsed(c, func(p catalogx.Parsed) {
+	cx.OnParsed(c, func(p catalogx.Parsed) {
 		mu.Lock()
 		defer mu.Unlock()
 		calls++
@@ -47,7 +48,7 @@ func TestOnParsed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cands := catalogx.Candidates[Skill](l)
+	cands := cx.Candidates(l)
 	n := 0
 	for _, cd := range cands {
 		if cd.Skill == nil {

@@ -29,7 +29,7 @@ import (
 
 // checkBodyInto runs the checks that need a skill's body, body-too-long
 // and broken-reference, and sets their findings in f (f.add). The body is
-// the one the listing read (Run lists with catalogx.KeepBodies), so each
+// the one the listing read (Run lists with catx.KeepBodies), so each
 // file is read once, and it is what the runtime's loader gives a model. A
 // body that cannot hold a reference (mayReference) is not read further; a
 // plain one is read by the scanner of scan.go, and only the rest by
@@ -233,7 +233,7 @@ func (rc *refCheck) message(v *refVerdict, ref *foundRef) string {
 // spaces, tabs and line breaks removed, "\r\n" and "\r" turned into "\n".
 // Without a carriage return it is src's own bytes, not a copy: the result
 // is valid only as long as src is (the listing's reader's, during
-// catalogx.OnParsed). TestBodyView and FuzzBodyView hold it to
+// catx.OnParsed). TestBodyView and FuzzBodyView hold it to
 // skill.Parse.
 func bodyView(src []byte, off int) string {
 	b := bytes.TrimRight(src[min(max(off, 0), len(src)):], " \t\r\n")

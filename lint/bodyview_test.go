@@ -14,7 +14,6 @@ import (
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/benchtree/tree"
-	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/testcorpus"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -105,7 +104,7 @@ func TestChecksKeepNoBody(t *testing.T) {
 		{Workspace: gen, NoUser: true, NoConfigFile: true},
 		{Workspace: t.TempDir(), NoUser: true, NoConfigFile: true, ExtraPaths: []string{testcorpus.Dir(t)}},
 	} {
-		catalogx.KeepBodies(o)
+		catx.KeepBodies(o)
 		c, err := catalog.New(context.Background(), o)
 		if err != nil {
 			t.Fatal(err)

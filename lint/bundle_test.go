@@ -12,7 +12,6 @@ import (
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/benchtree/tree"
-	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -136,7 +135,7 @@ func TestRunChecks(t *testing.T) {
 	var skills []*catalog.Skill
 	for _, w := range []string{ws, gen} {
 		o := &catalog.Options{Workspace: w, NoUser: true, NoConfigFile: true}
-		catalogx.KeepBodies(o)
+		catx.KeepBodies(o)
 		c, err := catalog.New(context.Background(), o)
 		if err != nil {
 			t.Fatal(err)

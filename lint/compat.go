@@ -169,7 +169,7 @@ type Break struct {
 
 // hostView is what one host profile does with the skill files of the
 // workspace: its `skillet list --preset` listing from the same working
-// folder (catalogx.HostFiles), by file.
+// folder (catx.HostFiles), by file.
 type hostView struct {
 	p     *profile.Profile
 	list  *catalogx.HostListing
@@ -180,7 +180,7 @@ type hostView struct {
 func hostViews(ctx context.Context, copts *catalog.Options, ps []*profile.Profile) ([]*hostView, error) {
 	out := make([]*hostView, 0, len(ps))
 	for _, p := range ps {
-		hl, err := catalogx.HostFiles(ctx, p, copts)
+		hl, err := catx.HostFiles(ctx, p, copts)
 		if err != nil {
 			return nil, err
 		}

@@ -136,7 +136,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 	if opts.Catalog != nil {
 		copts = *opts.Catalog
 	}
-	catalogx.KeepBodies(&copts) // the body checks read every body: read each file once
+	catx.KeepBodies(&copts) // the body checks read every body: read each file once
 	var hosts []*profile.Profile
 	for _, h := range opts.Hosts {
 		p, ok := profile.Lookup(h)
@@ -161,7 +161,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 		}
 		return nil, err
 	}
-	catalogx.ReadIgnored(c) // every skill file: ignored ones are linted too
+	catx.ReadIgnored(c) // every skill file: ignored ones are linted too
 	// Without targets every skill file is checked: the checks run as the
 	// listing reads each file (early), not after the whole listing. (A
 	// host preset's listing reads no bodies: its files are checked after.)
@@ -185,7 +185,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 			if c, err = catalog.New(ctx, &copts); err != nil {
 				return nil, err
 			}
-			catalogx.ReadIgnored(c)
+			catx.ReadIgnored(c)
 			if l, err = c.List(ctx); err != nil {
 				return nil, err
 			}
@@ -813,7 +813,7 @@ func dedupeSorted(diags []skill.Diagnostic) []skill.Diagnostic {
 }
 
 // earlyChecks are the findings of lint's checks run on each skill file as
-// soon as the listing's readers parsed it (catalogx.OnParsed): the checks
+// soon as the listing's readers parsed it (catx.OnParsed): the checks
 // of one file run on the goroutine that read it, while the walk goes on
 // and the other readers read, and its body is let go right after, so the
 // listing never holds every body at once (docs/performance.md#lint).
@@ -835,7 +835,7 @@ var earlyMismatch bool
 
 func startEarly(c *catalog.Catalog) *earlyChecks {
 	ec := &earlyChecks{res: map[*skill.Skill]*earlyResult{}}
-	catalogx.OnParsed(c, func(p catalogx.Parsed) {
+	catx.OnParsed(c, func(p catalogx.Parsed) {
 		// The checks read the body in the reader's bytes, and the findings
 		// keep nothing of it (TestChecksKeepNoBody); the listing holds no
 		// bodies (nothing after the checks reads them: fixes read the

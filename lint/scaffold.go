@@ -13,7 +13,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillet-go/skillet/catalog"
-	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/profile"
@@ -319,7 +318,7 @@ func scaffoldTargets(c *catalog.Catalog, names []string) ([]*profile.Profile, er
 // scaffoldRoot chooses the folder Scaffold writes into, inside the
 // workspace: among the catalog's project roots (the configured directories,
 // else the preset's folders), those every target reads from the workspace
-// (catalogx.HostFolders); with targets and no such root, the first folder
+// (catx.HostFolders); with targets and no such root, the first folder
 // they all read. Of those, the existing folder the most recorded agents
 // read (docs/hosts.md: skills/ is read by none), else the first.
 func scaffoldRoot(c *catalog.Catalog, l *catalog.Listing, targets []*profile.Profile) (*catalog.Root, error) {
@@ -336,7 +335,7 @@ func scaffoldRoot(c *catalog.Catalog, l *catalog.Listing, targets []*profile.Pro
 		var common []string
 		for i, t := range targets {
 			var f []string
-			for _, d := range catalogx.HostFolders(t, c) {
+			for _, d := range catx.HostFolders(t, c) {
 				if fsx.Within(d, l.Workspace) && (i == 0 || slices.Contains(common, d)) {
 					f = append(f, d)
 				}
@@ -379,7 +378,7 @@ func scaffoldRoot(c *catalog.Catalog, l *catalog.Listing, targets []*profile.Pro
 func readers(c *catalog.Catalog, dir string) []string {
 	var out []string
 	for _, p := range hostProfiles() {
-		if slices.Contains(catalogx.HostFolders(p, c), dir) {
+		if slices.Contains(catx.HostFolders(p, c), dir) {
 			out = append(out, p.Name)
 		}
 	}

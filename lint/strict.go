@@ -74,6 +74,9 @@ func contentRule(code skill.Code) bool { return skillsref.ContentCode(code) }
 // candidate is one skill file a listing read (internal/catalogx).
 type candidate = catalogx.Candidate[catalog.Skill]
 
+// catx are catalog's hooks for lint (internal/catalogx), typed.
+var catx = catalogx.Get[catalog.Catalog, catalog.Options, catalog.Listing, catalog.Skill, catalog.File]()
+
 // candidates are every skill file l read, ignored ones included when the
-// catalog was built with catalogx.ReadIgnored.
-func candidates(l *catalog.Listing) []*candidate { return catalogx.Candidates[catalog.Skill](l) }
+// catalog was built with catx.ReadIgnored.
+func candidates(l *catalog.Listing) []*candidate { return catx.Candidates(l) }

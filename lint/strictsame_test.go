@@ -13,7 +13,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillet-go/skillet/catalog"
-	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/skillsref"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -45,7 +44,7 @@ func listStrictVerdicts(t *testing.T, root string) map[string]verdict {
 	if err != nil {
 		t.Fatal(err)
 	}
-	catalogx.ReadIgnored(c) // as lint does: folders under "_" and "." entries too
+	catx.ReadIgnored(c) // as lint does: folders under "_" and "." entries too
 	l, err := c.List(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/skillet-go/skillet/catalog"
-	"github.com/skillet-go/skillet/internal/catalogx"
 )
 
 // TestIndexUntrustedLogged: a server whose catalog's index folder others
@@ -26,7 +25,7 @@ func TestIndexUntrustedLogged(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts := &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true}
-	catalogx.UseIndex(opts, idx)
+	catx.UseIndex(opts, idx)
 	c, err := catalog.New(t.Context(), opts)
 	if err != nil {
 		t.Fatal(err)

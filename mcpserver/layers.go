@@ -21,6 +21,9 @@ import (
 // skillet does: the same renderer, the same tool, the same outputs; only
 // locations and base directories are skill:// URIs instead of paths.
 
+// setToolHooks is agent's, typed (internal/agentx).
+var setToolHooks = agentx.Get[agent.ToolOptions]()
+
 // newTool returns the load tool of docs/disclosure.md#load-tool over the server's catalog.
 func (s *Server) newTool() *agent.Tool {
 	hooks := &agentx.ToolHooks{
@@ -51,7 +54,7 @@ func (s *Server) newTool() *agent.Tool {
 			return nil
 		}}),
 	}
-	agentx.SetToolHooks(opts, hooks)
+	setToolHooks(opts, hooks)
 	return agent.NewTool(s.cat, opts)
 }
 

@@ -30,6 +30,9 @@ import (
 	"github.com/skillet-go/skillet/skill"
 )
 
+// catx are catalog's hooks for the server (internal/catalogx), typed.
+var catx = catalogx.Get[catalog.Catalog, catalog.Options, catalog.Listing, catalog.Skill, catalog.File]()
+
 // skillFile is the path every skill's instructions are served under,
 // whatever the file is called on disk (skill.md, or NAME.md for a
 // flat-form skill): skill://NAME/SKILL.md (SEP-2640 (docs/mcp.md#skills-extension) Mapping).
@@ -353,7 +356,7 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served, 
 func (s *Server) snapSkillFile(sv *served, cs *catalog.Skill, old *served, budget *atomic.Int64) (*file, bool, error) {
 	sf, reused, err := s.readFile(cs.Name, skillFile, old, budget,
 		func() (fs.FileInfo, error) { return os.Stat(cs.Location) },
-		func() (*os.File, error) { return catalogx.OpenSkillFile(cs) })
+		func() (*os.File, error) { return catx.OpenSkillFile(cs) })
 	if err != nil {
 		return nil, false, err
 	}
@@ -399,7 +402,7 @@ type bundle struct {
 // diagnostic, not an error.
 func (s *Server) snapBundled(ctx context.Context, b *bundle) error {
 	cs := b.cs
-	fl, err := catalogx.ListFiles[catalog.File](ctx, cs, s.opts.MaxFiles)
+	fl, err := catx.ListFiles(ctx, cs, s.opts.MaxFiles)
 	if err != nil {
 		return fmt.Errorf("listing the skill folder: %w", err)
 	}
@@ -416,7 +419,7 @@ func (s *Server) snapBundled(ctx context.Context, b *bundle) error {
 		b.diags = append(b.diags, diag(codeFileNotServed, cs.BaseDir, cs.Name,
 			"the skill folder has more than %d files; only the first %d are served", s.opts.MaxFiles, s.opts.MaxFiles))
 	}
-	root, err := catalogx.OpenRoot(cs) // checked to be inside the boundary
+	root, err := catx.OpenRoot(cs) // checked to be inside the boundary
 	if err != nil {
 		return fmt.Errorf("opening the skill folder: %w", err)
 	}

@@ -7,6 +7,7 @@ package agentx
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/skillet-go/skillet/catalog"
 )
@@ -41,10 +42,28 @@ type ToolHooks struct {
 	Listing func(ctx context.Context) (*catalog.Listing, error)
 }
 
-// SetToolHooks attaches h to opts, which must be an *agent.ToolOptions,
-// before agent.NewTool. Package agent sets it when it is initialized (it
-// cannot be a plain function here: agent imports this package).
-var SetToolHooks func(opts any, h *ToolHooks)
+// SetToolHooks attaches h to opts before agent.NewTool; O is
+// agent.ToolOptions (a type parameter: agent imports this package).
+type SetToolHooks[O any] func(opts *O, h *ToolHooks)
+
+// registered is the SetToolHooks package agent registered.
+var registered any
+
+// Register sets agent's SetToolHooks; package agent calls it once, when it
+// is initialized, so the compiler checks it against agent.ToolOptions.
+func Register[O any](set SetToolHooks[O]) { registered = set }
+
+// Get returns the SetToolHooks package agent registered. The MCP server
+// calls it once, when it is initialized (after agent, which it imports),
+// as Get[agent.ToolOptions]; another type argument panics there, at the
+// start of every program and test that links the server, never at a call.
+func Get[O any]() SetToolHooks[O] {
+	set, ok := registered.(SetToolHooks[O])
+	if !ok {
+		panic(fmt.Sprintf("agentx.Get: asked for %T, agent registered %T", set, registered))
+	}
+	return set
+}
 
 type listingKey struct{}
 

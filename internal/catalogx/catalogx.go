@@ -8,12 +8,13 @@
 // program that embeds skillet.
 //
 // Package catalog imports this package and fills in the hooks when it is
-// initialized (Register), so a package that has imported catalog finds
-// them set.
+// initialized (Register); a package that has imported catalog takes them,
+// typed with catalog's types, with Get.
 package catalogx
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -58,32 +59,75 @@ type Candidate[S any] struct {
 	Skill *S
 }
 
-// Hooks are catalog's functions behind this package's. They take and
-// return catalog's types as any, since catalog imports this package.
-type Hooks struct {
-	// HostFiles takes a *catalog.Options.
-	HostFiles func(ctx context.Context, p *profile.Profile, opts any) (*HostListing, error)
-	// HostFolders takes a *catalog.Catalog.
-	HostFolders func(p *profile.Profile, c any) []string
-	// Candidates returns a *catalog.Listing's []*Candidate[catalog.Skill].
-	Candidates func(listing any) any
-	// ReadIgnored sets a *catalog.Catalog to read ignored files.
-	ReadIgnored func(c any)
-	// OnParsed sets a *catalog.Catalog's function for each file parsed.
-	OnParsed func(c any, fn func(Parsed))
-	// OpenSkillFile, OpenRoot and ListFiles take a *catalog.Skill;
-	// ListFiles returns a *FileList[catalog.File].
-	OpenSkillFile func(s any) (*os.File, error)
-	OpenRoot      func(s any) (*os.Root, error)
-	ListFiles     func(ctx context.Context, s any, limit int) (any, error)
-	// SetOptions sets a *catalog.Options' knobs for skillet's own
-	// commands: bodies kept in the listing, the persistent index folder.
-	SetOptions func(opts any, bodies bool, index string)
-	// Each is a *catalog.Catalog's one-shot listing; fn is a
-	// func(*catalog.Listing, *catalog.Skill) error.
-	Each func(ctx context.Context, c any, fn any) (any, error)
-	// NewSkill returns a *catalog.Skill for p that no catalog found.
-	NewSkill func(p *skill.Skill) any
+// Hooks are catalog's functions for its sibling packages, typed with
+// catalog's own types: C is catalog.Catalog, O catalog.Options, L
+// catalog.Listing, S catalog.Skill, F catalog.File (type parameters, since
+// catalog imports this package). Package catalog fills in every field when
+// it is initialized (Register), so the compiler checks each function
+// against the field it fills; a sibling takes the same instantiation with
+// Get, and the compiler checks each call.
+type Hooks[C, O, L, S, F any] struct {
+	// HostFiles applies profile p to the workspace, home folder,
+	// user-roots switch and extra paths of opts (its preset and
+	// configuration file are not used) exactly as `skillet list --preset`
+	// does. lint --compat and --target judge each file by it, so a verdict
+	// says whether the host reads the folder a file sits in.
+	HostFiles func(ctx context.Context, p *profile.Profile, opts *O) (*HostListing, error)
+	// HostFolders returns the project folders profile p reads when
+	// started in the workspace of c, absolute, in the host's order: the
+	// workspace's and those of the parents its walk-up reads. skillet new
+	// writes where every --target reads.
+	HostFolders func(p *profile.Profile, c *C) []string
+	// Candidates returns every skill file the listing l read, in
+	// discovery order (ignored files last): loaded, rejected, shadowed,
+	// duplicates and, with ReadIgnored, ignored files. A file reached
+	// twice through symlinks appears once.
+	Candidates func(l *L) []*Candidate[S]
+	// ReadIgnored makes c also read the skill files that discovery passes
+	// over because an entry on their path starts with "_" or "."
+	// (docs/discovery.md): they are parsed, reported and among the
+	// Candidates with Ignored set, never loaded. Call it before c's first
+	// List; lint does.
+	ReadIgnored func(c *C)
+	// OnParsed makes c call fn with every skill file its Lists read and
+	// parse, as soon as it is parsed and on the goroutine that read it
+	// (several at once: fn must be safe for concurrent use), before the
+	// listing is complete: lint checks each body while the walk goes on
+	// (docs/performance.md#lint). The listing then holds no bodies, even
+	// with KeepBodies: fn has the bytes. Files a List takes from its cache
+	// are not read again and fn is not called for them. Call it before c's
+	// first List.
+	OnParsed func(c *C, fn func(Parsed))
+	// OpenSkillFile opens the skill file of s (listed by a catalog) for
+	// reading, after checking that the file actually opened is inside its
+	// root's boundary (docs/discovery.md#boundaries) and is a regular
+	// file: a symlink swapped in since discovery is refused
+	// (catalog.ErrOutside, catalog.ErrNotFile).
+	OpenSkillFile func(s *S) (*os.File, error)
+	// OpenRoot opens the folder of s as an os.Root, through which no path
+	// and no symlink can lead out of it, after checking that the folder
+	// actually opened is inside its root's boundary.
+	OpenRoot func(s *S) (*os.Root, error)
+	// ListFiles lists the files of s as its Files method does, at most
+	// limit of them (0: catalog.DefaultFileLimit), and counts what it
+	// withheld.
+	ListFiles func(ctx context.Context, s *S, limit int) (*FileList[F], error)
+	// KeepBodies makes a catalog made with opts keep each skill's body in
+	// its parsed skill, so a caller that reads every body (skillet lint)
+	// reads each file once.
+	KeepBodies func(opts *O)
+	// UseIndex makes a catalog made with opts keep a persistent index of
+	// its listing in the folder dir ("" for none), as skillet's one-skill
+	// commands do (docs/performance.md#persistent-index).
+	UseIndex func(opts *O, dir string)
+	// Each lists c once, handing fn each skill as soon as no later skill
+	// file can change it and keeping nothing afterwards (skillet list
+	// --json at 10,000 skills).
+	Each func(ctx context.Context, c *C, fn func(*L, *S) error) (*L, error)
+	// NewSkill returns a skill for a SKILL.md parsed elsewhere, that no
+	// catalog found and none can read: for tests of what encodes or
+	// renders a skill with values no file would give.
+	NewSkill func(p *skill.Skill) *S
 }
 
 // FileList is a skill's files as ListFiles finds them. F is catalog.File.
@@ -101,11 +145,25 @@ type FileList[F any] struct {
 	Diagnostics []skill.Diagnostic
 }
 
-var hooks Hooks
+// registered is the *Hooks package catalog registered.
+var registered any
 
 // Register sets the hooks; package catalog calls it once, when it is
-// initialized.
-func Register(h Hooks) { hooks = h }
+// initialized, with every field set.
+func Register[C, O, L, S, F any](h *Hooks[C, O, L, S, F]) { registered = h }
+
+// Get returns the hooks package catalog registered. A sibling calls it
+// once, when it is initialized (after catalog, which it imports), with
+// catalog's types: Get[catalog.Catalog, catalog.Options, catalog.Listing,
+// catalog.Skill, catalog.File]. Other type arguments panic there, at the
+// start of every program and test that links the sibling, never at a call.
+func Get[C, O, L, S, F any]() *Hooks[C, O, L, S, F] {
+	h, ok := registered.(*Hooks[C, O, L, S, F])
+	if !ok {
+		panic(fmt.Sprintf("catalogx.Get: asked for %T, catalog registered %T", h, registered))
+	}
+	return h
+}
 
 // HostFile is one skill file under a host's roots and what the host does
 // with it, as `skillet list --preset HOST` decides.
@@ -131,21 +189,6 @@ type HostListing struct {
 	Where func(file, root string) (reason, remedy string)
 }
 
-// HostFiles applies profile p to the workspace, home folder, user-roots
-// switch and extra paths of opts (a *catalog.Options; its preset and
-// configuration file are not used) exactly as `skillet list --preset` does.
-// lint --compat and --target judge each file by it, so a verdict says
-// whether the host reads the folder a file sits in.
-func HostFiles(ctx context.Context, p *profile.Profile, opts any) (*HostListing, error) {
-	return hooks.HostFiles(ctx, p, opts)
-}
-
-// HostFolders returns the project folders profile p reads when started in
-// the workspace of c (a *catalog.Catalog), absolute, in the host's order:
-// the workspace's and those of the parents its walk-up reads. skillet new
-// writes where every --target reads.
-func HostFolders(p *profile.Profile, c any) []string { return hooks.HostFolders(p, c) }
-
 // FileKey identifies a skill file whatever path reached it: its folder
 // with symlinks resolved, joined with its own name (a SKILL.md that is a
 // symlink keeps its own name, so it stays apart from its target).
@@ -156,21 +199,6 @@ func FileKey(p string) string {
 	}
 	return filepath.Join(dir, base)
 }
-
-// Candidates returns every skill file the listing l (a *catalog.Listing)
-// read, in discovery order (ignored files last): loaded, rejected,
-// shadowed, duplicates and, with ReadIgnored, ignored files. A file reached
-// twice through symlinks appears once. S must be catalog.Skill.
-func Candidates[S any](l any) []*Candidate[S] {
-	return hooks.Candidates(l).([]*Candidate[S])
-}
-
-// ReadIgnored makes the catalog c (a *catalog.Catalog) also read the skill
-// files that discovery passes over because an entry on their path starts
-// with "_" or "." (docs/discovery.md): they are parsed, reported and among
-// the Candidates with Ignored set, never loaded. Call it before c's first
-// List; lint does.
-func ReadIgnored(c any) { hooks.ReadIgnored(c) }
 
 // Parsed is one skill file as a listing's reader parsed it: Path, Dir and
 // Flat are what the listing's catalog.Skill for it gets as Location,
@@ -184,63 +212,3 @@ type Parsed struct {
 	Skill     *skill.Skill
 	Data      []byte
 }
-
-// OnParsed makes the catalog c (a *catalog.Catalog) call fn with every
-// skill file its Lists read and parse, as soon as it is parsed and on the
-// goroutine that read it (several at once: fn must be safe for concurrent
-// use), before the listing is complete: lint checks each body while the
-// walk goes on (docs/performance.md#lint). The listing then holds no
-// bodies, even with catalog.Options.Bodies: fn has the bytes. Files a List
-// takes from its cache are not read again and fn is not called for them.
-// Call it before c's first List.
-func OnParsed(c any, fn func(Parsed)) { hooks.OnParsed(c, fn) }
-
-// OpenSkillFile opens the skill file of s (a *catalog.Skill listed by a
-// catalog) for reading, after checking that the file actually opened is
-// inside its root's boundary (docs/discovery.md#boundaries) and is a
-// regular file: a symlink swapped in since discovery is refused
-// (catalog.ErrOutside, catalog.ErrNotFile).
-func OpenSkillFile(s any) (*os.File, error) { return hooks.OpenSkillFile(s) }
-
-// OpenRoot opens the folder of s (a *catalog.Skill) as an os.Root, through
-// which no path and no symlink can lead out of it, after checking that the
-// folder actually opened is inside its root's boundary.
-func OpenRoot(s any) (*os.Root, error) { return hooks.OpenRoot(s) }
-
-// ListFiles lists the files of s (a *catalog.Skill) as its Files method
-// does, at most limit of them (0: catalog.DefaultFileLimit), and counts
-// what it withheld. F must be catalog.File.
-func ListFiles[F any](ctx context.Context, s any, limit int) (*FileList[F], error) {
-	l, err := hooks.ListFiles(ctx, s, limit)
-	if err != nil {
-		return nil, err
-	}
-	return l.(*FileList[F]), nil
-}
-
-// KeepBodies makes a catalog made with opts (a *catalog.Options) keep each
-// skill's body in its parsed skill, so a caller that reads every body
-// (skillet lint) reads each file once.
-func KeepBodies(opts any) { hooks.SetOptions(opts, true, "") }
-
-// UseIndex makes a catalog made with opts (a *catalog.Options) keep a
-// persistent index of its listing in the folder dir ("" for none), as
-// skillet's one-skill commands do (docs/performance.md#persistent-index).
-func UseIndex(opts any, dir string) { hooks.SetOptions(opts, false, dir) }
-
-// Each lists c (a *catalog.Catalog) once, handing fn each skill as soon as
-// no later skill file can change it and keeping nothing afterwards
-// (skillet list --json at 10,000 skills). L is catalog.Listing, S
-// catalog.Skill.
-func Each[L, S any](ctx context.Context, c any, fn func(*L, *S) error) (*L, error) {
-	l, err := hooks.Each(ctx, c, fn)
-	if l == nil {
-		return nil, err
-	}
-	return l.(*L), err
-}
-
-// NewSkill returns a skill (S is catalog.Skill) for a SKILL.md parsed
-// elsewhere, that no catalog found and none can read: for tests of what
-// encodes or renders a skill with values no file would give.
-func NewSkill[S any](p *skill.Skill) *S { return hooks.NewSkill(p).(*S) }

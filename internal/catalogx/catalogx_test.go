@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -28,6 +29,27 @@ func write(t *testing.T, root string, files map[string]string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// cx are the hooks package catalog registered, as its siblings take them.
+var cx = catalogx.Get[catalog.Catalog, catalog.Options, catalog.Listing, catalog.Skill, catalog.File]()
+
+// TestGet: catalog fills in every hook, and Get with other type arguments
+// than catalog's panics (a sibling that names them wrongly fails at its
+// start, in every test).
+func TestGet(t *testing.T) {
+	v := reflect.ValueOf(cx).Elem()
+	for i := range v.NumField() {
+		if v.Field(i).IsNil() {
+			t.Errorf("catalog registers no %s", v.Type().Field(i).Name)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Get with catalog.Skill for catalog.File did not panic")
+		}
+	}()
+	catalogx.Get[catalog.Catalog, catalog.Options, catalog.Listing, catalog.Skill, catalog.Skill]()
 }
 
 func md(name string) string { return strings.ReplaceAll(skillMD, "%s", name) }
@@ -56,14 +78,14 @@ func TestHooks(t *testing.T) {
 			t.Fatal(err)
 		}
 		if tt.ignored {
-			catalogx.ReadIgnored(c)
+			cx.ReadIgnored(c)
 		}
 		l, err := c.List(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var got []string
-		for _, cd := range catalogx.Candidates[catalog.Skill](l) {
+		for _, cd := range cx.Candidates(l) {
 			e := cd.Skill.Name
 			if cd.Ignored {
 				e += " (ignored)"
@@ -86,7 +108,7 @@ func TestHooks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fl, err := catalogx.ListFiles[catalog.File](ctx, s, 0)
+	fl, err := cx.ListFiles(ctx, s, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +119,7 @@ func TestHooks(t *testing.T) {
 	if !slices.Equal(paths, []string{"SKILL.md", "scripts/run.sh"}) || fl.More || fl.Withheld != 1 {
 		t.Errorf("ListFiles: %v more=%v withheld=%d, want SKILL.md and scripts/run.sh, 1 withheld (.env)", paths, fl.More, fl.Withheld)
 	}
-	f, err := catalogx.OpenSkillFile(s)
+	f, err := cx.OpenSkillFile(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +128,7 @@ func TestHooks(t *testing.T) {
 	if string(data) != md("alpha") {
 		t.Errorf("OpenSkillFile read %q", data)
 	}
-	root, err := catalogx.OpenRoot(s)
+	root, err := cx.OpenRoot(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +148,7 @@ func TestHooks(t *testing.T) {
 	// here, and says why of alpha, with the remedy.
 	rootDir := filepath.Join(ws, ".agents", "skills")
 	opts := &catalog.Options{Workspace: ws, NoUser: true}
-	hl, err := catalogx.HostFiles(ctx, claude, opts)
+	hl, err := cx.HostFiles(ctx, claude, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +160,7 @@ func TestHooks(t *testing.T) {
 		t.Errorf("Where(alpha) = %q, %q; want .agents/skills not read, moved into .claude/skills", why, remedy)
 	}
 	codex, _ := profile.Lookup("codex")
-	if hl, err = catalogx.HostFiles(ctx, codex, opts); err != nil {
+	if hl, err = cx.HostFiles(ctx, codex, opts); err != nil {
 		t.Fatal(err)
 	}
 	var got []string

@@ -11,7 +11,6 @@ import (
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/benchtree/tree"
-	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/internal/testcorpus"
@@ -118,7 +117,7 @@ func TestStreamedJSONIsTheSame(t *testing.T) {
 	check("hard values", &catalog.Listing{
 		Workspace: "/w/" + odd,
 		Roots:     []catalog.Root{{Path: "/w/a", Scope: catalog.ScopeProject, Exists: true}, {Path: odd, Scope: catalog.ScopeUser}},
-		Skills: []*catalog.Skill{with(catalogx.NewSkill[catalog.Skill](&skill.Skill{Name: odd, Description: odd, WhenToUse: "w", License: odd, Compatibility: "c",
+		Skills: []*catalog.Skill{with(catx.NewSkill(&skill.Skill{Name: odd, Description: odd, WhenToUse: "w", License: odd, Compatibility: "c",
 			Metadata:     map[string]string{"z": odd, "a": "1", odd: ""},
 			AllowedTools: []string{"Read", odd},
 			Extra: skill.Map{
@@ -129,7 +128,7 @@ func TestStreamedJSONIsTheSame(t *testing.T) {
 			},
 			DisableModelInvocation: true}), func(s *catalog.Skill) {
 			s.Location, s.BaseDir, s.Scope, s.Bytes, s.Truncated = "/w/a/s/SKILL.md", "/w/a/s", catalog.ScopeProject, 123, true
-		}), with(catalogx.NewSkill[catalog.Skill](&skill.Skill{Name: "plain"}), func(s *catalog.Skill) {
+		}), with(catx.NewSkill(&skill.Skill{Name: "plain"}), func(s *catalog.Skill) {
 			s.Location, s.BaseDir, s.Scope = "/w/a/p/SKILL.md", "/w/a/p", catalog.ScopeExtra
 		})},
 		Diagnostics: []skill.Diagnostic{

@@ -10,6 +10,9 @@ import (
 	"github.com/skillet-go/skillet/internal/catalogx"
 )
 
+// catx are catalog's hooks for the commands (internal/catalogx), typed.
+var catx = catalogx.Get[catalog.Catalog, catalog.Options, catalog.Listing, catalog.Skill, catalog.File]()
+
 // Factory holds what every command shares: the IO streams and the global
 // flags. A command's constructor (NewCmdList, NewCmdShow, ...) copies from
 // it only functions and streams; the functions read the flags and open the
@@ -92,7 +95,7 @@ func (f *Factory) open(ctx context.Context, index string) (*catalog.Catalog, err
 	if err != nil {
 		return nil, err
 	}
-	catalogx.UseIndex(opts, index)
+	catx.UseIndex(opts, index)
 	return catalog.New(ctx, opts)
 }
 

@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skillet-go/skillet/catalog"
-	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/internal/textsafe"
@@ -79,7 +78,7 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 		// One pass: each skill is written as the listing hands it out and
 		// not kept (docs/performance.md).
 		lw := newListWriter(opts.IO.Out)
-		l, err = catalogx.Each(ctx, c, func(l *catalog.Listing, s *catalog.Skill) error {
+		l, err = catx.Each(ctx, c, func(l *catalog.Listing, s *catalog.Skill) error {
 			skills++
 			return lw.skill(l, s)
 		})
