@@ -282,7 +282,7 @@ type Reference struct {
 // stops only at a ']' or a '/' (refWord), where it looks at the byte after
 // or the name before; about half the published bodies hold no marker and
 // are read to the end. TestMayReference and FuzzMayReference hold it to
-// References (goldmark), TestMayReferenceOnePass and FuzzMayReferenceOnePass
+// listReferences (goldmark), TestMayReferenceOnePass and FuzzMayReferenceOnePass
 // to the five substring searches it replaces (BenchmarkMayReference).
 func mayReference(body string) bool {
 	i := 0
@@ -352,7 +352,7 @@ func refMarkAt(body string, i int) bool {
 // in backticks are left alone.
 var bundleDirs = []string{"scripts/", "references/", "assets/"}
 
-// References extracts the relative references of a Markdown body, in order.
+// listReferences extracts the relative references of a Markdown body, in order.
 // Links and images are found with a CommonMark parser (goldmark), so links
 // inside code blocks and code spans are not links, and reference-style
 // links resolve to their definitions. URLs (any scheme), protocol-relative
@@ -360,7 +360,7 @@ var bundleDirs = []string{"scripts/", "references/", "assets/"}
 // placeholders (<...>, {...}, $VAR, globs, "...") are not references.
 // Query strings and fragments are dropped; percent-escapes are decoded.
 // Fenced and indented code blocks are not searched for paths.
-func References(body []byte) []Reference {
+func listReferences(body []byte) []Reference {
 	var refs []Reference
 	for _, f := range references(body, true) {
 		refs = append(refs, f.Reference)

@@ -32,7 +32,7 @@ func TestReferences(t *testing.T) {
 			nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got := References([]byte(tt.body))
+			got := listReferences([]byte(tt.body))
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
@@ -61,7 +61,7 @@ func TestReferenceExamples(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []bool
-			for _, r := range References([]byte(tt.body)) {
+			for _, r := range listReferences([]byte(tt.body)) {
 				got = append(got, r.Example)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {

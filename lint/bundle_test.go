@@ -96,7 +96,7 @@ func TestWalkBundle(t *testing.T) {
 }
 
 // TestRunChecks holds runChecks, which reads a skill folder once for both
-// checks, to the checks of Checks run one by one: the same findings in the
+// checks, to the checks of allChecks run one by one: the same findings in the
 // same order, letter-case variants at the top level and below included,
 // on a generated tree and hand-made folders (one that is a link, one with
 // two variants of a name, whose order is the file system's).
@@ -111,7 +111,7 @@ func TestRunChecks(t *testing.T) {
 	for _, n := range []string{"a", "b", "c", "d", "real"} {
 		files["skills/"+n+"/SKILL.md"] = fmt.Sprintf(body, n)
 	}
-	// References the walk saw (the stat is skipped), and others: through a
+	// listReferences the walk saw (the stat is skipped), and others: through a
 	// linked folder, to a folder, a code span without its .md, below a
 	// folder the walk does not enter.
 	files["skills/e/SKILL.md"] = "---\nname: e\ndescription: d\n---\n\nRead `references/guide`, [r](references/), [g](references/guide.md), " +
@@ -149,7 +149,7 @@ func TestRunChecks(t *testing.T) {
 	variants := 0
 	for _, s := range skills {
 		var want []skill.Diagnostic
-		for _, ch := range Checks() {
+		for _, ch := range allChecks() {
 			want = append(want, ch.Run(s)...)
 		}
 		for _, d := range want {

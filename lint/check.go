@@ -13,7 +13,7 @@ import (
 // it loads skills, in the manner of a go/analysis Analyzer: a name, its
 // documentation, the codes it reports (registered in skill.Codes), and the
 // function that checks one loaded skill file alone. [Run] runs the checks
-// of [Checks], each once per skill file, through their pass (runFindings):
+// of allChecks, each once per skill file, through their pass (runFindings):
 // adding a check is adding a value to that list.
 type Check struct {
 	Name  string
@@ -159,8 +159,8 @@ func about(s *catalog.Skill) *subject {
 	return sub
 }
 
-// Checks returns lint's own checks, in the order [Run] runs them.
-func Checks() []*Check { return slices.Clone(checks) }
+// allChecks returns lint's own checks, in the order [Run] runs them.
+func allChecks() []*Check { return slices.Clone(checks) }
 
 // runChecks runs the checks of checks on s and returns their findings in
 // that order (runFindings's, in full).

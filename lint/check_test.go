@@ -16,7 +16,7 @@ import (
 // code it reports is in the registry.
 func TestChecksRegistered(t *testing.T) {
 	names := map[string]bool{}
-	for _, c := range Checks() {
+	for _, c := range allChecks() {
 		if c.Name == "" || c.Doc == "" || len(c.Codes) == 0 || c.Run == nil || names[c.Name] {
 			t.Errorf("check %q is incomplete or repeated", c.Name)
 		}

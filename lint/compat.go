@@ -25,55 +25,55 @@ type HostRule string
 // frontmatter's own keys and values, not skillet's repaired or inferred
 // ones).
 const (
-	// RuleFrontmatter: the file must open with --- frontmatter.
-	RuleFrontmatter HostRule = "frontmatter"
-	// RuleNameField and RuleDescriptionField: the key must be present and
+	// ruleFrontmatter: the file must open with --- frontmatter.
+	ruleFrontmatter HostRule = "frontmatter"
+	// ruleNameField and ruleDescriptionField: the key must be present and
 	// not empty.
-	RuleNameField        HostRule = "name-field"
-	RuleDescriptionField HostRule = "description-field"
-	// RuleSpecName: 1-64 characters of a-z, 0-9 and "-", no leading,
+	ruleNameField        HostRule = "name-field"
+	ruleDescriptionField HostRule = "description-field"
+	// ruleSpecName: 1-64 characters of a-z, 0-9 and "-", no leading,
 	// trailing or double hyphen (spec: name).
-	RuleSpecName HostRule = "spec-name"
-	// RuleNameMatchesFolder: the name equals the folder name.
-	RuleNameMatchesFolder HostRule = "name-matches-folder"
-	// RuleDescriptionLength: at most 1024 characters (spec: description).
-	RuleDescriptionLength HostRule = "description-length"
-	// RuleCompatibilityLength: at most 500 characters.
-	RuleCompatibilityLength HostRule = "compatibility-length"
-	// RuleMetadataStrings: metadata maps strings to strings.
-	RuleMetadataStrings HostRule = "metadata-strings"
-	// RuleFields: only the host's Fields are accepted.
-	RuleFields HostRule = "fields"
-	// RuleReservedWords: the name must not contain "anthropic" or "claude".
-	RuleReservedWords HostRule = "reserved-words"
-	// RuleNoAngleBrackets: the description must not contain "<" or ">".
-	RuleNoAngleBrackets HostRule = "no-angle-brackets"
-	// RuleNoXMLTags: name and description must not contain XML tags.
-	RuleNoXMLTags HostRule = "no-xml-tags"
-	// RuleSkillFileName: the file must be named exactly SKILL.md, in a
+	ruleSpecName HostRule = "spec-name"
+	// ruleNameMatchesFolder: the name equals the folder name.
+	ruleNameMatchesFolder HostRule = "name-matches-folder"
+	// ruleDescriptionLength: at most 1024 characters (spec: description).
+	ruleDescriptionLength HostRule = "description-length"
+	// ruleCompatibilityLength: at most 500 characters.
+	ruleCompatibilityLength HostRule = "compatibility-length"
+	// ruleMetadataStrings: metadata maps strings to strings.
+	ruleMetadataStrings HostRule = "metadata-strings"
+	// ruleFields: only the host's Fields are accepted.
+	ruleFields HostRule = "fields"
+	// ruleReservedWords: the name must not contain "anthropic" or "claude".
+	ruleReservedWords HostRule = "reserved-words"
+	// ruleNoAngleBrackets: the description must not contain "<" or ">".
+	ruleNoAngleBrackets HostRule = "no-angle-brackets"
+	// ruleNoXMLTags: name and description must not contain XML tags.
+	ruleNoXMLTags HostRule = "no-xml-tags"
+	// ruleSkillFileName: the file must be named exactly SKILL.md, in a
 	// skill folder.
-	RuleSkillFileName HostRule = "skill-file-name"
-	// RuleReferenceValidator: the reference validator (skills-ref
+	ruleSkillFileName HostRule = "skill-file-name"
+	// ruleReferenceValidator: the reference validator (skills-ref
 	// validate) must accept the folder; its messages are the breaks.
-	RuleReferenceValidator HostRule = "skills-ref"
+	ruleReferenceValidator HostRule = "skills-ref"
 )
 
 // ruleDocs say what each rule of [Hosts] requires, in one sentence.
 var ruleDocs = map[HostRule]string{
-	RuleFrontmatter:         "The file must open with a --- frontmatter block that parses as YAML.",
-	RuleNameField:           "The frontmatter must have a name, not empty.",
-	RuleDescriptionField:    "The frontmatter must have a description, not empty.",
-	RuleSpecName:            `The name must be 1 to 64 characters of a-z, 0-9 and "-", with no hyphen at the start or end and no two in a row (https://agentskills.io/specification#name-field).`,
-	RuleNameMatchesFolder:   "The name must equal the name of the skill's folder.",
-	RuleDescriptionLength:   "The description must have at most 1024 characters (https://agentskills.io/specification#description-field).",
-	RuleCompatibilityLength: "The compatibility field must have at most 500 characters.",
-	RuleMetadataStrings:     "The metadata field must map strings to strings.",
-	RuleFields:              "The frontmatter may hold only the fields the checker accepts; any other key is refused.",
-	RuleReservedWords:       `The name must not contain the reserved words "anthropic" or "claude".`,
-	RuleNoAngleBrackets:     `The description must not contain "<" or ">".`,
-	RuleNoXMLTags:           "The name and the description must not contain XML tags.",
-	RuleSkillFileName:       "The file must be named exactly SKILL.md, inside a skill folder.",
-	RuleReferenceValidator:  "The reference validator (skills-ref validate) must accept the skill folder; each of its messages is reported.",
+	ruleFrontmatter:         "The file must open with a --- frontmatter block that parses as YAML.",
+	ruleNameField:           "The frontmatter must have a name, not empty.",
+	ruleDescriptionField:    "The frontmatter must have a description, not empty.",
+	ruleSpecName:            `The name must be 1 to 64 characters of a-z, 0-9 and "-", with no hyphen at the start or end and no two in a row (https://agentskills.io/specification#name-field).`,
+	ruleNameMatchesFolder:   "The name must equal the name of the skill's folder.",
+	ruleDescriptionLength:   "The description must have at most 1024 characters (https://agentskills.io/specification#description-field).",
+	ruleCompatibilityLength: "The compatibility field must have at most 500 characters.",
+	ruleMetadataStrings:     "The metadata field must map strings to strings.",
+	ruleFields:              "The frontmatter may hold only the fields the checker accepts; any other key is refused.",
+	ruleReservedWords:       `The name must not contain the reserved words "anthropic" or "claude".`,
+	ruleNoAngleBrackets:     `The description must not contain "<" or ">".`,
+	ruleNoXMLTags:           "The name and the description must not contain XML tags.",
+	ruleSkillFileName:       "The file must be named exactly SKILL.md, inside a skill folder.",
+	ruleReferenceValidator:  "The reference validator (skills-ref validate) must accept the skill folder; each of its messages is reported.",
 }
 
 // Doc says in one sentence what the rule requires, or "" for a name that
@@ -94,7 +94,7 @@ type Host struct {
 	Source string
 	// Rules are the rules it applies.
 	Rules []HostRule
-	// Fields, for RuleFields, are the only frontmatter fields it accepts.
+	// Fields, for ruleFields, are the only frontmatter fields it accepts.
 	Fields []string
 }
 
@@ -106,18 +106,18 @@ type Host struct {
 // source of those rules.
 var Hosts = []Host{
 	{Name: "spec", Title: "the Agent Skills specification (agentskills.io)", Source: "https://agentskills.io/specification",
-		Rules: []HostRule{RuleFrontmatter, RuleNameField, RuleDescriptionField, RuleSpecName, RuleNameMatchesFolder,
-			RuleDescriptionLength, RuleCompatibilityLength, RuleMetadataStrings}},
+		Rules: []HostRule{ruleFrontmatter, ruleNameField, ruleDescriptionField, ruleSpecName, ruleNameMatchesFolder,
+			ruleDescriptionLength, ruleCompatibilityLength, ruleMetadataStrings}},
 	{Name: "skills-ref", Title: "the specification's reference validator (skills-ref validate)", Source: "https://agentskills.io/specification (skills-ref)",
-		Rules: []HostRule{RuleReferenceValidator}},
+		Rules: []HostRule{ruleReferenceValidator}},
 	{Name: "anthropic", Title: "Anthropic's skill packager (quick_validate.py, package_skill.py)", Source: "docs/hosts.md",
-		Rules: []HostRule{RuleSkillFileName, RuleFrontmatter, RuleFields, RuleSpecName, RuleDescriptionLength,
-			RuleNoAngleBrackets, RuleCompatibilityLength}, Fields: specFields},
+		Rules: []HostRule{ruleSkillFileName, ruleFrontmatter, ruleFields, ruleSpecName, ruleDescriptionLength,
+			ruleNoAngleBrackets, ruleCompatibilityLength}, Fields: specFields},
 	{Name: "claude-api", Title: "the Claude API and claude.ai skill upload", Source: "docs/hosts.md",
-		Rules: []HostRule{RuleFrontmatter, RuleFields, RuleDescriptionField, RuleSpecName, RuleReservedWords,
-			RuleNoXMLTags, RuleDescriptionLength}, Fields: specFields},
+		Rules: []HostRule{ruleFrontmatter, ruleFields, ruleDescriptionField, ruleSpecName, ruleReservedWords,
+			ruleNoXMLTags, ruleDescriptionLength}, Fields: specFields},
 	{Name: "openai", Title: "OpenAI's skill validator (openai/skills quick_validate.py)", Source: "docs/hosts.md",
-		Rules:  []HostRule{RuleFrontmatter, RuleFields, RuleSpecName, RuleDescriptionLength},
+		Rules:  []HostRule{ruleFrontmatter, ruleFields, ruleSpecName, ruleDescriptionLength},
 		Fields: []string{"allowed-tools", "description", "license", "metadata", "name"}},
 }
 
@@ -135,9 +135,9 @@ type Compat struct {
 
 // Verdicts of [HostCompat].
 const (
-	VerdictLoads        = "loads"
-	VerdictLoadsChanged = "loads-changed"
-	VerdictNotLoaded    = "not-loaded"
+	verdictLoads        = "loads"
+	verdictLoadsChanged = "loads-changed"
+	verdictNotLoaded    = "not-loaded"
 )
 
 // HostCompat is what one host does with a skill file where it is, as
@@ -215,22 +215,22 @@ func (hv *hostView) verdict(path, root string) HostCompat {
 	h := HostCompat{Host: hv.p.Name}
 	f := hv.files[catalogx.FileKey(path)]
 	if f == nil {
-		h.Verdict = VerdictNotLoaded
+		h.Verdict = verdictNotLoaded
 		h.Reason, h.Remedy = hv.list.Where(path, root)
 		return h
 	}
 	v := f.Verdict
 	switch {
 	case !v.Loaded:
-		h.Verdict, h.Reason = VerdictNotLoaded, v.Reason
+		h.Verdict, h.Reason = verdictNotLoaded, v.Reason
 	case len(v.Changes) > 0:
-		h.Verdict, h.Name, h.Description, h.Changes = VerdictLoadsChanged, v.Name, v.Description, v.Changes
+		h.Verdict, h.Name, h.Description, h.Changes = verdictLoadsChanged, v.Name, v.Description, v.Changes
 	default:
-		h.Verdict, h.Name, h.Description = VerdictLoads, v.Name, v.Description
+		h.Verdict, h.Name, h.Description = verdictLoads, v.Name, v.Description
 	}
 	if v.Loaded && v.Hidden {
 		h.Changes = append(h.Changes, "disable-model-invocation keeps it from the model")
-		h.Verdict = VerdictLoadsChanged
+		h.Verdict = verdictLoadsChanged
 	}
 	return h
 }
@@ -373,39 +373,39 @@ func (in *compatInput) check(rule HostRule, h *Host) []string {
 		name = in.folder
 	}
 	switch rule {
-	case RuleFrontmatter:
+	case ruleFrontmatter:
 		if !s.HasFrontmatter {
 			return []string{"the file has no frontmatter"}
 		}
-	case RuleNameField:
+	case ruleNameField:
 		if !in.hasName || strings.TrimSpace(in.name) == "" {
 			return []string{"the frontmatter has no name"}
 		}
-	case RuleDescriptionField:
+	case ruleDescriptionField:
 		if !in.hasDesc || in.description == "" {
 			return []string{"the frontmatter has no description"}
 		}
-	case RuleSpecName:
+	case ruleSpecName:
 		if !skill.ValidName(name) {
 			return []string{fmt.Sprintf("the name %q breaks the rule: 1-64 characters of a-z, 0-9 and -, no leading, trailing or double hyphen", name)}
 		}
-	case RuleNameMatchesFolder:
+	case ruleNameMatchesFolder:
 		if in.hasName && name != in.folder {
 			return []string{fmt.Sprintf("the name %q differs from the folder name %q", name, in.folder)}
 		}
-	case RuleDescriptionLength:
+	case ruleDescriptionLength:
 		if n := utf8.RuneCountInString(in.description); n > skill.MaxDescriptionChars {
 			return []string{fmt.Sprintf("the description is %d characters, over 1024", n)}
 		}
-	case RuleCompatibilityLength:
+	case ruleCompatibilityLength:
 		if n := utf8.RuneCountInString(s.Compatibility); n > skill.MaxCompatibilityChars {
 			return []string{fmt.Sprintf("compatibility is %d characters, over 500", n)}
 		}
-	case RuleMetadataStrings:
+	case ruleMetadataStrings:
 		if v, ok := s.Frontmatter.Get("metadata"); ok && !stringMap(v) {
 			return []string{"metadata is not a map of strings"}
 		}
-	case RuleFields:
+	case ruleFields:
 		var extra []string
 		for _, k := range s.Frontmatter.Keys() {
 			if !slices.Contains(h.Fields, k) {
@@ -415,18 +415,18 @@ func (in *compatInput) check(rule HostRule, h *Host) []string {
 		if len(extra) > 0 {
 			return []string{fmt.Sprintf("fields it rejects: %s (it accepts only %s)", strings.Join(extra, ", "), strings.Join(h.Fields, ", "))}
 		}
-	case RuleReservedWords:
+	case ruleReservedWords:
 		lower := strings.ToLower(name)
 		for _, w := range []string{"anthropic", "claude"} {
 			if strings.Contains(lower, w) {
 				return []string{fmt.Sprintf("the name %q contains the reserved word %q", name, w)}
 			}
 		}
-	case RuleNoAngleBrackets:
+	case ruleNoAngleBrackets:
 		if strings.ContainsAny(in.description, "<>") {
 			return []string{"the description contains < or >"}
 		}
-	case RuleNoXMLTags:
+	case ruleNoXMLTags:
 		var out []string
 		if xmlTag().MatchString(name) {
 			out = append(out, "the name contains an XML tag")
@@ -435,14 +435,14 @@ func (in *compatInput) check(rule HostRule, h *Host) []string {
 			out = append(out, "the description contains an XML tag")
 		}
 		return out
-	case RuleSkillFileName:
+	case ruleSkillFileName:
 		if in.cf.flat {
 			return []string{"a flat-form file is not a skill folder with a SKILL.md"}
 		}
 		if b := filepath.Base(in.cf.path); b != catalog.SkillFile {
 			return []string{fmt.Sprintf("the file is named %s; only %s is found", b, catalog.SkillFile)}
 		}
-	case RuleReferenceValidator:
+	case ruleReferenceValidator:
 		if in.cf.flat {
 			return []string{"a flat-form file is not a skill folder"}
 		}

@@ -66,9 +66,9 @@ func TestCompat(t *testing.T) {
 		return m
 	}
 	const (
-		ok = VerdictLoads
-		ch = VerdictLoadsChanged
-		no = VerdictNotLoaded
+		ok = verdictLoads
+		ch = verdictLoadsChanged
+		no = verdictNotLoaded
 	)
 	// A verdict is what the host does with the file where it is: only
 	// claude, opencode, copilot, amp and kilo read .claude/skills; only kestrel reads
@@ -78,45 +78,45 @@ func TestCompat(t *testing.T) {
 	want := map[string]entry{
 		".claude/skills/portable/SKILL.md": {all(no, map[string]string{"claude": ok, "opencode": ok, "copilot": ok, "amp": ok, "kilo": ok}), map[string][]HostRule{}},
 		".claude/skills/claude-tool/SKILL.md": {all(no, map[string]string{"claude": ok, "opencode": ok, "copilot": ok, "amp": ok, "kilo": ok}), map[string][]HostRule{
-			"skills-ref": {RuleReferenceValidator},
-			"anthropic":  {RuleFields, RuleNoAngleBrackets},
-			"claude-api": {RuleFields, RuleReservedWords, RuleNoXMLTags},
-			"openai":     {RuleFields},
+			"skills-ref": {ruleReferenceValidator},
+			"anthropic":  {ruleFields, ruleNoAngleBrackets},
+			"claude-api": {ruleFields, ruleReservedWords, ruleNoXMLTags},
+			"openai":     {ruleFields},
 		}},
 		// Unquoted ": " in a value: kestrel's line reader loads it.
 		"skills/Odd_Name/SKILL.md": {all(no, map[string]string{"kestrel": ch}), map[string][]HostRule{
-			"spec":       {RuleSpecName},
-			"skills-ref": {RuleReferenceValidator},
-			"anthropic":  {RuleSpecName},
-			"claude-api": {RuleSpecName},
-			"openai":     {RuleSpecName},
+			"spec":       {ruleSpecName},
+			"skills-ref": {ruleReferenceValidator},
+			"anthropic":  {ruleSpecName},
+			"claude-api": {ruleSpecName},
+			"openai":     {ruleSpecName},
 		}},
 		"skills/bare/SKILL.md": {all(no, map[string]string{"kestrel": ch}), map[string][]HostRule{
-			"spec":       {RuleFrontmatter, RuleNameField, RuleDescriptionField},
-			"skills-ref": {RuleReferenceValidator},
-			"anthropic":  {RuleFrontmatter},
-			"claude-api": {RuleFrontmatter, RuleDescriptionField},
-			"openai":     {RuleFrontmatter},
+			"spec":       {ruleFrontmatter, ruleNameField, ruleDescriptionField},
+			"skills-ref": {ruleReferenceValidator},
+			"anthropic":  {ruleFrontmatter},
+			"claude-api": {ruleFrontmatter, ruleDescriptionField},
+			"openai":     {ruleFrontmatter},
 		}},
 		"skills/long/SKILL.md": {all(no, map[string]string{"kestrel": ch}), map[string][]HostRule{
-			"spec":       {RuleDescriptionLength, RuleMetadataStrings},
-			"skills-ref": {RuleReferenceValidator},
-			"anthropic":  {RuleDescriptionLength},
-			"claude-api": {RuleDescriptionLength},
-			"openai":     {RuleDescriptionLength},
+			"spec":       {ruleDescriptionLength, ruleMetadataStrings},
+			"skills-ref": {ruleReferenceValidator},
+			"anthropic":  {ruleDescriptionLength},
+			"claude-api": {ruleDescriptionLength},
+			"openai":     {ruleDescriptionLength},
 		}},
 		"skills/flat.md": {all(no, map[string]string{"kestrel": ok}), map[string][]HostRule{
-			"skills-ref": {RuleReferenceValidator},
-			"anthropic":  {RuleSkillFileName},
+			"skills-ref": {ruleReferenceValidator},
+			"anthropic":  {ruleSkillFileName},
 		}},
 		"skills/_draft/SKILL.md": {all(no, nil), map[string][]HostRule{
-			"spec":       {RuleNameMatchesFolder},
-			"skills-ref": {RuleReferenceValidator},
+			"spec":       {ruleNameMatchesFolder},
+			"skills-ref": {ruleReferenceValidator},
 		}},
 		// No name: hosts that require one drop it.
 		".agents/skills/other/SKILL.md": {all(no, map[string]string{"codex": ch, "copilot": ch, "pi": ch}), map[string][]HostRule{
-			"spec":       {RuleNameField},
-			"skills-ref": {RuleReferenceValidator},
+			"spec":       {ruleNameField},
+			"skills-ref": {ruleReferenceValidator},
 		}},
 		"skills/group/deep/SKILL.md": {all(no, nil), map[string][]HostRule{}},
 	}

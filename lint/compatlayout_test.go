@@ -72,7 +72,7 @@ func TestCompatAgreesWithPresets(t *testing.T) {
 			}
 			for key, v := range verdicts[p.Name] {
 				cells++
-				loaded := v != VerdictNotLoaded
+				loaded := v != verdictNotLoaded
 				if loaded {
 					loads++
 				}

@@ -4,7 +4,7 @@
 //
 // [Run] discovers a workspace with package catalog and parses with package
 // skill, so every discovery and parse finding is the runtime's own; lint
-// adds its own checks ([Checks]: body-too-long, broken-reference,
+// adds its own checks (allChecks: body-too-long, broken-reference,
 // bundled-symlink, ...). Skills the runtime skips by name (_drafts, dot
 // folders) are checked too but never loaded. Every code is registered in
 // package skill's registry (skill.Codes) with its level, fixability and
@@ -13,7 +13,7 @@
 // A [Report] is written as text (path:line:col: level: message [code]),
 // JSON (docs/output.md), SARIF 2.1.0 or GitHub annotations; with
 // Options.Compat it says which hosts would load each skill ([Hosts]).
-// [Fix] and [FixSource] apply only mechanical, safe fixes that parse back
+// [Fix] and FixSource apply only mechanical, safe fixes that parse back
 // to the same values, and [Change.Write] never loses a concurrent edit
 // (docs/lint.md#fixes). [Scaffold] writes a new skill that lints clean.
 package lint

@@ -56,18 +56,6 @@ func ExampleFixSource() {
 	// line 3: quoted the value of description
 }
 
-// The relative paths a body refers to, with their positions.
-func ExampleReferences() {
-	body := []byte("Read [the guide](references/guide.md#setup), then run `scripts/check.sh`.\n" +
-		"[Docs](https://example.com) and `go test ./...` are not references.\n")
-	for _, ref := range lint.References(body) {
-		fmt.Printf("%d:%d %s code=%v\n", ref.Line, ref.Column, ref.Target, ref.Code)
-	}
-	// Output:
-	// 1:18 references/guide.md code=false
-	// 1:56 scripts/check.sh code=true
-}
-
 // The text a new skill starts from; it loads with no diagnostic.
 func ExampleScaffoldSource() {
 	src := lint.ScaffoldSource("release-checklist", &lint.ScaffoldOptions{Description: "Publish a release: safely."})

@@ -19,7 +19,7 @@ import (
 	"github.com/skillet-go/skillet/skill"
 )
 
-// FixOptions select what [Fix] and [FixSource] rewrite. A nil *FixOptions
+// FixOptions select what [Fix] and FixSource rewrite. A nil *FixOptions
 // means the safe fixes only.
 type FixOptions struct {
 	// Name also makes the frontmatter name equal to the folder name (flat
@@ -28,7 +28,7 @@ type FixOptions struct {
 	Name bool
 }
 
-// Errors of [FixSource], [Fix] and [Change.Write]; they are wrapped with
+// Errors of FixSource, [Fix] and [Change.Write]; they are wrapped with
 // details, so test them with errors.Is.
 var (
 	// ErrUnparsable: the file does not load, so nothing is fixed.

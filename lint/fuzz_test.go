@@ -71,7 +71,7 @@ func FuzzReferences(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		lines := bytes.Count(body, []byte("\n")) + 1
-		for _, r := range References(body) {
+		for _, r := range listReferences(body) {
 			if r.Line < 1 || r.Line > lines || r.Column < 1 || r.Target == "" {
 				t.Fatalf("bad reference %+v in %q", r, body)
 			}

@@ -348,7 +348,7 @@ func workspaceFindings(c *catalog.Catalog, l *catalog.Listing, cands []*candidat
 	for _, cf := range judged {
 		for _, hv := range hosts {
 			h := hv.verdict(cf.path, cf.root)
-			if h.Verdict != VerdictNotLoaded {
+			if h.Verdict != verdictNotLoaded {
 				if cf.cd != nil {
 					if d, ok := descriptionCut(hv.p, cf.cd); ok {
 						diags = append(diags, d)

@@ -31,8 +31,8 @@ func TestMayReference(t *testing.T) {
 		if got := mayReference(c.body); got != c.want {
 			t.Errorf("mayReference(%q) = %v, want %v", c.body, got, c.want)
 		}
-		if !c.want && len(References([]byte(c.body))) != 0 {
-			t.Errorf("%q: mayReference says no, but References finds %v", c.body, References([]byte(c.body)))
+		if !c.want && len(listReferences([]byte(c.body))) != 0 {
+			t.Errorf("%q: mayReference says no, but listReferences finds %v", c.body, listReferences([]byte(c.body)))
 		}
 	}
 	dir := testcorpus.Dir(t)
@@ -52,8 +52,8 @@ func TestMayReference(t *testing.T) {
 		total++
 		if !mayReference(s.Body) {
 			skipped++
-			if refs := References([]byte(s.Body)); len(refs) != 0 {
-				t.Errorf("%s: mayReference says no, but References finds %v", p, refs)
+			if refs := listReferences([]byte(s.Body)); len(refs) != 0 {
+				t.Errorf("%s: mayReference says no, but listReferences finds %v", p, refs)
 			}
 		}
 		return nil
@@ -69,8 +69,8 @@ func FuzzMayReference(f *testing.F) {
 	f.Add("`scripts/a.sh`")
 	f.Add("[a]: b")
 	f.Fuzz(func(t *testing.T, body string) {
-		if !mayReference(body) && len(References([]byte(body))) != 0 {
-			t.Fatalf("mayReference(%q) is false, but References finds %v", body, References([]byte(body)))
+		if !mayReference(body) && len(listReferences([]byte(body))) != 0 {
+			t.Fatalf("mayReference(%q) is false, but listReferences finds %v", body, listReferences([]byte(body)))
 		}
 	})
 }

@@ -35,7 +35,7 @@ func (r *Report) WriteText(w io.Writer, base string) error {
 		d.Path = fsx.Display(d.Path, base)
 		b.WriteString(textsafe.Escape(d.String()))
 		b.WriteByte('\n')
-		if h := Remedy(d); h != "" {
+		if h := remedy(d); h != "" {
 			b.WriteString("\thelp: " + textsafe.Escape(h) + "\n")
 		}
 	}
@@ -46,7 +46,7 @@ func (r *Report) WriteText(w io.Writer, base string) error {
 // Remedy says what to do about d in a few words: its first suggested fix
 // and the skillet lint flag that applies it, else its code's remedy, else
 // "" (a note needs nothing).
-func Remedy(d skill.Diagnostic) string {
+func remedy(d skill.Diagnostic) string {
 	if len(d.Fixes) > 0 {
 		flag := "--fix"
 		if nameCode(d.Code) {
@@ -92,9 +92,9 @@ func (r *Report) WriteCompat(w io.Writer, base string) error {
 		fmt.Fprintf(&b, "%s (%s)\n", textsafe.Escape(fsx.Display(c.Path, base)), textsafe.Escape(c.Name))
 		for _, h := range c.Hosts {
 			switch h.Verdict {
-			case VerdictLoads:
+			case verdictLoads:
 				fmt.Fprintf(&b, "  %s: loads\n", h.Host)
-			case VerdictLoadsChanged:
+			case verdictLoadsChanged:
 				fmt.Fprintf(&b, "  %s: loads changed: %s\n", h.Host, textsafe.Escape(strings.Join(h.Changes, "; ")))
 			default:
 				why := h.Reason
@@ -130,17 +130,17 @@ func (r *Report) Summary() string {
 	return s
 }
 
-// GitHubAnnotationsPerLevel is how many annotations of one level (error,
+// gitHubAnnotationsPerLevel is how many annotations of one level (error,
 // warning, notice) GitHub shows for a step; the rest of a step's workflow
 // commands of that level are dropped
 // (https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-commands).
-const GitHubAnnotationsPerLevel = 10
+const gitHubAnnotationsPerLevel = 10
 
 // WriteGitHub writes the findings as GitHub Actions workflow commands
 // (::error file=...,line=...,col=...,title=...::message), which a workflow
 // shows as annotations on the files, with paths relative to base. Of each
-// level it writes at most [GitHubAnnotationsPerLevel] commands: when there
-// are more, the first GitHubAnnotationsPerLevel-1 findings and one more
+// level it writes at most gitHubAnnotationsPerLevel commands: when there
+// are more, the first gitHubAnnotationsPerLevel-1 findings and one more
 // command of that level that says how many are not annotated; those are
 // written after the commands as plain log lines (as WriteText writes
 // them, between ::stop-commands:: and its end, so that none runs as a
@@ -155,7 +155,7 @@ func (r *Report) WriteGitHub(w io.Writer, base string) error {
 	var rest []skill.Diagnostic
 	for _, d := range r.Diagnostics {
 		level := ghLevel(d.Severity)
-		if total[level] > GitHubAnnotationsPerLevel && shown[level] >= GitHubAnnotationsPerLevel-1 {
+		if total[level] > gitHubAnnotationsPerLevel && shown[level] >= gitHubAnnotationsPerLevel-1 {
 			rest = append(rest, d)
 			continue
 		}
@@ -169,7 +169,7 @@ func (r *Report) WriteGitHub(w io.Writer, base string) error {
 		}
 		b.WriteString(",title=" + ghProperty("skillet "+string(d.Code)))
 		msg := d.Message
-		if h := Remedy(d); h != "" {
+		if h := remedy(d); h != "" {
 			msg += "\nhelp: " + h
 		}
 		b.WriteString("::" + ghData(msg) + "\n")
@@ -182,7 +182,7 @@ func (r *Report) WriteGitHub(w io.Writer, base string) error {
 			}
 			b.WriteString("::" + level + " title=" + ghProperty("skillet: "+outfmt.Count(n, "more "+noun)) + "::" +
 				ghData(fmt.Sprintf("GitHub shows %d annotations of a level per step: %d of the %s are not annotated; the job log lists them below the annotations, and the job summary counts every finding by code",
-					GitHubAnnotationsPerLevel, n, outfmt.Count(total[level], noun))) + "\n")
+					gitHubAnnotationsPerLevel, n, outfmt.Count(total[level], noun))) + "\n")
 		}
 	}
 	if len(rest) > 0 {

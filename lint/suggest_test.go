@@ -120,8 +120,8 @@ func TestWriteGitHubCap(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	if n := strings.Count(out, "\n::warning "); n+boolInt(strings.HasPrefix(out, "::warning ")) != GitHubAnnotationsPerLevel {
-		t.Errorf("%d warning annotations, want %d:\n%s", n, GitHubAnnotationsPerLevel, out)
+	if n := strings.Count(out, "\n::warning "); n+boolInt(strings.HasPrefix(out, "::warning ")) != gitHubAnnotationsPerLevel {
+		t.Errorf("%d warning annotations, want %d:\n%s", n, gitHubAnnotationsPerLevel, out)
 	}
 	if strings.Count(out, "::error ") != 1 || !strings.Contains(out, "::warning title=skillet%3A 3 more warnings::GitHub shows 10 annotations of a level per step: 3 of the 12 warnings are not annotated") {
 		t.Errorf("no count of the rest, or the error lost:\n%s", out)
