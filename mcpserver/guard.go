@@ -19,36 +19,36 @@ import (
 
 // Defaults of [HTTPOptions].
 const (
-	// DefaultWriteTimeout is how long a client may take to accept each
+	// defaultWriteTimeout is how long a client may take to accept each
 	// 64 KiB of an answer or a notification before its connection is
 	// closed.
-	DefaultWriteTimeout = 30 * time.Second
-	// DefaultReadTimeout bounds reading a request: its header, and then its
+	defaultWriteTimeout = 30 * time.Second
+	// defaultReadTimeout bounds reading a request: its header, and then its
 	// body.
-	DefaultReadTimeout = 30 * time.Second
-	// DefaultIdleTimeout closes a keep-alive connection that carries no
+	defaultReadTimeout = 30 * time.Second
+	// defaultIdleTimeout closes a keep-alive connection that carries no
 	// request for that long.
-	DefaultIdleTimeout = 2 * time.Minute
-	// DefaultMaxConns is how many connections are served at once.
-	DefaultMaxConns = 512
-	// DefaultMaxSessions is how many stateful sessions are kept.
-	DefaultMaxSessions = 1024
-	// DefaultStreamQueueBytes is how much may wait to be written to one
+	defaultIdleTimeout = 2 * time.Minute
+	// defaultMaxConns is how many connections are served at once.
+	defaultMaxConns = 512
+	// defaultMaxSessions is how many stateful sessions are kept.
+	defaultMaxSessions = 1024
+	// defaultStreamQueueBytes is how much may wait to be written to one
 	// notification stream before the stream is closed.
-	DefaultStreamQueueBytes = 1 << 20
-	// DefaultBodyBudget is how many request body bytes all requests may
+	defaultStreamQueueBytes = 1 << 20
+	// defaultBodyBudget is how many request body bytes all requests may
 	// hold at once.
-	DefaultBodyBudget = 64 << 20
-	// DefaultMaxConnsPerClient is how many connections one client (one
-	// remote address) may hold: a quarter of DefaultMaxConns, so no one
+	defaultBodyBudget = 64 << 20
+	// defaultMaxConnsPerClient is how many connections one client (one
+	// remote address) may hold: a quarter of defaultMaxConns, so no one
 	// client takes the last slot.
-	DefaultMaxConnsPerClient = DefaultMaxConns / 4
-	// DefaultMaxStreamsPerClient is how many notification streams one
+	defaultMaxConnsPerClient = defaultMaxConns / 4
+	// defaultMaxStreamsPerClient is how many notification streams one
 	// client may hold open at once.
-	DefaultMaxStreamsPerClient = 32
-	// DefaultMaxSessionsPerClient is how many stateful sessions one client
-	// may hold: a quarter of DefaultMaxSessions.
-	DefaultMaxSessionsPerClient = DefaultMaxSessions / 4
+	defaultMaxStreamsPerClient = 32
+	// defaultMaxSessionsPerClient is how many stateful sessions one client
+	// may hold: a quarter of defaultMaxSessions.
+	defaultMaxSessionsPerClient = defaultMaxSessions / 4
 )
 
 // probeReserve is how many connections past MaxConns are let in when every

@@ -94,7 +94,7 @@ func TestMemoryBudget(t *testing.T) {
 		break
 	}
 	_, err = cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: big})
-	wantCode(t, err, CodeTooLarge)
+	wantCode(t, err, codeTooLarge)
 	if !strings.Contains(err.Error(), "memory budget") {
 		t.Errorf("reading %s: %v", big, err)
 	}

@@ -82,9 +82,9 @@ const (
 	// claudeCodeInstructionsCap is how many characters of a server's
 	// instructions Claude Code 2.1.332 keeps.
 	claudeCodeInstructionsCap = 4096
-	// DefaultInstructionsChars is the default budget of the instructions:
+	// defaultInstructionsChars is the default budget of the instructions:
 	// under every cap above, with room to spare.
-	DefaultInstructionsChars = 4000
+	defaultInstructionsChars = 4000
 )
 
 // instructionKind is which instructions a session gets: they must never

@@ -30,7 +30,7 @@ func TestInstructions(t *testing.T) {
 	want, err := agent.RenderListing(l, &agent.BlockOptions{
 		ToolName: "use_skill", MaxDescriptionChars: cat.Settings().MaxDescriptionChars,
 		Location: func(cs *catalog.Skill) string { return "skill://" + cs.Name + "/SKILL.md" },
-		Preamble: s.preamble(withTool), MoreHint: s.moreHint(withTool), BudgetChars: DefaultInstructionsChars,
+		Preamble: s.preamble(withTool), MoreHint: s.moreHint(withTool), BudgetChars: defaultInstructionsChars,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -274,7 +274,7 @@ func TestInstructionsBudget(t *testing.T) {
 			instr := connect(t, s, tt.copts, nil).InitializeResult().Instructions
 			budget := tt.budget
 			if budget == 0 {
-				budget = DefaultInstructionsChars
+				budget = defaultInstructionsChars
 			}
 			if n := utf16Len(instr); n > budget {
 				t.Errorf("instructions are %d UTF-16 code units, over the budget of %d", n, budget)

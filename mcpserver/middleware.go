@@ -149,11 +149,11 @@ func requestNewProtocol(req mcp.Request) bool {
 	return newProtocol(ss, meta)
 }
 
-// CodeTooLarge is the JSON-RPC error code of a resource the server holds
+// codeTooLarge is the JSON-RPC error code of a resource the server holds
 // but does not serve for its size or the server's memory budget
 // (docs/serving.md#limits): never "not found".
-const CodeTooLarge = -32603
+const codeTooLarge = -32603
 
 func tooLarge(uri, why string) error {
-	return &jsonrpc.Error{Code: CodeTooLarge, Message: fmt.Sprintf("%s is too large to serve: %s", clipURI(uri), why)}
+	return &jsonrpc.Error{Code: codeTooLarge, Message: fmt.Sprintf("%s is too large to serve: %s", clipURI(uri), why)}
 }

@@ -8,18 +8,18 @@ import (
 // MIME types the server gives. A fixed table rather than the system's
 // mime.types keeps the answer the same on every machine.
 const (
-	// MIMEMarkdown is the type of every SKILL.md (SEP-2640 §Resource
+	// mIMEMarkdown is the type of every SKILL.md (SEP-2640 §Resource
 	// Metadata) and of other .md files.
-	MIMEMarkdown = "text/markdown"
-	// MIMEDirectory is the type of folders in resources/directory/read
+	mIMEMarkdown = "text/markdown"
+	// mIMEDirectory is the type of folders in resources/directory/read
 	// (SEP-2640 §Directory Listing).
-	MIMEDirectory = "inode/directory"
+	mIMEDirectory = "inode/directory"
 	mimeText      = "text/plain"
 	mimeBinary    = "application/octet-stream"
 )
 
 var mimeByExt = map[string]string{
-	".md": MIMEMarkdown, ".markdown": MIMEMarkdown, ".mdx": "text/mdx",
+	".md": mIMEMarkdown, ".markdown": mIMEMarkdown, ".mdx": "text/mdx",
 	".txt": mimeText, ".text": mimeText, ".log": mimeText, ".rst": "text/x-rst",
 	".html": "text/html", ".htm": "text/html", ".css": "text/css", ".csv": "text/csv", ".tsv": "text/tab-separated-values",
 	".js": "text/javascript", ".mjs": "text/javascript", ".cjs": "text/javascript", ".jsx": "text/jsx",

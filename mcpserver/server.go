@@ -38,7 +38,7 @@ type Options struct {
 	Tool ToolMode
 	// InstructionsChars is the budget of the instructions, in characters
 	// as clients count them (UTF-16 code units); default
-	// DefaultInstructionsChars, negative for none. The catalog's
+	// 4,000, negative for none. The catalog's
 	// catalogBudgetChars applies when smaller.
 	InstructionsChars int
 	// PageSize is how many entries one skills/list page holds (default
@@ -59,7 +59,7 @@ type Options struct {
 	// MaxServedBytes is the memory budget of a snapshot: the bytes of all
 	// served files together, counted as they are sent (a hard link or a
 	// sparse file counts its full size each time it is served), default
-	// DefaultMaxServedBytes. Files past it are not read; they are listed
+	// 256 MiB. Files past it are not read; they are listed
 	// and answered as too large, and their skill leaves skills/list.
 	MaxServedBytes int64
 	// Debounce is how long [Server.Watch] waits after the last change on
@@ -76,9 +76,9 @@ type Options struct {
 	ShutdownTimeout time.Duration
 }
 
-// DefaultMaxServedBytes is the default memory budget of served files,
+// defaultMaxServedBytes is the default memory budget of served files,
 // which fits a small container.
-const DefaultMaxServedBytes = 256 << 20
+const defaultMaxServedBytes = 256 << 20
 
 // ToolMode says when the load tool is in tools/list.
 type ToolMode string
@@ -106,6 +106,17 @@ func ParseToolMode(s string) (ToolMode, bool) {
 	return "", false
 }
 
+// Defaults returns what a nil *Options and a nil *HTTPOptions mean: every
+// zero field set to the value [New] and [Server.Handler] use (512
+// connections, 1,024 sessions, 30-minute sessions, 4,000 characters of
+// instructions, 256 MiB of served files, ...), for a command line to show
+// as its flags' defaults.
+func Defaults() (Options, HTTPOptions) {
+	var o *Options
+	var h *HTTPOptions
+	return o.withDefaults(), h.withDefaults()
+}
+
 func (o *Options) withDefaults() Options {
 	var r Options
 	if o != nil {
@@ -123,11 +134,11 @@ func (o *Options) withDefaults() Options {
 	if r.Tool == "" {
 		r.Tool = ToolAuto
 	}
-	zeroDefault(&r.InstructionsChars, DefaultInstructionsChars)
+	zeroDefault(&r.InstructionsChars, defaultInstructionsChars)
 	orDefault(&r.PageSize, 100)
 	zeroDefault(&r.CacheTTL, 60*time.Second)
 	orDefault(&r.MaxFileBytes, skillsext.MaxSkillBytes)
-	orDefault(&r.MaxServedBytes, DefaultMaxServedBytes)
+	orDefault(&r.MaxServedBytes, defaultMaxServedBytes)
 	orDefault(&r.MaxFiles, catalog.DefaultFileLimit)
 	orDefault(&r.Debounce, 200*time.Millisecond)
 	orDefault(&r.PollInterval, 2*time.Second)
@@ -238,7 +249,7 @@ func New(ctx context.Context, cat *catalog.Catalog, opts *Options) (*Server, err
 	// Every served file is a resource of its own; the template tells a
 	// client the shape of the URIs (SEP-2640, resource mapping).
 	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{
-		URITemplate: FileTemplate,
+		URITemplate: fileTemplate,
 		Name:        "skill-file",
 		Title:       "A file of a skill",
 		Description: "A file of the skill NAME at PATH, relative to its folder: skill://NAME/SKILL.md is its instructions.",

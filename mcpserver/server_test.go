@@ -483,10 +483,10 @@ func TestReadDirectory(t *testing.T) {
 	}
 	root := []child{
 		{"skill://alpha/SKILL.md", "SKILL.md", "text/markdown"},
-		{"skill://alpha/assets", "assets", MIMEDirectory},
-		{"skill://alpha/docs", "docs", MIMEDirectory},
-		{"skill://alpha/references", "references", MIMEDirectory},
-		{"skill://alpha/scripts", "scripts", MIMEDirectory},
+		{"skill://alpha/assets", "assets", mIMEDirectory},
+		{"skill://alpha/docs", "docs", mIMEDirectory},
+		{"skill://alpha/references", "references", mIMEDirectory},
+		{"skill://alpha/scripts", "scripts", mIMEDirectory},
 	}
 	if diff := cmp.Diff(root, list("skill://alpha")); diff != "" {
 		t.Errorf("skill://alpha (-want +got):\n%s", diff)
@@ -654,7 +654,7 @@ func TestLimits(t *testing.T) {
 		t.Errorf("skills/list (-want +got):\n%s", diff)
 	}
 	_, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "skill://huge/data.bin"})
-	wantCode(t, err, CodeTooLarge) // too large, not "no such file"
+	wantCode(t, err, codeTooLarge) // too large, not "no such file"
 	if !strings.Contains(err.Error(), "too large to serve") {
 		t.Errorf("reading a file over the limit: %v", err)
 	}

@@ -157,7 +157,7 @@ func newFile(skillName, rel string, data []byte, info fs.FileInfo) *file {
 	}
 	f.mime = mimeType(rel, text)
 	if rel == skillFile {
-		f.mime = MIMEMarkdown
+		f.mime = mIMEMarkdown
 	}
 	return f
 }
@@ -632,7 +632,7 @@ func (sv *served) indexDirs() {
 				children[sub] = map[string]*mcp.Resource{}
 			}
 			uri := URI(sv.name, sub)
-			children[dir][uri] = &mcp.Resource{URI: uri, Name: parts[i], MIMEType: MIMEDirectory}
+			children[dir][uri] = &mcp.Resource{URI: uri, Name: parts[i], MIMEType: mIMEDirectory}
 			dir = sub
 		}
 		children[dir][f.uri] = &mcp.Resource{URI: f.uri, Name: parts[len(parts)-1], MIMEType: f.mime, Size: f.size}

@@ -44,48 +44,48 @@ type HTTPOptions struct {
 	MaxRequestBytes int64
 	// SessionTimeout closes a stateful session idle for that long, so
 	// clients that go away without closing do not hold memory forever
-	// (default DefaultSessionTimeout; negative: never). A session is idle
+	// (default 30 minutes; negative: never). A session is idle
 	// while none of its requests runs; an open notification stream (its
 	// GET) is a running request, so a client that listens stays.
 	SessionTimeout time.Duration
 	// MaxSessions bounds the stateful sessions kept (default
-	// DefaultMaxSessions). A new session over it closes the one idle
+	// 1,024). A new session over it closes the one idle
 	// longest; when every session is busy, the new one is refused.
 	MaxSessions int
 	// ReadTimeout bounds reading a request's header, and then its body
-	// (default DefaultReadTimeout).
+	// (default 30 s).
 	ReadTimeout time.Duration
 	// WriteTimeout is how long a client may take to accept each 64 KiB of
 	// an answer or notification stream before its connection is closed
-	// (default DefaultWriteTimeout).
+	// (default 30 s).
 	WriteTimeout time.Duration
 	// IdleTimeout closes a keep-alive connection without a request for
-	// that long (default DefaultIdleTimeout).
+	// that long (default 2 minutes).
 	IdleTimeout time.Duration
 	// MaxConns bounds the connections served at once (default
-	// DefaultMaxConns). One more closes the connection idle longest, else
+	// 512). One more closes the connection idle longest, else
 	// the oldest that is still sending its request, else itself.
 	MaxConns int
 	// StreamQueueBytes bounds what may wait to be written to one
 	// notification stream; a client that lets more pile up loses the
 	// stream (it may open it again) and the other clients are not held up
-	// (default DefaultStreamQueueBytes).
+	// (default 1 MiB).
 	StreamQueueBytes int
 	// BodyBudget bounds the request body bytes all requests hold at once,
 	// beyond the first 64 KiB of each (so small requests always pass); a
-	// request over it is refused (default DefaultBodyBudget).
+	// request over it is refused (default 64 MiB).
 	BodyBudget int64
 	// MaxConnsPerClient bounds the connections of one client (one remote
-	// address; default DefaultMaxConnsPerClient, negative: no bound): its
+	// address; default 128, negative: no bound): its
 	// new connection past it closes its own connection idle longest, else
 	// is refused, and never another client's (docs/serving.md#fairness).
 	MaxConnsPerClient int
 	// MaxStreamsPerClient bounds the notification streams one client
-	// holds open at once (default DefaultMaxStreamsPerClient, negative: no
+	// holds open at once (default 32, negative: no
 	// bound); one more gets 429.
 	MaxStreamsPerClient int
 	// MaxSessionsPerClient bounds the stateful sessions of one client
-	// (default DefaultMaxSessionsPerClient, negative: no bound): its new
+	// (default 256, negative: no bound): its new
 	// session past it closes its own session idle longest, else is
 	// refused, and never another client's.
 	MaxSessionsPerClient int
@@ -95,8 +95,8 @@ type HTTPOptions struct {
 	AuthToken string
 }
 
-// DefaultSessionTimeout is how long an idle stateful session lives.
-const DefaultSessionTimeout = 30 * time.Minute
+// defaultSessionTimeout is how long an idle stateful session lives.
+const defaultSessionTimeout = 30 * time.Minute
 
 func (o *HTTPOptions) withDefaults() HTTPOptions {
 	var r HTTPOptions
@@ -106,17 +106,17 @@ func (o *HTTPOptions) withDefaults() HTTPOptions {
 	if r.MaxRequestBytes < 1 {
 		r.MaxRequestBytes = 0 // the SDK's default; a negative value would lift the limit
 	}
-	zeroDefault(&r.SessionTimeout, DefaultSessionTimeout)
-	orDefault(&r.MaxSessions, DefaultMaxSessions)
-	orDefault(&r.ReadTimeout, DefaultReadTimeout)
-	orDefault(&r.WriteTimeout, DefaultWriteTimeout)
-	orDefault(&r.IdleTimeout, DefaultIdleTimeout)
-	orDefault(&r.MaxConns, DefaultMaxConns)
-	orDefault(&r.StreamQueueBytes, DefaultStreamQueueBytes)
-	orDefault(&r.BodyBudget, DefaultBodyBudget)
-	zeroDefault(&r.MaxConnsPerClient, DefaultMaxConnsPerClient)
-	zeroDefault(&r.MaxStreamsPerClient, DefaultMaxStreamsPerClient)
-	zeroDefault(&r.MaxSessionsPerClient, DefaultMaxSessionsPerClient)
+	zeroDefault(&r.SessionTimeout, defaultSessionTimeout)
+	orDefault(&r.MaxSessions, defaultMaxSessions)
+	orDefault(&r.ReadTimeout, defaultReadTimeout)
+	orDefault(&r.WriteTimeout, defaultWriteTimeout)
+	orDefault(&r.IdleTimeout, defaultIdleTimeout)
+	orDefault(&r.MaxConns, defaultMaxConns)
+	orDefault(&r.StreamQueueBytes, defaultStreamQueueBytes)
+	orDefault(&r.BodyBudget, defaultBodyBudget)
+	zeroDefault(&r.MaxConnsPerClient, defaultMaxConnsPerClient)
+	zeroDefault(&r.MaxStreamsPerClient, defaultMaxStreamsPerClient)
+	zeroDefault(&r.MaxSessionsPerClient, defaultMaxSessionsPerClient)
 	return r
 }
 

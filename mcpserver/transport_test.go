@@ -672,7 +672,7 @@ func TestHTTPProtocolFit(t *testing.T) {
 			}
 			if method == "resources/templates/list" {
 				tpls, _ := result["resourceTemplates"].([]any)
-				if len(tpls) != 1 || tpls[0].(map[string]any)["uriTemplate"] != FileTemplate {
+				if len(tpls) != 1 || tpls[0].(map[string]any)["uriTemplate"] != fileTemplate {
 					t.Errorf("resources/templates/list: %v", result)
 				}
 			}

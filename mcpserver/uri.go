@@ -10,15 +10,15 @@ import (
 	"sync"
 )
 
-// Scheme is the URI scheme of served skill files: skill://NAME/PATH
+// scheme is the URI scheme of served skill files: skill://NAME/PATH
 // (SEP-2640 (docs/mcp.md#skills-extension) Mapping).
-const Scheme = "skill"
+const scheme = "skill"
 
-const schemePrefix = Scheme + "://"
+const schemePrefix = scheme + "://"
 
-// FileTemplate is the URI template (RFC 6570) of every served file,
+// fileTemplate is the URI template (RFC 6570) of every served file,
 // offered by resources/templates/list.
-const FileTemplate = "skill://{name}/{+path}"
+const fileTemplate = "skill://{name}/{+path}"
 
 // Errors of URI and cursor parsing; handlers turn them into JSON-RPC
 // errors with code -32602 (invalid params). Test with errors.Is.

@@ -308,12 +308,13 @@ func TestNewOptions(t *testing.T) {
 }
 
 func TestServeOptions(t *testing.T) {
+	dflt, dfltHTTP := mcpserver.Defaults()
 	base := ServeOptions{
-		MaxConns: mcpserver.DefaultMaxConns, MaxSessions: mcpserver.DefaultMaxSessions,
-		SessionTimeout: mcpserver.DefaultSessionTimeout, MaxServedBytes: mcpserver.DefaultMaxServedBytes,
-		InstructionsChars: mcpserver.DefaultInstructionsChars,
-		MaxConnsPerClient: mcpserver.DefaultMaxConnsPerClient, MaxStreamsPerClient: mcpserver.DefaultMaxStreamsPerClient,
-		MaxSessionsPerClient: mcpserver.DefaultMaxSessionsPerClient,
+		MaxConns: dfltHTTP.MaxConns, MaxSessions: dfltHTTP.MaxSessions,
+		SessionTimeout: dfltHTTP.SessionTimeout, MaxServedBytes: dflt.MaxServedBytes,
+		InstructionsChars: dflt.InstructionsChars,
+		MaxConnsPerClient: dfltHTTP.MaxConnsPerClient, MaxStreamsPerClient: dfltHTTP.MaxStreamsPerClient,
+		MaxSessionsPerClient: dfltHTTP.MaxSessionsPerClient,
 		PollInterval:         2 * time.Second, TTL: time.Minute, Tool: mcpserver.ToolAuto, LogLevel: slog.LevelInfo, LogFormat: "text",
 	}
 	with := func(set func(*ServeOptions)) ServeOptions {

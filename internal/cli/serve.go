@@ -115,6 +115,7 @@ SIGINT or SIGTERM stops the server once the requests in flight are answered.`,
 			return serveRun(cmd.Context(), opts)
 		},
 	}
+	dflt, dfltHTTP := mcpserver.Defaults()
 	fl := cmd.Flags()
 	fl.StringVar(&opts.PrintConfig, "print-config", "", "print the configuration that makes `CLIENT` start this server with these flags, and exit: "+strings.Join(configClientNames(), ", "))
 	_ = cmd.RegisterFlagCompletionFunc("print-config", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -133,16 +134,16 @@ SIGINT or SIGTERM stops the server once the requests in flight are answered.`,
 	fl.StringVar(&opts.LogFormat, "log-format", "text", "log format on stderr: text or json")
 	fl.StringVar(&opts.AuthTokenFile, "auth-token-file", "", "require \"Authorization: Bearer TOKEN\" with the token in `FILE` (or in $"+tokenEnv+"): at least 32 characters, in a file others cannot read and only its owner can write (docs/serving.md#token-file)")
 	fl.BoolVar(&opts.InsecureNoAuth, "insecure-no-auth", false, "allow --listen-any without a token")
-	fl.IntVar(&opts.MaxConns, "max-conns", mcpserver.DefaultMaxConns, "the most HTTP connections served at once")
-	fl.IntVar(&opts.MaxSessions, "max-sessions", mcpserver.DefaultMaxSessions, "the most stateful sessions kept (the one idle longest is closed first)")
-	fl.IntVar(&opts.MaxConnsPerClient, "max-conns-per-client", mcpserver.DefaultMaxConnsPerClient, "the most HTTP connections one client (remote address) holds; -1 for no bound (docs/serving.md#fairness)")
-	fl.IntVar(&opts.MaxStreamsPerClient, "max-streams-per-client", mcpserver.DefaultMaxStreamsPerClient, "the most notification streams one client (remote address) holds open; -1 for no bound")
-	fl.IntVar(&opts.MaxSessionsPerClient, "max-sessions-per-client", mcpserver.DefaultMaxSessionsPerClient, "the most stateful sessions one client (remote address) holds; -1 for no bound")
-	fl.DurationVar(&opts.SessionTimeout, "session-timeout", mcpserver.DefaultSessionTimeout, "close a stateful session idle for that long (an open notification stream is not idle)")
-	fl.Int64Var(&opts.MaxServedBytes, "max-served-bytes", mcpserver.DefaultMaxServedBytes, "the memory budget of served files, in bytes as sent; files past it are served as too large")
+	fl.IntVar(&opts.MaxConns, "max-conns", dfltHTTP.MaxConns, "the most HTTP connections served at once")
+	fl.IntVar(&opts.MaxSessions, "max-sessions", dfltHTTP.MaxSessions, "the most stateful sessions kept (the one idle longest is closed first)")
+	fl.IntVar(&opts.MaxConnsPerClient, "max-conns-per-client", dfltHTTP.MaxConnsPerClient, "the most HTTP connections one client (remote address) holds; -1 for no bound (docs/serving.md#fairness)")
+	fl.IntVar(&opts.MaxStreamsPerClient, "max-streams-per-client", dfltHTTP.MaxStreamsPerClient, "the most notification streams one client (remote address) holds open; -1 for no bound")
+	fl.IntVar(&opts.MaxSessionsPerClient, "max-sessions-per-client", dfltHTTP.MaxSessionsPerClient, "the most stateful sessions one client (remote address) holds; -1 for no bound")
+	fl.DurationVar(&opts.SessionTimeout, "session-timeout", dfltHTTP.SessionTimeout, "close a stateful session idle for that long (an open notification stream is not idle)")
+	fl.Int64Var(&opts.MaxServedBytes, "max-served-bytes", dflt.MaxServedBytes, "the memory budget of served files, in bytes as sent; files past it are served as too large")
 	fl.StringVar(&opts.TLSCert, "tls-cert", "", "serve HTTPS with the certificate (chain) in PEM `FILE`; needs --tls-key (docs/serving.md#tls)")
 	fl.StringVar(&opts.TLSKey, "tls-key", "", "the private key in PEM `FILE` of --tls-cert")
-	fl.IntVar(&opts.InstructionsChars, "instructions-chars", mcpserver.DefaultInstructionsChars, "the budget of the server's instructions in characters, which clients cut (Claude Code keeps 4,096); -1 for no budget (the whole block is sent)")
+	fl.IntVar(&opts.InstructionsChars, "instructions-chars", dflt.InstructionsChars, "the budget of the server's instructions in characters, which clients cut (Claude Code keeps 4,096); -1 for no budget (the whole block is sent)")
 	_ = cmd.RegisterFlagCompletionFunc("tool", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return toolModes, cobra.ShellCompDirectiveNoFileComp
 	})
