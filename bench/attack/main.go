@@ -9,7 +9,9 @@
 //	go run ./bench/attack -bin /tmp/skillet -recipe slow-reader
 //
 // Recipes: slow-reader, stalled-bodies, idle-conns, sessions, query64k,
-// link-farm, constant-writes.
+// link-farm, constant-writes, stream-lockout, idle-flood, oversize-uri,
+// oversize-id, batch, cache-owner, big-readers(-stateful),
+// churn(-fits)(-stateful). A watchdog kills the server past -max-rss.
 package main
 
 import (
@@ -39,10 +41,12 @@ import (
 
 var (
 	bin      = flag.String("bin", "skillet", "the skillet binary to attack")
-	recipe   = flag.String("recipe", "", "the attack: slow-reader, stalled-bodies, idle-conns, sessions, query64k, link-farm, constant-writes, stream-lockout, idle-flood, oversize-uri, oversize-id, batch, cache-owner")
+	recipe   = flag.String("recipe", "", "the attack: slow-reader, stalled-bodies, idle-conns, sessions, query64k, link-farm, constant-writes, stream-lockout, idle-flood, oversize-uri, oversize-id, batch, cache-owner, big-readers, big-readers-stateful, churn, churn-stateful, churn-fits, churn-fits-stateful")
 	duration = flag.Duration("duration", 10*time.Second, "how long the attack and the probe run (at most 2m)")
 	corpus   = flag.String("corpus", "../shared/corpus", "the corpus of published skills (copied, never written)")
 	count    = flag.Int("n", 0, "the recipe's count (0: its default; each recipe has a maximum)")
+	logFile  = flag.String("log", "", "write the server's log to this file")
+	maxRSS   = flag.Float64("max-rss", 2048, "kill the server once its resident set passes this many MiB (a watchdog; the run then fails)")
 )
 
 // maxDuration bounds -duration.
@@ -56,6 +60,15 @@ func main() {
 		os.Exit(2)
 	}
 	*count = n
+	if *logFile != "" {
+		f, err := os.Create(*logFile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "attack:", err)
+			os.Exit(2)
+		}
+		defer f.Close()
+		serverLog = f
+	}
 	if err := run(r); err != nil {
 		fmt.Fprintln(os.Stderr, "attack:", err)
 		if errors.Is(err, errBound) {
@@ -110,20 +123,31 @@ type recipeDef struct {
 }
 
 var recipes = map[string]recipeDef{
-	"slow-reader":     {n: 5, max: 64, unit: "sessions", stateful: true, setup: slowSetup, attack: slowReader},
-	"stalled-bodies":  {n: 300, max: 2000, unit: "connections, 2 MiB each", attack: stalledBodies},
-	"idle-conns":      {n: 4000, max: 20000, unit: "connections", attack: idleConns},
-	"sessions":        {n: 70000, max: 500000, unit: "initialize requests", stateful: true, attack: sessions},
-	"query64k":        {n: 8, max: 256, unit: "clients", corpus: true, attack: query64k},
-	"link-farm":       {n: 80, max: 1998, unit: "links to one sparse file", setup: linkFarm},
-	"constant-writes": {n: 1, max: 1, unit: "writer, one write a second", corpus: true, attack: constantWrites},
-	"oversize-uri":    {n: 48, max: 256, unit: "clients, each sending 4 MiB URIs nonstop", attack: oversize(func() string { return readMsg(`"1"`, strings.Repeat("a", 4<<20-200)) }), bound: true, maxFails: 0, maxRSSMiB: 256},
-	"oversize-id":     {n: 48, max: 256, unit: "clients, each sending 4 MiB ids nonstop", attack: oversize(func() string { return readMsg(`"`+strings.Repeat("i", 4<<20-200)+`"`, "probe/SKILL.md") }), bound: true, maxFails: 0, maxRSSMiB: 256},
-	"batch":           {n: 8, max: 64, unit: "clients, each sending a batch of 20,000 pings nonstop", attack: oversize(batchMsg), bound: true, maxFails: 0, maxRSSMiB: 256},
-	"cache-owner":     {n: 1, max: 1, unit: "index folder of another user (needs root)", cacheOwner: true, bound: true, maxFails: 0, maxRSSMiB: 128},
-	"idle-flood":      {n: 8000, max: 20000, unit: "connections from 127.0.0.2, half silent, half idle after one request", attack: idleFlood, bound: true, maxFails: 0, maxRSSMiB: 128},
-	"stream-lockout":  {n: 600, max: 4000, unit: "sessions with an open stream, from 127.0.0.2", stateful: true, attack: streamLockout, bound: true, maxFails: 0, maxRSSMiB: 128},
+	"slow-reader":          {n: 5, max: 64, unit: "sessions", stateful: true, setup: slowSetup, attack: slowReader},
+	"stalled-bodies":       {n: 300, max: 2000, unit: "connections, 2 MiB each", attack: stalledBodies},
+	"idle-conns":           {n: 4000, max: 20000, unit: "connections", attack: idleConns},
+	"sessions":             {n: 70000, max: 500000, unit: "initialize requests", stateful: true, attack: sessions},
+	"query64k":             {n: 8, max: 256, unit: "clients", corpus: true, attack: query64k},
+	"link-farm":            {n: 80, max: 1998, unit: "links to one sparse file", setup: linkFarm},
+	"constant-writes":      {n: 1, max: 1, unit: "writer, one write a second", corpus: true, attack: constantWrites},
+	"oversize-uri":         {n: 48, max: 256, unit: "clients, each sending 4 MiB URIs nonstop", attack: oversize(func() string { return readMsg(`"1"`, strings.Repeat("a", 4<<20-200)) }), bound: true, maxFails: 0, maxRSSMiB: 256},
+	"oversize-id":          {n: 48, max: 256, unit: "clients, each sending 4 MiB ids nonstop", attack: oversize(func() string { return readMsg(`"`+strings.Repeat("i", 4<<20-200)+`"`, "probe/SKILL.md") }), bound: true, maxFails: 0, maxRSSMiB: 256},
+	"batch":                {n: 8, max: 64, unit: "clients, each sending a batch of 20,000 pings nonstop", attack: oversize(batchMsg), bound: true, maxFails: 0, maxRSSMiB: 256},
+	"cache-owner":          {n: 1, max: 1, unit: "index folder of another user (needs root)", cacheOwner: true, bound: true, maxFails: 0, maxRSSMiB: 128},
+	"idle-flood":           {n: 8000, max: 20000, unit: "connections from 127.0.0.2, half silent, half idle after one request", attack: idleFlood, bound: true, maxFails: 0, maxRSSMiB: 128},
+	"big-readers":          {n: 24, max: 256, unit: "clients from 127.0.0.2 reading a 16 MiB file at 40 KiB/s", setup: bigSetup, attack: bigReaders, bound: true, maxFails: 0, maxRSSMiB: budgetBound},
+	"big-readers-stateful": {n: 24, max: 256, unit: "clients from 127.0.0.2 reading a 16 MiB file at 40 KiB/s", stateful: true, setup: bigSetup, attack: bigReaders, bound: true, maxFails: 0, maxRSSMiB: budgetBound},
+	"churn":                {n: 1000, max: 1000, unit: "rounds rewriting 240 MiB of files", setup: churnSetup(churnFull), attack: churn(churnFull), bound: true, maxFails: 0, maxRSSMiB: budgetBound},
+	"churn-stateful":       {n: 1000, max: 1000, unit: "rounds rewriting 240 MiB of files", stateful: true, setup: churnSetup(churnFull), attack: churn(churnFull), bound: true, maxFails: 0, maxRSSMiB: budgetBound},
+	"churn-fits":           {n: 1000, max: 1000, unit: "rounds rewriting 112 MiB of files", setup: churnSetup(churnHalf), attack: churn(churnHalf), bound: true, maxFails: 0, maxRSSMiB: budgetBound},
+	"churn-fits-stateful":  {n: 1000, max: 1000, unit: "rounds rewriting 112 MiB of files", stateful: true, setup: churnSetup(churnHalf), attack: churn(churnHalf), bound: true, maxFails: 0, maxRSSMiB: budgetBound},
+	"stream-lockout":       {n: 600, max: 4000, unit: "sessions with an open stream, from 127.0.0.2", stateful: true, attack: streamLockout, bound: true, maxFails: 0, maxRSSMiB: 128},
 }
+
+// budgetBound is the bound of the memory-budget recipes: the default
+// --max-served-bytes (256 MiB) and the fixed overhead docs/serving.md#memory
+// states (192 MiB).
+const budgetBound = 256 + 192
 
 // attackerAddr is the loopback address the recipes that test fairness
 // attack from; the probe comes from 127.0.0.1 (Linux answers all of
@@ -297,10 +321,13 @@ func run(r recipeDef) error {
 	startup := time.Since(start)
 	a := &env{ws: ws, endpoint: endpoint, host: strings.TrimSuffix(strings.TrimPrefix(endpoint, "http://"), "/mcp"), n: *count, stateful: r.stateful}
 	cpu0 := cpuTime(cmd.Process.Pid)
+	startRSS := peakRSS(cmd.Process.Pid)
 
 	ctx, cancel := context.WithTimeout(context.Background(), *duration)
 	defer cancel()
 	var wg sync.WaitGroup
+	var killed bool
+	wg.Go(func() { watchRSS(ctx, cmd.Process.Pid, *maxRSS, &killed) })
 	var attackErr error
 	if r.attack != nil {
 		wg.Go(func() { attackErr = r.attack(ctx, a) })
@@ -312,10 +339,13 @@ func run(r recipeDef) error {
 	wg.Wait()
 	cpu := cpuTime(cmd.Process.Pid) - cpu0
 	peak := peakRSS(cmd.Process.Pid)
+	if killed {
+		return fmt.Errorf("the server passed -max-rss %.0f MiB and was killed (%d probes answered, %d failed)", *maxRSS, len(lat), fails)
+	}
 	fmt.Printf("recipe=%s n=%d bin=%s startup=%s peak_rss_mib=%.0f cpu_s=%.2f cpu_pct=%.0f probes=%d probe_fail=%d p50_ms=%.1f p99_ms=%.1f max_ms=%.1f stale_p99_ms=%.0f",
 		*recipe, *count, filepath.Base(*bin), startup.Round(time.Millisecond), float64(peak)/1024, cpu.Seconds(),
 		100*cpu.Seconds()/duration.Seconds(), len(lat), fails, pct(lat, 50), pct(lat, 99), pct(lat, 100), pct(stale, 99))
-	fmt.Printf(" health=%d health_fail=%d", health, healthFails)
+	fmt.Printf(" startup_peak_rss_mib=%.0f health=%d health_fail=%d", float64(startRSS)/1024, health, healthFails)
 	if len(refusals) > 0 {
 		fmt.Printf(" refusals=%d refusal_p50_ms=%.1f refusal_p99_ms=%.1f", len(refusals), pct(refusals, 50), pct(refusals, 99))
 	}
@@ -382,6 +412,9 @@ func foreignIndex(ws string) (string, os.FileInfo, error) {
 	return files[0], fi, err
 }
 
+// serverLog, when -log is given, receives the server's log lines.
+var serverLog io.Writer
+
 func waitURL(r io.Reader, limit time.Duration) (string, error) {
 	found := make(chan string, 1)
 	go func() {
@@ -389,6 +422,9 @@ func waitURL(r io.Reader, limit time.Duration) (string, error) {
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
 		sent := false
 		for sc.Scan() {
+			if serverLog != nil {
+				fmt.Fprintln(serverLog, sc.Text())
+			}
 			if strings.Contains(sc.Text(), "index-untrusted") {
 				sawUntrusted.Store(true)
 			}

@@ -31,7 +31,7 @@ func TestCheckFlags(t *testing.T) {
 		{"query64k", 8, 2*time.Minute + 1, 0, "-duration 2m0.000000001s: give a duration above 0 and at most 2m0s"},
 		{"query64k", 8, 0, 0, "-duration 0s"},
 		{"query64k", 8, -time.Second, 0, "-duration -1s"},
-		{"nope", 1, time.Second, 0, `unknown -recipe "nope" (one of batch, cache-owner, constant-writes, idle-conns, idle-flood, link-farm`},
+		{"nope", 1, time.Second, 0, `unknown -recipe "nope" (one of batch, big-readers, big-readers-stateful, cache-owner, churn, churn-fits`},
 	} {
 		_, n, err := checkFlags(tt.recipe, tt.n, tt.d)
 		switch {
