@@ -377,14 +377,21 @@ func (s *Server) fastRead(w http.ResponseWriter, r *http.Request, req fastReques
 	if !ok {
 		return false, nil
 	}
+	var prefix []byte
 	if perRequest {
 		// 2026-07-28: the server's identity, the cache fields and the
 		// result type around the contents, as the SDK and decorate write
 		// them.
-		prefix := s.fastPrefix(sn)
-		if prefix == nil {
+		if prefix = s.fastPrefix(sn); prefix == nil {
 			return false, nil
 		}
+	}
+	// Charged once the fast path answers: a request it hands to the SDK
+	// is charged there (memory.go).
+	if s.chargeAnswer(r.Context(), f.size, false) != nil {
+		return false, nil // the SDK refuses it
+	}
+	if perRequest {
 		return true, writeFast(w, req.id, prefix, []byte(`"contents":[`), elem, []byte(`],"resultType":"complete"}`))
 	}
 	// Before: the contents alone, without the cache fields

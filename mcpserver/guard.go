@@ -525,7 +525,11 @@ func (s *Server) guard(h http.Handler, o *HTTPOptions, budget *atomic.Int64) htt
 			}
 			defer streams.give(client)
 		}
-		r = r.WithContext(context.WithValue(r.Context(), clientKey{}, client))
+		// The answers of the request hold their share of the one memory
+		// budget until they are written (memory.go).
+		hold := &answerHold{}
+		defer func() { s.mem.give(hold.n.Load()) }()
+		r = r.WithContext(context.WithValue(context.WithValue(r.Context(), clientKey{}, client), holdKey{}, hold))
 		var body *bodyReader
 		if r.Body != nil && r.Body != http.NoBody {
 			_ = rc.SetReadDeadline(time.Now().Add(o.ReadTimeout))

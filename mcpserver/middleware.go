@@ -97,6 +97,11 @@ func (s *Server) handle(ctx context.Context, next mcp.MethodHandler, method stri
 			if err := s.checkReadURI(ctx, p.URI); err != nil {
 				return nil, err
 			}
+			if f := s.current(ctx).files[p.URI]; f != nil {
+				if err := s.chargeAnswer(ctx, f.size, true); err != nil {
+					return nil, err
+				}
+			}
 		}
 	}
 	res, err := next(ctx, method, req)

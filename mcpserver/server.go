@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -56,11 +57,15 @@ type Options struct {
 	// MaxFiles bounds the files served per skill (default
 	// catalog.DefaultFileLimit).
 	MaxFiles int
-	// MaxServedBytes is the memory budget of a snapshot: the bytes of all
-	// served files together, counted as they are sent (a hard link or a
-	// sparse file counts its full size each time it is served), default
-	// 256 MiB. Files past it are not read; they are listed
-	// and answered as too large, and their skill leaves skills/list.
+	// MaxServedBytes is the server's one memory budget (docs/serving.md#memory),
+	// default 256 MiB: the bytes of all served files together,
+	// counted as they are sent (a hard link or a sparse file counts its
+	// full size each time it is served), the files a reload reads beside
+	// them, and the answers being written. Files past it are not read;
+	// they are listed and answered as too large, and their skill leaves
+	// skills/list. A reload whose new files do not fit beside the served
+	// ones keeps the last good snapshot; an answer that does not fit is
+	// refused (-32603), to be retried.
 	MaxServedBytes int64
 	// Debounce is how long [Server.Watch] waits after the last change on
 	// disk before it reloads (default 200 ms).
@@ -205,6 +210,7 @@ type Server struct {
 	sessions       atomic.Pointer[sessionTable]
 	conns          atomic.Pointer[connLimiter]
 	bodyBytes      atomic.Int64 // request body bytes held now
+	mem            memory       // the one memory budget (memory.go)
 	streamsDropped atomic.Int64 // notification streams closed for not reading
 	undelivered    undeliveredLog
 	stopping       atomic.Bool // shutting down: /readyz says not ready
@@ -216,6 +222,7 @@ type Server struct {
 // ctx is done; bad skills become diagnostics ([Server.Diagnostics]).
 func New(ctx context.Context, cat *catalog.Catalog, opts *Options) (*Server, error) {
 	s := &Server{cat: cat, opts: opts.withDefaults(), logged: map[string]bool{}}
+	s.mem.max = s.opts.MaxServedBytes
 	s.log = s.opts.Logger
 	ttl := int(s.opts.CacheTTL / time.Millisecond)
 	s.tool = s.newTool()
@@ -319,8 +326,14 @@ func (s *Server) Reload(ctx context.Context) (bool, error) {
 		if ctx.Err() == nil {
 			s.metrics.failures.Inc()
 		}
+		if errors.Is(err, errOverBudget) {
+			s.mem.overBudget.Add(1)
+			s.log.Warn("reload stopped: the changed files do not fit the memory budget beside the skills served now; the last good snapshot is still served (give --max-served-bytes at least twice the skills' bytes)",
+				"error", err)
+		}
 		return false, err
 	}
+	s.mem.settle(prev, next)
 	s.logDiagnostics(next)
 	if prev != nil && same(prev, next) {
 		// Keep the new listing (diagnostics may differ) without any

@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -43,6 +44,9 @@ const skillFile = "SKILL.md"
 // once built: a reload builds a new one and swaps it in, so the manifest
 // digests always describe exactly the bytes resources/read returns.
 type snapshot struct {
+	// fresh is what its build read anew and charged to the server's
+	// memory; held what it holds of it once served (memory.go).
+	fresh, held int64
 	// encodedBytes is how many bytes the fast path has kept encoded for
 	// files of this snapshot (fastpath.go), bounded by maxEncodedBytes.
 	encodedBytes atomic.Int64
@@ -129,6 +133,8 @@ type file struct {
 // isText reports whether the file goes out as text rather than blob.
 func (f *file) isText() bool { return f.blob == nil }
 
+// newFile makes the file of data, which it keeps: the caller must not
+// write data afterwards.
 func newFile(skillName, rel string, data []byte, info fs.FileInfo) *file {
 	sum := sha256.Sum256(data)
 	f := &file{
@@ -148,9 +154,13 @@ func newFile(skillName, rel string, data []byte, info fs.FileInfo) *file {
 	// its size: an answer is never much larger than its file.
 	text := len(data) > 0 && utf8.Valid(data) && jsonTextCost(data) <= 2*int64(len(data))
 	if text {
-		f.text = string(data)
+		// data is the file's own buffer, written by no one after (the
+		// one caller, readOnce, made it for this file): the text shares
+		// it rather than hold a second copy while a reload reads
+		// (docs/serving.md#memory).
+		f.text = unsafe.String(unsafe.SliceData(data), len(data))
 	} else {
-		f.blob = slices.Clone(data)
+		f.blob = data
 		if f.blob == nil {
 			f.blob = []byte{}
 		}
@@ -178,9 +188,18 @@ func (s *Server) build(ctx context.Context, prev *snapshot) (*snapshot, error) {
 		return nil, err
 	}
 	next := &snapshot{listing: l, byName: map[string]*served{}, files: map[string]*file{}, tooLarge: map[string]string{}}
-	// What the files of this snapshot may hold together.
-	budget := &atomic.Int64{}
-	budget.Store(s.opts.MaxServedBytes)
+	// What the files of this snapshot may hold together, and what the
+	// server's one memory budget can hold beside the snapshot served now
+	// (memory.go); what a build that fails read anew is given back.
+	budget := &readBudget{mem: &s.mem}
+	budget.left.Store(s.opts.MaxServedBytes)
+	built := false
+	defer func() {
+		if !built {
+			s.mem.give(budget.fresh.Load())
+			s.mem.dropped(budget.fresh.Load())
+		}
+	}()
 
 	type result struct {
 		sv    *served
@@ -216,6 +235,9 @@ func (s *Server) build(ctx context.Context, prev *snapshot) (*snapshot, error) {
 		if outOfFiles(r.err) {
 			return nil, r.err
 		}
+	}
+	if err := budget.over.Load(); err != nil {
+		return nil, *err
 	}
 	for i, r := range results {
 		cs := l.Skills[i]
@@ -280,6 +302,7 @@ func (s *Server) build(ctx context.Context, prev *snapshot) (*snapshot, error) {
 	if err := s.layers(ctx, next); err != nil {
 		return nil, err
 	}
+	next.fresh, built = budget.fresh.Load(), true
 	return next, nil
 }
 
@@ -310,7 +333,7 @@ func (sn *snapshot) add(sv *served) {
 // skill file itself cannot be read or no longer parses to the same skill;
 // the diagnostics report files left out and why the skill is not served
 // through the extension.
-func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served, budget *atomic.Int64) (*served, []skill.Diagnostic, error) {
+func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served, budget *readBudget) (*served, []skill.Diagnostic, error) {
 	sv := &served{name: cs.Name, cat: cs, uri: URI(cs.Name, skillFile), byRel: map[string]*file{}}
 	sf, allReused, err := s.snapSkillFile(sv, cs, old, budget)
 	if err != nil {
@@ -353,7 +376,7 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served, 
 // which checks that the file actually opened is inside the root's boundary
 // (docs/discovery.md#boundaries), so a symlink swapped in since discovery
 // is refused.
-func (s *Server) snapSkillFile(sv *served, cs *catalog.Skill, old *served, budget *atomic.Int64) (*file, bool, error) {
+func (s *Server) snapSkillFile(sv *served, cs *catalog.Skill, old *served, budget *readBudget) (*file, bool, error) {
 	sf, reused, err := s.readFile(cs.Name, skillFile, old, budget,
 		func() (fs.FileInfo, error) { return os.Stat(cs.Location) },
 		func() (*os.File, error) { return catx.OpenSkillFile(cs) })
@@ -390,7 +413,7 @@ type bundle struct {
 	sv         *served
 	cs         *catalog.Skill
 	old        *served
-	budget     *atomic.Int64
+	budget     *readBudget
 	diags      []skill.Diagnostic
 	incomplete string // why not every file is served, "" when all are
 	allReused  bool   // every file was reused from old
@@ -478,18 +501,12 @@ func (s *Server) snapBundledFile(b *bundle, root *os.Root, rel string) error {
 // readFile reads one file of a skill, or reuses the previous snapshot's
 // copy (reused true) when the file is the same one with the same size and
 // modification time, which costs one stat.
-func (s *Server) readFile(name, rel string, old *served, budget *atomic.Int64, stat func() (fs.FileInfo, error), open func() (*os.File, error)) (_ *file, reused bool, _ error) {
-	reserve := func(n int64) error {
-		if budget.Add(-n) < 0 {
-			budget.Add(n)
-			return fmt.Errorf("%w: %d bytes, past the server's memory budget of %d bytes for all served files (--max-served-bytes)", catalog.ErrTooLarge, n, s.opts.MaxServedBytes)
-		}
-		return nil
-	}
+func (s *Server) readFile(name, rel string, old *served, budget *readBudget, stat func() (fs.FileInfo, error), open func() (*os.File, error)) (_ *file, reused bool, _ error) {
+	reserve := func(n int64) error { return budget.reserve(n, true, s.opts.MaxServedBytes) }
 	if old != nil {
 		if of := old.byRel[rel]; of != nil && of.info != nil {
 			if fi, err := stat(); err == nil && sameFile(of.info, fi) {
-				if err := reserve(of.size); err != nil {
+				if err := budget.reserve(of.size, false, s.opts.MaxServedBytes); err != nil {
 					return nil, false, err
 				}
 				return of, true, nil

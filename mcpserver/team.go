@@ -98,6 +98,12 @@ func (s *Server) newMetrics() *metrics {
 		}
 		return 0
 	})
+	r.GaugeFunc("skillet_memory_held_bytes", "Bytes held of the memory budget (--max-served-bytes): served files, a reload's new files, answers being written.",
+		func() float64 { return float64(s.mem.held.Load()) })
+	r.CounterFunc("skillet_reloads_over_budget_total", "Reloads stopped because their new files did not fit the memory budget (the last good snapshot stayed served).",
+		func() float64 { return float64(s.mem.overBudget.Load()) })
+	r.CounterFunc("skillet_answers_over_budget_total", "Answers refused because the memory budget was taken by answers being written.",
+		func() float64 { return float64(s.mem.refused.Load()) })
 	r.CounterFunc("skillet_notifications_undelivered_total", "Notifications that reached no stream of their session.",
 		func() float64 { return float64(s.undelivered.total.Load()) })
 	return m

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -140,7 +141,7 @@ SIGINT or SIGTERM stops the server once the requests in flight are answered.`,
 	fl.IntVar(&opts.MaxStreamsPerClient, "max-streams-per-client", dfltHTTP.MaxStreamsPerClient, "the most notification streams one client (remote address) holds open; -1 for no bound")
 	fl.IntVar(&opts.MaxSessionsPerClient, "max-sessions-per-client", dfltHTTP.MaxSessionsPerClient, "the most stateful sessions one client (remote address) holds; -1 for no bound")
 	fl.DurationVar(&opts.SessionTimeout, "session-timeout", dfltHTTP.SessionTimeout, "close a stateful session idle for that long (an open notification stream is not idle)")
-	fl.Int64Var(&opts.MaxServedBytes, "max-served-bytes", dflt.MaxServedBytes, "the memory budget of served files, in bytes as sent; files past it are served as too large")
+	fl.Int64Var(&opts.MaxServedBytes, "max-served-bytes", dflt.MaxServedBytes, "the one memory budget, in bytes: served files as sent, a reload's new files and answers being written (docs/serving.md#memory); files past it are served as too large")
 	fl.StringVar(&opts.TLSCert, "tls-cert", "", "serve HTTPS with the certificate (chain) in PEM `FILE`; needs --tls-key (docs/serving.md#tls)")
 	fl.StringVar(&opts.TLSKey, "tls-key", "", "the private key in PEM `FILE` of --tls-cert")
 	fl.IntVar(&opts.InstructionsChars, "instructions-chars", dflt.InstructionsChars, "the budget of the server's instructions in characters, which clients cut (Claude Code keeps 4,096); -1 for no budget (the whole block is sent)")
@@ -243,6 +244,12 @@ func serveRun(ctx context.Context, o *ServeOptions) error {
 		handler = slog.NewJSONHandler(io.Err, &slog.HandlerOptions{Level: o.LogLevel})
 	}
 	logger := slog.New(handler)
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// The garbage collector works harder as the heap nears the one
+		// memory budget plus the fixed overhead (docs/serving.md#memory),
+		// so that what answers and reloads dropped is given back in time.
+		debug.SetMemoryLimit(o.MaxServedBytes + mcpserver.MemoryOverhead)
+	}
 
 	c, err := o.Catalog(ctx)
 	if err != nil {
