@@ -9,6 +9,7 @@ import (
 	"text/template"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/skill"
@@ -61,7 +62,7 @@ type BlockOptions struct {
 	// functions available.
 	Template *template.Template
 	// ToolName is the load tool's name, used in the preamble and the last
-	// line; "" means catalog.DefaultToolName (use_skill).
+	// line; "" means use_skill.
 	ToolName string
 	// MaxDescriptionChars is where descriptions and when-to-use hints are
 	// cut (on a word boundary, with "…"); 0 means
@@ -264,7 +265,7 @@ func newBlockConfig(opts *BlockOptions) *blockConfig {
 		c.Format = FormatXML
 	}
 	if c.ToolName == "" {
-		c.ToolName = catalog.DefaultToolName
+		c.ToolName = catalogx.DefaultToolName
 	}
 	if c.MaxDescriptionChars == 0 {
 		c.MaxDescriptionChars = skill.DefaultMaxDescriptionChars

@@ -16,6 +16,7 @@ import (
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/agentx"
+	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/outfmt"
 )
@@ -168,7 +169,7 @@ func NewTool(c *catalog.Catalog, opts *ToolOptions) *Tool {
 		t.name = c.Settings().ToolName
 	}
 	if t.name == "" {
-		t.name = catalog.DefaultToolName
+		t.name = catalogx.DefaultToolName
 	}
 	if t.session == nil {
 		t.session = NewSession(nil)
@@ -505,7 +506,7 @@ func (t *Tool) load(ctx context.Context, l *catalog.Listing, s *catalog.Skill) R
 }
 
 // bundled returns the skill's files other than its SKILL.md, and whether
-// the listing stopped at catalog.DefaultFileLimit.
+// the listing stopped at 10,000.
 func (t *Tool) bundled(ctx context.Context, s *catalog.Skill) ([]string, bool, error) {
 	files, more, err := t.source.Files(ctx, s)
 	if err != nil {

@@ -61,7 +61,9 @@ type Options struct {
 	// Strict forces strict mode (docs/format.md#names) whatever the configuration says.
 	Strict bool
 	// MaxSkillBytes, MaxSkills, MaxDescriptionChars and
-	// CatalogBudgetChars override the configuration when positive.
+	// CatalogBudgetChars override the configuration when positive
+	// (defaults: 64,000 bytes, 100 skills, 240 characters, no budget;
+	// docs/discovery.md#limits).
 	MaxSkillBytes       int
 	MaxSkills           int
 	MaxDescriptionChars int
@@ -242,11 +244,11 @@ func New(ctx context.Context, opts *Options) (*Catalog, error) {
 		presetName = opts.Preset
 	}
 	if presetName == "" {
-		presetName = DefaultPreset
+		presetName = catalogx.DefaultPreset
 	}
 	p, ok := profile.Lookup(presetName)
 	if !ok {
-		return nil, &UnknownPresetError{Name: presetName}
+		return nil, unknownPreset(presetName)
 	}
 	c.profile = p
 
@@ -271,19 +273,19 @@ func New(ctx context.Context, opts *Options) (*Catalog, error) {
 		ConfigFile:          cfgPath,
 		Preset:              p.Name,
 		Mode:                mode,
-		MaxSkillBytes:       pick(opts.MaxSkillBytes, c.cfg.MaxSkillBytes, DefaultMaxSkillBytes),
-		MaxSkills:           pick(opts.MaxSkills, c.cfg.MaxSkills, DefaultMaxSkills),
+		MaxSkillBytes:       pick(opts.MaxSkillBytes, c.cfg.MaxSkillBytes, defaultMaxSkillBytes),
+		MaxSkills:           pick(opts.MaxSkills, c.cfg.MaxSkills, defaultMaxSkills),
 		MaxDescriptionChars: pick(opts.MaxDescriptionChars, c.cfg.MaxDescriptionChars, skill.DefaultMaxDescriptionChars),
 		CatalogBudgetChars:  pick(opts.CatalogBudgetChars, c.cfg.CatalogBudgetChars),
 		ToolName:            c.cfg.ToolName,
-		MaxDepth:            pick(opts.MaxDepth, 0, DefaultMaxDepth),
-		MaxFolders:          pick(opts.MaxFolders, 0, DefaultMaxFolders),
+		MaxDepth:            pick(opts.MaxDepth, 0, defaultMaxDepth),
+		MaxFolders:          pick(opts.MaxFolders, 0, defaultMaxFolders),
 	}
 	if opts.ToolName != "" {
 		s.ToolName = opts.ToolName
 	}
 	if s.ToolName == "" {
-		s.ToolName = DefaultToolName
+		s.ToolName = catalogx.DefaultToolName
 	}
 	c.settings = s
 	for _, t := range c.cfg.TrustedPaths {

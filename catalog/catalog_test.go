@@ -75,8 +75,9 @@ func TestRootsByPreset(t *testing.T) {
 			}
 		})
 	}
-	if _, err := New(context.Background(), e.opts(&Options{Preset: "nope"})); err == nil {
-		t.Error("an unknown preset was accepted")
+	if _, err := New(context.Background(), e.opts(&Options{Preset: "clade"})); !errors.Is(err, ErrUnknownPreset) ||
+		err.Error() != `unknown preset "clade"; did you mean "claude"? (known: `+strings.Join(ProfileNames(), ", ")+")" {
+		t.Errorf("an unknown preset: %v", err)
 	}
 }
 
@@ -478,7 +479,7 @@ colour: blue
 	s := c.Settings()
 	want := Settings{Workspace: e.ws, ConfigFile: filepath.Join(e.ws, ".skillet.yaml"), Preset: "agents", Mode: skill.Strict,
 		MaxSkillBytes: 5000, MaxSkills: 7, MaxDescriptionChars: 100, CatalogBudgetChars: 4000, ToolName: "load_skill",
-		MaxDepth: DefaultMaxDepth, MaxFolders: DefaultMaxFolders}
+		MaxDepth: defaultMaxDepth, MaxFolders: defaultMaxFolders}
 	if diff := cmp.Diff(want, s); diff != "" {
 		t.Errorf("settings (-want +got):\n%s", diff)
 	}

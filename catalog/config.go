@@ -70,11 +70,10 @@ type Config struct {
 
 // Defaults of docs/discovery.md#limits and docs/disclosure.md.
 const (
-	DefaultMaxSkillBytes = 64000
-	DefaultMaxSkills     = 100
-	DefaultToolName      = "use_skill"
-	DefaultMaxDepth      = 6
-	DefaultMaxFolders    = 2000
+	defaultMaxSkillBytes = 64000
+	defaultMaxSkills     = 100
+	defaultMaxDepth      = 6
+	defaultMaxFolders    = 2000
 )
 
 // ConfigError is a configuration file that cannot be used: unreadable, not

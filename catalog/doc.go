@@ -17,7 +17,9 @@
 //
 // [Catalog.List] re-reads only the files that changed
 // (docs/discovery.md#caching) and never holds bodies: [Catalog.Load] reads
-// one, [Catalog.ReadFile] a bundled file, confined to the skill folder.
+// one, [Catalog.ReadFile] a bundled file, confined to the skill folder;
+// a .skilletignore in a root or a skill folder withholds skills and files
+// from every reader (docs/discovery.md#withheld-files).
 // [Catalog.Watch] delivers each change to a long-running agent, and
 // [Skill.AppliesTo] filters by a skill's paths globs
 // (docs/discovery.md#watching, docs/discovery.md#paths).

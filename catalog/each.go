@@ -425,7 +425,7 @@ func (r *eachRun) letGo(next int) {
 }
 
 // eachWalk walks the roots for Each, pushing each candidate onto pl as it
-// is found, with the root's IgnoreFile applied to it, then the ignored
+// is found, with the root's .skilletignore applied to it, then the ignored
 // files (which come last, as in List); it starts the rest of the readers
 // and closes the queue. It returns the walk's diagnostics and the roots
 // it opened, which the caller closes once the readers are done.
@@ -435,7 +435,7 @@ func (c *Catalog) eachWalk(ctx context.Context, roots []*Root, pl *pipeline, dur
 	var ignoredCands []candidate
 	for _, r := range roots {
 		w := &walker{ctx: ctx, c: c, root: r, rootFD: -1, at: noDir, pl: pl}
-		// The root's IgnoreFile is read before its walk, so that a
+		// The root's .skilletignore is read before its walk, so that a
 		// candidate is withheld (or not) once and for all when it is
 		// found; its problems are reported when the root holds a
 		// candidate, as withholdSkills reports them.

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/skillet-go/skillet/internal/ignore"
 	"maps"
 	"math/rand"
 	"os"
@@ -132,7 +133,7 @@ func hostileTree(t *testing.T, e testEnv, seed int64, links bool) []string {
 			for range 1 + r.Intn(4) {
 				lines = append(lines, pick(patterns))
 			}
-			files[root+"/"+IgnoreFile] = strings.Join(lines, "\n") + "\n"
+			files[root+"/"+ignore.FileName] = strings.Join(lines, "\n") + "\n"
 		}
 	}
 	files[".claude/skills/loose.md"] = skillMD("loose")

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"github.com/skillet-go/skillet/internal/ignore"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -121,16 +122,16 @@ func TestEachHandsOutWhenFinal(t *testing.T) {
 			{"hand b .agents/skills/b/SKILL.md", "found .claude/skills/d2/SKILL.md"},
 		},
 	}, {
-		// A root's IgnoreFile withholds a skill folder as it is found:
+		// A root's .skilletignore withholds a skill folder as it is found:
 		// the withheld skill is never handed out, nor waited for, and
 		// the same name of a later root is listed.
 		name: "a withheld folder",
 		files: map[string]string{
-			".agents/skills/" + IgnoreFile: "w/\n",
-			".agents/skills/a/SKILL.md":    skillMD("a"),
-			".agents/skills/w/SKILL.md":    skillMD("w"),
-			".agents/skills/x/SKILL.md":    skillMD("x"),
-			".claude/skills/w/SKILL.md":    skillMD("w"),
+			".agents/skills/" + ignore.FileName: "w/\n",
+			".agents/skills/a/SKILL.md":         skillMD("a"),
+			".agents/skills/w/SKILL.md":         skillMD("w"),
+			".agents/skills/x/SKILL.md":         skillMD("x"),
+			".claude/skills/w/SKILL.md":         skillMD("w"),
 		},
 		want: []order{
 			{"hand a .agents/skills/a/SKILL.md", "found .agents/skills/w/SKILL.md"},

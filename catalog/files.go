@@ -23,8 +23,6 @@ type File struct {
 	Size int64
 }
 
-// DefaultFileLimit is how many files Files lists when no limit is given.
-const DefaultFileLimit = 10_000
 
 // cleanPath checks a path a model or client gave for a file inside a skill
 // and returns it cleaned, with "/" separators (ErrOutside, ErrFileNotFound).
@@ -118,7 +116,7 @@ func fileError(rel string, err error) error {
 // included, sorted by path, with "/" separators. Symlinks are listed when
 // they lead to a file inside the folder; symlinked folders are not entered;
 // node_modules and __pycache__ folders are skipped, and withheld files
-// (dotfiles, dot-folders and what an IgnoreFile excludes) are never listed.
+// (dotfiles, dot-folders and what an .skilletignore excludes) are never listed.
 // At most limit files are returned (limit <= 0: DefaultFileLimit); more
 // reports that some were left out. Size is the file's length, the bytes a
 // reader gets, whatever it takes on disk (a sparse file, a hard link).
@@ -146,7 +144,7 @@ type fileList = catalogx.FileList[File]
 // it withheld (the MCP server reads it: catalogx.Hooks.ListFiles).
 func (s *Skill) listFiles(ctx context.Context, limit int) (*fileList, error) {
 	if limit <= 0 {
-		limit = DefaultFileLimit
+		limit = catalogx.DefaultFileLimit
 	}
 	if s.src != nil {
 		return s.filesSource(ctx, limit)

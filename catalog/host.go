@@ -544,7 +544,7 @@ func (c *Catalog) hostSkill(p *profile.Profile, v *hostVerdict, cd *hostCand) *S
 // other common agents (the agents profile's) that hold skill files but that
 // profile p does not read, one per folder.
 func (c *Catalog) unreadFolders(p *profile.Profile) []skill.Diagnostic {
-	def, ok := profile.Lookup(DefaultPreset)
+	def, ok := profile.Lookup(catalogx.DefaultPreset)
 	if !ok {
 		return nil
 	}

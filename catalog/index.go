@@ -21,6 +21,7 @@ import (
 
 	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/fsx"
+	"github.com/skillet-go/skillet/internal/ignore"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -436,12 +437,12 @@ func (c *Catalog) saveIndex(l *Listing, roots []*Root, start time.Time) {
 	}
 	racy := start.Add(-indexRacyWindow).UnixNano()
 	stamps := c.configStamps()
-	// A root's IgnoreFile withholds skills from the listing (withhold.go);
+	// A root's .skilletignore withholds skills from the listing (withhold.go);
 	// editing it in place changes no folder's stamp, so it is stamped
 	// itself, present or missing.
 	for _, r := range roots {
 		if r.Exists && !r.File {
-			stamps = append(stamps, indexStat(filepath.Join(r.Path, IgnoreFile)))
+			stamps = append(stamps, indexStat(filepath.Join(r.Path, ignore.FileName)))
 		}
 	}
 	for p, ds := range c.dirs {

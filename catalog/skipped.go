@@ -19,8 +19,8 @@ import (
 // its skill files and naming the --root that reads them. Symlinks are not
 // followed; the search keeps to the walk's depth and folder limits.
 //
-// Skills that a root's IgnoreFile excludes are explained the same way:
-// one skills-skipped diagnostic per such root, at its IgnoreFile, counting
+// Skills that a root's .skilletignore excludes are explained the same way:
+// one skills-skipped diagnostic per such root, at its .skilletignore, counting
 // them and naming the first.
 func (c *Catalog) skippedDiags(roots []*Root) []skill.Diagnostic {
 	var diags []skill.Diagnostic
@@ -86,7 +86,7 @@ func (c *Catalog) skippedDiags(roots []*Root) []skill.Diagnostic {
 		withheld = 0
 		walk(r.Path, 0, r)
 		if withheld > 0 {
-			file := filepath.Join(r.Path, IgnoreFile)
+			file := filepath.Join(r.Path, ignore.FileName)
 			diags = append(diags, skill.Diagnostic{Code: diagcode.SkillsSkipped, Severity: skill.SeverityWarning, Path: file,
 				Message: fmt.Sprintf("no skill loads, but %s excludes %s (%s%s); remove or narrow its patterns to load %s",
 					filepath.ToSlash(file), outfmt.Count(withheld, "skill folder"), firstHeld,

@@ -182,7 +182,7 @@ type walker struct {
 	pl *pipeline
 	// found counts the candidates added.
 	found int
-	// withhold, when set, are the patterns of the root's IgnoreFile,
+	// withhold, when set, are the patterns of the root's .skilletignore,
 	// applied to each candidate as it is found (Each) rather than to all
 	// of the root's once its walk has ended (withholdSkills).
 	withhold *ignore.Matcher

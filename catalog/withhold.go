@@ -13,23 +13,13 @@ import (
 	"github.com/skillet-go/skillet/skill"
 )
 
-// IgnoreFile is the file, in a root or in a skill folder, whose patterns
-// (.gitignore syntax) name skills that are not loaded (a root's file) and
-// bundled files that are never listed or read:
-// they stay on disk for the author and are withheld from every reader
-// (Files, ReadFile, the load tool, skillet serve, skillet show). Patterns
-// in a skill folder's file are relative to that folder and win over the
-// root's, which are relative to the root. SKILL.md itself is always
-// served. See docs/discovery.md#withheld-files.
-const IgnoreFile = ".skilletignore"
-
 // withholder decides which bundled files of one skill are withheld:
 // dotfiles and dot-folders (".env", ".git/", ".DS_Store", the ignore file
-// itself), and whatever the root's or the skill folder's IgnoreFile
+// itself), and whatever the root's or the skill folder's .skilletignore
 // excludes.
 type withholder struct {
 	layers ignore.Chain
-	// diags are the problems of the skill folder's own IgnoreFile (the
+	// diags are the problems of the skill folder's own .skilletignore (the
 	// root's are reported by List).
 	diags []skill.Diagnostic
 }
@@ -41,7 +31,7 @@ func (s *Skill) withholder(root *os.Root) *withholder {
 	w := &withholder{}
 	if s.Root != "" {
 		if rel, err := filepath.Rel(s.Root, s.BaseDir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			if data := readIgnore(func() (*os.File, error) { return openRootIgnore(filepath.Join(s.Root, IgnoreFile), s.allowed) }); data != nil {
+			if data := readIgnore(func() (*os.File, error) { return openRootIgnore(filepath.Join(s.Root, ignore.FileName), s.allowed) }); data != nil {
 				m, _ := ignore.Parse(data)
 				prefix := filepath.ToSlash(rel)
 				if prefix == "." {
@@ -53,17 +43,17 @@ func (s *Skill) withholder(root *os.Root) *withholder {
 	}
 	if root != nil {
 		if data := readIgnore(func() (*os.File, error) {
-			return root.OpenFile(IgnoreFile, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+			return root.OpenFile(ignore.FileName, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 		}); data != nil {
 			m, bad := ignore.Parse(data)
 			w.layers = append(w.layers, ignore.Layer{Matcher: m})
-			w.diags = ignoreDiagnostics(filepath.Join(s.BaseDir, IgnoreFile), s.Name, bad)
+			w.diags = ignoreDiagnostics(filepath.Join(s.BaseDir, ignore.FileName), s.Name, bad)
 		}
 	}
 	return w
 }
 
-// openRootIgnore opens a root's IgnoreFile at file without blocking and
+// openRootIgnore opens a root's .skilletignore at file without blocking and
 // checks that the file opened lies where allowed accepts (the root's
 // boundary or a trusted path, docs/discovery.md#boundaries), as a skill
 // file is checked: an ignore file that is a symlink to a file outside
@@ -237,14 +227,14 @@ func (w *withholder) linkWithheld(root *os.Root, rel string) bool {
 	return false // a loop: the open reports it
 }
 
-// withholdSkills marks the candidates of a root that its IgnoreFile
+// withholdSkills marks the candidates of a root that its .skilletignore
 // excludes (the skill's folder, or a flat-form file) as ignored, like the
 // folders discovery skips by name: the runtime does not load them and
 // lint still checks them.
 //
-// It returns the problems of the root's IgnoreFile.
+// It returns the problems of the root's .skilletignore.
 // The candidates are at(0) to at(n-1). allowed is the root's boundary
-// check (walker.allowed); an IgnoreFile that resolves outside it is not
+// check (walker.allowed); an .skilletignore that resolves outside it is not
 // read.
 func withholdSkills(r *Root, n int, at func(i int) *candidate, allowed func(string) bool) []skill.Diagnostic {
 	if n == 0 {
@@ -262,14 +252,14 @@ func withholdSkills(r *Root, n int, at func(i int) *candidate, allowed func(stri
 	return diags
 }
 
-// rootIgnore reads root r's IgnoreFile, when r is a folder that exists
+// rootIgnore reads root r's .skilletignore, when r is a folder that exists
 // and the file resolves where allowed accepts: its patterns (nil when
 // there is no such file) and its problems.
 func rootIgnore(r *Root, allowed func(string) bool) (*ignore.Matcher, []skill.Diagnostic) {
 	if !r.Exists || r.File {
 		return nil, nil
 	}
-	file := filepath.Join(r.Path, IgnoreFile)
+	file := filepath.Join(r.Path, ignore.FileName)
 	data := readIgnore(func() (*os.File, error) { return openRootIgnore(file, allowed) })
 	if data == nil {
 		return nil, nil
@@ -278,7 +268,7 @@ func rootIgnore(r *Root, allowed func(string) bool) (*ignore.Matcher, []skill.Di
 	return m, ignoreDiagnostics(file, "", bad)
 }
 
-// withheldBy reports whether m, the patterns of root r's IgnoreFile,
+// withheldBy reports whether m, the patterns of root r's .skilletignore,
 // exclude candidate c (its skill folder, or its file for a flat-form
 // skill).
 func withheldBy(r *Root, m *ignore.Matcher, c *candidate) bool {

@@ -151,7 +151,7 @@ func TestIgnoreFileProblems(t *testing.T) {
 		"skills/a/sub/[oops":      "listed: the pattern matches nothing",
 	})
 	c, l := e.list(t, &Options{NoUser: true})
-	root := filepath.Join(e.ws, "skills", IgnoreFile)
+	root := filepath.Join(e.ws, "skills", ignore.FileName)
 	d := findDiag(l, codeIgnoreTooLarge)
 	if d == nil {
 		t.Fatalf("no %s in %v", codeIgnoreTooLarge, codes(l, e.ws))
@@ -175,7 +175,7 @@ func TestIgnoreFileProblems(t *testing.T) {
 		t.Errorf("files %v, want %v", got, want)
 	}
 	want := []skill.Diagnostic{{Code: codeIgnorePattern, Severity: skill.SeverityWarning,
-		Path: filepath.Join(e.ws, "skills", "a", IgnoreFile), Skill: "a", Line: 2, Column: 5,
+		Path: filepath.Join(e.ws, "skills", "a", ignore.FileName), Skill: "a", Line: 2, Column: 5,
 		Message: `the pattern "sub/[oops" is malformed and matches nothing`}}
 	if diff := cmp.Diff(want, fl.Diagnostics); diff != "" {
 		t.Errorf("listFiles diagnostics (-want +got):\n%s", diff)

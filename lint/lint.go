@@ -480,7 +480,7 @@ func processCounts(st *state) {
 // host when one is close (lint --target, new --target).
 func unknownHost(name string) error {
 	hint := ""
-	if s := profile.Suggest(name); s != "" && s != catalog.DefaultPreset {
+	if s := profile.Suggest(name); s != "" && s != catalogx.DefaultPreset {
 		hint = fmt.Sprintf("; did you mean %q?", s)
 	}
 	return fmt.Errorf("%w %q%s (known: %s)", ErrUnknownHost, name, hint, strings.Join(hostNames(), ", "))

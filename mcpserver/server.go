@@ -18,6 +18,7 @@ import (
 
 	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/mcpserver/skillsext"
 	"github.com/skillet-go/skillet/skill"
@@ -55,7 +56,7 @@ type Options struct {
 	// its manifest would be incomplete.
 	MaxFileBytes int64
 	// MaxFiles bounds the files served per skill (default
-	// catalog.DefaultFileLimit).
+	// 10,000).
 	MaxFiles int
 	// MaxServedBytes is the server's one memory budget (docs/serving.md#memory),
 	// default 256 MiB: the bytes of all served files together,
@@ -144,7 +145,7 @@ func (o *Options) withDefaults() Options {
 	zeroDefault(&r.CacheTTL, 60*time.Second)
 	orDefault(&r.MaxFileBytes, skillsext.MaxSkillBytes)
 	orDefault(&r.MaxServedBytes, defaultMaxServedBytes)
-	orDefault(&r.MaxFiles, catalog.DefaultFileLimit)
+	orDefault(&r.MaxFiles, catalogx.DefaultFileLimit)
 	orDefault(&r.Debounce, 200*time.Millisecond)
 	orDefault(&r.PollInterval, 2*time.Second)
 	orDefault(&r.ShutdownTimeout, 10*time.Second)

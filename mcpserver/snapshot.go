@@ -26,6 +26,7 @@ import (
 	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/fsx"
+	"github.com/skillet-go/skillet/internal/ignore"
 	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/mcpserver/skillsext"
 	"github.com/skillet-go/skillet/skill"
@@ -434,7 +435,7 @@ func (s *Server) snapBundled(ctx context.Context, b *bundle) error {
 		b.diags = append(b.diags, skill.Diagnostic{
 			Code: codeFilesWithheld, Severity: skill.SeverityWarning, Path: cs.BaseDir, Skill: cs.Name,
 			Message: fmt.Sprintf("%s of the skill folder withheld (dotfiles, dot-folders and %s matches are never served)",
-				outfmt.CountOf(fl.Withheld, "entry", "entries"), catalog.IgnoreFile),
+				outfmt.CountOf(fl.Withheld, "entry", "entries"), ignore.FileName),
 		})
 	}
 	if fl.More {

@@ -22,6 +22,20 @@ import (
 	"github.com/skillet-go/skillet/skill"
 )
 
+// Defaults of the catalog its sibling packages apply too
+// (docs/discovery.md#limits, docs/disclosure.md).
+const (
+	// DefaultFileLimit is how many files catalog.Skill.Files lists when
+	// no limit is given.
+	DefaultFileLimit = 10_000
+	// DefaultToolName is the load tool's name when the configuration
+	// names none.
+	DefaultToolName = "use_skill"
+	// DefaultPreset is the host profile used when neither options nor
+	// configuration name one: skillet's own.
+	DefaultPreset = "agents"
+)
+
 // Verdict is what a host does with one skill file.
 type Verdict struct {
 	// Loaded says the host loads the skill; Name and Description are then
@@ -109,7 +123,7 @@ type Hooks[C, O, L, S, F any] struct {
 	// actually opened is inside its root's boundary.
 	OpenRoot func(s *S) (*os.Root, error)
 	// ListFiles lists the files of s as its Files method does, at most
-	// limit of them (0: catalog.DefaultFileLimit), and counts what it
+	// limit of them (0: 10,000), and counts what it
 	// withheld.
 	ListFiles func(ctx context.Context, s *S, limit int) (*FileList[F], error)
 	// KeepBodies makes a catalog made with opts keep each skill's body in

@@ -306,8 +306,7 @@ func silent(code int) error { return &exitError{code: code} }
 // description skillet new cannot use. No message text is matched.
 func isUsageError(err error) bool {
 	var ue *usageError
-	var up *catalog.UnknownPresetError
-	return errors.As(err, &ue) || errors.As(err, &up) ||
+	return errors.As(err, &ue) || errors.Is(err, catalog.ErrUnknownPreset) ||
 		errors.Is(err, lint.ErrTarget) || errors.Is(err, lint.ErrUnknownHost) || errors.Is(err, lint.ErrInvalid) ||
 		errors.Is(err, lint.ErrUnknownCode)
 }

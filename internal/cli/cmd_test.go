@@ -152,6 +152,7 @@ func TestGlobalFlags(t *testing.T) {
 // TestExitCode checks the one mapping of errors to exit codes, and what
 // each prints.
 func TestExitCode(t *testing.T) {
+	_, presetErr := catalog.New(context.Background(), &catalog.Options{Workspace: t.TempDir(), NoConfigFile: true, Preset: "clade"})
 	for _, tc := range []struct {
 		name string
 		err  error
@@ -163,7 +164,7 @@ func TestExitCode(t *testing.T) {
 		{"usage", usagef("--limit must be 0 or more"), 2, "skillet: --limit must be 0 or more\nRun 'skillet search --help' for usage.\n"},
 		{"wrapped usage", &exitError{code: 2, err: usagef("x"), message: true}, 2, "skillet: x\n"},
 		{"silent", silent(1), 1, ""},
-		{"unknown preset", &catalog.UnknownPresetError{Name: "clade"}, 2, "skillet: unknown preset \"clade\"; did you mean \"claude\"?"},
+		{"unknown preset", presetErr, 2, "skillet: unknown preset \"clade\"; did you mean \"claude\"?"},
 		{"config file", &catalog.ConfigError{}, 2, "skillet: "},
 	} {
 		var b bytes.Buffer

@@ -16,6 +16,11 @@ import (
 	"unicode/utf8"
 )
 
+// FileName is the file, in a root or in a skill folder, whose patterns
+// name skills that are not loaded (a root's file) and bundled files that
+// are never listed or read (docs/discovery.md#withheld-files).
+const FileName = ".skilletignore"
+
 // MaxFileBytes is the largest .skilletignore file read; the lines of a
 // longer one that do not fit whole are not used (Parse reports it).
 const MaxFileBytes = 64 << 10
