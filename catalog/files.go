@@ -23,7 +23,6 @@ type File struct {
 	Size int64
 }
 
-
 // cleanPath checks a path a model or client gave for a file inside a skill
 // and returns it cleaned, with "/" separators (ErrOutside, ErrFileNotFound).
 func cleanPath(p string) (string, error) { return fsx.CleanRel(p, ErrOutside, ErrFileNotFound) }
