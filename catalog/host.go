@@ -743,7 +743,8 @@ func init() {
 		Each: func(ctx context.Context, c *Catalog, fn func(*Listing, *Skill) error) (*Listing, error) {
 			return c.each(ctx, fn)
 		},
-		NewSkill: newSkill,
+		NewSkill:   newSkill,
+		WalkedDirs: (*Catalog).walkedDirs,
 	})
 }
 

@@ -307,11 +307,16 @@ func (s *Server) Skills() (names []string, extension int) {
 // notifications/resources/updated for each changed file a client
 // subscribed to. It reports whether anything changed. A skill whose file
 // no longer loads keeps being served as it last loaded (reload-kept).
-func (s *Server) Reload(ctx context.Context) (bool, error) {
+func (s *Server) Reload(ctx context.Context) (bool, error) { return s.reload(ctx, nil) }
+
+// reload is Reload; with a hint (from file notifications), skills whose
+// folder no changed path touches are taken from the last snapshot as they
+// are, without a stat (see reloadHint).
+func (s *Server) reload(ctx context.Context, hint *reloadHint) (bool, error) {
 	s.reloadMu.Lock()
 	defer s.reloadMu.Unlock()
 	prev := s.snap.Load()
-	next, err := s.build(ctx, prev)
+	next, err := s.build(ctx, prev, hint)
 	// Out of file descriptors (other clients, a burst of connections):
 	// try again a little later rather than serve a snapshot with holes.
 	for wait := 50 * time.Millisecond; err != nil && outOfFiles(err) && wait <= 800*time.Millisecond; wait *= 2 {
@@ -321,7 +326,7 @@ func (s *Server) Reload(ctx context.Context) (bool, error) {
 			return false, ctx.Err()
 		case <-time.After(wait):
 		}
-		next, err = s.build(ctx, prev)
+		next, err = s.build(ctx, prev, nil)
 	}
 	if err != nil {
 		if ctx.Err() == nil {

@@ -182,8 +182,9 @@ func (f *file) bytes() []byte {
 }
 
 // build makes a new snapshot from a fresh catalog listing, reusing the
-// bytes of files unchanged since prev (nil for the first build).
-func (s *Server) build(ctx context.Context, prev *snapshot) (*snapshot, error) {
+// bytes of files unchanged since prev (nil for the first build). With a
+// hint, a skill the hint does not touch is prev's as it is.
+func (s *Server) build(ctx context.Context, prev *snapshot, hint *reloadHint) (*snapshot, error) {
 	l, err := s.cat.List(ctx)
 	if err != nil {
 		return nil, err
@@ -217,6 +218,10 @@ func (s *Server) build(ctx context.Context, prev *snapshot) (*snapshot, error) {
 				var old *served
 				if prev != nil {
 					old = prev.byName[cs.Name]
+				}
+				if hint.keeps(old, cs) && old.reserve(budget) {
+					results[i] = result{old, old.diags, nil}
+					continue
 				}
 				sv, diags, err := s.snapSkill(ctx, cs, old, budget)
 				results[i] = result{sv, diags, err}

@@ -3,30 +3,42 @@ package mcpserver
 import (
 	"context"
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
-	"github.com/skillet-go/skillet/internal/fsx"
 )
 
 // maxWatchClimb is how many parent folders of a missing root are tried for
 // a watch, so that creating the root is seen.
 const maxWatchClimb = 3
 
+// maxHintPaths is how many changed paths a reload takes as a hint; past
+// it, the reload is a full one.
+const maxHintPaths = 1000
+
 // Watch keeps the server in step with the disk until ctx is done, then
-// returns nil. It watches every root and every folder below it with
-// fsnotify (which is not recursive: a folder created later is added when
-// it appears), and reloads once changes have been quiet for
-// Options.Debounce. Where a watch cannot be set (no inotify, too many
-// watches) or the watcher fails, it polls: a reload every
+// returns nil. It watches, with fsnotify (which is not recursive), the
+// folders the catalog's walk reads (roots and grouping folders, not past
+// the walk's depth and folder limits, docs/discovery.md#shapes), the
+// folder of every skill file found, and the folders of every served
+// skill but those never served (dot-folders, node_modules...). A folder
+// created later is watched when it appears. Once changes have been quiet
+// for Options.Debounce it reloads, reading again only the skills a
+// changed path touches (the catalog lists again; the other skills are
+// served as they were); a write outside every skill folder to a file the
+// catalog never reads (not Markdown, YAML, JSON, TOML or a dotfile)
+// reloads nothing. A reload looks at every skill again (a full reload,
+// said in the log) after the watcher's queue overflowed or when more
+// than 1,000 paths changed. Where a watch cannot be set (no inotify, too
+// many watches) or the watcher fails, it polls: a full reload every
 // Options.PollInterval, which costs about one stat per file when nothing
 // changed. Options.Poll forces polling.
 func (s *Server) Watch(ctx context.Context) error {
-	w := &watcher{s: s, watched: map[string]bool{}, poll: s.opts.Poll}
+	w := newWatcher(s)
 	if !w.poll {
 		fw, err := fsnotify.NewWatcher()
 		if err != nil {
@@ -35,19 +47,61 @@ func (s *Server) Watch(ctx context.Context) error {
 		} else {
 			w.fw = fw
 			defer fw.Close()
-			w.sync()
+			w.sync(nil)
 		}
 	}
 	// Catch what changed between New and the first watch.
+	w.full = "the first pass"
 	w.reload(ctx)
 	return w.run(ctx)
+}
+
+// watchDir is one watched folder: why it is watched and the file it is.
+type watchDir struct {
+	role watchRole
+	id   fileID
+}
+
+// watchRole says why a folder is watched.
+type watchRole uint8
+
+const (
+	roleWalked watchRole = 1 << iota // a root or grouping folder the walk reads
+	roleSkill                        // a skill folder or a folder below a served skill's
+	roleOther                        // a parent of a missing root, or a folder just created
+)
+
+// fileID is a folder's device and inode: two paths to one folder (through
+// a symlink) share one inotify watch, named by the first path.
+// (path is set where the system gives no inode.)
+type fileID struct {
+	dev, ino uint64
+	path     string
+}
+
+func newWatcher(s *Server) *watcher {
+	return &watcher{s: s, watched: map[string]*watchDir{}, ids: map[fileID][]string{},
+		skillDirs: map[string][]string{}, poll: s.opts.Poll}
 }
 
 type watcher struct {
 	s       *Server
 	fw      *fsnotify.Watcher
-	watched map[string]bool
-	poll    bool
+	watched map[string]*watchDir
+	// ids are the paths watched for each folder; the first holds the
+	// fsnotify watch, and events named under it are also the others'.
+	ids  map[fileID][]string
+	poll bool
+	// changed are the paths events named since the last reload, and
+	// structural says one was created, removed or renamed (the watches
+	// are brought in line after the reload). full, when set, says why
+	// the next reload looks at every skill.
+	changed    []string
+	structural bool
+	full       string
+	// skillDirs are the folders watched for each served skill, by its
+	// folder.
+	skillDirs map[string][]string
 }
 
 func (w *watcher) run(ctx context.Context) error {
@@ -96,22 +150,16 @@ func (w *watcher) run(ctx context.Context) error {
 				w.poll = true
 				continue
 			}
-			if ev.Op == fsnotify.Chmod {
-				continue
+			if w.event(ev) {
+				settle()
 			}
-			if ev.Op.Has(fsnotify.Remove) || ev.Op.Has(fsnotify.Rename) {
-				delete(w.watched, ev.Name) // the kernel dropped the watch
-			}
-			if ev.Op.Has(fsnotify.Create) {
-				w.addTree(ev.Name)
-			}
-			settle()
 		case err, ok := <-errs:
 			if !ok {
 				errs = nil
 				continue
 			}
 			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				w.full = "the file notification queue overflowed"
 				settle()
 				continue
 			}
@@ -121,17 +169,93 @@ func (w *watcher) run(ctx context.Context) error {
 			pending = time.Time{}
 			w.reload(ctx)
 		case <-tick:
+			w.full = "polling"
 			w.reload(ctx)
 		}
 	}
 }
 
+// event notes one file notification and reports whether it calls for a
+// reload.
+func (w *watcher) event(ev fsnotify.Event) bool {
+	if ev.Op == fsnotify.Chmod || w.unread(ev) {
+		return false
+	}
+	if w.full == "" {
+		w.changed = append(w.changed, w.aliases(ev.Name)...)
+		if len(w.changed) > maxHintPaths {
+			w.full = "more than 1,000 paths changed"
+		}
+	}
+	if ev.Op.Has(fsnotify.Remove) || ev.Op.Has(fsnotify.Rename) {
+		w.unwatchTree(ev.Name) // the kernel dropped the watch, or it names the old path
+		w.structural = true
+	}
+	if ev.Op.Has(fsnotify.Create) {
+		w.structural = true
+		if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() {
+			// Watched at once, so that files made in it before the reload
+			// are seen; the reload's sync drops what the walk does not go to.
+			w.addTree(ev.Name, roleOther, w.s.opts.MaxFiles)
+		}
+	}
+	return true
+}
+
+// unread reports whether ev is a write to a file the catalog never reads,
+// in a folder the walk reads that is no skill's: a log file beside the
+// skills.
+func (w *watcher) unread(ev fsnotify.Event) bool {
+	if ev.Op != fsnotify.Write {
+		return false
+	}
+	dir, name := filepath.Split(ev.Name)
+	wd := w.watched[filepath.Clean(dir)]
+	if wd == nil || wd.role != roleWalked || strings.HasPrefix(name, ".") {
+		return false
+	}
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".md", ".markdown", ".yaml", ".yml", ".json", ".toml", "":
+		return false
+	}
+	return true
+}
+
+// aliases returns p and the same path under every other path watched for
+// its folder (or for p, a watched folder).
+func (w *watcher) aliases(p string) []string {
+	out := []string{p}
+	dir, rest := p, ""
+	wd := w.watched[p]
+	if wd == nil {
+		dir, rest = filepath.Dir(p), filepath.Base(p)
+		wd = w.watched[dir]
+	}
+	if wd == nil {
+		return out
+	}
+	for _, a := range w.ids[wd.id] {
+		if a != dir {
+			out = append(out, filepath.Join(a, rest))
+		}
+	}
+	return out
+}
+
 func (w *watcher) reload(ctx context.Context) {
-	if _, err := w.s.Reload(ctx); err != nil && ctx.Err() == nil {
+	var hint *reloadHint
+	if w.full == "" {
+		hint = &reloadHint{paths: w.changed}
+	} else if w.full != "the first pass" && w.full != "polling" {
+		w.s.log.Info("reloading every skill", "reason", w.full)
+	}
+	full, structural := w.full != "", w.structural
+	w.changed, w.structural, w.full = nil, false, ""
+	if _, err := w.s.reload(ctx, hint); err != nil && ctx.Err() == nil {
 		w.s.log.Warn("reload failed", "error", err)
 	}
-	if w.fw != nil {
-		w.sync()
+	if w.fw != nil && (full || structural) {
+		w.sync(hint)
 	}
 	w.s.watchPasses.add()
 }
@@ -163,100 +287,4 @@ func (p *passes) next() (int, <-chan struct{}) {
 		p.ch = make(chan struct{})
 	}
 	return p.n, p.ch
-}
-
-// sync adds watches for every root (or, for a root that does not exist
-// yet, the nearest existing parent) and every folder below, and for the
-// folder of every served skill.
-func (w *watcher) sync() {
-	sn := w.s.snap.Load()
-	for _, r := range sn.listing.Roots {
-		p := r.Path
-		if r.File {
-			p = filepath.Dir(p)
-		}
-		if !r.Exists || r.File {
-			for i := 0; i <= maxWatchClimb; i++ {
-				if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-					w.add(p)
-					break
-				}
-				parent := filepath.Dir(p)
-				if parent == p {
-					break
-				}
-				p = parent
-			}
-			if !r.Exists {
-				continue
-			}
-		}
-		w.addTree(p)
-	}
-	for _, sv := range sn.skills {
-		if !sv.cat.Flat {
-			w.addTree(sv.cat.BaseDir)
-		}
-	}
-}
-
-// addTree watches dir and every folder below it. A symlinked folder (a
-// symlinked root, a linked skill) is watched where it leads, all the way
-// down; WalkDir itself does not follow links.
-func (w *watcher) addTree(dir string) { w.addTreeVisit(dir, map[string]bool{}) }
-
-// addTreeVisit is addTree with the set of resolved folders already walked
-// in this call, which stops symlink loops.
-func (w *watcher) addTreeVisit(dir string, visited map[string]bool) {
-	fi, err := os.Stat(dir)
-	if err != nil || !fi.IsDir() {
-		return
-	}
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real
-	}
-	if visited[dir] {
-		return
-	}
-	visited[dir] = true
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if !d.IsDir() {
-			if d.Type()&fs.ModeSymlink != 0 {
-				if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-					w.addTreeVisit(p, visited)
-				}
-			}
-			return nil
-		}
-		if p != dir && fsx.SkipDir(d.Name()) {
-			return filepath.SkipDir
-		}
-		if !w.add(p) {
-			return filepath.SkipAll
-		}
-		return nil
-	})
-}
-
-// add watches one folder; it returns false when watches cannot be added
-// (and polling has been turned on).
-func (w *watcher) add(dir string) bool {
-	if w.watched[dir] {
-		return true
-	}
-	if err := w.fw.Add(dir); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return true
-		}
-		if !w.poll {
-			w.s.log.Warn("cannot watch a folder; polling for changes", "folder", dir, "interval", w.s.opts.PollInterval, "error", err)
-			w.poll = true
-		}
-		return false
-	}
-	w.watched[dir] = true
-	return true
 }

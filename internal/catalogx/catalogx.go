@@ -142,6 +142,15 @@ type Hooks[C, O, L, S, F any] struct {
 	// catalog found and none can read: for tests of what encodes or
 	// renders a skill with values no file would give.
 	NewSkill func(p *skill.Skill) *S
+	// WalkedDirs returns the folders the last List of c read to walk its
+	// roots: the roots and grouping folders, as found (symlinks not
+	// resolved), not the skill folders, not the folders past the walk's
+	// depth or folder limits (docs/discovery.md#shapes), not those it
+	// skips by name. ok is false when the last List walked nothing it
+	// keeps (a host profile's listing, an answer from the persistent
+	// index): the caller cannot tell then where the walk went. The MCP
+	// server watches these folders.
+	WalkedDirs func(c *C) (dirs []string, ok bool)
 }
 
 // FileList is a skill's files as ListFiles finds them. F is catalog.File.

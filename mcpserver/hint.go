@@ -1,0 +1,66 @@
+package mcpserver
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/skillet-go/skillet/catalog"
+)
+
+// A reloadHint is what file notifications said changed since the last
+// reload: the paths they named (a file or folder created, written,
+// removed or renamed). A nil hint is a full reload: every skill is looked
+// at again (a stat per file). A skill the catalog lists unchanged (the
+// same *catalog.Skill: same file, same parse, same place, same listed
+// flag) whose folder no path touches is served from the last snapshot as
+// it is; one a path touches is read again (snapSkill, which reads only
+// the files whose stat changed).
+type reloadHint struct {
+	paths []string
+}
+
+// keeps reports whether old, the last snapshot's skill of cs's name, can
+// be served again as it is.
+func (h *reloadHint) keeps(old *served, cs *catalog.Skill) bool {
+	if h == nil || old == nil || old.kept || old.cat != cs {
+		return false
+	}
+	for _, p := range h.paths {
+		if touches(p, cs) {
+			return false
+		}
+	}
+	return true
+}
+
+// touches reports whether a change at path p can change what the skill cs
+// serves: p is its file, or for a directory-form skill its folder, inside
+// it or a folder above it (a folder renamed or replaced by a link).
+func touches(p string, cs *catalog.Skill) bool {
+	if within(cs.Location, p) {
+		return true
+	}
+	return !cs.Flat && (within(cs.BaseDir, p) || within(p, cs.BaseDir))
+}
+
+// within reports whether p is dir or below it.
+func within(p, dir string) bool {
+	return strings.HasPrefix(p, dir) && (len(p) == len(dir) || p[len(dir)] == filepath.Separator ||
+		strings.HasSuffix(dir, string(filepath.Separator)))
+}
+
+// reserve takes the size of sv's files from the snapshot's bound, as
+// reusing them file by file would (not from the server's memory: the
+// bytes are held already); false (and budget untouched) when they no
+// longer fit.
+func (sv *served) reserve(budget *readBudget) bool {
+	var n int64
+	for _, f := range sv.files {
+		n += f.size
+	}
+	if budget.left.Add(-n) < 0 {
+		budget.left.Add(n)
+		return false
+	}
+	return true
+}
