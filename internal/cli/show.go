@@ -74,8 +74,16 @@ func showRun(ctx context.Context, opts *ShowOptions) error {
 	if err != nil {
 		return err
 	}
+	// One listing serves the name's letter case and the notes: over the
+	// persistent index each List stats every folder and skill file it
+	// covers, and the tool lists once more itself.
+	l, lerr := c.List(ctx)
+	name := opts.Name
+	if lerr == nil {
+		name = foldName(l, name)
+	}
 	tool := agent.NewTool(c, &agent.ToolOptions{AllowHidden: true})
-	res := tool.Invoke(ctx, agent.Input{Name: foldName(ctx, c, opts.Name), Path: opts.File})
+	res := tool.Invoke(ctx, agent.Input{Name: name, Path: opts.File})
 	if opts.JSON {
 		if err := outfmt.JSON(opts.IO.Out, showJSON{Tool: tool.Name(), Name: opts.Name, Path: opts.File, Text: res.Text, IsError: res.IsError}); err != nil {
 			return err
@@ -86,7 +94,7 @@ func showRun(ctx context.Context, opts *ShowOptions) error {
 	if res.IsError {
 		fmt.Fprintln(opts.IO.Err, textsafe.EscapeBlock(res.Text))
 	}
-	if l, err := c.List(ctx); err == nil {
+	if lerr == nil {
 		if res.IsError {
 			notLoadedNotes(opts.IO.Err, l, opts.Name)
 		}
@@ -106,12 +114,9 @@ func showRun(ctx context.Context, opts *ShowOptions) error {
 // ("Deploy" for deploy): a person typing show NAME finds a skill whatever
 // the case, as the catalog's names are lower case. Otherwise, or when
 // several skills fold to it, name is returned as given (the tool then
-// says it is unknown and suggests the nearest).
-func foldName(ctx context.Context, c *catalog.Catalog, name string) string {
-	l, err := c.List(ctx)
-	if err != nil {
-		return name
-	}
+// says it is unknown and suggests the nearest). l is the catalog's
+// listing.
+func foldName(l *catalog.Listing, name string) string {
 	found := ""
 	for _, s := range l.Skills {
 		switch {
