@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/skillet-go/skillet/internal/diagcode"
+	"github.com/skillet-go/skillet/internal/spec"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -102,7 +103,7 @@ func (w *walker) pluginName(dir string) (name string, ok bool) {
 // starting with a letter or digit (Claude Code asks for kebab-case); such
 // a name is also the authority of a skill:// URI (docs/mcp.md#plugin-skills).
 func usablePluginName(s string) bool {
-	if s == "" || len(s) > skill.MaxNameChars || s[0] == '.' || s[0] == '_' || s[0] == '-' {
+	if s == "" || len(s) > spec.MaxNameChars || s[0] == '.' || s[0] == '_' || s[0] == '-' {
 		return false
 	}
 	return !strings.ContainsFunc(s, func(r rune) bool {

@@ -18,6 +18,7 @@ import (
 	"unsafe"
 
 	"github.com/skillet-go/skillet/internal/diagcode"
+	"github.com/skillet-go/skillet/internal/spec"
 	"github.com/skillet-go/skillet/internal/swar"
 
 	"github.com/yuin/goldmark"
@@ -72,12 +73,12 @@ func (sc *bodyScratch) put() {
 func checkBodyTo(sc *bodyScratch, s *subject, view *folderView) []skill.Diagnostic {
 	diags := sc.diags[:0]
 	defer func() { sc.diags, sc.ndiags = diags[:0], len(diags) }()
-	if s.parsed.BodyLines > skill.MaxBodyLines {
+	if s.parsed.BodyLines > spec.MaxBodyLines {
 		diags = append(diags, skill.Diagnostic{
 			Code: diagcode.BodyTooLong, Severity: severity(diagcode.BodyTooLong),
-			Path: s.location, Line: s.parsed.BodyLine + skill.MaxBodyLines, Column: 1, Skill: s.name,
+			Path: s.location, Line: s.parsed.BodyLine + spec.MaxBodyLines, Column: 1, Skill: s.name,
 			Message: fmt.Sprintf("the body is %d lines, over the %d the specification recommends; move detail into files under references/ and link them",
-				s.parsed.BodyLines, skill.MaxBodyLines),
+				s.parsed.BodyLines, spec.MaxBodyLines),
 		})
 	}
 	body := s.body

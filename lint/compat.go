@@ -15,6 +15,7 @@ import (
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/internal/skillsref"
+	"github.com/skillet-go/skillet/internal/spec"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -394,11 +395,11 @@ func (in *compatInput) check(rule HostRule, h *Host) []string {
 			return []string{fmt.Sprintf("the name %q differs from the folder name %q", name, in.folder)}
 		}
 	case ruleDescriptionLength:
-		if n := utf8.RuneCountInString(in.description); n > skill.MaxDescriptionChars {
+		if n := utf8.RuneCountInString(in.description); n > spec.MaxDescriptionChars {
 			return []string{fmt.Sprintf("the description is %d characters, over 1024", n)}
 		}
 	case ruleCompatibilityLength:
-		if n := utf8.RuneCountInString(s.Compatibility); n > skill.MaxCompatibilityChars {
+		if n := utf8.RuneCountInString(s.Compatibility); n > spec.MaxCompatibilityChars {
 			return []string{fmt.Sprintf("compatibility is %d characters, over 500", n)}
 		}
 	case ruleMetadataStrings:

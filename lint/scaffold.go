@@ -16,6 +16,7 @@ import (
 	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/profile"
+	"github.com/skillet-go/skillet/internal/spec"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -95,7 +96,7 @@ func Scaffold(ctx context.Context, c *catalog.Catalog, opts *ScaffoldOptions) (*
 	case name == "":
 		return nil, fmt.Errorf("%w name %q: it has no letter or digit", ErrInvalid, opts.Name)
 	case !skill.ValidName(name):
-		return nil, fmt.Errorf("%w name %q: %d characters, over the specification's %d", ErrInvalid, name, utf8.RuneCountInString(name), skill.MaxNameChars)
+		return nil, fmt.Errorf("%w name %q: %d characters, over the specification's %d", ErrInvalid, name, utf8.RuneCountInString(name), spec.MaxNameChars)
 	}
 	desc := oneLine(opts.Description)
 	when := strings.TrimSpace(opts.WhenToUse)
@@ -111,8 +112,8 @@ func Scaffold(ctx context.Context, c *catalog.Catalog, opts *ScaffoldOptions) (*
 		return nil, fmt.Errorf("%w description: a description is required", ErrInvalid)
 	case !utf8.ValidString(desc) || !utf8.ValidString(when) || !utf8.ValidString(license) || !utf8.ValidString(tools):
 		return nil, fmt.Errorf("%w description: not valid UTF-8", ErrInvalid)
-	case n > skill.MaxDescriptionChars:
-		return nil, fmt.Errorf("%w description: %d characters, over the specification's %d; shorten it and move detail into the body", ErrInvalid, n, skill.MaxDescriptionChars)
+	case n > spec.MaxDescriptionChars:
+		return nil, fmt.Errorf("%w description: %d characters, over the specification's %d; shorten it and move detail into the body", ErrInvalid, n, spec.MaxDescriptionChars)
 	}
 	var notes []string
 	if max := c.Settings().MaxDescriptionChars; max > 0 && utf8.RuneCountInString(desc) > max {

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/spec"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -44,7 +45,7 @@ func FuzzScaffoldSource(f *testing.F) {
 	f.Fuzz(func(t *testing.T, desc, when string) {
 		desc, when = strings.TrimSpace(desc), strings.TrimSpace(when)
 		if desc == "" || !utf8.ValidString(desc) || !utf8.ValidString(when) ||
-			strings.ContainsRune(desc+when, 0) || utf8.RuneCountInString(desc) > skill.MaxDescriptionChars {
+			strings.ContainsRune(desc+when, 0) || utf8.RuneCountInString(desc) > spec.MaxDescriptionChars {
 			return
 		}
 		src := ScaffoldSource("x", &ScaffoldOptions{Description: desc, WhenToUse: when})

@@ -160,8 +160,8 @@ func (d Diagnostic) String() string {
 	return b.String()
 }
 
-// HasErrors reports whether any diagnostic has error severity.
-func HasErrors(diags []Diagnostic) bool {
+// hasErrors reports whether any diagnostic has error severity.
+func hasErrors(diags []Diagnostic) bool {
 	for _, d := range diags {
 		if d.Severity == SeverityError {
 			return true

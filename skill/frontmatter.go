@@ -480,10 +480,6 @@ func knownField(key string) bool {
 	return false
 }
 
-// SpecField reports whether key is one of the six fields the Agent Skills
-// specification defines.
-func SpecField(key string) bool { return specFields[key] }
-
 func (p *parser) applyFields(s *Skill, fm *frontmatter) {
 	whenSeen := false
 	for i := range fm.keys {

@@ -34,8 +34,8 @@ func FuzzParse(f *testing.F) {
 		keep.KeepRejected = true
 		Parse(src, &keep) // must not panic either
 		s, diags := Parse(src, opts)
-		if (s == nil) != HasErrors(diags) {
-			t.Fatalf("skill %v but errors %v: %v", s != nil, HasErrors(diags), diags)
+		if (s == nil) != hasErrors(diags) {
+			t.Fatalf("skill %v but errors %v: %v", s != nil, hasErrors(diags), diags)
 		}
 		lines := bytes.Count(src, []byte("\n")) + 1
 		if lines == 1 {

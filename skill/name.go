@@ -12,6 +12,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/skillet-go/skillet/internal/diagcode"
+	"github.com/skillet-go/skillet/internal/spec"
 	"github.com/skillet-go/skillet/internal/yamlx"
 )
 
@@ -43,7 +44,7 @@ func specName(name string) bool {
 // characters of a-z, 0-9 and "-", no leading, trailing or double hyphen
 // (spec §name).
 func ValidName(name string) bool {
-	return len(name) <= MaxNameChars && specName(name)
+	return len(name) <= spec.MaxNameChars && specName(name)
 }
 
 // Normalize rewrites a name to kebab-case (Kestrel): NFKC, accents removed,
@@ -212,7 +213,7 @@ func specNameProblem(name string) string {
 	switch {
 	case n == 0:
 		return "the name is empty"
-	case n > MaxNameChars:
+	case n > spec.MaxNameChars:
 		return "the name is " + strconv.Itoa(n) + " characters, over the specification's 64"
 	case name != strings.ToLower(name):
 		return "the name " + strconv.Quote(name) + " must be lower case"

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillet-go/skillet/internal/diagcode"
+	"github.com/skillet-go/skillet/internal/spec"
 	"github.com/skillet-go/skillet/internal/yamlx"
 )
 
@@ -47,7 +48,7 @@ func Parse(src []byte, opts *Options) (*Skill, []Diagnostic) {
 	if p.fast != nil {
 		p.fast.release() // nothing in s points into it
 	}
-	if s != nil && HasErrors(p.diags) && !opts.KeepRejected {
+	if s != nil && hasErrors(p.diags) && !opts.KeepRejected {
 		s = nil
 	}
 	return s, p.diags
@@ -470,8 +471,8 @@ func (p *parser) checkLengths(s *Skill, fm *frontmatter) {
 		maxDesc = DefaultMaxDescriptionChars
 	}
 	switch {
-	case n > MaxDescriptionChars:
-		msg := fmt.Sprintf("the description is %d characters, over the specification's %d", n, MaxDescriptionChars)
+	case n > spec.MaxDescriptionChars:
+		msg := fmt.Sprintf("the description is %d characters, over the specification's %d", n, spec.MaxDescriptionChars)
 		if maxDesc > 0 && n > maxDesc {
 			msg += fmt.Sprintf("; the catalog cuts it at %d", maxDesc)
 		}
@@ -487,12 +488,12 @@ func (p *parser) checkLengths(s *Skill, fm *frontmatter) {
 		m = strconv.AppendInt(m, int64(maxDesc), 10)
 		p.reportText(diagcode.DescriptionLong, dl, dc, string(m))
 	}
-	if n := runeCount(s.Compatibility); n > MaxCompatibilityChars {
+	if n := runeCount(s.Compatibility); n > spec.MaxCompatibilityChars {
 		l, c := 0, 0
 		if fm != nil && fm.compatKey != nil {
 			l, c = fm.compatKey.line, fm.compatKey.col
 		}
-		p.report(diagcode.CompatibilityTooLong, l, c, "compatibility is %d characters, over the specification's %d", n, MaxCompatibilityChars)
+		p.report(diagcode.CompatibilityTooLong, l, c, "compatibility is %d characters, over the specification's %d", n, spec.MaxCompatibilityChars)
 	}
 }
 

@@ -585,7 +585,7 @@ func TestParseStrictRefusesWhatLenientLoads(t *testing.T) {
 			opts := tt.opts
 			opts.Path = "/ws/skills/x/SKILL.md"
 			s, diags := Parse([]byte(tt.src), &opts)
-			if s != nil || !HasErrors(diags) {
+			if s != nil || !hasErrors(diags) {
 				t.Errorf("loaded: %v", diags)
 			}
 			if diff := cmp.Diff(tt.want, diagKeys(diags)); diff != "" {

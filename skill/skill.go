@@ -168,15 +168,6 @@ func ParseMode(s string) (Mode, bool) {
 // DefaultMaxDescriptionChars is the catalog's description limit (Kestrel).
 const DefaultMaxDescriptionChars = 240
 
-// Spec limits, in characters (Unicode code points).
-const (
-	MaxNameChars          = 64
-	MaxDescriptionChars   = 1024
-	MaxCompatibilityChars = 500
-	// MaxBodyLines is the spec's guidance for SKILL.md bodies.
-	MaxBodyLines = 500
-)
-
 // Options control [Parse]. A nil *Options means the zero value: lenient,
 // no path, default description limit.
 type Options struct {

@@ -35,6 +35,7 @@ import (
 
 	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/fsx"
+	"github.com/skillet-go/skillet/internal/spec"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -348,14 +349,14 @@ func fieldViolations(fm []kv, dirName string) []Violation {
 		out = append(out, Violation{Code: diagcode.NoDescription, Message: "Missing required field in frontmatter: description"})
 	} else if s, ok := v.(string); !ok || pyStrip(s) == "" {
 		out = append(out, Violation{Code: diagcode.NoDescription, Message: "Field 'description' must be a non-empty string"})
-	} else if n := utf8.RuneCountInString(s); n > skill.MaxDescriptionChars {
-		out = append(out, Violation{Code: diagcode.DescriptionTooLong, Message: fmt.Sprintf("Description exceeds %d character limit (%d chars)", skill.MaxDescriptionChars, n)})
+	} else if n := utf8.RuneCountInString(s); n > spec.MaxDescriptionChars {
+		out = append(out, Violation{Code: diagcode.DescriptionTooLong, Message: fmt.Sprintf("Description exceeds %d character limit (%d chars)", spec.MaxDescriptionChars, n)})
 	}
 	if v, ok := get(fm, "compatibility"); ok {
 		if s, ok := v.(string); !ok {
 			out = append(out, Violation{Code: diagcode.FieldInvalid, Message: "Field 'compatibility' must be a string"})
-		} else if n := utf8.RuneCountInString(s); n > skill.MaxCompatibilityChars {
-			out = append(out, Violation{Code: diagcode.CompatibilityTooLong, Message: fmt.Sprintf("Compatibility exceeds %d character limit (%d chars)", skill.MaxCompatibilityChars, n)})
+		} else if n := utf8.RuneCountInString(s); n > spec.MaxCompatibilityChars {
+			out = append(out, Violation{Code: diagcode.CompatibilityTooLong, Message: fmt.Sprintf("Compatibility exceeds %d character limit (%d chars)", spec.MaxCompatibilityChars, n)})
 		}
 	}
 	return out
@@ -402,8 +403,8 @@ func nameViolations(v any, dirName string) []Violation {
 	add := func(code skill.Code, format string, args ...any) {
 		out = append(out, Violation{Code: code, Message: fmt.Sprintf(format, args...)})
 	}
-	if n := utf8.RuneCountInString(name); n > skill.MaxNameChars {
-		add(diagcode.NameInvalid, "Skill name '%s' exceeds %d character limit (%d chars)", name, skill.MaxNameChars, n)
+	if n := utf8.RuneCountInString(name); n > spec.MaxNameChars {
+		add(diagcode.NameInvalid, "Skill name '%s' exceeds %d character limit (%d chars)", name, spec.MaxNameChars, n)
 	}
 	if name != strings.ToLower(name) {
 		add(diagcode.NameInvalid, "Skill name '%s' must be lowercase", name)
