@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -11,7 +12,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -22,6 +22,7 @@ import (
 	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/ignore"
+	"github.com/skillet-go/skillet/internal/pool"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -252,7 +253,7 @@ func (c *Catalog) fromIndex(roots []*Root) *Listing {
 			return nil
 		}
 	}
-	if !check.wait() {
+	if !check.same() {
 		return nil
 	}
 	return st.listing
@@ -261,8 +262,7 @@ func (c *Catalog) fromIndex(roots []*Root) *Listing {
 // stampCheck is a check of stamps running in other goroutines.
 type stampCheck struct {
 	changed atomic.Bool
-	next    atomic.Int64 // the first stamp of the next chunk to check
-	wg      sync.WaitGroup
+	wait    func() error // internal/pool's
 }
 
 // startCheck starts statting every path again, to report whether each
@@ -272,31 +272,24 @@ type stampCheck struct {
 func startCheck(stamps []pathStamp) *stampCheck {
 	const chunk = 512
 	ck := &stampCheck{}
-	workers := min(max(runtime.GOMAXPROCS(0), 2), 8, (len(stamps)+chunk-1)/chunk)
-	for range workers {
-		ck.wg.Go(func() {
-			for !ck.changed.Load() {
-				lo := int(ck.next.Add(chunk)) - chunk
-				if lo >= len(stamps) {
-					return
-				}
-				checkStamps(stamps, stamps[lo:min(lo+chunk, len(stamps))], &ck.changed)
-			}
-		})
-	}
+	ck.wait = pool.Start(context.Background(), (len(stamps)+chunk-1)/chunk, pool.Disk, func(k int) {
+		if !ck.changed.Load() {
+			checkStamps(stamps, stamps[k*chunk:min((k+1)*chunk, len(stamps))], &ck.changed)
+		}
+	})
 	return ck
 }
 
-// wait waits for the check and reports whether nothing changed.
-func (ck *stampCheck) wait() bool {
-	ck.wg.Wait()
+// same waits for the check and reports whether nothing changed.
+func (ck *stampCheck) same() bool {
+	ck.wait()
 	return !ck.changed.Load()
 }
 
 // stop ends the check early and waits for it.
 func (ck *stampCheck) stop() {
 	ck.changed.Store(true)
-	ck.wg.Wait()
+	ck.wait()
 }
 
 // untrustedError is an index file that others could have written.

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/diagcode"
+	"github.com/skillet-go/skillet/internal/pool"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -378,31 +378,16 @@ func (c *Catalog) readAll(ctx context.Context, cands []candidate, done []*entry)
 	if len(todo) == 0 {
 		return out
 	}
-	workers := min(readWorkers(), len(todo))
-	var next int
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for {
-				mu.Lock()
-				k := next
-				next++
-				mu.Unlock()
-				if k >= len(todo) || ctx.Err() != nil {
-					return
-				}
-				i := todo[k]
-				out[i] = c.readOne(cands[i])
-			}
-		})
-	}
-	wg.Wait()
+	pool.Each(ctx, len(todo), pool.Disk, func(k int) {
+		i := todo[k]
+		out[i] = c.readOne(cands[i])
+	})
 	return out
 }
 
-// readWorkers is how many files are read and parsed at once.
-func readWorkers() int { return min(max(runtime.GOMAXPROCS(0)*4, 4), 32) }
+// readWorkers is how many files are read and parsed at once when there
+// are many (internal/pool's rule for work that waits on the disk).
+func readWorkers() int { return pool.Size(pool.MaxWorkers, pool.Disk) }
 
 // candList holds candidates in chunks of a fixed size: adding one never
 // copies the others, and a candidate's address never changes.

@@ -28,20 +28,21 @@ func walkBundle(s *subject, view *folderView) []skill.Diagnostic {
 	if err != nil {
 		return nil
 	}
-	w := &bundleWalk{links: bundleLinks{s: s}, seen: 1, buf: direntBufs.Get().(*[]byte), view: view}
-	defer direntBufs.Put(w.buf)
+	w := &bundleWalk{links: bundleLinks{s: s}, seen: 1, dirents: direntReaders.Get().(*fsx.Dirents), view: view}
+	defer direntReaders.Put(w.dirents)
 	w.dir(fd, s.baseDir, "")
 	return w.links.result()
 }
 
 type bundleWalk struct {
-	links bundleLinks
-	seen  int
-	buf   *[]byte
-	view  *folderView // what the walk saw, for the body check
+	links   bundleLinks
+	seen    int
+	dirents *fsx.Dirents // internal/fsx's folder reader, reused
+	view    *folderView  // what the walk saw, for the body check
 }
 
-var direntBufs = sync.Pool{New: func() any { b := make([]byte, 8<<10); return &b }}
+// direntReaders are the folder readers of walks under way and done.
+var direntReaders = sync.Pool{New: func() any { return new(fsx.Dirents) }}
 
 type bundleEntry struct {
 	name string
@@ -51,7 +52,7 @@ type bundleEntry struct {
 // dir walks the open folder fd (path, rel below the skill folder; "" for
 // the folder itself) and closes it; false means the walk stops.
 func (w *bundleWalk) dir(fd int, path, rel string) bool {
-	ents, ok := readEntries(fd, *w.buf)
+	ents, ok := readEntries(fd, w.dirents)
 	if !ok {
 		syscall.Close(fd)
 		return true // as WalkDir: a folder that cannot be read is passed over
@@ -112,56 +113,39 @@ func openDirAt(dirfd int, name string) (int, error) {
 	if err != nil {
 		return -1, err
 	}
-	for {
-		fd, _, e := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(dirfd), uintptr(unsafe.Pointer(p)),
-			uintptr(syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC), 0, 0, 0)
-		if e == syscall.EINTR {
-			continue
-		}
-		if e != 0 {
-			return -1, e
-		}
-		return int(fd), nil
+	fd, e := fsx.OpenDirAt(dirfd, p, syscall.O_NOFOLLOW)
+	if e != 0 {
+		return -1, e
 	}
+	return fd, nil
 }
 
-// readEntries reads the entries of the open folder fd with getdents64
-// into buf (reused), in the order the file system gives them; the names are
-// copied into one allocation. false means it could not be read.
-func readEntries(fd int, buf []byte) ([]bundleEntry, bool) {
-	var ents []bundleEntry
-	var names []byte
-	type ref struct {
-		off, n int
-		typ    fs.FileMode
+// readEntries reads the entries of the open folder fd with d, in the
+// order the file system gives them; the names are copied into one
+// allocation. false means it could not be read.
+func readEntries(fd int, d *fsx.Dirents) ([]bundleEntry, bool) {
+	if !d.Read(fd, 8<<10) {
+		return nil, false
 	}
-	var refs []ref
-	for {
-		n, err := syscall.Getdents(fd, buf)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return nil, false
-		}
-		if n <= 0 {
-			break
-		}
-		ok := fsx.ParseDirents(buf[:n], func(name []byte, typ fs.FileMode) {
-			refs = append(refs, ref{off: len(names), n: len(name), typ: typ})
-			names = append(names, name...)
-		})
-		if !ok {
-			return nil, false
-		}
-	}
-	if len(refs) == 0 {
+	if d.Len() == 0 {
 		return nil, true
 	}
-	all := unsafe.String(&names[0], len(names)) // names is not written after this
-	ents = make([]bundleEntry, len(refs))
-	for i, r := range refs {
-		ents[i] = bundleEntry{name: all[r.off : r.off+r.n], typ: r.typ}
+	n := 0
+	for i := range d.Len() {
+		n += len(d.Name(i))
 	}
+	names := make([]byte, 0, n)
+	for i := range d.Len() {
+		names = append(names, d.Name(i)...)
+	}
+	all := unsafe.String(&names[0], len(names)) // names is not written after this
+	ents := make([]bundleEntry, d.Len())
+	at := 0
+	for i := range ents {
+		k := len(d.Name(i))
+		ents[i] = bundleEntry{name: all[at : at+k], typ: d.Type(i)}
+		at += k
+	}
+	d.Release(1024)
 	return ents, true
 }

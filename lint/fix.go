@@ -7,15 +7,13 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/fsx"
+	"github.com/skillet-go/skillet/internal/pool"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -646,21 +644,9 @@ func attachFixes(diags []skill.Diagnostic, files map[string]*File, maxDesc int) 
 		}
 		i = j
 	}
-	if len(jobs) < 2 {
-		for _, jb := range jobs {
-			attachFileFixes(jb.f, jb.group, maxDesc)
-		}
-		return
-	}
-	var g errgroup.Group
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for _, jb := range jobs {
-		g.Go(func() error {
-			attachFileFixes(jb.f, jb.group, maxDesc)
-			return nil
-		})
-	}
-	g.Wait()
+	pool.Each(context.Background(), len(jobs), pool.CPU, func(i int) {
+		attachFileFixes(jobs[i].f, jobs[i].group, maxDesc)
+	})
 }
 
 // attachFileFixes reads f, one of attachFixes's files, and attaches its

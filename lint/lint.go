@@ -6,18 +6,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/fsx"
+	"github.com/skillet-go/skillet/internal/pool"
 	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/internal/suggest"
 	"github.com/skillet-go/skillet/skill"
@@ -251,8 +249,7 @@ type state struct {
 func (st *state) checkFiles(l *catalog.Listing, ec *earlyChecks) []*findings {
 	cands := st.cands
 	out := make([]*findings, len(cands))
-	var pool errgroup.Group
-	pool.SetLimit(max(runtime.GOMAXPROCS(0)*2, 4))
+	var todo []int // the candidates the checks run on
 	shared := make(map[*catalog.Skill]int, len(cands))
 	for _, cd := range cands {
 		if cd.Skill != nil {
@@ -271,25 +268,24 @@ func (st *state) checkFiles(l *catalog.Listing, ec *earlyChecks) []*findings {
 			continue
 		}
 		if cd.Skill != nil {
-			release := shared[cd.Skill] == 1
-			pool.Go(func() error {
-				if onChecks != nil {
-					onChecks(cd.Path, false)
-				}
-				out[i] = runFindings(ec.subjectOf(cd.Skill))
-				// Nothing after the checks reads the body (fixes read the
-				// file again, the budget and compatibility reports read the
-				// frontmatter), and this catalog is Run's own: let it go
-				// now rather than hold every body until the report (unless
-				// another candidate shares the skill).
-				if release {
-					cd.Skill.Parsed().Body = ""
-				}
-				return nil
-			})
+			todo = append(todo, i)
 		}
 	}
-	pool.Wait()
+	pool.Each(context.Background(), len(todo), pool.Disk, func(k int) {
+		cd := cands[todo[k]]
+		if onChecks != nil {
+			onChecks(cd.Path, false)
+		}
+		out[todo[k]] = runFindings(ec.subjectOf(cd.Skill))
+		// Nothing after the checks reads the body (fixes read the file
+		// again, the budget and compatibility reports read the
+		// frontmatter), and this catalog is Run's own: let it go now
+		// rather than hold every body until the report (unless another
+		// candidate shares the skill).
+		if shared[cd.Skill] == 1 {
+			cd.Skill.Parsed().Body = ""
+		}
+	})
 	return out
 }
 
@@ -742,13 +738,14 @@ func sortPieces(ps []piece) []skill.Diagnostic {
 			}
 		}
 	}
-	workers := runtime.GOMAXPROCS(0)
+	workers := pool.Size(n, pool.CPU)
 	if n < parallelSortMin || workers < 2 {
 		fill(0, len(runs), 0)
 		return out
 	}
 	// Cut the runs into about equal shares of findings, at path changes.
-	var wg sync.WaitGroup
+	type share struct{ from, stop, at int }
+	var shares []share
 	k, at := 0, 0
 	for w := workers; w > 0 && k < len(runs); w-- {
 		stop, end := k, at
@@ -756,11 +753,12 @@ func sortPieces(ps []piece) []skill.Diagnostic {
 			end += runs[stop].n
 			stop++
 		}
-		from, to := k, at
-		wg.Go(func() { fill(from, stop, to) })
+		shares = append(shares, share{k, stop, at})
 		k, at = stop, end
 	}
-	wg.Wait()
+	pool.Each(context.Background(), len(shares), pool.CPU, func(i int) {
+		fill(shares[i].from, shares[i].stop, shares[i].at)
+	})
 	return out
 }
 

@@ -8,11 +8,8 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/skillet-go/skillet/internal/diagcode"
@@ -366,14 +363,12 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	j.B = append(j.B, "{\n  \"workspace\": "...)
 	j.Str(filepath.ToSlash(r.Workspace))
 	j.B = append(j.B, ",\n  \"files\": "...)
-	n := len(r.Files)
-	switch workers := runtime.GOMAXPROCS(0); {
-	case n == 0:
+	if len(r.Files) == 0 {
 		j.B = append(j.B, "[]"...)
-	case n < 2*jsonChunk || workers < 2:
+	} else {
 		j.B = append(j.B, '[')
 		var q jsonQuotes
-		for i := range n {
+		for i := range r.Files {
 			r.jsonFile(&j, i, &q)
 			if len(j.B) >= 32<<10 {
 				if _, err := w.Write(j.B); err != nil {
@@ -381,16 +376,6 @@ func (r *Report) WriteJSON(w io.Writer) error {
 				}
 				j.B = j.B[:0]
 			}
-		}
-		j.End(1, ']')
-	default:
-		j.B = append(j.B, '[')
-		if _, err := w.Write(j.B); err != nil {
-			return err
-		}
-		j.B = j.B[:0]
-		if err := r.jsonFilesParallel(w, workers); err != nil {
-			return err
 		}
 		j.End(1, ']')
 	}
@@ -420,10 +405,6 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	_, err := w.Write(j.B)
 	return err
 }
-
-// jsonChunk is how many files of a large report one goroutine writes as
-// JSON at a time (jsonFilesParallel).
-const jsonChunk = 256
 
 // jsonQuotes are the strings a writer of the report's JSON quoted last:
 // a report repeats its codes, levels and messages (a skill that links one
@@ -461,62 +442,6 @@ func (r *Report) jsonFile(j *jsonw.Writer, i int, q *jsonQuotes) {
 		j.End(4, '}')
 	})
 	j.End(2, '}')
-}
-
-// jsonFilesParallel writes the elements of the "files" array of a large
-// report to w as jsonFile appends them, the chunks of jsonChunk files
-// written by workers goroutines at once and to w in order, at most a few
-// chunks ahead of w (the bytes are those of one goroutine writing them
-// all). After a failed write the rest is written nowhere, and the first
-// error is returned.
-func (r *Report) jsonFilesParallel(w io.Writer, workers int) error {
-	n := len(r.Files)
-	chunks := (n + jsonChunk - 1) / jsonChunk
-	window := 2 * workers
-	done := make([]chan []byte, chunks)
-	for k := range done {
-		done[k] = make(chan []byte, 1)
-	}
-	slots := make(chan struct{}, window)      // chunks taken and not yet written
-	free := make(chan []byte, window+workers) // written chunks' memory
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			var q jsonQuotes
-			for {
-				slots <- struct{}{}
-				k := int(next.Add(1)) - 1
-				if k >= chunks {
-					<-slots
-					return
-				}
-				var j jsonw.Writer
-				select {
-				case j.B = <-free:
-				default:
-				}
-				for i := k * jsonChunk; i < min((k+1)*jsonChunk, n); i++ {
-					r.jsonFile(&j, i, &q)
-				}
-				done[k] <- j.B
-			}
-		})
-	}
-	var err error
-	for k := range chunks {
-		b := <-done[k]
-		if err == nil {
-			_, err = w.Write(b)
-		}
-		select {
-		case free <- b[:0]:
-		default:
-		}
-		<-slots
-	}
-	wg.Wait()
-	return err
 }
 
 // The fixed parts of an issue in WriteJSON, its members one level deeper

@@ -11,7 +11,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -28,6 +27,7 @@ import (
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/ignore"
 	"github.com/skillet-go/skillet/internal/outfmt"
+	"github.com/skillet-go/skillet/internal/pool"
 	"github.com/skillet-go/skillet/mcpserver/skillsext"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -209,31 +209,20 @@ func (s *Server) build(ctx context.Context, prev *snapshot, hint *reloadHint) (*
 		err   error
 	}
 	results := make([]result, len(l.Skills))
-	var wg sync.WaitGroup
-	work := make(chan int)
-	for range min(max(runtime.GOMAXPROCS(0)*2, 2), 16, max(len(l.Skills), 1)) {
-		wg.Go(func() {
-			for i := range work {
-				cs := l.Skills[i]
-				var old *served
-				if prev != nil {
-					old = prev.byName[cs.Name]
-				}
-				if hint.keeps(old, cs) && old.reserve(budget) {
-					results[i] = result{old, old.diags, nil}
-					continue
-				}
-				sv, diags, err := s.snapSkill(ctx, cs, old, budget)
-				results[i] = result{sv, diags, err}
-			}
-		})
-	}
-	for i := range l.Skills {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	err = pool.Each(ctx, len(l.Skills), pool.Disk, func(i int) {
+		cs := l.Skills[i]
+		var old *served
+		if prev != nil {
+			old = prev.byName[cs.Name]
+		}
+		if hint.keeps(old, cs) && old.reserve(budget) {
+			results[i] = result{old, old.diags, nil}
+			return
+		}
+		sv, diags, err := s.snapSkill(ctx, cs, old, budget)
+		results[i] = result{sv, diags, err}
+	})
+	if err != nil {
 		return nil, err
 	}
 

@@ -8,12 +8,14 @@ import (
 )
 
 // libraryModules are the modules a program that imports skill, catalog and
-// agent compiles: skillet and five others (docs/ARCHITECTURE.md#the-public-api).
+// agent compiles: skillet and six others (docs/ARCHITECTURE.md#the-public-api).
+// golang.org/x/sync is internal/pool's errgroup, the one worker pool.
 var libraryModules = []string{
 	"github.com/google/jsonschema-go",
 	"github.com/rivo/uniseg",
 	module,
 	"go.yaml.in/yaml/v4",
+	"golang.org/x/sync",
 	"golang.org/x/sys",
 	"golang.org/x/text",
 }

@@ -3,7 +3,9 @@
 package fsx
 
 import (
+	"bytes"
 	"io/fs"
+	"slices"
 	"syscall"
 	"unsafe"
 )
@@ -53,4 +55,109 @@ func ParseDirents(buf []byte, fn func(name []byte, typ fs.FileMode)) bool {
 		fn(name, DirentMode(typ))
 	}
 	return true
+}
+
+// Dirents reads the entries of one folder after another with getdents64
+// into memory it reuses (catalog's walk and lint's bundle walk): a folder
+// costs its getdents64 calls and no allocation per entry. Entry i's name
+// is valid until the next Read or Release.
+type Dirents struct {
+	raw   []byte
+	names []byte // each name followed by a NUL
+	ents  []direntRef
+}
+
+type direntRef struct {
+	off uint32 // where the name begins in names
+	n   uint32 // its length (a name is at most 255 bytes)
+	typ fs.FileMode
+}
+
+// MaxDirentNames bounds the name bytes of one folder Read reads, so that
+// an offset fits in 32 bits.
+const MaxDirentNames = 1 << 31
+
+// Read reads every entry of the open folder fd (but "." and ".."), in the
+// order the file system gives them, with a buffer of bufSize bytes for the
+// raw records (kept for the next Read). It reports false when the folder
+// could not be read, a record was malformed or the names passed
+// MaxDirentNames bytes; the caller then reads it some other way.
+func (d *Dirents) Read(fd, bufSize int) bool {
+	if len(d.raw) < bufSize {
+		d.raw = make([]byte, bufSize)
+	}
+	d.names, d.ents = d.names[:0], d.ents[:0]
+	for {
+		n, err := syscall.Getdents(fd, d.raw)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return false
+		}
+		if n <= 0 {
+			return true
+		}
+		ok := ParseDirents(d.raw[:n], func(name []byte, typ fs.FileMode) {
+			off := uint32(len(d.names))
+			d.names = append(d.names, name...)
+			d.names = append(d.names, 0)
+			d.ents = append(d.ents, direntRef{off: off, n: uint32(len(name)), typ: typ})
+		})
+		if !ok || len(d.names) > MaxDirentNames {
+			return false
+		}
+	}
+}
+
+// Len is the number of entries the last Read read.
+func (d *Dirents) Len() int { return len(d.ents) }
+
+// Type is entry i's type (DirentMode: ModeUnknown when the file system
+// did not say).
+func (d *Dirents) Type(i int) fs.FileMode { return d.ents[i].typ }
+
+// Name is entry i's name, aliasing d's memory.
+func (d *Dirents) Name(i int) string {
+	e := &d.ents[i]
+	return unsafe.String(&d.names[e.off], int(e.n))
+}
+
+// CName is entry i's name, NUL-terminated, for a system call (Fstatat).
+func (d *Dirents) CName(i int) *byte { return &d.names[d.ents[i].off] }
+
+// SortByName puts the entries in byte-wise name order, as os.ReadDir
+// lists them.
+func (d *Dirents) SortByName() {
+	slices.SortFunc(d.ents, func(a, b direntRef) int {
+		return bytes.Compare(d.names[a.off:a.off+a.n], d.names[b.off:b.off+b.n])
+	})
+}
+
+// Release lets go of the entries' memory when the last Read read more
+// than keep entries, so a large folder's is not held for the next.
+func (d *Dirents) Release(keep int) {
+	if len(d.ents) > keep {
+		d.names, d.ents = nil, nil
+	}
+}
+
+// Held reports whether d holds memory for entries.
+func (d *Dirents) Held() bool { return d.ents != nil || d.names != nil }
+
+// OpenDirAt opens the folder name (NUL-terminated) below the open folder
+// dirfd (AtFDCWD: the current folder) with O_RDONLY, O_DIRECTORY,
+// O_CLOEXEC and flags, retrying when a signal interrupts it.
+func OpenDirAt(dirfd int, name *byte, flags int) (int, syscall.Errno) {
+	for {
+		fd, _, e := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(dirfd), uintptr(unsafe.Pointer(name)),
+			uintptr(syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC|flags), 0, 0, 0)
+		if e == syscall.EINTR {
+			continue
+		}
+		if e != 0 {
+			return -1, e
+		}
+		return int(fd), 0
+	}
 }
