@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/mcpline"
 	"github.com/skillet-go/skillet/internal/testcorpus"
 )
 
@@ -241,5 +243,37 @@ func BenchmarkRefuse(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkRefuseStdio: a session over stdio (initialize, then one line
+// with a 4 MiB URI or id) with the server's cheap refusal ("cheap") and
+// without it ("decoded": the transport decodes the line and the SDK
+// answers, as before it: it refuses the URI and serves the 4 MiB id).
+func BenchmarkRefuseStdio(b *testing.B) {
+	s := newServer(b, newWorkspace(b), nil)
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"
+	for _, bc := range []struct{ name, line string }{
+		{"uri-4MiB", `{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"skill://` + strings.Repeat("a", 4<<20-200) + `"}}`},
+		{"id-4MiB", `{"jsonrpc":"2.0","id":"` + strings.Repeat("i", 4<<20-200) + `","method":"resources/read","params":{"uri":"skill://alpha/SKILL.md"}}`},
+	} {
+		for _, refuse := range []func([]byte) []byte{refuseLine, nil} {
+			name := bc.name + "/cheap"
+			if refuse == nil {
+				name = bc.name + "/decoded"
+			}
+			in := init + bc.line + "\n"
+			b.Run(name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					var out bytes.Buffer
+					err := s.Run(b.Context(), &mcpline.Transport{Reader: strings.NewReader(in), Writer: &out, Refuse: refuse})
+					if err != nil || !strings.Contains(out.String(), `"error"`) && (refuse != nil || !strings.Contains(out.String(), `"contents"`)) {
+						b.Fatalf("not answered: %v %.300s", err, out.String())
+					}
+				}
+			})
+		}
 	}
 }

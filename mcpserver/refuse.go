@@ -33,10 +33,8 @@ const batchCutoff = "2025-06-18"
 
 // refuseCheaply answers body (valid JSON, one HTTP request's) itself when
 // it must be refused for its shape, and reports whether it did: a batch
-// on a protocol without batches (400, the SDK's text), an id or a method
-// over its bound (-32600), a params.uri over its bound (-32602, with the
-// id when it is small). Names match as encoding/json matches them: in any
-// letter case, escapes decoded.
+// on a protocol without batches (400, the SDK's text), or a message
+// refusedShape refuses (400, its error response).
 func refuseCheaply(w http.ResponseWriter, r *http.Request, body []byte) bool {
 	i := skipSpace(body, 0)
 	if i < len(body) && body[i] == '[' {
@@ -46,8 +44,33 @@ func refuseCheaply(w http.ResponseWriter, r *http.Request, body []byte) bool {
 		}
 		return false
 	}
+	answer := refusedShape(body)
+	if answer == nil {
+		return false
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusBadRequest)
+	_, _ = w.Write(answer)
+	return true
+}
+
+// refuseLine is refusedShape for a line of the stdio transport, which may
+// be anything: a line that is not JSON is left to the transport.
+func refuseLine(line []byte) []byte {
+	if !json.Valid(line) {
+		return nil
+	}
+	return refusedShape(line)
+}
+
+// refusedShape returns the error response to msg (valid JSON, one message)
+// when its shape is refused, else nil: an id or a method over its bound
+// (-32600), a params.uri over its bound (-32602, with the id when it is
+// small). It reads msg in place, never decoding a copy. Names match as
+// encoding/json matches them: in any letter case, escapes decoded.
+func refusedShape(msg []byte) []byte {
 	var id, method, params []byte
-	eachMember(body, func(name string, v []byte) {
+	eachMember(msg, func(name string, v []byte) {
 		switch {
 		case strings.EqualFold(name, "id"):
 			id = v
@@ -57,25 +80,17 @@ func refuseCheaply(w http.ResponseWriter, r *http.Request, body []byte) bool {
 			params = v
 		}
 	})
-	refuse := func(raw json.RawMessage, code int64, msg string) bool {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusBadRequest)
-		if raw == nil {
-			_, _ = w.Write(mcpline.ErrorResponse(jsonrpc.ID{}, code, msg))
-		} else {
-			_, _ = w.Write(mcpline.ErrorResponseRawID(raw, code, msg))
-		}
-		return true
-	}
 	if len(id) > maxIDBytes {
-		return refuse(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: the id is %d bytes; at most %d", len(id), maxIDBytes))
+		return mcpline.ErrorResponse(jsonrpc.ID{}, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: the id is %d bytes; at most %d", len(id), maxIDBytes))
 	}
-	var rawID json.RawMessage
-	if len(id) > 0 {
-		rawID = bytes.TrimSpace(id)
+	refuse := func(code int64, text string) []byte {
+		if len(id) == 0 {
+			return mcpline.ErrorResponse(jsonrpc.ID{}, code, text)
+		}
+		return mcpline.ErrorResponseRawID(bytes.TrimSpace(id), code, text)
 	}
 	if len(method) > maxMethodBytes {
-		return refuse(rawID, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: the method is %d bytes; at most %d", len(method), maxMethodBytes))
+		return refuse(jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: the method is %d bytes; at most %d", len(method), maxMethodBytes))
 	}
 	var uri []byte
 	eachMember(params, func(name string, v []byte) {
@@ -84,9 +99,9 @@ func refuseCheaply(w http.ResponseWriter, r *http.Request, body []byte) bool {
 		}
 	})
 	if len(uri) > maxURIBytes {
-		return refuse(rawID, jsonrpc.CodeInvalidParams, fmt.Sprintf("the uri is %d bytes; at most %d (%s)", len(uri), maxURIBytes, clipURI(string(uri[:min(len(uri), 256)]))))
+		return refuse(jsonrpc.CodeInvalidParams, fmt.Sprintf("the uri is %d bytes; at most %d (%s)", len(uri), maxURIBytes, clipURI(string(uri[:min(len(uri), 256)]))))
 	}
-	return false
+	return nil
 }
 
 // eachMember calls fn with each member of data if it is a JSON object

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -51,6 +52,49 @@ func TestRefuseCheaply(t *testing.T) {
 				t.Errorf("HTTP %d %.300s\nwant %d with %q", resp.StatusCode, b, tt.status, tt.want)
 			}
 		})
+	}
+}
+
+// TestRefuseCheaplyStdio: over stdio, oversized ids, methods and URIs are
+// refused from the line as read, with the same answers as over HTTP (the
+// SDK, which decodes copies first, says nothing of sizes), and the
+// session goes on; a URI within its bound, a line that is not JSON and a
+// ping reach their usual answers.
+func TestRefuseCheaplyStdio(t *testing.T) {
+	s := newServer(t, newWorkspace(t), nil)
+	big := func(n int) string { return strings.Repeat("a", n) }
+	read := func(id, uriName, uri string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"method":"resources/read","params":{"` + uriName + `":"` + uri + `"}}`
+	}
+	cases := []struct{ line, want string }{
+		{`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`, `"id":1,"result"`},
+		{read("2", "uri", "skill://"+big(maxURIBytes)), `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"the uri is 16394 bytes; at most 16384`},
+		{read("3", "URI", "skill://"+big(1<<20)), `"id":3,"error":{"code":-32602,"message":"the uri is 1048586 bytes`},
+		{read(`"`+big(1<<20)+`"`, "uri", "skill://alpha/SKILL.md"), `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: the id is 1048578 bytes; at most 1024"}}`},
+		{`{"jsonrpc":"2.0","id":4,"method":"` + big(maxMethodBytes) + `"}`, `"id":4,"error":{"code":-32600,"message":"invalid request: the method is 1026 bytes`},
+		{read("5", "uri", "skill://"+big(maxURIBytes-10)), `"id":5,"error":{"code":-32602,"message":"no skill`},
+		{`not json ` + big(1<<20), `"id":null,"error":{"code":-32700`},
+		{`{"jsonrpc":"2.0","id":6,"method":"ping"}`, `{"jsonrpc":"2.0","id":6,"result":{}}`},
+	}
+	var in strings.Builder
+	for i, c := range cases {
+		in.WriteString(c.line + "\n")
+		if i == 0 {
+			in.WriteString(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+		}
+	}
+	var out bytes.Buffer
+	if err := s.RunStdio(t.Context(), strings.NewReader(in.String()), &out); err != nil {
+		t.Fatal(err)
+	}
+	answers := strings.Split(strings.TrimSpace(out.String()), "\n")
+	for _, c := range cases {
+		if !slices.ContainsFunc(answers, func(a string) bool { return strings.Contains(a, c.want) }) {
+			t.Errorf("no answer with %q to %.80s...; answers:\n%.2000s", c.want, c.line, out.String())
+		}
+	}
+	if len(answers) != len(cases) {
+		t.Errorf("%d answers to %d requests", len(answers), len(cases))
 	}
 }
 

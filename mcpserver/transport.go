@@ -452,9 +452,11 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, opts *HTTPOptions) 
 // line) on in and out, as [Server.Run] does; unlike the SDK's
 // mcp.StdioTransport, a line that is not JSON or not a JSON-RPC message
 // gets an error response (-32700, -32600) and a line over 4 MiB is skipped
-// with -32600 instead of ending the session (docs/mcp.md).
+// with -32600 instead of ending the session (docs/mcp.md); an id, method
+// or URI over its bound is refused from the line as read, as over HTTP
+// (docs/serving.md#limits).
 func (s *Server) RunStdio(ctx context.Context, in io.Reader, out io.Writer) error {
-	return s.Run(ctx, &mcpline.Transport{Reader: in, Writer: out})
+	return s.Run(ctx, &mcpline.Transport{Reader: in, Writer: out, Refuse: refuseLine})
 }
 
 // Run serves one client over t (for example &mcp.StdioTransport{}) until

@@ -35,6 +35,12 @@ type Transport struct {
 	Writer io.Writer
 	// MaxLineBytes bounds one message (0: DefaultMaxLineBytes).
 	MaxLineBytes int
+	// Refuse, when set, sees each line that is no batch before it is
+	// decoded (the line as read, which may be anything); an answer it
+	// returns is written in place of the message's, and the line is
+	// dropped. The server refuses there what is too large to decode
+	// (docs/serving.md#limits).
+	Refuse func(line []byte) []byte
 }
 
 // Connect implements [mcp.Transport].
@@ -43,7 +49,7 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 	if limit <= 0 {
 		limit = DefaultMaxLineBytes
 	}
-	c := &lineConn{w: t.Writer, in: make(chan lineMsg), closed: make(chan struct{})}
+	c := &lineConn{w: t.Writer, refuse: t.Refuse, in: make(chan lineMsg), closed: make(chan struct{})}
 	go c.read(bufio.NewReaderSize(t.Reader, 64<<10), limit)
 	return c, nil
 }
@@ -55,6 +61,7 @@ type lineMsg struct {
 
 type lineConn struct {
 	w         io.Writer
+	refuse    func([]byte) []byte
 	writeMu   sync.Mutex
 	in        chan lineMsg
 	closed    chan struct{}
@@ -85,7 +92,9 @@ func (c *lineConn) read(r *bufio.Reader, limit int) {
 }
 
 // readLine reads up to the next newline. A line over limit is read to its
-// end and dropped (tooLong).
+// end and dropped (tooLong). A long line's buffer doubles as it grows,
+// so reading it allocates about twice its length (append grows a large
+// slice by a quarter: five times).
 func readLine(r *bufio.Reader, limit int) (line []byte, tooLong bool, err error) {
 	for {
 		chunk, err := r.ReadSlice('\n')
@@ -93,6 +102,9 @@ func readLine(r *bufio.Reader, limit int) (line []byte, tooLong bool, err error)
 			if len(line)+len(chunk) > limit+2 { // + "\r\n"
 				tooLong, line = true, nil
 			} else {
+				if len(line)+len(chunk) > cap(line) {
+					line = append(make([]byte, 0, max(2*cap(line), len(line)+len(chunk))), line...)
+				}
 				line = append(line, chunk...)
 			}
 		}
@@ -115,6 +127,12 @@ func (c *lineConn) decode(line []byte, tooLong bool, limit int) jsonrpc.Message 
 	case bytes.HasPrefix(bytes.TrimSpace(line), []byte("[")):
 		code, msg = jsonrpc.CodeInvalidRequest, "JSON-RPC batches are not supported (MCP dropped them in 2025-06-18)"
 	default:
+		if c.refuse != nil {
+			if answer := c.refuse(bytes.TrimSpace(line)); answer != nil {
+				_ = c.writeRaw(answer)
+				return nil
+			}
+		}
 		if raw := RequestID(line); raw != nil {
 			if err := CheckID(raw); err != nil {
 				_ = c.writeRaw(ErrorResponseRawID(bytes.TrimSpace(raw), jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error()))
