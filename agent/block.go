@@ -49,7 +49,7 @@ func ParseFormat(s string) (Format, error) {
 	return "", fmt.Errorf("%w %q (known: xml, markdown, json)", ErrUnknownFormat, s)
 }
 
-// BlockOptions configure [Render] and [RenderListing]. A nil *BlockOptions
+// BlockOptions configure [RenderListing]. A nil *BlockOptions
 // means the zero value: XML, tool use_skill, descriptions cut at 240
 // characters, no budget, the default preamble, file paths as locations.
 type BlockOptions struct {
@@ -209,12 +209,12 @@ func (b *Block) Diagnostic(path string) (d skill.Diagnostic, ok bool) {
 	}, true
 }
 
-// Render renders the catalog block of skills, in their order. Hidden skills
+// renderSkills renders the catalog block of skills, in their order. Hidden skills
 // (disable-model-invocation) are left out and named in Block.Hidden; every
 // other skill is shown, whatever its Listed flag: the slice is the caller's
 // choice (Brute: "objects you built yourself"). The error comes only
 // from a caller's Template.
-func Render(skills []*catalog.Skill, opts *BlockOptions) (*Block, error) {
+func renderSkills(skills []*catalog.Skill, opts *BlockOptions) (*Block, error) {
 	var shown, hidden []*catalog.Skill
 	for _, s := range skills {
 		if s == nil {

@@ -10,7 +10,7 @@
 // wires it to an agent loop (the system prompt, the tool definition, a
 // call, the session).
 //
-// [Render] and [RenderListing] write the catalog block (XML, Markdown, JSON
+// [RenderListing] writes the catalog block (XML, Markdown, JSON
 // or a text/template from [ParseTemplate]), escaped, cut to budget, hidden
 // skills left out; [Block] says what was cut (docs/disclosure.md#catalog-block).
 // [Tool] is the transport-neutral load tool: [Tool.Definition] for a

@@ -18,7 +18,7 @@ type Layer interface {
 // Text is a layer of fixed text.
 type Text string
 
-// Render returns t.
+// renderSkills returns t.
 func (t Text) Render(context.Context) (string, error) { return string(t), nil }
 
 // layerFunc adapts a function to [Layer].
@@ -242,14 +242,14 @@ func New(ctx context.Context, c *catalog.Catalog, opts *Options) (*Wiring, error
 func (s *Wiring) Tool() *Tool { return s.tool }
 
 // Session returns the tool's session.
-func (s *Wiring) Session() *Session { return s.tool.Session() }
+func (s *Wiring) Session() *Session { return s.tool.session }
 
 // Block renders the catalog block now: of the caller's list when one was
 // given, else of the catalog's current listing ([RenderListing]). The error
 // is ctx's or a caller's template's.
 func (s *Wiring) Block(ctx context.Context) (*Block, error) {
 	if s.own != nil {
-		return Render(s.own, &s.block)
+		return renderSkills(s.own, &s.block)
 	}
 	l, err := s.c.List(ctx)
 	if err != nil {

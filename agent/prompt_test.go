@@ -133,8 +133,9 @@ func TestSkillsOwnList(t *testing.T) {
 	if len(b.Entries) != 2 {
 		t.Errorf("discovered block: %d entries", len(b.Entries))
 	}
-	if all.Session() != all.Tool().Session() {
-		t.Error("accessors")
+	all.Tool().Call(ctx, []byte(`{"name": "commit-message"}`))
+	if loads := all.Session().Skills(); len(loads) != 1 || loads[0] != "commit-message" {
+		t.Errorf("the tool's loads are not the session's: %v", loads)
 	}
 }
 

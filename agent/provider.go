@@ -28,7 +28,7 @@ var ErrUnknownAPI = errors.New("unknown tool API (want anthropic, openai-chat, o
 // https://modelcontextprotocol.io/specification/2025-11-25/server/tools.
 // The error wraps ErrUnknownAPI, or is the schema's marshalling error.
 func (d *Definition) For(api string) (map[string]any, error) {
-	schema, err := d.SchemaMap()
+	schema, err := d.schemaMap()
 	if err != nil {
 		return nil, err
 	}

@@ -40,14 +40,14 @@ const (
 	maxNamesInError = 100
 )
 
-// Input is the load tool's argument object (docs/disclosure.md#load-tool). Every field is
+// input is the load tool's argument object (docs/disclosure.md#load-tool). Every field is
 // optional; which ones are set selects the call:
 //
 //	{}                              list the available skills (Kestrel)
 //	{"name": N}                     load skill N's instructions
 //	{"name": N, "path": P}          read bundled file P of skill N
 //	{"query": Q}                    search every skill for Q
-type Input struct {
+type input struct {
 	Name  string `json:"name,omitempty" jsonschema:"The name of the skill to load, exactly as listed. Leave it out to list the available skills."`
 	Path  string `json:"path,omitempty" jsonschema:"A file of the skill to read instead of its instructions, relative to the skill's base directory, for example references/guide.md. Needs name."`
 	Query string `json:"query,omitempty" jsonschema:"Words describing the task, to search every skill by name, description and when-to-use, including skills not listed in the prompt. Use without name."`
@@ -203,9 +203,6 @@ func NewTool(c *catalog.Catalog, opts *ToolOptions) *Tool {
 // Name returns the tool's name.
 func (t *Tool) Name() string { return t.name }
 
-// Session returns the session the tool records loads on.
-func (t *Tool) Session() *Session { return t.session }
-
 // describe returns the tool's description for the model.
 func (t *Tool) describe() string {
 	if t.description != "" {
@@ -221,9 +218,9 @@ const defaultToolDescription = "Loads an Agent Skill: instructions for one kind 
 	`with {"name": NAME, "path": PATH} to read one of the skill's bundled files, ` +
 	`with {"query": WORDS} to search for a skill that is not listed, and with {} to list the skills.`
 
-// baseSchema is the schema inferred from Input, computed once.
+// baseSchema is the schema inferred from input, computed once.
 var baseSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
-	return jsonschema.For[Input](nil)
+	return jsonschema.For[input](nil)
 })
 
 func (t *Tool) schemaFor(l *catalog.Listing) (*jsonschema.Schema, error) {
@@ -257,10 +254,10 @@ type Definition struct {
 	InputSchema *jsonschema.Schema `json:"inputSchema"`
 }
 
-// SchemaMap returns the input schema as a generic JSON object, the type
+// schemaMap returns the input schema as a generic JSON object, the type
 // provider SDKs take (openai.FunctionParameters is a map[string]any; the
 // Anthropic SDK takes its "properties").
-func (d *Definition) SchemaMap() (map[string]any, error) {
+func (d *Definition) schemaMap() (map[string]any, error) {
 	data, err := json.Marshal(d.InputSchema)
 	if err != nil {
 		return nil, err
@@ -300,13 +297,13 @@ func (t *Tool) Definition(ctx context.Context) (*Definition, error) {
 // a JSON object, hold a key other than name, path and query, give a
 // non-string value, or are over 64 KiB get an error result that
 // says what is wrong and how to call the tool, so the model can retry.
-// Valid arguments run as [Tool.Invoke].
+// Valid arguments run as invoke.
 func (t *Tool) Call(ctx context.Context, args json.RawMessage) Result {
 	in, err := parseInput(args)
 	if err != nil {
 		return errorResult("invalid arguments for %s: %v. %s", t.name, err, t.usage())
 	}
-	return t.Invoke(ctx, in)
+	return t.invoke(ctx, in)
 }
 
 // usage is the sentence error results end with.
@@ -315,8 +312,8 @@ func (t *Tool) usage() string {
 }
 
 // parseInput decodes the tool's raw arguments strictly.
-func parseInput(args json.RawMessage) (Input, error) {
-	var in Input
+func parseInput(args json.RawMessage) (input, error) {
+	var in input
 	if len(args) > maxArgumentBytes {
 		return in, fmt.Errorf("the arguments are %d bytes, over the %d-byte limit", len(args), maxArgumentBytes)
 	}
@@ -357,7 +354,7 @@ func parseInput(args json.RawMessage) (Input, error) {
 			continue
 		}
 		if err := json.Unmarshal(raw, f.dst); err != nil {
-			return Input{}, fmt.Errorf("%q must be a string, not %s", f.key, jsonKind(raw))
+			return input{}, fmt.Errorf("%q must be a string, not %s", f.key, jsonKind(raw))
 		}
 	}
 	return in, nil
@@ -408,7 +405,7 @@ func (t *Tool) visibleNames(l *catalog.Listing) []string {
 	return names
 }
 
-// Invoke runs the tool on decoded arguments; see [Input] for the calls.
+// invoke runs the tool on decoded arguments; see input for the calls.
 // It lists the catalog first (cheap when nothing changed, docs/discovery.md#caching), so every
 // result reflects the skills on disk now. It never panics and always
 // returns a result:
@@ -428,7 +425,7 @@ func (t *Tool) visibleNames(l *catalog.Listing) []string {
 //   - unknown name: an error result with the closest names and the
 //     available ones.
 //   - query: the best matching skills ([catalog.Listing.Search]).
-func (t *Tool) Invoke(ctx context.Context, in Input) Result {
+func (t *Tool) invoke(ctx context.Context, in input) Result {
 	if err := ctx.Err(); err != nil {
 		return errorResult("the call was cancelled: %v", err)
 	}

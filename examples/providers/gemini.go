@@ -23,14 +23,10 @@ func RunGemini(ctx context.Context, client *genai.Client, skills *agent.Wiring, 
 		if err != nil {
 			return "", err
 		}
-		schema, err := def.SchemaMap()
-		if err != nil {
-			return "", err
-		}
 		resp, err := client.Models.GenerateContent(ctx, model, contents, &genai.GenerateContentConfig{
 			SystemInstruction: genai.NewContentFromText(system, genai.RoleUser),
 			Tools: []*genai.Tool{{FunctionDeclarations: []*genai.FunctionDeclaration{
-				{Name: def.Name, Description: def.Description, ParametersJsonSchema: schema}}}},
+				{Name: def.Name, Description: def.Description, ParametersJsonSchema: def.InputSchema}}}},
 		})
 		if err != nil {
 			return "", err

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -83,7 +84,14 @@ func showRun(ctx context.Context, opts *ShowOptions) error {
 		name = foldName(l, name)
 	}
 	tool := agent.NewTool(c, &agent.ToolOptions{AllowHidden: true})
-	res := tool.Invoke(ctx, agent.Input{Name: name, Path: opts.File})
+	args, err := json.Marshal(struct {
+		Name string `json:"name"`
+		Path string `json:"path,omitempty"`
+	}{name, opts.File})
+	if err != nil {
+		return err
+	}
+	res := tool.Call(ctx, args)
 	if opts.JSON {
 		if err := outfmt.JSON(opts.IO.Out, showJSON{Tool: tool.Name(), Name: opts.Name, Path: opts.File, Text: res.Text, IsError: res.IsError}); err != nil {
 			return err
