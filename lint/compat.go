@@ -175,19 +175,36 @@ type hostView struct {
 	p     *profile.Profile
 	list  *catalogx.HostListing
 	files map[string]*catalogx.HostFile // by catalogx.FileKey
+	keys  fileKeys
 }
 
-// hostViews lists the workspace of copts as each profile of ps does.
-func hostViews(ctx context.Context, copts *catalog.Options, ps []*profile.Profile) ([]*hostView, error) {
+// fileKeys remembers catalogx.FileKey of each path, which resolves the
+// symlinks of every folder on the path (a lstat a path element): --compat
+// asks for the key of each file once per host profile and once more per
+// verdict, the same answer each time within a run.
+type fileKeys map[string]string
+
+func (k fileKeys) of(p string) string {
+	key, ok := k[p]
+	if !ok {
+		key = catalogx.FileKey(p)
+		k[p] = key
+	}
+	return key
+}
+
+// hostViews lists the workspace of copts as each profile of ps does; their
+// file keys come from keys.
+func hostViews(ctx context.Context, copts *catalog.Options, ps []*profile.Profile, keys fileKeys) ([]*hostView, error) {
 	out := make([]*hostView, 0, len(ps))
 	for _, p := range ps {
 		hl, err := catx.HostFiles(ctx, p, copts)
 		if err != nil {
 			return nil, err
 		}
-		hv := &hostView{p: p, list: hl, files: make(map[string]*catalogx.HostFile, len(hl.Files))}
+		hv := &hostView{p: p, list: hl, files: make(map[string]*catalogx.HostFile, len(hl.Files)), keys: keys}
 		for i := range hl.Files {
-			if k := catalogx.FileKey(hl.Files[i].Path); hv.files[k] == nil {
+			if k := keys.of(hl.Files[i].Path); hv.files[k] == nil {
 				hv.files[k] = &hl.Files[i]
 			}
 		}
@@ -214,7 +231,7 @@ func hostProfiles() []*profile.Profile {
 // and what to do.
 func (hv *hostView) verdict(path, root string) HostCompat {
 	h := HostCompat{Host: hv.p.Name}
-	f := hv.files[catalogx.FileKey(path)]
+	f := hv.files[hv.keys.of(path)]
 	if f == nil {
 		h.Verdict = verdictNotLoaded
 		h.Reason, h.Remedy = hv.list.Where(path, root)
@@ -248,14 +265,14 @@ type compatFile struct {
 // compatFiles are the files of the report in scope: skillet's candidates,
 // then each host's files not among them (by catalogx.FileKey), so that a
 // file in .codex/skills or .qwen/skills gets a verdict whatever --preset is.
-func compatFiles(cands []*candidate, views []*hostView, scope []string) []compatFile {
+func compatFiles(cands []*candidate, views []*hostView, scope []string, keys fileKeys) []compatFile {
 	var out []compatFile
 	seen := map[string]bool{}
 	for _, cd := range cands {
 		if cd.Ignored || (scope != nil && !inScope(cd.Path, scope)) {
 			continue
 		}
-		if k := catalogx.FileKey(cd.Path); !seen[k] {
+		if k := keys.of(cd.Path); !seen[k] {
 			seen[k] = true
 			out = append(out, compatFile{path: cd.Path, root: cd.Root, flat: cd.Flat, cd: cd})
 		}
@@ -265,7 +282,7 @@ func compatFiles(cands []*candidate, views []*hostView, scope []string) []compat
 			if scope != nil && !inScope(f.Path, scope) {
 				continue
 			}
-			if k := catalogx.FileKey(f.Path); !seen[k] {
+			if k := keys.of(f.Path); !seen[k] {
 				seen[k] = true
 				out = append(out, compatFile{path: f.Path, root: f.Root, flat: !strings.EqualFold(filepath.Base(f.Path), catalog.SkillFile)})
 			}

@@ -199,10 +199,11 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 	var views []*hostView
 	var judged []compatFile
 	if opts.Compat || len(hosts) > 0 {
-		if views, err = hostViews(ctx, &copts, hostProfiles()); err != nil {
+		keys := fileKeys{}
+		if views, err = hostViews(ctx, &copts, hostProfiles(), keys); err != nil {
 			return nil, err
 		}
-		judged = compatFiles(st.cands, views, scope)
+		judged = compatFiles(st.cands, views, scope, keys)
 	}
 	var targets []*hostView
 	for _, hv := range views {
