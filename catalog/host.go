@@ -174,6 +174,7 @@ type hostSearch struct {
 	cands   []*hostCand
 	onStack map[string]bool
 	diags   []skill.Diagnostic
+	share   *hostShare // nil: each folder read here
 }
 
 func (h *hostSearch) run() {
@@ -193,7 +194,7 @@ func (h *hostSearch) dir(dir, real string, depth int, skipped, inSkill, viaLink 
 	h.folders++
 	h.onStack[real] = true
 	defer delete(h.onStack, real)
-	entries, err := os.ReadDir(dir)
+	entries, err := h.share.readDir(dir)
 	if err != nil {
 		return
 	}
@@ -333,22 +334,58 @@ func discoveryReason(p *profile.Profile, c *hostCand) string {
 // (judgeCandidates, then precedence, disclosure and the token share), and
 // the listing of the verdicts (hostListing).
 func (c *Catalog) hostList(ctx context.Context) (*Listing, []hostVerdict, error) {
+	h, err := c.hostJudge(ctx, nil, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return h.l, h.finish(), nil
+}
+
+// hostJudged is a host listing judged file by file, before name clashes,
+// disclosure and the token share are settled (finish).
+type hostJudged struct {
+	c        *Catalog
+	l        *Listing
+	cands    []*hostCand
+	diags    []skill.Diagnostic
+	verdicts []hostVerdict
+}
+
+// hostJudge searches the roots of the catalog's profile (folders read
+// through share, when not nil) and judges each candidate. With pending not
+// nil, the files to read and parse are appended to it instead of read:
+// the caller reads them (readPending) before finish.
+func (c *Catalog) hostJudge(ctx context.Context, share *hostShare, pending *[]pendingRead) (*hostJudged, error) {
 	p := c.profile
 	l := &Listing{Workspace: c.workspace}
 	roots := c.hostListRoots(p)
 	for _, r := range roots {
 		l.Roots = append(l.Roots, r.Root)
 	}
-	cands, diags := hostCandidates(ctx, p, roots)
+	cands, diags := hostCandidates(ctx, p, roots, share)
 	if err := ctx.Err(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	verdicts := judgeCandidates(p, cands)
-	applyPrecedence(p, verdicts)
-	applyDisclosure(p, verdicts)
-	applyTokenShare(p, verdicts, c.env.home)
-	l.Diagnostics = c.hostListing(p, l, verdicts, cands, append(c.startDiags(), diags...))
-	return l, verdicts, nil
+	return &hostJudged{c: c, l: l, cands: cands, diags: diags, verdicts: judgeCandidates(p, cands, pending)}, nil
+}
+
+// finish settles the verdicts (settle), fills the listing, and returns
+// the verdicts.
+func (h *hostJudged) finish() []hostVerdict {
+	c := h.c
+	h.settle()
+	h.l.Diagnostics = c.hostListing(c.profile, h.l, h.verdicts, h.cands, append(c.startDiags(), h.diags...))
+	return h.verdicts
+}
+
+// settle settles name clashes, disclosure and the token share: the
+// verdicts are then final (hostListing changes none of them).
+func (h *hostJudged) settle() []hostVerdict {
+	p := h.c.profile
+	applyPrecedence(p, h.verdicts)
+	applyDisclosure(p, h.verdicts)
+	applyTokenShare(p, h.verdicts, h.c.env.home)
+	return h.verdicts
 }
 
 // hostListRoots are the roots profile p reads for the catalog, in
@@ -373,7 +410,7 @@ func (c *Catalog) hostListRoots(p *profile.Profile) []*hostRoot {
 // hostCandidates searches every root for skill files: in root order, and
 // by path within a root (the order the engine takes them in). A root that
 // is a file is its one candidate.
-func hostCandidates(ctx context.Context, p *profile.Profile, roots []*hostRoot) ([]*hostCand, []skill.Diagnostic) {
+func hostCandidates(ctx context.Context, p *profile.Profile, roots []*hostRoot, share *hostShare) ([]*hostCand, []skill.Diagnostic) {
 	var cands []*hostCand
 	var diags []skill.Diagnostic
 	for _, r := range roots {
@@ -382,7 +419,7 @@ func hostCandidates(ctx context.Context, p *profile.Profile, roots []*hostRoot) 
 				depth: 1, flat: filepath.Base(r.Path) != SkillFile})
 			continue
 		}
-		h := &hostSearch{ctx: ctx, p: p, root: r}
+		h := &hostSearch{ctx: ctx, p: p, root: r, share: share}
 		h.run()
 		if p.Symlinks.ResolveRoot && r.Exists {
 			resolveRootLink(r, h.cands)
@@ -413,7 +450,7 @@ func resolveRootLink(r *hostRoot, cands []*hostCand) {
 // judgeCandidates is what profile p's host does with each candidate, in
 // order, before name clashes are settled: whether it discovers the file,
 // reads it (once, with Symlinks.SameFileOnce) and loads what it parses.
-func judgeCandidates(p *profile.Profile, cands []*hostCand) []hostVerdict {
+func judgeCandidates(p *profile.Profile, cands []*hostCand, pending *[]pendingRead) []hostVerdict {
 	verdicts := make([]hostVerdict, len(cands))
 	seenReal := map[string]int{}
 	for i, cd := range cands {
@@ -443,6 +480,10 @@ func judgeCandidates(p *profile.Profile, cands []*hostCand) []hostVerdict {
 			}
 			seenReal[cd.real] = i
 		}
+		if pending != nil {
+			*pending = append(*pending, pendingRead{p: p, v: v, path: cd.path, flat: cd.flat})
+			continue
+		}
 		readVerdict(p, v, cd.path, cd.flat)
 	}
 	return verdicts
@@ -452,6 +493,12 @@ func judgeCandidates(p *profile.Profile, cands []*hostCand) []hostVerdict {
 // host does, and fills v with the verdict.
 func readVerdict(p *profile.Profile, v *hostVerdict, file string, flat bool) {
 	data, err := hostRead(file, p.Parse.MaxSkillBytes)
+	parseVerdict(p, v, file, flat, data, err)
+}
+
+// parseVerdict fills v with the verdict on the file's bytes as the host
+// read them (data, or the error of the read).
+func parseVerdict(p *profile.Profile, v *hostVerdict, file string, flat bool, data []byte, err error) {
 	if err != nil {
 		v.Reason = "the file cannot be read: " + errText(err)
 		return
@@ -689,6 +736,20 @@ func hostRead(p string, max int) ([]byte, error) {
 // file under its roots, in precedence order, and the catalog that listed
 // them. lint reads it for its compatibility report (hostFiles).
 func hostVerdicts(ctx context.Context, p *profile.Profile, opts *Options) (*Catalog, []hostVerdict, error) {
+	c, err := hostCatalog(ctx, p, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	_, vs, err := c.hostList(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, notExcluded(vs), nil
+}
+
+// hostCatalog is the catalog that applies profile p to the workspace and
+// home of opts (hostVerdicts).
+func hostCatalog(ctx context.Context, p *profile.Profile, opts *Options) (*Catalog, error) {
 	o := Options{}
 	if opts != nil {
 		o = *opts
@@ -697,20 +758,22 @@ func hostVerdicts(ctx context.Context, p *profile.Profile, opts *Options) (*Cata
 	o.Preset = p.Name
 	c, err := New(ctx, &o)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	c.profile = p
-	_, vs, err := c.hostList(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
+	return c, nil
+}
+
+// notExcluded is vs without the copies the host reads once (excluded), in
+// place.
+func notExcluded(vs []hostVerdict) []hostVerdict {
 	out := vs[:0]
 	for _, v := range vs {
 		if !v.excluded {
 			out = append(out, v)
 		}
 	}
-	return c, out, nil
+	return out
 }
 
 // listHost is List for a host profile: no cache (a preset is for one look
@@ -729,6 +792,7 @@ func (c *Catalog) listHost(ctx context.Context) (*Listing, error) {
 func init() {
 	catalogx.Register(&catalogx.Hooks[Catalog, Options, Listing, Skill, File]{
 		HostFiles:     hostFiles,
+		HostFilesAll:  hostFilesAll,
 		HostFolders:   func(p *profile.Profile, c *Catalog) []string { return c.hostFolders(p) },
 		Candidates:    func(l *Listing) []*candidateFile { return l.candidates },
 		ReadIgnored:   func(c *Catalog) { c.ignored = true },

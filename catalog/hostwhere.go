@@ -20,11 +20,17 @@ func hostFiles(ctx context.Context, p *profile.Profile, opts *Options) (*catalog
 	if err != nil {
 		return nil, err
 	}
+	return hostListingOf(c, p, vs), nil
+}
+
+// hostListingOf is the catalogx.HostListing of verdicts vs of profile p,
+// listed by catalog c.
+func hostListingOf(c *Catalog, p *profile.Profile, vs []hostVerdict) *catalogx.HostListing {
 	hl := &catalogx.HostListing{Where: func(file, root string) (string, string) { return c.hostWhere(p, file, root) }}
 	for _, v := range vs {
 		hl.Files = append(hl.Files, catalogx.HostFile{Verdict: v.Verdict, Path: v.Path, Root: v.Root, Scope: string(v.Scope)})
 	}
-	return hl, nil
+	return hl
 }
 
 // hostFolders are the project folders profile p reads when started in the

@@ -170,7 +170,7 @@ type Break struct {
 
 // hostView is what one host profile does with the skill files of the
 // workspace: its `skillet list --preset` listing from the same working
-// folder (catx.HostFiles), by file.
+// folder (catx.HostFilesAll), by file.
 type hostView struct {
 	p     *profile.Profile
 	list  *catalogx.HostListing
@@ -193,15 +193,17 @@ func (k fileKeys) of(p string) string {
 	return key
 }
 
-// hostViews lists the workspace of copts as each profile of ps does; their
+// hostViews lists the workspace of copts as each profile of ps does, the
+// folders and files they share read once (catalogx.HostFilesAll); their
 // file keys come from keys.
 func hostViews(ctx context.Context, copts *catalog.Options, ps []*profile.Profile, keys fileKeys) ([]*hostView, error) {
+	hls, err := catx.HostFilesAll(ctx, ps, copts)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]*hostView, 0, len(ps))
-	for _, p := range ps {
-		hl, err := catx.HostFiles(ctx, p, copts)
-		if err != nil {
-			return nil, err
-		}
+	for i, p := range ps {
+		hl := hls[i]
 		hv := &hostView{p: p, list: hl, files: make(map[string]*catalogx.HostFile, len(hl.Files)), keys: keys}
 		for i := range hl.Files {
 			if k := keys.of(hl.Files[i].Path); hv.files[k] == nil {

@@ -87,6 +87,12 @@ type Hooks[C, O, L, S, F any] struct {
 	// does. lint --compat and --target judge each file by it, so a verdict
 	// says whether the host reads the folder a file sits in.
 	HostFiles func(ctx context.Context, p *profile.Profile, opts *O) (*HostListing, error)
+	// HostFilesAll is HostFiles for each profile of ps, in order, with
+	// each folder listed and each skill file read once for all of them (a
+	// file's bytes are let go once every profile that reads it parsed
+	// it); each profile judges, parses and ranks with its own rules.
+	// lint --compat and --target judge every host by it.
+	HostFilesAll func(ctx context.Context, ps []*profile.Profile, opts *O) ([]*HostListing, error)
 	// HostFolders returns the project folders profile p reads when
 	// started in the workspace of c, absolute, in the host's order: the
 	// workspace's and those of the parents its walk-up reads. skillet new

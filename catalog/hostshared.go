@@ -1,0 +1,109 @@
+package catalog
+
+import (
+	"context"
+	"os"
+
+	"github.com/skillet-go/skillet/internal/catalogx"
+	"github.com/skillet-go/skillet/internal/profile"
+)
+
+// What the host listings of one lint --compat run share
+// (catalogx.HostFilesAll). Every profile searches the same extra roots,
+// and often the same project folders: each folder is listed once for all
+// of them (hostShare), and each skill file is read once (for each size
+// limit a profile reads it to) and parsed by every profile that reads it,
+// one file after another, its bytes let go before the next file is read
+// (readPending). Each profile still judges, parses and ranks by its own
+// rules; only the reading is shared.
+
+// hostShare holds the folders the profiles' searches listed (os.ReadDir),
+// by path. Not safe for concurrent use: the searches run one after another.
+type hostShare struct {
+	dirs map[string]sharedDir
+}
+
+type sharedDir struct {
+	entries []os.DirEntry
+	err     error
+}
+
+// readDir is os.ReadDir, once per folder when s is not nil.
+func (s *hostShare) readDir(dir string) ([]os.DirEntry, error) {
+	if s == nil {
+		return os.ReadDir(dir)
+	}
+	d, ok := s.dirs[dir]
+	if !ok {
+		d.entries, d.err = os.ReadDir(dir)
+		s.dirs[dir] = d
+	}
+	return d.entries, d.err
+}
+
+// pendingRead is a file a profile discovered and reads: its verdict waits
+// for the bytes (judgeCandidates with pending).
+type pendingRead struct {
+	p    *profile.Profile
+	v    *hostVerdict
+	path string
+	flat bool
+}
+
+// readPending reads each file of pending once for each size limit and
+// gives the bytes to every verdict that waits for them (parseVerdict), in
+// the order the files were first asked for. The verdicts keep no parsed
+// skill (Skill is nil): what lint reads of a host's listing is the verdict
+// (catalogx.HostFile), and a parsed skill for every profile and file would
+// be held until the last file is read.
+func readPending(pending []pendingRead) {
+	type key struct {
+		path string
+		max  int
+	}
+	waiting := make(map[key][]int, len(pending))
+	var order []key
+	for i, pr := range pending {
+		k := key{pr.path, pr.p.Parse.MaxSkillBytes}
+		if _, ok := waiting[k]; !ok {
+			order = append(order, k)
+		}
+		waiting[k] = append(waiting[k], i)
+	}
+	for _, k := range order {
+		data, err := hostRead(k.path, k.max)
+		for _, i := range waiting[k] {
+			pr := &pending[i]
+			parseVerdict(pr.p, pr.v, pr.path, pr.flat, data, err)
+			pr.v.Skill = nil
+		}
+	}
+}
+
+// hostFilesAll is catalogx.HostFilesAll: hostFiles for each profile of
+// ps, in order, their folders listed and their files read once for all.
+// Its verdicts are those of hostFiles; no listing of skills is built.
+func hostFilesAll(ctx context.Context, ps []*profile.Profile, opts *Options) ([]*catalogx.HostListing, error) {
+	share := &hostShare{dirs: map[string]sharedDir{}}
+	var pending []pendingRead
+	judged := make([]*hostJudged, 0, len(ps))
+	for _, p := range ps {
+		c, err := hostCatalog(ctx, p, opts)
+		if err != nil {
+			return nil, err
+		}
+		h, err := c.hostJudge(ctx, share, &pending)
+		if err != nil {
+			return nil, err
+		}
+		h.cands, h.l = nil, nil // settle needs neither; hostListing, which does, is not run
+		judged = append(judged, h)
+	}
+	share.dirs = nil // the searches are done
+	readPending(pending)
+	out := make([]*catalogx.HostListing, 0, len(ps))
+	for i, h := range judged {
+		out = append(out, hostListingOf(h.c, ps[i], notExcluded(h.settle())))
+	}
+	return out, nil
+}
