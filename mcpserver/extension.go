@@ -10,23 +10,40 @@ import (
 	"github.com/skillet-go/skillet/mcpserver/skillsext"
 )
 
-// newProtocol reports whether the request speaks protocol 2026-07-28 or
-// later: from the request's own _meta (the sessionless protocol, SEP-2575),
-// else from what the session negotiated. A session that began with
-// initialize never negotiates 2026-07-28, which has no initialize: the SDK
-// answers a client asking for it (or anything later) with 2025-11-25, so
-// the version the client asked for, in its InitializeParams, is not the
-// session's.
+// newFields is the one place that decides which protocol's fields an MCP
+// result carries: it reports whether a result for a request of protocol
+// version carries those protocol 2026-07-28 added (SEP-2575, SEP-2549):
+// resultType "complete", the server's identity in _meta and, on cacheable
+// results, ttlMs and cacheScope. A result for an earlier protocol carries
+// none of them (the SDK writes the cache fields whatever the protocol:
+// withoutCacheFields drops them, docs/upstream/go-sdk-cache-fields.md).
+// The middleware, the extension's methods and the HTTP fast path all ask
+// it.
+func newFields(version string) bool { return version >= skillsext.ProtocolCacheable }
+
+// newProtocol reports whether a result for the request carries protocol
+// 2026-07-28's fields (newFields), for the version the request speaks
+// (requestVersion).
 func newProtocol(ss *mcp.ServerSession, meta mcp.Meta) bool {
+	return newFields(requestVersion(ss, meta))
+}
+
+// requestVersion is the protocol version a request speaks: its own _meta's
+// (the sessionless protocol, SEP-2575), else the one its session
+// negotiated, else "". A session that began with initialize never
+// negotiates 2026-07-28, which has no initialize: the SDK answers a client
+// asking for it (or anything later) with 2025-11-25, so the version the
+// client asked for, in its InitializeParams, is not the session's.
+func requestVersion(ss *mcp.ServerSession, meta mcp.Meta) string {
 	if v, ok := meta[mcp.MetaKeyProtocolVersion].(string); ok {
-		return v >= skillsext.ProtocolCacheable
+		return v
 	}
 	if ss != nil {
 		if ip := ss.InitializeParams(); ip != nil {
-			return negotiated(ip.ProtocolVersion) >= skillsext.ProtocolCacheable
+			return negotiated(ip.ProtocolVersion)
 		}
 	}
-	return false
+	return ""
 }
 
 // negotiated is the version a session begun with initialize for the

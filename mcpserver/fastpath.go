@@ -47,10 +47,10 @@ import (
 // bytes.
 
 // fastVersions are the protocol versions whose answers the fast path
-// writes: true for those whose requests carry their own _meta
-// (protocolVersion, clientInfo, clientCapabilities) and whose results carry
-// serverInfo and the cache fields.
-var fastVersions = map[string]bool{"2025-06-18": false, "2025-11-25": false, skillsext.ProtocolCacheable: true}
+// writes. Those for which newFields holds are perRequest: their requests
+// carry their own _meta (protocolVersion, clientInfo, clientCapabilities)
+// and their results serverInfo and the cache fields.
+var fastVersions = map[string]bool{"2025-06-18": true, "2025-11-25": true, skillsext.ProtocolCacheable: true}
 
 // member is one member of a JSON object, as written.
 type member struct {
@@ -301,7 +301,7 @@ func plainValue(raw []byte, depth int) bool {
 // first initialize of each kind (fastInit).
 func (s *Server) fastAnswer(w http.ResponseWriter, r *http.Request, body []byte, sdk http.Handler) bool {
 	version := r.Header.Get("Mcp-Protocol-Version")
-	perRequest, known := fastVersions[version]
+	known, perRequest := fastVersions[version], newFields(version)
 	if version == "" {
 		known = true // initialize only, below
 	}

@@ -11,7 +11,9 @@ import (
 // resources/templates/list, resources/read, prompts/list and tools/list
 // whatever the protocol, but only protocol 2026-07-28 defines them
 // (SEP-2549, caching). On earlier protocols the server sends those results
-// without the two keys.
+// without the two keys. The fix belongs in the SDK:
+// docs/upstream/go-sdk-cache-fields.md is the issue and patch to send, and
+// this file goes once a release carries it.
 
 // legacyResult is a result sent on a protocol before 2026-07-28: the
 // SDK's result, encoded without the cache fields. Embedding the result
