@@ -51,7 +51,7 @@ func TestRootsByPreset(t *testing.T) {
 			{"ws/.opencode/skills", ScopeProject}, {"ws/.gemini/skills", ScopeProject}, {"ws/skills", ScopeProject},
 			{"ws/plugins", ScopeProject}, {"home/.agents/skills", ScopeUser}, {"home/.claude/skills", ScopeUser}, {"home/.copilot/skills", ScopeUser},
 			{"home/.config/opencode/skills", ScopeUser}, {"home/.gemini/skills", ScopeUser}, {"home/xdg/skillet/skills", ScopeUser}}},
-		{"claude", &Options{Preset: "claude"}, nil, []r{{"home/.claude/skills", ScopeUser}, {"ws/.claude/skills", ScopeProject}}},
+		{"claude", &Options{Preset: "claude"}, nil, []r{{"home/.claude/skills", ScopeUser}, {"home/.claude/commands", ScopeUser}, {"ws/.claude/skills", ScopeProject}, {"ws/.claude/commands", ScopeProject}}},
 		{"kestrel no user", &Options{Preset: "kestrel", NoUser: true}, nil, []r{{"ws/.kestrel/skills", ScopeProject}, {"ws/skills", ScopeProject}}},
 		{"codex", &Options{Preset: "codex"}, nil, []r{{"ws/.codex/skills", ScopeProject}, {"ws/.agents/skills", ScopeProject}, {"home/.agents/skills", ScopeUser}, {"home/.codex/skills", ScopeUser}}},
 		{"extra paths", &Options{Preset: "brute", NoUser: true, ExtraPaths: []string{"~/more", filepath.Join(e.ws, "x.md")}}, nil, []r{

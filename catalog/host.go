@@ -424,11 +424,29 @@ func hostCandidates(ctx context.Context, p *profile.Profile, roots []*hostRoot, 
 		if p.Symlinks.ResolveRoot && r.Exists {
 			resolveRootLink(r, h.cands)
 		}
-		sort.SliceStable(h.cands, func(i, j int) bool { return h.cands[i].path < h.cands[j].path })
+		sortCandidates(p.Discovery.Order, r.Path, h.cands)
 		cands = append(cands, h.cands...)
 		diags = append(diags, h.diags...)
 	}
 	return cands, diags
+}
+
+// sortCandidates puts the candidates of one root in the order the host
+// takes them (Discovery.Order): by path, or folder by folder by name.
+func sortCandidates(order, root string, cands []*hostCand) {
+	if order != "name" {
+		sort.SliceStable(cands, func(i, j int) bool { return cands[i].path < cands[j].path })
+		return
+	}
+	parts := make(map[*hostCand][]string, len(cands))
+	for _, c := range cands {
+		rel, err := filepath.Rel(root, c.path)
+		if err != nil {
+			rel = c.path
+		}
+		parts[c] = strings.Split(filepath.ToSlash(rel), "/")
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return slices.Compare(parts[cands[i]], parts[cands[j]]) < 0 })
 }
 
 // resolveRootLink rewrites the paths of the candidates under root r by
@@ -663,41 +681,54 @@ func applyPrecedence(p *profile.Profile, vs []hostVerdict) {
 
 // applyDisclosure shapes what the model is shown of the loaded skills:
 // aliases "FOLDER (NAME)" (the first skill of a name only) and the
-// catalog's character budget.
+// catalog's budget.
 func applyDisclosure(p *profile.Profile, vs []hostVerdict) {
 	aliased := map[string]bool{}
-	used, over := 0, false
 	for i := range vs {
 		v := &vs[i]
-		if !v.Loaded {
+		if !v.Loaded || v.alias == "" || aliased[v.alias] {
 			continue
 		}
-		if v.alias != "" && !aliased[v.alias] {
-			aliased[v.alias] = true
-			v.Changes = append(v.Changes, fmt.Sprintf("shown as %q", v.Name+" ("+v.alias+")"))
-			v.Name = v.Name + " (" + v.alias + ")"
-			if v.Skill != nil {
-				cp := *v.Skill
-				cp.Name = v.Name
-				v.Skill = &cp
-			}
+		aliased[v.alias] = true
+		v.Changes = append(v.Changes, fmt.Sprintf("shown as %q", v.Name+" ("+v.alias+")"))
+		v.Name = v.Name + " (" + v.alias + ")"
+		if v.Skill != nil {
+			cp := *v.Skill
+			cp.Name = v.Name
+			v.Skill = &cp
 		}
-		if b := p.Disclosure.BudgetChars; b > 0 && !v.Hidden {
-			line := len("- "+v.Name+": "+v.Description) + 1
-			if over || used+line > b {
-				over = true
-				if v.Description != "" {
-					v.Changes = append(v.Changes, fmt.Sprintf("listed by name only: the catalog's budget of %d characters is spent", b))
-				}
-				v.Description = ""
-				if v.Skill != nil {
-					cp := *v.Skill
-					cp.Description = ""
-					v.Skill = &cp
-				}
-				continue
-			}
-			used += line
+	}
+	if b := p.Disclosure.BudgetChars; b > 0 {
+		applyBudget(&p.Disclosure, vs)
+	}
+}
+
+// applyBudget fits the shown skills' "- NAME: DESCRIPTION" lines to
+// Disclosure.BudgetChars: every name-only line is counted first, then the
+// descriptions that still fit are kept in order, greedily; the others are
+// emptied (listed by name only).
+func applyBudget(d *profile.Disclosure, vs []hostVerdict) {
+	left := d.BudgetChars
+	for i := range vs {
+		if v := &vs[i]; v.Loaded && !v.Hidden {
+			left -= textLen(d.Units, "- "+v.Name) + 1
+		}
+	}
+	for i := range vs {
+		v := &vs[i]
+		if !v.Loaded || v.Hidden || v.Description == "" {
+			continue
+		}
+		if cost := textLen(d.Units, ": "+v.Description); cost <= left {
+			left -= cost
+			continue
+		}
+		v.Changes = append(v.Changes, fmt.Sprintf("listed by name only: the catalog's budget of %d %s has no room for its description", d.BudgetChars, unitName(d.Units)))
+		v.Description = ""
+		if v.Skill != nil {
+			cp := *v.Skill
+			cp.Description = ""
+			v.Skill = &cp
 		}
 	}
 }

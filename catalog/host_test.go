@@ -252,7 +252,9 @@ func TestHostRules(t *testing.T) {
 			files: map[string]string{"ws/.x/skills/a/SKILL.md": md("a", `"Use <b> & co"`)}, want: []string{"a|Use &lt;b&gt; & co|ws/.x/skills/a/SKILL.md"}},
 		{name: "catalog budget", change: func(p *profile.Profile) { p.Disclosure.BudgetChars = 30 }, files: map[string]string{
 			"ws/.x/skills/a/SKILL.md": md("a", "First one."), "ws/.x/skills/b/SKILL.md": md("b", "Second."), "ws/.x/skills/c/SKILL.md": md("c", "C."),
-		}, want: []string{"a|First one.|ws/.x/skills/a/SKILL.md", "b|Second.|ws/.x/skills/b/SKILL.md", "c||ws/.x/skills/c/SKILL.md"}},
+			// Name lines 3 × 4 = 12 of 30; ": First one." (12) fits, ": Second." (9)
+			// does not in the 6 left, ": C." (4) still does.
+		}, want: []string{"a|First one.|ws/.x/skills/a/SKILL.md", "b||ws/.x/skills/b/SKILL.md", "c|C.|ws/.x/skills/c/SKILL.md"}},
 		{name: "hidden from the model", change: func(p *profile.Profile) { p.Disclosure.HidesDisabled = true },
 			files: map[string]string{"ws/.x/skills/a/SKILL.md": "---\nname: a\ndescription: A.\ndisable-model-invocation: true\n---\nBody.\n"},
 			want:  []string{"a|A.|ws/.x/skills/a/SKILL.md (hidden)"}},

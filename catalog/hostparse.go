@@ -10,6 +10,7 @@ import (
 
 	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/profile"
+	"github.com/skillet-go/skillet/internal/yamlx"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -84,7 +85,7 @@ func hostParse(p *profile.Profile, data []byte, path, folder string, flat bool) 
 		return h.out
 	}
 	n := &p.Names
-	if n.Alias && n.Source == "folder" && h.f.hasName && h.raw != "" && h.raw != name && !strings.ContainsAny(h.raw, " \t\n") {
+	if n.Alias && n.Source == "folder" && h.f.hasName && h.raw != "" && h.raw != name && !strings.ContainsAny(h.raw, " \t\n"+n.AliasRefuses) {
 		h.out.alias = h.raw
 	}
 	h.out.hidden = h.f.disabled && p.Disclosure.HidesDisabled
@@ -132,10 +133,25 @@ func (h *hostParser) frontmatter(text, path string, flat bool) bool {
 		return true
 	}
 	src := text
+	if pp.Tabs == "spaces" && strings.Contains(fm, "\n\t") {
+		fm = tabsAsSpaces(fm)
+		src = "---\n" + fm + "---\n" + body
+	}
 	if pp.FenceAnywhere {
 		src = "---\n" + fm + "\n---\n" + body
 	}
 	return h.yaml(src, fm, path, flat)
+}
+
+// tabsAsSpaces replaces the tabs that indent each line of fm by spaces,
+// one for one (Parse.Tabs "spaces").
+func tabsAsSpaces(fm string) string {
+	lines := strings.Split(fm, "\n")
+	for i, l := range lines {
+		rest := strings.TrimLeft(l, "\t")
+		lines[i] = strings.Repeat(" ", len(l)-len(rest)) + rest
+	}
+	return strings.Join(lines, "\n")
 }
 
 // yaml reads a frontmatter with skillet's YAML parser as the host's YAML
@@ -156,6 +172,19 @@ func (h *hostParser) yaml(src, fm, path string, flat bool) bool {
 		ok = true
 		h.change("the frontmatter is not valid YAML; it reads a repaired copy")
 	}
+	if ok && pp.DuplicateKeys == "last" && hasCode(diags, diagcode.DuplicateField) {
+		lastFields(fm, &h.f)
+	}
+	if ok && s != nil {
+		if why := stringFieldsReason(pp.StringFields, s); why != "" {
+			return h.refuse(why)
+		}
+		if pp.FinalBreak == "drop" && len(s.Frontmatter) > 0 && s.Frontmatter[len(s.Frontmatter)-1].Key == "description" {
+			// The host reads the frontmatter without its last line break:
+			// a block scalar that ends it loses one.
+			h.f.description = strings.TrimSuffix(h.f.description, "\n")
+		}
+	}
 	lines := pp.BrokenYAML == "lines" || pp.BrokenYAML == "single-lines"
 	switch {
 	case !ok:
@@ -167,6 +196,82 @@ func (h *hostParser) yaml(src, fm, path string, flat bool) bool {
 		h.f.fromLines = true
 	}
 	return true
+}
+
+// hasCode reports whether diags hold a diagnostic of code c.
+func hasCode(diags []skill.Diagnostic, c skill.Code) bool {
+	for _, d := range diags {
+		if d.Code == c {
+			return true
+		}
+	}
+	return false
+}
+
+// lastFields sets name, description and when_to_use in f from the last
+// time each key is given in the frontmatter fm, as a YAML library that
+// keeps the last of duplicate keys reads them (Parse.DuplicateKeys
+// "last"). f is left as it is when fm does not parse.
+func lastFields(fm string, f *hostFields) {
+	root, err := yamlx.Parse([]byte(fm))
+	if err != nil || root == nil || root.Kind != yamlx.MappingNode {
+		return
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		v := root.Content[i+1]
+		if v.Kind == yamlx.AliasNode && v.Alias != nil {
+			v = v.Alias
+		}
+		var val any
+		switch {
+		case v.Kind == yamlx.ScalarNode:
+			val = yamlx.Scalar(v)
+		default:
+			val = []any{} // a list or map: not a string
+		}
+		switch yamlx.KeyText(root.Content[i]) {
+		case "name":
+			f.name, f.invalid = scalarString(val, f.invalid)
+			f.hasName = true
+		case "description":
+			f.description, f.invalid = scalarString(val, f.invalid)
+			f.hasDesc = true
+		case "when_to_use":
+			if str, ok := val.(string); ok {
+				f.whenToUse = str
+			}
+		}
+	}
+}
+
+// stringFieldsReason says why a host that requires the fields names to be
+// strings refuses the parsed frontmatter s (Parse.StringFields), or "".
+func stringFieldsReason(names []string, s *skill.Skill) string {
+	for _, k := range names {
+		v, ok := s.Frontmatter.Get(k)
+		if !ok {
+			continue
+		}
+		if _, str := v.(string); !str {
+			return fmt.Sprintf("its %s is not a string (%s), which it requires", k, valueKind(v))
+		}
+	}
+	return ""
+}
+
+// valueKind names the YAML type of a frontmatter value.
+func valueKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case int64, float64:
+		return "a number"
+	case []any:
+		return "a list"
+	}
+	return "a map"
 }
 
 // yamlProblem says whether skillet's parse s read the frontmatter as valid
@@ -221,6 +326,8 @@ func (h *hostParser) name(folder string) (string, bool) {
 	case n.Source == "folder":
 	case f.hasName && raw != "":
 		name = raw
+	case f.hasName && n.EmptyName == "drop":
+		return "", h.refuse("its name is empty")
 	case n.Required:
 		return "", h.refuse("the frontmatter has no name")
 	}
@@ -291,6 +398,10 @@ func (h *hostParser) description() (string, bool) {
 			return "", false
 		}
 	}
+	if sep := pp.WhenToUse; sep != "" && strings.TrimSpace(h.f.whenToUse) != "" {
+		desc += sep + strings.TrimSpace(h.f.whenToUse)
+		h.change("its when_to_use is appended to the description")
+	}
 	if max := pp.MaxDescriptionChars; max > 0 && utf8.RuneCountInString(desc) > max {
 		switch pp.LongDescription {
 		case "drop":
@@ -304,9 +415,9 @@ func (h *hostParser) description() (string, bool) {
 		return "", h.refuse("nothing follows the frontmatter")
 	}
 	dc := &h.p.Disclosure
-	if max := dc.CatalogChars; max > 0 && utf8.RuneCountInString(desc) > max {
-		desc = string([]rune(desc)[:max]) + dc.CatalogSuffix
-		h.change(fmt.Sprintf("the catalog cuts the description at %d characters", max))
+	if max := dc.CatalogChars; max > 0 && textLen(dc.Units, desc) > max {
+		desc = cutText(dc.Units, desc, max-textLen(dc.Units, dc.CatalogSuffix)) + dc.CatalogSuffix
+		h.change(fmt.Sprintf("the catalog cuts the description at %d %s", max, unitName(dc.Units)))
 	}
 	if dc.EscapeAngles {
 		desc = strings.NewReplacer("<", "&lt;", ">", "&gt;").Replace(desc)
@@ -329,15 +440,30 @@ func (h *hostParser) missingDescription() (string, bool) {
 		h.change("it has no description")
 	case "body":
 		h.change("the description is taken from the body")
-		return bodyDescription(h.body), true
+		return h.fallback(bodyDescription(h.body)), true
 	case "first-line":
 		h.change("the description is the body's first line")
-		return firstLine(h.body), true
+		return h.fallback(firstLine(h.body)), true
 	case "body-text":
 		h.change("the description is the body's text")
-		return bodyText(h.body), true
+		return h.fallback(bodyText(h.body)), true
 	}
 	return "", true
+}
+
+// fallback is a description taken from the body as the host shows it:
+// cut at Parse.FallbackChars (before its white space is collapsed), then
+// on one line with Parse.OneLine.
+func (h *hostParser) fallback(desc string) string {
+	pp := &h.p.Parse
+	if max := pp.FallbackChars; max > 0 && utf8.RuneCountInString(desc) > max {
+		desc = string([]rune(desc)[:max-utf8.RuneCountInString(pp.FallbackSuffix)]) + pp.FallbackSuffix
+		h.change(fmt.Sprintf("the description taken from the body is cut at %d characters", max))
+	}
+	if pp.OneLine {
+		desc = strings.Join(strings.Fields(desc), " ")
+	}
+	return desc
 }
 
 // skill is the parsed skill with the host's name and description: the YAML
@@ -429,6 +555,7 @@ func yamlFields(s *skill.Skill) hostFields {
 		f.description, f.invalid = scalarString(v, f.invalid)
 	}
 	f.disabled = s.DisableModelInvocation
+	f.whenToUse = s.WhenToUse
 	return f
 }
 
@@ -532,4 +659,47 @@ func firstLine(body string) string {
 		}
 	}
 	return ""
+}
+
+// textLen is the length of s in a profile's units (Disclosure.Units): code
+// points, or UTF-16 code units ("utf16").
+func textLen(units, s string) int {
+	n := utf8.RuneCountInString(s)
+	if units == "utf16" {
+		for _, r := range s {
+			if r > 0xFFFF {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// cutText is the first max units of s (Disclosure.Units). A cut in
+// UTF-16 units that falls inside a surrogate pair keeps its first half,
+// which reaches the model as U+FFFD.
+func cutText(units, s string, max int) string {
+	n := 0
+	for i, r := range s {
+		w := 1
+		if units == "utf16" && r > 0xFFFF {
+			w = 2
+		}
+		if n+w > max {
+			if n < max {
+				return s[:i] + "\uFFFD"
+			}
+			return s[:i]
+		}
+		n += w
+	}
+	return s
+}
+
+// unitName names a profile's units in a message.
+func unitName(units string) string {
+	if units == "utf16" {
+		return "UTF-16 units"
+	}
+	return "characters"
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/profile"
 )
 
@@ -98,4 +99,136 @@ func TestHostMissingDescription(t *testing.T) {
 			t.Errorf("%s (empty %q, key given %v): %q, %v (reason %q); want %q, refused %v", tt.policy, tt.empty, tt.hasDesc, got, ok, h.out.reason, tt.want, tt.refused)
 		}
 	}
+}
+
+// TestHostUnits holds Disclosure.Units: a character beyond U+FFFF counts
+// two UTF-16 units, and a cut inside one keeps its first half as U+FFFD.
+func TestHostUnits(t *testing.T) {
+	s := "ab😀cd" // 5 code points, 6 UTF-16 units
+	if n := textLen("", s); n != 5 {
+		t.Errorf("code points: %d, want 5", n)
+	}
+	if n := textLen("utf16", s); n != 6 {
+		t.Errorf("UTF-16 units: %d, want 6", n)
+	}
+	tests := []struct {
+		units string
+		max   int
+		want  string
+	}{
+		{"", 3, "ab😀"},
+		{"utf16", 2, "ab"},
+		{"utf16", 3, "ab\uFFFD"},
+		{"utf16", 4, "ab😀"},
+		{"utf16", 9, s},
+	}
+	for _, tt := range tests {
+		if got := cutText(tt.units, s, tt.max); got != tt.want {
+			t.Errorf("cutText(%q, %d) = %q, want %q", tt.units, tt.max, got, tt.want)
+		}
+	}
+}
+
+// TestHostBudget holds the greedy budget: name-only lines counted first,
+// a description that does not fit is left out while a later, shorter one
+// still fits.
+func TestHostBudget(t *testing.T) {
+	vs := []hostVerdict{
+		{Verdict: catalogxVerdict("a", strings.Repeat("x", 10))},
+		{Verdict: catalogxVerdict("b", strings.Repeat("y", 30))},
+		{Verdict: catalogxVerdict("c", "zz")},
+		{Verdict: catalogxVerdict("d", "")},
+	}
+	// Name lines: "- a\n" ... 4 each = 16; "a" costs 12, "b" 32, "c" 4.
+	applyBudget(&profile.Disclosure{BudgetChars: 16 + 12 + 4 + 5}, vs)
+	var got []string
+	for _, v := range vs {
+		got = append(got, v.Name+"="+v.Description)
+	}
+	want := "a=xxxxxxxxxx b= c=zz d="
+	if strings.Join(got, " ") != want {
+		t.Errorf("budget kept %q, want %q", strings.Join(got, " "), want)
+	}
+	if len(vs[1].Changes) != 1 || len(vs[0].Changes) != 0 {
+		t.Errorf("changes: %q / %q; want one for b only", vs[0].Changes, vs[1].Changes)
+	}
+}
+
+// TestHostFrontmatterRules holds the YAML rules a host profile adds:
+// the last of duplicate keys, fields that must be strings, tabs read as
+// spaces, the final line break, when_to_use appended, a fallback cut.
+func TestHostFrontmatterRules(t *testing.T) {
+	base := func() *profile.Profile {
+		return &profile.Profile{Names: profile.Naming{Source: "field"},
+			Parse: profile.Parse{BOM: "strip", NoFrontmatter: "load", YAML: "repair", BrokenYAML: "empty", Description: "first-line", KeepSpace: true}}
+	}
+	tests := []struct {
+		name     string
+		set      func(p *profile.Profile)
+		file     string
+		wantName string
+		wantDesc string
+		refused  string
+	}{
+		{"duplicate first", nil, "---\nname: a\nname: b\ndescription: d\n---\n", "a", "d", ""},
+		{"duplicate last", func(p *profile.Profile) { p.Parse.DuplicateKeys = "last" }, "---\nname: a\ndescription: d\nname: b\ndescription: e\n---\n", "b", "e", ""},
+		{"argument-hint list", func(p *profile.Profile) { p.Parse.StringFields = []string{"argument-hint"} }, "---\nname: a\ndescription: d\nargument-hint: [query]\n---\n", "", "", "argument-hint is not a string (a list)"},
+		{"argument-hint text", func(p *profile.Profile) { p.Parse.StringFields = []string{"argument-hint"} }, "---\nname: a\ndescription: d\nargument-hint: query\n---\n", "a", "d", ""},
+		{"tab map broken", nil, "---\nname: a\ndescription: d\nmeta:\n\tk: v\n---\n# Head\n", "fm", "Head", ""},
+		{"tab map as spaces", func(p *profile.Profile) { p.Parse.Tabs = "spaces" }, "---\nname: a\ndescription: d\nmeta:\n\tk: v\n---\n# Head\n", "a", "d", ""},
+		{"final break kept", nil, "---\nname: a\ndescription: |\n  d\n---\n", "a", "d\n", ""},
+		{"final break dropped", func(p *profile.Profile) { p.Parse.FinalBreak = "drop" }, "---\nname: a\ndescription: |\n  d\n---\n", "a", "d", ""},
+		{"final break of an inner key", func(p *profile.Profile) { p.Parse.FinalBreak = "drop" }, "---\ndescription: |\n  d\nname: a\n---\n", "a", "d\n", ""},
+		{"when_to_use", func(p *profile.Profile) { p.Parse.WhenToUse = " - " }, "---\nname: a\ndescription: d\nwhen_to_use: w\n---\n", "a", "d - w", ""},
+		{"empty name dropped", func(p *profile.Profile) { p.Names.EmptyName = "drop" }, "---\nname: \"\"\ndescription: d\n---\n", "", "", "its name is empty"},
+		{"fallback cut", func(p *profile.Profile) {
+			p.Parse.FallbackChars, p.Parse.FallbackSuffix, p.Parse.OneLine = 8, "...", true
+		}, "x\r\ry long line\n", "fm", "x y ...", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := base()
+			if tt.set != nil {
+				tt.set(p)
+			}
+			p.Parse.LineEnds = "lf"
+			res := hostParse(p, []byte(tt.file), "/x/fm/SKILL.md", "fm", false)
+			if tt.refused != "" {
+				if !strings.Contains(res.reason, tt.refused) {
+					t.Fatalf("reason %q, want one naming %q", res.reason, tt.refused)
+				}
+				return
+			}
+			if res.reason != "" || res.name != tt.wantName || res.description != tt.wantDesc {
+				t.Fatalf("got %q %q (reason %q), want %q %q", res.name, res.description, res.reason, tt.wantName, tt.wantDesc)
+			}
+		})
+	}
+}
+
+// TestHostOrderByName holds Discovery.Order "name": x/ comes before
+// x-of-the-wise/, which sorts first as a path.
+func TestHostOrderByName(t *testing.T) {
+	mk := func() []*hostCand {
+		return []*hostCand{{path: "/r/x/SKILL.md"}, {path: "/r/x-of-the-wise/SKILL.md"}, {path: "/r/a/b/SKILL.md"}}
+	}
+	for _, tt := range []struct{ order, want string }{
+		{"", "/r/a/b/SKILL.md /r/x-of-the-wise/SKILL.md /r/x/SKILL.md"},
+		{"name", "/r/a/b/SKILL.md /r/x/SKILL.md /r/x-of-the-wise/SKILL.md"},
+	} {
+		cs := mk()
+		sortCandidates(tt.order, "/r", cs)
+		var got []string
+		for _, c := range cs {
+			got = append(got, c.path)
+		}
+		if strings.Join(got, " ") != tt.want {
+			t.Errorf("order %q: %s, want %s", tt.order, strings.Join(got, " "), tt.want)
+		}
+	}
+}
+
+// catalogxVerdict is a loaded verdict showing name and description.
+func catalogxVerdict(name, desc string) catalogx.Verdict {
+	return catalogx.Verdict{Loaded: true, Name: name, Description: desc}
 }

@@ -293,7 +293,22 @@ func hostsTable(ps []*profile.Profile) string {
 		{"`<` and `>` in descriptions", func(p *profile.Profile) string {
 			return map[bool]string{true: "`&lt;` `&gt;`", false: "as written"}[p.Disclosure.EscapeAngles]
 		}},
-		{"catalog characters, then names only", func(p *profile.Profile) string { return num(p.Disclosure.BudgetChars, "no limit") }},
+		{"catalog budget: names first, then descriptions that fit", func(p *profile.Profile) string {
+			s := num(p.Disclosure.BudgetChars, "no limit")
+			if p.Disclosure.BudgetChars > 0 && p.Disclosure.Units == "utf16" {
+				s += " UTF-16 units"
+			}
+			return s
+		}},
+		{"when_to_use", func(p *profile.Profile) string {
+			if p.Parse.WhenToUse == "" {
+				return "not shown"
+			}
+			return fmt.Sprintf("appended after `%s`", p.Parse.WhenToUse)
+		}},
+		{"key given twice", func(p *profile.Profile) string {
+			return map[string]string{"": "first value", "last": "last value", "drop": "not loaded"}[p.Parse.DuplicateKeys]
+		}},
 		{"location shown", func(p *profile.Profile) string {
 			return map[string]string{"": "the `SKILL.md`", "file": "the `SKILL.md`", "folder": "the skill folder"}[p.Disclosure.Location]
 		}},

@@ -111,8 +111,10 @@ func projectDirs(p *profile.Profile, cwd, home string) []string {
 	}
 	git := -1
 	for i, d := range chain {
-		if gitRoot(p, d) {
+		if root, broken := gitRoot(p, d); root {
 			git = i
+			break
+		} else if broken {
 			break
 		}
 	}
@@ -147,16 +149,46 @@ func projectDirs(p *profile.Profile, cwd, home string) []string {
 }
 
 // gitRoot reports whether folder d holds a .git that marks a git root for
-// profile p: a folder, or (unless Roots.GitMarker is "dir") any other
-// entry, as the .git file of a linked worktree or a submodule.
-func gitRoot(p *profile.Profile, d string) bool {
-	if _, err := os.Lstat(filepath.Join(d, ".git")); err != nil {
+// profile p (Roots.GitMarker): a folder, or (unless GitMarker is "dir")
+// any other entry, as the .git file of a linked worktree or a submodule;
+// with "git" only a file whose gitdir exists, and broken says a .git file
+// names none (git then finds no repository at all).
+func gitRoot(p *profile.Profile, d string) (root, broken bool) {
+	dotgit := filepath.Join(d, ".git")
+	if _, err := os.Lstat(dotgit); err != nil {
+		return false, false
+	}
+	switch p.Roots.GitMarker {
+	case "dir", "git":
+		fi, err := os.Stat(dotgit)
+		if err == nil && fi.IsDir() {
+			return true, false
+		}
+		if p.Roots.GitMarker == "dir" {
+			return false, false
+		}
+		ok := gitdirExists(dotgit)
+		return ok, !ok
+	}
+	return true, false
+}
+
+// gitdirExists reports whether the .git file dotgit names a folder that
+// exists ("gitdir: PATH", relative to the file's folder).
+func gitdirExists(dotgit string) bool {
+	data, err := os.ReadFile(dotgit)
+	if err != nil {
 		return false
 	}
-	if p.Roots.GitMarker != "dir" {
-		return true
+	rest, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
+	if !ok {
+		return false
 	}
-	fi, err := os.Stat(filepath.Join(d, ".git"))
+	dir := strings.TrimSpace(rest)
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(filepath.Dir(dotgit), dir)
+	}
+	fi, err := os.Stat(dir)
 	return err == nil && fi.IsDir()
 }
 

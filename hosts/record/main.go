@@ -652,7 +652,9 @@ func (h *host) listOnce(ctx context.Context, env *runEnv, ws *hostws.Workspace, 
 		left := append([]entry(nil), h.baseline...)
 		for i := range es {
 			for j, b := range left {
-				if b.Name == es[i].Name && b.Description == es[i].Description {
+				// A built-in listed by name only (Claude Code's budget
+				// spent) is still the built-in.
+				if b.Name == es[i].Name && (b.Description == es[i].Description || es[i].Description == "") {
 					es[i].Builtin = true
 					left = append(left[:j], left[j+1:]...)
 					break

@@ -101,8 +101,11 @@ type Roots struct {
 	// the working folder is not below the home folder).
 	NoGit string `json:"noGit"`
 	// GitMarker is what marks a git root for WalkUp: "" or "any" (a .git
-	// folder, or a .git file as a linked worktree or a submodule has) or
-	// "dir" (a .git folder only; a .git file does not stop the walk).
+	// folder, or a .git file as a linked worktree or a submodule has),
+	// "dir" (a .git folder only; a .git file does not stop the walk) or
+	// "git" (as git finds the repository: a .git folder, or a .git file
+	// whose "gitdir:" folder exists; a .git file naming none met first
+	// means no repository, and NoGit applies).
 	GitMarker string `json:"gitMarker,omitempty"`
 	// WalkUpRoots, when set, are the only project roots searched in the
 	// parent folders WalkUp names; the others are read in the working
@@ -142,6 +145,11 @@ type Discovery struct {
 	// FlatRoots, when set, are the only roots (as Roots writes
 	// them) where Flat applies.
 	FlatRoots []string `json:"flatRoots,omitempty"`
+	// Order is the order of the files found under one root: "" (by path,
+	// as strings: "x-y/SKILL.md" before "x/SKILL.md") or "name" (folder
+	// by folder, by name: "x/" before "x-y/"), which decides which copy of
+	// a clashing name wins.
+	Order string `json:"order,omitempty"`
 	// MaxFolders bounds the folders read per root; 0 means no limit.
 	MaxFolders int `json:"maxFolders,omitempty"`
 }
@@ -201,6 +209,14 @@ type Naming struct {
 	Alias bool `json:"alias,omitempty"`
 	// MatchFolder drops a skill whose name differs from its folder.
 	MatchFolder bool `json:"matchFolder,omitempty"`
+	// EmptyName is what a name field that is empty does: "" (the folder
+	// names the skill, as when there is none) or "drop" (the file is not
+	// loaded).
+	EmptyName string `json:"emptyName,omitempty"`
+	// AliasRefuses are characters that keep a name from being shown as
+	// an alias (Alias): a name holding one shows the folder alone. White
+	// space always does.
+	AliasRefuses string `json:"aliasRefuses,omitempty"`
 	// Plugin says a folder holding .claude-plugin/plugin.json met by the
 	// walk is a plugin: only its skills folder is read, and each skill
 	// there is named PLUGIN:NAME, PLUGIN being plugin.json's "name" (the
@@ -260,8 +276,9 @@ type Parse struct {
 	// are shown as single spaces.
 	OneLine bool `json:"oneLine,omitempty"`
 	// DuplicateKeys is what a frontmatter with a key given twice does:
-	// "" (the first value is read, as skillet does) or "drop" (the file
-	// is not loaded: the host's YAML library refuses it).
+	// "" (the first value is read, as skillet does), "last" (the last
+	// value is read) or "drop" (the file is not loaded: the host's YAML
+	// library refuses it).
 	DuplicateKeys string `json:"duplicateKeys,omitempty"`
 	// NonString is what a name or description that YAML reads as another
 	// type (a number, a boolean, a list, a map, or null: a key with no
@@ -269,8 +286,10 @@ type Parse struct {
 	// "drop" (the file is not loaded: the host checks both are strings).
 	NonString string `json:"nonString,omitempty"`
 	// Tabs is what a frontmatter line indented with a tab does (YAML
-	// allows no tab in indentation): "" (skillet's repair reads it) or
-	// "drop" (the host's YAML reader refuses the file).
+	// allows no tab in indentation): "" (as skillet reads it: its repair
+	// may read the line, else BrokenYAML applies), "spaces" (the host's YAML reader takes each
+	// leading tab as an indentation space) or "drop" (the host's YAML
+	// reader refuses the file).
 	Tabs string `json:"tabs,omitempty"`
 	// LineEnds is which line ends the host reads: "" (LF, CRLF and a
 	// lone CR) or "lf" (LF and CRLF: a file whose lines end in a lone CR
@@ -278,6 +297,25 @@ type Parse struct {
 	LineEnds string `json:"lineEnds,omitempty"`
 	// EmptyBody drops a skill whose body is empty.
 	EmptyBody string `json:"emptyBody,omitempty"`
+	// FinalBreak is what becomes of the frontmatter's last line break:
+	// "" (kept, as YAML reads the lines) or "drop" (the host reads the
+	// text between the fences without it, so a block scalar that is the
+	// last value, as a description, loses one final line break).
+	FinalBreak string `json:"finalBreak,omitempty"`
+	// FallbackChars, when set, cuts a description taken from the body
+	// (Description "body", "first-line", "body-text") that is longer:
+	// to FallbackChars characters, FallbackSuffix included at its end.
+	FallbackChars  int    `json:"fallbackChars,omitempty"`
+	FallbackSuffix string `json:"fallbackSuffix,omitempty"`
+	// WhenToUse, when set, is the separator the host puts between the
+	// description and a when_to_use field's text, which it appends
+	// (Claude Code: " - "); "": the field is not shown.
+	WhenToUse string `json:"whenToUse,omitempty"`
+	// StringFields are fields other than name and description whose value
+	// must be a string when given: the host does not load a file where one
+	// is another type (Copilot CLI: argument-hint: [query], a YAML list,
+	// "must be a string").
+	StringFields []string `json:"stringFields,omitempty"`
 }
 
 // Disclosure is what the host's model sees.
@@ -285,17 +323,26 @@ type Disclosure struct {
 	// HidesDisabled says disable-model-invocation: true keeps the skill
 	// out of what the model is shown.
 	HidesDisabled bool `json:"hidesDisabled"`
-	// CatalogChars is where the catalog cuts each description for the
-	// model (0: not cut); CatalogSuffix is appended to a cut one.
+	// CatalogChars is the most of each description the catalog shows the
+	// model, counted in Units (0: not cut); a longer one is cut so that
+	// it ends with CatalogSuffix within CatalogChars.
 	CatalogChars  int    `json:"catalogChars,omitempty"`
 	CatalogSuffix string `json:"catalogSuffix,omitempty"`
 	// EscapeAngles says < and > in a description reach the model as &lt;
 	// and &gt;.
 	EscapeAngles bool `json:"escapeAngles,omitempty"`
-	// BudgetChars bounds the catalog: skills are listed as
-	// "- NAME: DESCRIPTION" lines in order, and once their length passes
-	// BudgetChars every later skill is listed by name only (0: no budget).
+	// BudgetChars bounds the catalog, counted in Units: skills are listed
+	// as "- NAME: DESCRIPTION" lines in order (each with its line break),
+	// every skill's name-only line "- NAME" counted first; then each
+	// description, in order, whose ": DESCRIPTION" still fits in what is
+	// left is shown, and a skill whose description does not fit is listed
+	// by name only, while a later, shorter one may still fit (0: no
+	// budget).
 	BudgetChars int `json:"budgetChars,omitempty"`
+	// Units is how CatalogChars and BudgetChars count text: "" (code
+	// points) or "utf16" (UTF-16 code units, as a JavaScript string's
+	// length: a character beyond U+FFFF counts 2).
+	Units string `json:"units,omitempty"`
 	// Location is what the host gives as a skill's location: "file" (the
 	// SKILL.md, default) or "folder" (the skill's folder).
 	Location string `json:"location,omitempty"`
@@ -420,7 +467,7 @@ func Decode(data []byte) (*Profile, error) {
 		check("checked", p.Checked, "recorded", "documentation", "specification"),
 		check("roots.walkUp", p.Roots.WalkUp, "cwd", "git-root", "cwd+git-root", "all"),
 		check("roots.noGit", p.Roots.NoGit, "cwd", "all", "home"),
-		check("roots.gitMarker", p.Roots.GitMarker, "", "any", "dir"),
+		check("roots.gitMarker", p.Roots.GitMarker, "", "any", "dir", "git"),
 		check("precedence.duplicates", p.Precedence.Duplicates, "first", "all", "any"),
 		check("names.source", p.Names.Source, "field", "folder"),
 		check("names.normalize", p.Names.Normalize, "", "kebab", "path-chars", "spaces"),
@@ -433,9 +480,13 @@ func Decode(data []byte) (*Profile, error) {
 		check("disclosure.location", p.Disclosure.Location, "", "file", "folder"),
 		check("parse.longDescription", p.Parse.LongDescription, "", "drop", "cut", "keep"),
 		check("parse.emptyBody", p.Parse.EmptyBody, "", "load", "drop"),
-		check("parse.duplicateKeys", p.Parse.DuplicateKeys, "", "drop"),
+		check("parse.duplicateKeys", p.Parse.DuplicateKeys, "", "last", "drop"),
+		check("disclosure.units", p.Disclosure.Units, "", "utf16"),
+		check("names.emptyName", p.Names.EmptyName, "", "drop"),
+		check("parse.finalBreak", p.Parse.FinalBreak, "", "drop"),
+		check("discovery.order", p.Discovery.Order, "", "name"),
 		check("parse.lineEnds", p.Parse.LineEnds, "", "lf"),
-		check("parse.tabs", p.Parse.Tabs, "", "drop"),
+		check("parse.tabs", p.Parse.Tabs, "", "spaces", "drop"),
 		check("parse.nonString", p.Parse.NonString, "", "drop"),
 	} {
 		if err != nil {
