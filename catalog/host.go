@@ -138,14 +138,14 @@ func hostRoots(p *profile.Profile, cwd string, e env, noUser bool, cfg *Config) 
 			}
 			for _, d := range dirs {
 				pth := filepath.Join(d, filepath.FromSlash(o.label))
-				add(&hostRoot{Root: Root{Path: pth, Scope: ScopeProject, boundary: realPath(d), Flat: p.Discovery.Flat, display: projectLabel(cwd, d, o.label)}, label: o.label})
+				add(&hostRoot{Root: Root{Path: pth, Scope: ScopeProject, boundary: realPath(d), Flat: p.Discovery.FlatIn(o.label), display: projectLabel(cwd, d, o.label)}, label: o.label})
 			}
 		case ScopeUser:
 			if noUser {
 				continue
 			}
 			pth := e.expand(o.label, e.home)
-			add(&hostRoot{Root: Root{Path: pth, Scope: ScopeUser, boundary: realPath(e.home), Flat: p.Discovery.Flat, display: o.label}, label: o.label})
+			add(&hostRoot{Root: Root{Path: pth, Scope: ScopeUser, boundary: realPath(e.home), Flat: p.Discovery.FlatIn(o.label), display: o.label}, label: o.label})
 		}
 	}
 	return roots
@@ -303,7 +303,7 @@ func discoveryReason(p *profile.Profile, c *hostCand) string {
 	switch {
 	case c.skipped != "":
 		return fmt.Sprintf("it skips entries named %q", c.skipped)
-	case c.flat && (!d.Flat || (len(d.FlatRoots) > 0 && !slices.Contains(d.FlatRoots, c.root.label))):
+	case c.flat && !d.FlatIn(c.root.label):
 		return "it reads no loose NAME.md files, only NAME/SKILL.md folders"
 	case !c.flat && c.depth == 0 && !d.RootSkill:
 		return fmt.Sprintf("it reads no %s directly in a skills folder, only NAME/%s", SkillFile, SkillFile)

@@ -154,6 +154,12 @@ type Discovery struct {
 	MaxFolders int `json:"maxFolders,omitempty"`
 }
 
+// FlatIn says whether a loose NAME.md directly in the root label (as Roots
+// writes it) is a skill: Flat, limited to FlatRoots when those are set.
+func (d *Discovery) FlatIn(label string) bool {
+	return d.Flat && (len(d.FlatRoots) == 0 || slices.Contains(d.FlatRoots, label))
+}
+
 // Symlinks is how a host treats symlinks.
 type Symlinks struct {
 	// Folders says a symlinked folder is followed (wherever it leads,
