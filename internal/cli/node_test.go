@@ -237,3 +237,58 @@ func TestConformanceSkills(t *testing.T) {
 		}
 	}
 }
+
+// TestInspectorPrintConfig runs what skillet serve --print-config inspector
+// prints, as printed (sh, with the inspector's mcp-inspector on PATH),
+// over stdio and over streamable HTTP with a token: each must list the
+// workspace's skills, and over HTTP the printed line alone must carry the
+// token (the inspector refuses the server without it).
+func TestInspectorPrintConfig(t *testing.T) {
+	t.Parallel() // a Node client: waits on its processes more than it computes
+	dir, _ := nodeSetup(t)
+	bin := skilletBinary(t)
+	ws := nodeWorkspace(t)
+	token := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(token, []byte("inspector-token-0123456789abcdef0123\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	url, _, _ := startHTTP(t, bin, "-w", ws, "--no-user", "--no-watch", "--auth-token-file", token)
+	addr := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp")
+	for _, tt := range []struct {
+		name string
+		args []string
+	}{
+		{"stdio", []string{"-w", ws, "--no-user", "--no-watch"}},
+		{"http-token", []string{"-w", ws, "--no-user", "--no-watch", "--http", addr, "--auth-token-file", token}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			printed, err := exec.Command(bin, append([]string{"serve", "--print-config", "inspector"}, tt.args...)...).Output()
+			if err != nil {
+				t.Fatalf("--print-config inspector: %v", err)
+			}
+			line := strings.TrimSpace(string(printed))
+			ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+			defer cancel()
+			run := func(line string) (string, error) {
+				cmd := exec.CommandContext(ctx, "sh", "-c", line)
+				cmd.Dir = t.TempDir()
+				cmd.Env = append(os.Environ(), "PATH="+filepath.Join(dir, "node_modules", ".bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
+				out, err := cmd.CombinedOutput()
+				return string(out), err
+			}
+			out, err := run(line)
+			if err != nil || !strings.Contains(out, `"uri": "skill://alpha/SKILL.md"`) {
+				t.Fatalf("%s: %v\n%s", line, err, out)
+			}
+			if tt.name == "http-token" {
+				// Without the printed header the same line is refused.
+				bare, _, _ := strings.Cut(line, " --header ")
+				out, err := run(bare)
+				if err == nil || strings.Contains(out, "skill://alpha") || !strings.Contains(out, "auth") {
+					t.Errorf("without the token: %s: %v\n%s", bare, err, out)
+				}
+			}
+			t.Logf("%s: the skills listed", line)
+		})
+	}
+}

@@ -156,6 +156,25 @@ var configClients = []configClient{
 		}
 		_ = outfmt.JSON(b, map[string]any{"mcpServers": map[string]any{c.name: entry}})
 	}, true, ""},
+	{"inspector", "MCP Inspector CLI (@modelcontextprotocol/inspector 2.12.0; npx @modelcontextprotocol/inspector in place of mcp-inspector): run this command; --method says what to call", func(b *bytes.Buffer, c serverConfig) {
+		// mcp-inspector --cli [options] [target...] (inspector 2.12.0,
+		// mcp-inspector --cli --help): --server-url with --transport http
+		// for streamable HTTP, --header for each header; a stdio server's
+		// command after --, so that its flags stay its own.
+		if c.url != "" {
+			fmt.Fprintf(b, "mcp-inspector --cli --method skills/list --transport http --server-url %s", shellQuote(c.url))
+			if c.token {
+				src := "$" + tokenEnv
+				if c.tokenFile != "" {
+					src = "$(cat " + shellQuote(c.tokenFile) + ")"
+				}
+				fmt.Fprintf(b, " --header \"Authorization: Bearer %s\"", src)
+			}
+			b.WriteString("\n")
+			return
+		}
+		fmt.Fprintf(b, "mcp-inspector --cli --method skills/list -- %s\n", shellJoin(append([]string{c.command}, c.args...)))
+	}, false, "the inspector advertises the Skills Extension, so with --tool auto its tools/list holds no use_skill (the server logs why): skills/list, skills/get --uri and resources/read --uri serve the skills; serve --tool always offers the tool as well"},
 }
 
 // configClientNames lists the names --print-config takes.
@@ -171,6 +190,7 @@ func configClientNames() []string {
 var clientAliases = map[string]string{
 	"claude": "claude-code", "claudecode": "claude-code", "gemini-cli": "gemini",
 	"code": "vscode", "vs-code": "vscode", "copilot": "vscode",
+	"mcp-inspector": "inspector", "inspector-cli": "inspector",
 }
 
 // lookupClient returns the --print-config client named typed (case and
