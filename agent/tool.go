@@ -429,9 +429,12 @@ func (t *Tool) invoke(ctx context.Context, in input) Result {
 	if err := ctx.Err(); err != nil {
 		return errorResult("the call was cancelled: %v", err)
 	}
-	l, err := t.listing(ctx)
-	if err != nil {
-		return errorResult("the skills could not be listed: %v", err)
+	l := agentx.ListingFrom(ctx) // skillet show's listing
+	if l == nil {
+		var err error
+		if l, err = t.listing(ctx); err != nil {
+			return errorResult("the skills could not be listed: %v", err)
+		}
 	}
 	name := strings.TrimSpace(in.Name)
 	query := strings.TrimSpace(in.Query)

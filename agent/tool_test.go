@@ -18,6 +18,7 @@ import (
 
 	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/agentx"
 )
 
 // resultText renders a result for a golden file.
@@ -694,4 +695,31 @@ func inputSchema(t *testing.T, ctx context.Context, tool *agent.Tool) *jsonschem
 		t.Fatal(err)
 	}
 	return def.InputSchema
+}
+
+// TestToolCallUsesListingFromContext: under agentx.WithListing the tool
+// answers from the listing given (skillet show's, made once for the
+// command) and does not list again; without it, a skill added since is
+// found.
+func TestToolCallUsesListingFromContext(t *testing.T) {
+	c, ws := tempCatalog(t, map[string]string{
+		"skills/alpha/SKILL.md": skillMD("name: alpha\ndescription: First.", "Alpha body."),
+	}, nil)
+	ctx := context.Background()
+	l, err := c.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, ws, map[string]string{"skills/beta/SKILL.md": skillMD("name: beta\ndescription: Second.", "Beta body.")})
+	tool := agent.NewTool(c, nil)
+	given := agentx.WithListing(ctx, l)
+	if r := tool.Call(given, json.RawMessage(`{"name":"alpha"}`)); r.IsError || !strings.Contains(r.Text, "Alpha body.") {
+		t.Errorf("alpha from the given listing: %s", r.Text)
+	}
+	if r := tool.Call(given, json.RawMessage(`{"name":"beta"}`)); !r.IsError {
+		t.Errorf("beta, added after the given listing was made, was found in it: %s", r.Text)
+	}
+	if r := tool.Call(ctx, json.RawMessage(`{"name":"beta"}`)); r.IsError || !strings.Contains(r.Text, "Beta body.") {
+		t.Errorf("beta without a given listing: %s", r.Text)
+	}
 }

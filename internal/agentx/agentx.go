@@ -1,8 +1,8 @@
 // Package agentx holds the hooks through which package mcpserver serves
 // package agent's load tool from its own snapshot of the skills (see
-// docs/ARCHITECTURE.md and docs/mcp.md). They are for the server only and
-// not part of the public API: an agent built on package agent reads
-// through its catalog.
+// docs/ARCHITECTURE.md and docs/mcp.md), and skillet show from the listing
+// it made (WithListing). They are not part of the public API: an agent
+// built on package agent reads through its catalog.
 package agentx
 
 import (
@@ -67,9 +67,11 @@ func Get[O any]() SetToolHooks[O] {
 
 type listingKey struct{}
 
-// WithListing returns a context under which the tool's Definition uses l
-// for its name enum instead of its Listing: the MCP server builds the
-// definition for a snapshot before it swaps the snapshot in.
+// WithListing returns a context under which the tool's Definition (its
+// name enum) and Call use l instead of its Listing: the MCP server
+// builds the definition for a snapshot before it swaps the snapshot in,
+// and skillet show loads from the listing it has already made (over the
+// persistent index, each List stats every path the index covers).
 func WithListing(ctx context.Context, l *catalog.Listing) context.Context {
 	return context.WithValue(ctx, listingKey{}, l)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/agentx"
 	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/internal/textsafe"
 	"github.com/skillet-go/skillet/skill"
@@ -75,13 +76,13 @@ func showRun(ctx context.Context, opts *ShowOptions) error {
 	if err != nil {
 		return err
 	}
-	// One listing serves the name's letter case and the notes: over the
-	// persistent index each List stats every folder and skill file it
-	// covers, and the tool lists once more itself.
+	// One listing serves the name's letter case, the tool and the notes:
+	// over the persistent index each List stats every folder and skill
+	// file it covers.
 	l, lerr := c.List(ctx)
-	name := opts.Name
+	name, toolCtx := opts.Name, ctx
 	if lerr == nil {
-		name = foldName(l, name)
+		name, toolCtx = foldName(l, name), agentx.WithListing(ctx, l)
 	}
 	tool := agent.NewTool(c, &agent.ToolOptions{AllowHidden: true})
 	args, err := json.Marshal(struct {
@@ -91,7 +92,7 @@ func showRun(ctx context.Context, opts *ShowOptions) error {
 	if err != nil {
 		return err
 	}
-	res := tool.Call(ctx, args)
+	res := tool.Call(toolCtx, args)
 	if opts.JSON {
 		if err := outfmt.JSON(opts.IO.Out, showJSON{Tool: tool.Name(), Name: opts.Name, Path: opts.File, Text: res.Text, IsError: res.IsError}); err != nil {
 			return err

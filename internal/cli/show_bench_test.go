@@ -17,9 +17,8 @@ import (
 // BenchmarkShowWarm measures skillet show of one skill over a warm
 // persistent index (the index written by a first run), per skill of the
 // generated tree: every List over the index stats each folder and skill
-// file it covers, so this follows how many times show lists (once for the
-// name and the notes, once in the tool; it was three times:
-// docs/performance.md#persistent-index).
+// file it covers, so this follows how many times show lists (once; it
+// was three times: docs/performance.md#persistent-index).
 func BenchmarkShowWarm(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
