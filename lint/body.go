@@ -255,10 +255,10 @@ func severity(code skill.Code) skill.Severity {
 	return skill.SeverityWarning
 }
 
-// Reference is a relative path a skill body refers to: the destination of
+// bodyRef is a relative path a skill body refers to: the destination of
 // a Markdown link or image, or a path in a code span that starts with one
 // of the specification's folders (scripts/, references/, assets/).
-type Reference struct {
+type bodyRef struct {
 	// Target is the path as written, with backslash escapes removed.
 	Target string
 	// Line and Column are 1-based positions in the body (Column counts
@@ -361,10 +361,10 @@ var bundleDirs = []string{"scripts/", "references/", "assets/"}
 // placeholders (<...>, {...}, $VAR, globs, "...") are not references.
 // Query strings and fragments are dropped; percent-escapes are decoded.
 // Fenced and indented code blocks are not searched for paths.
-func listReferences(body []byte) []Reference {
-	var refs []Reference
+func listReferences(body []byte) []bodyRef {
+	var refs []bodyRef
 	for _, f := range references(body, true) {
-		refs = append(refs, f.Reference)
+		refs = append(refs, f.bodyRef)
 	}
 	return refs
 }
@@ -374,7 +374,7 @@ func listReferences(body []byte) []Reference {
 // node goldmark found it in (ctx is then derived on first use) or as the
 // block context the scanner of scan.go built.
 type foundRef struct {
-	Reference
+	bodyRef
 	node ast.Node
 	ctx  *blockCtx
 	off  int
@@ -553,7 +553,7 @@ func appendLink(refs []foundRef, body []byte, lines []int, n ast.Node, dest []by
 			off--
 		}
 	}
-	return appendRef(refs, body, lines, foundRef{Reference: Reference{Target: target}, node: n, off: off}, examples)
+	return appendRef(refs, body, lines, foundRef{bodyRef: bodyRef{Target: target}, node: n, off: off}, examples)
 }
 
 // appendRef appends r with its position (from r.off) and, when examples is

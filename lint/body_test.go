@@ -9,22 +9,22 @@ import (
 func TestReferences(t *testing.T) {
 	for _, tt := range []struct {
 		name, body string
-		want       []Reference
+		want       []bodyRef
 	}{
-		{"inline link", "See [a](references/a.md).\n", []Reference{{Target: "references/a.md", Line: 1, Column: 9}}},
-		{"image and anchor", "![i](assets/i.png#x) [t](#top)\n", []Reference{{Target: "assets/i.png", Line: 1, Column: 6}}},
-		{"reference link", "[a][r]\n\n[r]: references/r.md\n", []Reference{{Target: "references/r.md", Line: 1, Column: 1}}},
-		{"percent escape and query", "[a](references/a%20b.md?x=1)\n", []Reference{{Target: "references/a b.md", Line: 1, Column: 5}}},
-		{"angle destination", "[a](<references/a b.md>)\n", []Reference{{Target: "references/a b.md", Line: 1, Column: 6}}},
-		{"backslash escape", "[a](references/a\\_b.md)\n", []Reference{{Target: "references/a_b.md", Line: 1, Column: 5}}},
-		{"code span paths", "Run `python scripts/x.py --out=assets/o.txt`.\n", []Reference{
+		{"inline link", "See [a](references/a.md).\n", []bodyRef{{Target: "references/a.md", Line: 1, Column: 9}}},
+		{"image and anchor", "![i](assets/i.png#x) [t](#top)\n", []bodyRef{{Target: "assets/i.png", Line: 1, Column: 6}}},
+		{"reference link", "[a][r]\n\n[r]: references/r.md\n", []bodyRef{{Target: "references/r.md", Line: 1, Column: 1}}},
+		{"percent escape and query", "[a](references/a%20b.md?x=1)\n", []bodyRef{{Target: "references/a b.md", Line: 1, Column: 5}}},
+		{"angle destination", "[a](<references/a b.md>)\n", []bodyRef{{Target: "references/a b.md", Line: 1, Column: 6}}},
+		{"backslash escape", "[a](references/a\\_b.md)\n", []bodyRef{{Target: "references/a_b.md", Line: 1, Column: 5}}},
+		{"code span paths", "Run `python scripts/x.py --out=assets/o.txt`.\n", []bodyRef{
 			{Target: "scripts/x.py", Line: 1, Column: 13, Code: true},
 			{Target: "assets/o.txt", Line: 1, Column: 32, Code: true}}},
-		{"code span with a line number", "See `scripts/run.sh:12` and `references/r.md:3:5`.\n", []Reference{
+		{"code span with a line number", "See `scripts/run.sh:12` and `references/r.md:3:5`.\n", []bodyRef{
 			{Target: "scripts/run.sh", Line: 1, Column: 6, Code: true},
 			{Target: "references/r.md", Line: 1, Column: 30, Code: true}}},
-		{"code span inside a link", "[`scripts/x.sh`](scripts/x.sh)\n", []Reference{{Target: "scripts/x.sh", Line: 1, Column: 18}}},
-		{"second line, wide characters", "Überblick\n— [a](references/ä.md)\n", []Reference{{Target: "references/ä.md", Line: 2, Column: 7}}},
+		{"code span inside a link", "[`scripts/x.sh`](scripts/x.sh)\n", []bodyRef{{Target: "scripts/x.sh", Line: 1, Column: 18}}},
+		{"second line, wide characters", "Überblick\n— [a](references/ä.md)\n", []bodyRef{{Target: "references/ä.md", Line: 2, Column: 7}}},
 		{"not references", "" +
 			"[u](https://x.y/a.md) [m](mailto:a@b) [c](C:/x) [r](/abs) [h](~/x) [p](references/<n>.md)\n" +
 			"`references/{x}.md` `assets/*.png` `scripts/...` `assets/` `src/main.go` `CHANGELOG.md`\n" +

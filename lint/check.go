@@ -9,13 +9,13 @@ import (
 	"github.com/skillet-go/skillet/skill"
 )
 
-// Check is one of the checks lint adds to what the runtime reports while
+// lintCheck is one of the checks lint adds to what the runtime reports while
 // it loads skills, in the manner of a go/analysis Analyzer: a name, its
 // documentation, the codes it reports (registered in skill.Codes), and the
 // function that checks one loaded skill file alone. [Run] runs the checks
 // of allChecks, each once per skill file, through their pass (runFindings):
 // adding a check is adding a value to that list.
-type Check struct {
+type lintCheck struct {
 	Name  string
 	Doc   string
 	Codes []skill.Code
@@ -24,7 +24,7 @@ type Check struct {
 	// requires are checks whose work this one reads from the pass (as
 	// go/analysis's Requires): the runner runs them first on the same
 	// file (checkOrder), whatever their place in checks.
-	requires []*Check
+	requires []*lintCheck
 	// run checks the file of p.s and sets its findings in f (f.add).
 	run func(p *pass, f *findings)
 }
@@ -41,21 +41,21 @@ type pass struct {
 // checkBundleRule, checkIgnoresRule and checkBodyRule are lint's checks, named so that one
 // can require the other.
 var (
-	checkBundleRule = &Check{Name: "bundle", Doc: "files and folders in the skill folder that are symlinks to somewhere outside it",
+	checkBundleRule = &lintCheck{Name: "bundle", Doc: "files and folders in the skill folder that are symlinks to somewhere outside it",
 		Codes: []skill.Code{diagcode.BundledSymlink},
 		run:   func(p *pass, f *findings) { f.add(checkBundle(p.s, &p.view)) }}
-	checkIgnoresRule = &Check{Name: "ignores", Doc: "the frontmatter's # skillet: ignore[CODE,...] comments, which the select processor applies and reports when they suppress nothing",
+	checkIgnoresRule = &lintCheck{Name: "ignores", Doc: "the frontmatter's # skillet: ignore[CODE,...] comments, which the select processor applies and reports when they suppress nothing",
 		Codes: []skill.Code{diagcode.SuppressionUnused},
 		run:   func(p *pass, f *findings) { f.ignores = inlineIgnores(p.s.frontmatter()) }}
-	checkBodyRule = &Check{Name: "body", Doc: "the body's length, and the relative files it refers to that do not exist or leave the skill folder",
+	checkBodyRule = &lintCheck{Name: "body", Doc: "the body's length, and the relative files it refers to that do not exist or leave the skill folder",
 		Codes:    []skill.Code{diagcode.BodyTooLong, diagcode.BrokenReference},
-		requires: []*Check{checkBundleRule},
+		requires: []*lintCheck{checkBundleRule},
 		run:      func(p *pass, f *findings) { checkBodyInto(f, p.s, &p.view) }}
 )
 
 // checks are lint's own checks, run on every skill file that parses
 // (drafts and hidden files included); their findings come in this order.
-var checks = []*Check{checkBodyRule, checkBundleRule, checkIgnoresRule}
+var checks = []*lintCheck{checkBodyRule, checkBundleRule, checkIgnoresRule}
 
 func init() {
 	// A check's Run is its run alone, on a pass of its own (with nothing
@@ -80,7 +80,7 @@ var checkOrder []int
 
 // runOrder returns the indexes of list in an order that puts every
 // check after the checks it requires (each once), else the list's order.
-func runOrder(list []*Check) []int {
+func runOrder(list []*lintCheck) []int {
 	var order []int
 	done := make([]bool, len(list))
 	var visit func(i int)
@@ -160,7 +160,7 @@ func about(s *catalog.Skill) *subject {
 }
 
 // allChecks returns lint's own checks, in the order [Run] runs them.
-func allChecks() []*Check { return slices.Clone(checks) }
+func allChecks() []*lintCheck { return slices.Clone(checks) }
 
 // runChecks runs the checks of checks on s and returns their findings in
 // that order (runFindings's, in full).

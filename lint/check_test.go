@@ -89,16 +89,16 @@ func TestCheckBundle(t *testing.T) {
 
 // TestRunOrder: every check runs once, after the checks it requires.
 func TestRunOrder(t *testing.T) {
-	a := &Check{Name: "a"}
-	b := &Check{Name: "b", requires: []*Check{a}}
-	c := &Check{Name: "c", requires: []*Check{b, a}}
+	a := &lintCheck{Name: "a"}
+	b := &lintCheck{Name: "b", requires: []*lintCheck{a}}
+	c := &lintCheck{Name: "c", requires: []*lintCheck{b, a}}
 	for _, tc := range []struct {
-		list []*Check
+		list []*lintCheck
 		want []int
 	}{
-		{[]*Check{a, b, c}, []int{0, 1, 2}},
-		{[]*Check{c, b, a}, []int{2, 1, 0}},
-		{[]*Check{b, c, a}, []int{2, 0, 1}},
+		{[]*lintCheck{a, b, c}, []int{0, 1, 2}},
+		{[]*lintCheck{c, b, a}, []int{2, 1, 0}},
+		{[]*lintCheck{b, c, a}, []int{2, 0, 1}},
 		{checks, checkOrder},
 	} {
 		if got := runOrder(tc.list); !slices.Equal(got, tc.want) {
@@ -118,7 +118,7 @@ func TestAddedCheckRuns(t *testing.T) {
 		".agents/skills/a/SKILL.md": "---\nname: a\ndescription: d\n---\n\nbody\n",
 		".agents/skills/b/SKILL.md": "---\nname: b\ndescription: d\n---\n\nbody\n",
 	})
-	extra := &Check{Name: "extra", Doc: "test", Codes: []skill.Code{diagcode.BundledSymlink},
+	extra := &lintCheck{Name: "extra", Doc: "test", Codes: []skill.Code{diagcode.BundledSymlink},
 		run: func(p *pass, f *findings) {
 			f.add([]skill.Diagnostic{{Code: diagcode.BundledSymlink, Severity: skill.SeverityWarning, Path: p.s.location, Line: 1, Column: 1, Message: "extra " + p.s.name, Skill: p.s.name}})
 		}}

@@ -533,7 +533,7 @@ func (s *scanner) inline(blk, intro sblock) bool {
 		}
 		if k > d {
 			if target, ok := s.target(b[d:k]); ok {
-				s.add(foundRef{Reference: Reference{Target: target}, ctx: s.blockCtx(), off: d})
+				s.add(foundRef{bodyRef: bodyRef{Target: target}, ctx: s.blockCtx(), off: d})
 			}
 		}
 		i = next
@@ -551,7 +551,7 @@ func (s *scanner) codeText(start, stop int) {
 		if j > i && bytes.Contains(seg[i:j], []byte("/")) {
 			tok, lead := trimToken(string(seg[i:j]))
 			if target, ok := codePath(tok); ok {
-				s.add(foundRef{Reference: Reference{Target: target, Code: true}, ctx: s.blockCtx(), off: start + i + lead})
+				s.add(foundRef{bodyRef: bodyRef{Target: target, Code: true}, ctx: s.blockCtx(), off: start + i + lead})
 			}
 		}
 		i = j

@@ -18,7 +18,7 @@ import (
 // scanned is what a reference is compared on: the Reference itself, its
 // offset and the block context exampleContext reads.
 type scanned struct {
-	Reference
+	bodyRef
 	Off    int
 	Lines  []bspan
 	Intros [][]bspan
@@ -35,7 +35,7 @@ func flatten(body []byte, refs []foundRef) []scanned {
 				intros = [][]bspan{c.intro.lines(body)}
 			}
 		}
-		out = append(out, scanned{r.Reference, r.off, lines, intros})
+		out = append(out, scanned{r.bodyRef, r.off, lines, intros})
 	}
 	return out
 }
@@ -50,7 +50,7 @@ func sameAsGoldmark(t *testing.T, name string, body []byte) bool {
 			return false
 		}
 		want := parseReferences(body, examples)
-		if diff := cmp.Diff(flatten(body, want), flatten(body, got), cmp.AllowUnexported(bspan{})); diff != "" {
+		if diff := cmp.Diff(flatten(body, want), flatten(body, got), cmp.AllowUnexported(bspan{}, scanned{})); diff != "" {
 			t.Fatalf("%s: the scanner and goldmark differ (-goldmark +scanner):\n%s\nbody: %q", name, diff, body)
 		}
 	}
