@@ -29,7 +29,7 @@ func TestCorpus(t *testing.T) {
 		t.Fatal(err)
 	}
 	cs := connect(t, s, nil, nil)
-	names, listed := s.Skills()
+	names, listed := s.skills()
 	entries := allSkills(t, cs)
 	if len(entries) != listed || listed == 0 {
 		t.Fatalf("skills/list has %d entries, the server says %d", len(entries), listed)
@@ -37,7 +37,7 @@ func TestCorpus(t *testing.T) {
 	resources := allResources(t, cs)
 	files := 0
 	for _, e := range entries {
-		name, _, err := ParseURI(e.URI)
+		name, _, err := parseURI(e.URI)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +54,7 @@ func TestCorpus(t *testing.T) {
 		}
 		for _, r := range e.Resources.Files {
 			files++
-			_, rel, _ := ParseURI(r.URI)
+			_, rel, _ := parseURI(r.URI)
 			path := filepath.Join(cs2.BaseDir, filepath.FromSlash(rel))
 			if rel == "SKILL.md" {
 				path = cs2.Location

@@ -69,24 +69,3 @@ func Example() {
 	//   skill://release/references/steps.md 8 sha256:0468eb5afca6...
 	// text/markdown: 1. Tag.
 }
-
-func ExampleParseURI() {
-	for _, uri := range []string{
-		"skill://release/references/steps.md",
-		"skill://release/docs/a%20b.md",
-		"skill://release",
-		"skill://release/../secret/SKILL.md",
-	} {
-		name, rel, err := mcpserver.ParseURI(uri)
-		if err != nil {
-			fmt.Println(err)
-			continue
-		}
-		fmt.Printf("%s: skill %q, path %q\n", uri, name, rel)
-	}
-	// Output:
-	// skill://release/references/steps.md: skill "release", path "references/steps.md"
-	// skill://release/docs/a%20b.md: skill "release", path "docs/a b.md"
-	// skill://release: skill "release", path ""
-	// invalid skill URI "skill://release/../secret/SKILL.md": "." and ".." segments cannot leave or name the skill folder
-}

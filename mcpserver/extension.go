@@ -99,7 +99,7 @@ func (s *Server) getSkill(ctx context.Context, ss *mcp.ServerSession, p *skillse
 	if p == nil || p.URI == "" {
 		return nil, invalidParams("skills/get needs the uri of a skill's SKILL.md")
 	}
-	name, rel, err := ParseURI(p.URI)
+	name, rel, err := parseURI(p.URI)
 	if err != nil {
 		return nil, invalidParams("%v", err)
 	}
@@ -131,7 +131,7 @@ func (s *Server) readDirectory(ctx context.Context, ss *mcp.ServerSession, p *sk
 	if err != nil {
 		return nil, invalidParams("%v", err)
 	}
-	name, rel, err := ParseURI(strings.TrimSuffix(p.URI, "/"))
+	name, rel, err := parseURI(strings.TrimSuffix(p.URI, "/"))
 	if err != nil {
 		return nil, invalidParams("%v", err)
 	}

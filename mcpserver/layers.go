@@ -29,7 +29,7 @@ func (s *Server) newTool() *agent.Tool {
 	hooks := &agentx.ToolHooks{
 		// A body cut at maxSkillBytes is whole in resources/read.
 		WholeFile: func(cs *catalog.Skill) string {
-			return URI(cs.Name, skillFile) + ` (read it with resources/read, or call this tool with "path": "SKILL.md")`
+			return skillURI(cs.Name, skillFile) + ` (read it with resources/read, or call this tool with "path": "SKILL.md")`
 		},
 		// Bodies and files come from the snapshot resources/read serves.
 		Source: snapSource{s},
@@ -46,7 +46,7 @@ func (s *Server) newTool() *agent.Tool {
 		// The model reads a skill's files through the tool's "path" or
 		// through resources/read, so the base directory it is told is the
 		// skill's directory resource.
-		BaseDir: func(cs *catalog.Skill) string { return URI(cs.Name, "") },
+		BaseDir: func(cs *catalog.Skill) string { return skillURI(cs.Name, "") },
 		// One session serves every client, so it remembers nothing: each
 		// load is logged instead.
 		Session: agent.NewSession(&agent.SessionOptions{Keep: -1, OnLoad: func(ctx context.Context, l agent.Load) error {
@@ -208,7 +208,7 @@ func (s *Server) renderInstructions(l *catalog.Listing, kind instructionKind) (*
 			ToolName:            s.tool.Name(),
 			MaxDescriptionChars: set.MaxDescriptionChars,
 			BudgetChars:         b,
-			Location:            func(cs *catalog.Skill) string { return URI(cs.Name, skillFile) },
+			Location:            func(cs *catalog.Skill) string { return skillURI(cs.Name, skillFile) },
 			Preamble:            s.preamble(kind),
 			MoreHint:            s.moreHint(kind),
 		})

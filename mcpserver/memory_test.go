@@ -67,7 +67,7 @@ func TestReloadOverBudget(t *testing.T) {
 	if !errors.Is(err, errOverBudget) {
 		t.Fatalf("reload: %v, want errOverBudget", err)
 	}
-	if f := s.snap.Load().files[URI("big", "data.txt")]; f == nil || f.text[0] != 'a' {
+	if f := s.snap.Load().files[skillURI("big", "data.txt")]; f == nil || f.text[0] != 'a' {
 		t.Fatal("the last good snapshot is not served")
 	}
 	if got := s.mem.held.Load(); got != held {
@@ -80,7 +80,7 @@ func TestReloadOverBudget(t *testing.T) {
 	if _, err := s.Reload(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	if f := s.snap.Load().files[URI("big", "data.txt")]; f == nil || f.text[0] != 'c' {
+	if f := s.snap.Load().files[skillURI("big", "data.txt")]; f == nil || f.text[0] != 'c' {
 		t.Fatal("the rewritten file is not served once it fits")
 	}
 	if got, want := s.mem.held.Load(), uniqueBytes(s.snap.Load()); got != want {

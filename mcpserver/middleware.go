@@ -118,7 +118,7 @@ func (s *Server) handle(ctx context.Context, next mcp.MethodHandler, method stri
 // SDK's lookup answers a plain "Resource not found": a URI that is not
 // canonical, a folder, or a file of no served skill.
 func (s *Server) checkReadURI(ctx context.Context, uri string) error {
-	name, rel, err := ParseURI(uri)
+	name, rel, err := parseURI(uri)
 	if err != nil {
 		return invalidParams("%v", err)
 	}

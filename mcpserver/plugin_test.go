@@ -123,8 +123,8 @@ func TestPluginSkillURIs(t *testing.T) {
 // files, and the server's resolve turns the parse back into the name.
 func TestPluginURIRoundTrip(t *testing.T) {
 	for _, rel := range []string{"", "SKILL.md", "references/a b.md"} {
-		uri := URI("p1:init", rel)
-		name, got, err := ParseURI(uri)
+		uri := skillURI("p1:init", rel)
+		name, got, err := parseURI(uri)
 		if err != nil {
 			t.Fatalf("%s: %v", uri, err)
 		}
@@ -153,8 +153,8 @@ func FuzzPluginURI(f *testing.F) {
 				return
 			}
 		}
-		uri := URI(plugin+":"+name, rel)
-		p, r, err := ParseURI(uri)
+		uri := skillURI(plugin+":"+name, rel)
+		p, r, err := parseURI(uri)
 		if err != nil {
 			t.Fatalf("%s: %v", uri, err)
 		}

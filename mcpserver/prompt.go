@@ -70,7 +70,7 @@ func promptText(sv *served, body, args string) string {
 	fmt.Fprintf(&b, "<skill name=%q uri=%q>\n", sv.name, sv.uri)
 	b.WriteString(body)
 	b.WriteString("\n</skill>\n\n")
-	fmt.Fprintf(&b, "The skill's files are the resources under %s/; a relative path in the skill resolves against that URI.\n", URI(sv.name, ""))
+	fmt.Fprintf(&b, "The skill's files are the resources under %s/; a relative path in the skill resolves against that URI.\n", skillURI(sv.name, ""))
 	var bundled []string
 	for _, f := range sv.files {
 		if f.rel != skillFile {
@@ -109,7 +109,7 @@ func (s *Server) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp
 	if ld.Truncated {
 		var closed string
 		body, closed = agentx.CloseFence(body)
-		body += "\n\n" + agentx.TruncationNote(int64(len(sv.byRel[skillFile].bytes())), ld.Bytes, closed, URI(sv.name, skillFile)+" (read it with resources/read)")
+		body += "\n\n" + agentx.TruncationNote(int64(len(sv.byRel[skillFile].bytes())), ld.Bytes, closed, skillURI(sv.name, skillFile)+" (read it with resources/read)")
 	}
 	return &mcp.GetPromptResult{
 		Description: sv.prompt.Description,

@@ -288,9 +288,9 @@ func (s *Server) Diagnostics() []skill.Diagnostic {
 	return append(slices.Clone(sn.listing.Diagnostics), sn.diags...)
 }
 
-// Skills returns the names of the served skills, sorted, and how many of
+// skills returns the names of the served skills, sorted, and how many of
 // them are served through the extension's skills/list.
-func (s *Server) Skills() (names []string, extension int) {
+func (s *Server) skills() (names []string, extension int) {
 	sn := s.snap.Load()
 	for _, sv := range sn.skills {
 		names = append(names, sv.name)

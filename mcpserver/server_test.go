@@ -103,7 +103,7 @@ func hasSymlinks() bool { return os.PathSeparator == '/' }
 
 // diskPath maps a served URI of the fixture to its file.
 func diskPath(ws, uri string) string {
-	name, rel, err := ParseURI(uri)
+	name, rel, err := parseURI(uri)
 	if err != nil {
 		panic(err)
 	}

@@ -140,7 +140,7 @@ func newFile(skillName, rel string, data []byte, info fs.FileInfo) *file {
 	sum := sha256.Sum256(data)
 	f := &file{
 		rel:    rel,
-		uri:    URI(skillName, rel),
+		uri:    skillURI(skillName, rel),
 		size:   int64(len(data)),
 		digest: "sha256:" + hex.EncodeToString(sum[:]),
 		info:   info,
@@ -329,7 +329,7 @@ func (sn *snapshot) add(sv *served) {
 // the diagnostics report files left out and why the skill is not served
 // through the extension.
 func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served, budget *readBudget) (*served, []skill.Diagnostic, error) {
-	sv := &served{name: cs.Name, cat: cs, uri: URI(cs.Name, skillFile), byRel: map[string]*file{}}
+	sv := &served{name: cs.Name, cat: cs, uri: skillURI(cs.Name, skillFile), byRel: map[string]*file{}}
 	sf, allReused, err := s.snapSkillFile(sv, cs, old, budget)
 	if err != nil {
 		return nil, nil, err
@@ -462,7 +462,7 @@ func (s *Server) snapBundled(ctx context.Context, b *bundle) error {
 func (s *Server) snapBundledFile(b *bundle, root *os.Root, rel string) error {
 	cs := b.cs
 	if strings.ContainsAny(rel, "\\\x00") {
-		// A skill:// URI cannot name it (ParseURI refuses "\"), so it
+		// A skill:// URI cannot name it (parseURI refuses "\"), so it
 		// cannot be in a manifest a host can read back.
 		b.incomplete = "a file name holds a backslash"
 		b.diags = append(b.diags, diag(codeFileNotServed, filepath.Join(cs.BaseDir, filepath.FromSlash(rel)), cs.Name,
@@ -643,7 +643,7 @@ func (sv *served) indexDirs() {
 			if children[sub] == nil {
 				children[sub] = map[string]*mcp.Resource{}
 			}
-			uri := URI(sv.name, sub)
+			uri := skillURI(sv.name, sub)
 			children[dir][uri] = &mcp.Resource{URI: uri, Name: parts[i], MIMEType: mIMEDirectory}
 			dir = sub
 		}
@@ -791,7 +791,7 @@ func jsonTextCost(data []byte) int64 {
 	return n
 }
 
-// resolve takes a skill name and path as [ParseURI] gives them and returns
+// resolve takes a skill name and path as parseURI gives them and returns
 // the skill they name: skill://PLUGIN/NAME/PATH is the plugin's skill
 // PLUGIN:NAME and PATH when the snapshot serves (or refuses as too large)
 // a skill of that name, which takes precedence over a folder NAME of a

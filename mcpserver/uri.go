@@ -23,12 +23,12 @@ const fileTemplate = "skill://{name}/{+path}"
 // Errors of URI and cursor parsing; handlers turn them into JSON-RPC
 // errors with code -32602 (invalid params). Test with errors.Is.
 var (
-	// ErrInvalidURI: the URI is not a canonical skill:// URI of this
+	// errInvalidURI: the URI is not a canonical skill:// URI of this
 	// server (another scheme, no skill name, "..", an encoded "/", a query,
 	// a spelling other than the canonical one...).
-	ErrInvalidURI = errors.New("invalid skill URI")
-	// ErrInvalidCursor: the pagination cursor was not made by this server.
-	ErrInvalidCursor = errors.New("invalid cursor")
+	errInvalidURI = errors.New("invalid skill URI")
+	// errInvalidCursor: the pagination cursor was not made by this server.
+	errInvalidCursor = errors.New("invalid cursor")
 )
 
 // nameRule is the loosest name the catalog serves ([a-z0-9][a-z0-9._-]*,
@@ -36,7 +36,7 @@ var (
 // the URI authority unencoded.
 var nameRule = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`) })
 
-// URI returns the canonical URI of a file of the named skill: skill://NAME
+// skillURI returns the canonical URI of a file of the named skill: skill://NAME
 // followed by each segment of rel percent-encoded as a URI path segment
 // (url.PathEscape: "a b.md" becomes "a%20b.md"). rel is relative to the
 // skill folder with "/" separators; "" gives the skill's root directory
@@ -44,7 +44,7 @@ var nameRule = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 // A plugin's skill PLUGIN:NAME is at skill://PLUGIN/NAME: the plugin is
 // the URI's prefix and the last segment of the skill path is the skill's
 // own name, as the extension asks (docs/mcp.md#plugin-skills).
-func URI(name, rel string) string {
+func skillURI(name, rel string) string {
 	name = strings.Replace(name, ":", "/", 1)
 	if rel == "" {
 		return schemePrefix + name
@@ -59,22 +59,22 @@ func URI(name, rel string) string {
 	return b.String()
 }
 
-// ParseURI splits a canonical skill:// URI into the skill name and the
+// parseURI splits a canonical skill:// URI into the skill name and the
 // file path relative to the skill folder ("/" separators; "" for the
 // skill's root directory skill://NAME). It accepts exactly the spelling
-// [URI] produces, so a client compares manifest URIs as plain strings:
+// skillURI produces, so a client compares manifest URIs as plain strings:
 // another scheme, a missing or malformed skill name, an empty segment
 // (as in an absolute path skill://NAME//etc), "." or ".." (plain or
 // percent-encoded), an encoded "/" or "\", a NUL, a query or fragment,
 // and any other percent-encoding than url.PathEscape's are refused with
-// an error wrapping [ErrInvalidURI]. A URI of a plugin's skill,
+// an error wrapping errInvalidURI. A URI of a plugin's skill,
 // skill://PLUGIN/NAME/PATH, parses as the name PLUGIN and the path
 // NAME/PATH: which is meant depends on the skills served, and [Server]
 // takes it as the skill PLUGIN:NAME when it serves one
 // (docs/mcp.md#plugin-skills).
-func ParseURI(uri string) (name, rel string, err error) {
+func parseURI(uri string) (name, rel string, err error) {
 	bad := func(why string) (string, string, error) {
-		return "", "", fmt.Errorf("%w %q: %s", ErrInvalidURI, clipURI(uri), why)
+		return "", "", fmt.Errorf("%w %q: %s", errInvalidURI, clipURI(uri), why)
 	}
 	rest, ok := strings.CutPrefix(uri, schemePrefix)
 	if !ok {
@@ -119,7 +119,7 @@ func ParseURI(uri string) (name, rel string, err error) {
 	if !canonical {
 		// Named only once every segment is known to be valid, so the
 		// suggestion is the whole canonical URI of the same file.
-		return bad("not the canonical spelling; the file's URI is " + clipURI(URI(name, rel)))
+		return bad("not the canonical spelling; the file's URI is " + clipURI(skillURI(name, rel)))
 	}
 	return name, rel, nil
 }
@@ -147,20 +147,20 @@ func encodeCursor(key string) string {
 }
 
 // decodeCursor returns the key a cursor resumes after. "" is the first
-// page. An error wraps [ErrInvalidCursor].
+// page. An error wraps errInvalidCursor.
 func decodeCursor(c string) (string, error) {
 	if c == "" {
 		return "", nil
 	}
 	b, err := cursorEncoding.DecodeString(c)
 	if err != nil {
-		return "", fmt.Errorf("%w %q: not made by this server", ErrInvalidCursor, clipURI(c))
+		return "", fmt.Errorf("%w %q: not made by this server", errInvalidCursor, clipURI(c))
 	}
 	key, ok := strings.CutPrefix(string(b), cursorTag)
 	// The decoder skips CR and LF; only the exact spelling this server
 	// writes is a cursor of its own.
 	if !ok || key == "" || encodeCursor(key) != c {
-		return "", fmt.Errorf("%w %q: not made by this server", ErrInvalidCursor, clipURI(c))
+		return "", fmt.Errorf("%w %q: not made by this server", errInvalidCursor, clipURI(c))
 	}
 	return key, nil
 }

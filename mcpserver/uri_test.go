@@ -20,12 +20,12 @@ func TestParseURI(t *testing.T) {
 		{"skill://a/...md", "a", "...md"},
 		{"skill://a/c:d", "a", "c:d"},
 	} {
-		name, rel, err := ParseURI(tt.uri)
+		name, rel, err := parseURI(tt.uri)
 		if err != nil || name != tt.name || rel != tt.rel {
-			t.Errorf("ParseURI(%q) = %q, %q, %v; want %q, %q", tt.uri, name, rel, err, tt.name, tt.rel)
+			t.Errorf("parseURI(%q) = %q, %q, %v; want %q, %q", tt.uri, name, rel, err, tt.name, tt.rel)
 		}
-		if got := URI(name, rel); got != tt.uri {
-			t.Errorf("URI(%q, %q) = %q, want %q", name, rel, got, tt.uri)
+		if got := skillURI(name, rel); got != tt.uri {
+			t.Errorf("skillURI(%q, %q) = %q, want %q", name, rel, got, tt.uri)
 		}
 	}
 }
@@ -62,9 +62,9 @@ func TestParseURIErrors(t *testing.T) {
 		{"skill://alpha/SKILL.md?x", "query"},
 		{"skill://alpha/SKILL.md#x", "query"},
 	} {
-		_, _, err := ParseURI(tt.uri)
-		if !errors.Is(err, ErrInvalidURI) || !strings.Contains(err.Error(), tt.msg) {
-			t.Errorf("ParseURI(%q) error %v, want ErrInvalidURI saying %q", tt.uri, err, tt.msg)
+		_, _, err := parseURI(tt.uri)
+		if !errors.Is(err, errInvalidURI) || !strings.Contains(err.Error(), tt.msg) {
+			t.Errorf("parseURI(%q) error %v, want errInvalidURI saying %q", tt.uri, err, tt.msg)
 		}
 	}
 }
@@ -80,16 +80,16 @@ func TestParseURICanonicalSuggestion(t *testing.T) {
 		{"skill://alpha/ref%65rences/deep/a b.md", "skill://alpha/references/deep/a%20b.md"},
 		{"skill://alpha/a%2Db/c/d.md", "skill://alpha/a-b/c/d.md"},
 	} {
-		_, _, err := ParseURI(tt.uri)
-		if !errors.Is(err, ErrInvalidURI) || !strings.HasSuffix(err.Error(), "the file's URI is "+tt.want) {
-			t.Errorf("ParseURI(%q) error %v, want the suggestion %s", tt.uri, err, tt.want)
+		_, _, err := parseURI(tt.uri)
+		if !errors.Is(err, errInvalidURI) || !strings.HasSuffix(err.Error(), "the file's URI is "+tt.want) {
+			t.Errorf("parseURI(%q) error %v, want the suggestion %s", tt.uri, err, tt.want)
 		}
-		if name, rel, err := ParseURI(tt.want); err != nil || URI(name, rel) != tt.want {
+		if name, rel, err := parseURI(tt.want); err != nil || skillURI(name, rel) != tt.want {
 			t.Errorf("the suggestion %s does not parse back: %q %q %v", tt.want, name, rel, err)
 		}
 	}
-	_, _, err := ParseURI("skill://alpha/a b/../x")
-	if !errors.Is(err, ErrInvalidURI) || !strings.Contains(err.Error(), `".."`) {
+	_, _, err := parseURI("skill://alpha/a b/../x")
+	if !errors.Is(err, errInvalidURI) || !strings.Contains(err.Error(), `".."`) {
 		t.Errorf("an odd spelling before a \"..\": %v", err)
 	}
 }
@@ -103,21 +103,21 @@ func FuzzParseURI(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, uri string) {
-		name, rel, err := ParseURI(uri)
+		name, rel, err := parseURI(uri)
 		if err != nil {
-			if !errors.Is(err, ErrInvalidURI) {
-				t.Fatalf("error %v does not wrap ErrInvalidURI", err)
+			if !errors.Is(err, errInvalidURI) {
+				t.Fatalf("error %v does not wrap errInvalidURI", err)
 			}
 			return
 		}
-		if got := URI(name, rel); got != uri {
-			t.Fatalf("ParseURI(%q) = %q, %q, which is spelt %q", uri, name, rel, got)
+		if got := skillURI(name, rel); got != uri {
+			t.Fatalf("parseURI(%q) = %q, %q, which is spelt %q", uri, name, rel, got)
 		}
 		if rel == "" {
 			return
 		}
 		if path.IsAbs(rel) || path.Clean(rel) != rel || rel == ".." || strings.HasPrefix(rel, "../") || strings.ContainsAny(rel, "\\\x00") {
-			t.Fatalf("ParseURI(%q) gave the path %q", uri, rel)
+			t.Fatalf("parseURI(%q) gave the path %q", uri, rel)
 		}
 	})
 }
@@ -132,8 +132,8 @@ func FuzzCursor(f *testing.F) {
 		got, err := decodeCursor(c)
 		switch {
 		case err != nil:
-			if !errors.Is(err, ErrInvalidCursor) {
-				t.Fatalf("error %v does not wrap ErrInvalidCursor", err)
+			if !errors.Is(err, errInvalidCursor) {
+				t.Fatalf("error %v does not wrap errInvalidCursor", err)
 			}
 		case c == "":
 			if got != "" {
