@@ -205,6 +205,10 @@ func typeDecl(b *strings.Builder, obj *types.TypeName, typ func(types.Type) stri
 	return n, len(ms)
 }
 
+// maxAPINames is the budget of exported names (top-level names and the
+// exported methods of exported types) over all public packages.
+const maxAPINames = 230
+
 // TestAPI keeps an api.txt beside each public package: the package's
 // exported declarations as apiText prints them (for GOOS=linux,
 // GOARCH=amd64). It fails when the API changed and api.txt was not
@@ -230,6 +234,7 @@ func TestAPI(t *testing.T) {
 		}
 		return os.Open(f)
 	})
+	total := 0
 	for _, rel := range pkgs {
 		pkg, err := imp.Import(module + "/" + rel)
 		if err != nil {
@@ -237,6 +242,7 @@ func TestAPI(t *testing.T) {
 		}
 		got, names, fields := apiText(pkg)
 		t.Logf("%s: %d exported names, %d exported fields", rel, names, fields)
+		total += names
 		golden := filepath.Join(root, filepath.FromSlash(rel), "api.txt")
 		if *update {
 			if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
@@ -253,6 +259,11 @@ func TestAPI(t *testing.T) {
 			t.Errorf("the public API of %s changed; review the diff and rewrite %s/api.txt with\n"+
 				"\tgo test ./internal/archtest -run TestAPI -update\n%s", rel, rel, lineDiff(string(want), got))
 		}
+	}
+	t.Logf("all public packages: %d exported names (budget %d)", total, maxAPINames)
+	if total > maxAPINames {
+		t.Errorf("the public packages export %d names, over the budget of %d (docs/ARCHITECTURE.md#the-public-api): "+
+			"unexport or move to internal/ what a program that embeds skillet does not need", total, maxAPINames)
 	}
 }
 
