@@ -17,13 +17,25 @@ import (
 // the files whose stat changed).
 type reloadHint struct {
 	paths []string
+	// settled reports whether every folder watched for the skill whose
+	// folder is base (base and the folders below it) has been watched
+	// since before the last reload began, so that paths holds every change
+	// in them since that reload read them. A folder whose watch was set
+	// later (during the last reload, after its walk read the folder) may
+	// have changed unseen in between. nil: all are.
+	settled func(base string) bool
 }
 
 // keeps reports whether old, the last snapshot's skill of cs's name, can
-// be served again as it is.
+// be served again as it is: the catalog lists it unchanged, its folders
+// have been watched since before the last reload began (settled) and no
+// changed path touches it.
 func (h *reloadHint) keeps(old *served, cs *catalog.Skill) bool {
 	if h == nil || old == nil || old.kept || old.cat != cs {
 		return false
+	}
+	if h.settled != nil && !h.settled(cs.BaseDir) {
+		return false // not watched long enough for its changes to be known
 	}
 	for _, p := range h.paths {
 		if touches(p, cs) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -60,6 +61,8 @@ func (s *Server) Watch(ctx context.Context) error {
 type watchDir struct {
 	role watchRole
 	id   fileID
+	// pass is the watcher's reload pass when the watch was set.
+	pass int
 }
 
 // watchRole says why a folder is watched.
@@ -102,6 +105,11 @@ type watcher struct {
 	// skillDirs are the folders watched for each served skill, by its
 	// folder.
 	skillDirs map[string][]string
+	// pass counts the reloads begun.
+	pass int
+	// built, when set (tests), runs after a reload's snapshot is built
+	// and before its watches are synced.
+	built func()
 }
 
 func (w *watcher) run(ctx context.Context) error {
@@ -221,6 +229,21 @@ func (w *watcher) unread(ev fsnotify.Event) bool {
 	return true
 }
 
+// settledSince returns reloadHint.settled for a reload after pass: whether
+// the folder base and every folder the last sync watched below it have
+// been watched since before reload pass began, so that every change in
+// them after that reload read them was notified. A watch set during pass
+// (the sync after it, or an event handled after its walk) is not enough.
+func (w *watcher) settledSince(pass int) func(base string) bool {
+	before := func(dir string) bool {
+		wd := w.watched[dir]
+		return wd != nil && wd.pass < pass
+	}
+	return func(base string) bool {
+		return before(base) && !slices.ContainsFunc(w.skillDirs[base], func(d string) bool { return !before(d) })
+	}
+}
+
 // aliases returns p and the same path under every other path watched for
 // its folder (or for p, a watched folder).
 func (w *watcher) aliases(p string) []string {
@@ -243,9 +266,10 @@ func (w *watcher) aliases(p string) []string {
 }
 
 func (w *watcher) reload(ctx context.Context) {
+	w.pass++
 	var hint *reloadHint
 	if w.full == "" {
-		hint = &reloadHint{paths: w.changed}
+		hint = &reloadHint{paths: w.changed, settled: w.settledSince(w.pass - 1)}
 	} else if w.full != "the first pass" && w.full != "polling" {
 		w.s.log.Info("reloading every skill", "reason", w.full)
 	}
@@ -253,6 +277,9 @@ func (w *watcher) reload(ctx context.Context) {
 	w.changed, w.structural, w.full = nil, false, ""
 	if _, err := w.s.reload(ctx, hint); err != nil && ctx.Err() == nil {
 		w.s.log.Warn("reload failed", "error", err)
+	}
+	if w.built != nil {
+		w.built()
 	}
 	if w.fw != nil && (full || structural) {
 		w.sync(hint)

@@ -172,7 +172,7 @@ func (w *watcher) add(dir string, role watchRole) bool {
 		}
 	}
 	w.ids[id] = append(w.ids[id], dir)
-	w.watched[dir] = &watchDir{role: role, id: id}
+	w.watched[dir] = &watchDir{role: role, id: id, pass: w.pass}
 	return true
 }
 
@@ -197,6 +197,9 @@ func (w *watcher) unwatch(dir string) {
 		if len(paths) > 0 {
 			if err := w.fw.Add(paths[0]); err != nil {
 				w.unwatch(paths[0])
+			} else if nw := w.watched[paths[0]]; nw != nil {
+				// Between the two, the folder was not watched.
+				nw.pass = w.pass
 			}
 		}
 	}

@@ -1,0 +1,109 @@
+package mcpserver
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+	"github.com/skillet-go/skillet/catalog"
+)
+
+// TestEditBeforeWatchIsSeen holds the reload after one to trusting a skill
+// as unchanged only where every folder of it was watched before the last
+// reload began. A folder whose watch the last reload set (its creation
+// was lost to an overflow, so its watch comes from the sync after the
+// walk read it) can change before the watch is set, unseen: a file
+// edited there must still be served as it is at the next reload, made by
+// an edit elsewhere. Without the check the next reload keeps the skill
+// and serves the bytes the walk read.
+func TestEditBeforeWatchIsSeen(t *testing.T) {
+	ws := t.TempDir()
+	writeTree(t, ws, map[string]string{
+		"a/one/SKILL.md":            skillMD("one", "The first skill.", "One.\n"),
+		"a/one/references/guide.md": "# Guide\n",
+	})
+	ctx := t.Context()
+	c, err := catalog.New(ctx, &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true, Directories: []string{"a"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(ctx, c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newWatcher(s)
+	fw, err := fsnotify.NewWatcher()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fw.Close()
+	w.fw = fw
+	markers := t.TempDir()
+	if err := fw.Add(markers); err != nil {
+		t.Fatal(err)
+	}
+	w.sync(nil)
+	w.full = "the first pass"
+	w.reload(ctx)
+	step := 0
+	marker := func() string { step++; return filepath.Join(markers, "m"+string(rune('0'+step))) }
+	write := func(rel, text string) {
+		t.Helper()
+		writeTree(t, ws, map[string]string{rel: text})
+	}
+	for _, tc := range []struct{ name, created, late, elsewhere string }{
+		{"a skill folder", "a/two/references/r.md", "a/two/references/r.md", "a/one/references/guide.md"},
+		{"a folder in a skill watched long", "a/one/extra/f.md", "a/one/extra/f.md", "a/two/references/r.md"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.created == "a/two/references/r.md" {
+				write("a/two/SKILL.md", skillMD("two", "The second skill.", "Two.\n"))
+			}
+			write(tc.created, "v1\n")
+			// The notifications of the creation are lost: the queue
+			// overflowed, so the next reload reads every skill.
+			w.lose(t, marker())
+			w.full = "the file notification queue overflowed"
+			// The edit comes after that reload's walk read the folder
+			// and before the sync after it watches the folder.
+			w.built = func() { write(tc.late, "v2, after the walk read v1\n"); w.built = nil }
+			w.reload(ctx)
+			// An edit in another skill brings the next reload.
+			write(tc.elsewhere, "edited elsewhere, "+tc.name+"\n")
+			if !w.take(t, marker()) {
+				t.Fatal("the edit elsewhere calls for no reload")
+			}
+			w.reload(ctx)
+			got := s.snap.Load()
+			full, err := s.build(ctx, got, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := snapDiff(got, full); d != "" {
+				t.Fatalf("an edit in %s made before its watch is not served: %s", tc.late, d)
+			}
+		})
+	}
+}
+
+// lose drops the file notifications that came before marker, as an
+// overflowed queue does.
+func (w *watcher) lose(t *testing.T, marker string) {
+	t.Helper()
+	if err := os.WriteFile(marker, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		select {
+		case ev := <-w.fw.Events:
+			if ev.Name == marker {
+				return
+			}
+		case <-w.fw.Errors:
+		case <-time.After(20 * time.Second):
+			t.Fatal("the marker's notification did not come within 20s")
+		}
+	}
+}
