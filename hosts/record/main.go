@@ -6,9 +6,13 @@
 // the pinned agents and runs it; hosts/README.md describes the formats.
 //
 //	go run ./hosts/record [--record] [--host H,...] [--workspace W,...] [--runs N] [--jobs N] [--raw DIR]
+//	go run ./hosts/record --shrink HOST/WORKSPACE --name NAME --describe TEXT [--target TEXT] [--max-runs N]
 //
 // Without --record it compares what the agents list now with the
 // recordings and exits 1 on any difference; with --record it writes them.
+// With --shrink it makes a disagreement between an agent and its profile
+// as small as it can, running the agent on each smaller candidate, and
+// writes the result as a new hand-made workspace with its recording.
 // The agents are taken from $SKILLET_HOSTS_BIN (the .bin folder of the
 // npm install). Every run gets a fresh sandbox with an isolated HOME and
 // no network beyond a localhost server of its own.
@@ -44,9 +48,24 @@ func main() {
 	fromRaw := flag.String("from-raw", "", "make the recordings from the raw output a --raw run kept in this folder (no agent is run but for its version)")
 	normalize := flag.Bool("normalize", false, "only rewrite the existing recordings with observations that differ in order alone merged (no agent is run)")
 	generate := flag.String("generate", "", "run on the generated workspaces of these seeds (A-B or A,B,...; hostws.Generate) instead of the hand-made ones; their recordings are DIR/generated/HOST/genV-SEED.json")
+	shrink := flag.String("shrink", "", "HOST/WORKSPACE: shrink the disagreement of HOST's profile with HOST on WORKSPACE (genV-SEED or a hand-made one) to a minimal workspace, written as DIR/workspaces/NAME.txtar with its recording")
+	name := flag.String("name", "", "with --shrink: the name of the workspace written (say what it shows)")
+	describe := flag.String("describe", "", "with --shrink: its describe: line")
+	target := flag.String("target", "", "with --shrink: keep the first difference whose line holds this text (default: the first difference)")
+	maxRuns := flag.Int("max-runs", 120, "with --shrink: at most this many agent runs on candidates (one at a time)")
 	flag.Parse()
 	if *fromRaw != "" {
 		if err := recordFromRaw(*fromRaw, split(*hostList), split(*wsList), *dir); err != nil {
+			fmt.Fprintln(os.Stderr, "record:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *shrink != "" {
+		host, ws, _ := strings.Cut(*shrink, "/")
+		job := &shrinkJob{host: host, workspace: ws, name: *name, describe: *describe, target: *target,
+			maxRuns: *maxRuns, finalRuns: *runs, timeout: *timeout, dir: *dir}
+		if err := runShrink(context.Background(), job); err != nil {
 			fmt.Fprintln(os.Stderr, "record:", err)
 			os.Exit(1)
 		}
@@ -112,20 +131,13 @@ func run(record bool, hostNames, wsNames []string, generate string, runs, jobs i
 
 	ctx := context.Background()
 	for _, h := range hs {
-		v, err := h.version(ctx, env)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "%s: cannot run: %v\n", h.name, err)
-			continue
-		}
-		h.ver = v
-		if h.builtinsByBaseline {
-			b, err := h.listOnce(ctx, env, &hostws.Workspace{Name: "baseline", Cwd: "proj", Git: []string{"proj"}}, 0)
-			if err != nil {
-				return fmt.Errorf("%s: baseline: %w", h.name, err)
+		if err := h.prepare(ctx, env); err != nil {
+			if h.ver == "" {
+				fmt.Fprintf(os.Stderr, "%s: cannot run: %v\n", h.name, err)
+				continue
 			}
-			h.baseline = b
+			return err
 		}
-		fmt.Fprintf(os.Stderr, "%s %s\n", h.name, v)
 	}
 
 	type cell struct {
@@ -196,6 +208,26 @@ func run(record bool, hostNames, wsNames []string, generate string, runs, jobs i
 	if diffs > 0 {
 		return fmt.Errorf("%d cells failed or differ", diffs)
 	}
+	return nil
+}
+
+// prepare asks h's version (h.ver) and, for a host whose built-ins are
+// found by a baseline, lists an empty workspace once (h.baseline). An
+// error with h.ver unset means the agent cannot run at all.
+func (h *host) prepare(ctx context.Context, env *runEnv) error {
+	v, err := h.version(ctx, env)
+	if err != nil {
+		return err
+	}
+	h.ver = v
+	if h.builtinsByBaseline {
+		b, err := h.listOnce(ctx, env, &hostws.Workspace{Name: "baseline", Cwd: "proj", Git: []string{"proj"}}, 0)
+		if err != nil {
+			return fmt.Errorf("%s: baseline: %w", h.name, err)
+		}
+		h.baseline = b
+	}
+	fmt.Fprintf(os.Stderr, "%s %s\n", h.name, v)
 	return nil
 }
 

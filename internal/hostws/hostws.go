@@ -357,3 +357,41 @@ func SandboxRoot(dir string) (string, error) {
 	}
 	return filepath.Join(dir, "sb"+strings.Repeat("x", pad)), nil
 }
+
+// Format writes w as a workspace archive that Parse reads back: the
+// directives (describe, cwd, git, symlink, corpus, hosts) in the comment,
+// then the files. txtar ends every file with a line break, so a file
+// without a final one gains it; a file whose lines would read as a file
+// marker ("-- NAME --") cannot be written and is an error wrapping
+// ErrFormat.
+func (w *Workspace) Format() ([]byte, error) {
+	var c strings.Builder
+	if w.Describe != "" {
+		fmt.Fprintf(&c, "describe: %s\n", strings.ReplaceAll(w.Describe, "\n", " "))
+	}
+	if w.Cwd != "" && w.Cwd != "proj" {
+		fmt.Fprintf(&c, "cwd: %s\n", w.Cwd)
+	}
+	for _, g := range w.Git {
+		fmt.Fprintf(&c, "git: %s\n", g)
+	}
+	for _, l := range w.Symlinks {
+		fmt.Fprintf(&c, "symlink: %s -> %s\n", l.Link, l.Target)
+	}
+	for _, k := range w.Corpus {
+		fmt.Fprintf(&c, "corpus: %s -> %s\n", k.Src, k.Dest)
+	}
+	if len(w.Hosts) > 0 {
+		fmt.Fprintf(&c, "hosts: %s\n", strings.Join(w.Hosts, " "))
+	}
+	ar := &txtar.Archive{Comment: []byte(c.String())}
+	for _, f := range w.Files {
+		ar.Files = append(ar.Files, txtar.File{Name: f.Name, Data: f.Data})
+	}
+	data := txtar.Format(ar)
+	back, err := parseArchive(data)
+	if err != nil || len(back.Files) != len(w.Files) {
+		return nil, fmt.Errorf("%w: %s: a file's lines read as a txtar file marker", ErrFormat, w.Name)
+	}
+	return data, nil
+}

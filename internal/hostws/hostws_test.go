@@ -1,9 +1,11 @@
 package hostws
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -247,4 +249,41 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Format writes what Parse reads: every generated workspace of a few
+// seeds, and a hand-made one, come back the same (files gaining a final
+// line break where they had none); a file holding a marker line is refused.
+func TestFormat(t *testing.T) {
+	wss := []*Workspace{{Name: "w", Describe: "d", Cwd: "proj/a", Git: []string{"proj"},
+		Symlinks: []Link{{Link: "proj/l", Target: "/outside/x"}}, Corpus: []Copy{{Src: "a/b", Dest: "proj/c"}},
+		Hosts: []string{"codex", "kilo"}, Files: []File{{Name: "proj/.git", Data: []byte("gitdir: x")}}}}
+	for seed := uint64(1); seed <= 40; seed++ {
+		wss = append(wss, Generate(seed))
+	}
+	for _, w := range wss {
+		data, err := w.Format()
+		if err != nil {
+			t.Fatalf("%s: %v", w.Name, err)
+		}
+		back, err := Parse(w.Name, data)
+		if err != nil {
+			t.Fatalf("%s: %v", w.Name, err)
+		}
+		want := *w
+		want.Files = nil
+		for _, f := range w.Files {
+			if !bytes.HasSuffix(f.Data, []byte("\n")) {
+				f.Data = append(bytes.Clone(f.Data), '\n')
+			}
+			want.Files = append(want.Files, f)
+		}
+		if !reflect.DeepEqual(back, &want) {
+			t.Errorf("%s: read back as\n%+v\nwant\n%+v", w.Name, back, &want)
+		}
+	}
+	bad := &Workspace{Name: "bad", Files: []File{{Name: "a", Data: []byte("x\n-- b --\ny\n")}}}
+	if _, err := bad.Format(); !errors.Is(err, ErrFormat) {
+		t.Errorf("a marker line in a file: %v, want ErrFormat", err)
+	}
 }
