@@ -830,6 +830,9 @@ func init() {
 		OnParsed:      func(c *Catalog, fn func(catalogx.Parsed)) { c.onParsed = fn },
 		OpenSkillFile: (*Skill).openSkillFile,
 		OpenRoot:      (*Skill).openRoot,
+		Sourced: func(s *Skill) (bool, bool) {
+			return s.src != nil, s.src != nil && s.src.Skills != nil
+		},
 		ListFiles: func(ctx context.Context, s *Skill, limit int) (*fileList, error) {
 			return s.listFiles(ctx, limit)
 		},

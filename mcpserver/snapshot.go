@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -372,6 +373,9 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served, 
 // (docs/discovery.md#boundaries), so a symlink swapped in since discovery
 // is refused.
 func (s *Server) snapSkillFile(sv *served, cs *catalog.Skill, old *served, budget *readBudget) (*file, bool, error) {
+	if sourced, built := catx.Sourced(cs); sourced {
+		return s.snapSourcedFile(sv, cs, built, budget)
+	}
 	sf, reused, err := s.readFile(cs.Name, skillFile, old, budget,
 		func() (fs.FileInfo, error) { return os.Stat(cs.Location) },
 		func() (*os.File, error) { return catx.OpenSkillFile(cs) })
@@ -383,24 +387,108 @@ func (s *Server) snapSkillFile(sv *served, cs *catalog.Skill, old *served, budge
 	if reused && old.cat.Location == cs.Location {
 		parsed, pdiags = old.parsed, old.pdiags
 	} else {
-		parsed, pdiags = skill.Parse(sf.bytes(), &skill.Options{
-			Path: cs.Location, Flat: cs.Flat, Mode: s.cat.Settings().Mode,
-			MaxDescriptionChars: s.cat.Settings().MaxDescriptionChars,
-		})
+		parsed, pdiags = s.parseServed(sf, cs)
 	}
+	if err := s.checkParsed(sv, cs, parsed, pdiags); err != nil {
+		return nil, false, err
+	}
+	return sf, reused, nil
+}
+
+// parseServed parses the served SKILL.md of cs as the catalog parsed it.
+func (s *Server) parseServed(sf *file, cs *catalog.Skill) (*skill.Skill, []skill.Diagnostic) {
+	return skill.Parse(sf.bytes(), &skill.Options{
+		Path: cs.Location, Flat: cs.Flat, Mode: s.cat.Settings().Mode,
+		MaxDescriptionChars: s.cat.Settings().MaxDescriptionChars,
+	})
+}
+
+// checkParsed sets the parse of the served SKILL.md of cs in sv, or
+// says why it cannot be served: it no longer parses, or names another
+// skill than the catalog listed.
+func (s *Server) checkParsed(sv *served, cs *catalog.Skill, parsed *skill.Skill, pdiags []skill.Diagnostic) error {
 	if parsed == nil {
 		for _, d := range pdiags {
 			if d.Severity == skill.SeverityError {
-				return nil, false, fmt.Errorf("%s [%s]", d.Message, d.Code)
+				return fmt.Errorf("%s [%s]", d.Message, d.Code)
 			}
 		}
-		return nil, false, errors.New("it does not parse")
+		return errors.New("it does not parse")
 	}
 	if parsed.Name != cs.OwnName() {
-		return nil, false, fmt.Errorf("its name changed to %q while it was read", parsed.Name)
+		return fmt.Errorf("its name changed to %q while it was read", parsed.Name)
 	}
 	sv.parsed, sv.pdiags = parsed, pdiags
-	return sf, reused, nil
+	return nil
+}
+
+// snapSourcedFile is snapSkillFile for a skill of a catalog.Source: an
+// fs.FS (embed.FS) or skills the program built (built), which are not on
+// the local file system. An FS skill's SKILL.md is read through the
+// catalog; a built skill's is written from what the program gave
+// (builtSkillFile). Neither is reused: such a source does not change
+// under the server (docs/discovery.md#sources).
+func (s *Server) snapSourcedFile(sv *served, cs *catalog.Skill, built bool, budget *readBudget) (*file, bool, error) {
+	var sf *file
+	var err error
+	if built {
+		data := builtSkillFile(cs.Parsed())
+		if err = budget.reserve(int64(len(data)), true, s.opts.MaxServedBytes); err == nil {
+			sf = newFile(cs.Name, skillFile, data, nil)
+		}
+	} else {
+		sf, err = s.readSourced(cs, skillFile, budget)
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	parsed, pdiags := s.parseServed(sf, cs)
+	if err := s.checkParsed(sv, cs, parsed, pdiags); err != nil {
+		return nil, false, err
+	}
+	return sf, false, nil
+}
+
+// builtSkillFile is the SKILL.md served for a skill the program built
+// (catalog.Source.Skills): a frontmatter of its name, description and
+// when-to-use (each a JSON string, which YAML reads as a double-quoted
+// scalar), a blank line and its body, so that hosts reading it through
+// resources/read or skills/list see a skill file like any other
+// (docs/mcp.md#skills-extension). p is nil for a skill a catalog did not
+// build, which gets an empty file.
+func builtSkillFile(p *skill.Skill) []byte {
+	if p == nil {
+		return []byte{}
+	}
+	var b strings.Builder
+	line := func(key, v string) {
+		q, _ := json.Marshal(v) // a string always marshals
+		fmt.Fprintf(&b, "%s: %s\n", key, q)
+	}
+	b.WriteString("---\n")
+	line("name", p.Name)
+	line("description", p.Description)
+	if p.WhenToUse != "" {
+		line("when-to-use", p.WhenToUse)
+	}
+	b.WriteString("---\n\n")
+	b.WriteString(p.Body)
+	return []byte(b.String())
+}
+
+// readSourced reads the file rel of cs, a skill of a catalog.Source,
+// through the catalog, which confines it to the skill folder
+// (fs.ValidPath) and withholds dotfiles, at most MaxFileBytes, within the
+// memory budget (docs/serving.md#memory).
+func (s *Server) readSourced(cs *catalog.Skill, rel string, budget *readBudget) (*file, error) {
+	data, err := cs.ReadFile(rel, s.opts.MaxFileBytes)
+	if err != nil {
+		return nil, err
+	}
+	if err := budget.reserve(int64(len(data)), true, s.opts.MaxServedBytes); err != nil {
+		return nil, err
+	}
+	return newFile(cs.Name, rel, data, nil), nil
 }
 
 // bundle is what snapBundled reads a skill's bundled files into.
@@ -437,6 +525,9 @@ func (s *Server) snapBundled(ctx context.Context, b *bundle) error {
 		b.diags = append(b.diags, diag(codeFileNotServed, cs.BaseDir, cs.Name,
 			"the skill folder has more than %d files; only the first %d are served", s.opts.MaxFiles, s.opts.MaxFiles))
 	}
+	if sourced, _ := catx.Sourced(cs); sourced {
+		return s.snapSourcedBundled(ctx, b, fl.Files)
+	}
 	root, err := catx.OpenRoot(cs) // checked to be inside the boundary
 	if err != nil {
 		return fmt.Errorf("opening the skill folder: %w", err)
@@ -453,6 +544,36 @@ func (s *Server) snapBundled(ctx context.Context, b *bundle) error {
 		if err := s.snapBundledFile(b, root, cf.Path); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// snapSourcedBundled is snapBundled's reading for a skill of a
+// catalog.Source: each listed file is read through the catalog
+// (readSourced); a file that cannot be served is a diagnostic.
+func (s *Server) snapSourcedBundled(ctx context.Context, b *bundle, files []catalog.File) error {
+	cs := b.cs
+	b.allReused = false
+	for _, cf := range files {
+		if cf.Path == skillFile {
+			continue // served as SKILL.md
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		f, err := s.readSourced(cs, cf.Path, b.budget)
+		if err != nil {
+			if errors.Is(err, catalog.ErrTooLarge) {
+				if b.sv.tooLarge == nil {
+					b.sv.tooLarge = map[string]string{}
+				}
+				b.sv.tooLarge[cf.Path] = err.Error()
+			}
+			b.incomplete = "not every file of the skill folder can be served"
+			b.diags = append(b.diags, diag(codeFileNotServed, cs.BaseDir+"/"+cf.Path, cs.Name, "the file is not served: %v", err))
+			continue
+		}
+		b.sv.files = append(b.sv.files, f)
 	}
 	return nil
 }

@@ -32,6 +32,11 @@ func (src snapSource) Load(ctx context.Context, cs *catalog.Skill) (*catalog.Loa
 	if err != nil {
 		return nil, err
 	}
+	if _, built := catx.Sourced(cs); built {
+		// The body the program gave, never cut, as catalog.Skill.Load
+		// gives it.
+		return &catalog.Loaded{Skill: cs, Body: sv.parsed.Body, Bytes: len(sv.parsed.Body)}, nil
+	}
 	data := sv.byRel[skillFile].bytes()
 	limit := src.s.cat.Settings().MaxSkillBytes
 	if len(data) <= limit {

@@ -128,6 +128,11 @@ type Hooks[C, O, L, S, F any] struct {
 	// and no symlink can lead out of it, after checking that the folder
 	// actually opened is inside its root's boundary.
 	OpenRoot func(s *S) (*os.Root, error)
+	// Sourced reports whether s came from a catalog.Source with an FS
+	// (sourced) or with Skills the program built (sourced and built),
+	// rather than the local file system: OpenSkillFile and OpenRoot refuse
+	// such a skill, whose files are read with its ReadFile and ListFiles.
+	Sourced func(s *S) (sourced, built bool)
 	// ListFiles lists the files of s as its Files method does, at most
 	// limit of them (0: 10,000), and counts what it
 	// withheld.
