@@ -328,6 +328,8 @@ func (h *hostParser) name(folder string) (string, bool) {
 		name = raw
 	case f.hasName && n.EmptyName == "drop":
 		return "", h.refuse("its name is empty")
+	case f.hasName && n.EmptyName == "keep":
+		name = ""
 	case n.Required:
 		return "", h.refuse("the frontmatter has no name")
 	}
@@ -338,6 +340,8 @@ func (h *hostParser) name(folder string) (string, bool) {
 	switch {
 	case f.hasName && raw != "" && name != raw:
 		h.change(fmt.Sprintf("the name %q is shown as %q", raw, name))
+	case f.hasName && raw == "" && n.EmptyName == "keep":
+		h.change("listed with an empty name")
 	case !f.hasName || raw == "":
 		h.change(fmt.Sprintf("named %q after its folder", name))
 	}

@@ -181,6 +181,8 @@ func TestHostFrontmatterRules(t *testing.T) {
 		{"final break of an inner key", func(p *profile.Profile) { p.Parse.FinalBreak = "drop" }, "---\ndescription: |\n  d\nname: a\n---\n", "a", "d\n", ""},
 		{"when_to_use", func(p *profile.Profile) { p.Parse.WhenToUse = " - " }, "---\nname: a\ndescription: d\nwhen_to_use: w\n---\n", "a", "d - w", ""},
 		{"empty name dropped", func(p *profile.Profile) { p.Names.EmptyName = "drop" }, "---\nname: \"\"\ndescription: d\n---\n", "", "", "its name is empty"},
+		{"empty name kept", func(p *profile.Profile) { p.Names.EmptyName, p.Names.Required = "keep", true }, "---\nname: \"\"\ndescription: d\n---\n", "", "d", ""},
+		{"empty name: folder", nil, "---\nname: \"\"\ndescription: d\n---\n", "fm", "d", ""},
 		{"fallback cut", func(p *profile.Profile) {
 			p.Parse.FallbackChars, p.Parse.FallbackSuffix, p.Parse.OneLine = 8, "...", true
 		}, "x\r\ry long line\n", "fm", "x y ...", ""},

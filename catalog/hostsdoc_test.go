@@ -207,6 +207,15 @@ func hostsTable(ps []*profile.Profile) string {
 			}
 			return map[bool]string{true: "dropped", false: "folder name"}[p.Names.Required]
 		}},
+		{"`name: \"\"`", func(p *profile.Profile) string {
+			if p.Names.Source == "folder" {
+				return "folder name"
+			}
+			if p.Names.EmptyName == "" && p.Names.Required {
+				return "dropped"
+			}
+			return map[string]string{"": "folder name", "drop": "dropped", "keep": "listed with the empty name"}[p.Names.EmptyName]
+		}},
 		{"name differs from folder: shown", func(p *profile.Profile) string {
 			if p.Names.Alias {
 				return "`FOLDER (NAME)`, first of a name only"

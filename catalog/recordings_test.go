@@ -110,7 +110,7 @@ func TestProfilesMatchRecordings(t *testing.T) {
 			tl.agree += max(n-bad, 0)
 			if gap != nil {
 				tl.gaps++
-				t.Logf("%s × %s: a known gap of the profile (%s); %d cells disagree", r.Host, r.Workspace, gap.What, bad)
+				t.Logf("%s × %s: a known gap of the profile (%s); %d cells disagree:\n%s", r.Host, r.Workspace, gap.What, bad, diff)
 				continue
 			}
 			t.Errorf("%s × %s (%s, version %s) disagrees:\n%s", r.Host, r.Workspace, ws.Describe, r.Version, diff)

@@ -216,8 +216,9 @@ type Naming struct {
 	// MatchFolder drops a skill whose name differs from its folder.
 	MatchFolder bool `json:"matchFolder,omitempty"`
 	// EmptyName is what a name field that is empty does: "" (the folder
-	// names the skill, as when there is none) or "drop" (the file is not
-	// loaded).
+	// names the skill, as when there is none), "drop" (the file is not
+	// loaded) or "keep" (the skill is listed with the empty name, as
+	// OpenCode does: it checks only that the name is a string).
 	EmptyName string `json:"emptyName,omitempty"`
 	// AliasRefuses are characters that keep a name from being shown as
 	// an alias (Alias): a name holding one shows the folder alone. White
@@ -488,7 +489,7 @@ func Decode(data []byte) (*Profile, error) {
 		check("parse.emptyBody", p.Parse.EmptyBody, "", "load", "drop"),
 		check("parse.duplicateKeys", p.Parse.DuplicateKeys, "", "last", "drop"),
 		check("disclosure.units", p.Disclosure.Units, "", "utf16"),
-		check("names.emptyName", p.Names.EmptyName, "", "drop"),
+		check("names.emptyName", p.Names.EmptyName, "", "drop", "keep"),
 		check("parse.finalBreak", p.Parse.FinalBreak, "", "drop"),
 		check("discovery.order", p.Discovery.Order, "", "name"),
 		check("parse.lineEnds", p.Parse.LineEnds, "", "lf"),
