@@ -836,6 +836,7 @@ func init() {
 		ListFiles: func(ctx context.Context, s *Skill, limit int) (*fileList, error) {
 			return s.listFiles(ctx, limit)
 		},
+		ParsedFile: (*Catalog).parsedFile,
 		KeepBodies: func(o *Options) { o.bodies = true },
 		UseIndex:   func(o *Options, dir string) { o.index = dir },
 		Each: func(ctx context.Context, c *Catalog, fn func(*Listing, *Skill) error) (*Listing, error) {

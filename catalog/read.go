@@ -1,15 +1,18 @@
 package catalog
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/skillet-go/skillet/internal/fsx"
+	"github.com/skillet-go/skillet/skill"
 )
 
 // stamp identifies one version of a file for the mtime cache (docs/discovery.md#caching).
@@ -179,4 +182,39 @@ func checkOpened(f *os.File, allowed func(string) bool) error {
 		return &errEscape{target: real}
 	}
 	return nil
+}
+
+// parsedFile is catalogx.Hooks.ParsedFile: the parse the last List made of
+// the skill file of s, when fi is the version it read whole. The listing's
+// parse has no body unless the catalog keeps bodies (catalogx.KeepBodies);
+// it is then cut from data as skill.Parse cuts it (Skill.BodyOffset on,
+// trailing white space dropped, line ends made "\n").
+func (c *Catalog) parsedFile(s *Skill, fi fs.FileInfo, data []byte) (*skill.Skill, []skill.Diagnostic, bool) {
+	if fi == nil || s.c != c {
+		return nil, nil, false
+	}
+	c.mu.Lock()
+	e := c.cache[s.Location]
+	bodies := c.opts.bodies && c.onParsed == nil
+	c.mu.Unlock()
+	if e == nil || e.skill == nil || e.truncated || e.stamp != stampOf(fi) || int64(len(data)) != e.size ||
+		e.skill.BodyOffset > len(data) {
+		return nil, nil, false
+	}
+	if bodies {
+		return e.skill, e.diags, true
+	}
+	p := *e.skill
+	p.Body = parsedBody(data[p.BodyOffset:])
+	return &p, e.diags, true
+}
+
+// parsedBody is a body as skill.Parse keeps it: without trailing white
+// space, every "\r\n" and lone "\r" made "\n".
+func parsedBody(b []byte) string {
+	b = bytes.TrimRight(b, " \t\r\n")
+	if bytes.IndexByte(b, '\r') < 0 {
+		return string(b)
+	}
+	return strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(string(b))
 }

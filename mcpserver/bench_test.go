@@ -164,6 +164,21 @@ func BenchmarkReloadUnchanged(b *testing.B) {
 	}
 }
 
+// BenchmarkNewCorpus measures a server's start on the published corpus: a
+// cold listing of a new catalog and the first snapshot built from it.
+func BenchmarkNewCorpus(b *testing.B) {
+	dir := testcorpus.Dir(b)
+	for b.Loop() {
+		cat, err := catalog.New(b.Context(), &catalog.Options{Workspace: b.TempDir(), NoUser: true, NoConfigFile: true, ExtraPaths: testcorpus.Roots(dir)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := New(b.Context(), cat, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkToolCall measures one load through the tool on the corpus.
 func BenchmarkToolCall(b *testing.B) {
 	dir := testcorpus.Dir(b)

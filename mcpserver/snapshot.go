@@ -366,8 +366,9 @@ func (s *Server) snapSkill(ctx context.Context, cs *catalog.Skill, old *served, 
 	return sv, diags, nil
 }
 
-// snapSkillFile reads and parses the skill file of cs into sv (parsed,
-// pdiags), reusing old's parse when the file is unchanged, and reports
+// snapSkillFile reads the skill file of cs into sv with its parse (parsed,
+// pdiags): old's when the file is unchanged since the last snapshot, else
+// parseServed's (the listing's when it read this version), and reports
 // whether the file was reused. The file is opened through the catalog,
 // which checks that the file actually opened is inside the root's boundary
 // (docs/discovery.md#boundaries), so a symlink swapped in since discovery
@@ -395,8 +396,13 @@ func (s *Server) snapSkillFile(sv *served, cs *catalog.Skill, old *served, budge
 	return sf, reused, nil
 }
 
-// parseServed parses the served SKILL.md of cs as the catalog parsed it.
+// parseServed gives the parse of the served SKILL.md of cs: the one the
+// listing made of these very bytes when the file is the version it read
+// (catx.ParsedFile), else a parse of them as the catalog parses.
 func (s *Server) parseServed(sf *file, cs *catalog.Skill) (*skill.Skill, []skill.Diagnostic) {
+	if p, diags, ok := catx.ParsedFile(s.cat, cs, sf.info, sf.bytes()); ok {
+		return p, diags
+	}
 	return skill.Parse(sf.bytes(), &skill.Options{
 		Path: cs.Location, Flat: cs.Flat, Mode: s.cat.Settings().Mode,
 		MaxDescriptionChars: s.cat.Settings().MaxDescriptionChars,

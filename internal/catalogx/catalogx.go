@@ -15,6 +15,7 @@ package catalogx
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -137,6 +138,17 @@ type Hooks[C, O, L, S, F any] struct {
 	// limit of them (0: 10,000), and counts what it
 	// withheld.
 	ListFiles func(ctx context.Context, s *S, limit int) (*FileList[F], error)
+	// ParsedFile returns the parse the last List of c made of the skill
+	// file of s, with the diagnostics of parsing it, when fi (a stat of the
+	// file the caller opened at s.Location) is the version that List read
+	// (the same inode, device, size, modification and change time) and it
+	// read the file whole; data is the file's bytes as the caller read
+	// them, from which the body is cut when the listing kept none. ok is
+	// false otherwise (a file changed or cut since, a skill from the index
+	// or another source): the caller parses data itself. The MCP server's
+	// snapshot takes the listing's parse this way instead of parsing each
+	// SKILL.md again.
+	ParsedFile func(c *C, s *S, fi fs.FileInfo, data []byte) (p *skill.Skill, diags []skill.Diagnostic, ok bool)
 	// KeepBodies makes a catalog made with opts keep each skill's body in
 	// its parsed skill, so a caller that reads every body (skillet lint)
 	// reads each file once.
