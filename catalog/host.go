@@ -392,8 +392,21 @@ func (h *hostJudged) settle() []hostVerdict {
 // precedence order: its project roots (when the workspace exists) and
 // user roots, then the catalog's extra paths.
 func (c *Catalog) hostListRoots(p *profile.Profile) []*hostRoot {
+	// Options' folders replace the configuration's, as without a host
+	// preset (resolveRoots): the preset chooses how the host reads and shows
+	// skills, the program which folders are read.
+	cfg := c.cfg
+	if len(c.opts.Directories) > 0 {
+		cfg.Directories = c.opts.Directories
+	}
+	if c.opts.NoProject {
+		cfg.Directories = []string{}
+	}
+	if len(c.opts.UserRoots) > 0 {
+		cfg.UserRoots = c.opts.UserRoots
+	}
 	var roots []*hostRoot
-	for _, r := range hostRoots(p, c.workspace, c.env, c.opts.NoUser, &c.cfg) {
+	for _, r := range hostRoots(p, c.workspace, c.env, c.opts.NoUser, &cfg) {
 		if c.wsExists || r.Scope == ScopeUser {
 			roots = append(roots, r)
 		}

@@ -385,3 +385,49 @@ func TestPresetKeepsMaxSkills(t *testing.T) {
 		}
 	}
 }
+
+// TestPresetReadsOptionsFolders: under every host preset, Options'
+// Directories, UserRoots and NoProject choose the folders read, as
+// without one: the preset chooses how skills are read and shown, not
+// which folders (it read the host's own folders whatever Options said).
+func TestPresetReadsOptionsFolders(t *testing.T) {
+	ctx := context.Background()
+	ws, home := t.TempDir(), t.TempDir()
+	for root, name := range map[string]string{filepath.Join(ws, "team-skills"): "project-one", filepath.Join(home, "mine"): "user-one"} {
+		dir := filepath.Join(root, name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte("---\nname: "+name+"\ndescription: D.\n---\nB.\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	user := []string{filepath.Join(home, "mine")}
+	for _, preset := range catalog.ProfileNames() {
+		for _, tc := range []struct {
+			opts catalog.Options
+			want []string
+		}{
+			{catalog.Options{Directories: []string{"team-skills"}, UserRoots: user}, []string{"project-one", "user-one"}},
+			{catalog.Options{Directories: []string{"team-skills"}, NoUser: true}, []string{"project-one"}},
+			{catalog.Options{NoProject: true, UserRoots: user}, []string{"user-one"}},
+		} {
+			o := tc.opts
+			o.Workspace, o.NoConfigFile, o.Preset = ws, true, preset
+			c, err := catalog.New(ctx, &o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, err := c.List(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := skillNames(l)
+			slices.Sort(got)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("preset %s, Directories %q, UserRoots %v, NoProject %v, NoUser %v: skills %v, want %v",
+					preset, o.Directories, o.UserRoots != nil, o.NoProject, o.NoUser, got, tc.want)
+			}
+		}
+	}
+}
