@@ -235,3 +235,29 @@ func TestWarmListSeesGroupedChanges(t *testing.T) {
 		t.Errorf("SKILL.md removed: %v", got)
 	}
 }
+
+// BenchmarkListWarmPreset measures a List that finds nothing changed
+// under skillet's own listing and under host presets, over the same
+// folder (Directories "skills"): a preset keeps the stamp cache
+// (hostMemo), so its warm List stats rather than reads and parses.
+func BenchmarkListWarmPreset(b *testing.B) {
+	ws := benchTree(b, 300)
+	for _, preset := range []string{"agents", "kestrel", "claude", "brute"} {
+		b.Run(preset, func(b *testing.B) {
+			c, err := New(context.Background(), &Options{Workspace: ws, NoUser: true, NoConfigFile: true, Preset: preset, Directories: []string{"skills"}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctx := context.Background()
+			if _, err := c.List(ctx); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.List(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -145,6 +145,10 @@ type Catalog struct {
 	wsExists    bool
 	trustedReal []string
 
+	// hostMemo caches a host preset listing's verdicts and skillet's own
+	// diagnostics of the files it loaded.
+	hostMemo hostMemo
+
 	mu sync.Mutex // serialises List; guards what follows
 	// cache holds the entry of every skill file of the last List by path;
 	// dirs holds the folders read. The next* maps and the buffers are

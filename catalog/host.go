@@ -366,7 +366,11 @@ func (c *Catalog) hostJudge(ctx context.Context, share *hostShare, pending *[]pe
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return &hostJudged{c: c, l: l, cands: cands, diags: diags, verdicts: judgeCandidates(p, cands, pending)}, nil
+	var memo *hostMemo
+	if share == nil && pending == nil {
+		memo = &c.hostMemo // a catalog's own listing, read again on each List
+	}
+	return &hostJudged{c: c, l: l, cands: cands, diags: diags, verdicts: judgeCandidates(p, cands, pending, memo)}, nil
 }
 
 // finish settles the verdicts (settle), fills the listing, and returns
@@ -481,7 +485,7 @@ func resolveRootLink(r *hostRoot, cands []*hostCand) {
 // judgeCandidates is what profile p's host does with each candidate, in
 // order, before name clashes are settled: whether it discovers the file,
 // reads it (once, with Symlinks.SameFileOnce) and loads what it parses.
-func judgeCandidates(p *profile.Profile, cands []*hostCand, pending *[]pendingRead) []hostVerdict {
+func judgeCandidates(p *profile.Profile, cands []*hostCand, pending *[]pendingRead, memo *hostMemo) []hostVerdict {
 	verdicts := make([]hostVerdict, len(cands))
 	seenReal := map[string]int{}
 	for i, cd := range cands {
@@ -515,6 +519,10 @@ func judgeCandidates(p *profile.Profile, cands []*hostCand, pending *[]pendingRe
 			*pending = append(*pending, pendingRead{p: p, v: v, path: cd.path, flat: cd.flat})
 			continue
 		}
+		if memo != nil {
+			memo.readVerdict(p, v, cd.path, cd.flat)
+			continue
+		}
 		readVerdict(p, v, cd.path, cd.flat)
 	}
 	return verdicts
@@ -534,12 +542,18 @@ func parseVerdict(p *profile.Profile, v *hostVerdict, file string, flat bool, da
 		v.Reason = "the file cannot be read: " + errText(err)
 		return
 	}
-	res := hostParse(p, data, file, skill.DefaultName(file, flat), flat)
+	setVerdict(v, hostParse(p, data, file, skill.DefaultName(file, flat), flat))
+}
+
+// setVerdict fills v with the verdict of the host's parse res.
+func setVerdict(v *hostVerdict, res hostParsed) {
 	if res.reason != "" {
 		v.Reason = res.reason
 		return
 	}
-	v.Loaded, v.Name, v.Description, v.Hidden, v.Changes, v.Skill = true, res.name, res.description, res.hidden, res.changes, res.skill
+	// Clipped: the parse may be cached (hostMemo), and later appends must
+	// not write into its slice.
+	v.Loaded, v.Name, v.Description, v.Hidden, v.Changes, v.Skill = true, res.name, res.description, res.hidden, slices.Clip(res.changes), res.skill
 	v.alias = res.alias
 }
 
@@ -570,6 +584,7 @@ func (c *Catalog) hostListing(p *profile.Profile, l *Listing, verdicts []hostVer
 			continue
 		}
 		s := c.hostSkill(p, v, cd)
+		diags = append(diags, c.ownDiags(v.Path, cd.dir, cd.flat)...)
 		if !v.Hidden && (maxListed == 0 || listed < maxListed) {
 			s.Listed = true
 			listed++

@@ -82,3 +82,51 @@ func TestOnParsed(t *testing.T) {
 		t.Errorf("a List with nothing changed called OnParsed %d times", calls)
 	}
 }
+
+// TestPresetCache: under every host preset a List that finds nothing
+// changed reads and parses no skill file again, as without a preset
+// (docs/discovery.md#caching), and an edited file is read again and seen.
+func TestPresetCache(t *testing.T) {
+	ws := t.TempDir()
+	writeFiles(t, ws, map[string]string{
+		"team/a/SKILL.md": skillText("a"),
+		"team/b/SKILL.md": skillText("b"),
+		"team/c/SKILL.md": skillText("c"),
+	})
+	ctx := context.Background()
+	for _, preset := range ProfileNames()[1:] { // [0] is skillet's own, which TestOnParsed covers
+		c, err := New(ctx, &Options{Workspace: ws, NoUser: true, NoConfigFile: true, Preset: preset, Directories: []string{"team"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		parses := func() int {
+			c.hostMemo.mu.Lock()
+			defer c.hostMemo.mu.Unlock()
+			return c.hostMemo.parses
+		}
+		for i := range 2 {
+			l, err := c.List(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(l.Skills) != 3 || parses() != 3 {
+				t.Errorf("%s: List %d: %d skills, %d files parsed in all; want 3 and 3", preset, i+1, len(l.Skills), parses())
+			}
+		}
+		writeFiles(t, ws, map[string]string{"team/b/SKILL.md": "---\nname: b\ndescription: Edited description.\n---\nB.\n"})
+		l, err := c.List(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		desc := ""
+		for _, s := range l.Skills {
+			if s.OwnName() == "b" {
+				desc = s.Description
+			}
+		}
+		if desc != "Edited description." || parses() != 4 {
+			t.Errorf("%s: after an edit: description %q, %d files parsed; want the edit and 4", preset, desc, parses())
+		}
+		writeFiles(t, ws, map[string]string{"team/b/SKILL.md": skillText("b")})
+	}
+}

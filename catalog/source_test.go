@@ -431,3 +431,75 @@ func TestPresetReadsOptionsFolders(t *testing.T) {
 		}
 	}
 }
+
+// TestPresetKeepsOwnFeatures: no host preset drops skillet's own features
+// (docs/hosts.md): the when-to-use hint in each spelling, the user's
+// maxSkills with its catalog-truncated diagnostic, and the specific
+// diagnostics skillet gives a file without a preset (unknown-field,
+// name-mismatch, no-description), unless the host's own rule leaves the
+// file out, and then its not-loaded diagnostic names the host.
+func TestPresetKeepsOwnFeatures(t *testing.T) {
+	ctx := context.Background()
+	ws := t.TempDir()
+	files := map[string]string{
+		"hint-dash":  "---\nname: hint-dash\ndescription: D.\nwhen-to-use: Asked to dash.\n---\nB.\n",
+		"hint-camel": "---\nname: hint-camel\ndescription: D.\nwhenToUse: Asked to camel.\n---\nB.\n",
+		"hint-snake": "---\nname: hint-snake\ndescription: D.\nwhen_to_use: Asked to snake.\n---\nB.\n",
+		"typo":       "---\nname: typo\ndescription: D.\nlicence: MIT\n---\nB.\n",
+		"folder":     "---\nname: other-name\ndescription: D.\n---\nB.\n",
+		"nodesc":     "---\nname: nodesc\n---\nFirst line of prose.\n",
+	}
+	for name, text := range files {
+		dir := filepath.Join(ws, "team-skills", name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// own is the diagnostic skillet gives each file without a preset.
+	own := map[string]string{"typo": "unknown-field", "folder": "name-mismatch", "nodesc": "no-description"}
+	for _, preset := range catalog.ProfileNames() {
+		c, err := catalog.New(ctx, &catalog.Options{Workspace: ws, NoConfigFile: true, NoUser: true, Preset: preset,
+			Directories: []string{"team-skills"}, MaxSkills: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := c.List(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		when := map[string]string{}
+		listed := 0
+		for _, s := range l.Skills {
+			when[s.OwnName()] = s.WhenToUse
+			if s.Listed {
+				listed++
+			}
+		}
+		for name, want := range map[string]string{"hint-dash": "Asked to dash.", "hint-camel": "Asked to camel.", "hint-snake": "Asked to snake."} {
+			if when[name] != want {
+				t.Errorf("%s: %s's WhenToUse = %q, want %q", preset, name, when[name], want)
+			}
+		}
+		if listed != 2 || !slices.Contains(diagCodes(l), string(diagcode.CatalogTruncated)) {
+			t.Errorf("%s: MaxSkills 2: %d of %d listed, diagnostics %v; want 2 and catalog-truncated", preset, listed, len(l.Skills), diagCodes(l))
+		}
+		for folder, code := range own {
+			path := filepath.Join(ws, "team-skills", folder, "SKILL.md")
+			found := false
+			for _, d := range l.Diagnostics {
+				if d.Path != path {
+					continue
+				}
+				if string(d.Code) == code || d.Code == diagcode.NotLoaded && strings.HasPrefix(d.Message, preset+" does not load") {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("%s: %s: no %s diagnostic, nor a not-loaded one naming the host; diagnostics %v", preset, folder, code, l.Diagnostics)
+			}
+		}
+	}
+}
