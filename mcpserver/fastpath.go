@@ -373,8 +373,17 @@ func (s *Server) fastRead(w http.ResponseWriter, r *http.Request, req fastReques
 	if err != nil {
 		return false, nil // the SDK writes the error
 	}
+	// Charged before the contents are encoded: the encoding is the
+	// answer's first copy (a file over maxEncodedFile is encoded for each
+	// request; 16 MiB are 21 MiB of JSON), so a burst of readers of a big
+	// file is refused before it allocates. A request handed to the SDK
+	// after all gives it back, to be charged there (memory.go).
+	if s.chargeAnswer(r.Context(), f.size, false) != nil {
+		return false, nil // the SDK refuses it
+	}
 	elem, ok := encodedContents(sn, c, f)
 	if !ok {
+		s.refundAnswer(r.Context(), f.size, false)
 		return false, nil
 	}
 	var prefix []byte
@@ -383,13 +392,9 @@ func (s *Server) fastRead(w http.ResponseWriter, r *http.Request, req fastReques
 		// result type around the contents, as the SDK and decorate write
 		// them.
 		if prefix = s.fastPrefix(sn); prefix == nil {
+			s.refundAnswer(r.Context(), f.size, false)
 			return false, nil
 		}
-	}
-	// Charged once the fast path answers: a request it hands to the SDK
-	// is charged there (memory.go).
-	if s.chargeAnswer(r.Context(), f.size, false) != nil {
-		return false, nil // the SDK refuses it
 	}
 	if perRequest {
 		return true, writeFast(w, req.id, prefix, []byte(`"contents":[`), elem, []byte(`],"resultType":"complete"}`))

@@ -149,6 +149,18 @@ func (s *Server) chargeAnswer(ctx context.Context, size int64, sdk bool) error {
 	return nil
 }
 
+// refundAnswer gives back what chargeAnswer charged the request in ctx
+// for a file of size bytes, for an answer not made after all.
+func (s *Server) refundAnswer(ctx context.Context, size int64, sdk bool) {
+	h, _ := ctx.Value(holdKey{}).(*answerHold)
+	if h == nil {
+		return
+	}
+	cost := answerCost(size, sdk)
+	h.n.Add(-cost)
+	s.mem.give(cost)
+}
+
 // readBudget is what one snapshot's build may read: left bytes of the
 // snapshot's own bound (Options.MaxServedBytes, past which a file is too
 // large to serve), and fresh, the bytes it read anew and charged to the

@@ -3,9 +3,11 @@ package mcpserver
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -133,4 +135,48 @@ func TestAnswersInFlightCharged(t *testing.T) {
 
 func readMsgFor(name string) string {
 	return `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"skill://` + name + `/data.txt"}}`
+}
+
+// TestRefusedAnswerNotEncoded holds the fast path to charging an answer
+// before it encodes the file: a read the budget cannot hold is refused
+// having allocated little, not after a copy of the file's JSON (24
+// readers of a 16 MiB file held 550-590 MB live, past the budget, while
+// all but three were refused: bench/attack big-readers).
+func TestRefusedAnswerNotEncoded(t *testing.T) {
+	ws := t.TempDir()
+	const size = 4 << 20
+	memSkill(t, ws, "big", size, "a")
+	s := newServer(t, ws, &Options{MaxServedBytes: 64 << 20})
+	h := s.Handler(nil)
+	read := func() (string, uint64) {
+		req := httptest.NewRequest(http.MethodPost, Path, strings.NewReader(readMsgFor("big")))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+		rec := httptest.NewRecorder()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		h.ServeHTTP(rec, req)
+		runtime.ReadMemStats(&after)
+		return rec.Body.String(), after.TotalAlloc - before.TotalAlloc
+	}
+	if got, alloc := read(); !strings.Contains(got, `"contents"`) {
+		t.Fatalf("the big file is not served: %.200s", got)
+	} else if alloc < size {
+		t.Fatalf("a served read of %d bytes allocated %d: the measure does not see the encoding", size, alloc)
+	}
+	held := s.mem.held.Load()
+	taken := s.mem.max - held - 1<<20
+	s.mem.take(taken, 0)
+	defer s.mem.give(taken)
+	got, alloc := read()
+	if !strings.Contains(got, "-32603") || !strings.Contains(got, "memory budget") {
+		t.Fatalf("a big read past the budget: %.200s", got)
+	}
+	if alloc > size/4 {
+		t.Errorf("a refused read of a %d-byte file allocated %d bytes: encoded before it was charged", size, alloc)
+	}
+	if got := s.mem.held.Load(); got != held+taken {
+		t.Errorf("held %d after the refusal, want %d", got, held+taken)
+	}
 }
