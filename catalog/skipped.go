@@ -97,7 +97,8 @@ func (c *Catalog) skippedDiags(roots []*Root) []skill.Diagnostic {
 }
 
 // workspaceHoldsSkills is the hint for a workspace that is itself a
-// folder of skills (WORKSPACE/NAME/SKILL.md), has none of the project
+// skill folder (WORKSPACE/SKILL.md) or a folder of skills
+// (WORKSPACE/NAME/SKILL.md), has none of the project
 // roots, and is not one of the roots:
 // the workspace is the project folder whose roots are read, so such
 // skills are found only through an extra root.
@@ -109,6 +110,11 @@ func (c *Catalog) workspaceHoldsSkills(roots []*Root) []skill.Diagnostic {
 		if r.Path == c.workspace || (r.Scope == ScopeProject && r.Exists) {
 			return nil // a project root exists: the workspace is one
 		}
+	}
+	if fi, err := os.Stat(filepath.Join(c.workspace, SkillFile)); err == nil && fi.Mode().IsRegular() {
+		return []skill.Diagnostic{{Code: diagcode.SkillsSkipped, Severity: skill.SeverityWarning, Path: c.workspace,
+			Message: fmt.Sprintf("no skill loads, but the workspace is itself a skill folder (it holds %s): the workspace is the project folder, whose skills folders are read; to read this skill, add --root %s (catalog.Options.ExtraPaths)",
+				SkillFile, filepath.ToSlash(c.workspace))}}
 	}
 	entries, err := os.ReadDir(c.workspace)
 	if err != nil {

@@ -156,3 +156,38 @@ func TestWorkspaceOfSkills(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkspaceIsASkill: a workspace that is itself a skill folder lists
+// nothing and says how to read it; with it as an extra root, the skill
+// loads and the hint goes.
+func TestWorkspaceIsASkill(t *testing.T) {
+	ws := t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "SKILL.md"), []byte("---\nname: greet\ndescription: Hi.\n---\nBody.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(ws, ".git"), 0o755); err != nil { // no walk above it
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		extra []string
+		hint  bool
+	}{{nil, true}, {[]string{ws}, false}} {
+		c, err := catalog.New(context.Background(), &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true, ExtraPaths: tc.extra})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := c.List(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		hint := false
+		for _, d := range l.Diagnostics {
+			if d.Code == diagcode.SkillsSkipped && d.Path == ws && strings.Contains(d.Message, "itself a skill folder") && strings.Contains(d.Message, "--root "+filepath.ToSlash(ws)) {
+				hint = true
+			}
+		}
+		if hint != tc.hint || (len(l.Skills) == 0) != tc.hint {
+			t.Errorf("extra %v: skills %v, hint %v (want %v): %v", tc.extra, skillNames(l), hint, tc.hint, l.Diagnostics)
+		}
+	}
+}
