@@ -27,8 +27,8 @@ type layerFunc func(ctx context.Context) (string, error)
 // Render calls f.
 func (f layerFunc) Render(ctx context.Context) (string, error) { return f(ctx) }
 
-// Stack is a system prompt made of named layers rendered in order (seed
-// 000's system-prompt stack). The zero value is an empty stack.
+// Stack is a system prompt made of named layers rendered in order
+// (docs/disclosure.md#agent-wiring). The zero value is an empty stack.
 type Stack struct {
 	names  []string
 	layers []Layer

@@ -26,8 +26,8 @@ const (
 	// defaultMaxFileBytes caps a bundled-file read (the "path" argument):
 	// a larger file gets an error result instead of its text.
 	defaultMaxFileBytes = 256 << 10
-	// sampledFiles is how many bundled files a load result lists (seed
-	// 000: "Bundled files (sampled, up to 10)").
+	// sampledFiles is how many bundled files a load result lists
+	// ("Bundled files (sampled, up to 10)"; docs/disclosure.md#load-tool).
 	sampledFiles = 10
 	// defaultSearchLimit is how many skills a "query" call returns.
 	defaultSearchLimit = 5

@@ -353,7 +353,7 @@ var specFields = map[string]bool{
 	"compatibility": true, "metadata": true, "allowed-tools": true,
 }
 
-// whenToUseKeys are the accepted spellings of when-to-use (004, Claude Code).
+// whenToUseKeys are the accepted spellings of when-to-use (docs/format.md#fields).
 var whenToUseKeys = []string{"when-to-use", "whenToUse", "when_to_use"}
 
 // extensionFields are fields other hosts define (Claude Code's frontmatter

@@ -20,7 +20,7 @@ type Skill struct {
 	// of the body when it is missing (no-description).
 	Description string
 	// WhenToUse is the optional routing hint (when-to-use, whenToUse or
-	// when_to_use; 004, Claude Code).
+	// when_to_use; docs/format.md#fields).
 	WhenToUse     string
 	License       string
 	Compatibility string
@@ -31,7 +31,7 @@ type Skill struct {
 	// space-separated string or a YAML list.
 	AllowedTools []string
 	// DisableModelInvocation hides the skill from the catalog; it can still
-	// be loaded by explicit invocation (000, Claude Code).
+	// be loaded by explicit invocation (docs/format.md#fields).
 	DisableModelInvocation bool
 	// Extra holds every other frontmatter field, recognised extensions
 	// (user-invocable, argument-hint, model, ...) and unknown ones, in
