@@ -77,7 +77,10 @@ type ToolOptions struct {
 	Session *Session
 	// Skills, when not nil, restricts the tool to the skills of these
 	// names: the caller's own list (Brute). An empty non-nil slice
-	// means no skills at all. Hidden skills in it stay hidden.
+	// means no skills at all. Hidden skills in it stay hidden. NewTool
+	// takes the names as given; [New] (Options.Skills) also refuses a
+	// skill the catalog does not hold, so that the prompt and the tool
+	// agree: prefer it.
 	Skills []*catalog.Skill
 	// AllowHidden lets the tool load hidden skills
 	// (disable-model-invocation) by explicit name. Leave it false for a
