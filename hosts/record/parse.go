@@ -270,12 +270,17 @@ func jsonStart(out []byte) []byte {
 }
 
 // parseGemini reads "gemini skills list": after "Discovered Agent Skills:",
-// blocks of "NAME [Enabled]" then indented "Description: ..." and
-// "Location: ..." lines; a description may run over several lines (its
-// continuation lines are indented further). "[Disabled]" skills are left
-// out. "No skills discovered." is an empty list.
+// one block per skill, written as "NAME [Enabled]\n  Description: DESC\n
+// Location:    PATH\n\n" with DESC the description string exactly as the
+// model is given it (no indentation, trimming or escaping is added; Gemini CLI
+// packages/cli/src/commands/skills/list.ts and packages/core/src/prompts/
+// snippets.ts renderAgentSkills at google-gemini/gemini-cli@5411f113). So the
+// description is everything between "  Description: " and the next
+// "\n  Location:    ": blank lines and trailing line breaks inside it are
+// kept. "[Disabled]" skills are left out. "No skills discovered." is an
+// empty list.
 func parseGemini(out []byte) ([]entry, error) {
-	s := strings.ReplaceAll(string(out), "\r\n", "\n")
+	s := string(out)
 	i := strings.Index(s, "Discovered Agent Skills:")
 	if i < 0 {
 		if strings.Contains(s, "No skills discovered") {
@@ -283,43 +288,19 @@ func parseGemini(out []byte) ([]entry, error) {
 		}
 		return nil, fmt.Errorf("gemini skills list: no list in the output: %q", clip(s))
 	}
-	head := regexp.MustCompile(`^(\S.*?) \[(Enabled|Disabled)\]( \[Built-in\])?$`)
 	var es []entry
-	var cur *entry
-	field := ""
-	keep := false
-	for _, line := range strings.Split(s[i+len("Discovered Agent Skills:"):], "\n") {
-		if m := head.FindStringSubmatch(line); m != nil {
-			if cur != nil && keep {
-				es = append(es, *cur)
-			}
-			cur = &entry{Name: m[1], Builtin: m[3] != ""}
-			keep = m[2] == "Enabled"
-			field = ""
+	for _, m := range geminiBlockRe.FindAllStringSubmatch(s[i:], -1) {
+		if m[2] != "Enabled" {
 			continue
 		}
-		if cur == nil {
-			continue
-		}
-		t := strings.TrimLeft(line, " ")
-		switch {
-		case strings.HasPrefix(t, "Description: ") || t == "Description:":
-			field = "d"
-			cur.Description = strings.TrimPrefix(strings.TrimPrefix(t, "Description:"), " ")
-		case strings.HasPrefix(t, "Location:"):
-			field = "l"
-			cur.Path = strings.TrimSpace(strings.TrimPrefix(t, "Location:"))
-		case line == "":
-			field = ""
-		case field == "d":
-			cur.Description += "\n" + t
-		}
-	}
-	if cur != nil && keep {
-		es = append(es, *cur)
+		es = append(es, entry{Name: m[1], Builtin: m[3] != "", Description: m[4], Path: m[5]})
 	}
 	return es, nil
 }
+
+// geminiBlockRe matches one skill of "gemini skills list": name, status,
+// built-in mark, description (any characters, line breaks included), path.
+var geminiBlockRe = regexp.MustCompile(`(?ms)^([^\n]*?) \[(Enabled|Disabled)\]( \[Built-in\])?\n  Description: (.*?)\n  Location:    ([^\n]*)\n`)
 
 func clip(s string) string {
 	if len(s) > 300 {

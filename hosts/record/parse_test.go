@@ -133,3 +133,36 @@ func FuzzParsers(f *testing.F) {
 		parseDashList(string(data))
 	})
 }
+
+// The Gemini listing's description runs to the "Location:" line: a blank
+// line inside it, indentation and trailing line breaks are what the model is
+// given and are kept; disabled skills are left out.
+func TestParseGemini(t *testing.T) {
+	out := "Ripgrep is not available.\nDiscovered Agent Skills:\n\n" +
+		"plain [Enabled]\n  Description: One line.\n  Location:    /s/proj/.gemini/skills/plain/SKILL.md\n\n" +
+		"para [Enabled]\n  Description: First.\n\n  Indented second.\n\n\n  Location:    /s/p/SKILL.md\n\n" +
+		"off [Disabled]\n  Description: x\n  Location:    /s/off/SKILL.md\n\n" +
+		"empty name here [Enabled]\n  Description: \n  Location:    /s/e/SKILL.md\n\n" +
+		"tool [Enabled] [Built-in]\n  Description: b\n  Location:    /b/SKILL.md\n\n"
+	got, err := parseGemini([]byte(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []entry{
+		{Name: "plain", Description: "One line.", Path: "/s/proj/.gemini/skills/plain/SKILL.md"},
+		{Name: "para", Description: "First.\n\n  Indented second.\n\n", Path: "/s/p/SKILL.md"},
+		{Name: "empty name here", Description: "", Path: "/s/e/SKILL.md"},
+		{Name: "tool", Description: "b", Path: "/b/SKILL.md", Builtin: true},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d skills %+v, want %d", len(got), got, len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("skill %d: got %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if es, err := parseGemini([]byte("No skills discovered.\n")); err != nil || len(es) != 0 {
+		t.Errorf("no skills: got %v, %v", es, err)
+	}
+}
