@@ -33,17 +33,24 @@ var recordingSets = []string{
 //
 // SKILLET_HOST_RECORDINGS names another folder of workspaces/ and
 // recordings/ to compare with instead (a fresh run of the recorder).
+// While fitting a profile, SKILLET_HOST_ONLY=gemini,qwen keeps the
+// recordings of these hosts only and SKILLET_HOST_SEEDS=1-99999 the
+// generated workspaces of these seeds only (the held-out ones stay unseen).
 func TestProfilesMatchRecordings(t *testing.T) {
 	type tally struct{ cells, agree, workspaces, wsAgree, gaps int }
 	per := map[string]*tally{}
 	sandboxes = map[string]*hostws.Sandbox{} // laid out in this run's temporary folders
 	sets := recordingSets
+	only := recordingFilter(t)
 	if dir := os.Getenv("SKILLET_HOST_RECORDINGS"); dir != "" {
 		sets = []string{dir}
 	}
 	for _, set := range sets {
 		recs, byName := loadRecordingSet(t, set)
 		for _, r := range recs {
+			if !only.keep(r) {
+				continue
+			}
 			if testing.Short() && r.Generator != 0 && r.Seed%10 != 0 {
 				// -short replays the hand-made workspaces and one generated
 				// workspace in ten; go test ./... replays them all.
@@ -125,6 +132,43 @@ func TestProfilesMatchRecordings(t *testing.T) {
 		tl := per[h]
 		t.Logf("%s: %d of %d workspaces agree (%d known gaps); %d of %d cells (workspace × skill)", h, tl.wsAgree, tl.workspaces, tl.gaps, tl.agree, tl.cells)
 	}
+}
+
+// recordingPick is the subset of recordings SKILLET_HOST_ONLY and
+// SKILLET_HOST_SEEDS name (all when unset).
+type recordingPick struct {
+	hosts    map[string]bool
+	lo, hi   int64
+	seedsSet bool
+}
+
+func recordingFilter(t *testing.T) *recordingPick {
+	f := &recordingPick{}
+	if v := os.Getenv("SKILLET_HOST_ONLY"); v != "" {
+		f.hosts = map[string]bool{}
+		for _, h := range strings.Split(v, ",") {
+			f.hosts[h] = true
+		}
+	}
+	if v := os.Getenv("SKILLET_HOST_SEEDS"); v != "" {
+		if _, err := fmt.Sscanf(v, "%d-%d", &f.lo, &f.hi); err != nil {
+			t.Fatalf("SKILLET_HOST_SEEDS=%q: want A-B: %v", v, err)
+		}
+		f.seedsSet = true
+	}
+	return f
+}
+
+// keep reports whether r is in the subset: a hand-made recording is kept
+// whatever the seeds.
+func (f *recordingPick) keep(r *hostws.Recording) bool {
+	if f.hosts != nil && !f.hosts[r.Host] {
+		return false
+	}
+	if f.seedsSet && r.Generator != 0 && (int64(r.Seed) < f.lo || int64(r.Seed) > f.hi) {
+		return false
+	}
+	return true
 }
 
 // loadRecordingSet reads the recordings of a set (SET/recordings, and the
