@@ -144,11 +144,26 @@ func hostRoots(p *profile.Profile, cwd string, e env, noUser bool, cfg *Config) 
 			if noUser {
 				continue
 			}
-			pth := e.expand(o.label, e.home)
-			add(&hostRoot{Root: Root{Path: pth, Scope: ScopeUser, boundary: realPath(e.home), Flat: p.Discovery.FlatIn(o.label), display: o.label}, label: o.label})
+			for _, pth := range userRootPaths(e.expand(o.label, e.home)) {
+				add(&hostRoot{Root: Root{Path: pth, Scope: ScopeUser, boundary: realPath(e.home), Flat: p.Discovery.FlatIn(o.label), display: o.label}, label: o.label})
+			}
 		}
 	}
 	return roots
+}
+
+// userRootPaths is a user root's folder, or, for a root written with a *
+// (a folder of each installed extension: "~/.gemini/extensions/*/skills"),
+// every folder it matches, by name.
+func userRootPaths(pth string) []string {
+	if !strings.Contains(pth, "*") {
+		return []string{pth}
+	}
+	m, err := filepath.Glob(pth)
+	if err != nil {
+		return nil
+	}
+	return m
 }
 
 // projectLabel labels a project root of folder d (the working folder or a

@@ -168,6 +168,12 @@ func (h *hostParser) yaml(src, fm, path string, flat bool) bool {
 		h.parsed = s
 		h.f = yamlFields(s)
 	}
+	if ok && pp.DuplicateKeys == "broken" && hasCode(diags, diagcode.DuplicateField) {
+		ok, msg = false, "a key is given twice"
+	}
+	if ok && pp.NonString == "broken" && (h.f.invalid || h.f.null) {
+		ok, msg = false, "its name or description is not a string"
+	}
 	if !ok && pp.YAML == "repair" && s != nil {
 		ok = true
 		h.change("the frontmatter is not valid YAML; it reads a repaired copy")
@@ -306,6 +312,13 @@ func (h *hostParser) brokenYAML(fm, msg string) bool {
 	case "lines", "single-lines":
 		h.f = subsetFields(fm, []string{"name", "description"}, pp.BrokenYAML == "lines")
 		h.f.fromLines = true
+		h.change("the frontmatter is not valid YAML; name and description are read line by line")
+	case "last-lines":
+		h.f = lastLineFields(fm)
+		h.f.fromLines, h.f.yamlError = true, msg
+		if !h.f.hasName || !h.f.hasDesc {
+			return h.refuse("the frontmatter is not valid YAML (" + msg + ") and its lines give no name: and description:")
+		}
 		h.change("the frontmatter is not valid YAML; name and description are read line by line")
 	case "empty":
 		h.f = hostFields{yamlError: msg}
@@ -619,6 +632,45 @@ func subsetFields(fm string, keys []string, join bool) hostFields {
 				f.whenToUse = val
 			}
 		}
+	}
+	return f
+}
+
+var (
+	lastNameLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*name:\s*(.*)$`) })
+	lastDescLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*description:\s*(.*)$`) })
+	indentedLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[ \t]+\S`) })
+)
+
+// lastLineFields is Parse.BrokenYAML "last-lines" (Gemini CLI's fallback
+// reader, google-gemini/gemini-cli packages/core/src/skills/skillLoader.ts
+// parseSimpleFrontmatter @5411f113): a line "name: V" or "description: V"
+// at any indentation sets that field to V trimmed, quotes kept, the last
+// such line winning; the indented lines right after a description line
+// continue it, each trimmed, the non-empty parts joined by single spaces.
+func lastLineFields(fm string) hostFields {
+	var f hostFields
+	lines := strings.Split(fm, "\n")
+	for i := 0; i < len(lines); i++ {
+		if m := lastNameLine().FindStringSubmatch(lines[i]); m != nil {
+			f.name, f.hasName = strings.TrimSpace(m[1]), true
+			continue
+		}
+		m := lastDescLine().FindStringSubmatch(lines[i])
+		if m == nil {
+			continue
+		}
+		var parts []string
+		if t := strings.TrimSpace(m[1]); t != "" {
+			parts = append(parts, t)
+		}
+		for i+1 < len(lines) && indentedLine().MatchString(lines[i+1]) {
+			i++
+			if t := strings.TrimSpace(lines[i]); t != "" {
+				parts = append(parts, t)
+			}
+		}
+		f.description, f.hasDesc = strings.Join(parts, " "), true
 	}
 	return f
 }

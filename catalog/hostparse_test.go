@@ -234,3 +234,33 @@ func TestHostOrderByName(t *testing.T) {
 func catalogxVerdict(name, desc string) catalogx.Verdict {
 	return catalogx.Verdict{Loaded: true, Name: name, Description: desc}
 }
+
+// Gemini CLI reads a frontmatter js-yaml refuses, or whose name or
+// description is not a string, line by line: the last name: and
+// description: lines win, quotes are kept, indented lines continue a
+// description; without both lines the file is dropped.
+func TestHostLastLines(t *testing.T) {
+	p, ok := profile.Lookup("gemini")
+	if !ok {
+		t.Fatal("no gemini profile")
+	}
+	tests := []struct {
+		name, file      string
+		wantName, wantD string
+		refused         bool
+	}{
+		{"valid YAML is YAML", "---\nname: a\ndescription: |\n  one\n  two\n---\n", "a", "one\ntwo", false},
+		{"a key twice: the last line", "---\nname: first\nname: second\ndescription: d\n---\n", "second", "d", false},
+		{"number name: its text", "---\nname: 42\ndescription: d\n---\n", "42", "d", false},
+		{"boolean description", "---\nname: a\ndescription: true\n---\n", "a", "true", false},
+		{"quotes kept, continuation joined", "---\nname: 'q'\ndescription: x: y\n  more\n\n   last\nname: a\n---\n", "a", "x: y more", false},
+		{"indented keys count", "---\nname: [1]\nmeta:\n  description: inner\n---\n", "[1]", "inner", false},
+		{"no description line", "---\nname: [1]\n---\n", "", "", true},
+	}
+	for _, tt := range tests {
+		got := hostParse(p, []byte(tt.file+"Body.\n"), "/r/x/SKILL.md", "x", false)
+		if (got.reason != "") != tt.refused || (!tt.refused && (got.name != tt.wantName || got.description != tt.wantD)) {
+			t.Errorf("%s: name %q description %q reason %q; want %q %q refused %v", tt.name, got.name, got.description, got.reason, tt.wantName, tt.wantD, tt.refused)
+		}
+	}
+}

@@ -262,7 +262,10 @@ func hostsTable(ps []*profile.Profile) string {
 			if p.Parse.YAML == "subset" {
 				return "never happens"
 			}
-			return map[string]string{"": "dropped", "drop": "dropped", "lines": "line reader for name and description", "single-lines": "line reader for name and description, one line each", "empty": "loaded with no metadata"}[p.Parse.BrokenYAML]
+			return map[string]string{"": "dropped", "drop": "dropped", "lines": "line reader for name and description", "single-lines": "line reader for name and description, one line each", "last-lines": "line reader for name and description, the last of each", "empty": "loaded with no metadata"}[p.Parse.BrokenYAML]
+		}},
+		{"name or description not a string", func(p *profile.Profile) string {
+			return map[string]string{"": "its text (none for a list or map)", "drop": "dropped", "broken": "as YAML it cannot read"}[p.Parse.NonString]
 		}},
 		{"no or empty description", func(p *profile.Profile) string {
 			return map[string]string{"drop": "dropped", "empty": "loaded, empty", "body": "first prose line of the body", "first-line": "first line of the body, a heading's text included", "body-text": "the body's text without headings, on one line"}[p.Parse.Description]
@@ -316,7 +319,7 @@ func hostsTable(ps []*profile.Profile) string {
 			return fmt.Sprintf("appended after `%s`", p.Parse.WhenToUse)
 		}},
 		{"key given twice", func(p *profile.Profile) string {
-			return map[string]string{"": "first value", "last": "last value", "drop": "not loaded"}[p.Parse.DuplicateKeys]
+			return map[string]string{"": "first value", "last": "last value", "drop": "not loaded", "broken": "as YAML it cannot read"}[p.Parse.DuplicateKeys]
 		}},
 		{"location shown", func(p *profile.Profile) string {
 			return map[string]string{"": "the `SKILL.md`", "file": "the `SKILL.md`", "folder": "the skill folder"}[p.Disclosure.Location]

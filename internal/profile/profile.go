@@ -87,7 +87,8 @@ type Roots struct {
 	// order of precedence.
 	Project []string `json:"project"`
 	// User folders: "~/..." is the home folder, "$XDG_CONFIG_HOME/..."
-	// the configuration folder (default ~/.config).
+	// the configuration folder (default ~/.config); a * stands for any
+	// folder name ("~/.gemini/extensions/*/skills": every extension's).
 	User []string `json:"user"`
 	// WalkUp says which project folders are searched when the working
 	// folder is inside a git repository: "cwd" (the working folder only),
@@ -250,7 +251,11 @@ type Parse struct {
 	// BrokenYAML is what a frontmatter that reader cannot read does:
 	// "drop" (the file is not loaded), "lines" (a line-based reader takes
 	// name: and description:, indented continuation lines joined),
-	// "single-lines" (the same, each value on its own line only) or
+	// "single-lines" (the same, each value on its own line only),
+	// "last-lines" (name: and description: lines at any indentation, the
+	// last of each winning, values trimmed with their quotes kept, the
+	// indented lines after description: joined to it with spaces; a
+	// frontmatter without both lines is dropped) or
 	// "empty" (the skill loads with no metadata: the folder's name, the
 	// description as Description says).
 	BrokenYAML string `json:"brokenYAML,omitempty"`
@@ -284,13 +289,16 @@ type Parse struct {
 	OneLine bool `json:"oneLine,omitempty"`
 	// DuplicateKeys is what a frontmatter with a key given twice does:
 	// "" (the first value is read, as skillet does), "last" (the last
-	// value is read) or "drop" (the file is not loaded: the host's YAML
-	// library refuses it).
+	// value is read), "drop" (the file is not loaded: the host's YAML
+	// library refuses it) or "broken" (the YAML library refuses it and
+	// BrokenYAML says what happens).
 	DuplicateKeys string `json:"duplicateKeys,omitempty"`
 	// NonString is what a name or description that YAML reads as another
 	// type (a number, a boolean, a list, a map, or null: a key with no
-	// value) does: "" (its text is used, or it counts as missing) or
-	// "drop" (the file is not loaded: the host checks both are strings).
+	// value) does: "" (its text is used, or it counts as missing),
+	// "drop" (the file is not loaded: the host checks both are strings)
+	// or "broken" (the frontmatter is read as one YAML cannot read:
+	// BrokenYAML).
 	NonString string `json:"nonString,omitempty"`
 	// Tabs is what a frontmatter line indented with a tab does (YAML
 	// allows no tab in indentation): "" (as skillet reads it: its repair
@@ -481,20 +489,20 @@ func Decode(data []byte) (*Profile, error) {
 		check("parse.bom", p.Parse.BOM, "strip", "drop"),
 		check("parse.noFrontmatter", p.Parse.NoFrontmatter, "drop", "load"),
 		check("parse.yaml", p.Parse.YAML, "strict", "repair", "subset"),
-		check("parse.brokenYAML", p.Parse.BrokenYAML, "", "drop", "lines", "single-lines", "empty"),
+		check("parse.brokenYAML", p.Parse.BrokenYAML, "", "drop", "lines", "single-lines", "last-lines", "empty"),
 		check("parse.description", p.Parse.Description, "drop", "empty", "body", "first-line", "body-text"),
 		check("parse.emptyDescription", p.Parse.EmptyDescription, "", "load"),
 		check("disclosure.location", p.Disclosure.Location, "", "file", "folder"),
 		check("parse.longDescription", p.Parse.LongDescription, "", "drop", "cut", "keep"),
 		check("parse.emptyBody", p.Parse.EmptyBody, "", "load", "drop"),
-		check("parse.duplicateKeys", p.Parse.DuplicateKeys, "", "last", "drop"),
+		check("parse.duplicateKeys", p.Parse.DuplicateKeys, "", "last", "drop", "broken"),
 		check("disclosure.units", p.Disclosure.Units, "", "utf16"),
 		check("names.emptyName", p.Names.EmptyName, "", "drop", "keep"),
 		check("parse.finalBreak", p.Parse.FinalBreak, "", "drop"),
 		check("discovery.order", p.Discovery.Order, "", "name"),
 		check("parse.lineEnds", p.Parse.LineEnds, "", "lf"),
 		check("parse.tabs", p.Parse.Tabs, "", "spaces", "drop"),
-		check("parse.nonString", p.Parse.NonString, "", "drop"),
+		check("parse.nonString", p.Parse.NonString, "", "drop", "broken"),
 	} {
 		if err != nil {
 			return nil, err
