@@ -317,7 +317,8 @@ var xmlUnescape = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&quot;", `"`, "
 // parseAvailableSkills reads the <available_skills> block of a model
 // request (any string in the request's JSON holding one): entries of
 // <skill><name/><description/><location/></skill>, their values XML-escaped
-// and, in Qwen Code, wrapped in newlines. A location that is not a path
+// and, in Qwen Code, wrapped in newlines (taken off; pi's values are not
+// wrapped, and a description's final line break is kept). A location that is not a path
 // (Qwen Code's "project", "user", "bundled") is a level: "bundled" marks a
 // built-in, and the " (LEVEL)" Qwen Code appends to each description is
 // taken off (the notes of the recording say so).
@@ -361,12 +362,18 @@ func parseAvailableSkills(body []byte) ([]entry, error) {
 	if block == "" {
 		return nil, nil
 	}
-	val := func(s string) string {
-		s = strings.TrimSuffix(strings.TrimPrefix(s, "\n"), "\n")
-		return xmlUnescape.Replace(s)
-	}
 	var es []entry
 	for _, m := range skillXMLRe.FindAllStringSubmatch(block, -1) {
+		// Qwen Code writes each value on lines of its own; pi writes it
+		// between the tags, where a description's own final line break
+		// must be kept.
+		wrapped := strings.HasPrefix(m[1], "\n") && strings.HasSuffix(m[1], "\n")
+		val := func(s string) string {
+			if wrapped {
+				s = strings.TrimSuffix(strings.TrimPrefix(s, "\n"), "\n")
+			}
+			return xmlUnescape.Replace(s)
+		}
 		e := entry{Name: val(m[1]), Description: val(m[2]), Path: val(m[3])}
 		if !strings.Contains(e.Path, "/") {
 			level := e.Path

@@ -166,3 +166,18 @@ func TestParseGemini(t *testing.T) {
 		t.Errorf("no skills: got %v, %v", es, err)
 	}
 }
+
+// Qwen Code wraps each value in line breaks, which are taken off; pi does
+// not, and a description ending in a line break (a | block scalar) keeps it.
+func TestParseAvailableSkillsLineBreaks(t *testing.T) {
+	pi := `{"system":"<available_skills>\n  <skill>\n    <name>a</name>\n    <description>one\ntwo\n</description>\n    <location>/s/a/SKILL.md</location>\n  </skill>\n</available_skills>"}`
+	qwen := `{"messages":[{"content":"<available_skills>\n<skill>\n<name>\nb\n</name>\n<description>\nline\n (project)\n</description>\n<location>\nproject\n</location>\n</skill>\n</available_skills>"}]}`
+	for _, c := range []struct {
+		in, name, desc string
+	}{{pi, "a", "one\ntwo\n"}, {qwen, "b", "line\n"}} {
+		es, err := parseAvailableSkills([]byte(c.in))
+		if err != nil || len(es) != 1 || es[0].Name != c.name || es[0].Description != c.desc {
+			t.Errorf("got %+v, %v; want %q %q", es, err, c.name, c.desc)
+		}
+	}
+}
