@@ -52,6 +52,7 @@ type hostVerdict struct {
 	Any bool
 
 	alias    string
+	short    string // the description's first line (Disclosure.FirstLines)
 	flat     bool
 	dir      string
 	real     string
@@ -403,6 +404,7 @@ func (h *hostJudged) settle() []hostVerdict {
 	p := h.c.profile
 	applyPrecedence(p, h.verdicts)
 	applyDisclosure(p, h.verdicts)
+	applyFirstLines(p, h.verdicts)
 	applyTokenShare(p, h.verdicts, h.c.env.home)
 	return h.verdicts
 }
@@ -569,7 +571,7 @@ func setVerdict(v *hostVerdict, res hostParsed) {
 	// Clipped: the parse may be cached (hostMemo), and later appends must
 	// not write into its slice.
 	v.Loaded, v.Name, v.Description, v.Hidden, v.Changes, v.Skill = true, res.name, res.description, res.hidden, slices.Clip(res.changes), res.skill
-	v.alias = res.alias
+	v.alias, v.short = res.alias, res.short
 }
 
 // hostListing fills l with the loaded skills in order (the first
@@ -774,6 +776,61 @@ func applyBudget(d *profile.Disclosure, vs []hostVerdict) {
 			v.Skill = &cp
 		}
 	}
+}
+
+// applyFirstLines cuts every description shown to its first line when the
+// catalog, rendered as Disclosure.FirstLines says, is longer than its
+// budget (Qwen Code 0.24.4: trimSkillEntriesTowardsBudget and
+// renderAvailableSkillsBlock in the package's chunks/chunk-MNK4GIGD.js and
+// chunk-A3E7JYX7.js; QwenLM/qwen-code packages/core/src/skills/).
+func applyFirstLines(p *profile.Profile, vs []hostVerdict) {
+	fl := p.Disclosure.FirstLines
+	if fl.Chars == 0 {
+		return
+	}
+	esc := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;")
+	total := fl.BuiltinChars
+	for i := range vs {
+		v := &vs[i]
+		if !v.Loaded || v.Hidden {
+			continue
+		}
+		level := "user"
+		if v.Scope == ScopeProject {
+			level = "project"
+		}
+		entry := "<skill>\n<name>\n" + esc.Replace(v.Name) + "\n</name>\n<description>\n" + esc.Replace(v.Description) +
+			" (" + level + ")\n</description>\n<location>\n" + level + "\n</location>\n</skill>"
+		total += utf16Len(entry) + 1
+	}
+	if total <= fl.Chars {
+		return
+	}
+	for i := range vs {
+		v := &vs[i]
+		if !v.Loaded || v.Description == v.short {
+			continue
+		}
+		v.Changes = append(v.Changes, fmt.Sprintf("cut to its first line: the catalog is over %d characters", fl.Chars))
+		v.Description = v.short
+		if v.Skill != nil {
+			cp := *v.Skill
+			cp.Description = v.short
+			v.Skill = &cp
+		}
+	}
+}
+
+// utf16Len is the length of s in UTF-16 code units, as JavaScript counts.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n
 }
 
 // hostReadLimit is the most a profile that reads a whole skill file

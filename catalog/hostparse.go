@@ -19,6 +19,7 @@ type hostParsed struct {
 	name, description string
 	hidden            bool
 	alias             string // the name shown in parentheses after the folder (Names.Alias)
+	short             string // the description's first line, trimmed (Disclosure.FirstLines)
 	changes           []string
 	reason            string // why it is not loaded; "" when it is
 	skill             *skill.Skill
@@ -119,6 +120,9 @@ func hostText(pp *profile.Parse, data []byte) (text, reason string) {
 func (h *hostParser) frontmatter(text, path string, flat bool) bool {
 	pp := &h.p.Parse
 	fm, body, hasFM := splitHostFences(text, pp.FenceAnywhere)
+	if pp.Fences != "" {
+		fm, body, hasFM = splitFencesMode(text, pp.Fences)
+	}
 	h.body, h.hasFM = body, hasFM
 	switch {
 	case !hasFM:
@@ -137,7 +141,7 @@ func (h *hostParser) frontmatter(text, path string, flat bool) bool {
 		fm = tabsAsSpaces(fm)
 		src = "---\n" + fm + "---\n" + body
 	}
-	if pp.FenceAnywhere {
+	if pp.FenceAnywhere || pp.Fences != "" {
 		src = "---\n" + fm + "\n---\n" + body
 	}
 	return h.yaml(src, fm, path, flat)
@@ -168,6 +172,22 @@ func (h *hostParser) yaml(src, fm, path string, flat bool) bool {
 		h.parsed = s
 		h.f = yamlFields(s)
 	}
+	if s != nil && pp.MergeKeys == "apply" {
+		mergeFields(&h.f, s.Frontmatter)
+	}
+	if s != nil && pp.Fences != "" && strings.HasSuffix(fm, "\n") && keepsLastBreak(fm) && strings.HasSuffix(h.f.description, "\n") {
+		// The host's YAML text ends before the closing fence's line break,
+		// so a description with keep chomping (|+, >+) that ends the
+		// frontmatter with blank lines keeps one line break fewer than
+		// skillet's reading.
+		h.f.description = strings.TrimSuffix(h.f.description, "\n")
+	}
+	if s != nil && pp.NonString == "js-string" {
+		h.f = jsFields(frontmatterGetter(s.Frontmatter))
+	}
+	if s != nil && h.p.Disclosure.DisabledWhen != "" {
+		h.f.disabled = disabledBy(h.p.Disclosure.DisabledWhen, frontmatterGetter(s.Frontmatter))
+	}
 	if ok && pp.DuplicateKeys == "broken" && hasCode(diags, diagcode.DuplicateField) {
 		ok, msg = false, "a key is given twice"
 	}
@@ -194,7 +214,12 @@ func (h *hostParser) yaml(src, fm, path string, flat bool) bool {
 	lines := pp.BrokenYAML == "lines" || pp.BrokenYAML == "single-lines"
 	switch {
 	case !ok:
-		return h.brokenYAML(fm, msg)
+		if !h.brokenYAML(fm, msg) {
+			return false
+		}
+		return h.jsChecked()
+	case pp.NonString == "js-string":
+		return h.jsChecked()
 	case (h.f.invalid || h.f.null) && pp.NonString == "drop":
 		return h.refuse("its name or description is not a string, which it requires")
 	case lines && h.f.invalid:
@@ -280,6 +305,15 @@ func valueKind(v any) string {
 	return "a map"
 }
 
+// jsChecked refuses a name or description JavaScript's String() throws on
+// (Parse.NonString "js-string").
+func (h *hostParser) jsChecked() bool {
+	if h.p.Parse.NonString == "js-string" && h.f.invalid {
+		return h.refuse("its name or description is a map, which it cannot make a string of")
+	}
+	return true
+}
+
 // yamlProblem says whether skillet's parse s read the frontmatter as valid
 // YAML, and if not, the first problem ("line N: ...").
 func yamlProblem(s *skill.Skill, diags []skill.Diagnostic) (msg string, ok bool) {
@@ -313,6 +347,10 @@ func (h *hostParser) brokenYAML(fm, msg string) bool {
 		h.f = subsetFields(fm, []string{"name", "description"}, pp.BrokenYAML == "lines")
 		h.f.fromLines = true
 		h.change("the frontmatter is not valid YAML; name and description are read line by line")
+	case "key-lines":
+		h.f = jsFields(mapGetter(keyLinesFields(fm)))
+		h.f.fromLines, h.f.yamlError = true, msg
+		h.change("the frontmatter is not valid YAML; its lines are read as key: value")
 	case "last-lines":
 		h.f = lastLineFields(fm)
 		h.f.fromLines, h.f.yamlError = true, msg
@@ -415,6 +453,7 @@ func (h *hostParser) description() (string, bool) {
 			return "", false
 		}
 	}
+	h.out.short = strings.TrimSpace(strings.SplitN(desc, "\n", 2)[0])
 	if sep := pp.WhenToUse; sep != "" && strings.TrimSpace(h.f.whenToUse) != "" {
 		desc += sep + strings.TrimSpace(h.f.whenToUse)
 		h.change("its when_to_use is appended to the description")
@@ -440,6 +479,16 @@ func (h *hostParser) description() (string, bool) {
 		desc = strings.NewReplacer("<", "&lt;", ">", "&gt;").Replace(desc)
 	}
 	return desc, true
+}
+
+// disabledBy says whether disable-model-invocation hides the skill, as
+// Disclosure.DisabledWhen reads it.
+func disabledBy(when string, get func(string) (any, bool)) bool {
+	v, _ := get("disable-model-invocation")
+	if when == "boolean" {
+		return v == true
+	}
+	return v == true || v == "true"
 }
 
 // missingDescription is what stands in for a missing or empty description
@@ -634,6 +683,53 @@ func subsetFields(fm string, keys []string, join bool) hostFields {
 		}
 	}
 	return f
+}
+
+var keepDescLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^description:[ \t]*[|>][0-9]*\+[0-9]*[ \t]*(#.*)?$`) })
+
+// mergeFields takes name and description from the mappings a "<<" key
+// names (one, or a list, the first giving a key winning) where f has none
+// (Parse.MergeKeys "apply").
+func mergeFields(f *hostFields, fm skill.Map) {
+	v, ok := fm.Get("<<")
+	if !ok {
+		return
+	}
+	var maps []skill.Map
+	switch x := v.(type) {
+	case skill.Map:
+		maps = append(maps, x)
+	case []any:
+		for _, e := range x {
+			if m, ok := e.(skill.Map); ok {
+				maps = append(maps, m)
+			}
+		}
+	}
+	for _, m := range maps {
+		if n, ok := m.Get("name"); ok && !f.hasName {
+			f.hasName = true
+			f.name, f.invalid = scalarString(n, f.invalid)
+		}
+		if d, ok := m.Get("description"); ok && !f.hasDesc {
+			f.hasDesc = true
+			f.description, f.invalid = scalarString(d, f.invalid)
+		}
+	}
+}
+
+// keepsLastBreak says whether the last key of frontmatter fm is a
+// description written as a block scalar with keep chomping (|+ or >+).
+func keepsLastBreak(fm string) bool {
+	lines := strings.Split(fm, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := lines[i]
+		if l == "" || l[0] == ' ' || l[0] == '\t' || l[0] == '#' {
+			continue
+		}
+		return keepDescLine().MatchString(strings.TrimRight(l, " \t"))
+	}
+	return false
 }
 
 var (

@@ -249,7 +249,7 @@ func TestHostLastLines(t *testing.T) {
 		wantName, wantD string
 		refused         bool
 	}{
-		{"valid YAML is YAML", "---\nname: a\ndescription: |\n  one\n  two\n---\n", "a", "one\ntwo", false},
+		{"valid YAML is YAML", "---\nname: a\ndescription: |\n  one\n  two\n---\n", "a", "one\ntwo\n", false},
 		{"a key twice: the last line", "---\nname: first\nname: second\ndescription: d\n---\n", "second", "d", false},
 		{"number name: its text", "---\nname: 42\ndescription: d\n---\n", "42", "d", false},
 		{"boolean description", "---\nname: a\ndescription: true\n---\n", "a", "true", false},
@@ -262,5 +262,80 @@ func TestHostLastLines(t *testing.T) {
 		if (got.reason != "") != tt.refused || (!tt.refused && (got.name != tt.wantName || got.description != tt.wantD)) {
 			t.Errorf("%s: name %q description %q reason %q; want %q %q refused %v", tt.name, got.name, got.description, got.reason, tt.wantName, tt.wantD, tt.refused)
 		}
+	}
+}
+
+// The fences of the JavaScript hosts: Qwen Code's are exactly ---, Gemini
+// CLI's closing one only starts with ---, pi's both only start with ---.
+func TestSplitFencesMode(t *testing.T) {
+	tests := []struct {
+		mode, text, fm string
+		ok             bool
+	}{
+		{"exact", "---\na: 1\n---\nbody", "a: 1", true},
+		{"exact", "--- \na: 1\n---\n", "", false},
+		{"exact", "---\na: 1\n--- \nb: 2\n---\n", "a: 1\n--- \nb: 2", true},
+		{"exact", "---\na: 1\n---", "a: 1", true},
+		{"closing-prefix", "---\na: 1\n----\nbody", "a: 1", true},
+		{"closing-prefix", "---\r\na: 1\r\n--- x\r\n", "a: 1", true},
+		{"closing-prefix", "----\na: 1\n---\n", "", false},
+		{"prefix", "----\na: 1\n---\n", "\na: 1", true},
+		{"prefix", "--- \na: 1\n--- \n", "\na: 1", true},
+		{"prefix", "---\n---\n", "", false},
+		{"prefix", "x---\na: 1\n---\n", "", false},
+	}
+	for _, tt := range tests {
+		fm, _, ok := splitFencesMode(tt.text, tt.mode)
+		if ok != tt.ok || fm != tt.fm {
+			t.Errorf("%s %q: %q, %v; want %q, %v", tt.mode, tt.text, fm, ok, tt.fm, tt.ok)
+		}
+	}
+}
+
+// Qwen Code's line reader and String(): the last line of a key wins,
+// values are typed as JavaScript reads them, a map cannot be a string.
+func TestKeyLinesAndJSString(t *testing.T) {
+	m := keyLinesFields("name: first\n# note\nname:second\ndescription: \"quoted \\\"x\\\"\"\n\tn: 1e3\nlist:\n  - a\n  - 2\nmeta:\n  k: v\nflag: true\nnone: null\n")
+	for k, want := range map[string]string{"name": "second", "description": `quoted "x"`, "n": "1000", "list": "a,2", "flag": "true"} {
+		got, ok := jsString(m[k])
+		if !ok || got != want {
+			t.Errorf("%s: %q, %v; want %q", k, got, ok, want)
+		}
+	}
+	if _, ok := jsString(m["meta"]); ok {
+		t.Error("a map has a string form")
+	}
+	if v, ok := m["none"]; !ok || v != nil {
+		t.Errorf("none: %v, %v; want a null", v, ok)
+	}
+	for _, c := range []struct {
+		v    any
+		want string
+	}{{int64(7), "7"}, {0.5, "0.5"}, {1e21, "1e+21"}, {1e-7, "1e-7"}, {false, "false"}, {[]any{"a", nil, int64(1)}, "a,,1"}} {
+		if got, ok := jsString(c.v); !ok || got != c.want {
+			t.Errorf("jsString(%v) = %q, %v; want %q", c.v, got, ok, c.want)
+		}
+	}
+}
+
+// Past its budget, Qwen Code's catalog shows each description's first
+// line only; within it, descriptions are whole.
+func TestApplyFirstLines(t *testing.T) {
+	p := &profile.Profile{Disclosure: profile.Disclosure{FirstLines: profile.FirstLines{Chars: 200, BuiltinChars: 0}}}
+	mk := func(desc string) []hostVerdict {
+		v := hostVerdict{Scope: ScopeProject, short: "one"}
+		v.Loaded, v.Name, v.Description = true, "a", desc
+		return []hostVerdict{v}
+	}
+	// The entry is 98 UTF-16 units besides name and description.
+	short := mk("one\ntwo")
+	applyFirstLines(p, short)
+	if short[0].Description != "one\ntwo" {
+		t.Errorf("within the budget: %q", short[0].Description)
+	}
+	long := mk("one\n" + strings.Repeat("é", 100))
+	applyFirstLines(p, long)
+	if long[0].Description != "one" {
+		t.Errorf("past the budget: %q", long[0].Description)
 	}
 }

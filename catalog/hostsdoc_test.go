@@ -247,7 +247,18 @@ func hostsTable(ps []*profile.Profile) string {
 			return map[string]string{"drop": "dropped", "load": "loaded"}[p.Parse.NoFrontmatter]
 		}},
 		{"frontmatter ends at", func(p *profile.Profile) string {
+			switch p.Parse.Fences {
+			case "exact":
+				return "a line that is exactly `---`"
+			case "closing-prefix":
+				return "a line starting with `---` (`----`, `--- x`)"
+			case "prefix":
+				return "a line starting with `---`; it opens with any line starting with `---`"
+			}
 			return map[bool]string{true: "the first `---`, even inside a line", false: "a `---` line"}[p.Parse.FenceAnywhere]
+		}},
+		{"`<<` merge keys", func(p *profile.Profile) string {
+			return map[string]string{"": "a key like any other", "apply": "name and description taken from the merged map"}[p.Parse.MergeKeys]
 		}},
 		{"description line breaks", func(p *profile.Profile) string {
 			return map[bool]string{true: "shown as spaces", false: "kept"}[p.Parse.OneLine]
@@ -262,10 +273,10 @@ func hostsTable(ps []*profile.Profile) string {
 			if p.Parse.YAML == "subset" {
 				return "never happens"
 			}
-			return map[string]string{"": "dropped", "drop": "dropped", "lines": "line reader for name and description", "single-lines": "line reader for name and description, one line each", "last-lines": "line reader for name and description, the last of each", "empty": "loaded with no metadata"}[p.Parse.BrokenYAML]
+			return map[string]string{"": "dropped", "drop": "dropped", "lines": "line reader for name and description", "single-lines": "line reader for name and description, one line each", "last-lines": "line reader for name and description, the last of each", "key-lines": "line reader for every `key: value` line, the last of each, values typed", "empty": "loaded with no metadata"}[p.Parse.BrokenYAML]
 		}},
 		{"name or description not a string", func(p *profile.Profile) string {
-			return map[string]string{"": "its text (none for a list or map)", "drop": "dropped", "broken": "as YAML it cannot read"}[p.Parse.NonString]
+			return map[string]string{"": "its text (none for a list or map)", "drop": "dropped", "broken": "as YAML it cannot read", "js-string": "JavaScript's `String()` of it (a list joined by commas); a map: dropped"}[p.Parse.NonString]
 		}},
 		{"no or empty description", func(p *profile.Profile) string {
 			return map[string]string{"drop": "dropped", "empty": "loaded, empty", "body": "first prose line of the body", "first-line": "first line of the body, a heading's text included", "body-text": "the body's text without headings, on one line"}[p.Parse.Description]
@@ -290,7 +301,10 @@ func hostsTable(ps []*profile.Profile) string {
 			return map[string]string{"": "loaded", "load": "loaded", "drop": "dropped"}[p.Parse.EmptyBody]
 		}},
 		{"`disable-model-invocation`", func(p *profile.Profile) string {
-			return map[bool]string{true: "hidden from the model", false: "ignored"}[p.Disclosure.HidesDisabled]
+			if !p.Disclosure.HidesDisabled {
+				return "ignored"
+			}
+			return map[string]string{"": "hidden from the model", "true": "hidden from the model (`true` or `\"true\"`)", "boolean": "hidden from the model (the boolean `true` only)"}[p.Disclosure.DisabledWhen]
 		}},
 		{"catalog cuts descriptions at", func(p *profile.Profile) string {
 			if p.Disclosure.CatalogChars == 0 {
@@ -311,6 +325,13 @@ func hostsTable(ps []*profile.Profile) string {
 				s += " UTF-16 units"
 			}
 			return s
+		}},
+		{"catalog budget: past it, first lines only", func(p *profile.Profile) string {
+			fl := p.Disclosure.FirstLines
+			if fl.Chars == 0 {
+				return "none"
+			}
+			return fmt.Sprintf("%d UTF-16 units, its own skills' %d included", fl.Chars, fl.BuiltinChars)
 		}},
 		{"when_to_use", func(p *profile.Profile) string {
 			if p.Parse.WhenToUse == "" {

@@ -252,6 +252,11 @@ type Parse struct {
 	// "drop" (the file is not loaded), "lines" (a line-based reader takes
 	// name: and description:, indented continuation lines joined),
 	// "single-lines" (the same, each value on its own line only),
+	// "key-lines" (Qwen Code's reader: every line holding a ':' at any
+	// indentation is KEY: VALUE, the last winning; VALUE is trimmed and read
+	// as true, false, null, a number or a string, double quotes removed; a
+	// key with an empty value followed by indented lines takes them as a
+	// list or map),
 	// "last-lines" (name: and description: lines at any indentation, the
 	// last of each winning, values trimmed with their quotes kept, the
 	// indented lines after description: joined to it with spaces; a
@@ -297,8 +302,11 @@ type Parse struct {
 	// type (a number, a boolean, a list, a map, or null: a key with no
 	// value) does: "" (its text is used, or it counts as missing),
 	// "drop" (the file is not loaded: the host checks both are strings)
-	// or "broken" (the frontmatter is read as one YAML cannot read:
-	// BrokenYAML).
+	// "broken" (the frontmatter is read as one YAML cannot read:
+	// BrokenYAML) or "js-string" (its text as JavaScript's String() gives
+	// it: a number in its shortest form, a list's items joined by commas;
+	// a map, which Qwen Code's String() throws on, drops the file; null
+	// counts as missing).
 	NonString string `json:"nonString,omitempty"`
 	// Tabs is what a frontmatter line indented with a tab does (YAML
 	// allows no tab in indentation): "" (as skillet reads it: its repair
@@ -331,6 +339,16 @@ type Parse struct {
 	// is another type (Copilot CLI: argument-hint: [query], a YAML list,
 	// "must be a string").
 	StringFields []string `json:"stringFields,omitempty"`
+	// MergeKeys is what a "<<" key does: "" (it is a key like any other:
+	// YAML 1.2, as skillet reads it) or "apply" (the mapping it names gives
+	// name and description where the frontmatter has none: js-yaml).
+	MergeKeys string `json:"mergeKeys,omitempty"`
+	// Fences is which lines open and close the frontmatter: "" (a ---
+	// line, trailing blanks allowed), "exact" (a line that is exactly
+	// ---: Qwen Code), "closing-prefix" (opened by exactly ---, closed by
+	// the first line starting with ---: Gemini CLI) or "prefix" (both
+	// lines only start with ---: pi).
+	Fences string `json:"fences,omitempty"`
 }
 
 // Disclosure is what the host's model sees.
@@ -338,6 +356,14 @@ type Disclosure struct {
 	// HidesDisabled says disable-model-invocation: true keeps the skill
 	// out of what the model is shown.
 	HidesDisabled bool `json:"hidesDisabled"`
+	// DisabledWhen is which values of disable-model-invocation hide the
+	// skill: "" (true, yes, on or 1, as skillet reads it), "true" (the
+	// boolean true or the string "true") or "boolean" (the boolean true
+	// only; a quoted "true" is a string).
+	DisabledWhen string `json:"disabledWhen,omitempty"`
+	// FirstLines, when set, is a catalog budget that cuts every
+	// description to its first line once the catalog is too long.
+	FirstLines FirstLines `json:"firstLines,omitzero"`
 	// CatalogChars is the most of each description the catalog shows the
 	// model, counted in Units (0: not cut); a longer one is cut so that
 	// it ends with CatalogSuffix within CatalogChars.
@@ -368,6 +394,21 @@ type Disclosure struct {
 	// Share, when set, is a catalog budget counted in tokens that every
 	// description shares (Codex): see TokenShare.
 	Share TokenShare `json:"share,omitzero"`
+}
+
+// FirstLines is Qwen Code's catalog budget: the catalog is one entry per
+// skill, "<skill>\n<name>\nNAME\n</name>\n<description>\nDESCRIPTION
+// (LEVEL)\n</description>\n<location>\nLEVEL\n</location>\n</skill>"
+// (NAME and DESCRIPTION XML-escaped, LEVEL "project" or "user"), joined by
+// line breaks and counted in UTF-16 code units with the host's own
+// skills. When that is longer than Chars, each description is cut to its
+// first line, trimmed, without the when_to_use text.
+type FirstLines struct {
+	// Chars is the catalog's length beyond which descriptions are cut.
+	Chars int `json:"chars"`
+	// BuiltinChars is the length of the host's own skills' entries, each
+	// with its line break.
+	BuiltinChars int `json:"builtinChars"`
 }
 
 // TokenShare is a catalog budget in tokens of four bytes (a text of B
@@ -489,7 +530,10 @@ func Decode(data []byte) (*Profile, error) {
 		check("parse.bom", p.Parse.BOM, "strip", "drop"),
 		check("parse.noFrontmatter", p.Parse.NoFrontmatter, "drop", "load"),
 		check("parse.yaml", p.Parse.YAML, "strict", "repair", "subset"),
-		check("parse.brokenYAML", p.Parse.BrokenYAML, "", "drop", "lines", "single-lines", "last-lines", "empty"),
+		check("parse.brokenYAML", p.Parse.BrokenYAML, "", "drop", "lines", "single-lines", "last-lines", "key-lines", "empty"),
+		check("parse.fences", p.Parse.Fences, "", "exact", "closing-prefix", "prefix"),
+		check("parse.mergeKeys", p.Parse.MergeKeys, "", "apply"),
+		check("disclosure.disabledWhen", p.Disclosure.DisabledWhen, "", "true", "boolean"),
 		check("parse.description", p.Parse.Description, "drop", "empty", "body", "first-line", "body-text"),
 		check("parse.emptyDescription", p.Parse.EmptyDescription, "", "load"),
 		check("disclosure.location", p.Disclosure.Location, "", "file", "folder"),
@@ -502,7 +546,7 @@ func Decode(data []byte) (*Profile, error) {
 		check("discovery.order", p.Discovery.Order, "", "name"),
 		check("parse.lineEnds", p.Parse.LineEnds, "", "lf"),
 		check("parse.tabs", p.Parse.Tabs, "", "spaces", "drop"),
-		check("parse.nonString", p.Parse.NonString, "", "drop", "broken"),
+		check("parse.nonString", p.Parse.NonString, "", "drop", "broken", "js-string"),
 	} {
 		if err != nil {
 			return nil, err
