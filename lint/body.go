@@ -353,22 +353,6 @@ func refMarkAt(body string, i int) bool {
 // in backticks are left alone.
 var bundleDirs = []string{"scripts/", "references/", "assets/"}
 
-// listReferences extracts the relative references of a Markdown body, in order.
-// Links and images are found with a CommonMark parser (goldmark), so links
-// inside code blocks and code spans are not links, and reference-style
-// links resolve to their definitions. URLs (any scheme), protocol-relative
-// and absolute paths, anchors (#...), home-relative paths (~) and
-// placeholders (<...>, {...}, $VAR, globs, "...") are not references.
-// Query strings and fragments are dropped; percent-escapes are decoded.
-// Fenced and indented code blocks are not searched for paths.
-func listReferences(body []byte) []bodyRef {
-	var refs []bodyRef
-	for _, f := range references(body, true) {
-		refs = append(refs, f.bodyRef)
-	}
-	return refs
-}
-
 // foundRef is a Reference with what exampleContext needs to decide Example
 // later: its offset in the body and the text around it, either as the
 // node goldmark found it in (ctx is then derived on first use) or as the
@@ -473,17 +457,12 @@ func segmentSpans(lines *text.Segments) []bspan {
 // mayReference shortcut and no scanner (scan.go).
 var goldmarkOnly bool
 
-// references finds the references of body; with examples false it leaves
+// referencesTo finds the references of body; with examples false it leaves
 // Example unset (false) for the caller to decide with exampleContext and
 // placeholderPath only where it matters. The scanner of scan.go handles the
 // plain bodies most skills have; it declines anything else, which goldmark
-// parses.
-func references(body []byte, examples bool) []foundRef {
-	return referencesTo(nil, nil, body, examples)
-}
-
-// referencesTo is references with buf's memory for the scanner's results
-// and slab's (when not nil) for its block contexts.
+// parses. The scanner's results go to buf's memory and its block contexts
+// to slab's (when not nil).
 func referencesTo(buf []foundRef, slab *ctxSlab, body []byte, examples bool) []foundRef {
 	if !goldmarkOnly {
 		if refs, ok := scanReferencesTo(buf, slab, body, examples); ok {
@@ -853,17 +832,11 @@ func (t textOf) index(off int) int {
 	return -1
 }
 
-// sentenceAt returns the sentence of t that holds body offset off: the
-// text between the sentence ends (". ", "! ", "? " before a capital, a
-// line break between list-like lines) around it. Abbreviations such as
-// "e.g." end no sentence, since a capital rarely follows them.
-func sentenceAt(t textOf, off int) string {
-	start, end := sentenceSpan(t, t.index(off))
-	return string(t.text[start:end])
-}
-
-// sentenceSpan is sentenceAt's sentence as offsets [start, end) in t.text,
-// for the offset at in it (t.index); all of t.text when at < 0. Every
+// sentenceSpan is the sentence of t that holds the offset at of t.text
+// (t.index) as offsets [start, end) in t.text: the text between the
+// sentence ends (". ", "! ", "? " before a capital, a line break between
+// list-like lines) around it, abbreviations such as "e.g." ending none;
+// all of t.text when at < 0. Every
 // offset of [start, end) has that same sentence.
 func sentenceSpan(t textOf, at int) (start, end int) {
 	if at < 0 {

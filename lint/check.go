@@ -13,7 +13,7 @@ import (
 // it loads skills, in the manner of a go/analysis Analyzer: a name, its
 // documentation, the codes it reports (registered in skill.Codes), and the
 // function that checks one loaded skill file alone. [Run] runs the checks
-// of allChecks, each once per skill file, through their pass (runFindings):
+// of the list checks, each once per skill file, through their pass (runFindings):
 // adding a check is adding a value to that list.
 type lintCheck struct {
 	Name  string
@@ -157,15 +157,6 @@ func about(s *catalog.Skill) *subject {
 		sub.body = sub.parsed.Body
 	}
 	return sub
-}
-
-// allChecks returns lint's own checks, in the order [Run] runs them.
-func allChecks() []*lintCheck { return slices.Clone(checks) }
-
-// runChecks runs the checks of checks on s and returns their findings in
-// that order (runFindings's, in full).
-func runChecks(s *subject) []skill.Diagnostic {
-	return runFindings(s).appendTo(nil)
 }
 
 // runFindings runs the checks of checks on s, each once, in checkOrder,

@@ -4,7 +4,7 @@
 //
 // [Run] discovers a workspace with package catalog and parses with package
 // skill, so every discovery and parse finding is the runtime's own; lint
-// adds its own checks (allChecks: body-too-long, broken-reference,
+// adds its own checks (the list checks: body-too-long, broken-reference,
 // bundled-symlink, ...). Skills the runtime skips by name (_drafts, dot
 // folders) are checked too but never loaded. Every code is registered in
 // package skill's registry (skill.Codes) with its level, fixability and

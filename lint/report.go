@@ -356,7 +356,7 @@ type jsonIssue struct {
 // "warnings"}}, plus "compat" when the compatibility report was asked for.
 // Paths are absolute with "/" separators; every file checked is listed,
 // with "issues": [] when it has none. The bytes are those of encoding/json
-// with a two-space indent and no HTML escaping (writeJSONEncoded), written
+// with a two-space indent and no HTML escaping (TestWriteJSONIsEncodingJSON), written
 // in one pass as the report is walked (docs/performance.md#lint).
 func (r *Report) WriteJSON(w io.Writer) error {
 	var j jsonw.Writer
@@ -483,23 +483,4 @@ func (r *Report) slashCompat() []*Compat {
 		compat = append(compat, &cc)
 	}
 	return compat
-}
-
-// writeJSONEncoded is WriteJSON through encoding/json: the reference the
-// one-pass writer is held to (TestWriteJSONIsEncodingJSON).
-func (r *Report) writeJSONEncoded(w io.Writer) error {
-	out := jsonReport{Workspace: filepath.ToSlash(r.Workspace), Files: []jsonFile{}, Counts: r.Counts}
-	for _, f := range r.Files {
-		jf := jsonFile{Path: filepath.ToSlash(f.Path), Name: f.Name, Issues: []jsonIssue{}}
-		for _, d := range f.Diagnostics {
-			jf.Issues = append(jf.Issues, jsonIssue{Code: d.Code, Level: d.Severity, Message: d.Message,
-				Line: d.Line, Column: d.Column, Related: filepath.ToSlash(d.Related)})
-		}
-		out.Files = append(out.Files, jf)
-	}
-	if r.Compat != nil {
-		compat := r.slashCompat()
-		out.Compat = &compat
-	}
-	return outfmt.JSON(w, out)
 }

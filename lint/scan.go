@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// scanReferences finds the references of a plain Markdown body without
+// scanReferencesTo finds the references of a plain Markdown body without
 // building a tree: paragraphs, ATX headings, fenced code blocks at the
 // margin, and lists of one level whose items are one paragraph (lazy
 // continuation lines included), with inline links and images of the form
@@ -18,13 +18,9 @@ import (
 // headings, tabs and control characters, backslashes, link reference
 // definitions, nested brackets, link titles, code spans over several lines,
 // ...) makes it decline (ok false), and the body goes to goldmark.
-// FuzzScanReferences and TestScanReferences hold it to goldmark.
-func scanReferences(body []byte, examples bool) (refs []foundRef, ok bool) {
-	return scanReferencesTo(nil, nil, body, examples)
-}
-
-// scanReferencesTo is scanReferences appending to buf[:0] (reused memory),
-// with the block contexts from slab when it is not nil.
+// FuzzScanReferences and TestScanReferences hold it to goldmark. The
+// references are appended to buf[:0] (reused memory), with the block
+// contexts from slab when it is not nil.
 func scanReferencesTo(buf []foundRef, slab *ctxSlab, body []byte, examples bool) (refs []foundRef, ok bool) {
 	s := scanner{body: body, examples: examples, refs: buf[:0], slab: slab}
 	if !s.run() {
@@ -107,21 +103,6 @@ func (s *scanner) target(dest []byte) (string, bool) {
 // heading (its lines end with their "\n", the last trimmed), or the
 // content of a fenced code block. The zero sblock is none.
 type sblock struct{ start, end int }
-
-// lines returns the block's lines as goldmark holds them.
-func (b sblock) lines(body []byte) []bspan {
-	var lines []bspan
-	for p := b.start; p < b.end; {
-		eol := bytes.IndexByte(body[p:b.end], '\n')
-		if eol < 0 {
-			lines = append(lines, bspan{p, b.end})
-			break
-		}
-		lines = append(lines, bspan{p, p + eol + 1})
-		p += eol + 1
-	}
-	return lines
-}
 
 // Line kinds.
 const (
@@ -263,35 +244,12 @@ func gmSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
-// lineChars reports whether a line outside code blocks is free of what the
-// scanner leaves to goldmark: control characters (tabs and carriage returns
-// included), "<" (HTML, autolinks), "\" (escapes) and "]:" (link reference
-// definitions).
-func lineChars(line []byte) bool {
-	i := 0
-	for ; i+8 <= len(line); i += 8 {
-		if lineStopWord(binary.LittleEndian.Uint64(line[i:])) == 0 {
-			continue
-		}
-		for j := i; j < i+8; j++ {
-			if c := line[j]; lineStop[c] && (c != ']' || j+1 < len(line) && line[j+1] == ':') {
-				return false
-			}
-		}
-	}
-	for ; i < len(line); i++ {
-		if c := line[i]; lineStop[c] && (c != ']' || i+1 < len(line) && line[i+1] == ':') {
-			return false
-		}
-	}
-	return true
-}
-
 // lineScan reads the line that starts at pos in b once, eight bytes at a
-// time: it returns what lineEnd returns, whether the line passes
-// lineChars (clean), and, when it does, whether it holds a backtick or a
-// bracket (marks), which inline stops at. TestSWAR holds it to lineEnd,
-// lineChars and a byte loop.
+// time: it returns what lineEnd returns, whether the line is free of what
+// the scanner leaves to goldmark (clean: control characters, tabs and
+// carriage returns included, "<", "\" and "]:"), and, when it is,
+// whether it holds a backtick or a bracket (marks), which inline stops at.
+// TestSWAR holds it to lineEnd, lineChars and a byte loop.
 func lineScan(b []byte, pos int) (eol, next int, clean, marks bool) {
 	i := pos
 	for {
@@ -322,7 +280,7 @@ func lineScan(b []byte, pos int) (eol, next int, clean, marks bool) {
 	}
 }
 
-// lineStop marks the bytes lineChars looks at.
+// lineStop marks the bytes a clean line (lineScan) is free of, "]" for "]:".
 var lineStop = func() (t [256]bool) {
 	for c := range 0x20 {
 		t[c] = true

@@ -6,13 +6,13 @@ import (
 	"github.com/skillet-go/skillet/internal/swar"
 )
 
-// Eight bytes at a time: the scanner's two hottest loops (lineChars and
+// Eight bytes at a time: the scanner's two hottest loops (lineScan and
 // the search for the next backtick or bracket in inline) test a word of
 // the body for the bytes they stop at and look at single bytes only in a
 // word that has one. TestSWAR holds them to the byte-by-byte loops.
 
 // lineScanWord is nonzero when a byte of x is one lineScan stops at: one
-// lineChars looks at, or a backtick. Its lowest flagged byte is the first
+// lineStop marks, a backtick or a bracket. Its lowest flagged byte is the first
 // such byte of x; a byte above it may be flagged without being one (a
 // borrow), so a caller looks at the byte it finds. The tests share the
 // "high bit clear" mask (every stop byte is ASCII) and are or-ed before it
@@ -21,13 +21,6 @@ func lineScanWord(x uint64) uint64 {
 	return ^x & swar.Highs & (x - swar.Ones*0x20 |
 		(x ^ swar.Ones*0x7f - swar.Ones) | (x ^ swar.Ones*'<' - swar.Ones) | (x ^ swar.Ones*'`' - swar.Ones) |
 		(x ^ swar.Ones*'[' - swar.Ones) | (x ^ swar.Ones*'\\' - swar.Ones) | (x ^ swar.Ones*']' - swar.Ones))
-}
-
-// lineStopWord is nonzero when a byte of x is one lineChars looks at (a
-// control character, DEL, '<', '\\' or ']').
-func lineStopWord(x uint64) uint64 {
-	return swar.Less(x, 0x20) | swar.Zero(x^(swar.Ones*0x7f)) | swar.Zero(x^(swar.Ones*'<')) |
-		swar.Zero(x^(swar.Ones*'\\')) | swar.Zero(x^(swar.Ones*']'))
 }
 
 // nextTick returns the offset of the first '`' or '[' in b[i:stop], or

@@ -596,9 +596,3 @@ func (c *clientCounter) give(client string) {
 		delete(c.n, client)
 	}
 }
-
-func (l *connLimiter) len() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return len(l.conns)
-}

@@ -288,16 +288,6 @@ func (s *Server) Diagnostics() []skill.Diagnostic {
 	return append(slices.Clone(sn.listing.Diagnostics), sn.diags...)
 }
 
-// skills returns the names of the served skills, sorted, and how many of
-// them are served through the extension's skills/list.
-func (s *Server) skills() (names []string, extension int) {
-	sn := s.snap.Load()
-	for _, sv := range sn.skills {
-		names = append(names, sv.name)
-	}
-	return names, len(sn.entries)
-}
-
 // Reload lists the catalog again, reads what changed and, when anything
 // did, swaps in the new state and notifies connected clients:
 // notifications/resources/list_changed when files were added, removed or

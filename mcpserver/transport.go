@@ -302,24 +302,11 @@ func stateless(ctx context.Context) bool {
 	return v
 }
 
-// ErrListenAny is returned by checkListenAddr and [Listen] for an
+// ErrListenAny is returned by [Listen] for an
 // address other machines could reach when that was not asked for.
 var ErrListenAny = errors.New("the address is not loopback")
 
-// checkListenAddr checks an --http address: HOST:PORT with a port (0 picks
-// a free one). Unless listenAny is set, HOST must be a loopback address
-// (127.0.0.0/8, ::1, with or without a zone) or a name every address of
-// which is loopback (localhost); anything else, an address that listens
-// on every interface (":PORT", "0.0.0.0", "[::]", "[::%lo]", "0") or one
-// of another interface ("[fe80::1%eth0]", a LAN address, a name that
-// resolves elsewhere), gets an error wrapping [ErrListenAny]. Servers bind
-// to localhost by default, as gopls's MCP server does.
-func checkListenAddr(addr string, listenAny bool) error {
-	_, err := resolveListenAddr(context.Background(), addr, listenAny)
-	return err
-}
-
-// Listen checks addr as checkListenAddr does and listens on it: on the
+// Listen checks addr (resolveListenAddr) and listens on it: on the
 // loopback address a name resolved to, so that the address checked is
 // the address bound.
 func Listen(ctx context.Context, addr string, listenAny bool) (net.Listener, error) {

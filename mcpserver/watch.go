@@ -304,14 +304,3 @@ func (p *passes) add() {
 		p.ch = nil
 	}
 }
-
-// next returns how many events have happened and a channel that is
-// closed at the next one.
-func (p *passes) next() (int, <-chan struct{}) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.ch == nil {
-		p.ch = make(chan struct{})
-	}
-	return p.n, p.ch
-}

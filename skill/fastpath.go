@@ -9,28 +9,6 @@ import (
 	"github.com/skillet-go/skillet/internal/yamlx"
 )
 
-// fastFrontmatter reads the frontmatter shapes most published skills use
-// and builds the node tree the YAML library builds for them: the same kinds,
-// styles, values, lines and columns (docs/format.md#parsing). It handles a
-// top-level mapping of plain keys whose values are one-line plain, single-
-// or double-quoted scalars, one-line flow collections ([a, "b"], {"k": 1},
-// nested), nothing (null), or one level of nesting: a block mapping or block
-// sequence of such one-line values. For anything else (comments, tabs, block
-// scalars, values that go on over several lines, anchors, tags, escapes
-// beyond JSON's, control characters) it returns ok == false and the caller
-// uses the library. text is valid UTF-8 (Parse checks the whole file first)
-// with LF line endings and no CR.
-//
-// Plain scalars carry no resolved Tag: skillet types them itself by the YAML
-// 1.2 core schema (yamlx.Scalar), never by the library's tag.
-//
-// All nodes live in one slice and all child lists in another, and values
-// are substrings of one copy of text, so a file costs a handful of
-// allocations instead of the library's hundred or so.
-func fastFrontmatter(text []byte) (*yamlx.Node, bool) {
-	return fastFrontmatterIn(text, &fastBuf{})
-}
-
 // fastBuf is the memory of one fast read: the nodes and the pointer lists.
 // Nothing a Skill keeps points into it (values are strings and copies), so
 // Parse hands it back to fastBufs once the file is read.
@@ -57,7 +35,24 @@ func (b *fastBuf) release() {
 	fastBufs.Put(b)
 }
 
-// fastFrontmatterIn is fastFrontmatter with its nodes in buf.
+// fastFrontmatterIn reads the frontmatter shapes most published skills use
+// and builds the node tree the YAML library builds for them: the same kinds,
+// styles, values, lines and columns (docs/format.md#parsing). It handles a
+// top-level mapping of plain keys whose values are one-line plain, single-
+// or double-quoted scalars, one-line flow collections ([a, "b"], {"k": 1},
+// nested), nothing (null), or one level of nesting: a block mapping or block
+// sequence of such one-line values. For anything else (comments, tabs, block
+// scalars, values that go on over several lines, anchors, tags, escapes
+// beyond JSON's, control characters) it returns ok == false and the caller
+// uses the library. text is valid UTF-8 (Parse checks the whole file first)
+// with LF line endings and no CR.
+//
+// Plain scalars carry no resolved Tag: skillet types them itself by the YAML
+// 1.2 core schema (yamlx.Scalar), never by the library's tag.
+//
+// All nodes live in one slice and all child lists in another, and values
+// are substrings of one copy of text, so a file costs a handful of
+// allocations instead of the library's hundred or so. The nodes are in buf.
 func fastFrontmatterIn(text []byte, buf *fastBuf) (*yamlx.Node, bool) {
 	if yamlx.LibraryOnly.Load() || len(text) == 0 || len(text) > 1<<16 {
 		return nil, false

@@ -196,47 +196,6 @@ type skillJSON struct {
 
 func slash(p string) string { return filepath.ToSlash(p) }
 
-func listingJSON(l *catalog.Listing) listJSONOut {
-	out := listJSONOut{
-		Workspace:   slash(l.Workspace),
-		Roots:       []rootJSON{},
-		Skills:      []skillJSON{},
-		Diagnostics: []skill.Diagnostic{},
-	}
-	for _, r := range l.Roots {
-		out.Roots = append(out.Roots, rootJSON{Path: slash(r.Path), Scope: r.Scope, Exists: r.Exists})
-	}
-	for _, s := range l.Skills {
-		out.Skills = append(out.Skills, toSkillJSON(s))
-	}
-	for _, d := range l.Diagnostics {
-		d.Path = slash(d.Path)
-		d.Related = slash(d.Related)
-		out.Diagnostics = append(out.Diagnostics, d)
-	}
-	return out
-}
-
-func toSkillJSON(s *catalog.Skill) skillJSON {
-	j := skillJSON{
-		Name: s.Name, Description: s.Description, WhenToUse: s.WhenToUse,
-		Location: slash(s.Location), BaseDir: slash(s.BaseDir), Scope: s.Scope, Folder: slash(s.Folder),
-		Hidden: s.Hidden(), Bytes: s.Bytes, Truncated: s.Truncated,
-		License: s.Parsed().License, Compatibility: s.Parsed().Compatibility,
-		Metadata: s.Parsed().Metadata, AllowedTools: s.Parsed().AllowedTools, Extra: s.Parsed().Extra,
-	}
-	if j.Metadata == nil {
-		j.Metadata = map[string]string{}
-	}
-	if j.AllowedTools == nil {
-		j.AllowedTools = []string{}
-	}
-	if j.Extra == nil {
-		j.Extra = skill.Map{}
-	}
-	return j
-}
-
 // writeTable prints the listing: an aligned table with a header on a
 // terminal, tab-separated "name scope location description" lines
 // otherwise.

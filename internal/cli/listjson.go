@@ -12,21 +12,6 @@ import (
 	"github.com/skillet-go/skillet/skill"
 )
 
-// writeListingJSON writes the object of list --json (docs/output.md) exactly as
-// outfmt.JSON(w, listingJSON(l)) would (two-space indent, no HTML escaping),
-// but in one pass: every value is appended to one reused buffer already
-// indented, one skill at a time, so nothing is encoded twice and the whole
-// document is never held in memory (docs/performance.md).
-func writeListingJSON(w io.Writer, l *catalog.Listing) error {
-	lw := newListWriter(w)
-	for _, s := range l.Skills {
-		if err := lw.skill(l, s); err != nil {
-			return err
-		}
-	}
-	return lw.finish(l)
-}
-
 // listWriter writes the object of list --json as a listing is handed out
 // skill by skill (catalog.Catalog.Each): the workspace and the roots with
 // the first skill, the diagnostics at the end.

@@ -192,11 +192,6 @@ func same(path string, v *Version) bool {
 	return sha256.Sum256(data) == v.Sum
 }
 
-// Equal reports whether data is the content v was taken of.
-func (v *Version) Equal(data []byte) bool {
-	return int64(len(data)) == v.Size && sha256.Sum256(data) == v.Sum
-}
-
 // Kind names the kind of a file that is not regular, for messages: "a
 // folder", "a named pipe", "a socket", "a device", "a symlink", else "not
 // a regular file".

@@ -51,13 +51,6 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Message }
 
-// IsError reports whether err is a reference-tool error (exit 1) rather
-// than an unexpected failure.
-func IsError(err error) bool {
-	var e *Error
-	return errors.As(err, &e)
-}
-
 // PyPath normalises a path as Python's pathlib does: repeated and trailing
 // slashes and "." components removed, "" and "./" becoming ".". The
 // reference prints paths in that form.

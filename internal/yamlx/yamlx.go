@@ -261,13 +261,3 @@ func plainScalar(s string) any {
 	}
 	return s
 }
-
-// IsString reports whether a scalar node resolves to a string (quoted, block
-// or plain text that is not a number, bool or null).
-func IsString(n *Node) bool {
-	if n.Kind != ScalarNode {
-		return false
-	}
-	_, ok := Scalar(n).(string)
-	return ok
-}
