@@ -549,17 +549,17 @@ func judgeCandidates(p *profile.Profile, cands []*hostCand, pending *[]pendingRe
 // host does, and fills v with the verdict.
 func readVerdict(p *profile.Profile, v *hostVerdict, file string, flat bool) {
 	data, err := hostRead(file, p.Parse.MaxSkillBytes)
-	parseVerdict(p, v, file, flat, data, err)
+	parseVerdict(p, v, file, flat, data, err, nil)
 }
 
 // parseVerdict fills v with the verdict on the file's bytes as the host
 // read them (data, or the error of the read).
-func parseVerdict(p *profile.Profile, v *hostVerdict, file string, flat bool, data []byte, err error) {
+func parseVerdict(p *profile.Profile, v *hostVerdict, file string, flat bool, data []byte, err error, memo *yamlMemo) {
 	if err != nil {
 		v.Reason = "the file cannot be read: " + errText(err)
 		return
 	}
-	setVerdict(v, hostParse(p, data, file, skill.DefaultName(file, flat), flat))
+	setVerdict(v, hostParseMemo(p, data, file, skill.DefaultName(file, flat), flat, memo))
 }
 
 // setVerdict fills v with the verdict of the host's parse res.

@@ -63,7 +63,7 @@ func (m *hostMemo) readVerdict(p *profile.Profile, v *hostVerdict, file string, 
 	}
 	data, err := hostRead(file, p.Parse.MaxSkillBytes)
 	if err != nil {
-		parseVerdict(p, v, file, flat, nil, err)
+		parseVerdict(p, v, file, flat, nil, err, nil)
 		return
 	}
 	res := hostParse(p, data, file, skill.DefaultName(file, flat), flat)

@@ -46,8 +46,9 @@ type hostFields struct {
 // catalog); each returns false once the host refuses the file, with the
 // reason in out.reason, and records what it changed in out.changes.
 type hostParser struct {
-	p   *profile.Profile
-	out hostParsed
+	p    *profile.Profile
+	out  hostParsed
+	memo *yamlMemo // parses shared with other profiles' readings of the file, or nil
 
 	// What the frontmatter step found.
 	f      hostFields
@@ -68,7 +69,13 @@ func (h *hostParser) refuse(why string) bool {
 // hostParse reads one skill file as profile p's host does. folder is the
 // skill's folder name (a flat file's stem).
 func hostParse(p *profile.Profile, data []byte, path, folder string, flat bool) hostParsed {
-	h := &hostParser{p: p}
+	return hostParseMemo(p, data, path, folder, flat, nil)
+}
+
+// hostParseMemo is hostParse taking the YAML parse from memo when another
+// profile's reading of the same bytes parsed the same text (nil: none).
+func hostParseMemo(p *profile.Profile, data []byte, path, folder string, flat bool, memo *yamlMemo) hostParsed {
+	h := &hostParser{p: p, memo: memo}
 	text, why := hostText(&p.Parse, data)
 	if why != "" {
 		h.refuse(why)
@@ -163,7 +170,7 @@ func tabsAsSpaces(fm string) string {
 // with a frontmatter it cannot read (Parse.BrokenYAML).
 func (h *hostParser) yaml(src, fm, path string, flat bool) bool {
 	pp := &h.p.Parse
-	s, diags := skill.Parse([]byte(src), &skill.Options{Path: path, Flat: flat, KeepRejected: true, SkipBody: true, MaxDescriptionChars: -1})
+	s, diags := h.memo.parse(src, path, flat)
 	if why := refusedYAML(pp, fm, diags); why != "" {
 		return h.refuse(why)
 	}
@@ -227,6 +234,41 @@ func (h *hostParser) yaml(src, fm, path string, flat bool) bool {
 		h.f.fromLines = true
 	}
 	return true
+}
+
+// yamlMemo holds the YAML parses of one skill file's bytes made for the
+// profiles that read them (readPending): most profiles' rules give the
+// same text (line ends, tabs and fences read alike), and a text is parsed
+// once for all of them. The parse and its diagnostics are only read after
+// (yaml, skill copies the parsed skill), so sharing them changes no
+// verdict (TestHostFilesAllIsHostFiles holds the shared reading to each
+// profile's own).
+type yamlMemo struct {
+	parses []yamlParse
+}
+
+type yamlParse struct {
+	src, path string
+	flat      bool
+	s         *skill.Skill
+	diags     []skill.Diagnostic
+}
+
+// parse is skill.Parse of src as a host's YAML step reads it, from the
+// memo when the same text was parsed for the same file; m may be nil.
+func (m *yamlMemo) parse(src, path string, flat bool) (*skill.Skill, []skill.Diagnostic) {
+	if m != nil {
+		for _, y := range m.parses {
+			if y.src == src && y.path == path && y.flat == flat {
+				return y.s, y.diags
+			}
+		}
+	}
+	s, diags := skill.Parse([]byte(src), &skill.Options{Path: path, Flat: flat, KeepRejected: true, SkipBody: true, MaxDescriptionChars: -1})
+	if m != nil {
+		m.parses = append(m.parses, yamlParse{src: src, path: path, flat: flat, s: s, diags: diags})
+	}
+	return s, diags
 }
 
 // hasCode reports whether diags hold a diagnostic of code c.

@@ -15,7 +15,8 @@ import (
 // limit a profile reads it to) and parsed by every profile that reads it,
 // one file after another, its bytes let go before the next file is read
 // (readPending). Each profile still judges, parses and ranks by its own
-// rules; only the reading is shared.
+// rules; only the reading is shared, and the YAML parse of a text that
+// several profiles' rules make alike (yamlMemo).
 
 // hostShare holds the folders the profiles' searches listed (os.ReadDir),
 // by path. Not safe for concurrent use: the searches run one after another.
@@ -52,7 +53,8 @@ type pendingRead struct {
 
 // readPending reads each file of pending once for each size limit and
 // gives the bytes to every verdict that waits for them (parseVerdict), in
-// the order the files were first asked for. The verdicts keep no parsed
+// the order the files were first asked for; the verdicts on one file's
+// bytes share its YAML parses (yamlMemo). The verdicts keep no parsed
 // skill (Skill is nil): what lint reads of a host's listing is the verdict
 // (catalogx.HostFile), and a parsed skill for every profile and file would
 // be held until the last file is read.
@@ -72,9 +74,10 @@ func readPending(pending []pendingRead) {
 	}
 	for _, k := range order {
 		data, err := hostRead(k.path, k.max)
+		memo := &yamlMemo{}
 		for _, i := range waiting[k] {
 			pr := &pending[i]
-			parseVerdict(pr.p, pr.v, pr.path, pr.flat, data, err)
+			parseVerdict(pr.p, pr.v, pr.path, pr.flat, data, err, memo)
 			pr.v.Skill = nil
 		}
 	}

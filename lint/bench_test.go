@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/benchtree/tree"
+	"github.com/skillet-go/skillet/internal/testcorpus"
 )
 
 // BenchmarkRun lints a generated tree (internal/benchtree, seed 1) as
@@ -41,4 +43,44 @@ func BenchmarkRun(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/skill")
 		})
 	}
+}
+
+// BenchmarkCompat lints the published corpus and the community sample
+// ($SKILLET_CORPUS and the corpus-community folder beside it, as targets)
+// without and with the compatibility report, as skillet lint --json
+// [--compat] CORPUS CORPUS-COMMUNITY does; --compat's cost is the second
+// over the first (docs/performance.md#closer-to-the-limit-measured-5-december).
+//
+//	go test ./lint -run '^$' -bench Compat -benchtime 5x -cpuprofile /tmp/cpu.out
+func BenchmarkCompat(b *testing.B) {
+	corpus := testcorpus.Dir(b)
+	targets := []string{corpus}
+	if community := filepath.Join(filepath.Dir(corpus), "corpus-community"); dirExists(community) {
+		targets = append(targets, community)
+	}
+	for _, compat := range []bool{false, true} {
+		name := map[bool]string{false: "plain", true: "compat"}[compat]
+		b.Run(name, func(b *testing.B) {
+			opts := &Options{
+				Catalog: &catalog.Options{Workspace: b.TempDir(), NoUser: true, NoConfigFile: true},
+				Targets: targets,
+				Compat:  compat,
+			}
+			files := 0
+			b.ReportAllocs()
+			for b.Loop() {
+				r, err := Run(context.Background(), opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				files = len(r.Files)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(max(files, 1)), "ns/file")
+		})
+	}
+}
+
+func dirExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }

@@ -1,0 +1,80 @@
+package catalog
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/skillet-go/skillet/internal/profile"
+)
+
+// TestYAMLMemoIsHostParse: the verdicts on one file's bytes that share its
+// YAML parses (yamlMemo, as readPending shares them) are each profile's own
+// reading, whichever profile parsed a text first. The profiles are every
+// built-in one and variants whose rules give another text of the same
+// bytes (tabs as spaces, lone CRs kept, the closing fence anywhere); the
+// files are ones those rules read apart. It fails when the memo answers a
+// text with another text's parse.
+func TestYAMLMemoIsHostParse(t *testing.T) {
+	var ps []*profile.Profile
+	for _, p := range profile.All() {
+		ps = append(ps, p)
+		for _, set := range []func(*profile.Parse){
+			func(pp *profile.Parse) { pp.Tabs = "spaces" },
+			func(pp *profile.Parse) { pp.LineEnds = "lf" },
+			func(pp *profile.Parse) { pp.LineEnds = "" },
+			func(pp *profile.Parse) { pp.FenceAnywhere = !pp.FenceAnywhere },
+			func(pp *profile.Parse) { pp.YAML, pp.DuplicateKeys = "repair", "last" },
+		} {
+			q := *p
+			set(&q.Parse)
+			ps = append(ps, &q)
+		}
+	}
+	files := []string{
+		"---\nname: a\ndescription: d\n---\n\nBody.\n",
+		"---\r\nname: a\r\ndescription: d\r\n---\r\nBody.\r\n",
+		"---\nname: a\rdescription: d\n---\nBody.\n",
+		"---\nname: a\ndescription: d\nmeta:\n\tk: v\n---\n# Head\n",
+		"---\nname: a\ndescription: |\n\td\n---\n",
+		"---\nname: a\ndescription: d\n--- trailing\nmore: x\n---\nBody.\n",
+		"---\nname: a\ndescription: d ---\nx: 1\n---\n",
+		"\ufeff---\nname: a\ndescription: d\n---\n",
+		"---\nname: a\nname: b\ndescription: d\ndescription: e\n---\n",
+		"---\nname: [a\ndescription: d: e\n---\n",
+		"---\nname: a\ndescription: |\n  d\n---\n",
+		"# No frontmatter\n\nJust text.\n",
+		"---\nname: a\ndescription: d\nargument-hint: [q]\n---\n",
+	}
+	orders := [][]*profile.Profile{ps, slices.Clone(ps)}
+	slices.Reverse(orders[1])
+	for fi, f := range files {
+		for oi, order := range orders {
+			memo := &yamlMemo{}
+			for _, p := range order {
+				got := hostParseMemo(p, []byte(f), "/x/fm/SKILL.md", "fm", false, memo)
+				want := hostParse(p, []byte(f), "/x/fm/SKILL.md", "fm", false)
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("file %d, order %d, profile %s (%+v): with the memo %+v, alone %+v", fi, oi, p.Name, p.Parse, got, want)
+				}
+			}
+			if fi == 3 && len(memo.parses) < 2 {
+				t.Errorf("file %d: %d texts parsed; the tab rules should make two", fi, len(memo.parses))
+			}
+		}
+	}
+}
+
+// TestYAMLMemoShares: the built-in profiles' readings of a plain skill
+// file parse its YAML once or twice in all, not once each (the win of
+// yamlMemo in lint --compat: about a quarter of its CPU was these parses).
+func TestYAMLMemoShares(t *testing.T) {
+	memo := &yamlMemo{}
+	all := profile.All()
+	for _, p := range all {
+		hostParseMemo(p, []byte("---\nname: a\ndescription: d\n---\n\nBody.\n"), "/x/a/SKILL.md", "a", false, memo)
+	}
+	if n := len(memo.parses); n == 0 || n > 2 {
+		t.Errorf("%d profiles parsed the file's YAML %d times, want 1 or 2", len(all), n)
+	}
+}
