@@ -9,10 +9,11 @@ import (
 )
 
 // TestYAMLMemoIsHostParse: the verdicts on one file's bytes that share its
-// YAML parses (yamlMemo, as readPending shares them) are each profile's own
-// reading, whichever profile parsed a text first. The profiles are every
-// built-in one and variants whose rules give another text of the same
-// bytes (tabs as spaces, lone CRs kept, the closing fence anywhere); the
+// texts and YAML parses (yamlMemo, as readPending shares them) are each
+// profile's own reading, whichever profile made a text first. The profiles
+// are every built-in one and variants whose rules give another text of the
+// same bytes (tabs as spaces, lone CRs kept, the closing fence anywhere, a
+// byte order mark refused or read past); the
 // files are ones those rules read apart. It fails when the memo answers a
 // text with another text's parse.
 func TestYAMLMemoIsHostParse(t *testing.T) {
@@ -25,6 +26,7 @@ func TestYAMLMemoIsHostParse(t *testing.T) {
 			func(pp *profile.Parse) { pp.LineEnds = "" },
 			func(pp *profile.Parse) { pp.FenceAnywhere = !pp.FenceAnywhere },
 			func(pp *profile.Parse) { pp.YAML, pp.DuplicateKeys = "repair", "last" },
+			func(pp *profile.Parse) { pp.BOM = map[bool]string{true: "", false: "drop"}[pp.BOM == "drop"] },
 		} {
 			q := *p
 			set(&q.Parse)
@@ -45,6 +47,8 @@ func TestYAMLMemoIsHostParse(t *testing.T) {
 		"---\nname: a\ndescription: |\n  d\n---\n",
 		"# No frontmatter\n\nJust text.\n",
 		"---\nname: a\ndescription: d\nargument-hint: [q]\n---\n",
+		"\ufeff---\r\nname: a\rdescription: d\r\n---\r\n",
+		"---\nname: \xff\ndescription: d\n---\n",
 	}
 	orders := [][]*profile.Profile{ps, slices.Clone(ps)}
 	slices.Reverse(orders[1])

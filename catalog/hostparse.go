@@ -76,7 +76,7 @@ func hostParse(p *profile.Profile, data []byte, path, folder string, flat bool) 
 // profile's reading of the same bytes parsed the same text (nil: none).
 func hostParseMemo(p *profile.Profile, data []byte, path, folder string, flat bool, memo *yamlMemo) hostParsed {
 	h := &hostParser{p: p, memo: memo}
-	text, why := hostText(&p.Parse, data)
+	text, why := h.memo.text(&p.Parse, data)
 	if why != "" {
 		h.refuse(why)
 		return h.out
@@ -236,15 +236,39 @@ func (h *hostParser) yaml(src, fm, path string, flat bool) bool {
 	return true
 }
 
-// yamlMemo holds the YAML parses of one skill file's bytes made for the
-// profiles that read them (readPending): most profiles' rules give the
-// same text (line ends, tabs and fences read alike), and a text is parsed
-// once for all of them. The parse and its diagnostics are only read after
+// yamlMemo holds the texts and YAML parses of one skill file's bytes made
+// for the profiles that read them (readPending): most profiles' rules give
+// the same text (byte order mark, line ends, tabs and fences read alike),
+// and a text is made and parsed once for all of them. The parse and its diagnostics are only read after
 // (yaml, skill copies the parsed skill), so sharing them changes no
 // verdict (TestHostFilesAllIsHostFiles holds the shared reading to each
 // profile's own).
 type yamlMemo struct {
+	texts  []memoText
 	parses []yamlParse
+}
+
+// memoText is hostText of the file under the two rules it reads.
+type memoText struct {
+	bomDrop, crKept bool
+	text, reason    string
+}
+
+// text is hostText(pp, data), from the memo when a profile with the same
+// byte order mark and line end rules read the same bytes; m may be nil.
+func (m *yamlMemo) text(pp *profile.Parse, data []byte) (string, string) {
+	if m == nil {
+		return hostText(pp, data)
+	}
+	bomDrop, crKept := pp.BOM == "drop", pp.LineEnds != ""
+	for _, t := range m.texts {
+		if t.bomDrop == bomDrop && t.crKept == crKept {
+			return t.text, t.reason
+		}
+	}
+	text, reason := hostText(pp, data)
+	m.texts = append(m.texts, memoText{bomDrop: bomDrop, crKept: crKept, text: text, reason: reason})
+	return text, reason
 }
 
 type yamlParse struct {
