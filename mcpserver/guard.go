@@ -248,8 +248,11 @@ func isStream(r *http.Request) bool {
 
 // connInfo is what the connection limiter knows of one connection.
 type connInfo struct {
-	conn   net.Conn
-	client string // the remote address, without its port (clientOf)
+	conn net.Conn
+	// client is the remote address, without its port (clientOf), until a
+	// request on the connection carries a token: then that token's
+	// (tokenClient, rekeyConn).
+	client string
 	// counted says the connection is in its client's count; overflow
 	// that it is one of the probeReserve.
 	counted, overflow bool
@@ -267,7 +270,8 @@ type connKey struct{}
 // (header or body), else the new one. Connections running a request or
 // holding a notification stream are never closed for another.
 //
-// One client (one remote address) holds at most perClient connections:
+// One client (one remote address; with tokens, the token of the
+// connection's latest request, rekeyConn) holds at most perClient connections:
 // past it, the client's own connection idle longest (else its oldest
 // still sending its request) is closed for its new one, else the new one;
 // another client's are never closed for it. When every connection is busy
@@ -417,6 +421,44 @@ func (l *connLimiter) victimLocked(newc net.Conn, client string) net.Conn {
 	return best.conn
 }
 
+// rekeyConn counts ci as client's from now on (the token its request
+// carries; a connection through a proxy may carry several clients'
+// requests in turn): past client's bound, its own connection idle
+// longest, else its oldest still sending a request, is closed for it, and
+// when all of them are busy it reports false and the request is refused.
+func (s *Server) rekeyConn(ci *connInfo, client string) bool {
+	l := s.conns.Load()
+	if l == nil {
+		return true
+	}
+	l.mu.Lock()
+	if l.conns[ci.conn] != ci || !ci.counted || ci.client == client {
+		l.mu.Unlock()
+		return true
+	}
+	if l.byClient[ci.client]--; l.byClient[ci.client] <= 0 {
+		delete(l.byClient, ci.client)
+	}
+	ci.client = client
+	l.byClient[client]++
+	var victim net.Conn
+	if l.perClient > 0 && l.byClient[client] > l.perClient {
+		victim = l.victimLocked(ci.conn, client)
+	}
+	l.mu.Unlock()
+	switch victim {
+	case nil:
+		return true
+	case ci.conn:
+		// Counted as client's until it closes, after this answer.
+		l.refused.Add(1)
+		return false
+	}
+	l.evicted.Add(1)
+	_ = victim.Close()
+	return true
+}
+
 // bodyReader bounds reading a request body: a deadline for all of it, a
 // share of the server-wide body budget, and the connection marked as
 // sending its body meanwhile.
@@ -502,7 +544,13 @@ func (b *bodyReader) Close() error { return b.r.Close() }
 
 // guard wraps h with the per-request protections: the body's read
 // deadline and budget, and the write deadlines and stream queue.
-func (s *Server) guard(h http.Handler, o *HTTPOptions, budget *atomic.Int64) http.Handler {
+//
+// The client of the per-client bounds is the token that authenticated
+// the request when tokens is set (tokenClient), else the remote address
+// (clientOf). A request without a valid token takes no per-client slot
+// (no stream, and its connection stays its address's): the handler
+// refuses it (401).
+func (s *Server) guard(h http.Handler, o *HTTPOptions, tokens *tokenSet, budget *atomic.Int64) http.Handler {
 	streams := &clientCounter{max: o.MaxStreamsPerClient, n: map[string]int{}}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rc := http.NewResponseController(w)
@@ -511,13 +559,26 @@ func (s *Server) guard(h http.Handler, o *HTTPOptions, budget *atomic.Int64) htt
 			// A connection of the probe reserve: the probes only, and it
 			// closes after the answer.
 			w.Header().Set("Connection", "close")
-			if r.Method != http.MethodGet || (r.URL.Path != "/healthz" && r.URL.Path != "/readyz") {
+			if !isProbe(r) {
 				http.Error(w, "the server is busy: every connection is in use; try again", http.StatusServiceUnavailable)
 				return
 			}
 		}
-		client := clientOf(r.RemoteAddr)
-		if isStream(r) {
+		client, authed := clientOf(r.RemoteAddr), tokens == nil
+		if tokens != nil && !isProbe(r) {
+			if tok, ok := bearerToken(r); ok {
+				if i := tokens.match(tok); i >= 0 {
+					client, authed = tokenClient(i), true
+				}
+			}
+			if authed && ci != nil && !s.rekeyConn(ci, client) {
+				w.Header().Set("Connection", "close")
+				w.Header().Set("Retry-After", "5")
+				http.Error(w, "too many connections for this token", http.StatusTooManyRequests)
+				return
+			}
+		}
+		if authed && isStream(r) {
 			if !streams.take(client) {
 				w.Header().Set("Retry-After", "5")
 				http.Error(w, "too many notification streams from this address", http.StatusTooManyRequests)
@@ -560,8 +621,9 @@ func (s *Server) guard(h http.Handler, o *HTTPOptions, budget *atomic.Int64) htt
 	})
 }
 
-// clientKey is the context key of a request's client (clientOf its
-// remote address).
+// clientKey is the context key of a request's client: its token's
+// (tokenClient) when the server has tokens, else its remote address's
+// (clientOf).
 type clientKey struct{}
 
 // clientFrom returns the client of a request's context, "" when unknown.

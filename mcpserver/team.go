@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"net/http"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -15,17 +17,71 @@ import (
 // What a server for a team adds (docs/serving.md): a bearer token, health
 // and readiness for a load balancer, and Prometheus metrics.
 
+// tokenSet holds the SHA-256 digests of the bearer tokens a server
+// accepts (HTTPOptions.AuthToken and AuthTokens), in their order; the
+// tokens themselves are not kept.
+type tokenSet struct {
+	sums [][sha256.Size]byte
+}
+
+// newTokenSet returns the set of o's tokens, nil when it has none.
+func newTokenSet(o *HTTPOptions) *tokenSet {
+	var ts tokenSet
+	for _, t := range append([]string{o.AuthToken}, o.AuthTokens...) {
+		if t != "" {
+			ts.sums = append(ts.sums, sha256.Sum256([]byte(t)))
+		}
+	}
+	if len(ts.sums) == 0 {
+		return nil
+	}
+	return &ts
+}
+
+// match returns the index of got among the tokens, or -1. It hashes got
+// and compares the digest with every token's, in constant time and with
+// no early exit, so neither the time nor anything else tells whether, or
+// which, token matched; hashing first makes it constant-time in the
+// length of the token too.
+func (ts *tokenSet) match(got string) int {
+	sum := sha256.Sum256([]byte(got))
+	found := -1
+	for i := range ts.sums {
+		eq := subtle.ConstantTimeCompare(sum[:], ts.sums[i][:])
+		found = subtle.ConstantTimeSelect(eq, i, found)
+	}
+	return found
+}
+
+// bearerToken returns the token of r's "Authorization: Bearer TOKEN" header
+// as the SDK's auth middleware reads it, and false when there is none.
+func bearerToken(r *http.Request) (string, bool) {
+	f := strings.Fields(r.Header.Get("Authorization"))
+	if len(f) != 2 || !strings.EqualFold(f[0], "bearer") {
+		return "", false
+	}
+	return f[1], true
+}
+
+// tokenClient is the client key of the token at index i
+// (docs/serving.md#fairness): its position in the token file, never the
+// token.
+func tokenClient(i int) string {
+	return "token " + strconv.Itoa(i+1)
+}
+
+// isProbe reports whether r asks for health or readiness, which need no
+// token.
+func isProbe(r *http.Request) bool {
+	return r.Method == http.MethodGet && (r.URL.Path == "/healthz" || r.URL.Path == "/readyz")
+}
+
 // requireToken wraps h so that every request must carry
-// "Authorization: Bearer TOKEN", checked by the SDK's auth middleware; the
-// comparison takes the same time whatever the token sent, and neither
-// token is logged.
-func requireToken(h http.Handler, token string) http.Handler {
-	want := sha256.Sum256([]byte(token))
+// "Authorization: Bearer TOKEN" with one of ts's tokens, checked by the
+// SDK's auth middleware (tokenSet.match); no token is logged.
+func requireToken(h http.Handler, ts *tokenSet) http.Handler {
 	verify := func(_ context.Context, got string, _ *http.Request) (*auth.TokenInfo, error) {
-		// Hashing first makes the comparison constant-time in the
-		// length of the token too.
-		sum := sha256.Sum256([]byte(got))
-		if subtle.ConstantTimeCompare(sum[:], want[:]) != 1 {
+		if ts.match(got) < 0 {
 			return nil, auth.ErrInvalidToken
 		}
 		return &auth.TokenInfo{Expiration: time.Now().Add(time.Hour)}, nil
@@ -125,7 +181,7 @@ func (m *metrics) observe(method string, d time.Duration, err error) {
 // teamRoutes adds /readyz and /metrics to mux (/healthz is there already)
 // and returns the handler with the token check around everything but the
 // probes. Without a token nothing is checked.
-func (s *Server) teamRoutes(mux *http.ServeMux, o *HTTPOptions) http.Handler {
+func (s *Server) teamRoutes(mux *http.ServeMux, tokens *tokenSet) http.Handler {
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		if s.snap.Load() == nil || s.stopping.Load() {
@@ -136,14 +192,14 @@ func (s *Server) teamRoutes(mux *http.ServeMux, o *HTTPOptions) http.Handler {
 		_, _ = w.Write([]byte("ready\n"))
 	})
 	mux.Handle("GET /metrics", &s.metrics.reg)
-	if o.AuthToken == "" {
+	if tokens == nil {
 		return mux
 	}
-	protected := requireToken(mux, o.AuthToken)
+	protected := requireToken(mux, tokens)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The probes of a load balancer or kubelet carry no token and
 		// learn nothing but "ok" or "ready".
-		if r.Method == http.MethodGet && (r.URL.Path == "/healthz" || r.URL.Path == "/readyz") {
+		if isProbe(r) {
 			mux.ServeHTTP(w, r)
 			return
 		}

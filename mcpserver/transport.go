@@ -75,7 +75,8 @@ type HTTPOptions struct {
 	// beyond the first 64 KiB of each (so small requests always pass); a
 	// request over it is refused (default 64 MiB).
 	BodyBudget int64
-	// MaxConnsPerClient bounds the connections of one client (one remote
+	// MaxConnsPerClient bounds the connections of one client (the token
+	// of its requests when AuthToken or AuthTokens is set, else its remote
 	// address; default 128, negative: no bound): its
 	// new connection past it closes its own connection idle longest, else
 	// is refused, and never another client's (docs/serving.md#fairness).
@@ -93,6 +94,12 @@ type HTTPOptions struct {
 	// every request but GET /healthz and GET /readyz (docs/serving.md#auth);
 	// a request without it gets 401.
 	AuthToken string
+	// AuthTokens are more tokens accepted as AuthToken is, one for each
+	// member of a team: when any token is set, the client of the
+	// per-client bounds is the token a request carries, not its remote
+	// address, so clients behind one proxy each get their own
+	// (docs/serving.md#fairness).
+	AuthTokens []string
 }
 
 // defaultSessionTimeout is how long an idle stateful session lives.
@@ -174,7 +181,8 @@ func (s *Server) handler(o *HTTPOptions) http.Handler {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
 	})
-	return s.guard(foldLocalhost(checkHostOrigin(s.teamRoutes(mux, o))), o, &s.bodyBytes)
+	tokens := newTokenSet(o)
+	return s.guard(foldLocalhost(checkHostOrigin(s.teamRoutes(mux, tokens))), o, tokens, &s.bodyBytes)
 }
 
 // checkHostOrigin refuses (403), on every path (/mcp, /metrics, /healthz,

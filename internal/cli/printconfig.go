@@ -327,6 +327,11 @@ func serveConfig(o *ServeOptions) serverConfig {
 		c.token = true
 		if o.AuthTokenFile != "" {
 			c.tokenFile, _ = filepath.Abs(o.AuthTokenFile)
+			// A file of a team's tokens is not one client's: each member
+			// sends their own from the environment.
+			if toks, err := readTokens(o.AuthTokenFile); err == nil && len(toks) > 1 {
+				c.tokenFile = ""
+			}
 		}
 	}
 	if o.HTTP != "" {

@@ -86,7 +86,9 @@ Extension (skills/list, skills/get, resources/directory/read).
 
 A team server (docs/serving.md): --auth-token-file FILE, or the token in
 $SKILLET_AUTH_TOKEN, makes every request but GET /healthz and GET /readyz
-carry "Authorization: Bearer TOKEN"; --listen-any refuses to start without
+carry "Authorization: Bearer TOKEN"; the file may hold one token a line, one
+for each member, who then each get their own per-client bounds (behind an
+Ingress too); --listen-any refuses to start without
 a token unless --insecure-no-auth is given. GET /metrics serves Prometheus
 metrics; --log-format json writes structured logs.
 
@@ -133,13 +135,13 @@ SIGINT or SIGTERM stops the server once the requests in flight are answered.`,
 	fl.StringVar(&logLevel, "log-level", "info", "log level on stderr: debug, info, warn, error (at least warn with --quiet)")
 	fl.Int64Var(&opts.MaxRequestBytes, "max-request-bytes", 0, "the largest HTTP request body accepted (default 4 MiB)")
 	fl.StringVar(&opts.LogFormat, "log-format", "text", "log format on stderr: text or json")
-	fl.StringVar(&opts.AuthTokenFile, "auth-token-file", "", "require \"Authorization: Bearer TOKEN\" with the token in `FILE` (or in $"+tokenEnv+"): at least 32 characters, in a file others cannot read and only its owner can write (docs/serving.md#token-file)")
+	fl.StringVar(&opts.AuthTokenFile, "auth-token-file", "", "require \"Authorization: Bearer TOKEN\" with a token in `FILE` (or in $"+tokenEnv+"): one a line (# comments), one for each client, the client of the per-client bounds; each at least 32 characters, in a file others cannot read and only its owner can write (docs/serving.md#token-file)")
 	fl.BoolVar(&opts.InsecureNoAuth, "insecure-no-auth", false, "allow --listen-any without a token")
 	fl.IntVar(&opts.MaxConns, "max-conns", dfltHTTP.MaxConns, "the most HTTP connections served at once")
 	fl.IntVar(&opts.MaxSessions, "max-sessions", dfltHTTP.MaxSessions, "the most stateful sessions kept (the one idle longest is closed first)")
-	fl.IntVar(&opts.MaxConnsPerClient, "max-conns-per-client", dfltHTTP.MaxConnsPerClient, "the most HTTP connections one client (remote address) holds; -1 for no bound (docs/serving.md#fairness)")
-	fl.IntVar(&opts.MaxStreamsPerClient, "max-streams-per-client", dfltHTTP.MaxStreamsPerClient, "the most notification streams one client (remote address) holds open; -1 for no bound")
-	fl.IntVar(&opts.MaxSessionsPerClient, "max-sessions-per-client", dfltHTTP.MaxSessionsPerClient, "the most stateful sessions one client (remote address) holds; -1 for no bound")
+	fl.IntVar(&opts.MaxConnsPerClient, "max-conns-per-client", dfltHTTP.MaxConnsPerClient, "the most HTTP connections one client (its token, else its remote address) holds; -1 for no bound (docs/serving.md#fairness)")
+	fl.IntVar(&opts.MaxStreamsPerClient, "max-streams-per-client", dfltHTTP.MaxStreamsPerClient, "the most notification streams one client (its token, else its remote address) holds open; -1 for no bound")
+	fl.IntVar(&opts.MaxSessionsPerClient, "max-sessions-per-client", dfltHTTP.MaxSessionsPerClient, "the most stateful sessions one client (its token, else its remote address) holds; -1 for no bound")
 	fl.DurationVar(&opts.SessionTimeout, "session-timeout", dfltHTTP.SessionTimeout, "close a stateful session idle for that long (an open notification stream is not idle)")
 	fl.Int64Var(&opts.MaxServedBytes, "max-served-bytes", dflt.MaxServedBytes, "the one memory budget, in bytes: served files as sent, a reload's new files and answers being written (docs/serving.md#memory); files past it are served as too large")
 	fl.StringVar(&opts.TLSCert, "tls-cert", "", "serve HTTPS with the certificate (chain) in PEM `FILE`; needs --tls-key (docs/serving.md#tls)")
@@ -208,13 +210,13 @@ func serveRun(ctx context.Context, o *ServeOptions) error {
 		return printConfig(o)
 	}
 	io := o.IO
-	token := ""
+	var tokens []string
 	if o.HTTP != "" {
 		var err error
-		if token, err = readToken(o.AuthTokenFile); err != nil {
+		if tokens, err = readTokens(o.AuthTokenFile); err != nil {
 			return err
 		}
-		if o.ListenAny && token == "" && !o.InsecureNoAuth {
+		if o.ListenAny && len(tokens) == 0 && !o.InsecureNoAuth {
 			return usagef("--listen-any serves other machines: give --auth-token-file FILE (or set $%s), or --insecure-no-auth to serve without a token", tokenEnv)
 		}
 	}
@@ -305,9 +307,9 @@ func serveRun(ctx context.Context, o *ServeOptions) error {
 		level = o.LogLevel
 	}
 	logger.Log(ctx, level, "serving MCP over streamable HTTP", "url", scheme+hostPort(ln.Addr())+mcpserver.Path, "mode", mode,
-		"auth", token != "", "workspace", c.Workspace())
+		"auth", len(tokens) > 0, "tokens", len(tokens), "workspace", c.Workspace())
 	return srv.Serve(ctx, ln, &mcpserver.HTTPOptions{
-		Stateful: o.Stateful, MaxRequestBytes: o.MaxRequestBytes, AuthToken: token,
+		Stateful: o.Stateful, MaxRequestBytes: o.MaxRequestBytes, AuthTokens: tokens,
 		MaxConns: o.MaxConns, MaxSessions: o.MaxSessions, SessionTimeout: o.SessionTimeout,
 		MaxConnsPerClient: o.MaxConnsPerClient, MaxStreamsPerClient: o.MaxStreamsPerClient, MaxSessionsPerClient: o.MaxSessionsPerClient,
 	})
@@ -327,32 +329,65 @@ func hostPort(a net.Addr) string {
 // bits as hex (openssl rand -hex 32 makes 64).
 const minTokenChars = 32
 
-// readToken returns the bearer token from the file, else from the
-// environment variable, else "". A token file must not be readable by
-// others (checkTokenPerm); a token must have at least minTokenChars
-// characters. The token itself is never printed.
-func readToken(file string) (string, error) {
+// readTokens returns the bearer tokens from the file, else from the
+// environment variable, else none. Either holds one token, or one a line
+// for a team whose members each have their own (the client of the
+// per-client bounds, docs/serving.md#fairness); blank lines and lines
+// starting with # are skipped (splitTokens). A token file must not be
+// readable by others (checkTokenPerm); each token must have at least
+// minTokenChars characters and appear once. No token is ever printed:
+// errors name the line.
+func readTokens(file string) ([]string, error) {
 	raw, from := os.Getenv(tokenEnv), "$"+tokenEnv
 	if file != "" {
 		b, v, err := fsx.ReadRegular(file, 64<<10) // never blocks on a FIFO
 		if err != nil {
-			return "", &usageError{fmt.Errorf("--auth-token-file: %w", err)}
+			return nil, &usageError{fmt.Errorf("--auth-token-file: %w", err)}
 		}
 		if err := checkTokenPerm(file, v.Mode); err != nil {
-			return "", &usageError{fmt.Errorf("--auth-token-file: %w", err)}
+			return nil, &usageError{fmt.Errorf("--auth-token-file: %w", err)}
 		}
 		raw, from = string(b), "--auth-token-file "+file
 	} else if raw == "" {
-		return "", nil
+		return nil, nil
 	}
-	tok, ok := parseToken(raw)
-	if !ok {
-		return "", usagef("the token in %s is empty or holds characters other than printable ASCII", from)
+	toks, err := splitTokens(raw)
+	if err != nil {
+		return nil, &usageError{fmt.Errorf("the token in %s %w", from, err)}
 	}
-	if len(tok) < minTokenChars {
-		return "", usagef("the token in %s has %d characters; use at least %d (openssl rand -hex 32 makes one of 64)", from, len(tok), minTokenChars)
+	return toks, nil
+}
+
+// splitTokens reads the tokens of a token file: one a line, surrounding
+// white space dropped, blank lines and lines starting with # skipped. Its
+// errors say what is wrong and on which line (counted from 1), never
+// the token: none at all, a token parseToken refuses, one shorter than
+// minTokenChars, or one given twice.
+func splitTokens(raw string) ([]string, error) {
+	var toks []string
+	seen := map[string]int{}
+	for i, line := range strings.Split(raw, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		n := i + 1
+		tok, ok := parseToken(line)
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("on line %d holds characters other than printable ASCII", n)
+		case len(tok) < minTokenChars:
+			return nil, fmt.Errorf("on line %d has %d characters; use at least %d (openssl rand -hex 32 makes one of 64)", n, len(tok), minTokenChars)
+		case seen[tok] != 0:
+			return nil, fmt.Errorf("on line %d is the one on line %d: give each client its own", n, seen[tok])
+		}
+		seen[tok] = n
+		toks = append(toks, tok)
 	}
-	return tok, nil
+	if len(toks) == 0 {
+		return nil, errors.New("is empty")
+	}
+	return toks, nil
 }
 
 // parseToken reads a token as stored in a token file or environment

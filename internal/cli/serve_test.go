@@ -353,6 +353,45 @@ func TestParseToken(t *testing.T) {
 	}
 }
 
+// TestSplitTokens: a token file holds one token a line, blank lines and
+// # comments skipped; a short, duplicate or unprintable token, or none,
+// is refused with the line it is on, and the error never shows a token.
+func TestSplitTokens(t *testing.T) {
+	a, b := strings.Repeat("a1", 16), strings.Repeat("b2", 20)
+	for _, tt := range []struct {
+		name, in string
+		want     []string
+		err      string
+	}{
+		{"one", a + "\n", []string{a}, ""},
+		{"one, no newline, spaces", "  " + a + "\t", []string{a}, ""},
+		{"two with comments", "# alice\n" + a + "\n\n  # bob\n" + b + "\r\n", []string{a, b}, ""},
+		{"empty", "", nil, "is empty"},
+		{"only comments", "# nobody\n\n", nil, "is empty"},
+		{"short", a + "\n" + a[:31] + "\n", nil, "on line 2 has 31 characters; use at least 32"},
+		{"duplicate", a + "\n# again\n" + a + "\n", nil, "on line 3 is the one on line 1"},
+		{"duplicate after trimming", a + "\n " + a + " \n", nil, "on line 2 is the one on line 1"},
+		{"two on one line", a + " " + b + "\n", nil, "on line 1 holds characters other than printable ASCII"},
+		{"not ASCII", a + "\u00e9\n", nil, "on line 1 holds characters other than printable ASCII"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := splitTokens(tt.in)
+			if tt.err == "" {
+				if err != nil || !slices.Equal(got, tt.want) {
+					t.Errorf("splitTokens = %q, %v; want %q", got, err, tt.want)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Fatalf("splitTokens = %q, %v; want an error saying %q", got, err, tt.err)
+			}
+			if strings.Contains(err.Error(), a[:16]) || strings.Contains(err.Error(), b[:16]) {
+				t.Errorf("the error shows a token: %v", err)
+			}
+		})
+	}
+}
+
 // TestServeTLS serves HTTPS with --tls-cert and --tls-key (a certificate
 // made here for 127.0.0.1 and localhost, on loopback): the logged URL is
 // https://, an MCP client that trusts the certificate lists the skills,
