@@ -30,8 +30,11 @@ type Options struct {
 	NoConfigFile bool
 	// Preset chooses the host whose layout and loading rules the catalog
 	// emulates: the name of a host profile (see [ProfileNames] and
-	// docs/hosts.md). It sets the default roots; a host rule that changes
-	// what is loaded says so in its diagnostic (docs/hosts.md).
+	// docs/hosts.md). It sets the default roots, which Directories,
+	// UserRoots and NoProject replace as without a preset; it never turns
+	// off skillet's own features (when-to-use, MaxSkills, the stamp
+	// cache, skillet's diagnostics), and a host rule that changes what is
+	// loaded says so in its diagnostic, naming the host (docs/hosts.md).
 	Preset string
 	// Directories replace the preset's project roots: folders relative to
 	// the workspace, highest precedence first, each kept inside it
