@@ -241,8 +241,14 @@ func (h *hostSearch) dir(dir, real string, depth int, skipped, inSkill, viaLink 
 		if name == ".git" || strings.EqualFold(name, SkillFile) {
 			continue
 		}
-		p := filepath.Join(dir, name)
 		typ := e.Type()
+		if typ&fs.ModeSymlink == 0 && !typ.IsDir() && (!typ.IsRegular() || depth != 0 || !isFlatSkill(name)) {
+			// A file that is neither a folder to go into nor a flat skill
+			// here (most are a skill's bundled files): nothing below
+			// would use its paths or its skip rule.
+			continue
+		}
+		p := filepath.Join(dir, name)
 		childReal := filepath.Join(real, name)
 		link, esc := viaLink, escapes
 		if typ&fs.ModeSymlink != 0 {
