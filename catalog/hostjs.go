@@ -1,7 +1,10 @@
 package catalog
 
 import (
+	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -276,3 +279,63 @@ func mapGetter(m map[string]any) func(string) (any, bool) {
 func frontmatterGetter(m skill.Map) func(string) (any, bool) {
 	return m.Get
 }
+
+// fieldRules applies Parse.FieldTypes and Disclosure.Paths to the fields
+// the host's reader gave (Qwen Code 0.24.4, skill-manager.ts
+// parseSkillContent in the package's chunks/chunk-DPEB6S2R.js, and
+// types.ts parseModelField, parseAllowedToolsField, parsePathsField in
+// chunks/chunk-DXXCNZW4.js): it refuses a file where a typed field is of
+// another type or a paths entry is absolute or climbs out with .., and
+// marks a skill with paths as held back. A null value counts as not given
+// (Qwen Code's parse removes nulls).
+func (h *hostParser) fieldRules() bool {
+	pp, dc := &h.p.Parse, &h.p.Disclosure
+	if len(pp.FieldTypes) == 0 && dc.Paths == "" {
+		return true
+	}
+	get := h.get
+	if get == nil && h.parsed != nil && !h.f.fromLines {
+		get = frontmatterGetter(h.parsed.Frontmatter)
+	}
+	if get == nil {
+		return true
+	}
+	for _, k := range slices.Sorted(maps.Keys(pp.FieldTypes)) {
+		v, ok := get(k)
+		if !ok || v == nil {
+			continue
+		}
+		_, isList := v.([]any)
+		_, isString := v.(string)
+		if pp.FieldTypes[k] == "list" && !isList || pp.FieldTypes[k] == "string" && !isString {
+			return h.refuse(fmt.Sprintf("its %s is %s, where it requires a %s", k, valueKind(v), pp.FieldTypes[k]))
+		}
+	}
+	if dc.Paths != "conditional" {
+		return true
+	}
+	v, ok := get("paths")
+	list, isList := v.([]any)
+	if !ok || !isList {
+		return true
+	}
+	for _, e := range list {
+		s, _ := jsString(e)
+		g := strings.ReplaceAll(strings.TrimSpace(s), `\`, "/")
+		switch {
+		case g == "":
+			continue
+		case strings.HasPrefix(g, "/") || len(g) >= 2 && g[1] == ':' && isASCIILetter(g[0]):
+			return h.refuse(fmt.Sprintf("its paths entry %q is absolute", s))
+		case slices.Contains(strings.Split(g, "/"), ".."):
+			return h.refuse(fmt.Sprintf("its paths entry %q climbs out of the project (..)", s))
+		}
+		h.f.conditional = true
+	}
+	if h.f.conditional {
+		h.change("its paths keep it out of the catalog until a file they match is read")
+	}
+	return true
+}
+
+func isASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }

@@ -32,6 +32,7 @@ type hostFields struct {
 	name, description  string
 	hasName, hasDesc   bool
 	disabled           bool
+	conditional        bool // held back by its paths (Disclosure.Paths)
 	fromLines, invalid bool
 	null               bool // a name or description key with no value
 	yamlError          string
@@ -56,6 +57,9 @@ type hostParser struct {
 	body   string
 	hasFM  bool
 	raw    string // the name field, trimmed
+	// get reads a frontmatter field as the host's own reader gave it, when
+	// that is not the YAML parse (Qwen Code's line reader); nil otherwise.
+	get func(string) (any, bool)
 }
 
 func (h *hostParser) change(what string) { h.out.changes = append(h.out.changes, what) }
@@ -81,7 +85,7 @@ func hostParseMemo(p *profile.Profile, data []byte, path, folder string, flat bo
 		h.refuse(why)
 		return h.out
 	}
-	if !h.frontmatter(text, path, flat) {
+	if !h.frontmatter(text, path, flat) || !h.fieldRules() {
 		return h.out
 	}
 	name, ok := h.name(folder)
@@ -96,7 +100,7 @@ func hostParseMemo(p *profile.Profile, data []byte, path, folder string, flat bo
 	if n.Alias && n.Source == "folder" && h.f.hasName && h.raw != "" && h.raw != name && !strings.ContainsAny(h.raw, " \t\n"+n.AliasRefuses) {
 		h.out.alias = h.raw
 	}
-	h.out.hidden = h.f.disabled && p.Disclosure.HidesDisabled
+	h.out.hidden = h.f.disabled && p.Disclosure.HidesDisabled || h.f.conditional
 	h.out.name, h.out.description = name, desc
 	h.out.skill = h.skill(name, desc)
 	return h.out
@@ -190,7 +194,8 @@ func (h *hostParser) yaml(src, fm, path string, flat bool) bool {
 		h.f.description = strings.TrimSuffix(h.f.description, "\n")
 	}
 	if s != nil && pp.NonString == "js-string" {
-		h.f = jsFields(frontmatterGetter(s.Frontmatter))
+		h.get = frontmatterGetter(s.Frontmatter)
+		h.f = jsFields(h.get)
 	}
 	if s != nil && h.p.Disclosure.DisabledWhen != "" {
 		h.f.disabled = disabledBy(h.p.Disclosure.DisabledWhen, frontmatterGetter(s.Frontmatter))
@@ -414,7 +419,8 @@ func (h *hostParser) brokenYAML(fm, msg string) bool {
 		h.f.fromLines = true
 		h.change("the frontmatter is not valid YAML; name and description are read line by line")
 	case "key-lines":
-		h.f = jsFields(mapGetter(keyLinesFields(fm)))
+		h.get = mapGetter(keyLinesFields(fm))
+		h.f = jsFields(h.get)
 		h.f.fromLines, h.f.yamlError = true, msg
 		h.change("the frontmatter is not valid YAML; its lines are read as key: value")
 	case "last-lines":

@@ -339,3 +339,44 @@ func TestApplyFirstLines(t *testing.T) {
 		t.Errorf("past the budget: %q", long[0].Description)
 	}
 }
+
+// Qwen Code's typed fields and paths: a field of another type, or a paths
+// entry that is absolute or climbs out, drops the file; a null is no
+// value; a paths list holds the skill back.
+func TestHostFieldRules(t *testing.T) {
+	p, ok := profile.Lookup("qwen")
+	if !ok {
+		t.Fatal("no qwen profile")
+	}
+	tests := []struct {
+		field   string
+		refused bool
+		hidden  bool
+	}{
+		{"", false, false},
+		{"model: m", false, false},
+		{"model:", false, false},
+		{"model: 5", true, false},
+		{"model: [a]", true, false},
+		{"allowedTools: Read", true, false},
+		{"allowedTools: [Read]", false, false},
+		{"paths: src/*.go", true, false},
+		{"paths: []", false, false},
+		{"paths: ['  ']", false, false},
+		{"paths: [src/*.go]", false, true},
+		{"paths: [/abs/*.go]", true, false},
+		{`paths: ['C:\x\*.go']`, true, false},
+		{"paths: [a/../../b]", true, false},
+		{"paths: [src/..x/*.go]", false, true},
+		{"priority: high", false, false},
+		{"other: a: b", false, false},          // YAML it refuses: its line reader's values
+		{"model: 5\nother: a: b", true, false}, // the line reader types 5 a number
+	}
+	for _, tt := range tests {
+		file := "---\nname: a\ndescription: d\n" + tt.field + "\n---\nBody.\n"
+		got := hostParse(p, []byte(file), "/r/a/SKILL.md", "a", false)
+		if (got.reason != "") != tt.refused || got.hidden != tt.hidden {
+			t.Errorf("%q: reason %q hidden %v; want refused %v hidden %v", tt.field, got.reason, got.hidden, tt.refused, tt.hidden)
+		}
+	}
+}

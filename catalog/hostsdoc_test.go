@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -325,6 +326,25 @@ func hostsTable(ps []*profile.Profile) string {
 				s += " UTF-16 units"
 			}
 			return s
+		}},
+		{"fields of a required type", func(p *profile.Profile) string {
+			var out []string
+			for _, k := range slices.Sorted(maps.Keys(p.Parse.FieldTypes)) {
+				out = append(out, fmt.Sprintf("`%s`: a %s", k, p.Parse.FieldTypes[k]))
+			}
+			for _, k := range p.Parse.StringFields {
+				out = append(out, fmt.Sprintf("`%s`: a string", k))
+			}
+			if len(out) == 0 {
+				return "none"
+			}
+			return strings.Join(out, "<br>") + "<br>else dropped"
+		}},
+		{"`paths`", func(p *profile.Profile) string {
+			if p.Disclosure.Paths == "conditional" {
+				return "hidden until a matching file is read; an absolute or `..` entry: dropped"
+			}
+			return "ignored"
 		}},
 		{"catalog budget: past it, first lines only", func(p *profile.Profile) string {
 			fl := p.Disclosure.FirstLines

@@ -339,6 +339,11 @@ type Parse struct {
 	// is another type (Copilot CLI: argument-hint: [query], a YAML list,
 	// "must be a string").
 	StringFields []string `json:"stringFields,omitempty"`
+	// FieldTypes are fields whose value, when given and not null, must be
+	// of a type: "string" or "list"; the host does not load a file where
+	// one is another type (Qwen Code: model a string, allowedTools and
+	// paths lists).
+	FieldTypes map[string]string `json:"fieldTypes,omitempty"`
 	// MergeKeys is what a "<<" key does: "" (it is a key like any other:
 	// YAML 1.2, as skillet reads it) or "apply" (the mapping it names gives
 	// name and description where the frontmatter has none: js-yaml).
@@ -356,6 +361,12 @@ type Disclosure struct {
 	// HidesDisabled says disable-model-invocation: true keeps the skill
 	// out of what the model is shown.
 	HidesDisabled bool `json:"hidesDisabled"`
+	// Paths is what a paths field (a list of globs relative to the
+	// project) does: "" (nothing) or "conditional" (an entry that is
+	// absolute or holds a .. segment drops the file; a list with an entry
+	// that is not blank keeps the skill out of the catalog until a file it
+	// matches is read, so a listing shows it hidden: Qwen Code).
+	Paths string `json:"paths,omitempty"`
 	// DisabledWhen is which values of disable-model-invocation hide the
 	// skill: "" (true, yes, on or 1, as skillet reads it), "true" (the
 	// boolean true or the string "true") or "boolean" (the boolean true
@@ -543,6 +554,7 @@ func Decode(data []byte) (*Profile, error) {
 		check("disclosure.units", p.Disclosure.Units, "", "utf16"),
 		check("names.emptyName", p.Names.EmptyName, "", "drop", "keep"),
 		check("parse.finalBreak", p.Parse.FinalBreak, "", "drop"),
+		check("disclosure.paths", p.Disclosure.Paths, "", "conditional"),
 		check("discovery.order", p.Discovery.Order, "", "name"),
 		check("parse.lineEnds", p.Parse.LineEnds, "", "lf"),
 		check("parse.tabs", p.Parse.Tabs, "", "spaces", "drop"),
@@ -550,6 +562,11 @@ func Decode(data []byte) (*Profile, error) {
 	} {
 		if err != nil {
 			return nil, err
+		}
+	}
+	for k, t := range p.Parse.FieldTypes {
+		if t != "string" && t != "list" {
+			return nil, fmt.Errorf("parse.fieldTypes %q: %q is not string or list", k, t)
 		}
 	}
 	for _, pat := range p.Discovery.Skip {
