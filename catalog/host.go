@@ -392,7 +392,11 @@ func (c *Catalog) hostJudge(ctx context.Context, share *hostShare, pending *[]pe
 	if share == nil && pending == nil {
 		memo = &c.hostMemo // a catalog's own listing, read again on each List
 	}
-	return &hostJudged{c: c, l: l, cands: cands, diags: diags, verdicts: judgeCandidates(p, cands, pending, memo)}, nil
+	verdicts := judgeCandidates(p, cands, pending, memo)
+	if memo != nil {
+		memo.keep(cands)
+	}
+	return &hostJudged{c: c, l: l, cands: cands, diags: diags, verdicts: verdicts}, nil
 }
 
 // finish settles the verdicts (settle), fills the listing, and returns

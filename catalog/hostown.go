@@ -48,6 +48,22 @@ func (m *hostMemo) put(file string, e *hostMemoEntry) {
 	m.files[file] = e
 }
 
+// keep drops the entries of files no longer among cands, so the cache
+// holds only the files of the last List.
+func (m *hostMemo) keep(cands []*hostCand) {
+	seen := make(map[string]bool, len(cands))
+	for _, cd := range cands {
+		seen[cd.path] = true
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for p := range m.files {
+		if !seen[p] {
+			delete(m.files, p)
+		}
+	}
+}
+
 // readVerdict is the package's readVerdict through the cache: a file
 // whose stamp is unchanged since it was parsed for profile p is not read
 // again. A file that cannot be stat'ed or read is not cached.

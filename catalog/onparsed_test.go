@@ -2,6 +2,8 @@ package catalog
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -128,5 +130,22 @@ func TestPresetCache(t *testing.T) {
 			t.Errorf("%s: after an edit: description %q, %d files parsed; want the edit and 4", preset, desc, parses())
 		}
 		writeFiles(t, ws, map[string]string{"team/b/SKILL.md": skillText("b")})
+		// A removed skill leaves the cache with the next List.
+		if err := os.Rename(filepath.Join(ws, "team", "c"), filepath.Join(ws, "gone-c")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.List(ctx); err != nil {
+			t.Fatal(err)
+		}
+		c.hostMemo.mu.Lock()
+		_, kept := c.hostMemo.files[filepath.Join(ws, "team", "c", "SKILL.md")]
+		n := len(c.hostMemo.files)
+		c.hostMemo.mu.Unlock()
+		if kept || n != 2 {
+			t.Errorf("%s: after a removal the cache holds %d files (c kept: %v); want 2", preset, n, kept)
+		}
+		if err := os.Rename(filepath.Join(ws, "gone-c"), filepath.Join(ws, "team", "c")); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
