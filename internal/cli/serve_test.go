@@ -484,3 +484,41 @@ func TestServeNoSkillsWarns(t *testing.T) {
 		t.Errorf("no warning naming the skill and its --root:\n%s", out)
 	}
 }
+
+// FuzzSplitTokens: whatever a token file holds, splitTokens either
+// returns tokens that are each printable ASCII, at least minTokenChars
+// long, given once and found on a line of their own, or an error that
+// shows none of the file's lines that could be a token.
+func FuzzSplitTokens(f *testing.F) {
+	a := strings.Repeat("a1", 16)
+	for _, s := range []string{"", a, "# x\n" + a + "\n\n" + a + "b\r\n", a + "\n" + a, "short\n", a + "\u00e9"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		toks, err := splitTokens(raw)
+		if err != nil {
+			if toks != nil {
+				t.Fatalf("tokens %q with error %v", toks, err)
+			}
+			for _, line := range strings.Split(raw, "\n") {
+				// A line of 16 characters or more without white space:
+				// no word of the error's own text is that long.
+				if l := strings.TrimSpace(line); len(l) >= 16 && !strings.ContainsAny(l, " \t") && strings.Contains(err.Error(), l) {
+					t.Fatalf("the error %q shows a line of the file", err)
+				}
+			}
+			return
+		}
+		lines := map[string]bool{}
+		for _, line := range strings.Split(raw, "\n") {
+			lines[strings.TrimSpace(line)] = true
+		}
+		seen := map[string]bool{}
+		for _, tok := range toks {
+			if p, ok := parseToken(tok); !ok || p != tok || len(tok) < minTokenChars || seen[tok] || !lines[tok] {
+				t.Fatalf("token %q of %q: not a valid, single, whole line", tok, raw)
+			}
+			seen[tok] = true
+		}
+	})
+}
