@@ -17,9 +17,14 @@ import (
 const (
 	fdWaitFirst = time.Millisecond
 	fdWaitMax   = 32 * time.Millisecond
-	// fdWaitTotal bounds the waits of one open.
-	fdWaitTotal = 500 * time.Millisecond
-	// fdWaitQuiet is how long, after one open waited fdWaitTotal in vain,
+	// fdWaitIdle bounds the waits of one open while no other open through
+	// OpenRetry succeeds: descriptors are still coming free as long as
+	// others get them, however slowly a loaded machine runs the goroutines
+	// that hold them, so the time counts only while nothing moves.
+	fdWaitIdle = 500 * time.Millisecond
+	// fdWaitTotal bounds the waits of one open in all, however much moves.
+	fdWaitTotal = 10 * time.Second
+	// fdWaitQuiet is how long, after one open waited fdWaitIdle in vain,
 	// the others do not wait at all: the descriptors are then held by
 	// something that is not about to let go, and each file waiting half a
 	// second would only make the listing slow as well as short.
@@ -29,6 +34,10 @@ const (
 // fdGiveUpUntil is the UnixNano time before which OpenRetry does not wait.
 var fdGiveUpUntil atomic.Int64
 
+// fdOpened counts the opens through OpenRetry that succeeded: a waiting
+// open sees by it that descriptors still come free.
+var fdOpened atomic.Int64
+
 // OutOfFDs reports whether err is EMFILE (the process's descriptor table
 // is full) or ENFILE (the system's is).
 func OutOfFDs(err error) bool {
@@ -36,22 +45,35 @@ func OutOfFDs(err error) bool {
 }
 
 // OpenRetry calls open, and again while it fails with EMFILE or ENFILE
-// (OutOfFDs), sleeping between tries (1 ms, doubling up to 32 ms), for at
-// most 500 ms in all; it returns what the last call returned. When one
-// call has waited that long in vain, calls in the next 2 s of the process
-// do not wait.
+// (OutOfFDs), sleeping between tries (1 ms, doubling up to 32 ms); it
+// returns what the last call returned. It gives up once 500 ms pass in
+// which no other open through it succeeded (descriptors stopped coming free),
+// or after 10 s in all; then calls in the next 2 s of the process do not
+// wait.
 func OpenRetry[T any](open func() (T, error)) (T, error) {
 	v, err := open()
-	if err == nil || !OutOfFDs(err) || time.Now().UnixNano() < fdGiveUpUntil.Load() {
+	if err == nil {
+		fdOpened.Add(1)
 		return v, err
 	}
-	wait, waited := fdWaitFirst, time.Duration(0)
-	for waited < fdWaitTotal {
+	if !OutOfFDs(err) || time.Now().UnixNano() < fdGiveUpUntil.Load() {
+		return v, err
+	}
+	wait, idle, total := fdWaitFirst, time.Duration(0), time.Duration(0)
+	seen := fdOpened.Load()
+	for idle < fdWaitIdle && total < fdWaitTotal {
 		time.Sleep(wait)
-		waited += wait
+		idle += wait
+		total += wait
 		wait = min(2*wait, fdWaitMax)
 		if v, err = open(); err == nil || !OutOfFDs(err) {
+			if err == nil {
+				fdOpened.Add(1)
+			}
 			return v, err
+		}
+		if n := fdOpened.Load(); n != seen {
+			seen, idle = n, 0
 		}
 	}
 	fdGiveUpUntil.Store(time.Now().Add(fdWaitQuiet).UnixNano())

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestOpenRetry: an open that runs out of descriptors is tried again until
@@ -59,5 +60,43 @@ func TestOpenRetry(t *testing.T) {
 	open, calls = failing(1<<30, nil)
 	if _, err := OpenRetry(open); !OutOfFDs(err) || *calls != 1 {
 		t.Fatalf("right after giving up: %d calls, %v; want 1 call and EMFILE", *calls, err)
+	}
+}
+
+// TestOpenRetryWhileOthersOpen: an open keeps waiting past 500 ms as long
+// as other waiting opens succeed (descriptors are coming free, only
+// slowly, as on a loaded machine), and gets its descriptor in the end.
+func TestOpenRetryWhileOthersOpen(t *testing.T) {
+	fdGiveUpUntil.Store(0)
+	defer fdGiveUpUntil.Store(0)
+	emfile := &fs.PathError{Op: "open", Path: "x", Err: syscall.EMFILE}
+	free := make(chan struct{})
+	stop := make(chan struct{})
+	go func() { // others get descriptors every 50 ms, for 1.2 s
+		defer close(free)
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		for i := 0; i < 24; i++ {
+			select {
+			case <-tick.C:
+				fdOpened.Add(1)
+			case <-stop:
+				return
+			}
+		}
+	}()
+	defer close(stop)
+	calls := 0
+	v, err := OpenRetry(func() (int, error) {
+		calls++
+		select {
+		case <-free:
+			return 7, nil
+		default:
+			return 0, emfile
+		}
+	})
+	if err != nil || v != 7 {
+		t.Fatalf("after %d calls: %v, %v; want the descriptor once the others stop holding them", calls, v, err)
 	}
 }
