@@ -38,6 +38,10 @@ func newTokenSet(o *HTTPOptions) *tokenSet {
 	return &ts
 }
 
+// constantTimeCompare is subtle.ConstantTimeCompare; a test counts the
+// digests match compares through it.
+var constantTimeCompare = subtle.ConstantTimeCompare
+
 // match returns the index of got among the tokens, or -1. It hashes got
 // and compares the digest with every token's, in constant time and with
 // no early exit, so neither the time nor anything else tells whether, or
@@ -47,7 +51,7 @@ func (ts *tokenSet) match(got string) int {
 	sum := sha256.Sum256([]byte(got))
 	found := -1
 	for i := range ts.sums {
-		eq := subtle.ConstantTimeCompare(sum[:], ts.sums[i][:])
+		eq := constantTimeCompare(sum[:], ts.sums[i][:])
 		found = subtle.ConstantTimeSelect(eq, i, found)
 	}
 	return found
