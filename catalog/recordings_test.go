@@ -311,7 +311,7 @@ func matchAny(r *hostws.Recording, got []hostws.Skill, groups map[string][]hostw
 		}
 		for _, s := range fixed {
 			if rest[key(s)] == 0 {
-				fmt.Fprintf(&b, "  observation %d: missing (profile lists it): %s\n", i+1, key(s))
+				fmt.Fprintf(&b, "  observation %d: extra (host does not list it): %s\n", i+1, key(s))
 			}
 			rest[key(s)]--
 		}
@@ -329,7 +329,7 @@ func matchAny(r *hostws.Recording, got []hostws.Skill, groups map[string][]hostw
 		}
 		for k, n := range rest {
 			for ; n > 0; n-- {
-				fmt.Fprintf(&b, "  observation %d: extra (host does not list it): %s\n", i+1, k)
+				fmt.Fprintf(&b, "  observation %d: missing (host lists it): %s\n", i+1, k)
 			}
 		}
 	}

@@ -113,14 +113,14 @@ func TestShrinkCap(t *testing.T) {
 }
 
 // diffKey keeps the side and the place of a difference, whatever the name
-// and description (which shrinking changes), in both wordings of the
-// comparison test.
+// and description (which shrinking changes), with and without the
+// observation of a host that picks one of several copies.
 func TestDiffKey(t *testing.T) {
 	for _, tc := range []struct{ line, want string }{
 		{`missing (host lists it): "" "Quoted \" at x" at proj/.opencode/skills/a/SKILL.md`, "host proj/.opencode/skills/a/SKILL.md"},
 		{`extra (host does not list it): "a" "d" at home/.claude/skills/a/SKILL.md`, "profile home/.claude/skills/a/SKILL.md"},
-		{`observation 2: missing (profile lists it): "a" "d" at p/SKILL.md`, "profile p/SKILL.md"},
-		{`observation 1: extra (host does not list it): "a" "d" at p/SKILL.md`, "host p/SKILL.md"},
+		{`observation 2: extra (host does not list it): "a" "d" at p/SKILL.md`, "profile p/SKILL.md"},
+		{`observation 1: missing (host lists it): "a" "d" at p/SKILL.md`, "host p/SKILL.md"},
 		{`missing (host lists it): "a" "d"`, "host "},
 		{`observation 1: 0 copies of "a" where the profile allows one of 2`, `copies "a"`},
 	} {

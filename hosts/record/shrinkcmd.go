@@ -198,13 +198,12 @@ func (c *comparer) write(ctx context.Context, w *hostws.Workspace, job *shrinkJo
 }
 
 // diffLines picks the lines of the comparison test's output that name a
-// skill one side lists and the other does not (recording.Match's and the
-// test's matchAny's wording).
+// skill one side lists and the other does not.
 func diffLines(out string) []string {
 	var ds []string
 	for _, l := range strings.Split(out, "\n") {
 		l = strings.TrimSpace(l)
-		for _, m := range []string{"(host lists it): ", "(host does not list it): ", "(profile lists it): ", " copies of "} {
+		for _, m := range []string{"(host lists it): ", "(host does not list it): ", " copies of "} {
 			if strings.Contains(l, m) {
 				ds = append(ds, l)
 				break
@@ -217,11 +216,10 @@ func diffLines(out string) []string {
 // diffKey is what identifies a difference while its workspace shrinks:
 // which side lists the skill, and where it lies ("" when the host shows
 // no paths), not its name or description, which shrinking may change.
-// Match writes "missing (host lists it)" for a skill only the host lists
-// and "extra (host does not list it)" for one only the profile lists;
-// matchAny (a host that picks one of several copies) writes "observation
-// N: missing (profile lists it)" and "observation N: extra ..." for the
-// host's leftovers.
+// The comparison test writes "missing (host lists it)" for a skill only
+// the host lists and "extra (host does not list it)" for one only the
+// profile lists (prefixed "observation N: " for a host that picks one of
+// several copies, where it may also say how many copies of a name it saw).
 func diffKey(line string) string {
 	side := "profile"
 	switch {
@@ -229,8 +227,6 @@ func diffKey(line string) string {
 		name, _, _ := strings.Cut(line[strings.Index(line, " copies of ")+len(" copies of "):], " where")
 		return "copies " + name
 	case strings.Contains(line, "(host lists it)"):
-		side = "host"
-	case strings.Contains(line, "observation ") && strings.Contains(line, "(host does not list it)"):
 		side = "host"
 	}
 	at := ""
