@@ -19,17 +19,17 @@ type pair struct {
 	r   Registry
 	reg *prometheus.Registry
 
-	labels        *Labels
-	count         *Counter
-	pcount        prometheus.Counter
-	vec           *CounterVec
-	pvec          *prometheus.CounterVec
-	hist          *HistogramVec
-	phist         *prometheus.HistogramVec
-	gauge, cfunc  float64
-	labelValues   []string
-	bounds        []float64
-	help, vecHelp string
+	labels       *Labels
+	count        *Counter
+	pcount       prometheus.Counter
+	vec          *CounterVec
+	pvec         *prometheus.CounterVec
+	hist         *HistogramVec
+	phist        *prometheus.HistogramVec
+	gauge, cfunc float64
+	labelValues  []string
+	bounds       []float64
+	help         string
 }
 
 func newPair(help string, values []string, bounds []float64) *pair {
