@@ -69,6 +69,20 @@ type serverConfig struct {
 // client's configuration refers to it (ref: "$VAR", "${env:VAR}", ...).
 func bearer(ref string) map[string]string { return map[string]string{"Authorization": "Bearer " + ref} }
 
+// writeShellBearer writes, when c has a token, a command line's
+// --header "Authorization: Bearer ..." with the token read by the shell when
+// the command runs: from the token file, else from $SKILLET_AUTH_TOKEN.
+func writeShellBearer(b *bytes.Buffer, c serverConfig) {
+	if !c.token {
+		return
+	}
+	src := "$" + tokenEnv
+	if c.tokenFile != "" {
+		src = "$(cat " + shellQuote(c.tokenFile) + ")"
+	}
+	fmt.Fprintf(b, " --header \"Authorization: Bearer %s\"", src)
+}
+
 var configClients = []configClient{
 	{"claude-code", "Claude Code: run this command (add --scope project to share it in .mcp.json)", func(b *bytes.Buffer, c serverConfig) {
 		// claude mcp add [options] <name> <commandOrUrl> [args...]
@@ -76,15 +90,9 @@ var configClients = []configClient{
 		// writes .mcp.json in the current folder for the whole team.
 		if c.url != "" {
 			fmt.Fprintf(b, "claude mcp add --transport http %s %s", shellQuote(c.name), shellQuote(c.url))
-			if c.token {
-				// The shell reads the token when the command runs; Claude
-				// Code keeps the header in its configuration.
-				src := "$" + tokenEnv
-				if c.tokenFile != "" {
-					src = "$(cat " + shellQuote(c.tokenFile) + ")"
-				}
-				fmt.Fprintf(b, " --header \"Authorization: Bearer %s\"", src)
-			}
+			// The shell reads the token when the command runs; Claude
+			// Code keeps the header in its configuration.
+			writeShellBearer(b, c)
 			b.WriteString("\n")
 			return
 		}
@@ -163,13 +171,7 @@ var configClients = []configClient{
 		// command after --, so that its flags stay its own.
 		if c.url != "" {
 			fmt.Fprintf(b, "mcp-inspector --cli --method skills/list --transport http --server-url %s", shellQuote(c.url))
-			if c.token {
-				src := "$" + tokenEnv
-				if c.tokenFile != "" {
-					src = "$(cat " + shellQuote(c.tokenFile) + ")"
-				}
-				fmt.Fprintf(b, " --header \"Authorization: Bearer %s\"", src)
-			}
+			writeShellBearer(b, c)
 			b.WriteString("\n")
 			return
 		}
