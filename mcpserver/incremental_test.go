@@ -67,20 +67,7 @@ func incrementalRun(t *testing.T, seed uint64, steps int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := newWatcher(s)
-	fw, err := fsnotify.NewWatcher()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fw.Close()
-	w.fw = fw
-	markers := t.TempDir()
-	if err := fw.Add(markers); err != nil {
-		t.Fatal(err)
-	}
-	w.sync(nil)
-	w.full = "the first pass"
-	w.reload(ctx)
+	w, markers := startWatcher(t, s)
 	for step := range steps {
 		what := g.step()
 		if w.take(t, filepath.Join(markers, fmt.Sprint(step))) {
@@ -393,4 +380,27 @@ func TestWatchWhereTheWalkGoes(t *testing.T) {
 			t.Errorf("a write to %s calls for no reload", name)
 		}
 	}
+}
+
+// startWatcher gives s a watcher whose fsnotify watcher the test reads
+// itself (w.take), watching the folders the first sync chose and a folder
+// of markers, which the test writes to know a batch of events has arrived;
+// the first reload is done. The fsnotify watcher closes with the test.
+func startWatcher(t *testing.T, s *Server) (*watcher, string) {
+	t.Helper()
+	w := newWatcher(s)
+	fw, err := fsnotify.NewWatcher()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fw.Close() })
+	w.fw = fw
+	markers := t.TempDir()
+	if err := fw.Add(markers); err != nil {
+		t.Fatal(err)
+	}
+	w.sync(nil)
+	w.full = "the first pass"
+	w.reload(t.Context())
+	return w, markers
 }

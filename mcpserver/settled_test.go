@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fsnotify/fsnotify"
 	"github.com/skillet-go/skillet/catalog"
 )
 
@@ -33,20 +32,7 @@ func TestEditBeforeWatchIsSeen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := newWatcher(s)
-	fw, err := fsnotify.NewWatcher()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fw.Close()
-	w.fw = fw
-	markers := t.TempDir()
-	if err := fw.Add(markers); err != nil {
-		t.Fatal(err)
-	}
-	w.sync(nil)
-	w.full = "the first pass"
-	w.reload(ctx)
+	w, markers := startWatcher(t, s)
 	step := 0
 	marker := func() string { step++; return filepath.Join(markers, "m"+string(rune('0'+step))) }
 	write := func(rel, text string) {
