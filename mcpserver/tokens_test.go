@@ -58,6 +58,20 @@ func tokenSession(t *testing.T, endpoint, tok string) string {
 	return id
 }
 
+// sessionsIdle reports whether no request of a stateful session is
+// running.
+func sessionsIdle(s *Server) bool {
+	t := s.sessions.Load()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, e := range t.byID {
+		if e.refs > 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // tokenStream opens the session's notification stream with tok and
 // returns the status.
 func tokenStream(t *testing.T, endpoint, tok, session string) int {
@@ -107,9 +121,18 @@ func TestPerTokenBounds(t *testing.T) {
 				}
 			}
 		}},
-		{"sessions", HTTPOptions{MaxSessionsPerClient: 2}, func(t *testing.T, _ *Server, endpoint string) {
-			b1 := tokenSession(t, endpoint, tokenB)
-			a := []string{tokenSession(t, endpoint, tokenA), tokenSession(t, endpoint, tokenA), tokenSession(t, endpoint, tokenA)}
+		{"sessions", HTTPOptions{MaxSessionsPerClient: 2}, func(t *testing.T, s *Server, endpoint string) {
+			// Each initialize ends (its session idle, its time taken)
+			// before the next begins: the answer reaches the client a
+			// moment before the server counts the request done, and which
+			// session is idle longest is what the test asks.
+			session := func(tok string) string {
+				id := tokenSession(t, endpoint, tok)
+				waitFor(t, "the initialize done", func() bool { return sessionsIdle(s) })
+				return id
+			}
+			b1 := session(tokenB)
+			a := []string{session(tokenA), session(tokenA), session(tokenA)}
 			if code := tokenPing(t, endpoint, tokenA, a[0]); code != http.StatusNotFound {
 				t.Errorf("A's oldest session after its third: %d, want 404 (closed for A's new one)", code)
 			}
@@ -149,8 +172,13 @@ func TestPerTokenBounds(t *testing.T) {
 				t.Errorf("A's third connection with both busy: %d (close %v), want 429 and closed", resp.StatusCode, resp.Close)
 			}
 			_ = rc
+			// B as A did: each initialize's connection idle before B's
+			// stream takes another (a connection counts as busy until its
+			// answer is written).
 			for range 2 {
-				if code := tokenStream(t, endpoint, tokenB, tokenSession(t, endpoint, tokenB)); code != 200 {
+				id := tokenSession(t, endpoint, tokenB)
+				waitFor(t, "B's initialize connection idle", func() bool { return idleConns(s) == 1 })
+				if code := tokenStream(t, endpoint, tokenB, id); code != 200 {
 					t.Errorf("a stream of B while A's connections are all busy: %d, want 200", code)
 				}
 			}
