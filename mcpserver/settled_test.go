@@ -93,3 +93,54 @@ func (w *watcher) lose(t *testing.T, marker string) {
 		}
 	}
 }
+
+// TestFolderWatchedAfterReloadIsReadAgain holds the reload that follows a
+// reload whose sync watched a folder the reload found: a skill file
+// written whole only after the walk read it half written (os.WriteFile
+// truncates, then writes) and before its folder's watch raises no event,
+// and no other change may come to bring a reload. Without the follow-up
+// reload the skill stays unserved. (CI saw this as TestReload waiting 20s
+// for a list_changed that never came.)
+func TestFolderWatchedAfterReloadIsReadAgain(t *testing.T) {
+	ws := t.TempDir()
+	writeTree(t, ws, map[string]string{"a/one/SKILL.md": skillMD("one", "The first skill.", "One.\n")})
+	ctx := t.Context()
+	c, err := catalog.New(ctx, &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true, Directories: []string{"a"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(ctx, c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, markers := startWatcher(t, s)
+	// The folder and its empty file come before the watch of the folder:
+	// their notifications are lost, and the next reload reads every skill.
+	writeTree(t, ws, map[string]string{"a/two/SKILL.md": ""})
+	w.lose(t, filepath.Join(markers, "m1"))
+	w.full = "the file notification queue overflowed"
+	w.built = func() {
+		writeTree(t, ws, map[string]string{"a/two/SKILL.md": skillMD("two", "The second skill.", "Two.\n")})
+		w.built = nil
+	}
+	if !w.reload(ctx) {
+		t.Fatal("a reload whose sync watched a new folder calls for no follow-up")
+	}
+	if _, ok := s.snap.Load().byName["two"]; ok {
+		t.Fatal("the first reload served two: the test no longer writes it after the walk")
+	}
+	if w.reload(ctx) {
+		t.Error("the follow-up reload, which watched nothing new, calls for another")
+	}
+	got := s.snap.Load()
+	if _, ok := got.byName["two"]; !ok {
+		t.Fatal("two, written whole after the walk and before the watch, is not served after the follow-up reload")
+	}
+	full, err := s.build(ctx, got, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := snapDiff(got, full); d != "" {
+		t.Fatalf("the follow-up reload differs from a full one: %s", d)
+	}
+}

@@ -32,7 +32,10 @@ const maxHintPaths = 1000
 // changed path touches (the catalog lists again; the other skills are
 // served as they were); a write outside every skill folder to a file the
 // catalog never reads (not Markdown, YAML, JSON, TOML or a dotfile)
-// reloads nothing. A reload looks at every skill again (a full reload,
+// reloads nothing. A reload that finds a new folder to watch is followed,
+// after Options.Debounce, by another that reads that folder again: a file
+// changed there between the first reload's read and the watch raised no
+// event. A reload looks at every skill again (a full reload,
 // said in the log) after the watcher's queue overflowed or when more
 // than 1,000 paths changed. Where a watch cannot be set (no inotify, too
 // many watches) or the watcher fails, it polls: a full reload every
@@ -53,8 +56,8 @@ func (s *Server) Watch(ctx context.Context) error {
 	}
 	// Catch what changed between New and the first watch.
 	w.full = "the first pass"
-	w.reload(ctx)
-	return w.run(ctx)
+	recheck := w.reload(ctx)
+	return w.run(ctx, recheck)
 }
 
 // watchDir is one watched folder: why it is watched and the file it is.
@@ -107,12 +110,16 @@ type watcher struct {
 	skillDirs map[string][]string
 	// pass counts the reloads begun.
 	pass int
+	// added are the folders watched since the last reload began its sync.
+	added []string
 	// built, when set (tests), runs after a reload's snapshot is built
 	// and before its watches are synced.
 	built func()
 }
 
-func (w *watcher) run(ctx context.Context) error {
+// run handles events until ctx is done; with recheck, a reload follows
+// the debounce even if no event comes (see reload).
+func (w *watcher) run(ctx context.Context, recheck bool) error {
 	var events <-chan fsnotify.Event
 	var errs <-chan error
 	if w.fw != nil {
@@ -134,6 +141,9 @@ func (w *watcher) run(ctx context.Context) error {
 			wait = max(left, 0)
 		}
 		debounce.Reset(wait)
+	}
+	if recheck {
+		settle()
 	}
 	var tick <-chan time.Time
 	startPoll := func() {
@@ -175,10 +185,14 @@ func (w *watcher) run(ctx context.Context) error {
 			w.poll = true
 		case <-debounce.C:
 			pending = time.Time{}
-			w.reload(ctx)
+			if w.reload(ctx) {
+				settle()
+			}
 		case <-tick:
 			w.full = "polling"
-			w.reload(ctx)
+			if w.reload(ctx) {
+				settle()
+			}
 		}
 	}
 }
@@ -189,12 +203,7 @@ func (w *watcher) event(ev fsnotify.Event) bool {
 	if ev.Op == fsnotify.Chmod || w.unread(ev) {
 		return false
 	}
-	if w.full == "" {
-		w.changed = append(w.changed, w.aliases(ev.Name)...)
-		if len(w.changed) > maxHintPaths {
-			w.full = "more than 1,000 paths changed"
-		}
-	}
+	w.note(w.aliases(ev.Name)...)
 	if ev.Op.Has(fsnotify.Remove) || ev.Op.Has(fsnotify.Rename) {
 		w.unwatchTree(ev.Name) // the kernel dropped the watch, or it names the old path
 		w.structural = true
@@ -265,7 +274,13 @@ func (w *watcher) aliases(p string) []string {
 	return out
 }
 
-func (w *watcher) reload(ctx context.Context) {
+// reload reloads the catalog (hinted by the changes noted since the last
+// one, unless full is set) and brings the watches in line. It reports
+// whether another reload must follow: the sync after a reload watches
+// folders that reload found (a new skill folder, say), and a change made
+// in one between the reload's read and the watch raised no event; the
+// next reload reads those folders again.
+func (w *watcher) reload(ctx context.Context) bool {
 	w.pass++
 	var hint *reloadHint
 	if w.full == "" {
@@ -281,10 +296,27 @@ func (w *watcher) reload(ctx context.Context) {
 	if w.built != nil {
 		w.built()
 	}
+	recheck := false
 	if w.fw != nil && (full || structural) {
+		w.added = w.added[:0]
 		w.sync(hint)
+		recheck = len(w.added) > 0
+		w.note(w.added...)
 	}
 	w.s.watchPasses.add()
+	return recheck
+}
+
+// note adds changed paths to the next reload's hint; past maxHintPaths,
+// the next reload is a full one.
+func (w *watcher) note(paths ...string) {
+	if w.full != "" || len(paths) == 0 {
+		return
+	}
+	w.changed = append(w.changed, paths...)
+	if len(w.changed) > maxHintPaths {
+		w.full = "more than 1,000 paths changed"
+	}
 }
 
 // passes counts events (the watcher's reload passes) for goroutines that

@@ -173,6 +173,7 @@ func (w *watcher) add(dir string, role watchRole) bool {
 	}
 	w.ids[id] = append(w.ids[id], dir)
 	w.watched[dir] = &watchDir{role: role, id: id, pass: w.pass}
+	w.added = append(w.added, dir)
 	return true
 }
 
@@ -200,6 +201,7 @@ func (w *watcher) unwatch(dir string) {
 			} else if nw := w.watched[paths[0]]; nw != nil {
 				// Between the two, the folder was not watched.
 				nw.pass = w.pass
+				w.added = append(w.added, paths[0])
 			}
 		}
 	}
