@@ -42,6 +42,7 @@ func TestProfilesMatchRecordings(t *testing.T) {
 	sandboxes = map[string]*hostws.Sandbox{} // laid out in this run's temporary folders
 	sets := recordingSets
 	only := recordingFilter(t)
+	shortSkipped := 0
 	if dir := os.Getenv("SKILLET_HOST_RECORDINGS"); dir != "" {
 		sets = []string{dir}
 	}
@@ -51,12 +52,20 @@ func TestProfilesMatchRecordings(t *testing.T) {
 			if !only.keep(r) {
 				continue
 			}
-			if testing.Short() && r.Generator != 0 && r.Seed%10 != 0 {
-				// -short replays the hand-made workspaces and one generated
-				// workspace in ten; go test ./... replays them all.
+			if testing.Short() && r.Generator != 0 && r.Seed%50 != 0 {
+				// -short replays one generated workspace in fifty; go test
+				// ./... replays them all.
+				shortSkipped++
 				continue
 			}
 			ws := byName[r.Workspace]
+			if testing.Short() && ws != nil && len(ws.Corpus) > 0 {
+				// -short leaves out the workspaces that copy the published
+				// corpus (hundreds of skills each, most of this test's
+				// time); go test ./... replays them.
+				shortSkipped++
+				continue
+			}
 			if r.Generator != 0 {
 				ws = generatedWorkspace(t, r)
 			}
@@ -122,6 +131,9 @@ func TestProfilesMatchRecordings(t *testing.T) {
 			}
 			t.Errorf("%s × %s (%s, version %s) disagrees:\n%s", r.Host, r.Workspace, ws.Describe, r.Version, diff)
 		}
+	}
+	if shortSkipped > 0 {
+		t.Logf("-short: %d recordings not replayed (the corpus workspaces and 49 generated workspaces in 50); go test ./... replays every one", shortSkipped)
 	}
 	hosts := make([]string, 0, len(per))
 	for h := range per {
