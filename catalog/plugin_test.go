@@ -62,7 +62,11 @@ func marketplace(t testing.TB, ws string, seed uint64) []string {
 // and no finding for a plugin's own files or for a folder of plugins
 // that is no plugin (docs/discovery.md#plugins).
 func TestMarketplace(t *testing.T) {
-	for seed := range uint64(20) {
+	seeds := uint64(20)
+	if testing.Short() {
+		seeds = 4 // go test ./... lists all twenty marketplaces
+	}
+	for seed := range seeds {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			e := newEnv(t)
 			want := marketplace(t, e.ws, seed)
