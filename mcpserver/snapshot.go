@@ -204,29 +204,56 @@ func (s *Server) build(ctx context.Context, prev *snapshot, hint *reloadHint) (*
 		}
 	}()
 
-	type result struct {
-		sv    *served
-		diags []skill.Diagnostic
-		err   error
+	results, err := s.readSkills(ctx, l, prev, hint, budget)
+	if err != nil {
+		return nil, err
 	}
-	results := make([]result, len(l.Skills))
-	err = pool.Each(ctx, len(l.Skills), pool.Disk, func(i int) {
+	next.addRead(l, prev, results)
+	if prev != nil {
+		next.keepUnloadable(prev, l.Diagnostics)
+	}
+	next.sort()
+	if err := s.layers(ctx, next); err != nil {
+		return nil, err
+	}
+	next.fresh, built = budget.fresh.Load(), true
+	return next, nil
+}
+
+// skillRead is what reading one listed skill for a snapshot gave: the
+// served skill and its diagnostics, or the error that kept it from being
+// read.
+type skillRead struct {
+	sv    *served
+	diags []skill.Diagnostic
+	err   error
+}
+
+// readSkills reads every skill of l for the next snapshot, on the disk
+// pool, one result per skill in l's order: a skill the hint does not touch
+// is prev's as it is (if the budget still holds it), any other is read
+// anew, reusing prev's bytes of unchanged files. The error is the
+// context's, running out of file descriptors (the build is retried), or
+// the budget's being exceeded; a skill that could not be read otherwise
+// has its error in its result.
+func (s *Server) readSkills(ctx context.Context, l *catalog.Listing, prev *snapshot, hint *reloadHint, budget *readBudget) ([]skillRead, error) {
+	results := make([]skillRead, len(l.Skills))
+	err := pool.Each(ctx, len(l.Skills), pool.Disk, func(i int) {
 		cs := l.Skills[i]
 		var old *served
 		if prev != nil {
 			old = prev.byName[cs.Name]
 		}
 		if hint.keeps(old, cs) && old.reserve(budget) {
-			results[i] = result{old, old.diags, nil}
+			results[i] = skillRead{old, old.diags, nil}
 			return
 		}
 		sv, diags, err := s.snapSkill(ctx, cs, old, budget)
-		results[i] = result{sv, diags, err}
+		results[i] = skillRead{sv, diags, err}
 	})
 	if err != nil {
 		return nil, err
 	}
-
 	for _, r := range results {
 		if outOfFiles(r.err) {
 			return nil, r.err
@@ -235,71 +262,77 @@ func (s *Server) build(ctx context.Context, prev *snapshot, hint *reloadHint) (*
 	if err := budget.over.Load(); err != nil {
 		return nil, *err
 	}
+	return results, nil
+}
+
+// addRead adds each skill read for the snapshot with its diagnostics. A
+// skill that was listed but could not be read back or parsed changed
+// under the listing: prev's version of it is kept if there is one (the
+// change that caused this brings another reload), and otherwise it is not
+// served, with a diagnostic saying why.
+func (sn *snapshot) addRead(l *catalog.Listing, prev *snapshot, results []skillRead) {
 	for i, r := range results {
 		cs := l.Skills[i]
-		next.diags = append(next.diags, r.diags...)
+		sn.diags = append(sn.diags, r.diags...)
 		sv := r.sv
 		if r.err != nil {
-			// The file was listed but could not be read back or parsed:
-			// it changed under us. Keep the last good version if there is
-			// one; the change that caused this brings another reload.
 			if errors.Is(r.err, catalog.ErrTooLarge) {
-				next.tooLarge[cs.Name] = r.err.Error()
+				sn.tooLarge[cs.Name] = r.err.Error()
 			}
-			if old := prevSkill(prev, cs.Name); old != nil {
-				next.diags = append(next.diags, diag(codeReloadKept, cs.Location, cs.Name,
-					"the skill file changed and no longer loads (%v); the last good version is still served", r.err))
-				sv = keep(old)
-			} else {
-				next.diags = append(next.diags, diag(codeFileNotServed, cs.Location, cs.Name,
+			old := prevSkill(prev, cs.Name)
+			if old == nil {
+				sn.diags = append(sn.diags, diag(codeFileNotServed, cs.Location, cs.Name,
 					"the skill is not served: %v", r.err))
 				continue
 			}
+			sn.diags = append(sn.diags, diag(codeReloadKept, cs.Location, cs.Name,
+				"the skill file changed and no longer loads (%v); the last good version is still served", r.err))
+			sv = keep(old)
 		}
-		next.add(sv)
+		sn.add(sv)
 	}
+}
 
-	// A skill of the previous snapshot whose file still exists but no
-	// longer loads (a half-written edit: parse-error, invalid-encoding...)
-	// stays served as it was until it loads again.
-	if prev != nil {
-		// Any diagnostic about the file counts: a SKILL.md that became a
-		// FIFO or a device is skipped with a warning.
-		failed := map[string]string{}
-		for _, d := range l.Diagnostics {
-			if _, seen := failed[d.Path]; !seen || d.Severity == skill.SeverityError {
-				failed[d.Path] = d.Message
-			}
-		}
-		for _, old := range prev.skills {
-			if _, ok := next.byName[old.name]; ok {
-				continue
-			}
-			why, ok := failed[old.cat.Location]
-			if !ok {
-				continue
-			}
-			if _, err := os.Lstat(old.cat.Location); err != nil {
-				continue
-			}
-			next.diags = append(next.diags, diag(codeReloadKept, old.cat.Location, old.name,
-				"the skill file changed and no longer loads (%s); the last good version is still served", why))
-			next.add(keep(old))
+// keepUnloadable keeps serving, as it was, each skill of prev that the
+// listing dropped because its file, which still exists, no longer loads (a
+// half-written edit: parse-error, invalid-encoding...; diags are the
+// listing's), until it loads again.
+func (sn *snapshot) keepUnloadable(prev *snapshot, diags []skill.Diagnostic) {
+	// Any diagnostic about the file counts: a SKILL.md that became a
+	// FIFO or a device is skipped with a warning.
+	failed := map[string]string{}
+	for _, d := range diags {
+		if _, seen := failed[d.Path]; !seen || d.Severity == skill.SeverityError {
+			failed[d.Path] = d.Message
 		}
 	}
+	for _, old := range prev.skills {
+		if _, ok := sn.byName[old.name]; ok {
+			continue
+		}
+		why, ok := failed[old.cat.Location]
+		if !ok {
+			continue
+		}
+		if _, err := os.Lstat(old.cat.Location); err != nil {
+			continue
+		}
+		sn.diags = append(sn.diags, diag(codeReloadKept, old.cat.Location, old.name,
+			"the skill file changed and no longer loads (%s); the last good version is still served", why))
+		sn.add(keep(old))
+	}
+}
 
-	slices.SortFunc(next.skills, func(a, b *served) int { return strings.Compare(a.name, b.name) })
-	for _, sv := range next.skills {
+// sort orders the snapshot's skills by name and gathers those with an
+// extension entry, ordered by URI.
+func (sn *snapshot) sort() {
+	slices.SortFunc(sn.skills, func(a, b *served) int { return strings.Compare(a.name, b.name) })
+	for _, sv := range sn.skills {
 		if sv.entry != nil {
-			next.entries = append(next.entries, sv)
+			sn.entries = append(sn.entries, sv)
 		}
 	}
-	slices.SortFunc(next.entries, func(a, b *served) int { return strings.Compare(a.uri, b.uri) })
-	if err := s.layers(ctx, next); err != nil {
-		return nil, err
-	}
-	next.fresh, built = budget.fresh.Load(), true
-	return next, nil
+	slices.SortFunc(sn.entries, func(a, b *served) int { return strings.Compare(a.uri, b.uri) })
 }
 
 func prevSkill(prev *snapshot, name string) *served {
