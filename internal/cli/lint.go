@@ -45,20 +45,49 @@ type LintOptions struct {
 	Rules       *lint.Rules      // --select, --extend-select, --ignore (split at commas); nil for none
 }
 
+// lintFlags are the values of lint's flags that LintOptions holds only
+// once checked (parse, parseRules).
+type lintFlags struct {
+	asJSON                      bool
+	fix                         string
+	target                      []string
+	selectR, extendSel, ignoreR []string
+}
+
 // NewCmdLint returns skillet lint. Its RunE checks the flags, fills a
 // LintOptions and calls runF with it, or lintRun when runF is nil.
 func NewCmdLint(f *Factory, runF func(context.Context, *LintOptions) error) *cobra.Command {
 	opts := &LintOptions{IO: f.IO, Config: f.Config}
-	var (
-		asJSON                      bool
-		fix                         string
-		target                      []string
-		selectR, extendSel, ignoreR []string
-	)
+	var raw lintFlags
 	cmd := &cobra.Command{
 		Use:   "lint [PATH|NAME...]",
 		Short: "Check skills for everything an agent would object to",
-		Long: `Check every skill file of the workspace with the parser the runtime uses,
+		Long:  lintLong,
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			names, _ := completeSkillNames(f)(cmd, args, toComplete)
+			return names, cobra.ShellCompDirectiveDefault
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := opts.parse(cmd, args, raw.asJSON, raw.fix, raw.target); err != nil {
+				return err
+			}
+			if err := opts.parseRules(raw.selectR, raw.extendSel, raw.ignoreR); err != nil {
+				return err
+			}
+			opts.Quiet = f.Quiet()
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return lintRun(cmd.Context(), opts)
+		},
+	}
+	addLintFlags(cmd, opts, &raw)
+	addLintCompletions(cmd)
+	return cmd
+}
+
+// lintLong is skillet lint's help.
+const lintLong = `Check every skill file of the workspace with the parser the runtime uses,
 including those the runtime skips by name: drafts under entries starting with
 "_" and hidden folders starting with "." (not .git or node_modules).
 PATH limits the report to files or folders (a folder outside the roots is
@@ -97,66 +126,56 @@ kept (docs/lint.md#fixes).
 Exit status: 1 when there is at least one error (with --fail-on warning, at
 least one warning; with --max-warnings N, more than N warnings) or when
 --fix could not write a fix (the file is named with the reason), 0
-otherwise, 2 on usage errors.`,
-		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-			names, _ := completeSkillNames(f)(cmd, args, toComplete)
-			return names, cobra.ShellCompDirectiveDefault
-		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := opts.parse(cmd, args, asJSON, fix, target); err != nil {
-				return err
-			}
-			if err := opts.parseRules(selectR, extendSel, ignoreR); err != nil {
-				return err
-			}
-			opts.Quiet = f.Quiet()
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return lintRun(cmd.Context(), opts)
-		},
-	}
+otherwise, 2 on usage errors.`
+
+// addLintFlags defines lint's flags on cmd: into opts those it takes as
+// they are, into raw those parse and parseRules check first.
+func addLintFlags(cmd *cobra.Command, opts *LintOptions, raw *lintFlags) {
 	fl := cmd.Flags()
-	fl.BoolVar(&asJSON, "json", false, "print the report as JSON (docs/output.md); same as --format json")
+	fl.BoolVar(&raw.asJSON, "json", false, "print the report as JSON (docs/output.md); same as --format json")
 	fl.StringVar(&opts.Format, "format", "text", "report format: text, json, sarif or github (workflow annotations)")
 	fl.StringVar(&opts.Explain, "explain", "", "print the documentation of a diagnostic code, or of a rule --compat reports, and exit")
 	fl.BoolVar(&opts.ListRules, "list-rules", false, "list every diagnostic code with its level, fix and source, and exit")
 	fl.StringVar(&opts.FailOn, "fail-on", "error", "the lowest level that fails the run (exit 1): error or warning")
 	fl.IntVar(&opts.MaxWarnings, "max-warnings", -1, "fail the run (exit 1) when there are more than this many warnings (-1: no limit)")
 	fl.BoolVar(&opts.Compat, "compat", false, "add the compatibility report: per host, loads / loads changed / not loaded, and checker rules broken")
-	fl.StringSliceVar(&target, "target", nil, "host profiles the skills ship to (comma-separated, repeatable): a skill one of them would not load is an error")
-	fl.StringSliceVar(&selectR, "select", nil, "report only these rules: codes or prefixes (name: every name-* code), comma-separated; replaces the defaults and skillet.yaml's lint.select")
-	fl.StringSliceVar(&extendSel, "extend-select", nil, "report these rules too (codes or prefixes), such as those off by default")
-	fl.StringSliceVar(&ignoreR, "ignore", nil, "do not report these rules (codes or prefixes)")
-	fl.StringVar(&fix, "fix", "", "apply safe fixes; --fix=name also sets each name to its folder's")
+	fl.StringSliceVar(&raw.target, "target", nil, "host profiles the skills ship to (comma-separated, repeatable): a skill one of them would not load is an error")
+	fl.StringSliceVar(&raw.selectR, "select", nil, "report only these rules: codes or prefixes (name: every name-* code), comma-separated; replaces the defaults and skillet.yaml's lint.select")
+	fl.StringSliceVar(&raw.extendSel, "extend-select", nil, "report these rules too (codes or prefixes), such as those off by default")
+	fl.StringSliceVar(&raw.ignoreR, "ignore", nil, "do not report these rules (codes or prefixes)")
+	fl.StringVar(&raw.fix, "fix", "", "apply safe fixes; --fix=name also sets each name to its folder's")
 	fl.Lookup("fix").NoOptDefVal = "quote"
 	fl.BoolVar(&opts.Diff, "diff", false, "with --fix (implied), print the fixes as a unified diff instead of writing them")
-	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
-	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]cobra.Completion{"error", "warning"}, cobra.ShellCompDirectiveNoFileComp))
-	_ = cmd.RegisterFlagCompletionFunc("explain", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		var codes []cobra.Completion
-		for _, ci := range skill.Codes() {
-			codes = append(codes, cobra.CompletionWithDesc(string(ci.Code), ci.Summary))
-		}
-		for _, r := range hostRules() {
-			codes = append(codes, cobra.CompletionWithDesc(string(r), r.Doc()))
-		}
-		return codes, cobra.ShellCompDirectiveNoFileComp
-	})
-	_ = cmd.RegisterFlagCompletionFunc("target", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		return hostCompletions(), cobra.ShellCompDirectiveNoFileComp
-	})
-	for _, name := range []string{"select", "extend-select", "ignore"} {
-		_ = cmd.RegisterFlagCompletionFunc(name, func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+}
+
+// addLintCompletions registers the shell completions of lint's flags:
+// formats, levels, codes (with --compat's rules for --explain), host
+// profiles and fix kinds.
+func addLintCompletions(cmd *cobra.Command) {
+	codes := func(withRules bool) func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 			var codes []cobra.Completion
 			for _, ci := range skill.Codes() {
 				codes = append(codes, cobra.CompletionWithDesc(string(ci.Code), ci.Summary))
 			}
+			if withRules {
+				for _, r := range hostRules() {
+					codes = append(codes, cobra.CompletionWithDesc(string(r), r.Doc()))
+				}
+			}
 			return codes, cobra.ShellCompDirectiveNoFileComp
-		})
+		}
+	}
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("fail-on", cobra.FixedCompletions([]cobra.Completion{"error", "warning"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("explain", codes(true))
+	_ = cmd.RegisterFlagCompletionFunc("target", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return hostCompletions(), cobra.ShellCompDirectiveNoFileComp
+	})
+	for _, name := range []string{"select", "extend-select", "ignore"} {
+		_ = cmd.RegisterFlagCompletionFunc(name, codes(false))
 	}
 	_ = cmd.RegisterFlagCompletionFunc("fix", cobra.FixedCompletions(fixKinds, cobra.ShellCompDirectiveNoFileComp))
-	return cmd
 }
 
 // hostCompletions are the names --target completes to: every host profile
@@ -248,26 +267,18 @@ func (o *LintOptions) parseRules(sel, extend, ign []string) error {
 	return nil
 }
 
+// lintRun runs skillet lint: the documentation --list-rules or --explain
+// asks for, or the report (after the fixes of --fix, or their diff with
+// --diff) and the verdict of --fail-on and --max-warnings.
 func lintRun(ctx context.Context, o *LintOptions) error {
 	io := o.IO
-	if o.ListRules {
-		return writeRuleList(io.Out)
-	}
-	if o.Explain != "" {
-		if r := lint.HostRule(o.Explain); slices.Contains(hostRules(), r) {
-			return writeExplainRule(io.Out, r)
-		}
-		ci, err := lookupCode(o.Explain)
-		if err != nil {
-			return err
-		}
-		return writeExplain(io.Out, ci)
+	if o.ListRules || o.Explain != "" {
+		return writeLintDocs(io.Out, o)
 	}
 	catOpts, err := o.Config()
 	if err != nil {
 		return err
 	}
-	verdict := func(r *lint.Report) error { return exitFor(r, o.FailOn, o.MaxWarnings, io.Err) }
 	opts := &lint.Options{Catalog: catOpts, Targets: o.Targets, Compat: o.Compat, Hosts: o.Hosts, Rules: o.Rules}
 	r, err := lint.Run(ctx, opts)
 	if err != nil {
@@ -284,29 +295,9 @@ func lintRun(ctx context.Context, o *LintOptions) error {
 			fmt.Fprintf(io.Err, "%s: not fixed: %s\n", printable(fsx.Display(s.Path, cwd)), printable(s.Err.Error()))
 		}
 		if o.Diff {
-			for _, c := range changes {
-				fmt.Fprint(io.Out, textsafe.EscapeBlock(string(c.Diff(cwd))))
-			}
-			if !o.Quiet {
-				fmt.Fprintf(io.Err, "%s would be fixed; %s\n", outfmt.Count(len(changes), "file"), r.Summary())
-			}
-			if err := verdict(r); err != nil || len(changes) == 0 {
-				return err
-			}
-			return silent(exitFail) // fixes are pending, as ruff --diff says
+			return printFixDiff(o, r, changes, cwd)
 		}
-		written, failed := 0, 0
-		for _, c := range changes {
-			if err := c.Write(); err != nil {
-				fmt.Fprintf(io.Err, "%s: not fixed: %s\n", printable(fsx.Display(c.Path, cwd)), printable(err.Error()))
-				failed++
-				continue
-			}
-			written++
-			for _, f := range c.Fixes {
-				fmt.Fprintf(io.Err, "%s: fixed: %s\n", printable(fsx.Display(c.Path, cwd)), printable(f))
-			}
-		}
+		written, failed := writeFixes(io.Err, changes, cwd)
 		fixFailed = failed
 		if written > 0 {
 			// Report what is left, of the same files: a skill named on
@@ -317,26 +308,7 @@ func lintRun(ctx context.Context, o *LintOptions) error {
 			}
 		}
 	}
-	switch o.Format {
-	case "json":
-		err = r.WriteJSON(io.Out)
-	case "sarif":
-		err = r.WriteSARIF(io.Out, version())
-	case "github":
-		err = r.WriteGitHub(io.Out, cwd)
-		if err == nil {
-			err = writeStepSummary(r, cwd)
-		}
-	default:
-		err = r.WriteText(io.Out, cwd)
-		if err == nil && o.Compat {
-			if len(r.Diagnostics) > 0 && len(r.Compat) > 0 {
-				fmt.Fprintln(io.Out)
-			}
-			err = r.WriteCompat(io.Out, cwd)
-		}
-	}
-	if err != nil {
+	if err := writeLintReport(io.Out, o, r, cwd); err != nil {
 		return err
 	}
 	if !o.Quiet {
@@ -345,7 +317,87 @@ func lintRun(ctx context.Context, o *LintOptions) error {
 	if fixFailed > 0 {
 		return silent(exitFail) // a fix that could not be written is a failure
 	}
-	return verdict(r)
+	return o.verdict(r)
+}
+
+// verdict is the exit of a lint run with report r: --fail-on and
+// --max-warnings applied.
+func (o *LintOptions) verdict(r *lint.Report) error {
+	return exitFor(r, o.FailOn, o.MaxWarnings, o.IO.Err)
+}
+
+// writeLintDocs writes what --list-rules or --explain asks for: every
+// code, a --compat rule's documentation, or a code's.
+func writeLintDocs(w io.Writer, o *LintOptions) error {
+	if o.ListRules {
+		return writeRuleList(w)
+	}
+	if r := lint.HostRule(o.Explain); slices.Contains(hostRules(), r) {
+		return writeExplainRule(w, r)
+	}
+	ci, err := lookupCode(o.Explain)
+	if err != nil {
+		return err
+	}
+	return writeExplain(w, ci)
+}
+
+// printFixDiff is --diff: the fixes as a unified diff on stdout, a count on
+// stderr, and exit 1 when there is a fix pending (as ruff --diff) or the
+// report fails the run.
+func printFixDiff(o *LintOptions, r *lint.Report, changes []*lint.Change, cwd string) error {
+	for _, c := range changes {
+		fmt.Fprint(o.IO.Out, textsafe.EscapeBlock(string(c.Diff(cwd))))
+	}
+	if !o.Quiet {
+		fmt.Fprintf(o.IO.Err, "%s would be fixed; %s\n", outfmt.Count(len(changes), "file"), r.Summary())
+	}
+	if err := o.verdict(r); err != nil || len(changes) == 0 {
+		return err
+	}
+	return silent(exitFail) // fixes are pending, as ruff --diff says
+}
+
+// writeFixes writes each change to its file and says on stderr what was
+// fixed, or why a file was not; it returns how many files were written and
+// how many failed.
+func writeFixes(stderr io.Writer, changes []*lint.Change, cwd string) (written, failed int) {
+	for _, c := range changes {
+		if err := c.Write(); err != nil {
+			fmt.Fprintf(stderr, "%s: not fixed: %s\n", printable(fsx.Display(c.Path, cwd)), printable(err.Error()))
+			failed++
+			continue
+		}
+		written++
+		for _, f := range c.Fixes {
+			fmt.Fprintf(stderr, "%s: fixed: %s\n", printable(fsx.Display(c.Path, cwd)), printable(f))
+		}
+	}
+	return written, failed
+}
+
+// writeLintReport writes r to w in o's format: text (with the
+// compatibility report after it under --compat), JSON, SARIF, or GitHub
+// annotations plus the job summary.
+func writeLintReport(w io.Writer, o *LintOptions, r *lint.Report, cwd string) error {
+	switch o.Format {
+	case "json":
+		return r.WriteJSON(w)
+	case "sarif":
+		return r.WriteSARIF(w, version())
+	case "github":
+		if err := r.WriteGitHub(w, cwd); err != nil {
+			return err
+		}
+		return writeStepSummary(r, cwd)
+	}
+	if err := r.WriteText(w, cwd); err != nil || !o.Compat {
+		return err
+	}
+	if len(r.Diagnostics) > 0 && len(r.Compat) > 0 {
+		fmt.Fprintln(w)
+	}
+	return r.WriteCompat(w, cwd)
 }
 
 // fixValueHint adds to a target that is no file, folder or skill, and is
