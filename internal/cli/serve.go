@@ -69,9 +69,37 @@ func NewCmdServe(f *Factory, runF func(context.Context, *ServeOptions) error) *c
 	opts := &ServeOptions{IO: f.IO, Catalog: f.IndexedCatalog, Config: f.Config}
 	var tool, logLevel string
 	cmd := &cobra.Command{
-		Use:   "serve",
-		Short: "Serve the skills to MCP clients (stdio, or streamable HTTP with --http)",
-		Long: `Serve the skills found in the roots as an MCP server (docs/mcp.md).
+		Use:     "serve",
+		Short:   "Serve the skills to MCP clients (stdio, or streamable HTTP with --http)",
+		Long:    serveLong,
+		Example: serveExample,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Quiet = f.Quiet()
+			if cmd.Flags().Changed("print-config") {
+				var err error
+				if opts.PrintConfig, err = lookupClient(opts.PrintConfig); err != nil {
+					return err
+				}
+				if opts.ConfigArgs, err = invocationArgs(cmd, &f.flags); err != nil {
+					return err
+				}
+			} else if err := opts.parse(tool, logLevel); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return serveRun(cmd.Context(), opts)
+		},
+	}
+	addServeFlags(cmd, opts, &tool, &logLevel)
+	return cmd
+}
+
+// serveLong is skillet serve's help, and serveExample its examples.
+const (
+	serveLong = `Serve the skills found in the roots as an MCP server (docs/mcp.md).
 
 By default it speaks MCP over stdin and stdout, for a client that starts it
 as a subprocess. With --http localhost:PORT it serves streamable HTTP at
@@ -94,30 +122,16 @@ metrics; --log-format json writes structured logs.
 
 The roots are watched: a skill added, edited or removed on disk reaches
 connected clients without a restart. Logs go to stderr, never stdout.
-SIGINT or SIGTERM stops the server once the requests in flight are answered.`,
-		Example: `  skillet serve --no-user --root ./skills
+SIGINT or SIGTERM stops the server once the requests in flight are answered.`
+	serveExample = `  skillet serve --no-user --root ./skills
   skillet serve --http localhost:8080
-  skillet serve --http :8080 --listen-any --auth-token-file /run/secrets/token`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Quiet = f.Quiet()
-			if cmd.Flags().Changed("print-config") {
-				var err error
-				if opts.PrintConfig, err = lookupClient(opts.PrintConfig); err != nil {
-					return err
-				}
-				if opts.ConfigArgs, err = invocationArgs(cmd, &f.flags); err != nil {
-					return err
-				}
-			} else if err := opts.parse(tool, logLevel); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return serveRun(cmd.Context(), opts)
-		},
-	}
+  skillet serve --http :8080 --listen-any --auth-token-file /run/secrets/token`
+)
+
+// addServeFlags defines serve's flags and their completions on cmd: into
+// opts, and the --tool and --log-level values, which parse checks, into
+// tool and logLevel. The defaults are mcpserver's.
+func addServeFlags(cmd *cobra.Command, opts *ServeOptions, tool, logLevel *string) {
 	dflt, dfltHTTP := mcpserver.Defaults()
 	fl := cmd.Flags()
 	fl.StringVar(&opts.PrintConfig, "print-config", "", "print the configuration that makes `CLIENT` start this server with these flags, and exit: "+strings.Join(configClientNames(), ", "))
@@ -131,8 +145,8 @@ SIGINT or SIGTERM stops the server once the requests in flight are answered.`,
 	fl.BoolVar(&opts.Poll, "poll", false, "poll the roots for changes instead of using file system notifications")
 	fl.DurationVar(&opts.PollInterval, "poll-interval", 2*time.Second, "how often to poll, with --poll or where notifications fail")
 	fl.DurationVar(&opts.TTL, "ttl", time.Minute, "how long clients may cache listings and reads (ttlMs, protocol 2026-07-28)")
-	fl.StringVar(&tool, "tool", "auto", "when to offer the load tool: auto (to clients without the Skills Extension), always, never")
-	fl.StringVar(&logLevel, "log-level", "info", "log level on stderr: debug, info, warn, error (at least warn with --quiet)")
+	fl.StringVar(tool, "tool", "auto", "when to offer the load tool: auto (to clients without the Skills Extension), always, never")
+	fl.StringVar(logLevel, "log-level", "info", "log level on stderr: debug, info, warn, error (at least warn with --quiet)")
 	fl.Int64Var(&opts.MaxRequestBytes, "max-request-bytes", 0, "the largest HTTP request body accepted (default 4 MiB)")
 	fl.StringVar(&opts.LogFormat, "log-format", "text", "log format on stderr: text or json")
 	fl.StringVar(&opts.AuthTokenFile, "auth-token-file", "", "require \"Authorization: Bearer TOKEN\" with a token in `FILE` (or in $"+tokenEnv+"): one a line (# comments), one for each client, the client of the per-client bounds; each at least 32 characters, in a file others cannot read and only its owner can write (docs/serving.md#token-file)")
@@ -156,7 +170,6 @@ SIGINT or SIGTERM stops the server once the requests in flight are answered.`,
 	_ = cmd.RegisterFlagCompletionFunc("log-format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return logFormats, cobra.ShellCompDirectiveNoFileComp
 	})
-	return cmd
 }
 
 // The values --tool, --log-level and --log-format take.
@@ -209,43 +222,21 @@ func serveRun(ctx context.Context, o *ServeOptions) error {
 	if o.PrintConfig != "" {
 		return printConfig(o)
 	}
-	io := o.IO
 	var tokens []string
-	if o.HTTP != "" {
-		var err error
-		if tokens, err = readTokens(o.AuthTokenFile); err != nil {
-			return err
-		}
-		if o.ListenAny && len(tokens) == 0 && !o.InsecureNoAuth {
-			return usagef("--listen-any serves other machines: give --auth-token-file FILE (or set $%s), or --insecure-no-auth to serve without a token", tokenEnv)
-		}
-	}
-	// The address is checked and bound before the catalog is read, so a
-	// bad or busy --http is a usage error at once.
 	var ln net.Listener
 	if o.HTTP != "" {
 		var err error
-		var cfg *tls.Config
-		if o.TLSCert != "" {
-			cert, err := tls.LoadX509KeyPair(o.TLSCert, o.TLSKey)
-			if err != nil {
-				return &usageError{fmt.Errorf("--tls-cert, --tls-key: %w", err)}
-			}
-			cfg = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12, NextProtos: []string{"http/1.1"}}
+		if tokens, err = o.readTokens(); err != nil {
+			return err
 		}
-		if ln, err = mcpserver.Listen(ctx, o.HTTP, o.ListenAny); err != nil {
-			return &usageError{fmt.Errorf("--http: %w", err)}
+		// The address is checked and bound before the catalog is read, so
+		// a bad or busy --http is a usage error at once.
+		if ln, err = o.listen(ctx); err != nil {
+			return err
 		}
 		defer ln.Close()
-		if cfg != nil {
-			ln = tls.NewListener(ln, cfg)
-		}
 	}
-	var handler slog.Handler = slog.NewTextHandler(io.Err, &slog.HandlerOptions{Level: o.LogLevel})
-	if o.LogFormat == "json" {
-		handler = slog.NewJSONHandler(io.Err, &slog.HandlerOptions{Level: o.LogLevel})
-	}
-	logger := slog.New(handler)
+	logger := o.logger()
 	if os.Getenv("GOMEMLIMIT") == "" {
 		// The garbage collector works harder as the heap nears the one
 		// memory budget plus the fixed overhead (docs/serving.md#memory),
@@ -257,11 +248,78 @@ func serveRun(ctx context.Context, o *ServeOptions) error {
 	if err != nil {
 		return stoppedEarly(ctx, err, logger)
 	}
+	srv, err := o.newServer(ctx, c, logger)
+	if err != nil {
+		return stoppedEarly(ctx, err, logger)
+	}
+	warnIfNoSkills(ctx, c, logger)
+	if !o.NoWatch {
+		go func() {
+			if err := srv.Watch(ctx); err != nil {
+				logger.Warn("watching the roots stopped", "error", err)
+			}
+		}()
+	}
+	if o.HTTP == "" {
+		logger.Info("serving MCP over stdio", "workspace", c.Workspace())
+		return srv.RunStdio(ctx, o.IO.In, o.IO.Out)
+	}
+	return o.serveHTTP(ctx, srv, ln, tokens, logger, c.Workspace())
+}
+
+// readTokens reads the bearer tokens of --auth-token-file (or
+// $SKILLET_AUTH_TOKEN); none is a usage error with --listen-any unless
+// --insecure-no-auth is given.
+func (o *ServeOptions) readTokens() ([]string, error) {
+	tokens, err := readTokens(o.AuthTokenFile)
+	if err != nil {
+		return nil, err
+	}
+	if o.ListenAny && len(tokens) == 0 && !o.InsecureNoAuth {
+		return nil, usagef("--listen-any serves other machines: give --auth-token-file FILE (or set $%s), or --insecure-no-auth to serve without a token", tokenEnv)
+	}
+	return tokens, nil
+}
+
+// listen binds the --http address (refusing one that is not loopback
+// without --listen-any), behind TLS with --tls-cert and --tls-key; every
+// error is a usage error naming the flags.
+func (o *ServeOptions) listen(ctx context.Context) (net.Listener, error) {
+	var cfg *tls.Config
+	if o.TLSCert != "" {
+		cert, err := tls.LoadX509KeyPair(o.TLSCert, o.TLSKey)
+		if err != nil {
+			return nil, &usageError{fmt.Errorf("--tls-cert, --tls-key: %w", err)}
+		}
+		cfg = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12, NextProtos: []string{"http/1.1"}}
+	}
+	ln, err := mcpserver.Listen(ctx, o.HTTP, o.ListenAny)
+	if err != nil {
+		return nil, &usageError{fmt.Errorf("--http: %w", err)}
+	}
+	if cfg != nil {
+		ln = tls.NewListener(ln, cfg)
+	}
+	return ln, nil
+}
+
+// logger is the server's logger on stderr, in --log-format at --log-level.
+func (o *ServeOptions) logger() *slog.Logger {
+	var handler slog.Handler = slog.NewTextHandler(o.IO.Err, &slog.HandlerOptions{Level: o.LogLevel})
+	if o.LogFormat == "json" {
+		handler = slog.NewJSONHandler(o.IO.Err, &slog.HandlerOptions{Level: o.LogLevel})
+	}
+	return slog.New(handler)
+}
+
+// newServer makes the MCP server of catalog c with serve's options (--ttl
+// 0 meaning "immediately stale" rather than the default).
+func (o *ServeOptions) newServer(ctx context.Context, c *catalog.Catalog, logger *slog.Logger) (*mcpserver.Server, error) {
 	ttl := o.TTL
 	if ttl == 0 {
-		ttl = -1 // "immediately stale" rather than the default
+		ttl = -1
 	}
-	srv, err := mcpserver.New(ctx, c, &mcpserver.Options{
+	return mcpserver.New(ctx, c, &mcpserver.Options{
 		Version:           version(),
 		Logger:            logger,
 		Tool:              o.Tool,
@@ -271,27 +329,24 @@ func serveRun(ctx context.Context, o *ServeOptions) error {
 		MaxServedBytes:    o.MaxServedBytes,
 		InstructionsChars: o.InstructionsChars,
 	})
-	if err != nil {
-		return stoppedEarly(ctx, err, logger)
-	}
-	if l, err := c.List(ctx); err == nil && len(l.Skills) == 0 {
-		// Serving nothing: say where skills sit that a flag would read.
-		for _, d := range lint.Elsewhere(l.Workspace, l.Roots) {
-			logger.Warn("no skill is served", "diagnostic", d.String())
-		}
-	}
-	if !o.NoWatch {
-		go func() {
-			if err := srv.Watch(ctx); err != nil {
-				logger.Warn("watching the roots stopped", "error", err)
-			}
-		}()
-	}
+}
 
-	if o.HTTP == "" {
-		logger.Info("serving MCP over stdio", "workspace", c.Workspace())
-		return srv.RunStdio(ctx, io.In, io.Out)
+// warnIfNoSkills logs, when c lists no skill, where skills sit that a flag
+// would read.
+func warnIfNoSkills(ctx context.Context, c *catalog.Catalog, logger *slog.Logger) {
+	l, err := c.List(ctx)
+	if err != nil || len(l.Skills) > 0 {
+		return
 	}
+	for _, d := range lint.Elsewhere(l.Workspace, l.Roots) {
+		logger.Warn("no skill is served", "diagnostic", d.String())
+	}
+}
+
+// serveHTTP logs the URL the server answers at (the only line that gives
+// the port of --http HOST:0: logged even with -q, at the lowest level the
+// log shows) and serves streamable HTTP on ln until ctx ends.
+func (o *ServeOptions) serveHTTP(ctx context.Context, srv *mcpserver.Server, ln net.Listener, tokens []string, logger *slog.Logger, workspace string) error {
 	mode := "stateless"
 	if o.Stateful {
 		mode = "stateful"
@@ -300,14 +355,12 @@ func serveRun(ctx context.Context, o *ServeOptions) error {
 	if o.TLSCert != "" {
 		scheme = "https://"
 	}
-	// The only line that gives the port (--http HOST:0): logged even with
-	// -q, at the lowest level the log shows.
 	level := slog.LevelInfo
 	if !logger.Enabled(ctx, level) {
 		level = o.LogLevel
 	}
 	logger.Log(ctx, level, "serving MCP over streamable HTTP", "url", scheme+hostPort(ln.Addr())+mcpserver.Path, "mode", mode,
-		"auth", len(tokens) > 0, "tokens", len(tokens), "workspace", c.Workspace())
+		"auth", len(tokens) > 0, "tokens", len(tokens), "workspace", workspace)
 	return srv.Serve(ctx, ln, &mcpserver.HTTPOptions{
 		Stateful: o.Stateful, MaxRequestBytes: o.MaxRequestBytes, AuthTokens: tokens,
 		MaxConns: o.MaxConns, MaxSessions: o.MaxSessions, SessionTimeout: o.SessionTimeout,
