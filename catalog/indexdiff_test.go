@@ -1,0 +1,286 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The differential test of the persistent index: a one-skill answer (Load
+// of a name, as show gives it) from a catalog that may answer from the
+// index is compared with the answer of a fresh full listing, on random
+// trees, after random edits. Any layout of the index that checks less than
+// every stamp (docs/performance.md#persistent-index) must pass it.
+
+// diffNames is the pool the random trees take folder and skill names from:
+// small, so that names collide across roots and inside one.
+var diffNames = []string{"alpha", "beta", "gamma", "delta", "eps"}
+
+// diffRoots are the roots, relative to the test's base folder, that random
+// skills go in: three of the workspace and one of the user.
+var diffRoots = []string{"ws/.agents/skills", "ws/.claude/skills", "ws/skills", "home/.agents/skills"}
+
+// diffTree is a random tree under base and what the test knows of it.
+type diffTree struct {
+	t    *testing.T
+	rng  *rand.Rand
+	base string
+	old  time.Time // the time every edited path is set back to
+}
+
+// skillDirs is every skill folder of the tree, sorted.
+func (d *diffTree) skillDirs() []string {
+	var out []string
+	for _, r := range diffRoots {
+		filepath.WalkDir(filepath.Join(d.base, r), func(p string, e fs.DirEntry, err error) error {
+			if err == nil && e.Name() == "SKILL.md" {
+				out = append(out, filepath.Dir(p))
+			}
+			return nil
+		})
+	}
+	slices.Sort(out)
+	return out
+}
+
+// randOf is a random element of s.
+func randOf[T any](rng *rand.Rand, s []T) T { return s[rng.IntN(len(s))] }
+
+// write puts a skill of the given name in dir, and sets the times of what
+// it created or changed back to d.old (an index trusts no stamp newer than
+// the walk): the file's ctime, and the folders' when they changed, still
+// move, as an editor's write moves them.
+func (d *diffTree) write(dir, name string) {
+	d.t.Helper()
+	// made is the first folder this write creates ("" when dir exists):
+	// its parent's entries change.
+	made := ""
+	for q := dir; ; q = filepath.Dir(q) {
+		if _, err := os.Stat(q); err == nil {
+			break
+		}
+		made = q
+	}
+	must(d.t, os.MkdirAll(dir, 0o755))
+	p := filepath.Join(dir, "SKILL.md")
+	must(d.t, os.WriteFile(p, []byte(skillMD(name)), 0o644))
+	d.setBack(p)
+	if made == "" {
+		return
+	}
+	for q := dir; ; q = filepath.Dir(q) {
+		d.setBack(q)
+		if q == filepath.Dir(made) {
+			break
+		}
+	}
+}
+
+func (d *diffTree) setBack(p string) {
+	d.t.Helper()
+	must(d.t, os.Chtimes(p, d.old, d.old))
+}
+
+// grow makes a random tree of 4 to 11 skills, some in grouping folders,
+// most named as their folder.
+func (d *diffTree) grow() {
+	for range 4 + d.rng.IntN(8) {
+		d.addSkill()
+	}
+}
+
+func (d *diffTree) addSkill() string {
+	dir := filepath.Join(d.base, randOf(d.rng, diffRoots))
+	if d.rng.IntN(3) == 0 {
+		dir = filepath.Join(dir, "group")
+	}
+	dir = filepath.Join(dir, randOf(d.rng, diffNames))
+	name := filepath.Base(dir)
+	if d.rng.IntN(4) == 0 {
+		name = randOf(d.rng, diffNames)
+	}
+	d.write(dir, name)
+	return fmt.Sprintf("add %s as %s", dir, name)
+}
+
+// edit makes one random edit and says which.
+func (d *diffTree) edit() string {
+	dirs := d.skillDirs()
+	if len(dirs) == 0 {
+		return d.addSkill()
+	}
+	dir := randOf(d.rng, dirs)
+	switch d.rng.IntN(5) {
+	case 0:
+		return d.addSkill()
+	case 1:
+		must(d.t, os.RemoveAll(dir))
+		d.setBack(filepath.Dir(dir))
+		return "remove " + dir
+	case 2:
+		to := filepath.Join(filepath.Dir(dir), randOf(d.rng, diffNames))
+		if _, err := os.Stat(to); err == nil {
+			return "rename " + dir + " onto an existing folder: skipped"
+		}
+		must(d.t, os.Rename(dir, to))
+		d.setBack(filepath.Dir(dir))
+		return "rename " + dir + " to " + to
+	case 3:
+		// The name edited in place: no folder's stamp moves.
+		name := randOf(d.rng, diffNames)
+		d.write(dir, name)
+		return "rename in place " + dir + " to " + name
+	default:
+		// The same name in another root, most often the first.
+		root := diffRoots[0]
+		if d.rng.IntN(2) == 0 {
+			root = randOf(d.rng, diffRoots)
+		}
+		to := filepath.Join(d.base, root, filepath.Base(dir))
+		d.write(to, filepath.Base(dir))
+		return "copy " + dir + " to " + to
+	}
+}
+
+// answer is what a one-skill command shows of name: the skill's path,
+// name, description and body, or the error; and the listing's
+// diagnostics about that name (of a skill of the name, or of a folder of
+// it), which show prints beside it.
+type answer struct {
+	Location, Name, Description, Body string
+	Err                               string
+	Diagnostics                       []string
+}
+
+func oneSkill(t *testing.T, c *Catalog, name string) answer {
+	t.Helper()
+	ctx := context.Background()
+	var a answer
+	if ld, err := c.Load(ctx, name); err != nil {
+		if !errors.Is(err, ErrNotFound) {
+			t.Fatalf("Load(%s): %v", name, err)
+		}
+		a.Err = err.Error()
+	} else {
+		a = answer{Location: ld.Skill.Location, Name: ld.Skill.Name, Description: ld.Skill.Description, Body: ld.Body}
+	}
+	l, err := c.List(ctx)
+	must(t, err)
+	for _, d := range l.Diagnostics {
+		if d.Skill == name || filepath.Base(filepath.Dir(d.Path)) == name {
+			a.Diagnostics = append(a.Diagnostics, d.String())
+		}
+	}
+	return a
+}
+
+func TestIndexOneSkillDifferential(t *testing.T) {
+	seeds, edits := 12, 8
+	if testing.Short() {
+		seeds, edits = 4, 6
+	}
+	for seed := range uint64(seeds) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			e := newEnv(t)
+			d := &diffTree{t: t, rng: rand.New(rand.NewPCG(seed, 1)), base: filepath.Dir(e.ws),
+				old: time.Now().Add(-time.Hour).Truncate(time.Second)}
+			d.grow()
+			age(t, e.ws, e.home)
+			idx := filepath.Join(t.TempDir(), "idx")
+			indexed(t, e, idx, nil)
+			var log []string
+			for k := range edits {
+				if _, _, hit := indexed(t, e, idx, nil); !hit {
+					t.Fatalf("after %q: the index was not used before the next edit", log)
+				}
+				log = append(log, d.edit())
+				// A second's difference, so an edit is never
+				// hidden by a time set back to the one before.
+				d.old = d.old.Add(time.Duration(k+1) * time.Second)
+				cold, coldL := e.list(t, nil)
+				for _, name := range diffNames {
+					warm, err := New(context.Background(), e.opts(&Options{index: idx}))
+					must(t, err)
+					want, got := oneSkill(t, cold, name), oneSkill(t, warm, name)
+					if diff := cmp.Diff(want, got); diff != "" {
+						t.Fatalf("after %q, %s differs from a full listing's (-full +index):\n%s", log, name, diff)
+					}
+				}
+				_, warmL, _ := indexed(t, e, idx, nil)
+				if diff := cmp.Diff(coldL, materialize(warmL), listingOpts); diff != "" {
+					t.Fatalf("after %q, the listing differs (-full +index):\n%s", log, diff)
+				}
+			}
+		})
+	}
+}
+
+// folderStamps is the stamp of every folder under base (mtime, ctime,
+// inode).
+func folderStamps(t *testing.T, base string) map[string][3]int64 {
+	t.Helper()
+	out := map[string][3]int64{}
+	err := filepath.WalkDir(base, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || !e.IsDir() {
+			return err
+		}
+		var st syscall.Stat_t
+		if err := syscall.Stat(p, &st); err != nil {
+			return err
+		}
+		out[p] = [3]int64{st.Mtim.Nano(), st.Ctim.Nano(), int64(st.Ino)}
+		return nil
+	})
+	must(t, err)
+	return out
+}
+
+// TestNameEditMovesNoFolderStamp is why a one-skill check cannot stop at
+// the folders on the skill's path and the roots' folders
+// (docs/performance.md#persistent-index): a skill file of another folder,
+// edited in place to take the name, takes the answer while every folder
+// keeps its stamp. Only that file's own stamp says so.
+func TestNameEditMovesNoFolderStamp(t *testing.T) {
+	e := newEnv(t)
+	writeTree(t, e.ws, map[string]string{
+		".agents/skills/other/SKILL.md": skillMD("other"),
+		"skills/tool/SKILL.md":          skillMD("tool"),
+	})
+	age(t, e.ws, e.home)
+	idx := filepath.Join(t.TempDir(), "idx")
+	indexed(t, e, idx, nil)
+	c, _, hit := indexed(t, e, idx, nil)
+	if !hit {
+		t.Fatal("the index was not used")
+	}
+	if a := oneSkill(t, c, "tool"); a.Location != filepath.Join(e.ws, "skills", "tool", "SKILL.md") {
+		t.Fatalf("before the edit tool is %s", a.Location)
+	}
+	before := folderStamps(t, filepath.Dir(e.ws))
+	p := filepath.Join(e.ws, ".agents", "skills", "other", "SKILL.md")
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_TRUNC, 0)
+	must(t, err)
+	_, err = f.WriteString(skillMD("tool"))
+	must(t, err)
+	must(t, f.Close())
+	if diff := cmp.Diff(before, folderStamps(t, filepath.Dir(e.ws))); diff != "" {
+		t.Fatalf("a folder's stamp moved (-before +after):\n%s", diff)
+	}
+	c, _, hit = indexed(t, e, idx, nil)
+	if hit {
+		t.Fatal("the index answered after the edit")
+	}
+	if a := oneSkill(t, c, "tool"); a.Location != p {
+		t.Fatalf("after the edit tool is %s, want %s", a.Location, p)
+	}
+}
