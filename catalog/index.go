@@ -20,7 +20,7 @@ import (
 	"unsafe"
 
 	"github.com/skillet-go/skillet/internal/diagcode"
-	"github.com/skillet-go/skillet/internal/fsx"
+	"github.com/skillet-go/skillet/internal/filecache"
 	"github.com/skillet-go/skillet/internal/ignore"
 	"github.com/skillet-go/skillet/internal/pool"
 	"github.com/skillet-go/skillet/skill"
@@ -210,15 +210,16 @@ func (c *Catalog) fromIndex(roots []*Root) *Listing {
 		if file == "" {
 			return nil
 		}
-		if why := indexDirDistrust(c.opts.index); why != "" {
+		cache := indexCache(c.opts.index)
+		if why := cache.Distrust(); why != "" {
 			c.idx = &indexState{untrusted: why, untrustedPath: c.opts.index}
 			return nil
 		}
-		st, err := readIndex(file)
-		var ue *untrustedError
+		st, err := readIndex(cache, file)
+		var ue *filecache.UntrustedError
 		switch {
 		case errors.As(err, &ue):
-			c.idx = &indexState{untrusted: ue.why, untrustedPath: file}
+			c.idx = &indexState{untrusted: ue.Why, untrustedPath: ue.Path}
 			return nil
 		case err != nil:
 			c.idx = &indexState{file: file}
@@ -292,21 +293,11 @@ func (ck *stampCheck) stop() {
 	ck.wait()
 }
 
-// untrustedError is an index file that others could have written.
-type untrustedError struct{ why string }
-
-func (e *untrustedError) Error() string { return e.why }
-
-// indexDirDistrust says why the index folder dir must not be trusted
-// (distrust); "" when it may be, or does not exist yet (saveIndex makes it
-// the current user's, mode 0700).
-func indexDirDistrust(dir string) string {
-	fi, err := os.Stat(dir)
-	if err != nil {
-		return ""
-	}
-	return distrust("folder", fi)
-}
+// indexCache is the store of index files in folder dir: each file is
+// named by its key (indexFile), written whole or not at all, and read
+// only when the current user owns it and its folder and neither its group
+// nor others may write them.
+func indexCache(dir string) *filecache.Cache { return filecache.New(dir, "index") }
 
 // indexDiagnostic is the warning of a listing whose index is not used
 // because others could have written it.
@@ -318,16 +309,17 @@ func (c *Catalog) indexDiagnostic() []skill.Diagnostic {
 		Message: c.idx.untrusted + "; the persistent index is not used"}}
 }
 
-// readIndex opens an index file and reads and decodes its stamps; the
-// rest is left for fromIndex (indexState.rest). Regular files only, opened
-// without blocking (a FIFO put in its place is refused), at most
-// maxIndexBytes, and not one that grows while it is read.
-func readIndex(file string) (*indexState, error) {
-	f, err := fsx.Open(file)
+// readIndex opens the index file of cache and reads and decodes its
+// stamps; the rest is left for fromIndex (indexState.rest). Regular files
+// only, opened without blocking (a FIFO put in its place is refused;
+// filecache.Cache.Open), at most maxIndexBytes, and not one that grows
+// while it is read.
+func readIndex(cache *filecache.Cache, file string) (*indexState, error) {
+	f, fi, err := cache.Open(filepath.Base(file))
 	if err != nil {
 		return nil, err
 	}
-	st, err := readStamps(f, file)
+	st, err := readStamps(f, fi, file)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -335,16 +327,9 @@ func readIndex(file string) (*indexState, error) {
 	return st, nil
 }
 
-func readStamps(f *os.File, file string) (*indexState, error) {
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if why := distrust("file", fi); why != "" {
-		return nil, &untrustedError{why}
-	}
+func readStamps(f *os.File, fi os.FileInfo, file string) (*indexState, error) {
 	size := int(fi.Size())
-	if !fi.Mode().IsRegular() || fi.Size() > maxIndexBytes || size < indexHead+indexSumSize {
+	if fi.Size() > maxIndexBytes || size < indexHead+indexSumSize {
 		return nil, errIndexCorrupt
 	}
 	buf := make([]byte, size+1)
@@ -455,25 +440,22 @@ func (c *Catalog) saveIndex(l *Listing, roots []*Root, start time.Time) {
 			return
 		}
 	}
-	if err := os.MkdirAll(c.opts.index, 0o700); err != nil || indexDirDistrust(c.opts.index) != "" {
-		return
-	}
-	tmp, err := os.CreateTemp(c.opts.index, ".idx-*")
+	cache, key := indexCache(c.opts.index), filepath.Base(file)
+	err := cache.Put(key, func(tmp *os.File) error {
+		if !c.writeIndex(tmp, file, l, roots, stamps) {
+			return errIndexWrite
+		}
+		return nil
+	})
 	if err != nil {
 		return
 	}
-	if !c.writeIndex(tmp, file, l, roots, stamps) {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return
-	}
-	if tmp.Close() != nil || os.Rename(tmp.Name(), file) != nil {
-		os.Remove(tmp.Name())
-		return
-	}
 	c.idx = &indexState{file: file}
-	pruneIndexes(c.opts.index, file)
+	cache.Prune(key, indexMaxAge, indexPruneMax)
 }
+
+// errIndexWrite is an index that was not written whole.
+var errIndexWrite = errors.New("the index was not written")
 
 // writeIndex encodes the index of l to tmp, in pieces as it goes (no
 // copy of the whole file is held), and reports whether all of it was
@@ -531,31 +513,10 @@ func (c *Catalog) writeIndex(tmp *os.File, file string, l *Listing, roots []*Roo
 }
 
 // indexMaxAge is how long an index file that no catalog has written is
-// kept; indexPruneMax bounds the files one write looks at.
+// kept, so workspaces that are gone do not leave their indexes behind for
+// ever; indexPruneMax bounds the files one write looks at
+// (filecache.Cache.Prune).
 const (
 	indexMaxAge   = 30 * 24 * time.Hour
 	indexPruneMax = 200
 )
-
-// pruneIndexes removes index files of the folder that have not been
-// written for indexMaxAge, so workspaces that are gone do not leave their
-// indexes behind for ever.
-func pruneIndexes(dir, keep string) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	cutoff := time.Now().Add(-indexMaxAge)
-	for i, e := range entries {
-		if i >= indexPruneMax {
-			return
-		}
-		p := filepath.Join(dir, e.Name())
-		if p == keep || !strings.HasSuffix(e.Name(), ".idx") {
-			continue
-		}
-		if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() && fi.ModTime().Before(cutoff) {
-			os.Remove(p)
-		}
-	}
-}

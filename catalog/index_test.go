@@ -589,7 +589,7 @@ func FuzzIndexFile(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	if st, err := readIndex(files[0]); err != nil || st.rest.finish(nil) == nil {
+	if st, err := readIndex(indexCache(filepath.Dir(files[0])), files[0]); err != nil || st.rest.finish(nil) == nil {
 		f.Fatalf("the index just written does not read back (%v)", err)
 	}
 	f.Add(data)
@@ -602,7 +602,7 @@ func FuzzIndexFile(f *testing.F) {
 		if err := os.WriteFile(p, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		st, err := readIndex(p)
+		st, err := readIndex(indexCache(filepath.Dir(p)), p)
 		if err != nil {
 			return
 		}
