@@ -91,13 +91,56 @@ func Scaffold(ctx context.Context, c *catalog.Catalog, opts *ScaffoldOptions) (*
 	if opts == nil {
 		opts = &ScaffoldOptions{}
 	}
-	name := skill.Normalize(opts.Name)
+	name, err := scaffoldName(opts.Name)
+	if err != nil {
+		return nil, err
+	}
+	fields, err := scaffoldFields(opts)
+	if err != nil {
+		return nil, err
+	}
+	notes := scaffoldNotes(c, fields)
+	rootPath, dir, path, err := scaffoldPlace(ctx, c, name, opts)
+	if err != nil {
+		return nil, err
+	}
+	src := ScaffoldSource(name, fields)
+	_, diags := skill.Parse(src, &skill.Options{Path: path, Flat: opts.Flat, Mode: c.Settings().Mode,
+		MaxDescriptionChars: c.Settings().MaxDescriptionChars})
+	for _, d := range diags {
+		if d.Code != diagcode.DescriptionLong {
+			return nil, fmt.Errorf("%w: the scaffold would not load cleanly: %s", ErrInvalid, d.Message)
+		}
+	}
+	if err := writeScaffold(rootPath, dir, path, opts.Flat, src); err != nil {
+		return nil, err
+	}
+	notes = append(notes, readersNote(c, rootPath))
+	out := &Scaffolded{Path: path, Name: name, Notes: notes}
+	if name != opts.Name {
+		out.Asked = opts.Name
+	}
+	return out, nil
+}
+
+// scaffoldName is the asked name normalised to kebab-case; ErrInvalid when
+// nothing is left of it or it is longer than the specification allows.
+func scaffoldName(asked string) (string, error) {
+	name := skill.Normalize(asked)
 	switch {
 	case name == "":
-		return nil, fmt.Errorf("%w name %q: it has no letter or digit", ErrInvalid, opts.Name)
+		return "", fmt.Errorf("%w name %q: it has no letter or digit", ErrInvalid, asked)
 	case !skill.ValidName(name):
-		return nil, fmt.Errorf("%w name %q: %d characters, over the specification's %d", ErrInvalid, name, utf8.RuneCountInString(name), spec.MaxNameChars)
+		return "", fmt.Errorf("%w name %q: %d characters, over the specification's %d", ErrInvalid, name, utf8.RuneCountInString(name), spec.MaxNameChars)
 	}
+	return name, nil
+}
+
+// scaffoldFields are the frontmatter values of opts as written: each on
+// one line, the triggers appended to the description as "Use when
+// TRIGGERS."; ErrInvalid when there is no description, a value is not
+// UTF-8 or the description is over the specification's length.
+func scaffoldFields(opts *ScaffoldOptions) (*ScaffoldOptions, error) {
 	desc := oneLine(opts.Description)
 	when := strings.TrimSpace(opts.WhenToUse)
 	if t := oneLine(opts.Triggers); t != "" && desc != "" {
@@ -115,12 +158,19 @@ func Scaffold(ctx context.Context, c *catalog.Catalog, opts *ScaffoldOptions) (*
 	case n > spec.MaxDescriptionChars:
 		return nil, fmt.Errorf("%w description: %d characters, over the specification's %d; shorten it and move detail into the body", ErrInvalid, n, spec.MaxDescriptionChars)
 	}
+	return &ScaffoldOptions{Description: desc, WhenToUse: when, License: license, AllowedTools: tools}, nil
+}
+
+// scaffoldNotes are the notes on fields before the skill is written: a
+// description the catalog cuts, a when-to-use field most hosts ignore.
+func scaffoldNotes(c *catalog.Catalog, fields *ScaffoldOptions) []string {
 	var notes []string
+	desc := fields.Description
 	if max := c.Settings().MaxDescriptionChars; max > 0 && utf8.RuneCountInString(desc) > max {
 		notes = append(notes, fmt.Sprintf("the description has %d characters; the catalog shows the first %d (maxDescriptionChars), and skillet lint reports description-long",
 			utf8.RuneCountInString(desc), max))
 	}
-	if when != "" {
+	if fields.WhenToUse != "" {
 		var ignore []string
 		for _, p := range profile.All() {
 			if !p.Native && !readsWhenToUse[p.Name] {
@@ -130,71 +180,73 @@ func Scaffold(ctx context.Context, c *catalog.Catalog, opts *ScaffoldOptions) (*
 		notes = append(notes, "when-to-use is not in the specification: "+strings.Join(ignore, ", ")+
 			" ignore it, and skillet lint --strict reports it as unknown-field; --triggers puts the same words into the description, which every host reads")
 	}
+	return notes
+}
 
+// scaffoldPlace chooses where skill name goes: the project folder root
+// (scaffoldRoot), the skill's folder dir in it and the file path (root/
+// name.md with Flat). ErrExists when a project skill of that name, the
+// folder or the flat file already exists; ErrInvalid for Flat under a
+// preset that does not read flat files.
+func scaffoldPlace(ctx context.Context, c *catalog.Catalog, name string, opts *ScaffoldOptions) (root, dir, path string, err error) {
 	l, err := c.List(ctx)
 	if err != nil {
-		return nil, err
+		return "", "", "", err
 	}
 	targets, err := scaffoldTargets(c, opts.Targets)
 	if err != nil {
-		return nil, err
+		return "", "", "", err
 	}
-	root, err := scaffoldRoot(c, l, targets)
+	r, err := scaffoldRoot(c, l, targets)
 	if err != nil {
-		return nil, err
+		return "", "", "", err
 	}
-	if opts.Flat && !root.Flat {
-		return nil, fmt.Errorf("%w: the preset %s does not read flat-form files; leave out --flat", ErrInvalid, c.Settings().Preset)
+	if opts.Flat && !r.Flat {
+		return "", "", "", fmt.Errorf("%w: the preset %s does not read flat-form files; leave out --flat", ErrInvalid, c.Settings().Preset)
 	}
 	for _, cd := range candidates(l) {
 		if cd.Skill != nil && !cd.Ignored && cd.Scope == string(catalog.ScopeProject) && cd.Skill.Name == name {
-			return nil, fmt.Errorf("the skill %q %w at %s", name, ErrExists, cd.Path)
+			return "", "", "", fmt.Errorf("the skill %q %w at %s", name, ErrExists, cd.Path)
 		}
 	}
-	dir, path := filepath.Join(root.Path, name), filepath.Join(root.Path, name, catalog.SkillFile)
+	dir, path = filepath.Join(r.Path, name), filepath.Join(r.Path, name, catalog.SkillFile)
 	if opts.Flat {
-		path = filepath.Join(root.Path, name+".md")
+		path = filepath.Join(r.Path, name+".md")
 	}
-	for _, p := range []string{dir, filepath.Join(root.Path, name+".md")} {
+	for _, p := range []string{dir, filepath.Join(r.Path, name+".md")} {
 		if _, err := os.Lstat(p); err == nil {
-			return nil, fmt.Errorf("%s %w", p, ErrExists)
+			return "", "", "", fmt.Errorf("%s %w", p, ErrExists)
 		}
 	}
+	return r.Path, dir, path, nil
+}
 
-	src := ScaffoldSource(name, &ScaffoldOptions{Description: desc, WhenToUse: when, License: license, AllowedTools: tools})
-	_, diags := skill.Parse(src, &skill.Options{Path: path, Flat: opts.Flat, Mode: c.Settings().Mode,
-		MaxDescriptionChars: c.Settings().MaxDescriptionChars})
-	for _, d := range diags {
-		if d.Code != diagcode.DescriptionLong {
-			return nil, fmt.Errorf("%w: the scaffold would not load cleanly: %s", ErrInvalid, d.Message)
-		}
+// writeScaffold creates root if missing, then the skill's folder dir
+// (unless flat) and the file path with src, neither of which may exist
+// (ErrExists); a folder made for a file that could not be written is
+// removed.
+func writeScaffold(root, dir, path string, flat bool, src []byte) error {
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return err
 	}
-	if err := os.MkdirAll(root.Path, 0o755); err != nil {
-		return nil, err
-	}
-	if !opts.Flat {
+	if !flat {
 		if err := os.Mkdir(dir, 0o755); err != nil {
 			if errors.Is(err, os.ErrExist) {
-				return nil, fmt.Errorf("%s %w", dir, ErrExists)
+				return fmt.Errorf("%s %w", dir, ErrExists)
 			}
-			return nil, err
+			return err
 		}
 	}
 	if err := writeNew(path, src); err != nil {
-		if !opts.Flat {
+		if !flat {
 			os.Remove(dir)
 		}
 		if errors.Is(err, os.ErrExist) {
-			return nil, fmt.Errorf("%s %w", path, ErrExists)
+			return fmt.Errorf("%s %w", path, ErrExists)
 		}
-		return nil, err
+		return err
 	}
-	notes = append(notes, readersNote(c, root.Path))
-	out := &Scaffolded{Path: path, Name: name, Notes: notes}
-	if name != opts.Name {
-		out.Asked = opts.Name
-	}
-	return out, nil
+	return nil
 }
 
 // writeNew creates path (it must not exist) with data.
