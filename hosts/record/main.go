@@ -100,33 +100,30 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// run runs the agents named (all when nil) on the workspaces chosen
+// (selectWorkspaces), jobs cells at a time, each runs times: with record,
+// it writes each cell's recording; without, it compares each with the
+// recording on disk and fails when one differs. raw, when set, keeps the
+// agents' raw output there.
 func run(record bool, hostNames, wsNames []string, generate string, runs, jobs int, timeout time.Duration, raw, dir string) error {
 	bin := os.Getenv("SKILLET_HOSTS_BIN")
 	if bin == "" {
 		return fmt.Errorf("SKILLET_HOSTS_BIN is not set: run hosts/record.sh, which installs the agents and sets it")
 	}
-	corpus := testcorpus.Find()
 	wss, recDir, err := selectWorkspaces(dir, wsNames, generate)
 	if err != nil {
 		return err
 	}
-	var hs []*host
-	for _, h := range hosts {
-		if hostNames == nil || contains(hostNames, h.name) {
-			hs = append(hs, h)
-		}
-	}
-	for _, n := range hostNames {
-		if hostByName(n) == nil {
-			return fmt.Errorf("unknown host %q", n)
-		}
+	hs, err := selectHosts(hostNames)
+	if err != nil {
+		return err
 	}
 	srv, err := startCapture()
 	if err != nil {
 		return err
 	}
 	defer srv.close()
-	env := &runEnv{bin: bin, corpus: corpus, srv: srv, raw: raw, timeout: timeout,
+	env := &runEnv{bin: bin, corpus: testcorpus.Find(), srv: srv, raw: raw, timeout: timeout,
 		compileCache: filepath.Join(filepath.Dir(filepath.Dir(bin)), ".node-compile-cache")}
 
 	ctx := context.Background()
@@ -139,64 +136,11 @@ func run(record bool, hostNames, wsNames []string, generate string, runs, jobs i
 			return err
 		}
 	}
-
-	type cell struct {
-		h  *host
-		ws *hostws.Workspace
-	}
-	var cells []cell
-	for _, h := range hs {
-		if h.ver == "" {
-			continue
-		}
-		for _, w := range wss {
-			if w.ForHost(h.name) {
-				cells = append(cells, cell{h, w})
-			}
-		}
-	}
-	results := make([]*hostws.Recording, len(cells))
-	errs := make([]error, len(cells))
-	sem := make(chan struct{}, max(jobs, 1))
-	var wg sync.WaitGroup
-	for i, c := range cells {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			results[i], errs[i] = c.h.record(ctx, env, c.ws, runs)
-			if record && errs[i] == nil {
-				// Written at once, so that a long run keeps what it has.
-				errs[i] = writeRecording(filepath.Join(recDir, c.h.name, c.ws.Name+".json"), results[i])
-			}
-			fmt.Fprintf(os.Stderr, ".")
-		}()
-	}
-	wg.Wait()
-	fmt.Fprintln(os.Stderr)
-
+	cells := cellsOf(hs, wss)
+	results, errs := recordCells(ctx, env, cells, runs, jobs, record, recDir)
 	diffs := 0
 	for i, c := range cells {
-		name := c.h.name + "/" + c.ws.Name
-		if errs[i] != nil {
-			fmt.Fprintf(os.Stderr, "%s: %v\n", name, errs[i])
-			diffs++
-			continue
-		}
-		r := results[i]
-		file := filepath.Join(recDir, c.h.name, c.ws.Name+".json")
-		if record {
-			continue
-		}
-		old, err := hostws.ReadRecording(file)
-		if err != nil {
-			fmt.Printf("%s: no recording to compare with (%v)\n", name, err)
-			diffs++
-			continue
-		}
-		if d := compareRecordings(old, r); d != "" {
-			fmt.Printf("%s: differs from the recording:\n%s", name, d)
+		if !c.checked(results[i], errs[i], record, recDir) {
 			diffs++
 		}
 	}
@@ -209,6 +153,102 @@ func run(record bool, hostNames, wsNames []string, generate string, runs, jobs i
 		return fmt.Errorf("%d cells failed or differ", diffs)
 	}
 	return nil
+}
+
+// selectHosts returns the hosts named, in the order of hosts (all of them
+// when names is nil); an unknown name is an error.
+func selectHosts(names []string) ([]*host, error) {
+	for _, n := range names {
+		if hostByName(n) == nil {
+			return nil, fmt.Errorf("unknown host %q", n)
+		}
+	}
+	var hs []*host
+	for _, h := range hosts {
+		if names == nil || contains(names, h.name) {
+			hs = append(hs, h)
+		}
+	}
+	return hs, nil
+}
+
+// cell is one agent on one workspace.
+type cell struct {
+	h  *host
+	ws *hostws.Workspace
+}
+
+// cellsOf pairs every host that can run (prepare found its version) with
+// every workspace made for it.
+func cellsOf(hs []*host, wss []*hostws.Workspace) []cell {
+	var cells []cell
+	for _, h := range hs {
+		if h.ver == "" {
+			continue
+		}
+		for _, w := range wss {
+			if w.ForHost(h.name) {
+				cells = append(cells, cell{h, w})
+			}
+		}
+	}
+	return cells
+}
+
+// recordCells runs every cell, jobs at a time, and returns each one's
+// recording or error, in cells' order; with record, each recording is
+// written to recDir as soon as it is made, so that a long run keeps what
+// it has. It prints a dot a cell on stderr.
+func recordCells(ctx context.Context, env *runEnv, cells []cell, runs, jobs int, record bool, recDir string) ([]*hostws.Recording, []error) {
+	results := make([]*hostws.Recording, len(cells))
+	errs := make([]error, len(cells))
+	sem := make(chan struct{}, max(jobs, 1))
+	var wg sync.WaitGroup
+	for i, c := range cells {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			results[i], errs[i] = c.h.record(ctx, env, c.ws, runs)
+			if record && errs[i] == nil {
+				errs[i] = writeRecording(c.file(recDir), results[i])
+			}
+			fmt.Fprintf(os.Stderr, ".")
+		}()
+	}
+	wg.Wait()
+	fmt.Fprintln(os.Stderr)
+	return results, errs
+}
+
+// file is the cell's recording in recDir: AGENT/WORKSPACE.json.
+func (c cell) file(recDir string) string {
+	return filepath.Join(recDir, c.h.name, c.ws.Name+".json")
+}
+
+// checked reports whether the cell's run succeeded and, unless record,
+// gave what its recording in recDir says; it prints why not (a run's error
+// on stderr, a missing recording or the difference on stdout).
+func (c cell) checked(r *hostws.Recording, err error, record bool, recDir string) bool {
+	name := c.h.name + "/" + c.ws.Name
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+		return false
+	}
+	if record {
+		return true
+	}
+	old, err := hostws.ReadRecording(c.file(recDir))
+	if err != nil {
+		fmt.Printf("%s: no recording to compare with (%v)\n", name, err)
+		return false
+	}
+	if d := compareRecordings(old, r); d != "" {
+		fmt.Printf("%s: differs from the recording:\n%s", name, d)
+		return false
+	}
+	return true
 }
 
 // prepare asks h's version (h.ver) and, for a host whose built-ins are
@@ -309,71 +349,94 @@ func recordFromRaw(raw string, hostNames, wsNames []string, dir string) error {
 		if err != nil {
 			return err
 		}
-		agent := h.command[0]
-		var baseline []entry
-		if h.builtinsByBaseline {
-			data, err := os.ReadFile(filepath.Join(raw, agent, "baseline", "run0-"+h.raw))
-			if err != nil {
-				return fmt.Errorf("%s: no baseline: %w", h.name, err)
-			}
-			if baseline, err = h.parse(data); err != nil {
-				return err
-			}
+		baseline, err := h.rawBaseline(raw)
+		if err != nil {
+			return err
 		}
 		for _, ws := range wss {
 			if (wsNames != nil && !contains(wsNames, ws.Name)) || !ws.ForHost(h.name) {
 				continue
 			}
-			r := &hostws.Recording{Host: h.name, Version: ver, Command: h.command, Workspace: ws.Name, Notes: h.notes}
-			builtin := map[string]bool{}
-			for n := 1; ; n++ {
-				data, err := os.ReadFile(filepath.Join(raw, agent, ws.Name, fmt.Sprintf("run%d-%s", n, h.raw)))
-				if err != nil || len(data) == 0 {
-					break
-				}
-				es, err := h.parse(data)
-				if err != nil {
-					fmt.Fprintf(os.Stderr, "%s/%s run %d: %v\n", h.name, ws.Name, n, err)
-					break
-				}
-				left := append([]entry(nil), baseline...)
-				o := hostws.Observation{Skills: []hostws.Skill{}}
-				for _, e := range es {
-					for j, b := range left {
-						if b.Name == e.Name && b.Description == e.Description {
-							e.Builtin = true
-							left = append(left[:j], left[j+1:]...)
-							break
-						}
-					}
-					if e.Builtin {
-						builtin[e.Name] = true
-						continue
-					}
-					p := ""
-					if m := sandboxInPath.FindStringIndex(e.Path); m != nil {
-						p = e.Path[m[1]:]
-					}
-					o.Skills = append(o.Skills, hostws.Skill{Name: e.Name, Description: e.Description, Path: p})
-				}
-				r.Observed = append(r.Observed, o)
-				r.Runs = n
-			}
+			r := h.recordingFromRaw(raw, ws, ver, baseline)
 			if r.Runs < 3 {
 				fmt.Fprintf(os.Stderr, "%s/%s: %d complete runs in %s, not recorded\n", h.name, ws.Name, r.Runs, raw)
 				continue
 			}
-			mergeOrders(r)
-			for b := range builtin {
-				r.Builtin = append(r.Builtin, b)
-			}
-			sort.Strings(r.Builtin)
 			if err := writeRecording(filepath.Join(dir, "recordings", h.name, ws.Name+".json"), r); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// rawBaseline is what h listed on the empty workspace in the raw output
+// RAW/AGENT/baseline/run0-FILE, for a host whose built-ins are found by a
+// baseline (nil for any other).
+func (h *host) rawBaseline(raw string) ([]entry, error) {
+	if !h.builtinsByBaseline {
+		return nil, nil
+	}
+	data, err := os.ReadFile(filepath.Join(raw, h.command[0], "baseline", "run0-"+h.raw))
+	if err != nil {
+		return nil, fmt.Errorf("%s: no baseline: %w", h.name, err)
+	}
+	return h.parse(data)
+}
+
+// recordingFromRaw is h's recording of ws (version ver) from the runs of
+// the raw output RAW/AGENT/WORKSPACE/runN-FILE, N from 1 up to the first
+// missing, empty or unreadable one (Runs says how many were read): each
+// run's skills less those of the baseline, which are the built-ins.
+func (h *host) recordingFromRaw(raw string, ws *hostws.Workspace, ver string, baseline []entry) *hostws.Recording {
+	r := &hostws.Recording{Host: h.name, Version: ver, Command: h.command, Workspace: ws.Name, Notes: h.notes}
+	builtin := map[string]bool{}
+	for n := 1; ; n++ {
+		data, err := os.ReadFile(filepath.Join(raw, h.command[0], ws.Name, fmt.Sprintf("run%d-%s", n, h.raw)))
+		if err != nil || len(data) == 0 {
+			break
+		}
+		es, err := h.parse(data)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s/%s run %d: %v\n", h.name, ws.Name, n, err)
+			break
+		}
+		r.Observed = append(r.Observed, observation(es, baseline, builtin))
+		r.Runs = n
+	}
+	mergeOrders(r)
+	for b := range builtin {
+		r.Builtin = append(r.Builtin, b)
+	}
+	sort.Strings(r.Builtin)
+	return r
+}
+
+// observation is what one run listed, es, less one entry for each of the
+// baseline's (the same name and description), whose names go into builtin;
+// paths are taken relative to the sandbox root.
+func observation(es, baseline []entry, builtin map[string]bool) hostws.Observation {
+	left := append([]entry(nil), baseline...)
+	o := hostws.Observation{Skills: []hostws.Skill{}}
+	for _, e := range es {
+		for j, b := range left {
+			if b.Name == e.Name && b.Description == e.Description {
+				e.Builtin = true
+				left = append(left[:j], left[j+1:]...)
+				break
+			}
+		}
+		if e.Builtin {
+			builtin[e.Name] = true
+			continue
+		}
+		p := ""
+		if m := sandboxInPath.FindStringIndex(e.Path); m != nil {
+			p = e.Path[m[1]:]
+		}
+		o.Skills = append(o.Skills, hostws.Skill{Name: e.Name, Description: e.Description, Path: p})
+	}
+	return o
 }
 
 // sandboxInPath finds the sandbox root's last element ("sb", padded with
