@@ -265,26 +265,13 @@ func splitKey(line string, at int) (key, rest string, ok bool) {
 func (fp *fastParser) nested(keyLine string, colon int) (*yamlx.Node, bool) {
 	nullCol := column(keyLine, colon) + 1
 	keyLineNo := fp.line
-	// Find the first non-blank line below.
 	save, saveLine := fp.pos, fp.line
-	var first string
-	found := false
-	for {
-		l, more := fp.peek()
-		if !more {
-			break
-		}
-		if !blankLine(l) {
-			first, found = l, true
-			break
-		}
-		fp.nextLine()
-	}
+	first, found := fp.skipBlankLines()
 	ind := 0
 	if found {
 		ind = indentLen(first)
 	}
-	seq := found && len(first) > ind+1 && first[ind] == '-' && first[ind+1] == ' '
+	seq := found && isSeqItem(first, ind)
 	if !found || (ind == 0 && !seq) {
 		// Nothing nested: the value is null, and the blank lines are
 		// read again by the caller.
@@ -303,7 +290,7 @@ func (fp *fastParser) nested(keyLine string, colon int) (*yamlx.Node, bool) {
 			continue
 		}
 		li := indentLen(l)
-		if seq && ind == 0 && !(len(l) > 1 && l[0] == '-' && l[1] == ' ') {
+		if seq && ind == 0 && !isSeqItem(l, 0) {
 			break // a sequence at the key's own indent ends at the next key
 		}
 		if li != ind {
@@ -313,59 +300,100 @@ func (fp *fastParser) nested(keyLine string, colon int) (*yamlx.Node, bool) {
 			return nil, false // deeper nesting or a ragged indent
 		}
 		fp.nextLine()
+		var ok bool
 		if seq {
-			if len(l) < ind+2 || l[ind] != '-' || l[ind+1] != ' ' {
-				return nil, false
-			}
-			if coll == nil {
-				if coll = fp.node(yamlx.SequenceNode, 0, "!!seq", "", fp.line, ind+1); coll == nil {
-					return nil, false
-				}
-			}
-			off := ind + 2
-			for off < len(l) && l[off] == ' ' {
-				off++
-			}
-			if off == len(l) {
-				return nil, false // "- " with no value
-			}
-			v, ok := fp.inline(l, off)
-			if !ok || v == nil {
-				return nil, false
-			}
-			fp.stack = append(fp.stack, v)
-			continue
+			coll, ok = fp.seqItem(coll, l, ind)
+		} else {
+			coll, ok = fp.mapEntry(coll, l, ind)
 		}
-		key, rest, ok := splitKey(l, ind)
 		if !ok {
 			return nil, false
 		}
-		if coll == nil {
-			if coll = fp.node(yamlx.MappingNode, 0, "!!map", "", fp.line, ind+1); coll == nil {
-				return nil, false
-			}
-		}
-		k := fp.node(yamlx.ScalarNode, 0, "", key, fp.line, ind+1)
-		if k == nil {
-			return nil, false
-		}
-		fp.stack = append(fp.stack, k)
-		var v *yamlx.Node
-		if blankLine(rest) {
-			// A nested key with nothing after it: null, unless
-			// something deeper follows (declined above on the next line).
-			v = fp.node(yamlx.ScalarNode, 0, "!!null", "", fp.line, column(l, ind+len(key))+1)
-		} else {
-			v, ok = fp.inline(l, len(l)-len(rest))
-		}
-		if !ok || v == nil {
-			return nil, false
-		}
-		fp.stack = append(fp.stack, v)
 	}
 	if coll == nil || !fp.close(coll, mark) {
 		return nil, false
 	}
+	return coll, true
+}
+
+// skipBlankLines moves past blank lines and returns the first line that is
+// not blank, without reading it (found is false at the end of the
+// frontmatter).
+func (fp *fastParser) skipBlankLines() (first string, found bool) {
+	for {
+		l, more := fp.peek()
+		if !more {
+			return "", false
+		}
+		if !blankLine(l) {
+			return l, true
+		}
+		fp.nextLine()
+	}
+}
+
+// isSeqItem reports whether line holds "- " at byte ind.
+func isSeqItem(line string, ind int) bool {
+	return len(line) > ind+1 && line[ind] == '-' && line[ind+1] == ' '
+}
+
+// seqItem reads line l, "- VALUE" indented by ind, as the next item of the
+// block sequence coll (made at the first item; nil before), pushing the
+// value on the stack. It declines an item with no value or with a value
+// that is not one line.
+func (fp *fastParser) seqItem(coll *yamlx.Node, l string, ind int) (*yamlx.Node, bool) {
+	if !isSeqItem(l, ind) {
+		return nil, false
+	}
+	if coll == nil {
+		if coll = fp.node(yamlx.SequenceNode, 0, "!!seq", "", fp.line, ind+1); coll == nil {
+			return nil, false
+		}
+	}
+	off := ind + 2
+	for off < len(l) && l[off] == ' ' {
+		off++
+	}
+	if off == len(l) {
+		return nil, false // "- " with no value
+	}
+	v, ok := fp.inline(l, off)
+	if !ok || v == nil {
+		return nil, false
+	}
+	fp.stack = append(fp.stack, v)
+	return coll, true
+}
+
+// mapEntry reads line l, "key: VALUE" indented by ind, as the next entry
+// of the block mapping coll (made at the first entry; nil before), pushing
+// the key and the value on the stack. A key with nothing after it is null
+// (something deeper below it is declined by nested on the next line).
+func (fp *fastParser) mapEntry(coll *yamlx.Node, l string, ind int) (*yamlx.Node, bool) {
+	key, rest, ok := splitKey(l, ind)
+	if !ok {
+		return nil, false
+	}
+	if coll == nil {
+		if coll = fp.node(yamlx.MappingNode, 0, "!!map", "", fp.line, ind+1); coll == nil {
+			return nil, false
+		}
+	}
+	k := fp.node(yamlx.ScalarNode, 0, "", key, fp.line, ind+1)
+	if k == nil {
+		return nil, false
+	}
+	fp.stack = append(fp.stack, k)
+	var v *yamlx.Node
+	if blankLine(rest) {
+		v = fp.node(yamlx.ScalarNode, 0, "!!null", "", fp.line, column(l, ind+len(key))+1)
+	} else {
+		v, ok = fp.inline(l, len(l)-len(rest))
+	}
+	if !ok || v == nil {
+		return nil, false
+	}
+	fp.stack = append(fp.stack, v)
 	return coll, true
 }
 
