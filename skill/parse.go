@@ -580,49 +580,17 @@ func normalizeNewlines(b []byte) string {
 // frontmatter written without its fences and is skipped too. When the body
 // has no prose it falls back to the first heading's text.
 func firstProseLine(body []byte, unfenced bool) string {
-	var lines []string
-	for i := 0; i < len(body) && len(lines) < maxProseLines; {
-		raw, next := nextLine(body, i)
-		i = next
-		lines = append(lines, string(raw))
-	}
+	lines := proseLines(body)
 	from := 0
 	if unfenced {
 		from = skipUnfencedKeys(lines)
 	}
-	fenceMark := "" // the marker that closes the open block
-	inComment := false
+	var hidden hiddenBlocks
 	heading := ""
 	skipped := "" // the first line proseLine passed over
 	for k := from; k < len(lines); k++ {
-		line := strings.TrimSpace(lines[k])
-		if fenceMark != "" {
-			if closesFence(line, fenceMark) {
-				fenceMark = ""
-			}
-			continue
-		}
-		if inComment {
-			_, after, ok := strings.Cut(line, "-->")
-			if !ok {
-				continue
-			}
-			inComment = false
-			line = strings.TrimSpace(after)
-		}
-		if strings.HasPrefix(line, "<!--") {
-			_, after, ok := strings.Cut(line[4:], "-->")
-			if !ok {
-				inComment = true
-				continue
-			}
-			line = strings.TrimSpace(after)
-		}
+		line := hidden.visible(strings.TrimSpace(lines[k]))
 		if line == "" {
-			continue
-		}
-		if m := openFence(line); m != "" {
-			fenceMark = m
 			continue
 		}
 		switch {
@@ -661,6 +629,61 @@ func firstProseLine(body []byte, unfenced bool) string {
 		return skipped
 	}
 	return plainText(heading)
+}
+
+// proseLines are the first maxProseLines lines of body, without their line
+// endings.
+func proseLines(body []byte) []string {
+	var lines []string
+	for i := 0; i < len(body) && len(lines) < maxProseLines; {
+		raw, next := nextLine(body, i)
+		i = next
+		lines = append(lines, string(raw))
+	}
+	return lines
+}
+
+// hiddenBlocks follows, line by line, the code fence (or docstring quote)
+// or HTML comment a body is in, whose text is no prose.
+type hiddenBlocks struct {
+	fenceMark string // the marker that closes the open block; "" outside one
+	inComment bool
+}
+
+// visible returns what of the trimmed line is outside fenced blocks and
+// HTML comments ("" for nothing), and notes a block or comment it opens or
+// closes.
+func (h *hiddenBlocks) visible(line string) string {
+	if h.fenceMark != "" {
+		if closesFence(line, h.fenceMark) {
+			h.fenceMark = ""
+		}
+		return ""
+	}
+	if h.inComment {
+		_, after, ok := strings.Cut(line, "-->")
+		if !ok {
+			return ""
+		}
+		h.inComment = false
+		line = strings.TrimSpace(after)
+	}
+	if strings.HasPrefix(line, "<!--") {
+		_, after, ok := strings.Cut(line[4:], "-->")
+		if !ok {
+			h.inComment = true
+			return ""
+		}
+		line = strings.TrimSpace(after)
+	}
+	if line == "" {
+		return ""
+	}
+	if m := openFence(line); m != "" {
+		h.fenceMark = m
+		return ""
+	}
+	return line
 }
 
 // nextNonBlank returns the first non-blank line after lines[k], trimmed
