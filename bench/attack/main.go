@@ -9,7 +9,7 @@
 //	go run ./bench/attack -bin /tmp/skillet -recipe slow-reader
 //
 // Recipes: slow-reader, stalled-bodies, idle-conns, sessions, query64k,
-// link-farm, constant-writes, stream-lockout, idle-flood, oversize-uri,
+// link-farm, constant-writes, stream-lockout, team-lockout, idle-flood, oversize-uri,
 // oversize-id, batch, cache-owner, big-readers(-stateful),
 // churn(-fits)(-stateful). A watchdog kills the server past -max-rss.
 package main
@@ -18,6 +18,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -41,11 +43,12 @@ import (
 
 var (
 	bin      = flag.String("bin", "skillet", "the skillet binary to attack")
-	recipe   = flag.String("recipe", "", "the attack: slow-reader, stalled-bodies, idle-conns, sessions, query64k, link-farm, constant-writes, stream-lockout, idle-flood, oversize-uri, oversize-id, batch, cache-owner, big-readers, big-readers-stateful, churn, churn-stateful, churn-fits, churn-fits-stateful")
+	recipe   = flag.String("recipe", "", "the attack: slow-reader, stalled-bodies, idle-conns, sessions, query64k, link-farm, constant-writes, stream-lockout, team-lockout, idle-flood, oversize-uri, oversize-id, batch, cache-owner, big-readers, big-readers-stateful, churn, churn-stateful, churn-fits, churn-fits-stateful")
 	duration = flag.Duration("duration", 10*time.Second, "how long the attack and the probe run (at most 2m)")
 	corpus   = flag.String("corpus", "../shared/corpus", "the corpus of published skills (copied, never written)")
 	count    = flag.Int("n", 0, "the recipe's count (0: its default; each recipe has a maximum)")
 	logFile  = flag.String("log", "", "write the server's log to this file")
+	shared   = flag.Bool("team-shared", false, "team-lockout: the team shares one token, as before per-token bounds (the bound is then expected to break)")
 	maxRSS   = flag.Float64("max-rss", 2048, "kill the server once its resident set passes this many MiB (a watchdog; the run then fails)")
 )
 
@@ -116,6 +119,10 @@ type recipeDef struct {
 	bound     bool
 	maxFails  int
 	maxRSSMiB float64
+	// team: the server reads a token file of teamTokens tokens; the probe
+	// sends the first, the attacker the second, and both come from
+	// 127.0.0.1, as a team behind one Ingress does.
+	team bool
 	// cacheOwner: the server's persistent index is in a folder another
 	// user owns (uid 65534, mode 0777); the bound then also asks for the
 	// index-untrusted warning in the log and the index file untouched.
@@ -142,6 +149,7 @@ var recipes = map[string]recipeDef{
 	"churn-fits":           {n: 1000, max: 1000, unit: "rounds rewriting 112 MiB of files", setup: churnSetup(churnHalf), attack: churn(churnHalf), bound: true, maxFails: 0, maxRSSMiB: budgetBound},
 	"churn-fits-stateful":  {n: 1000, max: 1000, unit: "rounds rewriting 112 MiB of files", stateful: true, setup: churnSetup(churnHalf), attack: churn(churnHalf), bound: true, maxFails: 0, maxRSSMiB: budgetBound},
 	"stream-lockout":       {n: 600, max: 4000, unit: "sessions with an open stream, from 127.0.0.2", stateful: true, attack: streamLockout, bound: true, maxFails: 0, maxRSSMiB: 128},
+	"team-lockout":         {n: 600, max: 4000, unit: "sessions with an open stream, from the probe's address with another member's token", stateful: true, team: true, attack: teamLockout, bound: true, maxFails: 0, maxRSSMiB: 128},
 }
 
 // budgetBound is the bound of the memory-budget recipes: the default
@@ -158,8 +166,25 @@ var attackerAddr = &net.TCPAddr{IP: net.IPv4(127, 0, 0, 2)}
 // opening its notification stream on a connection of its own and holding
 // it; before per-client bounds, 512 such streams took every connection.
 func streamLockout(ctx context.Context, a *env) error {
-	d := &net.Dialer{LocalAddr: attackerAddr, Timeout: 5 * time.Second}
-	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: 4}}
+	return lockout(ctx, a, &net.Dialer{LocalAddr: attackerAddr, Timeout: 5 * time.Second}, "")
+}
+
+// teamLockout: streamLockout by one member of a team (the second token)
+// from the address the probe (the first token) comes from, as every
+// member does behind an Ingress; before per-token bounds, the two shared
+// one client's slots.
+func teamLockout(ctx context.Context, a *env) error {
+	return lockout(ctx, a, &net.Dialer{Timeout: 5 * time.Second}, a.tokens[1])
+}
+
+// lockout opens a.n stateful sessions through d, sending token when set,
+// each holding its notification stream on a connection of its own.
+func lockout(ctx context.Context, a *env, d *net.Dialer, token string) error {
+	client := &http.Client{Timeout: 5 * time.Second, Transport: bearer(&http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: 4}, token)}
+	auth := ""
+	if token != "" {
+		auth = "Authorization: Bearer " + token + "\r\n"
+	}
 	var conns []net.Conn
 	defer func() {
 		for _, c := range conns {
@@ -179,7 +204,7 @@ func streamLockout(ctx context.Context, a *env) error {
 			continue
 		}
 		conns = append(conns, c)
-		fmt.Fprintf(c, "GET /mcp HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\nMcp-Session-Id: %s\r\n\r\n", a.host, id)
+		fmt.Fprintf(c, "GET /mcp HTTP/1.1\r\nHost: %s\r\nAccept: text/event-stream\r\n%sMcp-Session-Id: %s\r\n\r\n", a.host, auth, id)
 	}
 	<-ctx.Done()
 	return nil
@@ -273,6 +298,55 @@ type env struct {
 	ws, endpoint, host string
 	n                  int
 	stateful           bool
+	// tokens are the team's, for a team recipe: the probe sends the first.
+	tokens []string
+}
+
+// bearer returns rt sending Authorization: Bearer token with every
+// request; with no token, rt itself.
+func bearer(rt http.RoundTripper, token string) http.RoundTripper {
+	if token == "" {
+		return rt
+	}
+	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		req = req.Clone(req.Context())
+		req.Header.Set("Authorization", "Bearer "+token)
+		return rt.RoundTrip(req)
+	})
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
+
+// teamTokens is how many tokens a team recipe's token file holds.
+const teamTokens = 8
+
+// writeTeamTokens writes a token file of teamTokens random tokens, one a
+// line (mode 0600, as the server asks), in ws and returns its path and
+// the tokens.
+// With -team-shared the file holds one token, which every member sends.
+func writeTeamTokens(ws string) (string, []string, error) {
+	tokens := make([]string, teamTokens)
+	var b strings.Builder
+	for i := range tokens {
+		if *shared && i > 0 {
+			tokens[i] = tokens[0]
+			continue
+		}
+		var raw [32]byte
+		if _, err := rand.Read(raw[:]); err != nil {
+			return "", nil, err
+		}
+		tokens[i] = hex.EncodeToString(raw[:])
+		if *shared {
+			b.WriteString(tokens[i] + "\n") // a file of one token, as servers before token files read
+			continue
+		}
+		fmt.Fprintf(&b, "# member %d\n%s\n", i+1, tokens[i])
+	}
+	p := filepath.Join(ws, "tokens")
+	return p, tokens, os.WriteFile(p, []byte(b.String()), 0o600)
 }
 
 func run(r recipeDef) error {
@@ -299,6 +373,14 @@ func run(r recipeDef) error {
 	if r.stateful {
 		args = append(args, "--stateful")
 	}
+	var tokens []string
+	if r.team {
+		var file string
+		if file, tokens, err = writeTeamTokens(ws); err != nil {
+			return err
+		}
+		args = append(args, "--auth-token-file", file)
+	}
 	var idx string
 	var idxStat os.FileInfo
 	if r.cacheOwner {
@@ -319,7 +401,7 @@ func run(r recipeDef) error {
 		return err
 	}
 	startup := time.Since(start)
-	a := &env{ws: ws, endpoint: endpoint, host: strings.TrimSuffix(strings.TrimPrefix(endpoint, "http://"), "/mcp"), n: *count, stateful: r.stateful}
+	a := &env{ws: ws, endpoint: endpoint, host: strings.TrimSuffix(strings.TrimPrefix(endpoint, "http://"), "/mcp"), n: *count, stateful: r.stateful, tokens: tokens}
 	cpu0 := cpuTime(cmd.Process.Pid)
 	startRSS := peakRSS(cmd.Process.Pid)
 
@@ -417,7 +499,9 @@ var serverLog io.Writer
 
 func waitURL(r io.Reader, limit time.Duration) (string, error) {
 	found := make(chan string, 1)
+	exited := make(chan struct{})
 	go func() {
+		defer close(exited)
 		sc := bufio.NewScanner(r)
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
 		sent := false
@@ -437,6 +521,13 @@ func waitURL(r io.Reader, limit time.Duration) (string, error) {
 	select {
 	case u := <-found:
 		return u, nil
+	case <-exited:
+		select {
+		case u := <-found:
+			return u, nil
+		default:
+			return "", errors.New("the server exited before printing its URL (see -log)")
+		}
 	case <-time.After(limit):
 		return "", errors.New("the server did not start")
 	}
@@ -464,6 +555,9 @@ var stampRE = regexp.MustCompile(`stamp: (\d+)`)
 // while the attack rewrites the probe skill) and the failures.
 func probe(ctx context.Context, a *env) (lat, stale []float64, fails int) {
 	client := &http.Client{Timeout: 5 * time.Second}
+	if len(a.tokens) > 0 {
+		client.Transport = bearer(http.DefaultTransport, a.tokens[0])
+	}
 	session := ""
 	if a.stateful {
 		for session == "" && ctx.Err() == nil {

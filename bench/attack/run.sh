@@ -5,9 +5,9 @@
 set -eu
 a=$1 b=$2 rounds=${3:-1}
 go build -o /tmp/skillet-attack ./bench/attack
-for recipe in slow-reader stalled-bodies idle-conns sessions query64k link-farm constant-writes stream-lockout idle-flood oversize-uri oversize-id batch cache-owner big-readers big-readers-stateful churn churn-stateful churn-fits churn-fits-stateful; do
+for recipe in slow-reader stalled-bodies idle-conns sessions query64k link-farm constant-writes stream-lockout team-lockout idle-flood oversize-uri oversize-id batch cache-owner big-readers big-readers-stateful churn churn-stateful churn-fits churn-fits-stateful; do
 	d=10s
-	case $recipe in slow-reader|constant-writes) d=20s ;; sessions) d=60s ;; stream-lockout|big-readers*|churn*) d=15s ;; esac
+	case $recipe in slow-reader|constant-writes) d=20s ;; sessions) d=60s ;; stream-lockout|team-lockout|big-readers*|churn*) d=15s ;; esac
 	i=0
 	while [ "$i" -lt "$rounds" ]; do
 		# Exit 3: the run broke the recipe's bound (printed); go on.
