@@ -466,42 +466,14 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: serveload -url http://HOST:PORT/mcp [-clients N] [-duration D] [-pid PID] [-record FILE | -pool FILE [-static-url URL -static-pid PID -rounds N]]")
 		os.Exit(2)
 	}
-	if err := checkFlags(*url, *clients, *duration); err != nil {
+	if err := checkAllFlags(); err != nil {
 		fail(2, err)
-	}
-	if *staticURL != "" {
-		if err := checkURL(*staticURL); err != nil {
-			fail(2, err)
-		}
-		if *poolFile == "" {
-			fail(2, errors.New("-static-url needs -pool: the static server answers the recorded bytes"))
-		}
-	}
-	if *rounds < 1 || *rounds > maxRounds {
-		fail(2, fmt.Errorf("-rounds %d: give 1 to %d", *rounds, maxRounds))
 	}
 	methods := strings.Split(*ops, ",")
 	tr := &http.Transport{MaxIdleConns: *clients * 2, MaxIdleConnsPerHost: *clients * 2}
-	setup := &http.Client{Transport: tr, Timeout: time.Minute}
-	var p pool
-	var err error
-	if *poolFile != "" {
-		f, err := os.Open(*poolFile)
-		if err != nil {
-			fail(1, err)
-		}
-		p, err = readPool(f)
-		f.Close()
-		if err != nil {
-			fail(1, fmt.Errorf("%s: %w", *poolFile, err))
-		}
-	} else {
-		if p, err = discover(setup, *url); err != nil {
-			fail(1, fmt.Errorf("discovering the skills: %w", err))
-		}
-		if err := p.answer(setup, *url); err != nil {
-			fail(1, fmt.Errorf("recording the answers: %w", err))
-		}
+	p, err := loadPool(&http.Client{Transport: tr, Timeout: time.Minute})
+	if err != nil {
+		fail(1, err)
 	}
 	if *record != "" {
 		if err := p.write(*record); err != nil {
@@ -518,24 +490,85 @@ func main() {
 	}
 	fmt.Printf("target: %s, %d files, %d skills; ops %s; %d clients, %s per phase, %d round(s)\n",
 		*url, len(p["resources/read"]), len(p["tools/call"]), *ops, *clients, *duration, *rounds)
-	check := *poolFile != ""
+	var failed int
 	if *staticURL == "" {
-		var phases []phase
-		for range *rounds {
-			phases = append(phases, load(tr, *url, p, methods, *clients, *duration, check, *pid))
-		}
-		nf := report(methods, phases)
-		if *pid > 0 {
-			printCPU("server", phases)
-			if hwm, rss := procMem(*pid); hwm != "" {
-				fmt.Printf("server memory: peak %s (VmHWM), now %s (VmRSS)\n", hwm, rss)
-			}
-		}
-		if nf > 0 {
-			os.Exit(1)
-		}
-		return
+		failed = loadAlone(tr, p, methods)
+	} else {
+		failed = loadBesideStatic(tr, p, methods)
 	}
+	if failed > 0 {
+		os.Exit(1)
+	}
+}
+
+// checkAllFlags checks the flags beside -url: the load's, -static-url
+// (which needs -pool) and -rounds.
+func checkAllFlags() error {
+	if err := checkFlags(*url, *clients, *duration); err != nil {
+		return err
+	}
+	if *staticURL != "" {
+		if err := checkURL(*staticURL); err != nil {
+			return err
+		}
+		if *poolFile == "" {
+			return errors.New("-static-url needs -pool: the static server answers the recorded bytes")
+		}
+	}
+	if *rounds < 1 || *rounds > maxRounds {
+		return fmt.Errorf("-rounds %d: give 1 to %d", *rounds, maxRounds)
+	}
+	return nil
+}
+
+// loadPool returns the requests to send: those of the -pool file, or those
+// discovered on the server at -url with the answers it gives now.
+func loadPool(setup *http.Client) (pool, error) {
+	if *poolFile != "" {
+		f, err := os.Open(*poolFile)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		p, err := readPool(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", *poolFile, err)
+		}
+		return p, nil
+	}
+	p, err := discover(setup, *url)
+	if err != nil {
+		return nil, fmt.Errorf("discovering the skills: %w", err)
+	}
+	if err := p.answer(setup, *url); err != nil {
+		return nil, fmt.Errorf("recording the answers: %w", err)
+	}
+	return p, nil
+}
+
+// loadAlone loads the server at -url for -rounds phases (answers checked
+// against the pool's with -pool) and reports them, with the server's CPU
+// and memory given -pid; it returns the number of failed requests.
+func loadAlone(tr *http.Transport, p pool, methods []string) int {
+	var phases []phase
+	for range *rounds {
+		phases = append(phases, load(tr, *url, p, methods, *clients, *duration, *poolFile != "", *pid))
+	}
+	nf := report(methods, phases)
+	if *pid > 0 {
+		printCPU("server", phases)
+		if hwm, rss := procMem(*pid); hwm != "" {
+			fmt.Printf("server memory: peak %s (VmHWM), now %s (VmRSS)\n", hwm, rss)
+		}
+	}
+	return nf
+}
+
+// loadBesideStatic loads skillet (-url) and the static baseline
+// (-static-url) in turn, round by round, prints a table of the rounds, each
+// one's report and the CPU per request of skillet over the baseline's; it
+// returns the number of failed requests.
+func loadBesideStatic(tr *http.Transport, p pool, methods []string) int {
 	var a, b []phase
 	fmt.Printf("\n| round | server | requests | req/s | CPU ms | CPU µs/req |\n| ---: | --- | ---: | ---: | ---: | ---: |\n")
 	for r := range *rounds {
@@ -566,9 +599,7 @@ func main() {
 			fmt.Printf("skillet memory: peak %s (VmHWM), now %s (VmRSS)\n", hwm, rss)
 		}
 	}
-	if nf > 0 {
-		os.Exit(1)
-	}
+	return nf
 }
 
 func fail(code int, err error) {
