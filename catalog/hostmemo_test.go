@@ -1,8 +1,11 @@
 package catalog
 
 import (
+	"bytes"
 	"reflect"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/skillet-go/skillet/internal/profile"
@@ -80,5 +83,63 @@ func TestYAMLMemoShares(t *testing.T) {
 	}
 	if n := len(memo.parses); n == 0 || n > 2 {
 		t.Errorf("%d profiles parsed the file's YAML %d times, want 1 or 2", len(all), n)
+	}
+}
+
+// hostMemoFile is a skill file of the published corpus's shape: a short
+// frontmatter and a 16 KB body.
+func hostMemoFile() []byte {
+	body := strings.Repeat("Run `scripts/check.sh` before the release; see [the guide](references/guide.md).\n", 200)
+	return []byte("---\nname: fm\ndescription: Checks a release. Use when a release is cut.\n---\n\n" + body)
+}
+
+// hostMemoBytes is what reading data through every built-in profile with
+// one memo allocates, in bytes, less what each profile's reading keeps
+// whatever the file's size (measured on a file without a body).
+func hostMemoBytes(data []byte) float64 {
+	all := profile.All()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	const runs = 20
+	for range runs {
+		memo := &yamlMemo{}
+		for _, p := range all {
+			hostParseMemo(p, data, "/x/fm/SKILL.md", "fm", false, memo)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	return float64(after.TotalAlloc-before.TotalAlloc) / runs
+}
+
+// TestYAMLMemoCopiesBodyOnce: the eleven profiles' readings of one file
+// (no byte order mark, no CR) copy its body about four times in all: into
+// the text every rule reads, into the text of the closing fence anywhere
+// (Claude Code's, one line longer), and into the bytes of the two YAML
+// parses of those texts. Each rule on byte order marks and line ends made
+// its own text and each profile whose fences are not skillet's its own
+// "---\n" + frontmatter + "\n---\n" + body: 10.45 copies.
+func TestYAMLMemoCopiesBodyOnce(t *testing.T) {
+	data := hostMemoFile()
+	head := data[:bytes.Index(data, []byte("\n---\n"))+5]
+	copies := (hostMemoBytes(data) - hostMemoBytes(head)) / float64(len(data)-len(head))
+	t.Logf("%.2f copies of the body", copies)
+	if copies > 5 {
+		t.Errorf("the profiles' readings of one file copied its body %.2f times, want at most 5", copies)
+	}
+}
+
+// BenchmarkHostParseAll reads a 16 KB skill file through every built-in
+// profile with one memo, as readPending does for lint --compat.
+//
+//	go test ./catalog -run '^$' -bench HostParseAll -benchmem
+func BenchmarkHostParseAll(b *testing.B) {
+	data := hostMemoFile()
+	all := profile.All()
+	b.ReportAllocs()
+	for b.Loop() {
+		memo := &yamlMemo{}
+		for _, p := range all {
+			hostParseMemo(p, data, "/x/fm/SKILL.md", "fm", false, memo)
+		}
 	}
 }

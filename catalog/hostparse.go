@@ -153,7 +153,7 @@ func (h *hostParser) frontmatter(text, path string, flat bool) bool {
 		src = "---\n" + fm + "---\n" + body
 	}
 	if pp.FenceAnywhere || pp.Fences != "" {
-		src = "---\n" + fm + "\n---\n" + body
+		src = h.memo.fenced(text, fm, body)
 	}
 	return h.yaml(src, fm, path, flat)
 }
@@ -251,6 +251,40 @@ func (h *hostParser) yaml(src, fm, path string, flat bool) bool {
 type yamlMemo struct {
 	texts  []memoText
 	parses []yamlParse
+	srcs   []memoSrc
+	// plain is set when the file has no byte order mark and no CR: every
+	// rule then reads it as the same text, made once (a copy of the whole
+	// file and a UTF-8 check a rule, where the 11 profiles have four).
+	plain bool
+}
+
+// memoSrc is a text made of a frontmatter and a body (fenced).
+type memoSrc struct{ fm, body, src string }
+
+// fenced is "---\n" + fm + "\n---\n" + body, the text a host whose fences
+// are not skillet's (Parse.FenceAnywhere, Parse.Fences) gives its YAML
+// step: text itself when it is that already (its frontmatter closed by a
+// line "---" of its own), else made once for the profiles that cut text
+// alike. It was made for each such profile, a copy of the whole file
+// each, which the memo's parse then compared in full (BenchmarkHostFilesAll).
+// m may be nil.
+func (m *yamlMemo) fenced(text, fm, body string) string {
+	if n := len(fm); len(text) == n+9+len(body) && text[:4] == "---\n" && text[4:4+n] == fm &&
+		text[4+n:9+n] == "\n---\n" && text[9+n:] == body {
+		return text
+	}
+	if m != nil {
+		for _, s := range m.srcs {
+			if s.fm == fm && s.body == body {
+				return s.src
+			}
+		}
+	}
+	src := "---\n" + fm + "\n---\n" + body
+	if m != nil {
+		m.srcs = append(m.srcs, memoSrc{fm, body, src})
+	}
+	return src
 }
 
 // memoText is hostText of the file under the two rules it reads.
@@ -266,8 +300,11 @@ func (m *yamlMemo) text(pp *profile.Parse, data []byte) (string, string) {
 		return hostText(pp, data)
 	}
 	bomDrop, crKept := pp.BOM == "drop", pp.LineEnds != ""
+	if len(m.texts) == 0 {
+		m.plain = !bytes.HasPrefix(data, utf8BOM) && bytes.IndexByte(data, '\r') < 0
+	}
 	for _, t := range m.texts {
-		if t.bomDrop == bomDrop && t.crKept == crKept {
+		if m.plain || t.bomDrop == bomDrop && t.crKept == crKept {
 			return t.text, t.reason
 		}
 	}
