@@ -42,6 +42,19 @@ func TestWriteJSONIsEncodingJSON(t *testing.T) {
 			{Code: "d", Severity: skill.SeverityWarning, Message: ""},
 		}}},
 		Counts: Counts{Files: 1, Skills: 2, Errors: 3, Warnings: 4}})
+	// A compatibility report with every member empty and set, and hard
+	// strings in each.
+	reports = append(reports, &Report{Workspace: "/w", Files: []*File{}, Compat: []*Compat{
+		{Path: "/w/a" + hard, Name: hard, Hosts: []HostCompat{
+			{Host: hard, Verdict: verdictLoads},
+			{Host: "h", Verdict: verdictLoadsChanged, Name: hard, Description: hard, Changes: []string{hard, ""}},
+			{Host: "h", Verdict: verdictLoadsChanged, Changes: []string{}},
+			{Host: "h", Verdict: verdictNotLoaded, Reason: hard, Remedy: hard},
+			{Verdict: verdictNotLoaded, Description: "d", Remedy: "r"},
+		}, Breaks: []Break{{Host: hard, Rule: HostRule(hard), Message: hard}, {}}},
+		{Path: "/w/b"},
+		{Path: "/w/c", Hosts: []HostCompat{}, Breaks: []Break{}},
+	}})
 	for i, r := range reports {
 		var got, want bytes.Buffer
 		if err := r.WriteJSON(&got); err != nil {

@@ -1,10 +1,8 @@
 package lint
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -390,16 +388,8 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	j.Int(r.Counts.Warnings)
 	j.End(1, '}')
 	if r.Compat != nil {
-		compat := r.slashCompat()
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetIndent("  ", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(compat); err != nil {
-			return err
-		}
 		j.B = append(j.B, ",\n  \"compat\": "...)
-		j.B = append(j.B, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
+		j.Array(len(r.Compat), 1, func(i int) { jsonCompat(&j, r.Compat[i]) })
 	}
 	j.B = append(j.B, "\n}\n"...)
 	_, err := w.Write(j.B)
@@ -473,14 +463,66 @@ func (q *lastQuoted) str(j *jsonw.Writer, s string) {
 	q.s, q.quoted, q.set = s, append(q.quoted[:0], j.B[from:]...), true
 }
 
-// slashCompat is the compatibility report with "/" separators in its
-// paths, as the JSON report gives them.
-func (r *Report) slashCompat() []*Compat {
-	compat := []*Compat{}
-	for _, c := range r.Compat {
-		cc := *c
-		cc.Path = filepath.ToSlash(c.Path)
-		compat = append(compat, &cc)
+// jsonCompat appends c, an element of the "compat" array (at depth 2), as
+// encoding/json encodes a Compat with "/" separators in its path, indented:
+// the compatibility report was encoded whole and then re-indented, 9% of
+// lint --compat's CPU on the corpus folders and a tenth of what it
+// allocated. TestWriteJSONIsEncodingJSON holds it to encoding/json.
+func jsonCompat(j *jsonw.Writer, c *Compat) {
+	j.B = append(j.B, '{')
+	j.Key(0, 3, "path")
+	j.Str(filepath.ToSlash(c.Path))
+	j.Key(1, 3, "name")
+	j.Str(c.Name)
+	j.Key(2, 3, "hosts")
+	if c.Hosts == nil {
+		j.B = append(j.B, "null"...)
+	} else {
+		j.Array(len(c.Hosts), 3, func(i int) { jsonHostCompat(j, &c.Hosts[i]) })
 	}
-	return compat
+	j.Key(3, 3, "breaks")
+	if c.Breaks == nil {
+		j.B = append(j.B, "null"...)
+	} else {
+		j.Array(len(c.Breaks), 3, func(i int) {
+			b := &c.Breaks[i]
+			j.B = append(j.B, '{')
+			j.Key(0, 5, "host")
+			j.Str(b.Host)
+			j.Key(1, 5, "rule")
+			j.Str(string(b.Rule))
+			j.Key(2, 5, "message")
+			j.Str(b.Message)
+			j.End(4, '}')
+		})
+	}
+	j.End(2, '}')
+}
+
+// jsonHostCompat appends h, an element of a "hosts" array (at depth 4),
+// leaving out the empty members encoding/json's omitempty leaves out.
+func jsonHostCompat(j *jsonw.Writer, h *HostCompat) {
+	j.B = append(j.B, '{')
+	j.Key(0, 5, "host")
+	j.Str(h.Host)
+	j.Key(1, 5, "verdict")
+	j.Str(h.Verdict)
+	n := 2
+	str := func(k, v string) {
+		if v != "" {
+			j.Key(n, 5, k)
+			j.Str(v)
+			n++
+		}
+	}
+	str("name", h.Name)
+	str("description", h.Description)
+	if len(h.Changes) > 0 {
+		j.Key(n, 5, "changes")
+		j.Array(len(h.Changes), 5, func(i int) { j.Str(h.Changes[i]) })
+		n++
+	}
+	str("reason", h.Reason)
+	str("remedy", h.Remedy)
+	j.End(4, '}')
 }

@@ -125,3 +125,15 @@ func lineStopWord(x uint64) uint64 {
 		swar.Zero(x^(swar.Ones*0x7f)) | swar.Zero(x^(swar.Ones*'<')) |
 		swar.Zero(x^(swar.Ones*'\\')) | swar.Zero(x^(swar.Ones*']'))
 }
+
+// slashCompat is the compatibility report with "/" separators in its
+// paths, as the JSON report gives them.
+func (r *Report) slashCompat() []*Compat {
+	compat := []*Compat{}
+	for _, c := range r.Compat {
+		cc := *c
+		cc.Path = filepath.ToSlash(c.Path)
+		compat = append(compat, &cc)
+	}
+	return compat
+}
