@@ -349,12 +349,66 @@ func writeTeamTokens(ws string) (string, []string, error) {
 	return p, tokens, os.WriteFile(p, []byte(b.String()), 0o600)
 }
 
+// run runs recipe r once: a workspace laid out for it, the server started
+// on it, the attack beside the probes for -duration, and one line of
+// figures; errBound when the server broke the recipe's bound.
 func run(r recipeDef) error {
 	ws, err := os.MkdirTemp("", "skillet-attack-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(ws)
+	if err := layOut(r, ws); err != nil {
+		return err
+	}
+	args, tokens, err := serveArgs(r, ws)
+	if err != nil {
+		return err
+	}
+	var idx string
+	var idxStat os.FileInfo
+	if r.cacheOwner {
+		if idx, idxStat, err = foreignIndex(ws); err != nil {
+			return err
+		}
+	}
+	start := time.Now()
+	cmd, endpoint, err := startServer(ws, args)
+	if cmd != nil {
+		defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	}
+	if err != nil {
+		return err
+	}
+	startup := time.Since(start)
+	a := &env{ws: ws, endpoint: endpoint, host: strings.TrimSuffix(strings.TrimPrefix(endpoint, "http://"), "/mcp"), n: *count, stateful: r.stateful, tokens: tokens}
+	m := attack(r, a, cmd.Process.Pid)
+	if m.killed {
+		return fmt.Errorf("the server passed -max-rss %.0f MiB and was killed (%d probes answered, %d failed)", *maxRSS, len(m.lat), m.fails)
+	}
+	fmt.Printf("recipe=%s n=%d bin=%s startup=%s peak_rss_mib=%.0f cpu_s=%.2f cpu_pct=%.0f probes=%d probe_fail=%d p50_ms=%.1f p99_ms=%.1f max_ms=%.1f stale_p99_ms=%.0f",
+		*recipe, *count, filepath.Base(*bin), startup.Round(time.Millisecond), float64(m.peak)/1024, m.cpu.Seconds(),
+		100*m.cpu.Seconds()/duration.Seconds(), len(m.lat), m.fails, pct(m.lat, 50), pct(m.lat, 99), pct(m.lat, 100), pct(m.stale, 99))
+	fmt.Printf(" startup_peak_rss_mib=%.0f health=%d health_fail=%d", float64(m.startRSS)/1024, m.health, m.healthFails)
+	if len(refusals) > 0 {
+		fmt.Printf(" refusals=%d refusal_p50_ms=%.1f refusal_p99_ms=%.1f", len(refusals), pct(refusals, 50), pct(refusals, 99))
+	}
+	if m.attackErr != nil && !errors.Is(m.attackErr, context.DeadlineExceeded) && !errors.Is(m.attackErr, context.Canceled) {
+		fmt.Printf(" attack_error=%q", m.attackErr.Error())
+	}
+	if r.bound {
+		if err := checkBound(r, m, idx, idxStat); err != nil {
+			return err
+		}
+	}
+	fmt.Println()
+	return nil
+}
+
+// layOut writes the recipe's workspace into ws: the probe skill, a copy of
+// the corpus's largest root when the recipe asks for it, and the recipe's
+// own setup.
+func layOut(r recipeDef, ws string) error {
 	if err := writeProbeSkill(ws, 0); err != nil {
 		return err
 	}
@@ -365,91 +419,96 @@ func run(r recipeDef) error {
 		}
 	}
 	if r.setup != nil {
-		if err := r.setup(ws, *count); err != nil {
-			return err
-		}
+		return r.setup(ws, *count)
 	}
-	args := []string{"serve", "-w", ws, "--no-user", "--http", "127.0.0.1:0"}
+	return nil
+}
+
+// serveArgs are the arguments of skillet serve for recipe r on ws
+// (loopback, port 0; stateful as the recipe says), and for a team recipe
+// the tokens of the token file it writes into ws.
+func serveArgs(r recipeDef, ws string) (args, tokens []string, err error) {
+	args = []string{"serve", "-w", ws, "--no-user", "--http", "127.0.0.1:0"}
 	if r.stateful {
 		args = append(args, "--stateful")
 	}
-	var tokens []string
 	if r.team {
 		var file string
 		if file, tokens, err = writeTeamTokens(ws); err != nil {
-			return err
+			return nil, nil, err
 		}
 		args = append(args, "--auth-token-file", file)
 	}
-	var idx string
-	var idxStat os.FileInfo
-	if r.cacheOwner {
-		if idx, idxStat, err = foreignIndex(ws); err != nil {
-			return err
-		}
-	}
+	return args, tokens, nil
+}
+
+// startServer starts -bin with args (its cache inside ws) and returns it
+// with the endpoint it logs; cmd is non-nil, to be killed, once started,
+// even with an error.
+func startServer(ws string, args []string) (*exec.Cmd, string, error) {
 	cmd := exec.Command(*bin, args...)
 	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(ws, "cache"))
 	stderr, _ := cmd.StderrPipe()
-	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		return err
+		return nil, "", err
 	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
 	endpoint, err := waitURL(stderr, 3*time.Minute)
-	if err != nil {
-		return err
-	}
-	startup := time.Since(start)
-	a := &env{ws: ws, endpoint: endpoint, host: strings.TrimSuffix(strings.TrimPrefix(endpoint, "http://"), "/mcp"), n: *count, stateful: r.stateful, tokens: tokens}
-	cpu0 := cpuTime(cmd.Process.Pid)
-	startRSS := peakRSS(cmd.Process.Pid)
+	return cmd, endpoint, err
+}
 
+// measured is what one attack saw: the probes' latencies and stale
+// answers (ms) and failures, /healthz's answers and failures, the
+// attack's own error, the server's CPU time, its peak RSS before and after
+// (KiB), and whether the RSS watch killed it.
+type measured struct {
+	lat, stale          []float64
+	fails               int
+	health, healthFails int
+	attackErr           error
+	cpu                 time.Duration
+	startRSS, peak      int64
+	killed              bool
+}
+
+// attack runs, for -duration, the recipe's attack, the health probe, the
+// read probe and the RSS watch together against the server pid at a.
+func attack(r recipeDef, a *env, pid int) measured {
+	var m measured
+	cpu0 := cpuTime(pid)
+	m.startRSS = peakRSS(pid)
 	ctx, cancel := context.WithTimeout(context.Background(), *duration)
 	defer cancel()
 	var wg sync.WaitGroup
-	var killed bool
-	wg.Go(func() { watchRSS(ctx, cmd.Process.Pid, *maxRSS, &killed) })
-	var attackErr error
+	wg.Go(func() { watchRSS(ctx, pid, *maxRSS, &m.killed) })
 	if r.attack != nil {
-		wg.Go(func() { attackErr = r.attack(ctx, a) })
+		wg.Go(func() { m.attackErr = r.attack(ctx, a) })
 	}
-	var health, healthFails int
-	wg.Go(func() { health, healthFails = healthProbe(ctx, a) })
-	lat, stale, fails := probe(ctx, a)
+	wg.Go(func() { m.health, m.healthFails = healthProbe(ctx, a) })
+	m.lat, m.stale, m.fails = probe(ctx, a)
 	cancel()
 	wg.Wait()
-	cpu := cpuTime(cmd.Process.Pid) - cpu0
-	peak := peakRSS(cmd.Process.Pid)
-	if killed {
-		return fmt.Errorf("the server passed -max-rss %.0f MiB and was killed (%d probes answered, %d failed)", *maxRSS, len(lat), fails)
+	m.cpu = cpuTime(pid) - cpu0
+	m.peak = peakRSS(pid)
+	return m
+}
+
+// checkBound prints whether the server held the recipe's bound (failed
+// probes, peak RSS, and for cacheOwner the index-untrusted warning and
+// the index file idx untouched since idxStat) and returns errBound when
+// it did not.
+func checkBound(r recipeDef, m measured, idx string, idxStat os.FileInfo) error {
+	broken := false
+	if r.cacheOwner {
+		fi, err := os.Stat(idx)
+		untouched := err == nil && fi.ModTime().Equal(idxStat.ModTime()) && os.SameFile(fi, idxStat)
+		fmt.Printf(" index_untrusted_logged=%v index_untouched=%v", sawUntrusted.Load(), untouched)
+		broken = !sawUntrusted.Load() || !untouched
 	}
-	fmt.Printf("recipe=%s n=%d bin=%s startup=%s peak_rss_mib=%.0f cpu_s=%.2f cpu_pct=%.0f probes=%d probe_fail=%d p50_ms=%.1f p99_ms=%.1f max_ms=%.1f stale_p99_ms=%.0f",
-		*recipe, *count, filepath.Base(*bin), startup.Round(time.Millisecond), float64(peak)/1024, cpu.Seconds(),
-		100*cpu.Seconds()/duration.Seconds(), len(lat), fails, pct(lat, 50), pct(lat, 99), pct(lat, 100), pct(stale, 99))
-	fmt.Printf(" startup_peak_rss_mib=%.0f health=%d health_fail=%d", float64(startRSS)/1024, health, healthFails)
-	if len(refusals) > 0 {
-		fmt.Printf(" refusals=%d refusal_p50_ms=%.1f refusal_p99_ms=%.1f", len(refusals), pct(refusals, 50), pct(refusals, 99))
+	if broken || m.fails+m.healthFails > r.maxFails || float64(m.peak)/1024 > r.maxRSSMiB || len(m.lat) == 0 {
+		fmt.Printf(" bound=broken (at most %d failed probes and %.0f MiB)\n", r.maxFails, r.maxRSSMiB)
+		return errBound
 	}
-	if attackErr != nil && !errors.Is(attackErr, context.DeadlineExceeded) && !errors.Is(attackErr, context.Canceled) {
-		fmt.Printf(" attack_error=%q", attackErr.Error())
-	}
-	if r.bound {
-		rss := float64(peak) / 1024
-		broken := false
-		if r.cacheOwner {
-			fi, err := os.Stat(idx)
-			untouched := err == nil && fi.ModTime().Equal(idxStat.ModTime()) && os.SameFile(fi, idxStat)
-			fmt.Printf(" index_untrusted_logged=%v index_untouched=%v", sawUntrusted.Load(), untouched)
-			broken = !sawUntrusted.Load() || !untouched
-		}
-		if broken || fails+healthFails > r.maxFails || rss > r.maxRSSMiB || len(lat) == 0 {
-			fmt.Printf(" bound=broken (at most %d failed probes and %.0f MiB)\n", r.maxFails, r.maxRSSMiB)
-			return errBound
-		}
-		fmt.Printf(" bound=held")
-	}
-	fmt.Println()
+	fmt.Printf(" bound=held")
 	return nil
 }
 
