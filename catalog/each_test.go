@@ -288,21 +288,27 @@ func TestGoneSet(t *testing.T) {
 			n, size = -n, 0
 		}
 		g := newGoneSet(size)
-		want := map[string]string{}
+		var text goneText
+		root := &Root{Path: "/r"}
+		want, dirs := map[string]string{}, map[string]string{}
 		for i := range n {
 			name := fmt.Sprintf("skill-%d", i)
-			g.put(goneSkill{name: name, text: "/r/" + name + "/SKILL.md"})
-			want[name] = "/r/" + name + "/SKILL.md"
+			loc := "/r/" + name + "/SKILL.md"
+			g.put(newGone(&text, name, &Skill{Location: loc, BaseDir: "/r/" + name}, root))
+			want[name] = loc
+			dirs[name] = "/r/" + name
 		}
 		if n > 0 {
-			g.put(goneSkill{name: "skill-0", text: "/other/SKILL.md"})
-			want["skill-0"] = "/other/SKILL.md"
+			// Outside the root, and a base folder that does not start
+			// the location.
+			g.put(newGone(&text, "skill-0", &Skill{Location: "/other/SKILL.md", BaseDir: "/base"}, root))
+			want["skill-0"], dirs["skill-0"] = "/other/SKILL.md", "/base"
 		}
 		if g.n != n {
 			t.Errorf("n=%d: %d records", n, g.n)
 		}
 		for name, loc := range want {
-			if rec, _ := g.find(name); rec == nil || rec.loc() != loc {
+			if rec, _ := g.find(name); rec == nil || rec.loc() != loc || rec.name() != name || rec.dir(loc) != dirs[name] {
 				t.Errorf("n=%d: find(%q) = %+v, want location %s", n, name, rec, loc)
 			}
 		}

@@ -597,7 +597,7 @@ func (c *Catalog) hostListing(p *profile.Profile, l *Listing, verdicts []hostVer
 		maxListed = c.settings.MaxSkills
 	}
 	listed := 0
-	var left []string
+	lim := limit{max: maxListed}
 	for i := range verdicts {
 		v := &verdicts[i]
 		cd := cands[i]
@@ -616,7 +616,7 @@ func (c *Catalog) hostListing(p *profile.Profile, l *Listing, verdicts []hostVer
 			s.Listed = true
 			listed++
 		} else if !v.Hidden {
-			left = append(left, v.Name)
+			lim.leave(v.Name)
 		}
 		cand.Skill = s
 		l.Skills = append(l.Skills, s)
@@ -628,7 +628,7 @@ func (c *Catalog) hostListing(p *profile.Profile, l *Listing, verdicts []hostVer
 	if c.wsExists {
 		diags = append(diags, c.unreadFolders(p)...)
 	}
-	lim := limit{max: maxListed, listed: listed, left: left}
+	lim.listed = listed
 	diags = lim.truncated(diags, c.workspace)
 	skill.SortDiagnostics(diags)
 	return diags

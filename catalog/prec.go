@@ -3,6 +3,7 @@ package catalog
 import (
 	"fmt"
 	"hash/maphash"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -38,56 +39,86 @@ type prec struct {
 	gone *goneSet
 }
 
-// goneSkill is what Each keeps of a skill it handed out: its location
-// and base folder (in a goneText of locations) and root. text is the
-// location, which starts with the base folder, or the base folder and
-// then the location when it does not.
+// goneSkill is what Each keeps of a skill it handed out: its name,
+// location, base folder and root, in 40 bytes and one text (in a
+// goneText): the name, then the location less its root's path and a
+// separator (rel) when it starts with them, which it does unless the root
+// is a loose file. The base folder is the first dirLen bytes of the
+// location when it starts there (locOff 0), else it comes before it in
+// the text (locOff its length). At 100,000 skills the records and their
+// text take about 6 MB where a name, a location and a root each took 12.
 type goneSkill struct {
-	name           string
-	text           string
-	root           *Root
-	dirLen, locOff int32
-	flat           bool
+	text                    string
+	root                    *Root
+	nameLen, dirLen, locOff int32
+	flat, rel               bool
 }
 
-func (g *goneSkill) loc() string { return g.text[g.locOff:] }
-func (g *goneSkill) dir() string { return g.text[:g.dirLen] }
+func (g *goneSkill) name() string { return g.text[:g.nameLen] }
 
-// goneText holds names or locations of the skills Each handed out,
-// copied into large shared blocks: a few bytes per skill more than the
-// text itself, where a copy of each would cost an allocation and the
-// candidate's path buffer would keep its other path too.
+// loc is the location; it is built again (one allocation) when rel.
+func (g *goneSkill) loc() string {
+	b := g.text[int(g.nameLen)+int(g.locOff):]
+	if g.rel {
+		return g.root.Path + string(filepath.Separator) + b
+	}
+	return b
+}
+
+// dir is the base folder; loc is its location when known (locOff 0).
+func (g *goneSkill) dir(loc string) string {
+	if g.locOff > 0 {
+		return g.text[g.nameLen : g.nameLen+g.dirLen]
+	}
+	return loc[:g.dirLen]
+}
+
+// newGone returns the record of skill s of root r, handed out under name,
+// its text copied into t.
+func newGone(t *goneText, name string, s *Skill, r *Root) goneSkill {
+	g := goneSkill{root: r, flat: s.Flat, nameLen: int32(len(name)), dirLen: int32(len(s.BaseDir))}
+	loc := s.Location
+	if !strings.HasPrefix(loc, s.BaseDir) {
+		g.locOff = int32(len(s.BaseDir))
+		g.text = t.add(name, s.BaseDir, loc)
+		return g
+	}
+	if rest, ok := strings.CutPrefix(loc, r.Path); ok && !r.File && len(rest) > 1 && os.IsPathSeparator(rest[0]) && r.Path != "" && !os.IsPathSeparator(r.Path[len(r.Path)-1]) {
+		g.rel, loc = true, rest[1:]
+	}
+	g.text = t.add(name, "", loc)
+	return g
+}
+
+// goneText holds the texts of the skills Each handed out, copied into
+// large shared blocks: a few bytes per skill more than the text itself,
+// where a copy of each would cost an allocation and the candidate's path
+// buffer would keep its other path too.
 type goneText struct{ block []byte }
 
 const goneBlock = 32 << 10
 
-// add returns a copy of s in the arena.
-func (t *goneText) add(s string) string {
-	if len(s) == 0 {
+// add returns a, b and c joined, in the arena.
+func (t *goneText) add(a, b, c string) string {
+	n := len(a) + len(b) + len(c)
+	if n == 0 {
 		return ""
 	}
-	if len(s) > goneBlock/8 {
-		return strings.Clone(s)
+	if n > goneBlock/8 {
+		return a + b + c
 	}
-	if cap(t.block)-len(t.block) < len(s) {
+	if cap(t.block)-len(t.block) < n {
 		t.block = make([]byte, 0, goneBlock)
 	}
 	off := len(t.block)
-	t.block = append(t.block, s...)
+	t.block = append(append(append(t.block, a...), b...), c...)
 	// The bytes are never written again, so the string can share them.
-	return unsafe.String(&t.block[off], len(s))
+	return unsafe.String(&t.block[off], n)
 }
 
-// goneFrom records skill s of root r, handed out under name (a copy the
-// caller made, which the record keeps).
+// goneFrom records skill s of root r, handed out under name, in t.
 func (p *prec) goneFrom(t *goneText, name string, s *Skill, r *Root) {
-	g := goneSkill{name: name, root: r, flat: s.Flat, dirLen: int32(len(s.BaseDir))}
-	if strings.HasPrefix(s.Location, s.BaseDir) {
-		g.text = t.add(s.Location)
-	} else {
-		g.text, g.locOff = t.add(s.BaseDir+s.Location), int32(len(s.BaseDir))
-	}
-	p.gone.put(g)
+	p.gone.put(newGone(t, name, s, r))
 }
 
 // goneSet holds the goneSkill records by name: a table of record numbers
@@ -120,7 +151,7 @@ func (g *goneSet) grow() {
 	g.slots = make([]int32, 2*len(g.slots))
 	mask := len(g.slots) - 1
 	for r := range g.n {
-		i := int(maphash.String(g.seed, g.recs[r/goneChunk][r%goneChunk].name)) & mask
+		i := int(maphash.String(g.seed, g.recs[r/goneChunk][r%goneChunk].name())) & mask
 		for g.slots[i] != 0 {
 			i = (i + 1) & mask
 		}
@@ -136,7 +167,7 @@ func (g *goneSet) find(name string) (*goneSkill, int) {
 		if r < 0 {
 			return nil, i
 		}
-		if rec := &g.recs[r/goneChunk][r%goneChunk]; rec.name == name {
+		if rec := &g.recs[r/goneChunk][r%goneChunk]; rec.name() == name {
 			return rec, i
 		}
 	}
@@ -144,14 +175,14 @@ func (g *goneSet) find(name string) (*goneSkill, int) {
 
 // put adds rec, or replaces the record of its name.
 func (g *goneSet) put(rec goneSkill) {
-	old, i := g.find(rec.name)
+	old, i := g.find(rec.name())
 	if old != nil {
 		*old = rec
 		return
 	}
 	if 2*(g.n+1) > len(g.slots) {
 		g.grow()
-		_, i = g.find(rec.name)
+		_, i = g.find(rec.name())
 	}
 	if g.n%goneChunk == 0 {
 		g.recs = append(g.recs, make([]goneSkill, 0, goneChunk))
@@ -174,7 +205,8 @@ func (p *prec) rival(name string) (*Skill, bool) {
 	if g == nil {
 		return nil, false
 	}
-	return &Skill{Name: name, Location: g.loc(), BaseDir: g.dir(), Root: g.root.Path,
+	loc := g.loc()
+	return &Skill{Name: name, Location: loc, BaseDir: g.dir(loc), Root: g.root.Path,
 		Scope: g.root.Scope, Folder: g.root.display, Flat: g.flat}, true
 }
 
@@ -287,7 +319,11 @@ func (p *prec) add(cand *candidate, e *entry, loaded bool) {
 // says whether each is listed; truncated gives the diagnostic of the rest.
 type limit struct {
 	max, listed int
-	left        []string
+	// left are the names of the first outfmt.MaxNames skills left out,
+	// which the diagnostic lists, and nLeft counts them all: a listing of
+	// 100,000 skills keeps ten names, not 99,900.
+	left  []string
+	nLeft int
 }
 
 // take says whether s is listed; name is its name, as the diagnostic will
@@ -300,18 +336,27 @@ func (m *limit) take(s *Skill, name string) bool {
 		m.listed++
 		return true
 	}
-	m.left = append(m.left, name)
+	m.leave(name)
 	return false
+}
+
+// leave counts one more skill left out, named name.
+func (m *limit) leave(name string) {
+	if len(m.left) < outfmt.MaxNames {
+		// A copy: name may be in memory a listing lets go of (Each).
+		m.left = append(m.left, strings.Clone(name))
+	}
+	m.nLeft++
 }
 
 // truncated appends the catalog-truncated diagnostic when skills were left
 // out.
 func (m *limit) truncated(diags []skill.Diagnostic, workspace string) []skill.Diagnostic {
-	if len(m.left) == 0 {
+	if m.nLeft == 0 {
 		return diags
 	}
 	return append(diags, skill.Diagnostic{Code: diagcode.CatalogTruncated, Severity: skill.SeverityWarning,
 		Path: workspace,
 		Message: fmt.Sprintf("the catalog lists %s (maxSkills %d); %d more %s loadable by name and findable by search: %s",
-			outfmt.Count(m.listed, "skill"), m.max, len(m.left), map[bool]string{true: "stays", false: "stay"}[len(m.left) == 1], outfmt.Names(m.left))})
+			outfmt.Count(m.listed, "skill"), m.max, m.nLeft, map[bool]string{true: "stays", false: "stay"}[m.nLeft == 1], outfmt.NamesOf(m.left, m.nLeft))})
 }

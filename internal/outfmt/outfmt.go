@@ -44,9 +44,14 @@ const MaxNames = 10
 // Names joins names with ", ", the first MaxNames of them and then
 // " and N more": a message naming hundreds of skills stays one readable
 // line.
-func Names(names []string) string {
-	if len(names) <= MaxNames {
-		return strings.Join(names, ", ")
+func Names(names []string) string { return NamesOf(names, len(names)) }
+
+// NamesOf is Names of a list of total names of which names holds the
+// first (at least min(total, MaxNames) of them), for a caller that keeps
+// only those.
+func NamesOf(names []string, total int) string {
+	if total <= MaxNames {
+		return strings.Join(names[:total], ", ")
 	}
-	return strings.Join(names[:MaxNames], ", ") + " and " + strconv.Itoa(len(names)-MaxNames) + " more"
+	return strings.Join(names[:MaxNames], ", ") + " and " + strconv.Itoa(total-MaxNames) + " more"
 }

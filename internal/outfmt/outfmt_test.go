@@ -55,5 +55,9 @@ func TestNames(t *testing.T) {
 		if got := Names(tt.names); got != tt.want {
 			t.Errorf("Names(%d names) = %q, want %q", len(tt.names), got, tt.want)
 		}
+		// A caller that keeps only the first MaxNames names says the same.
+		if got := NamesOf(tt.names[:min(len(tt.names), MaxNames)], len(tt.names)); got != tt.want {
+			t.Errorf("NamesOf(first of %d names) = %q, want %q", len(tt.names), got, tt.want)
+		}
 	}
 }
