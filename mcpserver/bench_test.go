@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/mcpline"
@@ -289,6 +290,119 @@ func BenchmarkRefuseStdio(b *testing.B) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// handlerCase is one stateless request the fast path answers, sent to
+// the handler in process (no connection, no client): what the server's
+// own code costs a request over net/http's.
+type handlerCase struct {
+	name, method, mcpName, params string
+}
+
+// handlerCases are the three methods the fast path answers most; the
+// tool's name is filled in by handlerFixture.
+var handlerCases = []handlerCase{
+	{"skills-list", "skills/list", "", ""},
+	{"resources-read", "resources/read", "skill://skill-creator/SKILL.md", `"uri":"skill://skill-creator/SKILL.md",`},
+	{"tools-call", "tools/call", "TOOL", `"name":"TOOL","arguments":{"name":"skill-creator"},`},
+}
+
+// discardWriter is a ResponseWriter that keeps the status and headers and
+// drops the body, with the deadlines and flushing the guard asks of a
+// connection's writer.
+type discardWriter struct {
+	h    http.Header
+	code int
+}
+
+func (d *discardWriter) Header() http.Header              { return d.h }
+func (d *discardWriter) Write(p []byte) (int, error)      { return len(p), nil }
+func (d *discardWriter) WriteHeader(code int)             { d.code = code }
+func (d *discardWriter) Flush()                           {}
+func (d *discardWriter) SetReadDeadline(time.Time) error  { return nil }
+func (d *discardWriter) SetWriteDeadline(time.Time) error { return nil }
+
+// handlerFixture returns the stateless handler of the corpus and a
+// function that sends it the request of c once, failing on any status
+// but 200 and on an answer the fast path did not give.
+func handlerFixture(tb testing.TB, c handlerCase) func() {
+	dir := testcorpus.Dir(tb)
+	cat, err := catalog.New(tb.Context(), &catalog.Options{Workspace: tb.TempDir(), NoUser: true, NoConfigFile: true, ExtraPaths: testcorpus.Roots(dir)})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s, err := New(tb.Context(), cat, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	h := s.Handler(nil)
+	tool := s.tool.Name()
+	mcpName := strings.ReplaceAll(c.mcpName, "TOOL", tool)
+	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"` + c.method + `","params":{` + strings.ReplaceAll(c.params, "TOOL", tool) +
+		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"b","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`)
+	rd := bytes.NewReader(body)
+	req := httptest.NewRequest("POST", "http://127.0.0.1:8080"+Path, io.NopCloser(rd))
+	req.ContentLength = int64(len(body))
+	req.RemoteAddr = "127.0.0.1:50000"
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", c.method)
+	if mcpName != "" {
+		req.Header.Set("Mcp-Name", mcpName)
+	}
+	w := &discardWriter{h: http.Header{}}
+	return func() {
+		rd.Reset(body)
+		clear(w.h)
+		w.code = 0
+		hits := s.fastHits.Load()
+		h.ServeHTTP(w, req)
+		if w.code != http.StatusOK || s.fastHits.Load() != hits+1 {
+			tb.Fatalf("%s: HTTP %d, fast path answered %d", c.name, w.code, s.fastHits.Load()-hits)
+		}
+	}
+}
+
+// BenchmarkHandler sends each of handlerCases to the HTTP handler in
+// process: the CPU and allocations of skillet's code per request, without
+// the connection's and net/http's, which a static server pays too
+// (bench/serve.sh measures the whole).
+func BenchmarkHandler(b *testing.B) {
+	for _, c := range handlerCases {
+		b.Run(c.name, func(b *testing.B) {
+			send := handlerFixture(b, c)
+			b.ReportAllocs()
+			for b.Loop() {
+				send()
+			}
+		})
+	}
+}
+
+// maxHandlerAllocs is where TestHandlerAllocations fails. A request the
+// fast path answers allocated 42 to 46 times before the request's
+// members were kept as slices of its body and the guard's state made in
+// one allocation (docs/performance.md#serving); it allocates 7 now: the
+// guard's record, its context (a cancel and a value) and request copy,
+// and the body's buffer.
+const maxHandlerAllocs = 8
+
+// TestHandlerAllocations counts the allocations of one request of each of
+// handlerCases, from the guard to the answer written.
+func TestHandlerAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector drops pooled answer buffers at random, so a request allocates more")
+	}
+	for _, c := range handlerCases {
+		send := handlerFixture(t, c)
+		send() // the answers encoded once per snapshot
+		got := testing.AllocsPerRun(50, send)
+		t.Logf("%s: %.0f allocations a request", c.name, got)
+		if got > maxHandlerAllocs {
+			t.Errorf("%s: %.0f allocations a request, over %d", c.name, got, maxHandlerAllocs)
 		}
 	}
 }

@@ -83,8 +83,8 @@ func plainInit(params []member) (initKind, bool) {
 	if len(params) != 3 {
 		return initKind{}, false
 	}
-	version, ok := plainString(get(params, "protocolVersion"))
-	if !ok || version == "" || len(version) > 64 {
+	v, ok := plainString(get(params, "protocolVersion"))
+	if !ok || len(v) == 0 || len(v) > 64 {
 		return initKind{}, false
 	}
 	caps := get(params, "capabilities")
@@ -99,7 +99,7 @@ func plainInit(params []member) (initKind, bool) {
 		es, _ := objectMembers(e, ebuf[:0])
 		ext = get(es, skillsext.ExtensionID) != nil
 	}
-	return initKind{version: version, extension: ext}, true
+	return initKind{version: string(v), extension: ext}, true
 }
 
 // fastInit answers a plain initialize from the result the SDK wrote for

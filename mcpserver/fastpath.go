@@ -52,9 +52,10 @@ import (
 // and their results serverInfo and the cache fields.
 var fastVersions = map[string]bool{"2025-06-18": true, "2025-11-25": true, skillsext.ProtocolCacheable: true}
 
-// member is one member of a JSON object, as written.
+// member is one member of a JSON object, as written: both are slices of
+// the request body, not copies, so splitting a request allocates nothing.
 type member struct {
-	name  string
+	name  []byte
 	value []byte
 }
 
@@ -83,7 +84,7 @@ func objectMembers(data []byte, buf []member) ([]member, bool) {
 			return nil, false // decoders read it as U+FFFD
 		}
 		for _, m := range out {
-			if m.name == string(name) {
+			if bytes.Equal(m.name, name) {
 				return nil, false
 			}
 		}
@@ -96,7 +97,7 @@ func objectMembers(data []byte, buf []member) ([]member, bool) {
 		if err != nil {
 			return nil, false
 		}
-		out = append(out, member{string(name), data[i:vend]})
+		out = append(out, member{name, data[i:vend]})
 		i = skipSpace(data, vend)
 		if i < len(data) && data[i] == ',' {
 			i = skipSpace(data, i+1)
@@ -112,24 +113,39 @@ func objectMembers(data []byte, buf []member) ([]member, bool) {
 // get returns the value of the member named name.
 func get(ms []member, name string) []byte {
 	for _, m := range ms {
-		if m.name == name {
+		if string(m.name) == name {
 			return m.value
 		}
 	}
 	return nil
 }
 
-// plainString returns a JSON string value that holds no escape and only
-// valid UTF-8, so that every decoder reads the bytes as written.
-func plainString(raw []byte) (string, bool) {
+// plainString returns the text of a JSON string value that holds no
+// escape and only valid UTF-8, so that every decoder reads the bytes as
+// written: a slice of raw, not a copy.
+func plainString(raw []byte) ([]byte, bool) {
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
-		return "", false
+		return nil, false
 	}
 	in := raw[1 : len(raw)-1]
 	if bytes.IndexByte(in, '\\') >= 0 || !utf8.Valid(in) {
-		return "", false
+		return nil, false
 	}
-	return string(in), true
+	return in, true
+}
+
+// fastMethods are the methods the fast path answers, so that a request's
+// method is one of these strings, not a copy of the body's bytes.
+var fastMethods = [...]string{"initialize", "resources/read", skillsext.MethodListSkills, "tools/call"}
+
+// fastMethod returns the method of fastMethods spelled b, or "".
+func fastMethod(b []byte) string {
+	for _, m := range fastMethods {
+		if string(b) == m {
+			return m
+		}
+	}
+	return ""
 }
 
 // fastRequest is a request the fast path may answer: its method, its id
@@ -152,8 +168,9 @@ func parseFastRequest(body []byte, version string, perRequest bool, buf []member
 	if !ok || len(ms) != 4 || string(get(ms, "jsonrpc")) != `"2.0"` {
 		return fastRequest{}, false
 	}
-	method, ok := plainString(get(ms, "method"))
-	if !ok {
+	m, ok := plainString(get(ms, "method"))
+	method := fastMethod(m)
+	if !ok || method == "" {
 		return fastRequest{}, false
 	}
 	id, ok := plainID(get(ms, "id"))
@@ -175,7 +192,7 @@ func parseFastRequest(body []byte, version string, perRequest bool, buf []member
 		}
 		kept := params[:0]
 		for _, m := range params {
-			if m.name != "_meta" {
+			if string(m.name) != "_meta" {
 				kept = append(kept, m)
 			}
 		}
@@ -194,7 +211,7 @@ func plainMeta(raw []byte, version string) bool {
 	if !ok || len(meta) != 3 {
 		return false
 	}
-	if pv, ok := plainString(get(meta, "io.modelcontextprotocol/protocolVersion")); !ok || pv != version {
+	if pv, ok := plainString(get(meta, "io.modelcontextprotocol/protocolVersion")); !ok || string(pv) != version {
 		return false
 	}
 	return plainClientInfo(get(meta, "io.modelcontextprotocol/clientInfo")) &&
@@ -213,7 +230,7 @@ func plainClientInfo(raw []byte) bool {
 		return false
 	}
 	for _, m := range info {
-		switch m.name {
+		switch string(m.name) {
 		case "name", "version", "title", "description", "websiteUrl":
 			if _, ok := plainString(m.value); !ok {
 				return false
@@ -222,11 +239,11 @@ func plainClientInfo(raw []byte) bool {
 			return false
 		}
 	}
-	if name, ok := plainString(get(info, "name")); !ok || name == "" {
+	if name, ok := plainString(get(info, "name")); !ok || len(name) == 0 {
 		return false
 	}
 	ver, ok := plainString(get(info, "version"))
-	return ok && ver != ""
+	return ok && len(ver) != 0
 }
 
 // maxPlainDepth bounds the nesting of a client's capabilities the fast
@@ -242,21 +259,21 @@ const maxPlainDepth = 8
 // sampling an object whose context and tools are objects, elicitation one
 // whose form and url are).
 func plainCaps(raw []byte) bool {
-	return plainObject(raw, 0, func(name string, v []byte) bool {
-		switch name {
+	return plainObject(raw, 0, func(name, v []byte) bool {
+		switch string(name) {
 		case "experimental", "extensions":
 			return v[0] == '{'
 		case "roots":
-			return plainObject(v, 1, func(name string, v []byte) bool {
-				return name != "listChanged" || string(v) == "true" || string(v) == "false"
+			return plainObject(v, 1, func(name, v []byte) bool {
+				return string(name) != "listChanged" || string(v) == "true" || string(v) == "false"
 			})
 		case "sampling":
-			return plainObject(v, 1, func(name string, v []byte) bool {
-				return name != "context" && name != "tools" || v[0] == '{'
+			return plainObject(v, 1, func(name, v []byte) bool {
+				return string(name) != "context" && string(name) != "tools" || v[0] == '{'
 			})
 		case "elicitation":
-			return plainObject(v, 1, func(name string, v []byte) bool {
-				return name != "form" && name != "url" || v[0] == '{'
+			return plainObject(v, 1, func(name, v []byte) bool {
+				return string(name) != "form" && string(name) != "url" || v[0] == '{'
 			})
 		}
 		return true
@@ -265,7 +282,7 @@ func plainCaps(raw []byte) bool {
 
 // plainObject reports whether raw is an object of at most 16 members of
 // plain values (plainValue) for each of which field, when not nil, holds.
-func plainObject(raw []byte, depth int, field func(name string, v []byte) bool) bool {
+func plainObject(raw []byte, depth int, field func(name, v []byte) bool) bool {
 	if depth >= maxPlainDepth || len(raw) == 0 || raw[0] != '{' {
 		return false
 	}
@@ -365,12 +382,12 @@ func (s *Server) fastRead(w http.ResponseWriter, r *http.Request, req fastReques
 		return false, nil
 	}
 	uri, ok := plainString(get(req.params, "uri"))
-	if !ok || perRequest && (r.Header.Get("Mcp-Name") != uri) {
+	if !ok || perRequest && (r.Header.Get("Mcp-Name") != string(uri)) {
 		return false, nil
 	}
 	sn := s.snap.Load()
-	c, f, err := contents(sn, uri)
-	if err != nil {
+	f := sn.files[string(uri)]
+	if f == nil {
 		return false, nil // the SDK writes the error
 	}
 	// Charged before the contents are encoded: the encoding is the
@@ -381,7 +398,7 @@ func (s *Server) fastRead(w http.ResponseWriter, r *http.Request, req fastReques
 	if s.chargeAnswer(r.Context(), f.size, false) != nil {
 		return false, nil // the SDK refuses it
 	}
-	elem, ok := encodedContents(sn, c, f)
+	elem, ok := encodedContents(sn, f)
 	if !ok {
 		s.refundAnswer(r.Context(), f.size, false)
 		return false, nil
@@ -418,7 +435,7 @@ func (s *Server) fastList(w http.ResponseWriter, r *http.Request, req fastReques
 		if !ok {
 			return false, nil
 		}
-		cursor = c
+		cursor = string(c)
 	default:
 		return false, nil
 	}
@@ -443,20 +460,24 @@ func (s *Server) fastCall(w http.ResponseWriter, r *http.Request, req fastReques
 		return false, nil
 	}
 	tool, ok := plainString(get(req.params, "name"))
-	if !ok || tool != sn.tool.Name || perRequest && r.Header.Get("Mcp-Name") != tool {
+	if !ok || string(tool) != sn.tool.Name || perRequest && r.Header.Get("Mcp-Name") != string(tool) {
 		return false, nil
 	}
 	args := get(req.params, "arguments")
 	var buf [1]member
 	ms, ok := objectMembers(args, buf[:0])
-	if !ok || len(ms) != 1 || ms[0].name != "name" {
+	if !ok || len(ms) != 1 || string(ms[0].name) != "name" {
 		return false, nil
 	}
 	name, ok := plainString(ms[0].value)
-	if !ok || sn.byName[name] == nil {
+	if !ok {
 		return false, nil
 	}
-	res, ok := s.toolAnswer(r.Context(), sn, name, perRequest)
+	sv := sn.byName[string(name)]
+	if sv == nil {
+		return false, nil
+	}
+	res, ok := s.toolAnswer(r.Context(), sn, sv.name, perRequest)
 	if !ok {
 		return false, nil
 	}
@@ -658,13 +679,17 @@ const (
 	maxEncodedBytes = 32 << 20
 )
 
-// encodedContents returns the JSON of the contents element c of file f, as
-// the SDK encodes it (mcp.ReadResourceResult's MarshalJSON is json.Marshal:
-// <, > and & in a file's text go out as \u003c, \u003e and \u0026), kept
-// on the file within the bounds above.
-func encodedContents(sn *snapshot, c *mcp.ResourceContents, f *file) ([]byte, bool) {
+// encodedContents returns the JSON of the contents element of file f (what
+// contents makes of it), as the SDK encodes it (mcp.ReadResourceResult's
+// MarshalJSON is json.Marshal: <, > and & in a file's text go out as
+// \u003c, \u003e and \u0026), kept on the file within the bounds above.
+func encodedContents(sn *snapshot, f *file) ([]byte, bool) {
 	if p := f.encoded.Load(); p != nil {
 		return *p, true
+	}
+	c, _, err := contents(sn, f.uri)
+	if err != nil {
+		return nil, false
 	}
 	out, err := json.Marshal(c)
 	if err != nil {

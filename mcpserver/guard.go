@@ -553,7 +553,9 @@ func (b *bodyReader) Close() error { return b.r.Close() }
 func (s *Server) guard(h http.Handler, o *HTTPOptions, tokens *tokenSet, budget *atomic.Int64) http.Handler {
 	streams := &clientCounter{max: o.MaxStreamsPerClient, n: map[string]int{}}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rc := http.NewResponseController(w)
+		st := &request{stateless: !o.Stateful}
+		st.rc = *http.NewResponseController(w)
+		rc := &st.rc
 		ci, _ := r.Context().Value(connKey{}).(*connInfo)
 		if ci != nil && ci.overflow {
 			// A connection of the probe reserve: the probes only, and it
@@ -588,26 +590,28 @@ func (s *Server) guard(h http.Handler, o *HTTPOptions, tokens *tokenSet, budget 
 		}
 		// The answers of the request hold their share of the one memory
 		// budget until they are written (memory.go).
-		hold := &answerHold{}
-		defer func() { s.mem.give(hold.n.Load()) }()
-		r = r.WithContext(context.WithValue(context.WithValue(r.Context(), clientKey{}, client), holdKey{}, hold))
-		var body *bodyReader
+		st.client = client
+		defer func() { s.mem.give(st.hold.n.Load()) }()
+		// One copy of the request, with the guard's record in its context
+		// (its body is replaced below; the caller's request is not).
+		ctx, cancel := context.WithCancelCause(r.Context())
+		r = r.WithContext(context.WithValue(ctx, requestKey{}, st))
 		if r.Body != nil && r.Body != http.NoBody {
 			_ = rc.SetReadDeadline(time.Now().Add(o.ReadTimeout))
 			if ci != nil {
 				ci.body.Store(true)
 			}
-			body = &bodyReader{r: r.Body, header: w.Header(), rc: rc, ci: ci, budget: budget, max: o.BodyBudget}
-			r.Body = body
-			defer body.release()
+			st.body = bodyReader{r: r.Body, header: w.Header(), rc: rc, ci: ci, budget: budget, max: o.BodyBudget}
+			r.Body = &st.body
+			defer st.body.release()
 		} else {
 			// No body to read: the stream may stay open as long as the
 			// client keeps it.
 			_ = rc.SetReadDeadline(time.Time{})
 		}
-		ctx, cancel := context.WithCancelCause(r.Context())
 		defer cancel(nil)
-		g := &guardedWriter{w: w, rc: rc, timeout: o.WriteTimeout, cancel: cancel}
+		st.g = guardedWriter{w: w, rc: rc, timeout: o.WriteTimeout, cancel: cancel}
+		g := &st.g
 		if isStream(r) {
 			g.stream = true
 			g.max = o.StreamQueueBytes
@@ -617,19 +621,43 @@ func (s *Server) guard(h http.Handler, o *HTTPOptions, tokens *tokenSet, budget 
 			go g.run()
 			defer g.close()
 		}
-		h.ServeHTTP(g, r.WithContext(ctx))
+		h.ServeHTTP(g, r)
 	})
 }
 
-// clientKey is the context key of a request's client: its token's
-// (tokenClient) when the server has tokens, else its remote address's
-// (clientOf).
-type clientKey struct{}
+// request is what the guard keeps of one HTTP request, made in one
+// allocation, and what the handlers below it find in its context
+// (requestFrom).
+type request struct {
+	// client is the request's client: its token's (tokenClient) when the
+	// server has tokens, else its remote address's (clientOf).
+	client string
+	// stateless says the server is stateless, so that initialize promises
+	// no notification it cannot deliver.
+	stateless bool
+	// hold is what the request's answers hold of the memory budget
+	// (memory.go).
+	hold answerHold
+	rc   http.ResponseController
+	body bodyReader
+	g    guardedWriter
+}
+
+type requestKey struct{}
+
+// requestFrom returns the guard's record of the request of ctx, or nil
+// (stdio, or a handler not behind the guard).
+func requestFrom(ctx context.Context) *request {
+	st, _ := ctx.Value(requestKey{}).(*request)
+	return st
+}
 
 // clientFrom returns the client of a request's context, "" when unknown.
 func clientFrom(ctx context.Context) string {
-	c, _ := ctx.Value(clientKey{}).(string)
-	return c
+	if st := requestFrom(ctx); st != nil {
+		return st.client
+	}
+	return ""
 }
 
 // clientCounter counts something each client holds, up to max each (0:

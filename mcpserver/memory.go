@@ -130,13 +130,19 @@ func (m *memory) answerKeep(cost int64) int64 {
 // the guard gives it back once the request's answer is written.
 type answerHold struct{ n atomic.Int64 }
 
-type holdKey struct{}
+// holdOf returns the answerHold of the request of ctx, or nil.
+func holdOf(ctx context.Context) *answerHold {
+	if st := requestFrom(ctx); st != nil {
+		return &st.hold
+	}
+	return nil
+}
 
 // chargeAnswer charges the answer of a file of size bytes to the request
 // in ctx, or returns errAnswerBudget. Without a request (stdio, whose one
 // client is answered in turn), nothing is charged.
 func (s *Server) chargeAnswer(ctx context.Context, size int64, sdk bool) error {
-	h, _ := ctx.Value(holdKey{}).(*answerHold)
+	h := holdOf(ctx)
 	if h == nil {
 		return nil
 	}
@@ -152,7 +158,7 @@ func (s *Server) chargeAnswer(ctx context.Context, size int64, sdk bool) error {
 // refundAnswer gives back what chargeAnswer charged the request in ctx
 // for a file of size bytes, for an answer not made after all.
 func (s *Server) refundAnswer(ctx context.Context, size int64, sdk bool) {
-	h, _ := ctx.Value(holdKey{}).(*answerHold)
+	h := holdOf(ctx)
 	if h == nil {
 		return
 	}

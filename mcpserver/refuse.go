@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -70,13 +69,13 @@ func refuseLine(line []byte) []byte {
 // encoding/json matches them: in any letter case, escapes decoded.
 func refusedShape(msg []byte) []byte {
 	var id, method, params []byte
-	eachMember(msg, func(name string, v []byte) {
+	eachMember(msg, func(name, v []byte) {
 		switch {
-		case strings.EqualFold(name, "id"):
+		case bytes.EqualFold(name, nameID):
 			id = v
-		case strings.EqualFold(name, "method"):
+		case bytes.EqualFold(name, nameMethod):
 			method = v
-		case strings.EqualFold(name, "params"):
+		case bytes.EqualFold(name, nameParams):
 			params = v
 		}
 	})
@@ -93,8 +92,8 @@ func refusedShape(msg []byte) []byte {
 		return refuse(jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: the method is %d bytes; at most %d", len(method), maxMethodBytes))
 	}
 	var uri []byte
-	eachMember(params, func(name string, v []byte) {
-		if strings.EqualFold(name, "uri") {
+	eachMember(params, func(name, v []byte) {
+		if bytes.EqualFold(name, nameURI) {
 			uri = v
 		}
 	})
@@ -104,11 +103,20 @@ func refusedShape(msg []byte) []byte {
 	return nil
 }
 
+// The member names refusedShape looks for.
+var (
+	nameID     = []byte("id")
+	nameMethod = []byte("method")
+	nameParams = []byte("params")
+	nameURI    = []byte("uri")
+)
+
 // eachMember calls fn with each member of data if it is a JSON object
-// (valid JSON), in order, its value as written (a slice of data, not a
-// copy). A name with escapes is decoded when it is short enough to be one
-// of the names looked for, else passed as written.
-func eachMember(data []byte, fn func(name string, value []byte)) {
+// (valid JSON), in order, its name and value as written (slices of data,
+// not copies). A name with escapes or bytes that are not UTF-8 is decoded
+// (into a copy) when it is short enough to be one of the names looked
+// for, else passed as nil.
+func eachMember(data []byte, fn func(name, value []byte)) {
 	i := skipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return
@@ -120,14 +128,16 @@ func eachMember(data []byte, fn func(name string, value []byte)) {
 			return
 		}
 		raw := data[i:end]
-		name := ""
+		var name []byte
 		switch {
 		case len(raw) > 64:
 			// Longer than any name looked for, even escaped: not copied.
 		case bytes.IndexByte(raw, '\\') >= 0 || !utf8.Valid(raw):
-			_ = json.Unmarshal(raw, &name) // as the decoder reads it
+			var decoded string
+			_ = json.Unmarshal(raw, &decoded) // as the decoder reads it
+			name = []byte(decoded)
 		default:
-			name = string(raw[1 : len(raw)-1])
+			name = raw[1 : len(raw)-1]
 		}
 		i = skipSpace(data, end)
 		if i >= len(data) || data[i] != ':' {

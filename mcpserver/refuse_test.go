@@ -110,9 +110,9 @@ func FuzzEachMember(f *testing.F) {
 			return
 		}
 		got := map[string][]byte{}
-		eachMember(data, func(name string, v []byte) {
-			if name != "" {
-				got[name] = v // the last one wins, as in encoding/json
+		eachMember(data, func(name, v []byte) {
+			if len(name) != 0 {
+				got[string(name)] = v // the last one wins, as in encoding/json
 			}
 		})
 		for name, v := range got {

@@ -167,14 +167,9 @@ func (s *Server) handler(o *HTTPOptions) http.Handler {
 		sdk := h
 		fast = func(w http.ResponseWriter, r *http.Request, body []byte) bool { return s.fastAnswer(w, r, body, sdk) }
 	}
-	var mcpHandler http.Handler = parseErrors(h, cmp.Or(o.MaxRequestBytes, int64(mcpline.DefaultMaxLineBytes)), fast)
-	if inner := mcpHandler; !o.Stateful {
-		// Requests of a stateless server are marked, so that initialize
-		// promises no notification it cannot deliver.
-		mcpHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			inner.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), statelessKey{}, true)))
-		})
-	}
+	// Requests of a stateless server are marked by the guard (request),
+	// so that initialize promises no notification it cannot deliver.
+	mcpHandler := parseErrors(h, cmp.Or(o.MaxRequestBytes, int64(mcpline.DefaultMaxLineBytes)), fast)
 	mux := http.NewServeMux()
 	mux.Handle(Path, http.NewCrossOriginProtection().Handler(mcpHandler))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
@@ -263,7 +258,7 @@ func parseErrors(next http.Handler, limit int64, fast func(http.ResponseWriter, 
 			next.ServeHTTP(w, r)
 			return
 		}
-		body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+		body, err := readAtMost(r.Body, limit, r.ContentLength)
 		if err != nil {
 			http.Error(w, "reading the request body: "+err.Error(), http.StatusBadRequest)
 			return
@@ -302,12 +297,41 @@ func parseErrors(next http.Handler, limit int64, fast func(http.ResponseWriter, 
 	})
 }
 
-type statelessKey struct{}
+// readAtMost returns what io.ReadAll(io.LimitReader(r, max+1)) returns,
+// read into one buffer: hint+1 bytes when hint (a request's
+// Content-Length, -1 when unknown) is from 0 to max, so that a body of
+// the length it announced is read without growing the buffer and without
+// the LimitReader; else from 512 bytes, grown as append grows it.
+func readAtMost(r io.Reader, max, hint int64) ([]byte, error) {
+	size := int64(512)
+	if hint >= 0 && hint <= max {
+		size = hint + 1
+	}
+	b := make([]byte, 0, size)
+	for int64(len(b)) <= max {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		room := b[len(b):cap(b)]
+		if left := max + 1 - int64(len(b)); int64(len(room)) > left {
+			room = room[:left]
+		}
+		n, err := r.Read(room)
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+	return b, nil
+}
 
 // stateless reports whether ctx is a request's on a stateless server.
 func stateless(ctx context.Context) bool {
-	v, _ := ctx.Value(statelessKey{}).(bool)
-	return v
+	st := requestFrom(ctx)
+	return st != nil && st.stateless
 }
 
 // ErrListenAny is returned by [Listen] for an

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -757,5 +758,34 @@ func TestLineTransportAskedVersion(t *testing.T) {
 			pw.Close()
 			<-done
 		})
+	}
+}
+
+// TestReadAtMost holds readAtMost to io.ReadAll(io.LimitReader(r, max+1)):
+// the same bytes and error for bodies shorter than, as long as and longer
+// than the bound, read whole, a byte at a time and ending in an error, with
+// a Content-Length that is right, too small, too large or unknown.
+func TestReadAtMost(t *testing.T) {
+	errCut := errors.New("cut")
+	readers := map[string]func(data []byte) io.Reader{
+		"whole":        func(d []byte) io.Reader { return bytes.NewReader(d) },
+		"one byte":     func(d []byte) io.Reader { return iotest.OneByteReader(bytes.NewReader(d)) },
+		"data and EOF": func(d []byte) io.Reader { return iotest.DataErrReader(bytes.NewReader(d)) },
+		"error": func(d []byte) io.Reader {
+			return io.MultiReader(bytes.NewReader(d), iotest.ErrReader(errCut))
+		},
+	}
+	for _, size := range []int{0, 1, 300, 511, 512, 513, 1000, 1024, 1025, 1026, 5000} {
+		data := bytes.Repeat([]byte("x"), size)
+		for _, hint := range []int64{-1, 0, int64(size), int64(size) - 1, int64(size) + 7, 1 << 20} {
+			for name, mk := range readers {
+				const max = 1024
+				want, wantErr := io.ReadAll(io.LimitReader(mk(data), max+1))
+				got, err := readAtMost(mk(data), max, hint)
+				if !bytes.Equal(got, want) || !errors.Is(err, wantErr) && err != wantErr {
+					t.Errorf("%d bytes, hint %d, %s: %d bytes, %v; want %d bytes, %v", size, hint, name, len(got), err, len(want), wantErr)
+				}
+			}
+		}
 	}
 }
