@@ -55,8 +55,11 @@ import (
 	"os"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/spf13/cobra"
 )
+
+var catx = catalogx.Get[catalog.Catalog, catalog.Options, catalog.Listing, catalog.Skill, catalog.File]()
 
 func main() {
 	var dir string
@@ -67,7 +70,7 @@ func main() {
 			return err
 		}
 		names := []string{}
-		if _, err := cat.Each(cmd.Context(), func(_ *catalog.Listing, s *catalog.Skill) error {
+		if _, err := catx.Each(cmd.Context(), cat, func(_ *catalog.Listing, s *catalog.Skill) error {
 			names = append(names, s.Name)
 			return nil
 		}); err != nil {

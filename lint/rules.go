@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/skillet-go/skillet/catalog"
@@ -508,7 +509,9 @@ func hostCutAt(p *profile.Profile) int {
 
 // whenClause finds a clause that says when to use a skill ("Use when",
 // "Use PROACTIVELY", "Triggers on", "Invoke when", ...), in any letter case.
-var whenClause = regexp.MustCompile(`(?i)\b(use (this skill )?(when|proactively|for|if|whenever)|triggers? (on|when)|invoke (when|for)|activate (when|for)|when (the )?user)\b`)
+var whenClause = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(use (this skill )?(when|proactively|for|if|whenever)|triggers? (on|when)|invoke (when|for)|activate (when|for)|when (the )?user)\b`)
+})
 
 // descriptionCut is the description-cut finding of a skill host p loads
 // but whose description it cuts (hostCutAt): how much is lost, and the
@@ -524,13 +527,13 @@ func descriptionCut(p *profile.Profile, cd *candidate) (skill.Diagnostic, bool) 
 	}
 	lost := string(desc[at:])
 	msg := fmt.Sprintf("%s shows the model the first %d of the description's %d characters (--target %s)", p.Name, at, len(desc), p.Name)
-	if loc := whenClause.FindStringIndex(lost); loc != nil {
+	if loc := whenClause().FindStringIndex(lost); loc != nil {
 		quote := []rune(lost[loc[0]:])
 		if len(quote) > 60 {
 			quote = append(quote[:60], '…')
 		}
 		msg += fmt.Sprintf(", and what it says of when to use the skill is lost: %q", string(quote))
-	} else if whenClause.MatchString(string(desc[:at])) {
+	} else if whenClause().MatchString(string(desc[:at])) {
 		msg += "; what it says of when to use the skill is kept"
 	}
 	return skill.Diagnostic{Code: diagcode.DescriptionCut, Severity: severity(diagcode.DescriptionCut), Path: cd.Path,

@@ -395,7 +395,9 @@ var misplacedFields = map[string][2]string{
 // hostToolNames are the tool names of hosts' allowed-tools lists (Claude
 // Code's Read, Bash(git:*), MCP tools as mcp__server__tool): a tools: key
 // naming one is meant as allowed-tools.
-var hostToolNames = regexp.MustCompile(`\b(Read|Write|Edit|MultiEdit|Bash|Grep|Glob|WebFetch|WebSearch|Task|TodoWrite|NotebookEdit)\b|mcp__`)
+var hostToolNames = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(Read|Write|Edit|MultiEdit|Bash|Grep|Glob|WebFetch|WebSearch|Task|TodoWrite|NotebookEdit)\b|mcp__`)
+})
 
 // misplacedField says what a key outside the known fields was most likely
 // meant as (fm: the frontmatter, v: its value), when it is another
@@ -410,7 +412,7 @@ func misplacedField(fm *frontmatter, key string, v *yamlx.Node) string {
 		switch {
 		case m[1] != "" && fm.get(m[1]) != nil:
 			return ""
-		case norm == "tools" && !hostToolNames.MatchString(sourceOf(v)):
+		case norm == "tools" && !hostToolNames().MatchString(sourceOf(v)):
 			return ""
 		}
 		return m[0]
