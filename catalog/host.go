@@ -214,11 +214,11 @@ func (h *hostSearch) dir(dir, real string, depth int, skipped, inSkill, viaLink 
 	if err != nil {
 		return
 	}
-	if skillHere := skillFileAmong(dir, entries); skillHere != "" {
+	if skillHere := h.share.skillFileAmong(dir, entries); skillHere != "" {
 		p := filepath.Join(dir, skillHere)
 		c := &hostCand{root: h.root, path: p, dir: dir, depth: depth, skipped: skipped, inSkill: inSkill,
 			viaLink: viaLink, escapes: escapes, fileCase: skillHere != SkillFile}
-		if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if fi, err := h.share.lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 			c.fileLink = true
 			if r, err := filepath.EvalSymlinks(p); err == nil {
 				c.real = r
@@ -252,7 +252,7 @@ func (h *hostSearch) dir(dir, real string, depth int, skipped, inSkill, viaLink 
 		childReal := filepath.Join(real, name)
 		link, esc := viaLink, escapes
 		if typ&fs.ModeSymlink != 0 {
-			fi, err := os.Stat(p)
+			fi, err := h.share.stat(p)
 			if err != nil {
 				continue
 			}
@@ -285,12 +285,12 @@ func (h *hostSearch) dir(dir, real string, depth int, skipped, inSkill, viaLink 
 
 // skillFileAmong is the name of the skill file among a folder's entries:
 // SKILL.md, else the first that is SKILL.md in another letter case and not
-// a folder; "" when there is none.
-func skillFileAmong(dir string, entries []os.DirEntry) string {
+// a folder; "" when there is none. s (nil: none) shares the stats.
+func (s *hostShare) skillFileAmong(dir string, entries []os.DirEntry) string {
 	skillHere := ""
 	for _, e := range entries {
 		if strings.EqualFold(e.Name(), SkillFile) && (e.Name() == SkillFile || skillHere == "") {
-			fi, err := os.Stat(filepath.Join(dir, e.Name()))
+			fi, err := s.stat(filepath.Join(dir, e.Name()))
 			if err == nil && fi.IsDir() {
 				continue
 			}

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"io/fs"
 	"os"
 
 	"github.com/skillet-go/skillet/internal/catalogx"
@@ -18,10 +19,53 @@ import (
 // rules; only the reading is shared, and the YAML parse of a text that
 // several profiles' rules make alike (yamlMemo).
 
-// hostShare holds the folders the profiles' searches listed (os.ReadDir),
-// by path. Not safe for concurrent use: the searches run one after another.
+// hostShare holds the folders the profiles' searches listed (os.ReadDir)
+// and what os.Stat and os.Lstat said of the paths they looked up, by path.
+// Not safe for concurrent use: the searches run one after another.
 type hostShare struct {
-	dirs map[string]sharedDir
+	dirs          map[string]sharedDir
+	stats, lstats map[string]sharedStat
+}
+
+// sharedStat is what os.Stat or os.Lstat said of a path.
+type sharedStat struct {
+	fi  fs.FileInfo
+	err error
+}
+
+// stat is os.Stat, once per path when s is not nil: each profile's search
+// stats each skill file it finds (skillFileAmong), eleven times the same
+// path in a --compat run, where about a tenth of its CPU went to the
+// searches (pprof; TestHostShareStatsOnce, BenchmarkHostFilesAll).
+func (s *hostShare) stat(p string) (fs.FileInfo, error) {
+	if s == nil {
+		return os.Stat(p)
+	}
+	return s.memo(&s.stats, p, hostStat)
+}
+
+// lstat is os.Lstat, once per path when s is not nil.
+func (s *hostShare) lstat(p string) (fs.FileInfo, error) {
+	if s == nil {
+		return os.Lstat(p)
+	}
+	return s.memo(&s.lstats, p, hostLstat)
+}
+
+// hostStat and hostLstat are os.Stat and os.Lstat of a shared search;
+// tests count the calls.
+var hostStat, hostLstat = os.Stat, os.Lstat
+
+func (s *hostShare) memo(m *map[string]sharedStat, p string, stat func(string) (fs.FileInfo, error)) (fs.FileInfo, error) {
+	if *m == nil {
+		*m = map[string]sharedStat{}
+	}
+	r, ok := (*m)[p]
+	if !ok {
+		r.fi, r.err = stat(p)
+		(*m)[p] = r
+	}
+	return r.fi, r.err
 }
 
 type sharedDir struct {
@@ -102,7 +146,7 @@ func hostFilesAll(ctx context.Context, ps []*profile.Profile, opts *Options) ([]
 		h.cands, h.l = nil, nil // settle needs neither; hostListing, which does, is not run
 		judged = append(judged, h)
 	}
-	share.dirs = nil // the searches are done
+	share.dirs, share.stats, share.lstats = nil, nil, nil // the searches are done
 	readPending(pending)
 	out := make([]*catalogx.HostListing, 0, len(ps))
 	for i, h := range judged {
