@@ -75,6 +75,9 @@ func BenchmarkIndexWrite(b *testing.B) {
 // stamps, but not the encoding held whole and grown by doubling, which
 // made it about seven times (4,454 bytes per skill for a file of 607).
 func TestIndexWriteStreams(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates and indexes 2,000 skills: skipped with -short; go test ./... runs it")
+	}
 	ws := filepath.Join(t.TempDir(), "ws")
 	if _, err := tree.Generate(ws, &tree.Options{N: 2000, Seed: 3}); err != nil {
 		t.Fatal(err)
