@@ -149,17 +149,14 @@ func parseFrontmatter(data []byte) ([]kv, error) {
 		line := 1 + bytes.Count(data[:off], []byte("\n"))
 		return nil, &Error{Message: fmt.Sprintf("SKILL.md is not valid UTF-8 text (byte 0x%02x at offset %d)", data[off], off), Code: diagcode.InvalidEncoding, Line: line}
 	}
-	// Python's text mode: universal newlines.
-	content := strings.ReplaceAll(string(data), "\r\n", "\n")
-	content = strings.ReplaceAll(content, "\r", "\n")
-	if !strings.HasPrefix(content, "---") {
+	fmText, opened, closed := frontmatterText(data)
+	if !opened {
 		return nil, &Error{Message: "SKILL.md must start with YAML frontmatter (---)", Code: diagcode.NoFrontmatter, Line: 1}
 	}
-	parts := strings.SplitN(content, "---", 3)
-	if len(parts) < 3 {
+	if !closed {
 		return nil, &Error{Message: "SKILL.md frontmatter not properly closed with ---", Code: diagcode.ParseError, Line: 1}
 	}
-	v, yerr := loadStrict(parts[1])
+	v, yerr := loadStrict(fmText)
 	if yerr != nil {
 		line, col := 0, 0
 		if yerr.pmark != nil {
@@ -169,7 +166,7 @@ func parseFrontmatter(data []byte) ([]kv, error) {
 			return nil, &Error{Message: fmt.Sprintf("Invalid YAML in frontmatter: unacceptable character #x%04x: special characters are not allowed (line %d, column %d)",
 				yerr.readerCh, line, col), Code: diagcode.ParseError, Line: line, Column: col}
 		}
-		return nil, &Error{Message: "Invalid YAML in frontmatter: " + yerr.format(splitLines(parts[1])), Code: diagcode.ParseError, Line: line, Column: col}
+		return nil, &Error{Message: "Invalid YAML in frontmatter: " + yerr.format(splitLines(fmText)), Code: diagcode.ParseError, Line: line, Column: col}
 	}
 	m, ok := v.([]kv)
 	if !ok {
@@ -188,6 +185,41 @@ func parseFrontmatter(data []byte) ([]kv, error) {
 		}
 	}
 	return m, nil
+}
+
+// frontmatterText is what the reference validator reads as the
+// frontmatter: content.split("---", 2)[1] of the file's text in Python's
+// text mode (universal newlines), with whether the text starts with "---"
+// (opened) and holds a second "---" (closed). A file without a CR is its
+// text already, so only the frontmatter is copied: the whole file was
+// copied into a string (TestFrontmatterText holds the two ways alike).
+func frontmatterText(data []byte) (fm string, opened, closed bool) {
+	if bytes.IndexByte(data, '\r') >= 0 {
+		return frontmatterOfText(string(data))
+	}
+	if !bytes.HasPrefix(data, []byte("---")) {
+		return "", false, false
+	}
+	end := bytes.Index(data[3:], []byte("---"))
+	if end < 0 {
+		return "", true, false
+	}
+	return string(data[3 : 3+end]), true, true
+}
+
+// frontmatterOfText is frontmatterText of the text content, line ends
+// made universal first.
+func frontmatterOfText(content string) (fm string, opened, closed bool) {
+	content = strings.ReplaceAll(content, "\r\n", "\n")
+	content = strings.ReplaceAll(content, "\r", "\n")
+	if !strings.HasPrefix(content, "---") {
+		return "", false, false
+	}
+	parts := strings.SplitN(content, "---", 3)
+	if len(parts) < 3 {
+		return "", true, false
+	}
+	return parts[1], true, true
 }
 
 // fileMark is the line and column of e's key in the skill file (1-based,
