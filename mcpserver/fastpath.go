@@ -317,16 +317,16 @@ func plainValue(raw []byte, depth int) bool {
 // reports whether it did. sdk is the SDK's handler, which answers the
 // first initialize of each kind (fastInit).
 func (s *Server) fastAnswer(w http.ResponseWriter, r *http.Request, body []byte, sdk http.Handler) bool {
-	version := r.Header.Get("Mcp-Protocol-Version")
+	version := header(r.Header, "Mcp-Protocol-Version")
 	known, perRequest := fastVersions[version], newFields(version)
 	if version == "" {
 		known = true // initialize only, below
 	}
 	if s.noFastPath || !known || r.Method != http.MethodPost ||
-		r.Header.Get("Mcp-Session-Id") != "" || !acceptsBoth(r.Header.Values("Accept")) {
+		header(r.Header, "Mcp-Session-Id") != "" || !acceptsBoth(r.Header["Accept"]) {
 		return false
 	}
-	if ct := r.Header.Get("Content-Type"); ct != "application/json" {
+	if ct := header(r.Header, "Content-Type"); ct != "application/json" {
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
 			return false
 		}
@@ -345,7 +345,7 @@ func (s *Server) fastAnswer(w http.ResponseWriter, r *http.Request, body []byte,
 		return false
 	}
 	// On 2026-07-28 the headers name the method and its target.
-	if perRequest && r.Header.Get("Mcp-Method") != req.method {
+	if perRequest && header(r.Header, "Mcp-Method") != req.method {
 		return false
 	}
 	// initialize is the request a client sends before it has a version
@@ -382,7 +382,7 @@ func (s *Server) fastRead(w http.ResponseWriter, r *http.Request, req fastReques
 		return false, nil
 	}
 	uri, ok := plainString(get(req.params, "uri"))
-	if !ok || perRequest && (r.Header.Get("Mcp-Name") != string(uri)) {
+	if !ok || perRequest && (header(r.Header, "Mcp-Name") != string(uri)) {
 		return false, nil
 	}
 	sn := s.snap.Load()
@@ -424,7 +424,7 @@ func (s *Server) fastRead(w http.ResponseWriter, r *http.Request, req fastReques
 // fastList answers skills/list of the first page or of a page at a
 // cursor this server made.
 func (s *Server) fastList(w http.ResponseWriter, r *http.Request, req fastRequest, perRequest bool) (bool, error) {
-	if perRequest && r.Header.Get("Mcp-Name") != "" {
+	if perRequest && header(r.Header, "Mcp-Name") != "" {
 		return false, nil
 	}
 	cursor := ""
@@ -460,7 +460,7 @@ func (s *Server) fastCall(w http.ResponseWriter, r *http.Request, req fastReques
 		return false, nil
 	}
 	tool, ok := plainString(get(req.params, "name"))
-	if !ok || string(tool) != sn.tool.Name || perRequest && r.Header.Get("Mcp-Name") != string(tool) {
+	if !ok || string(tool) != sn.tool.Name || perRequest && header(r.Header, "Mcp-Name") != string(tool) {
 		return false, nil
 	}
 	args := get(req.params, "arguments")
@@ -699,6 +699,16 @@ func encodedContents(sn *snapshot, f *file) ([]byte, bool) {
 		keepEncoded(sn, &f.encoded, out)
 	}
 	return out, true
+}
+
+// header returns the first value of the header key, as h.Get(key) does
+// without putting key in canonical form again on every request: key must
+// be canonical already (TestHeaderKeysCanonical).
+func header(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // plainID returns a request id as the SDK would write it back: a decimal

@@ -7,6 +7,9 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/textproto"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -802,4 +805,30 @@ func recorded(h http.Handler, body string, hdr map[string]string) string {
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
 	return fmt.Sprint(rec.Code, rec.Header(), rec.Body.String())
+}
+
+// TestHeaderKeysCanonical requires every key the package reads with
+// header to be in canonical form, as header does not put it there.
+func TestHeaderKeysCanonical(t *testing.T) {
+	call := regexp.MustCompile(`\bheader\([^,()]+, "([^"]*)"\)`)
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range call.FindAllSubmatch(data, -1) {
+			n++
+			if k := string(m[1]); textproto.CanonicalMIMEHeaderKey(k) != k {
+				t.Errorf("%s: header key %q is not canonical (%q)", f, k, textproto.CanonicalMIMEHeaderKey(k))
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no header calls found")
+	}
 }

@@ -243,7 +243,7 @@ func (g *guardedWriter) run() {
 
 // isStream reports whether a request opens a notification stream.
 func isStream(r *http.Request) bool {
-	return r.Method == http.MethodGet || r.Header.Get("Mcp-Method") == "subscriptions/listen"
+	return r.Method == http.MethodGet || header(r.Header, "Mcp-Method") == "subscriptions/listen"
 }
 
 // connInfo is what the connection limiter knows of one connection.

@@ -68,6 +68,9 @@ func refuseLine(line []byte) []byte {
 // small). It reads msg in place, never decoding a copy. Names match as
 // encoding/json matches them: in any letter case, escapes decoded.
 func refusedShape(msg []byte) []byte {
+	if len(msg) <= minRefusedBytes {
+		return nil // no id, method or uri of msg can be over its bound
+	}
 	var id, method, params []byte
 	eachMember(msg, func(name, v []byte) {
 		switch {
@@ -110,6 +113,11 @@ var (
 	nameParams = []byte("params")
 	nameURI    = []byte("uri")
 )
+
+// minRefusedBytes is the least of the bounds refusedShape checks: a
+// message no longer than it holds no value over any of them (a value is a
+// slice of the message), so it is not read at all.
+const minRefusedBytes = min(maxIDBytes, maxMethodBytes, maxURIBytes)
 
 // eachMember calls fn with each member of data if it is a JSON object
 // (valid JSON), in order, its name and value as written (slices of data,

@@ -60,7 +60,7 @@ func (ts *tokenSet) match(got string) int {
 // bearerToken returns the token of r's "Authorization: Bearer TOKEN" header
 // as the SDK's auth middleware reads it, and false when there is none.
 func bearerToken(r *http.Request) (string, bool) {
-	f := strings.Fields(r.Header.Get("Authorization"))
+	f := strings.Fields(header(r.Header, "Authorization"))
 	if len(f) != 2 || !strings.EqualFold(f[0], "bearer") {
 		return "", false
 	}

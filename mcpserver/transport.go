@@ -208,14 +208,14 @@ func checkHostOrigin(next http.Handler) http.Handler {
 // crossOrigin reports whether a browser marks r as sent by a page of
 // another origin.
 func crossOrigin(r *http.Request) bool {
-	switch r.Header.Get("Sec-Fetch-Site") {
+	switch header(r.Header, "Sec-Fetch-Site") {
 	case "":
 	case "same-origin", "none":
 		return false
 	default:
 		return true
 	}
-	origin := r.Header.Get("Origin")
+	origin := header(r.Header, "Origin")
 	if origin == "" {
 		return false
 	}
@@ -254,7 +254,7 @@ func foldLocalhost(next http.Handler) http.Handler {
 // (413). fast, when not nil, may answer a valid body itself (fastAnswer).
 func parseErrors(next http.Handler, limit int64, fast func(http.ResponseWriter, *http.Request, []byte) bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+		if r.Method != http.MethodPost || !strings.HasPrefix(header(r.Header, "Content-Type"), "application/json") {
 			next.ServeHTTP(w, r)
 			return
 		}
