@@ -1,9 +1,11 @@
 package skill
 
 import (
-	"github.com/skillet-go/skillet/internal/diagcode"
+	"bytes"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/skillet-go/skillet/internal/diagcode"
 )
 
 var _ = Register(CodeInfo{Code: diagcode.ValueComment, Severity: SeverityWarning,
@@ -22,8 +24,8 @@ var proseKeys = [...]string{"description", "when-to-use", "whenToUse", "when_to_
 // after it missing from the value read (got returns the value read for a
 // key). The position is the # (file line, column in characters).
 func (p *parser) reportValueComments(fm *frontmatter, got func(key string) string) {
-	if fm == nil {
-		return
+	if fm == nil || fm.lines == nil && bytes.IndexByte(fm.text, '#') < 0 {
+		return // no line holds a # (lines, when set, are the repaired ones)
 	}
 	for _, key := range proseKeys {
 		k := fm.get(key)
