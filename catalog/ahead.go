@@ -50,7 +50,7 @@ type prober struct {
 // one-shot listing, with more than one processor, a folder read with its
 // descriptor open, and at least probeAheadMin entries.
 func (w *walker) probeAhead(children []child) *prober {
-	if !w.c.oneShot || len(children) < probeAheadMin || w.at.fd < 0 || runtime.GOMAXPROCS(0) < 2 {
+	if !w.s.oneShot || len(children) < probeAheadMin || w.at.fd < 0 || runtime.GOMAXPROCS(0) < 2 {
 		return nil
 	}
 	pr := &prober{at: w.at, children: children, probes: make([]probe, len(children))}

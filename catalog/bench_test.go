@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -260,4 +261,71 @@ func BenchmarkListWarmPreset(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkEachCold measures Each of a new Catalog (the listing of skillet
+// list --json) and reports per skill: the time, the allocations and bytes
+// allocated, and held-B/skill, the most live heap Each holds (sampled
+// after a collection every 100 skills handed out, and at the end), over
+// the live heap before it: what the records of the skills
+// handed out (goneSkill, fileSeen, folderLast) and the candidates waiting
+// for the walk's end cost (docs/performance.md).
+func BenchmarkEachCold(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			ws := benchTree(b, n)
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				c := newBenchCatalog(b, ws)
+				if _, err := c.each(ctx, func(*Listing, *Skill) error { return nil }); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/skill")
+			allocs, bytes, held := eachCost(b, ws)
+			b.ReportMetric(allocs/float64(n), "allocs/skill")
+			b.ReportMetric(bytes/float64(n), "B/skill")
+			b.ReportMetric(held/float64(n), "held-B/skill")
+		})
+	}
+}
+
+// eachCost returns what one Each of a new Catalog of ws allocates (times
+// and bytes) and the most live heap it holds, in bytes over the live heap
+// before it, sampled as BenchmarkEachCold describes.
+func eachCost(tb testing.TB, ws string) (allocs, bytes, held float64) {
+	ctx := context.Background()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	c := newBenchCatalog(tb, ws)
+	if _, err := c.each(ctx, func(*Listing, *Skill) error { return nil }); err != nil {
+		tb.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	allocs, bytes = float64(after.Mallocs-before.Mallocs), float64(after.TotalAlloc-before.TotalAlloc)
+
+	c = newBenchCatalog(tb, ws)
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	n := 0
+	sample := func() {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		held = max(held, float64(m.HeapAlloc)-float64(before.HeapAlloc))
+	}
+	l, err := c.each(ctx, func(*Listing, *Skill) error {
+		if n++; n%100 == 0 {
+			sample()
+		}
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sample() // the diagnostics, gathered
+	runtime.KeepAlive(l)
+	return allocs, bytes, held
 }

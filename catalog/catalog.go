@@ -154,19 +154,12 @@ type Catalog struct {
 
 	mu sync.Mutex // serialises List; guards what follows
 	// cache holds the entry of every skill file of the last List by path;
-	// dirs holds the folders read. The next* maps and the buffers are
-	// reused from List to List so a warm List does not allocate per skill.
-	cache, nextCache map[string]*entry
-	dirs, nextDirs   map[string]*dirState
-	dirents          direntScratch // reused by the walk's folder reads
-	byName           map[string]*Skill
-	seenFile         map[stamp]int
-	onStack          map[string]bool
-	candBuf          []candidate
-	entBuf           []*entry
-	todoBuf          []int
-	// oneShot is set while Each runs: the folders read are not kept.
-	oneShot bool
+	// dirs holds the folders read.
+	cache map[string]*entry
+	dirs  map[string]*dirState
+	// spare is the last List's scratch, which the next List works in
+	// (scratchFor), so that a warm List does not allocate per skill.
+	spare *listScratch
 
 	snapMu sync.RWMutex
 	snap   *Listing

@@ -10,8 +10,8 @@ import (
 )
 
 // direntScratch is the reusable memory of eachEntry (internal/fsx's
-// folder reader). The walk reads one folder at a time under the Catalog's
-// lock, so one scratch serves a List.
+// folder reader). The walk reads one folder at a time, so one scratch
+// serves a listing (listScratch).
 type direntScratch = fsx.Dirents
 
 // direntKeep is the most entries whose memory eachEntry keeps for the next
@@ -31,8 +31,8 @@ const direntKeep = 1024
 // The folder is opened below at; unless the reading went the os.ReadDir
 // way, it is returned open (the caller closes it) so the walk can look up
 // the paths below it from there.
-func (c *Catalog) eachEntry(at dirAt, dir pathRef, size func(int), add func(name string, typ fs.FileMode)) (dirAt, error) {
-	sc := &c.dirents
+func (s *listScratch) eachEntry(at dirAt, dir pathRef, size func(int), add func(name string, typ fs.FileMode)) (dirAt, error) {
+	sc := &s.dirents
 	fd, err := openDir(at, dir)
 	if err != nil {
 		return noDir, readDirEntries(dir.path, size, add)

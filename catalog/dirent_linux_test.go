@@ -58,7 +58,7 @@ func TestEachEntry(t *testing.T) {
 		}
 		return out
 	}
-	var c Catalog
+	var c listScratch
 	got := collect(func(size func(int), add func(string, fs.FileMode)) error {
 		open, err := c.eachEntry(noDir, newRef(dir), size, add)
 		open.close()
@@ -140,10 +140,10 @@ func TestEachEntryLetsGoOfLargeFolders(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var c Catalog
+	var s listScratch
 	read := func(dir string) []string {
 		var out []string
-		open, err := c.eachEntry(noDir, newRef(dir), func(int) {}, func(name string, _ fs.FileMode) {
+		open, err := s.eachEntry(noDir, newRef(dir), func(int) {}, func(name string, _ fs.FileMode) {
 			out = append(out, string([]byte(name)))
 		})
 		open.close()
@@ -155,13 +155,13 @@ func TestEachEntryLetsGoOfLargeFolders(t *testing.T) {
 	if got := read(large); len(got) != direntKeep+1 || got[0] != "f00000" || got[direntKeep] != fmt.Sprintf("f%05d", direntKeep) {
 		t.Fatalf("large folder: %d entries, first %q", len(got), got[0])
 	}
-	if c.dirents.Held() {
+	if s.dirents.Held() {
 		t.Errorf("the scratch of %d entries is kept", direntKeep+1)
 	}
 	if got := read(small); !slices.Equal(got, []string{"a", "b", "c"}) {
 		t.Errorf("small folder after a large one: %q", got)
 	}
-	if !c.dirents.Held() {
+	if !s.dirents.Held() {
 		t.Error("the scratch of a small folder is let go")
 	}
 }

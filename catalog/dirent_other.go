@@ -8,6 +8,6 @@ type direntScratch struct{}
 
 // eachEntry calls size with the number of entries of dir, then add for each
 // in name order.
-func (c *Catalog) eachEntry(_ dirAt, dir pathRef, size func(int), add func(name string, typ fs.FileMode)) (dirAt, error) {
+func (s *listScratch) eachEntry(_ dirAt, dir pathRef, size func(int), add func(name string, typ fs.FileMode)) (dirAt, error) {
 	return noDir, readDirEntries(dir.path, size, add)
 }

@@ -47,64 +47,81 @@ func (c *Catalog) each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 	for _, r := range roots {
 		l.Roots = append(l.Roots, *r)
 	}
-
-	// The walk runs in a goroutine of its own and pushes each candidate
-	// as it finds it. This goroutine takes the candidates in turn (reading
-	// one itself when no reader has: pipeline.take), applies precedence
-	// and hands out every skill that nothing the walk can still find can
-	// change (eachRun.handOut), while the walk goes on. Readers as many as
-	// there are processors less those two read beside them, at most
-	// eachWindow skills ahead of the one taken, and the rest join them
-	// when the walk has ended.
 	ctx, cancel := context.WithCancel(ctx)
-	during := max(runtime.GOMAXPROCS(0)-2, 0)
-	pl := c.startPipeline(ctx, during)
-	pl.window = eachWindow
-	pl.lockstep, pl.onPush = eachLockstep != nil, eachLockstep
-	c.oneShot = true
-	var walkDiags []skill.Diagnostic
-	var rootFDs []rootDir
-	walked := make(chan struct{})
-	go func() {
-		defer close(walked)
-		walkDiags, rootFDs = c.eachWalk(ctx, roots, pl, during)
-	}()
-	// On the way out, in this order: cancel (which stops the walk and
-	// lifts the window), wait for the walk (the last to open a file),
-	// close the queue (which wakes the readers), wait for the readers
-	// (which close every file the walk held open), and close the roots
-	// they read beneath.
-	defer func() {
-		cancel()
-		pl.unstep()
-		<-walked
-		pl.close()
-		pl.wg.Wait()
-		for _, d := range rootFDs {
-			d.close()
-		}
-		c.oneShot = false
-	}()
-
-	r := newEachRun(ctx, c, l, roots, pl, walked, fn)
+	w := c.startEachWalk(ctx, roots)
+	defer w.stop(cancel)
+	r := newEachRun(ctx, c, l, roots, w.pl, w.walked, fn)
 	if err := r.run(); err != nil {
 		return nil, err
 	}
-	// Every skill is out: what precedence kept goes before the
-	// diagnostics are gathered and sorted. They are in the order List
-	// gathers them (the walk's, then precedence's), which the stable sort
-	// keeps where two compare equal.
+	l.Diagnostics = r.finish(append(diags, w.diags...), roots)
+	return l, ctx.Err()
+}
+
+// eachWalk is the walk of one Each, on a goroutine of its own: it pushes
+// each candidate onto the pipeline as it finds it. Each's goroutine takes
+// the candidates in turn (reading one itself when no reader has:
+// pipeline.take), applies precedence and hands out every skill that
+// nothing the walk can still find can change (eachRun.handOut), while the
+// walk goes on. Readers as many as there are processors less those two
+// read beside them, at most eachWindow skills ahead of the one taken, and
+// the rest join them when the walk has ended.
+type eachWalk struct {
+	c      *Catalog
+	pl     *pipeline
+	during int           // the readers started with the walk
+	walked chan struct{} // closed when the walk has ended
+	// Once walked is closed: the walk's diagnostics, and the roots it
+	// opened, which stop closes once the readers are done.
+	diags  []skill.Diagnostic
+	rootFD []rootDir
+}
+
+// startEachWalk starts the pipeline and the walk of roots.
+func (c *Catalog) startEachWalk(ctx context.Context, roots []*Root) *eachWalk {
+	w := &eachWalk{c: c, during: max(runtime.GOMAXPROCS(0)-2, 0), walked: make(chan struct{})}
+	w.pl = c.startPipeline(ctx, w.during)
+	w.pl.window = eachWindow
+	w.pl.lockstep, w.pl.onPush = eachLockstep != nil, eachLockstep
+	go func() {
+		defer close(w.walked)
+		w.walk(ctx, roots)
+	}()
+	return w
+}
+
+// stop ends the walk and the readers, in this order: cancel (which stops
+// the walk and lifts the window), wait for the walk (the last to open a
+// file), close the queue (which wakes the readers), wait for the readers
+// (which close every file the walk held open), and close the roots they
+// read beneath.
+func (w *eachWalk) stop(cancel context.CancelFunc) {
+	cancel()
+	w.pl.unstep()
+	<-w.walked
+	w.pl.close()
+	w.pl.wg.Wait()
+	for _, d := range w.rootFD {
+		d.close()
+	}
+}
+
+// finish returns the listing's diagnostics once every skill is out: diags
+// (the start's and the walk's), then precedence's, the nested skills',
+// the skipped folders' and maxSkills'. What precedence kept goes first.
+// They are in the order List gathers them, which the stable sort keeps
+// where two compare equal.
+func (r *eachRun) finish(diags []skill.Diagnostic, roots []*Root) []skill.Diagnostic {
 	p := r.p
 	r.release()
-	diags = append(append(diags, walkDiags...), p.diags...)
-	diags = append(diags, c.nestedDiags(ctx, p.lost)...)
+	diags = append(diags, p.diags...)
+	diags = append(diags, r.c.nestedDiags(r.ctx, p.lost)...)
 	if r.handed == 0 {
-		diags = append(diags, c.skippedDiags(roots)...)
+		diags = append(diags, r.c.skippedDiags(roots)...)
 	}
-	diags = r.lim.truncated(diags, c.workspace)
+	diags = r.lim.truncated(diags, r.c.workspace)
 	skill.SortDiagnostics(diags)
-	l.Diagnostics = diags
-	return l, ctx.Err()
+	return diags
 }
 
 // eachRun is one listing of [Catalog.Each] past its start: the candidates
@@ -459,40 +476,37 @@ func (r *eachRun) letGo(next int) {
 	r.pl.mu.Unlock()
 }
 
-// eachWalk walks the roots for Each, pushing each candidate onto pl as it
-// is found, with the root's .skilletignore applied to it, then the ignored
-// files (which come last, as in List); it starts the rest of the readers
-// and closes the queue. It returns the walk's diagnostics and the roots
-// it opened, which the caller closes once the readers are done.
-func (c *Catalog) eachWalk(ctx context.Context, roots []*Root, pl *pipeline, during int) ([]skill.Diagnostic, []rootDir) {
-	fds := make([]rootDir, 0, len(roots))
-	var diags []skill.Diagnostic
+// walk walks the roots, pushing each candidate onto w.pl as it is found,
+// with the root's .skilletignore applied to it, then the ignored files
+// (which come last, as in List); it starts the rest of the readers and
+// closes the queue. The walk works in a one-shot scratch of its own,
+// dropped when it returns: no folder state is kept.
+func (w *eachWalk) walk(ctx context.Context, roots []*Root) {
+	s := &listScratch{oneShot: true}
+	w.rootFD = make([]rootDir, 0, len(roots))
 	var ignoredCands []candidate
 	for _, r := range roots {
-		w := &walker{ctx: ctx, c: c, root: r, rootFD: -1, at: noDir, pl: pl}
+		rw := &walker{ctx: ctx, c: w.c, s: s, root: r, rootFD: -1, at: noDir, pl: w.pl}
 		// The root's .skilletignore is read before its walk, so that a
 		// candidate is withheld (or not) once and for all when it is
 		// found; its problems are reported when the root holds a
 		// candidate, as withholdSkills reports them.
-		m, ignDiags := rootIgnore(r, w.allowed)
-		w.withhold = m
-		fds = w.openRoot(fds)
-		w.walkRoot()
-		pl.endRoot()
-		ignoredCands = append(ignoredCands, w.ignored...)
-		diags = append(diags, w.diags...)
-		if w.found > 0 {
-			diags = append(diags, ignDiags...)
+		m, ignDiags := rootIgnore(r, rw.allowed)
+		rw.withhold = m
+		w.rootFD = rw.openRoot(w.rootFD)
+		rw.walkRoot()
+		w.pl.endRoot()
+		ignoredCands = append(ignoredCands, rw.ignored...)
+		w.diags = append(w.diags, rw.diags...)
+		if rw.found > 0 {
+			w.diags = append(w.diags, ignDiags...)
 		}
 	}
-	// The walk's folder memory is not needed again.
-	c.dirents = direntScratch{}
 	for _, ic := range ignoredCands {
-		pl.push(ic)
+		w.pl.push(ic)
 	}
-	pl.start(readWorkers() - during)
-	pl.close()
-	return diags, fds
+	w.pl.start(readWorkers() - w.during)
+	w.pl.close()
 }
 
 // eachLockstep, when set, makes the walk of Each wait after each

@@ -78,7 +78,8 @@ func (c *Catalog) listDisk(ctx context.Context) (*Listing, error) {
 	diags = append(diags, c.indexDiagnostic()...)
 	start := time.Now()
 
-	cands, entries, rootFDs, walkDiags := c.walkRoots(ctx, roots, l)
+	s := c.scratchFor()
+	cands, entries, rootFDs, walkDiags := c.walkRoots(ctx, s, roots, l)
 	defer func() {
 		for _, d := range rootFDs {
 			d.close()
@@ -90,11 +91,11 @@ func (c *Catalog) listDisk(ctx context.Context) (*Listing, error) {
 	}
 	// Read and parse what changed (and was not read early), in parallel;
 	// the rest comes from the cache.
-	entries = c.readAll(ctx, cands, entries)
+	entries = c.readAll(ctx, s, cands, entries)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	diags, lost := c.applyPrecedence(l, cands, entries, diags)
+	diags, lost := c.applyPrecedence(s, l, cands, entries, diags)
 	diags = append(diags, c.nestedDiags(ctx, lost)...)
 	if len(l.Skills) == 0 {
 		diags = append(diags, c.skippedDiags(roots)...)
@@ -118,13 +119,14 @@ func (c *Catalog) listDisk(ctx context.Context) (*Listing, error) {
 // nothing cached (the first List), files are read and parsed while the
 // walk goes on, and entries holds them; later Lists walk first and read
 // only what changed (entries nil). Each root is held open while its files
-// are read (readBeneath): the caller closes rootFDs once they are.
-func (c *Catalog) walkRoots(ctx context.Context, roots []*Root, l *Listing) (cands []candidate, entries []*entry, rootFDs []rootDir, diags []skill.Diagnostic) {
-	if c.nextDirs == nil {
-		c.nextDirs = map[string]*dirState{}
+// are read (readBeneath): the caller closes rootFDs once they are. s is
+// the List's scratch.
+func (c *Catalog) walkRoots(ctx context.Context, s *listScratch, roots []*Root, l *Listing) (cands []candidate, entries []*entry, rootFDs []rootDir, diags []skill.Diagnostic) {
+	if s.nextDirs == nil {
+		s.nextDirs = map[string]*dirState{}
 	}
-	clear(c.nextDirs)
-	cands = c.candBuf[:0]
+	clear(s.nextDirs)
+	cands = s.candBuf[:0]
 	var ignoredCands []candidate
 	var early *pipeline
 	if len(c.cache) == 0 {
@@ -132,7 +134,7 @@ func (c *Catalog) walkRoots(ctx context.Context, roots []*Root, l *Listing) (can
 	}
 	rootFDs = make([]rootDir, 0, len(roots))
 	for _, r := range roots {
-		w := &walker{ctx: ctx, c: c, root: r, cands: cands, rootFD: -1, at: noDir, pl: early}
+		w := &walker{ctx: ctx, c: c, s: s, root: r, cands: cands, rootFD: -1, at: noDir, pl: early}
 		rootFDs = w.openRoot(rootFDs)
 		w.walkRoot()
 		ignoredCands = append(ignoredCands, w.ignored...)
@@ -151,8 +153,8 @@ func (c *Catalog) walkRoots(ctx context.Context, roots []*Root, l *Listing) (can
 		cands = early.cands.appendTo(cands)
 	}
 	cands = append(cands, ignoredCands...)
-	c.dirs, c.nextDirs = c.nextDirs, c.dirs
-	c.candBuf = cands[:0]
+	c.dirs, s.nextDirs = s.nextDirs, c.dirs
+	s.candBuf = cands[:0]
 	return cands, entries, rootFDs, diags
 }
 
@@ -160,17 +162,17 @@ func (c *Catalog) walkRoots(ctx context.Context, roots []*Root, l *Listing) (can
 // first found wins) into l.Skills and l.candidates, keeps the entries read
 // as the catalog's cache, and returns diags with precedence's findings and
 // the candidates that do not load (for nestedDiags).
-func (c *Catalog) applyPrecedence(l *Listing, cands []candidate, entries []*entry, diags []skill.Diagnostic) ([]skill.Diagnostic, []*candidate) {
-	if c.nextCache == nil {
-		c.nextCache = make(map[string]*entry, len(cands))
+func (c *Catalog) applyPrecedence(s *listScratch, l *Listing, cands []candidate, entries []*entry, diags []skill.Diagnostic) ([]skill.Diagnostic, []*candidate) {
+	if s.nextCache == nil {
+		s.nextCache = make(map[string]*entry, len(cands))
 	}
-	next := c.nextCache
+	next := s.nextCache
 	clear(next)
-	if c.byName == nil {
-		c.byName, c.seenFile = map[string]*Skill{}, map[stamp]int{}
+	if s.byName == nil {
+		s.byName, s.seenFile = map[string]*Skill{}, map[stamp]int{}
 	}
-	seenFile := c.seenFile
-	clear(c.byName)
+	seenFile := s.seenFile
+	clear(s.byName)
 	clear(seenFile)
 	// The same file reached twice (through symlinks) is loaded once (Brute):
 	// through the path that is most its own, a directory-form SKILL.md
@@ -186,7 +188,7 @@ func (c *Catalog) applyPrecedence(l *Listing, cands []candidate, entries []*entr
 			seenFile[key] = i
 		}
 	}
-	p := &prec{c: c, diags: diags, byName: c.byName, next: next,
+	p := &prec{c: c, diags: diags, byName: s.byName, next: next,
 		skills: make([]*Skill, 0, len(cands)), cdBuf: make([]candidateFile, 0, len(cands))}
 	l.candidates = make([]*candidateFile, 0, len(cands))
 	p.cands = &l.candidates
@@ -196,7 +198,7 @@ func (c *Catalog) applyPrecedence(l *Listing, cands []candidate, entries []*entr
 		p.add(&cands[i], e, loaded)
 	}
 	l.Skills = p.skills
-	c.cache, c.nextCache = next, c.cache
+	c.cache, s.nextCache = next, c.cache
 	return p.diags, p.lost
 }
 
@@ -353,14 +355,14 @@ func ownRank(c *candidate) uint8 {
 // readAll returns the entry of every candidate, index-aligned with cands:
 // those in done (read early), from the cache when the file is unchanged,
 // else read and parsed by a bounded pool of workers.
-func (c *Catalog) readAll(ctx context.Context, cands []candidate, done []*entry) []*entry {
-	out := c.entBuf[:0]
+func (c *Catalog) readAll(ctx context.Context, s *listScratch, cands []candidate, done []*entry) []*entry {
+	out := s.entBuf[:0]
 	if cap(out) < len(cands) {
 		out = make([]*entry, 0, len(cands))
 	}
 	out = out[:len(cands)]
-	c.entBuf = out
-	todo := c.todoBuf[:0]
+	s.entBuf = out
+	todo := s.todoBuf[:0]
 	for i := range cands {
 		switch {
 		case i < len(done) && done[i] != nil:
@@ -374,7 +376,7 @@ func (c *Catalog) readAll(ctx context.Context, cands []candidate, done []*entry)
 			}
 		}
 	}
-	c.todoBuf = todo[:0]
+	s.todoBuf = todo[:0]
 	if len(todo) == 0 {
 		return out
 	}

@@ -273,38 +273,7 @@ func (p *prec) add(cand *candidate, e *entry, loaded bool) {
 		return
 	}
 	if w, ok := p.rival(s.Name); ok {
-		if d, ok := otherFolder(w, s); ok {
-			p.diags = append(p.diags, d)
-			if d.Code != diagcode.DuplicateCopy {
-				p.lost = append(p.lost, cand)
-			}
-			return
-		}
-		if w.Root == s.Root && ownName(s) && !ownName(w) {
-			// Two skills of one root: the copy whose name is its
-			// folder's wins over the one found first.
-			p.diags = append(p.diags, skill.Diagnostic{Code: diagcode.DuplicateName, Severity: skill.SeverityError,
-				Path: w.Location, Skill: s.Name, Related: s.Location,
-				Message: fmt.Sprintf("the skill %q is also defined at %s, which loads because its folder has the skill's name; this copy, in the folder %q, does not",
-					s.Name, s.Location, folderName(w))})
-			k := slices.Index(p.skills, w)
-			p.skills[k] = s
-			if p.gone != nil {
-				p.at[k] = cand.root
-			}
-			p.byName[s.Name] = s
-			p.lost = append(p.lost, &candidate{root: cand.root, path: w.Location, dir: w.BaseDir, flat: w.Flat})
-			return
-		} else if w.Scope == s.Scope {
-			p.diags = append(p.diags, skill.Diagnostic{Code: diagcode.DuplicateName, Severity: skill.SeverityError,
-				Path: s.Location, Skill: s.Name, Related: w.Location,
-				Message: fmt.Sprintf("the skill %q is also defined at %s, which loads; this copy does not", s.Name, w.Location)})
-		} else {
-			p.diags = append(p.diags, skill.Diagnostic{Code: diagcode.Shadowed, Severity: skill.SeverityWarning,
-				Path: s.Location, Skill: s.Name, Related: w.Location,
-				Message: fmt.Sprintf("the %s skill %q is shadowed by the %s skill at %s", s.Scope, s.Name, w.Scope, w.Location)})
-		}
-		p.lost = append(p.lost, cand)
+		p.clash(cand, s, w)
 		return
 	}
 	p.byName[s.Name] = s
@@ -312,6 +281,46 @@ func (p *prec) add(cand *candidate, e *entry, loaded bool) {
 	if p.gone != nil {
 		p.at = append(p.at, cand.root)
 	}
+}
+
+// clash records skill s, of candidate cand, whose name the loaded skill
+// w has already: a copy in another folder of one file (otherFolder), a
+// copy of one root whose name is its folder's taking w's place, or a
+// duplicate-name or shadowed skill that does not load.
+func (p *prec) clash(cand *candidate, s, w *Skill) {
+	if d, ok := otherFolder(w, s); ok {
+		p.diags = append(p.diags, d)
+		if d.Code != diagcode.DuplicateCopy {
+			p.lost = append(p.lost, cand)
+		}
+		return
+	}
+	if w.Root == s.Root && ownName(s) && !ownName(w) {
+		// Two skills of one root: the copy whose name is its
+		// folder's wins over the one found first.
+		p.diags = append(p.diags, skill.Diagnostic{Code: diagcode.DuplicateName, Severity: skill.SeverityError,
+			Path: w.Location, Skill: s.Name, Related: s.Location,
+			Message: fmt.Sprintf("the skill %q is also defined at %s, which loads because its folder has the skill's name; this copy, in the folder %q, does not",
+				s.Name, s.Location, folderName(w))})
+		k := slices.Index(p.skills, w)
+		p.skills[k] = s
+		if p.gone != nil {
+			p.at[k] = cand.root
+		}
+		p.byName[s.Name] = s
+		p.lost = append(p.lost, &candidate{root: cand.root, path: w.Location, dir: w.BaseDir, flat: w.Flat})
+		return
+	}
+	if w.Scope == s.Scope {
+		p.diags = append(p.diags, skill.Diagnostic{Code: diagcode.DuplicateName, Severity: skill.SeverityError,
+			Path: s.Location, Skill: s.Name, Related: w.Location,
+			Message: fmt.Sprintf("the skill %q is also defined at %s, which loads; this copy does not", s.Name, w.Location)})
+	} else {
+		p.diags = append(p.diags, skill.Diagnostic{Code: diagcode.Shadowed, Severity: skill.SeverityWarning,
+			Path: s.Location, Skill: s.Name, Related: w.Location,
+			Message: fmt.Sprintf("the %s skill %q is shadowed by the %s skill at %s", s.Scope, s.Name, w.Scope, w.Location)})
+	}
+	p.lost = append(p.lost, cand)
 }
 
 // limit is maxSkills (docs/discovery.md#limits): the catalog lists at most

@@ -165,6 +165,7 @@ type dirState struct {
 type walker struct {
 	ctx      context.Context
 	c        *Catalog
+	s        *listScratch // the listing's
 	root     *Root
 	rootFD   rootDir // root held open for readBeneath, or -1
 	at       dirAt   // the folder being walked, held open (noDir when not)
@@ -291,10 +292,10 @@ func (w *walker) walkRoot() {
 		}
 		return
 	}
-	if w.c.onStack == nil {
-		w.c.onStack = map[string]bool{}
+	if w.s.onStack == nil {
+		w.s.onStack = map[string]bool{}
 	}
-	w.onStack = w.c.onStack
+	w.onStack = w.s.onStack
 	clear(w.onStack)
 	w.visit(newRef(r.Path), newRef(filepath.Join(r.Path, SkillFile)), nil, real, 0, nil)
 }
@@ -335,7 +336,7 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 	} else if w.statSkill(dir, skillFile) {
 		return
 	}
-	ds, open := w.c.readDir(w.at, dir)
+	ds, open := w.readDir(dir)
 	// The folder stays open while its entries are walked, so the paths
 	// below it are looked up from it.
 	defer open.close()
@@ -431,8 +432,10 @@ func (w *walker) addStat(dir, skillFile pathRef, st stamp, mode fs.FileMode, err
 
 // readDir returns the folder's entries, from the previous List when the
 // folder's stamp is unchanged, and the folder held open when it was read
-// now (noDir otherwise); the caller closes it. dir is looked up below at.
-func (c *Catalog) readDir(at dirAt, dir pathRef) (*dirState, dirAt) {
+// now (noDir otherwise); the caller closes it. dir is looked up below the
+// folder being walked (w.at).
+func (w *walker) readDir(dir pathRef) (*dirState, dirAt) {
+	c, s, at := w.c, w.s, w.at
 	old := c.dirs[dir.path]
 	if dir.z == nil {
 		// A folder's child.ref: its NUL-terminated bytes are made once
@@ -446,17 +449,17 @@ func (c *Catalog) readDir(at dirAt, dir pathRef) (*dirState, dirAt) {
 	// A one-shot listing keeps no folder state, so it needs no stamp.
 	var st stamp
 	var err error = errNoStamp
-	if !c.oneShot {
+	if !s.oneShot {
 		st, _, err = statAt(at, dir)
 	}
 	if err == nil {
-		if old != nil && old.stamp == st && old.err == nil && !c.oneShot {
-			c.nextDirs[dir.path] = old
+		if old != nil && old.stamp == st && old.err == nil && !s.oneShot {
+			s.nextDirs[dir.path] = old
 			return old, noDir
 		}
 	}
 	ds := &dirState{stamp: st, z: dir.z}
-	open, err := c.eachEntry(at, dir, func(n int) { ds.children = make([]child, 0, n) }, func(name string, typ fs.FileMode) {
+	open, err := s.eachEntry(at, dir, func(n int) { ds.children = make([]child, 0, n) }, func(name string, typ fs.FileMode) {
 		// name is only valid during the call: what is kept is copied.
 		if name == pluginFolder {
 			ds.plugin = true
@@ -474,8 +477,8 @@ func (c *Catalog) readDir(at dirAt, dir pathRef) (*dirState, dirAt) {
 		ds.err = err
 		return ds, noDir
 	}
-	if !c.oneShot {
-		c.nextDirs[dir.path] = ds
+	if !s.oneShot {
+		s.nextDirs[dir.path] = ds
 	}
 	return ds, open
 }

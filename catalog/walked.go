@@ -5,7 +5,7 @@ package catalog
 func (c *Catalog) walkedDirs() ([]string, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.profile.Native || c.oneShot || len(c.dirs) == 0 {
+	if !c.profile.Native || len(c.dirs) == 0 {
 		return nil, false
 	}
 	dirs := make([]string, 0, len(c.dirs))
