@@ -585,10 +585,15 @@ func (h *hostParser) description() (string, bool) {
 		h.change(fmt.Sprintf("the catalog cuts the description at %d %s", max, unitName(dc.Units)))
 	}
 	if dc.EscapeAngles {
-		desc = strings.NewReplacer("<", "&lt;", ">", "&gt;").Replace(desc)
+		desc = escapeAngles.Replace(desc)
 	}
 	return desc, true
 }
+
+// escapeAngles writes < and > as &lt; and &gt; (Disclosure.EscapeAngles).
+// One for all: a replacer built for each description was 2% of what
+// lint --compat allocated (pprof -sample_index=alloc_space).
+var escapeAngles = strings.NewReplacer("<", "&lt;", ">", "&gt;")
 
 // disabledBy says whether disable-model-invocation hides the skill, as
 // Disclosure.DisabledWhen reads it.
