@@ -26,10 +26,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=bench/out/startup
 runs=${RUNS:-41}
-mkdir -p "$out/hello" "$out/testdata/deps" "$out/testdata/listonly" "$out/empty/skills"
+mkdir -p "$out/testdata/hello" "$out/testdata/deps" "$out/testdata/listonly" "$out/empty/skills"
 out=$(cd "$out" && pwd)
 
-cat >"$out/hello/main.go" <<'GO'
+cat >"$out/testdata/hello/main.go" <<'GO'
 package main
 
 import "os"
@@ -90,7 +90,7 @@ GO
 echo "building..." >&2
 go build -o "$out/floor" ./bench/floor
 go build -o "$out/abrun" ./bench/abrun
-go build -o "$out/hello-bin" "$out/hello/main.go"
+go build -o "$out/hello-bin" "$out/testdata/hello/main.go"
 go build -o "$out/deps-bin" ./bench/out/startup/testdata/deps
 CGO_ENABLED=0 go build -o "$out/deps-nocgo" ./bench/out/startup/testdata/deps
 go build -o "$out/listonly" ./bench/out/startup/testdata/listonly

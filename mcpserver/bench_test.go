@@ -383,7 +383,7 @@ func BenchmarkHandler(b *testing.B) {
 }
 
 // maxHandlerAllocs is where TestHandlerAllocations fails. A request the
-// fast path answers allocated 42 to 46 times before the request's
+// fast path answers allocated 37 to 46 times before the request's
 // members were kept as slices of its body and the guard's state made in
 // one allocation (docs/performance.md#serving); it allocates 7 now: the
 // guard's record, its context (a cancel and a value) and request copy,
