@@ -7,10 +7,12 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/hostws"
+	"github.com/skillet-go/skillet/internal/pool"
 	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/internal/testcorpus"
 )
@@ -37,39 +39,111 @@ var recordingSets = []string{
 // recordings of these hosts only and SKILLET_HOST_SEEDS=1-99999 the
 // generated workspaces of these seeds only (the held-out ones stay unseen).
 func TestProfilesMatchRecordings(t *testing.T) {
-	type tally struct{ cells, agree, workspaces, wsAgree, gaps int }
-	per := map[string]*tally{}
-	sandboxes = map[string]*hostws.Sandbox{} // laid out in this run's temporary folders
 	sets := recordingSets
-	only := recordingFilter(t)
-	shortSkipped := 0
 	if dir := os.Getenv("SKILLET_HOST_RECORDINGS"); dir != "" {
 		sets = []string{dir}
 	}
+	replays := pickReplays(t, sets, recordingFilter(t))
+	// The replays wait on the file system (laying out sandboxes) more than
+	// they compute: they run on the disk pool, and are reported in order.
+	outcomes := make([]replayOutcome, len(replays))
+	sbs := newSandboxCache(t)
+	if err := pool.Each(t.Context(), len(replays), pool.Disk, func(i int) {
+		outcomes[i] = replays[i].run(t, sbs)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	type tally struct{ cells, agree, workspaces, wsAgree, gaps int }
+	per := map[string]*tally{}
+	for i, rp := range replays {
+		o := outcomes[i]
+		if o.err != nil {
+			t.Errorf("%s × %s: %v", rp.r.Host, rp.r.Workspace, o.err)
+			continue
+		}
+		tl := per[rp.r.Host]
+		if tl == nil {
+			tl = &tally{}
+			per[rp.r.Host] = tl
+		}
+		tl.cells += o.cells
+		tl.workspaces++
+		gap := rp.gap()
+		if o.ok {
+			tl.agree += o.cells
+			tl.wsAgree++
+			if gap != nil {
+				t.Errorf("%s × %s agrees now: remove the gap %q from internal/profile/profiles/%s.json", rp.r.Host, rp.r.Workspace, gap.What, rp.p.Name)
+			}
+			continue
+		}
+		// A skill shown with another description is one missing and one
+		// extra line, but one cell.
+		bad := max(strings.Count(o.diff, "missing (host lists it)"), strings.Count(o.diff, "extra (host does not list it)"))
+		tl.agree += max(o.cells-bad, 0)
+		if gap != nil {
+			tl.gaps++
+			t.Logf("%s × %s: a known gap of the profile (%s); %d cells disagree:\n%s", rp.r.Host, rp.r.Workspace, gap.What, bad, o.diff)
+			continue
+		}
+		t.Errorf("%s × %s (%s, version %s) disagrees:\n%s", rp.r.Host, rp.r.Workspace, o.describe, rp.r.Version, o.diff)
+	}
+	hosts := make([]string, 0, len(per))
+	for h := range per {
+		hosts = append(hosts, h)
+	}
+	sort.Strings(hosts)
+	for _, h := range hosts {
+		tl := per[h]
+		t.Logf("%s: %d of %d workspaces agree (%d known gaps); %d of %d cells (workspace × skill)", h, tl.wsAgree, tl.workspaces, tl.gaps, tl.agree, tl.cells)
+	}
+}
+
+// replay is one recording to compare with its host's profile: the
+// workspace it was made on (nil for a generated one, made again from its
+// seed when replayed).
+type replay struct {
+	r  *hostws.Recording
+	ws *hostws.Workspace
+	p  *profile.Profile
+}
+
+// replayOutcome is what replaying a recording gave: whether the profile
+// agrees with every list the host gave and, if not, the difference; the
+// number of cells (skills) compared; the workspace's description; or the
+// error that kept it from being compared.
+type replayOutcome struct {
+	ok       bool
+	diff     string
+	cells    int
+	describe string
+	err      error
+}
+
+// pickReplays returns the recordings of sets that only keeps, with their
+// workspace and profile, reporting those that have none and a profile
+// checked on another version than the recording's. -short leaves out the
+// workspaces that copy the published corpus (hundreds of skills each,
+// most of this test's time) and 49 generated workspaces in 50; go test
+// ./... replays every one.
+func pickReplays(t *testing.T, sets []string, only *recordingPick) []replay {
+	var replays []replay
+	shortSkipped := 0
 	for _, set := range sets {
 		recs, byName := loadRecordingSet(t, set)
 		for _, r := range recs {
 			if !only.keep(r) {
 				continue
 			}
-			if testing.Short() && r.Generator != 0 && r.Seed%50 != 0 {
-				// -short replays one generated workspace in fifty; go test
-				// ./... replays them all.
-				shortSkipped++
-				continue
-			}
 			ws := byName[r.Workspace]
-			if testing.Short() && ws != nil && len(ws.Corpus) > 0 {
-				// -short leaves out the workspaces that copy the published
-				// corpus (hundreds of skills each, most of this test's
-				// time); go test ./... replays them.
+			if testing.Short() && (r.Generator != 0 && r.Seed%50 != 0 || ws != nil && len(ws.Corpus) > 0) {
 				shortSkipped++
 				continue
 			}
-			if r.Generator != 0 {
-				ws = generatedWorkspace(t, r)
+			if ws != nil && len(ws.Corpus) > 0 {
+				testcorpus.Dir(t) // skips the test when the corpus is not there
 			}
-			if ws == nil {
+			if ws == nil && r.Generator == 0 {
 				t.Errorf("%s: recording %s/%s has no workspace", set, r.Host, r.Workspace)
 				continue
 			}
@@ -81,69 +155,51 @@ func TestProfilesMatchRecordings(t *testing.T) {
 			if r.Version != "" && p.Version != r.Version {
 				t.Errorf("%s: the profile says it was checked on version %q; the recording %s is of %q", p.Name, p.Version, r.Workspace, r.Version)
 			}
-			sb, err := sandbox(t, ws)
-			if err != nil {
-				t.Errorf("%s × %s: %v", r.Host, r.Workspace, err)
-				continue
-			}
-			got, groups, err := profileListing(p, sb)
-			if err != nil {
-				t.Errorf("%s × %s: %v", r.Host, r.Workspace, err)
-				continue
-			}
-			tl := per[r.Host]
-			if tl == nil {
-				tl = &tally{}
-				per[r.Host] = tl
-			}
-			ok, diff := r.Match(got, &hostws.CompareOptions{Paths: true})
-			if len(groups) > 0 {
-				// The host picks one copy of some names, not always the
-				// same: every list it was seen to give must be one the
-				// profile allows.
-				ok, diff = matchAny(r, got, groups)
-			}
-			n := max(len(got), len(r.Observed[0].Skills), 1)
-			tl.cells += n
-			tl.workspaces++
-			var gap *profile.Gap
-			for i := range p.Gaps {
-				if p.Gaps[i].Workspace == r.Workspace {
-					gap = &p.Gaps[i]
-				}
-			}
-			if ok {
-				tl.agree += n
-				tl.wsAgree++
-				if gap != nil {
-					t.Errorf("%s × %s agrees now: remove the gap %q from internal/profile/profiles/%s.json", r.Host, r.Workspace, gap.What, p.Name)
-				}
-				continue
-			}
-			// A skill shown with another description is one missing and
-			// one extra line, but one cell.
-			bad := max(strings.Count(diff, "missing (host lists it)"), strings.Count(diff, "extra (host does not list it)"))
-			tl.agree += max(n-bad, 0)
-			if gap != nil {
-				tl.gaps++
-				t.Logf("%s × %s: a known gap of the profile (%s); %d cells disagree:\n%s", r.Host, r.Workspace, gap.What, bad, diff)
-				continue
-			}
-			t.Errorf("%s × %s (%s, version %s) disagrees:\n%s", r.Host, r.Workspace, ws.Describe, r.Version, diff)
+			replays = append(replays, replay{r: r, ws: ws, p: p})
 		}
 	}
 	if shortSkipped > 0 {
 		t.Logf("-short: %d recordings not replayed (the corpus workspaces and 49 generated workspaces in 50); go test ./... replays every one", shortSkipped)
 	}
-	hosts := make([]string, 0, len(per))
-	for h := range per {
-		hosts = append(hosts, h)
+	return replays
+}
+
+// run lays out the recording's workspace (once for every recording of it)
+// and compares what the profile loads there with what the host listed.
+func (rp replay) run(t *testing.T, sbs *sandboxCache) replayOutcome {
+	ws := rp.ws
+	if rp.r.Generator != 0 {
+		if ws = generatedWorkspace(t, rp.r); ws == nil {
+			return replayOutcome{err: fmt.Errorf("the recording has no workspace")}
+		}
 	}
-	sort.Strings(hosts)
-	for _, h := range hosts {
-		tl := per[h]
-		t.Logf("%s: %d of %d workspaces agree (%d known gaps); %d of %d cells (workspace × skill)", h, tl.wsAgree, tl.workspaces, tl.gaps, tl.agree, tl.cells)
+	sb, err := sbs.get(ws)
+	if err != nil {
+		return replayOutcome{err: err}
 	}
+	got, groups, err := profileListing(rp.p, sb)
+	if err != nil {
+		return replayOutcome{err: err}
+	}
+	ok, diff := rp.r.Match(got, &hostws.CompareOptions{Paths: true})
+	if len(groups) > 0 {
+		// The host picks one copy of some names, not always the same:
+		// every list it was seen to give must be one the profile allows.
+		ok, diff = matchAny(rp.r, got, groups)
+	}
+	return replayOutcome{ok: ok, diff: diff, cells: max(len(got), len(rp.r.Observed[0].Skills), 1), describe: ws.Describe}
+}
+
+// gap is the profile's known gap on the recording's workspace (nil for
+// none).
+func (rp replay) gap() *profile.Gap {
+	var gap *profile.Gap
+	for i := range rp.p.Gaps {
+		if rp.p.Gaps[i].Workspace == rp.r.Workspace {
+			gap = &rp.p.Gaps[i]
+		}
+	}
+	return gap
 }
 
 // recordingPick is the subset of recordings SKILLET_HOST_ONLY and
@@ -224,35 +280,81 @@ func generatedWorkspace(t *testing.T, r *hostws.Recording) *hostws.Workspace {
 	return hostws.Generate(r.Seed)
 }
 
-// sandboxes holds each workspace laid out once per test: profiles only
-// read it.
-var sandboxes = map[string]*hostws.Sandbox{}
+// sandboxCache holds each workspace laid out once per test (profiles only
+// read it), for replays running at the same time, in folders of one
+// temporary folder.
+type sandboxCache struct {
+	dir string
+	mu  sync.Mutex
+	m   map[string]*laidOut
+}
 
-// sandbox lays workspace w out (once per test): the working
-// folder is w's, HOME the sandbox's.
-func sandbox(t *testing.T, w *hostws.Workspace) (*hostws.Sandbox, error) {
+// laidOut is one workspace's sandbox, laid out by the first replay that
+// asks for it.
+type laidOut struct {
+	once sync.Once
+	sb   *hostws.Sandbox
+	dir  string
+	err  error
+}
+
+// newSandboxCache returns an empty cache whose sandboxes are removed when
+// t ends, on the disk pool: removing the files of hundreds of sandboxes
+// one after another, as t.TempDir does, took longer than laying them out.
+func newSandboxCache(t *testing.T) *sandboxCache {
+	c := &sandboxCache{dir: t.TempDir(), m: map[string]*laidOut{}}
+	t.Cleanup(func() {
+		var dirs []string
+		for _, lo := range c.m {
+			if lo.dir != "" {
+				dirs = append(dirs, lo.dir)
+			}
+		}
+		if err := pool.Each(context.Background(), len(dirs), pool.Disk, func(i int) {
+			if err := os.RemoveAll(dirs[i]); err != nil {
+				t.Errorf("removing a sandbox: %v", err)
+			}
+		}); err != nil {
+			t.Error(err)
+		}
+	})
+	return c
+}
+
+// get returns workspace w laid out (once per test): the working folder is
+// w's, HOME the sandbox's.
+func (c *sandboxCache) get(w *hostws.Workspace) (*hostws.Sandbox, error) {
 	key := w.Name + "\x00" + w.Describe
-	if sb, ok := sandboxes[key]; ok {
-		return sb, nil
+	c.mu.Lock()
+	lo := c.m[key]
+	if lo == nil {
+		lo = &laidOut{}
+		c.m[key] = lo
 	}
-	dir := t.TempDir()
+	c.mu.Unlock()
+	lo.once.Do(func() { lo.sb, lo.err = lo.layOut(c.dir, w) })
+	return lo.sb, lo.err
+}
+
+// layOut lays workspace w out in a new folder of parent.
+func (lo *laidOut) layOut(parent string, w *hostws.Workspace) (*hostws.Sandbox, error) {
+	dir, err := os.MkdirTemp(parent, "ws")
+	if err != nil {
+		return nil, err
+	}
+	lo.dir = dir
 	if r, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = r
 	}
 	opt := &hostws.Options{}
 	if len(w.Corpus) > 0 {
-		opt.CorpusDir = testcorpus.Dir(t)
+		opt.CorpusDir = testcorpus.Find() // there: pickReplays checked
 	}
 	root, err := hostws.SandboxRoot(dir)
 	if err != nil {
 		return nil, err
 	}
-	sb, err := w.Materialize(root, opt)
-	if err != nil {
-		return nil, err
-	}
-	sandboxes[key] = sb
-	return sb, nil
+	return w.Materialize(root, opt)
 }
 
 // profileListing is what profile p shows the model in sandbox sb.
