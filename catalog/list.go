@@ -719,7 +719,7 @@ func (c *Catalog) readOne(cand candidate) *entry {
 		rf, err = readHeld(&cand, c.settings.MaxSkillBytes)
 		ok = true
 	} else {
-		rf, err, ok = readBeneath(cand.rootFD, cand.rel, cand.path, c.settings.MaxSkillBytes, cand.stamp)
+		rf, err, ok = readBeneath(cand.rootFD, cand.rel(), cand.path, c.settings.MaxSkillBytes, cand.stamp)
 	}
 	if !ok {
 		root := cand.root

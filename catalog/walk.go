@@ -40,15 +40,28 @@ type candidate struct {
 	// of the path instead of the walk's lstat and the reader's open. Only
 	// the pipeline's copy of a candidate handed to a reader holds it.
 	// (Beside the flags, it takes no more room: 120 bytes in all.)
-	held  int32
-	stamp stamp // from the walk's lstat; zero when unknown (symlinks)
+	held int32
+	// relOff is where the path below the open root begins in path (0
+	// when the root is not open or the path is not below it): rel.
+	relOff int32
+	stamp  stamp // from the walk's lstat; zero when unknown (symlinks)
 	// plugin is the name of the plugin whose skills folder the file is
 	// in, "" when none (docs/discovery.md#plugins).
 	plugin string
-	// rootFD is the root held open by the List and rel the path below it,
-	// NUL-terminated, for readBeneath; rel is nil when either is unknown.
+	// rootFD is the root held open by the List, for readBeneath (rel).
 	rootFD rootDir
-	rel    []byte
+}
+
+// rel returns the path below the open root, NUL-terminated, for
+// readBeneath; nil when either is unknown. It is the end of path, whose
+// bytes are followed by a NUL in memory (addRef): a candidate takes 120
+// bytes where a slice of its own made it 144.
+func (c *candidate) rel() []byte {
+	if c.relOff == 0 {
+		return nil
+	}
+	p := unsafe.StringData(c.path)
+	return unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(p), c.relOff)), len(c.path)-int(c.relOff)+1)
 }
 
 // linked reports whether the candidate's path may not be the file's own:
@@ -225,8 +238,10 @@ func (w *walker) add(c candidate) {
 // it can be read below the open root.
 func (w *walker) addRef(c candidate, z []byte) {
 	c.rootFD = -1
-	if rel := w.rel(c.path, z); rel != nil {
-		c.rootFD, c.rel = w.rootFD, rel
+	if rel := w.rel(c.path, z); rel != nil && string(z[:len(c.path)]) == c.path {
+		// The path is z's bytes, which a NUL follows (candidate.rel).
+		c.path = unsafe.String(&z[0], len(c.path))
+		c.rootFD, c.relOff = w.rootFD, int32(len(c.path)-len(rel)+1)
 	}
 	c.throughLink = c.throughLink || w.links > 0
 	c.plugin = w.plugin
