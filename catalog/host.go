@@ -969,6 +969,9 @@ func init() {
 		},
 		NewSkill:   newSkill,
 		WalkedDirs: (*Catalog).walkedDirs,
+		ListTouched: func(ctx context.Context, c *Catalog, touched func(string) bool) (*Listing, error) {
+			return c.listTouched(ctx, touched)
+		},
 	})
 }
 

@@ -31,6 +31,10 @@ type entry struct {
 	// listed is the catalog Skill built from this entry by the last List,
 	// reused while nothing about it changes.
 	listed *Skill
+	// trust is the stamp the last List's walk gave the file when that
+	// walk found it single (candidate.single), else zero: a List told its
+	// folder is untouched takes it instead of an lstat (walker.untouched).
+	trust stamp
 }
 
 // List discovers skills under every root and returns the listing. Files
@@ -50,9 +54,15 @@ func (c *Catalog) List(ctx context.Context) (*Listing, error) {
 }
 
 // listDisk is List of the local file system alone.
-func (c *Catalog) listDisk(ctx context.Context) (*Listing, error) {
+func (c *Catalog) listDisk(ctx context.Context) (*Listing, error) { return c.listDiskTouched(ctx, nil) }
+
+// listDiskTouched is listDisk; with touched, a skill folder it reports
+// untouched is taken as the last List left it (listTouched).
+func (c *Catalog) listDiskTouched(ctx context.Context, touched func(dir string) bool) (*Listing, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.touched = touched
+	defer func() { c.touched = nil }()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -237,6 +237,10 @@ func (p *prec) add(cand *candidate, e *entry, loaded bool) {
 	}
 	if p.next != nil {
 		p.next[cand.path] = e
+		e.trust = stamp{}
+		if cand.single && e.stamp == cand.stamp {
+			e.trust = cand.stamp
+		}
 	}
 	if !loaded {
 		return // another path to the same file is loaded (Brute)

@@ -48,16 +48,28 @@ func lstatAt(at dirAt, ref pathRef) (stamp, fs.FileMode, error) {
 func statAt(at dirAt, ref pathRef) (stamp, fs.FileMode, error) { return fstatatIn(at, ref, 0) }
 
 func fstatatIn(at dirAt, ref pathRef, flags int) (stamp, fs.FileMode, error) {
+	st, mode, _, err := fstatatLinks(at, ref, flags)
+	return st, mode, err
+}
+
+// lstatLinksAt is lstatAt that also returns the file's link count
+// (st_nlink).
+func lstatLinksAt(at dirAt, ref pathRef) (stamp, fs.FileMode, uint64, error) {
+	return fstatatLinks(at, ref, fsx.AtSymlinkNoFollow)
+}
+
+// fstatatLinks is fstatatIn that also returns the link count.
+func fstatatLinks(at dirAt, ref pathRef, flags int) (stamp, fs.FileMode, uint64, error) {
 	var st syscall.Stat_t
 	dirfd, name := at.rel(ref)
 	switch e := fsx.Fstatat(dirfd, name, &st, flags); e {
 	case 0:
 	case syscall.ENOENT, syscall.ENOTDIR:
-		return stamp{}, 0, e // no allocation for the common miss
+		return stamp{}, 0, 0, e // no allocation for the common miss
 	default:
-		return stamp{}, 0, &fs.PathError{Op: "stat", Path: ref.path, Err: e}
+		return stamp{}, 0, 0, &fs.PathError{Op: "stat", Path: ref.path, Err: e}
 	}
-	return statStampOf(&st), fsx.ModeType(st.Mode), nil
+	return statStampOf(&st), fsx.ModeType(st.Mode), uint64(st.Nlink), nil
 }
 
 // statStampOf is the stamp of a stat(2) result.

@@ -39,6 +39,13 @@ func (dirAt) close() {}
 func lstatAt(_ dirAt, ref pathRef) (stamp, fs.FileMode, error) { return lstatRef(ref) }
 func statAt(_ dirAt, ref pathRef) (stamp, fs.FileMode, error)  { return statRef(ref) }
 
+// lstatLinksAt is lstatAt with the link count, which these platforms do
+// not report here: 0, so a file is never trusted unstat'ed (listTouched).
+func lstatLinksAt(at dirAt, ref pathRef) (stamp, fs.FileMode, uint64, error) {
+	st, mode, err := lstatAt(at, ref)
+	return st, mode, 0, err
+}
+
 // checkStamps stats each path of part and sets changed when one no longer
 // has its stamp; on these platforms each path is looked up whole.
 func checkStamps(_, part []pathStamp, changed *atomic.Bool) {

@@ -35,6 +35,10 @@ type candidate struct {
 	// throughLink says the walk reached the file through a folder symlink
 	// below the root (alias -> real): the path is not the file's own.
 	throughLink bool
+	// single says the walk's lstat found a regular file of one link
+	// (st_nlink 1) reached through no symlink, root included: a change to
+	// it shows in its folder's file notifications (listTouched).
+	single bool
 	// held is the skill file the walk opened (its descriptor plus one; 0
 	// when none), for the reader to read and close (readOne): one lookup
 	// of the path instead of the walk's lstat and the reader's open. Only
@@ -191,6 +195,8 @@ type walker struct {
 	// links counts the folder symlinks on the way from the root to the
 	// folder being visited.
 	links int
+	// rootLinked says the root's own path is not its symlink-free one.
+	rootLinked bool
 	// pl, when set, is handed every candidate as it is found (instead of
 	// cands), so reading can start while the walk goes on.
 	pl *pipeline
@@ -295,6 +301,7 @@ func (w *walker) walkRoot() {
 		return
 	}
 	real := realPath(r.Path)
+	w.rootLinked = real != r.Path
 	if !w.allowed(real) {
 		w.diag(diagcode.PathEscape, r.Path, "the root resolves to %s, outside its boundary %s; it is not scanned", real, r.boundary)
 		return
@@ -340,7 +347,7 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 	// A skill folder is one whose SKILL.md the walk can open (or, where
 	// it cannot open it, lstat; or a helper lstat'ed it ahead: pre).
 	if pre != nil {
-		if w.addStat(dir, skillFile, pre.st, pre.mode, pre.err) {
+		if w.addStat(dir, skillFile, pre.st, pre.mode, false, pre.err) {
 			return
 		}
 	} else if held, found, ok := w.openSkill(skillFile); ok {
@@ -423,18 +430,23 @@ func caseVariant(children []child) *child {
 
 // statSkill lstats dir's SKILL.md and adds it as a candidate, or reports a
 // folder that cannot be searched; it reports whether it did either.
+// A file the List may take at its last stamp (untouched) is not lstat'ed.
 func (w *walker) statSkill(dir, skillFile pathRef) bool {
-	st, mode, err := lstatAt(w.at, skillFile)
-	return w.addStat(dir, skillFile, st, mode, err)
+	if st, ok := w.untouched(dir, skillFile); ok {
+		return w.addStat(dir, skillFile, st, 0, true, nil)
+	}
+	st, mode, links, err := lstatLinksAt(w.at, skillFile)
+	return w.addStat(dir, skillFile, st, mode, links == 1, err)
 }
 
-// addStat is statSkill with the lstat made.
-func (w *walker) addStat(dir, skillFile pathRef, st stamp, mode fs.FileMode, err error) bool {
+// addStat is statSkill with the lstat made; single says it found one link.
+func (w *walker) addStat(dir, skillFile pathRef, st stamp, mode fs.FileMode, single bool, err error) bool {
 	switch {
 	case err == nil:
 		c := candidate{root: w.root, path: skillFile.path, dir: dir.path}
 		if mode.IsRegular() {
 			c.stamp = st
+			c.single = single && w.links == 0 && !w.rootLinked
 		}
 		w.addRef(c, skillFile.z)
 		return true
@@ -607,4 +619,23 @@ func (w *walker) limit(dir, why string) {
 	}
 	w.limited = true
 	w.diag(diagcode.WalkLimit, dir, "the walk of %s stopped early: %s (%s and what follows it were not searched)", w.root.Path, why, dir)
+}
+
+// untouched returns the stamp the last List's lstat gave dir's skill file
+// when that List may be taken at its word without an lstat now: the List
+// is told what changed (Catalog.touched, listTouched) and that nothing
+// touched dir, the file was then a regular file of one link reached
+// through no symlink (candidate.single: an edit through another hard link
+// or a link's other end raises no notification in dir), and it is not
+// reached through a symlink now. ok is false when the file is to be
+// lstat'ed.
+func (w *walker) untouched(dir, skillFile pathRef) (st stamp, ok bool) {
+	if w.c.touched == nil || w.links > 0 || w.rootLinked {
+		return stamp{}, false
+	}
+	e := w.c.cache[skillFile.path]
+	if e == nil || e.trust == (stamp{}) || w.c.touched(dir.path) {
+		return stamp{}, false
+	}
+	return e.trust, true
 }

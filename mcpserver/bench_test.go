@@ -2,15 +2,21 @@ package mcpserver
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/benchtree/tree"
 	"github.com/skillet-go/skillet/internal/mcpline"
 	"github.com/skillet-go/skillet/internal/testcorpus"
 )
@@ -405,4 +411,77 @@ func TestHandlerAllocations(t *testing.T) {
 			t.Errorf("%s: %.0f allocations a request, over %d", c.name, got, maxHandlerAllocs)
 		}
 	}
+}
+
+// BenchmarkReloadOneEdit measures the watcher's reload after one SKILL.md
+// of a generated 10,000-skill tree (internal/benchtree) is appended to, as
+// Watch does it (the file notifications taken, then reload), and reports
+// its cost beside a cold listing of the same tree (a new catalog's first
+// List, as "skillet list --no-cache" makes it): pct-cold-ns and
+// pct-cold-allocs are the reload's wall time and allocations as a share
+// of the cold listing's. Issue 20's target is under 5%.
+func BenchmarkReloadOneEdit(b *testing.B) {
+	ws := b.TempDir()
+	if _, err := tree.Generate(ws, &tree.Options{N: 10000, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	opts := &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true}
+	coldNs, coldAllocs := coldListing(b, opts)
+	c, err := catalog.New(b.Context(), opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := New(b.Context(), c, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, markers := startWatcher(b, s)
+	l := s.snap.Load().listing
+	b.ReportAllocs()
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	i := 0
+	for b.Loop() {
+		b.StopTimer()
+		target := l.Skills[(i*997)%len(l.Skills)].Location
+		f, err := os.OpenFile(target, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fmt.Fprintf(f, "edited by BenchmarkReloadOneEdit (%d)\n", i)
+		f.Close()
+		if !w.take(b, filepath.Join(markers, fmt.Sprint(i))) {
+			b.Fatal("the edit calls for no reload")
+		}
+		i++
+		b.StartTimer()
+		w.reload(b.Context())
+	}
+	runtime.ReadMemStats(&ms1)
+	ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+	allocs := float64(ms1.Mallocs-ms0.Mallocs) / float64(b.N)
+	b.ReportMetric(100*ns/coldNs, "pct-cold-ns")
+	b.ReportMetric(100*allocs/coldAllocs, "pct-cold-allocs")
+}
+
+// coldListing returns the median wall time (ns) of three cold listings
+// with opts (each a new catalog's List) and their allocations (mean).
+func coldListing(b *testing.B, opts *catalog.Options) (ns, allocs float64) {
+	var times []float64
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	for range 3 {
+		start := time.Now()
+		c, err := catalog.New(b.Context(), opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := c.List(b.Context()); err != nil {
+			b.Fatal(err)
+		}
+		times = append(times, float64(time.Since(start).Nanoseconds()))
+	}
+	runtime.ReadMemStats(&ms1)
+	slices.Sort(times)
+	return times[1], float64(ms1.Mallocs-ms0.Mallocs) / 3
 }

@@ -24,6 +24,17 @@ type reloadHint struct {
 	// later (during the last reload, after its walk read the folder) may
 	// have changed unseen in between. nil: all are.
 	settled func(base string) bool
+	// watched reports whether the folder dir itself has been watched
+	// since before the last reload began. nil: every folder has.
+	watched func(dir string) bool
+}
+
+// touched reports whether the skill folder dir may have changed since the
+// last reload's listing: it was not watched since before that reload
+// began, or a changed path is dir, below it or above it. The catalog
+// lstats the skill file only of such folders (catalogx.ListTouched).
+func (h *reloadHint) touched(dir string) bool {
+	return h.watched != nil && !h.watched(dir) || h.touchesDir(dir)
 }
 
 // keeps reports whether old, the last snapshot's skill of cs's name, can

@@ -101,7 +101,7 @@ func incrementalRun(t *testing.T, seed uint64, steps int) {
 // take hands the watcher the file notifications that came before marker
 // (a file it writes in a folder watched apart from the rest: inotify
 // keeps one queue in order) and reports whether one called for a reload.
-func (w *watcher) take(t *testing.T, marker string) (reload bool) {
+func (w *watcher) take(t testing.TB, marker string) (reload bool) {
 	t.Helper()
 	if err := os.WriteFile(marker, nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -386,7 +386,7 @@ func TestWatchWhereTheWalkGoes(t *testing.T) {
 // itself (w.take), watching the folders the first sync chose and a folder
 // of markers, which the test writes to know a batch of events has arrived;
 // the first reload is done. The fsnotify watcher closes with the test.
-func startWatcher(t *testing.T, s *Server) (*watcher, string) {
+func startWatcher(t testing.TB, s *Server) (*watcher, string) {
 	t.Helper()
 	w := newWatcher(s)
 	fw, err := fsnotify.NewWatcher()

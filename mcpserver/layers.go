@@ -142,8 +142,10 @@ func (s *Server) budget() int {
 // layers renders the instructions of each kind of session (the catalog
 // block of docs/disclosure.md#catalog-block with skill:// locations, by
 // agent.RenderListing) and the load tool's definition (agent's, whose name
-// enum follows the listing) for a snapshot.
-func (s *Server) layers(ctx context.Context, sn *snapshot) error {
+// enum follows the listing) for a snapshot. When prev (nil for none)
+// served skills that render the same (sameRendering), its instructions,
+// tool and budget diagnostic are sn's too.
+func (s *Server) layers(ctx context.Context, sn, prev *snapshot) error {
 	// The block lists the skills this snapshot serves, in the listing's
 	// precedence order (a skill kept from an earlier state last).
 	l := *sn.listing
@@ -161,6 +163,13 @@ func (s *Server) layers(ctx context.Context, sn *snapshot) error {
 		}
 	}
 	sn.toolListing = &l
+	if prev != nil && prev.toolListing != nil && sameRendering(prev.toolListing.Skills, l.Skills) {
+		sn.instructions, sn.tool, sn.blockDiag = prev.instructions, prev.tool, prev.blockDiag
+		if d := sn.blockDiag; d != nil {
+			sn.diags = append(sn.diags, *d)
+		}
+		return nil
+	}
 	for kind := range numInstructionKinds {
 		block, err := s.renderInstructions(&l, kind)
 		if err != nil {
@@ -179,6 +188,7 @@ func (s *Server) layers(ctx context.Context, sn *snapshot) error {
 					}
 				}
 				sn.diags = append(sn.diags, d)
+				sn.blockDiag = &d
 			}
 		}
 	}
@@ -225,6 +235,26 @@ func (s *Server) renderInstructions(l *catalog.Listing, kind instructionKind) (*
 		}
 		b = max(b-(n-budget), 1)
 	}
+}
+
+// sameRendering reports whether two lists of skills render the same
+// catalog block and tool definition: the same length, and each skill the
+// same one or one of the same name, description, when-to-use, hidden and
+// listed flags in the same place (what agent.RenderListing and the tool's
+// name enum read, locations being skill:// URIs of the name). A reload
+// after an edit of one skill's body renders nothing anew.
+func sameRendering(a, b []*catalog.Skill) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i, x := range a {
+		y := b[i]
+		if x != y && (x.Name != y.Name || x.Description != y.Description || x.WhenToUse != y.WhenToUse ||
+			x.Listed != y.Listed || x.Hidden() != y.Hidden()) {
+			return false
+		}
+	}
+	return true
 }
 
 func utf16Len(s string) int {

@@ -366,21 +366,19 @@ func same(a, b *snapshot) bool {
 	return true
 }
 
+// diffCounts counts the skills of next that prev did not serve, those of
+// prev that next does not, and those both serve differently. A name is
+// served once in a snapshot, so the removed are what the added leave.
 func diffCounts(prev, next *snapshot) (added, removed, changed int) {
-	for name, sv := range next.byName {
-		switch old := prev.byName[name]; {
+	for _, sv := range next.skills {
+		switch old := prev.byName[sv.name]; {
 		case old == nil:
 			added++
-		case old.fp != sv.fp:
+		case old != sv && old.fp != sv.fp:
 			changed++
 		}
 	}
-	for name := range prev.byName {
-		if next.byName[name] == nil {
-			removed++
-		}
-	}
-	return added, removed, changed
+	return added, len(prev.skills) - (len(next.skills) - added), changed
 }
 
 // apply swaps in next and brings the SDK's resource and prompt lists in
@@ -390,46 +388,62 @@ func diffCounts(prev, next *snapshot) (added, removed, changed int) {
 func (s *Server) apply(prev, next *snapshot) (changed []string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// A skill served as the same value in both (reused whole by the
+	// reload) has the same files: only the others' are compared.
 	var gone []string
-	for uri := range prev.files {
-		if next.files[uri] == nil {
-			gone = append(gone, uri)
+	for _, old := range prev.skills {
+		if next.byName[old.name] == old {
+			continue
+		}
+		for _, f := range old.files {
+			if next.files[f.uri] == nil {
+				gone = append(gone, f.uri)
+			}
 		}
 	}
 	if len(gone) > 0 {
 		s.mcp.RemoveResources(gone...)
 	}
-	for uri, f := range next.files {
-		old := prev.files[uri]
-		if old != nil && old.digest == f.digest && sameResource(old.resource, f.resource) {
+	for _, sv := range next.skills {
+		if prev.byName[sv.name] == sv {
 			continue
 		}
-		// Added, or replaced because its bytes changed: either way
-		// clients hear notifications/resources/list_changed.
-		s.mcp.AddResource(f.resource, s.readResource)
-		if old != nil {
-			changed = append(changed, uri)
+		for _, f := range sv.files {
+			old := prev.files[f.uri]
+			if old != nil && old.digest == f.digest && sameResource(old.resource, f.resource) {
+				continue
+			}
+			// Added, or replaced because its bytes changed: either way
+			// clients hear notifications/resources/list_changed.
+			s.mcp.AddResource(f.resource, s.readResource)
+			if old != nil {
+				changed = append(changed, f.uri)
+			}
 		}
 	}
 
 	var goneNames []string
-	for name := range prev.byName {
-		if next.byName[name] == nil {
-			goneNames = append(goneNames, name)
+	for _, old := range prev.skills {
+		if next.byName[old.name] == nil {
+			goneNames = append(goneNames, old.name)
 		}
 	}
 	if len(goneNames) > 0 {
 		s.mcp.RemovePrompts(goneNames...)
 	}
 	for _, sv := range next.skills {
-		if old := prev.byName[sv.name]; old != nil && old.prompt != nil && sv.prompt == nil {
+		old := prev.byName[sv.name]
+		if old == sv {
+			continue // the same prompt, if any
+		}
+		if old != nil && old.prompt != nil && sv.prompt == nil {
 			goneNames = append(goneNames[:0], sv.name)
 			s.mcp.RemovePrompts(goneNames...) // no longer user-invocable
 		}
 		if sv.prompt == nil {
 			continue
 		}
-		if old := prev.byName[sv.name]; old != nil && samePrompt(old.prompt, sv.prompt) {
+		if old != nil && samePrompt(old.prompt, sv.prompt) {
 			continue
 		}
 		s.mcp.AddPrompt(sv.prompt, s.getPrompt)

@@ -73,6 +73,9 @@ type snapshot struct {
 	// toolListing is the listing of the served skills, which the load
 	// tool's calls work on.
 	toolListing *catalog.Listing
+	// blockDiag is the diagnostic of the default kind's instructions
+	// (past their budget), also in diags; nil when there is none.
+	blockDiag *skill.Diagnostic
 	// bytes is what the served files hold, counted as they are sent.
 	bytes int64
 	// tooLarge holds the skills not served because their SKILL.md is over
@@ -186,11 +189,22 @@ func (f *file) bytes() []byte {
 // bytes of files unchanged since prev (nil for the first build). With a
 // hint, a skill the hint does not touch is prev's as it is.
 func (s *Server) build(ctx context.Context, prev *snapshot, hint *reloadHint) (*snapshot, error) {
-	l, err := s.cat.List(ctx)
+	var l *catalog.Listing
+	var err error
+	if hint != nil {
+		l, err = catx.ListTouched(ctx, s.cat, hint.touched) // stats only what may have changed
+	} else {
+		l, err = s.cat.List(ctx)
+	}
 	if err != nil {
 		return nil, err
 	}
-	next := &snapshot{listing: l, byName: map[string]*served{}, files: map[string]*file{}, tooLarge: map[string]string{}}
+	// Sized as the last snapshot's, so they are not grown entry by entry.
+	var nfiles int
+	if prev != nil {
+		nfiles = len(prev.files)
+	}
+	next := &snapshot{listing: l, byName: make(map[string]*served, len(l.Skills)), files: make(map[string]*file, nfiles), tooLarge: map[string]string{}}
 	// What the files of this snapshot may hold together, and what the
 	// server's one memory budget can hold beside the snapshot served now
 	// (memory.go); what a build that fails read anew is given back.
@@ -213,7 +227,7 @@ func (s *Server) build(ctx context.Context, prev *snapshot, hint *reloadHint) (*
 		next.keepUnloadable(prev, l.Diagnostics)
 	}
 	next.sort()
-	if err := s.layers(ctx, next); err != nil {
+	if err := s.layers(ctx, next, prev); err != nil {
 		return nil, err
 	}
 	next.fresh, built = budget.fresh.Load(), true

@@ -17,6 +17,13 @@ import (
 // a watch, so that creating the root is seen.
 const maxWatchClimb = 3
 
+// fullCheckEvery is how often a server that watches reloads every skill
+// although no notification called for it: a file edited through a hard
+// link made after the last reload raises no notification in its folder
+// (inotify reports a change to the folders of the path written through),
+// so a reload that trusts untouched folders may miss it until then.
+const fullCheckEvery = 10 * time.Minute
+
 // maxHintPaths is how many changed paths a reload takes as a hint; past
 // it, the reload is a full one.
 const maxHintPaths = 1000
@@ -29,15 +36,18 @@ const maxHintPaths = 1000
 // skill but those never served (dot-folders, node_modules...). A folder
 // created later is watched when it appears. Once changes have been quiet
 // for Options.Debounce it reloads, reading again only the skills a
-// changed path touches (the catalog lists again; the other skills are
+// changed path touches (the catalog lists again, with no stat of a skill
+// file of one link in a folder watched since before the last reload that
+// no changed path touches, catalogx.ListTouched; the other skills are
 // served as they were); a write outside every skill folder to a file the
 // catalog never reads (not Markdown, YAML, JSON, TOML or a dotfile)
 // reloads nothing. A reload that finds a new folder to watch is followed,
 // after Options.Debounce, by another that reads that folder again: a file
 // changed there between the first reload's read and the watch raised no
-// event. A reload looks at every skill again (a full reload,
-// said in the log) after the watcher's queue overflowed or when more
-// than 1,000 paths changed. Where a watch cannot be set (no inotify, too
+// event. A reload looks at every skill again (a full reload, said in the
+// log) after the watcher's queue overflowed, after a reload failed or
+// when more than 1,000 paths changed, and quietly every fullCheckEvery
+// (10 minutes). Where a watch cannot be set (no inotify, too
 // many watches) or the watcher fails, it polls: a full reload every
 // Options.PollInterval, which costs about one stat per file when nothing
 // changed. Options.Poll forces polling.
@@ -112,6 +122,9 @@ type watcher struct {
 	pass int
 	// added are the folders watched since the last reload began its sync.
 	added []string
+	// moved are the folders whose watch changed during the last pass or
+	// this one (watchMoved), oldest first.
+	moved []movedWatch
 	// built, when set (tests), runs after a reload's snapshot is built
 	// and before its watches are synced.
 	built func()
@@ -145,6 +158,8 @@ func (w *watcher) run(ctx context.Context, recheck bool) error {
 	if recheck {
 		settle()
 	}
+	check := time.NewTicker(fullCheckEvery)
+	defer check.Stop()
 	var tick <-chan time.Time
 	startPoll := func() {
 		if tick == nil {
@@ -174,33 +189,57 @@ func (w *watcher) run(ctx context.Context, recheck bool) error {
 		case err, ok := <-errs:
 			if !ok {
 				errs = nil
-				continue
-			}
-			if errors.Is(err, fsnotify.ErrEventOverflow) {
-				w.full = "the file notification queue overflowed"
+			} else if w.failed(err) {
 				settle()
-				continue
 			}
-			w.s.log.Warn("file notifications failed; polling for changes", "interval", w.s.opts.PollInterval, "error", err)
-			w.poll = true
 		case <-debounce.C:
 			pending = time.Time{}
 			if w.reload(ctx) {
 				settle()
 			}
 		case <-tick:
-			w.full = "polling"
-			if w.reload(ctx) {
+			if w.fullReload(ctx, "polling") {
+				settle()
+			}
+		case <-check.C:
+			if !w.poll && w.fullReload(ctx, "the periodic full check") {
 				settle()
 			}
 		}
 	}
 }
 
+// failed handles an error of the file notifications and reports whether
+// it calls for a reload: after an overflow, a full one; after any other,
+// the watcher polls.
+func (w *watcher) failed(err error) bool {
+	if errors.Is(err, fsnotify.ErrEventOverflow) {
+		w.full = "the file notification queue overflowed"
+		return true
+	}
+	w.s.log.Warn("file notifications failed; polling for changes", "interval", w.s.opts.PollInterval, "error", err)
+	w.poll = true
+	return false
+}
+
+// fullReload is reload looking at every skill, for reason; it reports
+// what reload does.
+func (w *watcher) fullReload(ctx context.Context, reason string) bool {
+	w.full = reason
+	return w.reload(ctx)
+}
+
 // event notes one file notification and reports whether it calls for a
 // reload.
 func (w *watcher) event(ev fsnotify.Event) bool {
-	if ev.Op == fsnotify.Chmod || w.unread(ev) {
+	if ev.Op == fsnotify.Chmod {
+		// No reload for it, but the next one stats the file again: its
+		// mode, owner or times changed (the catalog trusts an untouched
+		// folder's skill file without a stat).
+		w.note(w.aliases(ev.Name)...)
+		return false
+	}
+	if w.unread(ev) {
 		return false
 	}
 	w.note(w.aliases(ev.Name)...)
@@ -238,19 +277,41 @@ func (w *watcher) unread(ev fsnotify.Event) bool {
 	return true
 }
 
-// settledSince returns reloadHint.settled for a reload after pass: whether
-// the folder base and every folder the last sync watched below it have
-// been watched since before reload pass began, so that every change in
-// them after that reload read them was notified. A watch set during pass
-// (the sync after it, or an event handled after its walk) is not enough.
-func (w *watcher) settledSince(pass int) func(base string) bool {
-	before := func(dir string) bool {
+// watchedSince returns reloadHint.watched for a reload after pass:
+// whether dir has been watched since before reload pass began, so that
+// every change in it after that reload read it was notified. A watch set
+// during pass (the sync after it, or an event handled after its walk) is
+// not enough.
+func (w *watcher) watchedSince(pass int) func(dir string) bool {
+	return func(dir string) bool {
 		wd := w.watched[dir]
 		return wd != nil && wd.pass < pass
 	}
+}
+
+// settledSince returns reloadHint.settled for a reload after pass: whether
+// the folder base and every folder the last sync watched below it have
+// been watched since before reload pass began. A folder below base whose
+// watch was set, moved or dropped (or found gone) since is in w.moved
+// (watchMoved), so a skill's folders are checked without a look at each.
+func (w *watcher) settledSince(pass int) func(base string) bool {
+	before := w.watchedSince(pass)
+	w.moved = slices.DeleteFunc(w.moved, func(m movedWatch) bool { return m.pass < pass })
 	return func(base string) bool {
-		return before(base) && !slices.ContainsFunc(w.skillDirs[base], func(d string) bool { return !before(d) })
+		return before(base) && !slices.ContainsFunc(w.moved, func(m movedWatch) bool { return within(m.dir, base) })
 	}
+}
+
+// movedWatch is a folder whose watch changed during reload pass pass.
+type movedWatch struct {
+	dir  string
+	pass int
+}
+
+// watchMoved notes that dir's watch was set, moved or dropped, or that dir
+// was wanted and found gone, during the current pass.
+func (w *watcher) watchMoved(dir string) {
+	w.moved = append(w.moved, movedWatch{dir: dir, pass: w.pass})
 }
 
 // aliases returns p and the same path under every other path watched for
@@ -284,14 +345,19 @@ func (w *watcher) reload(ctx context.Context) bool {
 	w.pass++
 	var hint *reloadHint
 	if w.full == "" {
-		hint = &reloadHint{paths: w.changed, settled: w.settledSince(w.pass - 1)}
-	} else if w.full != "the first pass" && w.full != "polling" {
+		hint = &reloadHint{paths: w.changed, settled: w.settledSince(w.pass - 1), watched: w.watchedSince(w.pass - 1)}
+	} else if w.full != "the first pass" && w.full != "polling" && w.full != "the periodic full check" {
 		w.s.log.Info("reloading every skill", "reason", w.full)
 	}
 	full, structural := w.full != "", w.structural
 	w.changed, w.structural, w.full = nil, false, ""
-	if _, err := w.s.reload(ctx, hint); err != nil && ctx.Err() == nil {
-		w.s.log.Warn("reload failed", "error", err)
+	if _, err := w.s.reload(ctx, hint); err != nil {
+		// The changed paths it was given are not in the snapshot, and may
+		// not be in the catalog's cache: the next reload looks at all.
+		w.full = "the last reload failed"
+		if ctx.Err() == nil {
+			w.s.log.Warn("reload failed", "error", err)
+		}
 	}
 	if w.built != nil {
 		w.built()

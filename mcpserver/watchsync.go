@@ -156,6 +156,7 @@ func (w *watcher) addTree(dir string, role watchRole, limit int) {
 func (w *watcher) add(dir string, role watchRole) bool {
 	fi, err := os.Stat(dir)
 	if err != nil || !fi.IsDir() {
+		w.watchMoved(dir)
 		return true // gone since: its parent's event brings a reload
 	}
 	id := idOf(dir, fi)
@@ -174,6 +175,7 @@ func (w *watcher) add(dir string, role watchRole) bool {
 	w.ids[id] = append(w.ids[id], dir)
 	w.watched[dir] = &watchDir{role: role, id: id, pass: w.pass}
 	w.added = append(w.added, dir)
+	w.watchMoved(dir)
 	return true
 }
 
@@ -185,6 +187,7 @@ func (w *watcher) unwatch(dir string) {
 		return
 	}
 	delete(w.watched, dir)
+	w.watchMoved(dir)
 	paths := w.ids[wd.id]
 	holder := len(paths) > 0 && paths[0] == dir
 	paths = slices.DeleteFunc(paths, func(p string) bool { return p == dir })
@@ -202,6 +205,7 @@ func (w *watcher) unwatch(dir string) {
 				// Between the two, the folder was not watched.
 				nw.pass = w.pass
 				w.added = append(w.added, paths[0])
+				w.watchMoved(paths[0])
 			}
 		}
 	}

@@ -174,6 +174,13 @@ type Hooks[C, O, L, S, F any] struct {
 	// index): the caller cannot tell then where the walk went. The MCP
 	// server watches these folders.
 	WalkedDirs func(c *C) (dirs []string, ok bool)
+	// ListTouched lists c as List does, for a caller that watches the
+	// folders WalkedDirs returned and the folders of the skill files
+	// found, and so knows which folders may have changed since the last
+	// List: touched(dir) reports whether one may have. A skill file of one
+	// link in a folder it reports false for is not lstat'ed again (the
+	// MCP server's reload after one edit).
+	ListTouched func(ctx context.Context, c *C, touched func(dir string) bool) (*L, error)
 }
 
 // FileList is a skill's files as ListFiles finds them. F is catalog.File.
