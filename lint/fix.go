@@ -347,13 +347,7 @@ func nameFix(src []byte, lines []span, s *skill.Skill, po *skill.Options) (*skil
 	if !skill.ValidName(folder) || s.RawName == folder {
 		return nil, 0, folder
 	}
-	var field *skill.Field
-	for i := range s.Frontmatter {
-		if s.Frontmatter[i].Key == "name" {
-			field = &s.Frontmatter[i]
-			break
-		}
-	}
+	field := nameField(s)
 	if field == nil || field.Line < 1 || field.Line > len(lines) {
 		return nil, 0, folder
 	}
@@ -367,56 +361,8 @@ func nameFix(src []byte, lines []span, s *skill.Skill, po *skill.Options) (*skil
 	if v < 0 || v >= len(line) {
 		return nil, 0, folder
 	}
-	end := -1
-	quote := byte(0)
-	switch c := line[v]; c {
-	case '"':
-		for i := v + 1; i < len(line); i++ {
-			if line[i] == '\\' {
-				i++
-				continue
-			}
-			if line[i] == '"' {
-				end, quote = i+1, '"'
-				break
-			}
-		}
-	case '\'':
-		for i := v + 1; i < len(line); i++ {
-			if line[i] == '\'' {
-				if i+1 < len(line) && line[i+1] == '\'' {
-					i++
-					continue
-				}
-				end, quote = i+1, '\''
-				break
-			}
-		}
-	case '|', '>', '&', '*', '!', '[', '{', '#':
-		return nil, 0, folder
-	default:
-		end = len(line)
-		if c := commentAt(line[v:]); c >= 0 {
-			end = v + c
-		}
-		for end > v && (line[end-1] == ' ' || line[end-1] == '\t') {
-			end--
-		}
-		// A plain value continued on the next lines is left alone.
-		ind := len(line) - len(bytes.TrimLeft(line, " \t"))
-		for n := field.Line; n < len(lines); n++ {
-			next := src[lines[n].start:lines[n].end]
-			t := bytes.TrimLeft(next, " \t")
-			if len(bytes.TrimSpace(t)) == 0 {
-				continue
-			}
-			if len(next)-len(t) > ind && t[0] != '#' {
-				return nil, 0, folder
-			}
-			break
-		}
-	}
-	if end < 0 {
+	end, quote := scalarEnd(line, v)
+	if end < 0 || quote == 0 && plainContinues(src, lines, field.Line) {
 		return nil, 0, folder
 	}
 	text := folder
@@ -426,6 +372,76 @@ func nameFix(src []byte, lines []span, s *skill.Skill, po *skill.Options) (*skil
 		text = strconv.Quote(folder)
 	}
 	return &skill.TextEdit{Pos: l.start + v, End: l.start + end, NewText: text}, field.Line, folder
+}
+
+// nameField is the frontmatter's name field (nil when there is none).
+func nameField(s *skill.Skill) *skill.Field {
+	for i := range s.Frontmatter {
+		if s.Frontmatter[i].Key == "name" {
+			return &s.Frontmatter[i]
+		}
+	}
+	return nil
+}
+
+// scalarEnd returns where the scalar that starts at byte v of line ends on
+// that line: after the closing quote of a quoted one (quote is the quote
+// character), or before the comment and trailing blanks of a plain one
+// (quote 0). end is -1 for a quoted scalar not closed on the line, a block
+// scalar, an anchor, alias or tag, a flow collection or a comment.
+func scalarEnd(line []byte, v int) (end int, quote byte) {
+	switch c := line[v]; c {
+	case '"':
+		for i := v + 1; i < len(line); i++ {
+			if line[i] == '\\' {
+				i++
+				continue
+			}
+			if line[i] == '"' {
+				return i + 1, '"'
+			}
+		}
+		return -1, 0
+	case '\'':
+		for i := v + 1; i < len(line); i++ {
+			if line[i] == '\'' {
+				if i+1 < len(line) && line[i+1] == '\'' {
+					i++
+					continue
+				}
+				return i + 1, '\''
+			}
+		}
+		return -1, 0
+	case '|', '>', '&', '*', '!', '[', '{', '#':
+		return -1, 0
+	}
+	end = len(line)
+	if c := commentAt(line[v:]); c >= 0 {
+		end = v + c
+	}
+	for end > v && (line[end-1] == ' ' || line[end-1] == '\t') {
+		end--
+	}
+	return end, 0
+}
+
+// plainContinues reports whether the plain value on line number n (from
+// 1) of src goes on over the next lines: the next line that is not blank
+// is indented deeper and is no comment. Such a value is left alone.
+func plainContinues(src []byte, lines []span, n int) bool {
+	l := lines[n-1]
+	line := src[l.start:l.end]
+	ind := len(line) - len(bytes.TrimLeft(line, " \t"))
+	for ; n < len(lines); n++ {
+		next := src[lines[n].start:lines[n].end]
+		t := bytes.TrimLeft(next, " \t")
+		if len(bytes.TrimSpace(t)) == 0 {
+			continue
+		}
+		return len(next)-len(t) > ind && t[0] != '#'
+	}
+	return false
 }
 
 // plainString reports whether a specification-valid name reads as a
