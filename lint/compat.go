@@ -426,15 +426,7 @@ func (in *compatInput) check(rule HostRule, h *Host) []string {
 			return []string{"metadata is not a map of strings"}
 		}
 	case ruleFields:
-		var extra []string
-		for _, k := range s.Frontmatter.Keys() {
-			if !slices.Contains(h.Fields, k) {
-				extra = append(extra, k)
-			}
-		}
-		if len(extra) > 0 {
-			return []string{fmt.Sprintf("fields it rejects: %s (it accepts only %s)", strings.Join(extra, ", "), strings.Join(h.Fields, ", "))}
-		}
+		return in.rejectedFields(h)
 	case ruleReservedWords:
 		lower := strings.ToLower(name)
 		for _, w := range []string{"anthropic", "claude"} {
@@ -447,36 +439,71 @@ func (in *compatInput) check(rule HostRule, h *Host) []string {
 			return []string{"the description contains < or >"}
 		}
 	case ruleNoXMLTags:
-		var out []string
-		if xmlTag().MatchString(name) {
-			out = append(out, "the name contains an XML tag")
-		}
-		if xmlTag().MatchString(in.description) {
-			out = append(out, "the description contains an XML tag")
-		}
-		return out
+		return in.xmlTags(name)
 	case ruleSkillFileName:
-		if in.cf.flat {
-			return []string{"a flat-form file is not a skill folder with a SKILL.md"}
-		}
-		if b := filepath.Base(in.cf.path); b != catalog.SkillFile {
-			return []string{fmt.Sprintf("the file is named %s; only %s is found", b, catalog.SkillFile)}
-		}
+		return in.fileNameProblems()
 	case ruleReferenceValidator:
-		if in.cf.flat {
-			return []string{"a flat-form file is not a skill folder"}
-		}
-		var out []string
-		for _, v := range skillsref.Check(filepath.Dir(in.cf.path)) {
-			msg := skillsref.Brief(v.Message)
-			if v.Line > 0 && msg != v.Message {
-				msg += fmt.Sprintf(" (line %d)", v.Line)
-			}
-			out = append(out, msg)
-		}
-		return out
+		return in.validatorFindings()
 	}
 	return nil
+}
+
+// rejectedFields is ruleFields: the frontmatter's fields host h does not
+// accept.
+func (in *compatInput) rejectedFields(h *Host) []string {
+	var extra []string
+	for _, k := range in.s.Frontmatter.Keys() {
+		if !slices.Contains(h.Fields, k) {
+			extra = append(extra, k)
+		}
+	}
+	if len(extra) == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("fields it rejects: %s (it accepts only %s)", strings.Join(extra, ", "), strings.Join(h.Fields, ", "))}
+}
+
+// xmlTags is ruleNoXMLTags: an XML tag in the name (as the host reads it)
+// or the description.
+func (in *compatInput) xmlTags(name string) []string {
+	var out []string
+	if xmlTag().MatchString(name) {
+		out = append(out, "the name contains an XML tag")
+	}
+	if xmlTag().MatchString(in.description) {
+		out = append(out, "the description contains an XML tag")
+	}
+	return out
+}
+
+// fileNameProblems is ruleSkillFileName: a file that is not a SKILL.md in
+// a skill folder.
+func (in *compatInput) fileNameProblems() []string {
+	if in.cf.flat {
+		return []string{"a flat-form file is not a skill folder with a SKILL.md"}
+	}
+	if b := filepath.Base(in.cf.path); b != catalog.SkillFile {
+		return []string{fmt.Sprintf("the file is named %s; only %s is found", b, catalog.SkillFile)}
+	}
+	return nil
+}
+
+// validatorFindings is ruleReferenceValidator: what the reference
+// validator says of the skill's folder, each message in brief with its
+// line.
+func (in *compatInput) validatorFindings() []string {
+	if in.cf.flat {
+		return []string{"a flat-form file is not a skill folder"}
+	}
+	var out []string
+	for _, v := range skillsref.Check(filepath.Dir(in.cf.path)) {
+		msg := skillsref.Brief(v.Message)
+		if v.Line > 0 && msg != v.Message {
+			msg += fmt.Sprintf(" (line %d)", v.Line)
+		}
+		out = append(out, msg)
+	}
+	return out
 }
 
 func stringMap(v any) bool {
