@@ -116,7 +116,7 @@ func newChild(dir, name string, typ fs.FileMode, withSkill bool) child {
 	return child{b: b, n: int32(n), nameOff: int32(n - len(name)), typ: typ}
 }
 
-// child is one entry of a folder as the walk needs it: 72 bytes and its
+// child is one entry of a folder as the walk needs it: 40 bytes and its
 // path (newChild), where it was 136 bytes and two paths.
 type child struct {
 	// b is the entry's path, dir/name, and a NUL, or for a folder or a
@@ -126,9 +126,6 @@ type child struct {
 	n       int32       // len(dir/name)
 	nameOff int32       // where the entry's name begins in b
 	typ     fs.FileMode // type bits from the directory entry
-	// real is the child's symlink-free path, built from realParent the
-	// first time the walk needs it.
-	real, realParent string
 }
 
 // path is dir/name.
@@ -319,14 +316,15 @@ func (w *walker) walkRoot() {
 	}
 	w.onStack = w.s.onStack
 	clear(w.onStack)
-	w.visit(newRef(r.Path), newRef(filepath.Join(r.Path, SkillFile)), nil, real, 0, nil)
+	w.visit(newRef(r.Path), newRef(filepath.Join(r.Path, SkillFile)), "", real, 0, nil)
 }
 
 // visit looks at one folder: a skill folder when it holds SKILL.md (or
 // skill.md in another case), else a grouping folder to walk into. The
-// folder's symlink-free path is linkReal when it was reached through a
-// symlink, else ch.real.
-func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth int, pre *probe) {
+// folder's symlink-free path is linkReal when it is a root or was reached
+// through a symlink, else its name below parentReal, its parent's
+// (realBelow).
+func (w *walker) visit(dir, skillFile pathRef, parentReal, linkReal string, depth int, pre *probe) {
 	if walkVisit != nil {
 		walkVisit(dir.path)
 	}
@@ -337,7 +335,7 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 		w.limit(dir.path, fmt.Sprintf("it is deeper than %d levels below the root", w.c.settings.MaxDepth))
 		return
 	}
-	if ch != nil && linkReal != "" {
+	if depth > 0 && linkReal != "" {
 		w.links++
 		defer func() { w.links-- }()
 	}
@@ -379,7 +377,7 @@ func (w *walker) visit(dir, skillFile pathRef, ch *child, linkReal string, depth
 	}
 	r := linkReal
 	if r == "" {
-		r = ch.real
+		r = realBelow(parentReal, dir.path)
 	}
 	if w.onStack[r] {
 		w.diag(diagcode.SymlinkLoop, dir.path, "the folder leads back to %s, which is already being walked; skipped", r)
@@ -535,12 +533,6 @@ func (w *walker) entries(dir, real string, depth int, children []child) (hasFile
 		typ := e.typ
 		path := e.path()
 		linkReal := ""
-		if e.realParent != real || e.real == "" {
-			e.realParent, e.real = real, path
-			if real != dir {
-				e.real = filepath.Join(real, e.name())
-			}
-		}
 		if typ&fs.ModeSymlink != 0 {
 			fi, err := os.Stat(path)
 			if err != nil {
@@ -572,7 +564,7 @@ func (w *walker) entries(dir, real string, depth int, children []child) (hasFile
 		}
 		switch {
 		case typ.IsDir():
-			w.visit(e.ref(), e.skill(), e, linkReal, depth+1, ahead.take(i))
+			w.visit(e.ref(), e.skill(), real, linkReal, depth+1, ahead.take(i))
 		case typ.IsRegular():
 			hasFile = true
 			if depth == 0 && w.root.Flat && isFlatSkill(e.name()) {
@@ -591,6 +583,18 @@ func (w *walker) entries(dir, real string, depth int, children []child) (hasFile
 		}
 	}
 	return hasFile
+}
+
+// realBelow returns the symlink-free path of folder path, whose parent's
+// is parentReal: path itself when that is its parent's path (nothing
+// above it is a symlink), else its name joined to parentReal. It is asked
+// only of the folders the walk goes into, not of every entry, so a
+// folder's entries keep no such path of their own.
+func realBelow(parentReal, path string) string {
+	if parentReal == filepath.Dir(path) {
+		return path
+	}
+	return filepath.Join(parentReal, filepath.Base(path))
 }
 
 func isFlatSkill(name string) bool {
