@@ -80,8 +80,8 @@ func objectMembers(data []byte, buf []member) ([]member, bool) {
 			return nil, false
 		}
 		name := data[i+1 : end-1]
-		if !utf8.Valid(name) {
-			return nil, false // decoders read it as U+FFFD
+		if !utf8.Valid(name) || hasControl(name) {
+			return nil, false // decoders read it as U+FFFD; JSON has no raw control bytes
 		}
 		for _, m := range out {
 			if bytes.Equal(m.name, name) {
@@ -121,17 +121,30 @@ func get(ms []member, name string) []byte {
 }
 
 // plainString returns the text of a JSON string value that holds no
-// escape and only valid UTF-8, so that every decoder reads the bytes as
-// written: a slice of raw, not a copy.
+// escape, no control byte and only valid UTF-8, so that every decoder
+// reads the bytes as written: a slice of raw, not a copy.
 func plainString(raw []byte) ([]byte, bool) {
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
 		return nil, false
 	}
 	in := raw[1 : len(raw)-1]
-	if bytes.IndexByte(in, '\\') >= 0 || !utf8.Valid(in) {
+	if bytes.IndexByte(in, '\\') >= 0 || !utf8.Valid(in) || hasControl(in) {
 		return nil, false
 	}
 	return in, true
+}
+
+// hasControl reports whether b holds a byte below 0x20, which a JSON
+// string may not hold unescaped: a name or plain string the fast path
+// takes is valid JSON text without encoding/json.Valid's word on it
+// (parseErrors).
+func hasControl(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 {
+			return true
+		}
+	}
+	return false
 }
 
 // fastMethods are the methods the fast path answers, so that a request's

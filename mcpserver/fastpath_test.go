@@ -832,3 +832,51 @@ func TestHeaderKeysCanonical(t *testing.T) {
 		t.Fatal("no header calls found")
 	}
 }
+
+// FuzzAnyBodyIsTheSDKs sends any body, JSON or not, with the headers of
+// each method the fast path answers, to a server with the fast path and
+// one without, and requires the same answer: a small body the fast path
+// answers before encoding/json.Valid has read it (parseErrors) must be
+// one the SDK answers alike, and anything else must reach the same
+// refusal.
+func FuzzAnyBodyIsTheSDKs(f *testing.F) {
+	ws := newWorkspace(f)
+	fs, ss := newServer(f, ws, nil), newServer(f, ws, nil)
+	ss.noFastPath = true
+	fh, sh := fs.Handler(nil), ss.Handler(nil)
+	tool := fs.tool.Name()
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"b","version":"1"},"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}}}`
+	kinds := []map[string]string{
+		{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "resources/read", "Mcp-Name": "skill://alpha/SKILL.md"},
+		{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "skills/list"},
+		{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": tool},
+		{},
+	}
+	for _, s := range []struct {
+		kind uint8
+		body string
+	}{
+		{0, `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"skill://alpha/SKILL.md",` + meta + `}}`},
+		{0, `{"jsonrpc":"2.0","id":"a","method":"resources/read","params":{"uri":"skill://alpha/SKILL.md\u0001",` + meta + `}}`},
+		{0, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\"skill://alpha/SKILL.md\x01\"," + meta + "}}"},
+		{1, `{"jsonrpc":"2.0","id":7,"method":"skills/list","params":{` + meta + `}}`},
+		{1, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"skills/list\",\"params\":{" + strings.Replace(meta, `"version":"1"`, "\"version\":\"1\x01\"", 1) + "}}"},
+		{1, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"skills/list\",\"params\":{" + strings.Replace(meta, `"roots"`, "\"ro\x1fots\"", 1) + "}}"},
+		{1, `{"jsonrpc":"2.0","id":7,"method":"skills/list","params":{"cursor":tru,` + meta + `}}`},
+		{2, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"` + tool + `","arguments":{"name":"alpha"},` + meta + `}}`},
+		{2, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"` + tool + `","arguments":{"name":"alpha"},` + meta + `}} x`},
+		{3, `{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`},
+		{3, `[{"jsonrpc":"2.0","id":3,"method":"initialize"}]`},
+	} {
+		f.Add(s.kind, []byte(s.body))
+	}
+	f.Fuzz(func(t *testing.T, kind uint8, body []byte) {
+		hdr := kinds[int(kind)%len(kinds)]
+		// Twice: the second initialize of a kind is the fast path's.
+		for range 2 {
+			if got, want := recorded(fh, string(body), hdr), recorded(sh, string(body), hdr); got != want {
+				t.Fatalf("%q with %v: the fast path answers\n%s\nthe SDK\n%s", body, hdr, got, want)
+			}
+		}
+	})
+}

@@ -263,6 +263,16 @@ func parseErrors(next http.Handler, limit int64, fast func(http.ResponseWriter, 
 			http.Error(w, "reading the request body: "+err.Error(), http.StatusBadRequest)
 			return
 		}
+		// A body of at most minRefusedBytes that the fast path answers is
+		// valid JSON (the fast path takes only objects of plain strings,
+		// plain ids, true, false and such objects, each checked byte by
+		// byte, with JSON's whitespace between) that refusedShape would
+		// not refuse, so it is answered before either reads it; any
+		// other body is checked first (FuzzAnyBodyIsTheSDKs).
+		small := int64(len(body)) <= min(limit, minRefusedBytes)
+		if small && fast != nil && fast(w, r, body) {
+			return
+		}
 		if int64(len(body)) <= limit && !json.Valid(body) {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusBadRequest)
@@ -273,7 +283,7 @@ func parseErrors(next http.Handler, limit int64, fast func(http.ResponseWriter, 
 			return
 		}
 		// The fast path answers only ids the SDK holds exactly (plainID).
-		if fast != nil && int64(len(body)) <= limit && fast(w, r, body) {
+		if !small && fast != nil && int64(len(body)) <= limit && fast(w, r, body) {
 			return
 		}
 		if int64(len(body)) <= limit {
