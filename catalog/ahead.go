@@ -28,11 +28,12 @@ const (
 	probeWalk        // the walk makes the lstat itself
 )
 
-// probe is the helper's lstat of one subfolder's SKILL.md.
+// probe is the helper's lstat of one subfolder's SKILL.md: 64 bytes, one
+// for every entry of the folder (state and mode side by side: 72 apart).
 type probe struct {
 	state atomic.Uint32
-	st    stamp
 	mode  fs.FileMode
+	st    stamp
 	err   error
 }
 
