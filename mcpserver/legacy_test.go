@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -45,6 +46,68 @@ func FuzzDropKeys(f *testing.F) {
 		delete(in, "cacheScope")
 		if !reflect.DeepEqual(in, got) {
 			t.Fatalf("dropKeys(%q) = %q", data, out)
+		}
+	})
+}
+
+// scanStringBytewise is scanString byte by byte: the reference the
+// word-at-a-time one is held to.
+func scanStringBytewise(data []byte, i int) (int, error) {
+	if i >= len(data) || data[i] != '"' {
+		return 0, errJSON
+	}
+	for i++; i < len(data); i++ {
+		switch data[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1, nil
+		}
+	}
+	return 0, errJSON
+}
+
+// scanStringSeeds are strings with and without escapes, cut short, with a
+// backslash last, escaped backslashes before a quote, quotes and
+// backslashes at every offset of a word, and things that are not strings.
+func scanStringSeeds() []string {
+	seeds := []string{
+		`""`, `"a"`, `"abc" tail`, `"a\"b"`, `"a\\"b"`, `"a\\\"b"`, `"\\"`, `"\"`, `"abc`, `"abc\`, `x"a"`, ``,
+		`"` + strings.Repeat("a", 40) + `\"` + strings.Repeat("b", 40) + `"`, `"\u00e9\n\t"`, `"\\\\\\"`,
+		`"io.modelcontextprotocol/protocolVersion":"2026-07-28"`,
+	}
+	for n := range 20 {
+		for _, c := range []string{`"`, `\`, `\"`, `\\"`} {
+			seeds = append(seeds, `"`+strings.Repeat("x", n)+c+strings.Repeat("y", 9)+`"z`)
+		}
+	}
+	return seeds
+}
+
+func TestScanString(t *testing.T) {
+	for _, s := range scanStringSeeds() {
+		for i := range len(s) + 1 {
+			got, gerr := scanString([]byte(s), i)
+			want, werr := scanStringBytewise([]byte(s), i)
+			if got != want || (gerr == nil) != (werr == nil) {
+				t.Errorf("scanString(%q, %d) = %d, %v; byte by byte %d, %v", s, i, got, gerr, want, werr)
+			}
+		}
+	}
+}
+
+func FuzzScanString(f *testing.F) {
+	for _, s := range scanStringSeeds() {
+		f.Add([]byte(s), 0)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, i int) {
+		if i < 0 || i > len(data) {
+			return
+		}
+		got, gerr := scanString(data, i)
+		want, werr := scanStringBytewise(data, i)
+		if got != want || (gerr == nil) != (werr == nil) {
+			t.Fatalf("scanString(%q, %d) = %d, %v; byte by byte %d, %v", data, i, got, gerr, want, werr)
 		}
 	})
 }
