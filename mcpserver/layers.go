@@ -148,17 +148,22 @@ func (s *Server) budget() int {
 func (s *Server) layers(ctx context.Context, sn, prev *snapshot) error {
 	// The block lists the skills this snapshot serves, in the listing's
 	// precedence order (a skill kept from an earlier state last).
+	// A skill taken is marked with this pass's number (a name is served
+	// once in a snapshot), where a set of names was made each reload.
 	l := *sn.listing
 	l.Skills = nil
-	seen := map[string]bool{}
+	if len(sn.skills) > 0 {
+		l.Skills = make([]*catalog.Skill, 0, len(sn.skills))
+	}
+	pass := countPass.Add(1)
 	for _, cs := range sn.listing.Skills {
-		if sv := sn.byName[cs.Name]; sv != nil && !seen[cs.Name] {
+		if sv := sn.byName[cs.Name]; sv != nil && sv.listedIn != pass {
 			l.Skills = append(l.Skills, sv.cat)
-			seen[cs.Name] = true
+			sv.listedIn = pass
 		}
 	}
 	for _, sv := range sn.skills {
-		if !seen[sv.name] {
+		if sv.listedIn != pass {
 			l.Skills = append(l.Skills, sv.cat)
 		}
 	}

@@ -227,17 +227,23 @@ func tooLargeErr(n, max int64) error {
 }
 
 // uniqueBytes is the bytes of sn's files, each file counted once however
-// many skills or snapshots share it.
+// many skills or snapshots share it. A file counted is marked with this
+// count's number (file.counted) rather than kept in a set: no map of
+// every file each reload. Calls are serialised by Server.reloadMu.
 func uniqueBytes(sn *snapshot) int64 {
-	seen := map[*file]bool{}
+	pass := countPass.Add(1)
 	var n int64
 	for _, sv := range sn.skills {
 		for _, f := range sv.files {
-			if !seen[f] {
-				seen[f] = true
+			if f.counted != pass {
+				f.counted = pass
 				n += f.size
 			}
 		}
 	}
 	return n
 }
+
+// countPass numbers the passes of uniqueBytes and of layers over the
+// served skills (served.listedIn).
+var countPass atomic.Uint64

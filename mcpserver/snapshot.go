@@ -85,12 +85,15 @@ type snapshot struct {
 
 // served is one served skill.
 type served struct {
-	name   string
-	cat    *catalog.Skill
-	parsed *skill.Skill // parsed from the served SKILL.md bytes, body included
-	uri    string       // skill://NAME/SKILL.md
-	files  []*file      // by path
-	byRel  map[string]*file
+	name string
+	cat  *catalog.Skill
+	// listedIn is the last layers pass that put the skill in a tool
+	// listing; only reloads (one at a time) touch it.
+	listedIn uint64
+	parsed   *skill.Skill // parsed from the served SKILL.md bytes, body included
+	uri      string       // skill://NAME/SKILL.md
+	files    []*file      // by path
+	byRel    map[string]*file
 	// dirs maps each folder ("" for the skill root) to its direct
 	// children, sorted by URI.
 	dirs map[string][]*mcp.Resource
@@ -133,6 +136,9 @@ type file struct {
 	// encoded is the file's resources/read contents element as JSON,
 	// made by the fast path on first use (fastpath.go).
 	encoded atomic.Pointer[[]byte]
+	// counted is the last uniqueBytes pass that counted the file; only
+	// reloads (one at a time) touch it.
+	counted uint64
 }
 
 // isText reports whether the file goes out as text rather than blob.
