@@ -967,6 +967,9 @@ func init() {
 		Each: func(ctx context.Context, c *Catalog, fn func(*Listing, *Skill) error) (*Listing, error) {
 			return c.each(ctx, fn)
 		},
+		ListNamed: func(ctx context.Context, c *Catalog, name string, keep func(*skill.Diagnostic) bool) *Listing {
+			return c.listNamed(ctx, name, keep)
+		},
 		NewSkill:   newSkill,
 		WalkedDirs: (*Catalog).walkedDirs,
 		ListTouched: func(ctx context.Context, c *Catalog, touched func(string) bool) (*Listing, error) {

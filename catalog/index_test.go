@@ -146,6 +146,19 @@ func TestIndexSameListing(t *testing.T) {
 		if _, err := c.Load(context.Background(), "linked"); err != nil {
 			t.Errorf("Load(linked) after an index hit: %v", err)
 		}
+		// A narrowed read (show NAME) gives what the listing holds of
+		// each name: the hidden, flat, repaired and shadowed ones.
+		var names []string
+		for _, s := range cold.Skills {
+			names = append(names, s.Name)
+		}
+		newc := func() *Catalog {
+			c, err := New(context.Background(), e.opts(&Options{MaxSkills: 50, index: idx}))
+			must(t, err)
+			c.ignored = ignored
+			return c
+		}
+		checkNamed(t, newc, cold, append(names, "draft", "broken"), true)
 	}
 }
 

@@ -403,6 +403,10 @@ type idec struct {
 	// In a blob: outer is the listing's table (read, never appended to).
 	outer *[]string
 	blob  bool
+	// clone makes str return copies, not substrings of s: a listing
+	// narrowed to one name (indexnamed.go) keeps nothing of the mapped
+	// file it decodes.
+	clone bool
 }
 
 func newDec(data string) *idec { return &idec{s: data} }
@@ -467,6 +471,15 @@ func (d *idec) optCount() (int, bool) {
 }
 
 func (d *idec) str() string {
+	if d.clone {
+		return strings.Clone(d.ref())
+	}
+	return d.ref()
+}
+
+// ref reads a string: a reference to the table, or a new one (added to
+// the table), as a substring of d.s.
+func (d *idec) ref() string {
 	k := d.uint()
 	if d.blob && k > 0 {
 		j := (k+1)/2 - 1

@@ -9,10 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/skillet-go/skillet/skill"
 )
 
 // The differential test of the persistent index: a one-skill answer (Load
@@ -207,6 +210,15 @@ func TestIndexOneSkillDifferential(t *testing.T) {
 				// hidden by a time set back to the one before.
 				d.old = d.old.Add(time.Duration(k+1) * time.Second)
 				cold, coldL := e.list(t, nil)
+				// Before any catalog writes the index again: a narrowed
+				// read of the index the edit made stale answers as the
+				// full listing or not at all.
+				warmAt := func() *Catalog {
+					c, err := New(context.Background(), e.opts(&Options{index: idx}))
+					must(t, err)
+					return c
+				}
+				checkNamed(t, warmAt, coldL, diffNames, false)
 				for _, name := range diffNames {
 					warm, err := New(context.Background(), e.opts(&Options{index: idx}))
 					must(t, err)
@@ -219,7 +231,62 @@ func TestIndexOneSkillDifferential(t *testing.T) {
 				if diff := cmp.Diff(coldL, materialize(warmL), listingOpts); diff != "" {
 					t.Fatalf("after %q, the listing differs (-full +index):\n%s", log, diff)
 				}
+				checkNamed(t, warmAt, coldL, diffNames, true)
 			}
 		})
 	}
+}
+
+// checkNamed requires that a narrowed read of the index (listNamed), by a
+// catalog newc makes, gives for each name and the name in other letter
+// cases and with spaces what full holds of it (namedOf), keeping the
+// diagnostics about the name and the errors, or does not answer when full
+// holds no skill of the name; must says that the index is current, so
+// that the read has to answer for a name it holds.
+func checkNamed(t *testing.T, newc func() *Catalog, full *Listing, names []string, must bool) {
+	t.Helper()
+	var all []string
+	for _, n := range names {
+		all = append(all, n, strings.ToUpper(n), " "+n+" ")
+	}
+	for _, name := range append(all, "nonesuch", "") {
+		keep := func(d *skill.Diagnostic) bool {
+			return strings.EqualFold(d.Skill, strings.TrimSpace(name)) || d.Severity == skill.SeverityError
+		}
+		got, want := newc().listNamed(context.Background(), name, keep), namedOf(full, name, keep)
+		if len(want.Skills) == 0 {
+			if got != nil {
+				t.Fatalf("%q: the narrowed read answered for a name the listing does not hold", name)
+			}
+			continue
+		}
+		if got == nil {
+			if must {
+				t.Fatalf("%q: the narrowed read of a current index did not answer", name)
+			}
+			continue
+		}
+		if diff := cmp.Diff(want, materialize(got), listingOpts); diff != "" {
+			t.Fatalf("%q: the narrowed read differs from the full listing's (-full +narrowed):\n%s", name, diff)
+		}
+	}
+}
+
+// namedOf is what a narrowed read of l's index gives for name: l's
+// workspace and roots, the skills of the name (namedQuery.wants) and the
+// diagnostics keep takes.
+func namedOf(l *Listing, name string, keep func(*skill.Diagnostic) bool) *Listing {
+	q := namedQuery{raw: name, name: strings.TrimSpace(name)}
+	out := &Listing{Workspace: l.Workspace, Roots: l.Roots}
+	for _, s := range l.Skills {
+		if q.wants(s.Name) {
+			out.Skills = append(out.Skills, s)
+		}
+	}
+	for i := range l.Diagnostics {
+		if keep(&l.Diagnostics[i]) {
+			out.Diagnostics = append(out.Diagnostics, l.Diagnostics[i])
+		}
+	}
+	return out
 }

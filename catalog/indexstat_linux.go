@@ -85,11 +85,6 @@ func openAncestor(all []pathStamp, p string) (dirAt, bool) {
 	}
 }
 
-// isBelow reports whether p lies under folder dir.
-func isBelow(p, dir string) bool {
-	return len(p) > len(dir) && p[len(dir)] == '/' && strings.HasPrefix(p, dir)
-}
-
 // stampAt is indexStat looked up from at.
 func stampAt(at dirAt, ref pathRef) pathStamp {
 	st, _, err := statAt(at, ref)

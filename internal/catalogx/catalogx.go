@@ -161,6 +161,15 @@ type Hooks[C, O, L, S, F any] struct {
 	// file can change it and keeping nothing afterwards (skillet list
 	// --json at 10,000 skills).
 	Each func(ctx context.Context, c *C, fn func(*L, *S) error) (*L, error)
+	// ListNamed returns the listing of c narrowed to one name when the
+	// persistent index answers, else nil (the caller lists then): the
+	// skills of List whose name is name or, spaces trimmed, equals it in
+	// any letter case, and the diagnostics of List that keep reports true
+	// for, with List's workspace and roots; no other skill, so no search
+	// and no nearest-name suggestion. It checks every stamp List checks
+	// and holds one skill's records, not the listing's: skillet show NAME
+	// at 100,000 skills (docs/performance.md#persistent-index).
+	ListNamed func(ctx context.Context, c *C, name string, keep func(*skill.Diagnostic) bool) *L
 	// NewSkill returns a skill for a SKILL.md parsed elsewhere, that no
 	// catalog found and none can read: for tests of what encodes or
 	// renders a skill with values no file would give.

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -34,10 +35,8 @@ func TestIndexedCommands(t *testing.T) {
 	run := func(args ...string) string {
 		t.Helper()
 		var out, errb bytes.Buffer
-		if code := Run(context.Background(), append(args, "-w", ws, "--no-user"), &IO{Out: &out, Err: &errb}); code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
-		}
-		return out.String() + "\n--stderr--\n" + errb.String()
+		code := Run(context.Background(), append(args, "-w", ws, "--no-user"), &IO{Out: &out, Err: &errb})
+		return fmt.Sprintf("exit %d\n", code) + out.String() + "\n--stderr--\n" + errb.String()
 	}
 	indexes := func() int {
 		files, _ := filepath.Glob(filepath.Join(cache, "skillet", "index", "*.idx"))
@@ -48,7 +47,11 @@ func TestIndexedCommands(t *testing.T) {
 		t.Fatalf("list wrote %d index files; it always walks", n)
 	}
 	for _, args := range [][]string{
-		{"show", "gamma"}, {"search", "release"}, {"prompt"}, {"prompt", "--format", "json"}, {"tool-schema"},
+		// show over the index reads a listing narrowed to the name
+		// when it finds it, the whole listing when it does not (the
+		// nearest names).
+		{"show", "gamma"}, {"show", "GAMMA"}, {"show", "gamma", "--json"}, {"show", "gamma", "--file", "references/x.md"},
+		{"show", "gama"}, {"show", "gamma", "--file", "nonesuch.md"}, {"search", "release"}, {"prompt"}, {"prompt", "--format", "json"}, {"tool-schema"},
 	} {
 		plain := run(append([]string{"--no-cache"}, args...)...)
 		if n := indexes(); n != 0 {

@@ -155,11 +155,17 @@ func noSkillsNote(w io.Writer, l *catalog.Listing) {
 // says the persistent index was not used because another user could have
 // written it (index-untrusted, docs/performance.md#persistent-index).
 func walkNotes(w io.Writer, diags []skill.Diagnostic) {
-	for _, d := range diags {
-		if d.Code == diagcode.WalkLimit || d.Code == diagcode.IndexUntrusted {
-			fmt.Fprintln(w, textsafe.Escape(d.String()))
+	for i := range diags {
+		if isWalkNote(&diags[i]) {
+			fmt.Fprintln(w, textsafe.Escape(diags[i].String()))
 		}
 	}
+}
+
+// isWalkNote reports whether walkNotes prints d: a walk limit reached, or
+// an index not used because others could have written it.
+func isWalkNote(d *skill.Diagnostic) bool {
+	return d.Code == diagcode.WalkLimit || d.Code == diagcode.IndexUntrusted
 }
 
 // The JSON shapes of docs/output.md. Field names are a contract.

@@ -76,23 +76,30 @@ func showRun(ctx context.Context, opts *ShowOptions) error {
 	if err != nil {
 		return err
 	}
-	// One listing serves the name's letter case, the tool and the notes:
-	// over the persistent index each List stats every folder and skill
-	// file it covers.
-	l, lerr := c.List(ctx)
-	name, toolCtx := opts.Name, ctx
-	if lerr == nil {
-		name, toolCtx = foldName(l, name), agentx.WithListing(ctx, l)
-	}
 	tool := agent.NewTool(c, &agent.ToolOptions{AllowHidden: true})
-	args, err := json.Marshal(struct {
-		Name string `json:"name"`
-		Path string `json:"path,omitempty"`
-	}{name, opts.File})
-	if err != nil {
-		return err
+	// Over the persistent index, a listing narrowed to the name holds what
+	// a found skill's answer reads: the skills the name folds to and the
+	// walk notes (catalogx.Hooks.ListNamed), one skill's records where the
+	// whole listing is 400 bytes a skill. An error result is asked again
+	// of the whole listing, since the tool's nearest names and
+	// notLoadedNotes read every skill and diagnostic.
+	var l *catalog.Listing
+	var lerr error
+	var res agent.Result
+	if l = catx.ListNamed(ctx, c, opts.Name, isWalkNote); l != nil {
+		if res, err = showCall(ctx, tool, l, nil, opts); err != nil {
+			return err
+		}
 	}
-	res := tool.Call(toolCtx, args)
+	if l == nil || res.IsError {
+		// One listing serves the name's letter case, the tool and the
+		// notes: over the persistent index each List stats every folder
+		// and skill file it covers.
+		l, lerr = c.List(ctx)
+		if res, err = showCall(ctx, tool, l, lerr, opts); err != nil {
+			return err
+		}
+	}
 	if opts.JSON {
 		if err := outfmt.JSON(opts.IO.Out, showJSON{Tool: tool.Name(), Name: opts.Name, Path: opts.File, Text: res.Text, IsError: res.IsError}); err != nil {
 			return err
@@ -116,6 +123,25 @@ func showRun(ctx context.Context, opts *ShowOptions) error {
 		return silent(exitFail)
 	}
 	return nil
+}
+
+// showCall calls the tool for opts's skill (its name in the letter case
+// of l's skill, foldName) and file with l in the context, as the tool's
+// listing; without l when lerr says the listing failed (the tool lists
+// then).
+func showCall(ctx context.Context, tool *agent.Tool, l *catalog.Listing, lerr error, opts *ShowOptions) (agent.Result, error) {
+	name, toolCtx := opts.Name, ctx
+	if lerr == nil {
+		name, toolCtx = foldName(l, name), agentx.WithListing(ctx, l)
+	}
+	args, err := json.Marshal(struct {
+		Name string `json:"name"`
+		Path string `json:"path,omitempty"`
+	}{name, opts.File})
+	if err != nil {
+		return agent.Result{}, err
+	}
+	return tool.Call(toolCtx, args), nil
 }
 
 // foldName returns the name of the one skill, hidden ones included, whose

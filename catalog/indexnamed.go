@@ -1,0 +1,481 @@
+package catalog
+
+import (
+	"context"
+	"encoding/binary"
+	"hash/crc32"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/skillet-go/skillet/internal/pool"
+	"github.com/skillet-go/skillet/skill"
+)
+
+// A listing narrowed to one name, read from the persistent index
+// (docs/performance.md#persistent-index): what `skillet show NAME` needs
+// when the name is found. List decodes the whole listing of the index (about
+// 400 bytes a skill in memory, with the file read whole: 129 MB at 100,000
+// skills); the narrowed read maps the file (mmap on Linux), checks its
+// CRC-32C and every stamp as List does (TestNameEditMovesNoFolderStamp is
+// why every skill file is statted), holds the stamps a chunk at a time, and
+// keeps only the skills of the name and the diagnostics asked for, copied
+// out of the mapping, which it then ends.
+
+// namedRelease is how much of the mapped index a narrowed read reads
+// before it gives the pages read back (releaseMapped).
+const namedRelease = 1 << 20
+
+// namedQuery is what a narrowed read keeps: the skills whose name is raw,
+// or name (raw without surrounding spaces) in any letter case, and the
+// diagnostics keep reports true for (none when keep is nil).
+type namedQuery struct {
+	raw, name string
+	keep      func(*skill.Diagnostic) bool
+}
+
+// wants reports whether the skill name n is kept.
+func (q *namedQuery) wants(n string) bool { return n == q.raw || strings.EqualFold(n, q.name) }
+
+// listNamed returns the listing of c narrowed to name when the persistent
+// index answers: Workspace and Roots as List gives them; Skills, in
+// List's order, those of List whose name is name or, spaces trimmed, equals
+// it in any letter case, their frontmatter decoded; Diagnostics those of
+// List that keep reports true for; no candidates and no search section.
+// It returns nil when the listing holds no skill of the name (the caller
+// needs the whole listing then: the nearest names), when the index does
+// not answer (none, untrusted, stale, corrupt, written for other roots, or
+// already read by this catalog) or
+// c does not list the local file system alone from a fresh start (a host
+// profile, other sources, files cached in memory): the caller lists then
+// (List), which says why where it should. It checks every stamp List
+// checks, sets no snapshot (Get and Load still list in full) and writes no
+// index (catalogx.Hooks.ListNamed).
+func (c *Catalog) listNamed(ctx context.Context, name string, keep func(*skill.Diagnostic) bool) *Listing {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ctx.Err() != nil || c.merged || !c.profile.Native || c.opts.index == "" || len(c.cache) != 0 || c.idx != nil {
+		return nil
+	}
+	file := c.indexFile()
+	if file == "" {
+		return nil
+	}
+	cache := indexCache(c.opts.index)
+	if cache.Distrust() != "" {
+		return nil
+	}
+	roots, _ := c.resolveRoots()
+	f, fi, err := cache.Open(filepath.Base(file))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if fi.Size() > maxIndexBytes || fi.Size() < int64(indexHead+indexSumSize) {
+		return nil
+	}
+	data, unmap, err := mapIndex(f, int(fi.Size()))
+	if err != nil {
+		return nil
+	}
+	defer unmap()
+	q := namedQuery{raw: name, name: strings.TrimSpace(name), keep: keep}
+	return c.readNamed(data, indexSeed(file), encodeRoots(roots), &q)
+}
+
+// isFault reports whether a recovered value is the panic of a memory
+// fault that debug.SetPanicOnFault turned into one (the mapped file cut
+// short under the reader).
+func isFault(r any) bool {
+	_, ok := r.(interface{ Addr() uintptr })
+	return ok
+}
+
+// readNamed decodes the narrowed listing of the mapped index data, whose
+// checksum begins with seed, for the encoded roots; nil when the file
+// fails its checksum, does not decode, holds other roots or no skill of
+// the name, or a stamp no longer holds. A fault reading data (the file cut
+// short) is nil too.
+func (c *Catalog) readNamed(data []byte, seed uint32, roots []byte, q *namedQuery) (l *Listing) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if !isFault(r) {
+				panic(r)
+			}
+			l = nil
+		}
+	}()
+	size := len(data)
+	if !namedSumOK(data, seed) {
+		return nil
+	}
+	head := data[len(indexMagic):indexHead]
+	version := binary.LittleEndian.Uint32(head)
+	stampsLen := int(binary.LittleEndian.Uint32(head[4:]))
+	nstr := int(binary.LittleEndian.Uint32(head[8:]))
+	if string(data[:len(indexMagic)]) != indexMagic || version != indexVersion || stampsLen < 0 || nstr < 0 ||
+		indexHead+stampsLen > size-indexSumSize || nstr > size/2 {
+		return nil
+	}
+	d := newDec(unsafe.String(&data[indexHead], size-indexSumSize-indexHead))
+	d.table = make([]string, 0, nstr)
+	n := d.count()
+	rootsLen := d.count()
+	if d.err != nil || rootsLen > d.left() || d.s[d.i:d.i+rootsLen] != string(roots) {
+		return nil
+	}
+	d.i += rootsLen
+	// The stamps' paths are the first strings of the table: decoded once
+	// to build it, and again, from the table's start, to check them once
+	// the listing holds a skill of the name (a name it does not hold
+	// needs the whole listing: the caller's List checks them then).
+	stampsAt := d.i
+	sk := &skim{d: d, data: data, q: q}
+	for range n {
+		d.str()
+		if !d.bool() {
+			d.stamp()
+		}
+		sk.release()
+	}
+	if d.err != nil || d.i != stampsLen {
+		return nil
+	}
+	if l = sk.listing(c); l == nil || len(l.Skills) == 0 {
+		return nil
+	}
+	d.i, d.table, sk.released = stampsAt, d.table[:0], 0
+	ss := startStampStream()
+	defer ss.stop()
+	ss.decode(d, n, sk.release)
+	if d.err != nil || d.i != stampsLen || !ss.same() {
+		return nil
+	}
+	return l
+}
+
+// namedSumOK checks the CRC-32C of the mapped index data (as
+// indexRest.finish does), giving back each namedRelease of pages once
+// summed.
+func namedSumOK(data []byte, seed uint32) bool {
+	end := len(data) - indexSumSize
+	crc := seed
+	for lo := indexHead; lo < end; lo += namedRelease {
+		hi := min(lo+namedRelease, end)
+		crc = crc32.Update(crc, castagnoli(), data[lo:hi])
+		releaseMapped(data, hi)
+	}
+	crc = crc32.Update(crc, castagnoli(), data[:indexHead])
+	return crc == binary.LittleEndian.Uint32(data[end:])
+}
+
+// stampStream checks the stamps of an index as they are decoded, a chunk
+// of stampChunk at a time, on a few goroutines, so that no slice of every
+// stamp is held (6.4 MB at 100,000 skills).
+type stampStream struct {
+	changed    atomic.Bool
+	work, free chan *stampPart
+	made       int // parts made, at most cap(free)
+	wg         sync.WaitGroup
+	once       sync.Once
+}
+
+// stampChunk is how many stamps one goroutine of a stampStream checks in
+// a turn.
+const stampChunk = 512
+
+// stampPart is one chunk of stamps (after the first anc) with, first, the
+// folders stamped present above its first path (anc of them, each below
+// the one before), for checkStamps to open the deepest (openAncestor).
+type stampPart struct {
+	stamps []pathStamp
+	anc    int
+}
+
+// startStampStream starts the goroutines of a stampStream; stop ends
+// them.
+func startStampStream() *stampStream {
+	w := pool.Size(pool.MaxWorkers, pool.Disk)
+	ss := &stampStream{work: make(chan *stampPart), free: make(chan *stampPart, w+2)}
+	ss.wg.Add(w)
+	for range w {
+		go func() {
+			defer ss.wg.Done()
+			for p := range ss.work {
+				ss.check(p)
+				ss.free <- p
+			}
+		}()
+	}
+	return ss
+}
+
+// check checks one part, unless a stamp already failed; a fault reading
+// a path (the mapped file cut short) counts as a change.
+func (ss *stampStream) check(p *stampPart) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if !isFault(r) {
+				panic(r)
+			}
+			ss.changed.Store(true)
+		}
+	}()
+	if !ss.changed.Load() {
+		checkStamps(p.stamps, p.stamps[p.anc:], &ss.changed)
+	}
+}
+
+// decode decodes n stamps from d and hands them to the goroutines in
+// parts, calling release after each (the goroutines read the paths of
+// their parts again from the page cache if their pages were given back);
+// it stops early (d failed) when a stamp did not hold.
+func (ss *stampStream) decode(d *idec, n int, release func()) {
+	var anc []string // the folders stamped present above the next path
+	p := ss.part()
+	for range n {
+		if len(p.stamps)-p.anc == stampChunk {
+			ss.work <- p
+			p = ss.part()
+		}
+		ps := pathStamp{path: d.str(), missing: d.bool()}
+		if !ps.missing {
+			ps.stamp = d.stamp()
+		}
+		if d.err != nil || ss.changed.Load() {
+			d.fail()
+			return
+		}
+		for len(anc) > 0 && !isBelow(ps.path, anc[len(anc)-1]) {
+			anc = anc[:len(anc)-1]
+		}
+		if len(p.stamps) == 0 {
+			for _, a := range anc {
+				p.stamps = append(p.stamps, pathStamp{path: a})
+			}
+			p.anc = len(anc)
+		}
+		p.stamps = append(p.stamps, ps)
+		if !ps.missing {
+			anc = append(anc, ps.path)
+		}
+		release()
+	}
+	if len(p.stamps) > p.anc {
+		ss.work <- p
+	}
+}
+
+// part returns an empty part: one the goroutines are done with, or a new
+// one while fewer than cap(ss.free) were made (then it waits for one).
+func (ss *stampStream) part() *stampPart {
+	var p *stampPart
+	if ss.made < cap(ss.free) {
+		select {
+		case p = <-ss.free:
+		default:
+			ss.made++
+			return &stampPart{stamps: make([]pathStamp, 0, stampChunk+16)}
+		}
+	} else {
+		p = <-ss.free
+	}
+	p.stamps, p.anc = p.stamps[:0], 0
+	return p
+}
+
+// stop ends the goroutines once the parts handed out are checked.
+func (ss *stampStream) stop() {
+	ss.once.Do(func() {
+		close(ss.work)
+		ss.wg.Wait()
+	})
+}
+
+// same stops the stream and reports whether every stamp held.
+func (ss *stampStream) same() bool {
+	ss.stop()
+	return !ss.changed.Load()
+}
+
+// isBelow reports whether p lies under folder dir.
+func isBelow(p, dir string) bool {
+	return len(p) > len(dir) && p[len(dir)] == '/' && strings.HasPrefix(p, dir)
+}
+
+// skim decodes the listing part of a mapped index, keeping what q asks
+// for; released is where in d.s its pages were last given back (up to
+// there from the start).
+type skim struct {
+	d        *idec
+	data     []byte
+	q        *namedQuery
+	released int
+	g        skill.Diagnostic // the diagnostic keep is shown, one for all
+}
+
+// release gives back the pages read once namedRelease more were read.
+func (sk *skim) release() {
+	if sk.d.i-sk.released >= namedRelease {
+		releaseMapped(sk.data, indexHead+sk.d.i)
+		sk.released = sk.d.i
+	}
+}
+
+// listing decodes the listing as idec.listing does, keeping the skills
+// and diagnostics sk.q asks for (copies, as every string kept); nil when
+// it does not decode.
+func (sk *skim) listing(c *Catalog) *Listing {
+	d := sk.d
+	d.clone = true
+	l := &Listing{Workspace: d.str()}
+	if n, ok := d.optCount(); ok {
+		l.Roots = make([]Root, n)
+		for i := range l.Roots {
+			l.Roots[i] = d.root()
+		}
+	}
+	d.clone = false
+	kept, ntab := sk.skills(c)
+	if n, ok := d.optCount(); ok {
+		l.Skills = make([]*Skill, 0, min(n, len(kept)))
+		for range n {
+			k := d.uint()
+			if k >= uint64(ntab) {
+				d.fail()
+				return nil
+			}
+			if s := kept[k]; s != nil {
+				l.Skills = append(l.Skills, s)
+			}
+		}
+	}
+	if n, ok := d.optCount(); ok {
+		l.Diagnostics = []skill.Diagnostic{}
+		for range n {
+			if g, ok := sk.diag(); ok {
+				l.Diagnostics = append(l.Diagnostics, g)
+			}
+			sk.release()
+		}
+	}
+	if !sk.candidates(ntab) {
+		return nil
+	}
+	d.raw() // the search section
+	if d.err != nil || d.left() != 0 {
+		return nil
+	}
+	return l
+}
+
+// skills decodes the listing's table of skills, keeping those of the
+// name by their position; n is the table's length.
+func (sk *skim) skills(c *Catalog) (kept map[uint64]*Skill, n int) {
+	d := sk.d
+	n = d.count()
+	if n > d.left()/minSkillBytes {
+		d.fail()
+		return nil, 0
+	}
+	kept = map[uint64]*Skill{}
+	var scratch Skill
+	var lz lazyParsed
+	for i := range n {
+		start, t0 := d.i, len(d.table)
+		d.skill(c, nil, &scratch, &lz)
+		if d.err != nil {
+			return nil, 0
+		}
+		if sk.q.wants(scratch.Name) {
+			// Again, copying what it keeps.
+			d.i, d.table = start, d.table[:t0]
+			kept[uint64(i)] = sk.keptSkill(c)
+		}
+		scratch = Skill{}
+		sk.release()
+	}
+	return kept, n
+}
+
+// keptSkill decodes the skill at d's position as idec.skill does, every
+// string copied, and its frontmatter blob at once (lazyParsed.get), so
+// that nothing of it points into the mapped file.
+func (sk *skim) keptSkill(c *Catalog) *Skill {
+	d := sk.d
+	s, lz := &Skill{}, &lazyParsed{}
+	d.clone = true
+	d.skill(c, &d.table, s, lz)
+	d.clone = false
+	if s.lazy == nil {
+		return s // no frontmatter
+	}
+	bd := &idec{s: lz.data, outer: &d.table, blob: true, clone: true}
+	p := bd.parsed()
+	if bd.err != nil || bd.left() != 0 {
+		p = &skill.Skill{Name: s.Name, Description: s.Description, WhenToUse: s.WhenToUse, DisableModelInvocation: lz.hidden}
+	}
+	lz.once.Do(func() { lz.p = p })
+	lz.data, lz.strs, lz.skill = "", nil, nil
+	return s
+}
+
+// diag decodes one diagnostic and reports whether sk.q keeps it (then
+// decoded again, every string copied). keep is shown it without its
+// suggested fixes, which are passed over without being built.
+func (sk *skim) diag() (skill.Diagnostic, bool) {
+	d, g := sk.d, &sk.g
+	start, t0 := d.i, len(d.table)
+	*g = skill.Diagnostic{
+		Code: skill.Code(d.str()), Severity: skill.Severity(d.str()), Path: d.str(),
+		Line: int(d.int()), Column: int(d.int()), Message: d.str(), Skill: d.str(), Related: d.str(),
+	}
+	if n, ok := d.optCount(); ok {
+		for range n {
+			d.str()
+			if m, ok := d.optCount(); ok {
+				for range m {
+					d.int()
+					d.int()
+					d.str()
+				}
+			}
+		}
+	}
+	if d.err != nil || sk.q.keep == nil || !sk.q.keep(g) {
+		return skill.Diagnostic{}, false
+	}
+	d.i, d.table = start, d.table[:t0]
+	d.clone = true
+	kept := d.diag()
+	d.clone = false
+	return kept, true
+}
+
+// candidates decodes the listing's candidates, keeping none (their
+// strings enter the table); n is the length of the skills' table. It
+// reports whether they decoded.
+func (sk *skim) candidates(n int) bool {
+	d := sk.d
+	m, ok := d.optCount()
+	if !ok {
+		return d.err == nil
+	}
+	for range m {
+		d.str()
+		d.str()
+		d.str()
+		d.bool()
+		d.bool()
+		if k := d.uint(); k > uint64(n) {
+			d.fail()
+		}
+		sk.release()
+	}
+	return d.err == nil
+}

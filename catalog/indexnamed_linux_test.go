@@ -1,0 +1,53 @@
+package catalog
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/skillet-go/skillet/internal/benchtree/tree"
+)
+
+// TestIndexNamedCutShort: a narrowed read (listNamed) of an index whose
+// bytes are wrong, or whose file is cut short while it is mapped (a read
+// past the end faults: SIGBUS), does not answer, and the process goes on.
+func TestIndexNamedCutShort(t *testing.T) {
+	ws := t.TempDir()
+	if _, err := tree.Generate(filepath.Join(ws, ".agents", "skills"), &tree.Options{N: 200}); err != nil {
+		t.Fatal(err)
+	}
+	w, l, roots := indexWriter(t, ws)
+	name := l.Skills[len(l.Skills)/2].Name
+	c, err := New(context.Background(), &w.opts)
+	must(t, err)
+	file := c.indexFile()
+	f, err := os.Open(file)
+	must(t, err)
+	defer f.Close()
+	fi, err := f.Stat()
+	must(t, err)
+	data, unmap, err := mapIndex(f, int(fi.Size()))
+	must(t, err)
+	defer unmap()
+	q := &namedQuery{raw: name, name: name}
+	read := func(data []byte) *Listing { return c.readNamed(data, indexSeed(file), encodeRoots(roots), q) }
+	if got := read(data); got == nil || len(got.Skills) != 1 || got.Skills[0].Name != name {
+		t.Fatalf("the narrowed read of the index written gave %v, want the skill %s", got, name)
+	}
+	for _, at := range []int{0, indexHead, len(data) / 2, len(data) - 1} {
+		bad := slices.Clone(data)
+		bad[at] ^= 0x20
+		if got := read(bad); got != nil {
+			t.Errorf("a byte changed at %d of %d: the narrowed read answered", at, len(data))
+		}
+	}
+	if len(data) < 3*os.Getpagesize() {
+		t.Fatalf("the index is %d bytes: too small to be cut short past a page", len(data))
+	}
+	must(t, os.Truncate(file, int64(os.Getpagesize())))
+	if got := read(data); got != nil {
+		t.Error("the index was cut short while mapped: the narrowed read answered")
+	}
+}
