@@ -2,7 +2,13 @@ package catalog
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -37,4 +43,75 @@ func BenchmarkIndexNamed(b *testing.B) {
 			}
 		})
 	}
+}
+
+// FuzzIndexNamed: no index bytes make the narrowed read (readNamed) panic,
+// and what it answers is what the whole decode of the same bytes holds of
+// the name. The checksum is made right for each input, so that the
+// decoder, not the checksum, meets the bytes; the seeds are a real index
+// and versions of it with a byte changed.
+func FuzzIndexNamed(f *testing.F) {
+	ws := f.TempDir()
+	writeTree(f, ws, map[string]string{
+		".agents/skills/a/SKILL.md":      skillMD("a"),
+		".agents/skills/b/SKILL.md":      "---\nname: b\ndescription: Writes release notes.\nmetadata:\n  v: 1\n---\nB\n",
+		".agents/skills/c/SKILL.md":      "---\nname: a\ndescription: A second a.\n---\nC\n",
+		".agents/skills/B-up/SKILL.md":   "---\nname: B\ndescription: Upper case.\n---\n",
+		".agents/skills/broken/SKILL.md": "---\nname: [\n---\n",
+	})
+	c, _, roots := indexWriter(f, ws)
+	file := c.indexFile()
+	data, err := os.ReadFile(file)
+	must(f, err)
+	for _, name := range []string{"a", "b", " B ", "zz"} {
+		f.Add(data, name)
+		for _, at := range []int{indexHead + 1, len(data) / 3, len(data) / 2, len(data) - indexSumSize - 1} {
+			bad := slices.Clone(data)
+			bad[at] ^= 0x41
+			f.Add(bad, name)
+		}
+	}
+	seed := indexSeed(file)
+	enc := encodeRoots(roots)
+	if l := c.readNamed(data, seed, enc, &namedQuery{raw: "b", name: "b"}); l == nil || len(l.Skills) == 0 {
+		f.Fatalf("the narrowed read of the seed index for b gave %v, want the skill b", l)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, name string) {
+		if len(data) < indexHead+indexSumSize || len(data) > 1<<20 {
+			return
+		}
+		data = slices.Clone(data)
+		end := len(data) - indexSumSize
+		crc := crc32.Update(seed, castagnoli(), data[indexHead:end])
+		crc = crc32.Update(crc, castagnoli(), data[:indexHead])
+		binary.LittleEndian.PutUint32(data[end:], crc)
+		q := &namedQuery{raw: name, name: strings.TrimSpace(name)}
+		got := c.readNamed(data, seed, enc, q)
+		if got == nil {
+			return
+		}
+		p := filepath.Join(t.TempDir(), filepath.Base(file))
+		must(t, os.WriteFile(p, data, 0o600))
+		st, err := readIndex(indexCache(filepath.Dir(p)), p)
+		if err != nil {
+			t.Fatalf("the narrowed read answered %d skills; the whole read of the same bytes fails: %v", len(got.Skills), err)
+		}
+		full := st.rest.finish(nil)
+		if full == nil {
+			t.Fatalf("the narrowed read answered %d skills; the whole decode of the same bytes gives none", len(got.Skills))
+		}
+		var want []string
+		for _, s := range full.Skills {
+			if q.wants(s.Name) {
+				want = append(want, s.Name+" "+s.Location+" "+s.Description)
+			}
+		}
+		var have []string
+		for _, s := range got.Skills {
+			have = append(have, s.Name+" "+s.Location+" "+s.Description)
+		}
+		if !slices.Equal(have, want) {
+			t.Fatalf("the narrowed read of %q gives %q; the whole decode holds %q", name, have, want)
+		}
+	})
 }
