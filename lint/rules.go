@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/skillet-go/skillet/catalog"
@@ -356,7 +357,7 @@ func inlineIgnores(head []byte) []inlineIgnore {
 		for _, part := range strings.Split(s[open:open+end], ",") {
 			e := strings.TrimSpace(part)
 			if e != "" {
-				lead := len(part) - len(strings.TrimLeft(part, " \t"))
+				lead := len(part) - len(strings.TrimLeftFunc(part, unicode.IsSpace)) // as TrimSpace trims
 				out = append(out, inlineIgnore{entry: e, line: line, column: col + lead + 1, codes: matchRule(e, known)})
 			}
 			col += len(part) + 1
