@@ -63,9 +63,10 @@ func TestInlineIgnores(t *testing.T) {
 		{"---\nname: a\n# skillet: ignore[unknown-field]\n---\n", []got{{"unknown-field", 3, 19, true}}},
 		{"---\nhomepage: x   # skillet: ignore[unknown-field, nme]\n---\n", []got{{"unknown-field", 2, 33, true}, {"nme", 2, 48, false}}},
 		{"---\n#skillet:ignore[name]\n", []got{{"name", 2, 17, true}}},
-		{"---\n#skillet:ignore[\fname,\u00a0nme]\n", []got{{"name", 2, 18, true}, {"nme", 2, 25, false}}}, // white space other than ' ' and '\t'
-		{"---\ndescription: a#skillet: ignore[name]\n", nil},                                              // "#" inside a plain value is no comment
-		{"---\n# skillet: ignore[name\n", nil},                                                            // unclosed
+		// White space other than ' ' and '\t' before an entry.
+		{"---\n#skillet:ignore[\fname,\u00a0nme]\n", []got{{"name", 2, 18, true}, {"nme", 2, 25, false}}},
+		{"---\ndescription: a#skillet: ignore[name]\n", nil}, // "#" inside a plain value is no comment
+		{"---\n# skillet: ignore[name\n", nil},               // unclosed
 		{"---\n# skillet: disable[name]\n", nil},
 		{"---\n# not skillet: ignore[name]\n", nil},
 		{"---\nname: a\n", nil},
