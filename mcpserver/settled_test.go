@@ -24,15 +24,7 @@ func TestEditBeforeWatchIsSeen(t *testing.T) {
 		"a/one/references/guide.md": "# Guide\n",
 	})
 	ctx := t.Context()
-	c, err := catalog.New(ctx, &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true, Directories: []string{"a"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(ctx, c, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, markers := startWatcher(t, s)
+	s, w, markers := watchedFolderA(t, ws)
 	step := 0
 	marker := func() string { step++; return filepath.Join(markers, "m"+string(rune('0'+step))) }
 	write := func(rel, text string) {
@@ -105,15 +97,7 @@ func TestFolderWatchedAfterReloadIsReadAgain(t *testing.T) {
 	ws := t.TempDir()
 	writeTree(t, ws, map[string]string{"a/one/SKILL.md": skillMD("one", "The first skill.", "One.\n")})
 	ctx := t.Context()
-	c, err := catalog.New(ctx, &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true, Directories: []string{"a"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(ctx, c, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, markers := startWatcher(t, s)
+	s, w, markers := watchedFolderA(t, ws)
 	// The folder and its empty file come before the watch of the folder:
 	// their notifications are lost, and the next reload reads every skill.
 	writeTree(t, ws, map[string]string{"a/two/SKILL.md": ""})
@@ -143,4 +127,20 @@ func TestFolderWatchedAfterReloadIsReadAgain(t *testing.T) {
 	if d := snapDiff(got, full); d != "" {
 		t.Fatalf("the follow-up reload differs from a full one: %s", d)
 	}
+}
+
+// watchedFolderA serves the skills of ws/a alone (no user root, no
+// configuration file) and starts its watcher (startWatcher).
+func watchedFolderA(t *testing.T, ws string) (*Server, *watcher, string) {
+	t.Helper()
+	c, err := catalog.New(t.Context(), &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true, Directories: []string{"a"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(t.Context(), c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, markers := startWatcher(t, s)
+	return s, w, markers
 }

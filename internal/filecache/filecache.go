@@ -36,9 +36,6 @@ type Cache struct {
 // and Open give ("index": "the index folder is owned by uid 65534, ...").
 func New(dir, noun string) *Cache { return &Cache{dir: dir, noun: noun} }
 
-// Dir is the cache's folder.
-func (c *Cache) Dir() string { return c.dir }
-
 // Path is the file of key: a name of the folder, neither empty nor
 // starting with "." (temporary files do), with no separator.
 func (c *Cache) Path(key string) string { return filepath.Join(c.dir, key) }
