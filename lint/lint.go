@@ -135,31 +135,14 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 		copts = *opts.Catalog
 	}
 	catx.KeepBodies(&copts) // the body checks read every body: read each file once
-	var hosts []*profile.Profile
-	for _, h := range opts.Hosts {
-		p, ok := profile.Lookup(h)
-		if !ok || p.Native {
-			return nil, unknownHost(h)
-		}
-		hosts = append(hosts, p)
-	}
-	c, err := catalog.New(ctx, &copts)
+	hosts, err := lookupHosts(opts.Hosts)
 	if err != nil {
-		var ce *catalog.ConfigError
-		if errors.As(err, &ce) {
-			return configReport(ce), nil
-		}
 		return nil, err
 	}
-	sel, err := newSelection(opts.Rules, c.Config().Lint, c.Config().Path)
-	if err != nil {
-		var ce *catalog.ConfigError
-		if errors.As(err, &ce) {
-			return configReport(ce), nil
-		}
-		return nil, err
+	c, sel, cr, err := openCatalog(ctx, &copts, opts.Rules)
+	if cr != nil || err != nil {
+		return cr, err
 	}
-	catx.ReadIgnored(c) // every skill file: ignored ones are linted too
 	// Without targets every skill file is checked: the checks run as the
 	// listing reads each file (early), not after the whole listing. (A
 	// host preset's listing reads no bodies: its files are checked after.)
@@ -167,29 +150,10 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 	if p, ok := profile.Lookup(c.Settings().Preset); ok && p.Native && len(opts.Targets) == 0 {
 		ec = startEarly(c)
 	}
-	l, err := c.List(ctx)
+	c, l, scope, err := listScope(ctx, c, &copts, opts.Targets)
 	if err != nil {
 		return nil, err
 	}
-	var scope []string
-	if len(opts.Targets) > 0 {
-		var extra []string
-		scope, extra, err = resolveTargets(opts.Targets, l)
-		if err != nil {
-			return nil, err
-		}
-		if len(extra) > 0 {
-			copts.ExtraPaths = append(slices.Clone(copts.ExtraPaths), extra...)
-			if c, err = catalog.New(ctx, &copts); err != nil {
-				return nil, err
-			}
-			catx.ReadIgnored(c)
-			if l, err = c.List(ctx); err != nil {
-				return nil, err
-			}
-		}
-	}
-
 	st := &state{r: &Report{Workspace: l.Workspace, Settings: c.Settings()}, opts: opts, files: map[string]*File{},
 		cands: candidates(l), scope: scope, sel: sel}
 	st.compact = st.r.Settings.Mode != skill.Strict && scope == nil
@@ -205,13 +169,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 		}
 		judged = compatFiles(st.cands, views, scope, keys)
 	}
-	var targets []*hostView
-	for _, hv := range views {
-		if slices.Contains(hosts, hv.p) {
-			targets = append(targets, hv)
-		}
-	}
-	st.parts = append(st.parts, workspaceFindings(c, l, st.cands, targets, judged, len(opts.Targets) > 0, st.parts[0]))
+	st.parts = append(st.parts, workspaceFindings(c, l, st.cands, targetViews(views, hosts), judged, len(opts.Targets) > 0, st.parts[0]))
 	for _, p := range processors {
 		p.process(st)
 	}
@@ -219,6 +177,76 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 		st.r.Compat = compatReport(judged, views, st.r.Settings.MaxSkillBytes)
 	}
 	return st.r, nil
+}
+
+// lookupHosts returns the profiles of the hosts named by --target, in
+// order; an unknown name, or skillet's own, is an error (unknownHost).
+func lookupHosts(names []string) ([]*profile.Profile, error) {
+	var hosts []*profile.Profile
+	for _, h := range names {
+		p, ok := profile.Lookup(h)
+		if !ok || p.Native {
+			return nil, unknownHost(h)
+		}
+		hosts = append(hosts, p)
+	}
+	return hosts, nil
+}
+
+// openCatalog opens the workspace's catalog with copts, set to read every
+// skill file (ignored ones included), and the rules chosen by rules and
+// the configuration file's lint section. A configuration file that cannot
+// be used is the report cr (configReport), with no error.
+func openCatalog(ctx context.Context, copts *catalog.Options, rules *Rules) (c *catalog.Catalog, sel *selection, cr *Report, err error) {
+	c, err = catalog.New(ctx, copts)
+	if err == nil {
+		sel, err = newSelection(rules, c.Config().Lint, c.Config().Path)
+	}
+	if err != nil {
+		var ce *catalog.ConfigError
+		if errors.As(err, &ce) {
+			return nil, nil, configReport(ce), nil
+		}
+		return nil, nil, nil, err
+	}
+	catx.ReadIgnored(c) // every skill file: ignored ones are linted too
+	return c, sel, nil, nil
+}
+
+// listScope lists c and returns the listing with the targets' paths
+// (scope; nil for none). Targets outside the workspace's roots are added
+// to copts.ExtraPaths, and the workspace listed again by a new catalog,
+// which it returns.
+func listScope(ctx context.Context, c *catalog.Catalog, copts *catalog.Options, targets []string) (*catalog.Catalog, *catalog.Listing, []string, error) {
+	l, err := c.List(ctx)
+	if err != nil || len(targets) == 0 {
+		return c, l, nil, err
+	}
+	scope, extra, err := resolveTargets(targets, l)
+	if err != nil || len(extra) == 0 {
+		return c, l, scope, err
+	}
+	copts.ExtraPaths = append(slices.Clone(copts.ExtraPaths), extra...)
+	if c, err = catalog.New(ctx, copts); err != nil {
+		return nil, nil, nil, err
+	}
+	catx.ReadIgnored(c)
+	if l, err = c.List(ctx); err != nil {
+		return nil, nil, nil, err
+	}
+	return c, l, scope, nil
+}
+
+// targetViews is the views of the hosts of --target (hosts), in views'
+// order.
+func targetViews(views []*hostView, hosts []*profile.Profile) []*hostView {
+	var targets []*hostView
+	for _, hv := range views {
+		if slices.Contains(hosts, hv.p) {
+			targets = append(targets, hv)
+		}
+	}
+	return targets
 }
 
 // state is a lint run after the listing: what the checks found and what
@@ -685,23 +713,47 @@ func sortPieces(ps []piece) []skill.Diagnostic {
 		}
 		return nil
 	}
-	// A run is findings of one path: d, or (f set) f's file findings; i
-	// is its place among the runs, which ties keep (the runs come nearly
-	// sorted, which pattern-defeating quicksort takes in one pass).
-	type run struct {
-		path string
-		d    []skill.Diagnostic
-		f    *findings
-		n, i int
+	runs := pathRuns(ps)
+	slices.SortFunc(runs, func(a, b findingRun) int {
+		if c := strings.Compare(a.path, b.path); c != 0 {
+			return c
+		}
+		return a.i - b.i
+	})
+	out := make([]skill.Diagnostic, n)
+	workers := pool.Size(n, pool.CPU)
+	if n < parallelSortMin || workers < 2 {
+		fillRuns(out, runs, 0, len(runs), 0)
+		return out
 	}
-	var runs []run
+	shares := shareRuns(runs, n, workers)
+	pool.Each(context.Background(), len(shares), pool.CPU, func(i int) {
+		fillRuns(out, runs, shares[i].from, shares[i].stop, shares[i].at)
+	})
+	return out
+}
+
+// findingRun is findings of one path: d, or (f set) f's file findings
+// (n of them); i is its place among the runs, which ties keep (the runs
+// come nearly sorted, which pattern-defeating quicksort takes in one
+// pass).
+type findingRun struct {
+	path string
+	d    []skill.Diagnostic
+	f    *findings
+	n, i int
+}
+
+// pathRuns cuts the pieces' findings, in order, into runs of one path.
+func pathRuns(ps []piece) []findingRun {
+	var runs []findingRun
 	addRuns := func(diags []skill.Diagnostic) {
 		for i := 0; i < len(diags); {
 			j := i + 1
 			for j < len(diags) && diags[j].Path == diags[i].Path {
 				j++
 			}
-			runs = append(runs, run{path: diags[i].Path, d: diags[i:j], n: j - i, i: len(runs)})
+			runs = append(runs, findingRun{path: diags[i].Path, d: diags[i:j], n: j - i, i: len(runs)})
 			i = j
 		}
 	}
@@ -711,42 +763,39 @@ func sortPieces(ps []piece) []skill.Diagnostic {
 			continue
 		}
 		if len(p.f.file) > 0 {
-			runs = append(runs, run{path: p.f.path, f: p.f, n: len(p.f.file), i: len(runs)})
+			runs = append(runs, findingRun{path: p.f.path, f: p.f, n: len(p.f.file), i: len(runs)})
 		}
 		addRuns(p.f.rest)
 	}
-	slices.SortFunc(runs, func(a, b run) int {
-		if c := strings.Compare(a.path, b.path); c != 0 {
-			return c
-		}
-		return a.i - b.i
-	})
-	out := make([]skill.Diagnostic, n)
-	// fill copies the runs of whole paths runs[k:stop] to out from at on
-	// and sorts each path's findings.
-	fill := func(k, stop, at int) {
-		for k < stop {
-			from, p := at, runs[k].path
-			for ; k < stop && runs[k].path == p; k++ {
-				if f := runs[k].f; f != nil {
-					at += len(f.appendFile(out[at:at]))
-				} else {
-					at += copy(out[at:], runs[k].d)
-				}
-			}
-			if group := out[from:at]; !sortedFindings(group) {
-				slices.SortStableFunc(group, skill.CompareDiagnostics)
+	return runs
+}
+
+// fillRuns copies the runs of whole paths runs[k:stop] (sorted by path)
+// to out from at on and sorts each path's findings.
+func fillRuns(out []skill.Diagnostic, runs []findingRun, k, stop, at int) {
+	for k < stop {
+		from, p := at, runs[k].path
+		for ; k < stop && runs[k].path == p; k++ {
+			if f := runs[k].f; f != nil {
+				at += len(f.appendFile(out[at:at]))
+			} else {
+				at += copy(out[at:], runs[k].d)
 			}
 		}
+		if group := out[from:at]; !sortedFindings(group) {
+			slices.SortStableFunc(group, skill.CompareDiagnostics)
+		}
 	}
-	workers := pool.Size(n, pool.CPU)
-	if n < parallelSortMin || workers < 2 {
-		fill(0, len(runs), 0)
-		return out
-	}
-	// Cut the runs into about equal shares of findings, at path changes.
-	type share struct{ from, stop, at int }
-	var shares []share
+}
+
+// runShare is the runs[from:stop] one goroutine of sortPieces fills in,
+// from out[at] on.
+type runShare struct{ from, stop, at int }
+
+// shareRuns cuts runs (n findings, sorted by path) into at most workers
+// shares of about equal findings, at path changes.
+func shareRuns(runs []findingRun, n, workers int) []runShare {
+	var shares []runShare
 	k, at := 0, 0
 	for w := workers; w > 0 && k < len(runs); w-- {
 		stop, end := k, at
@@ -754,13 +803,10 @@ func sortPieces(ps []piece) []skill.Diagnostic {
 			end += runs[stop].n
 			stop++
 		}
-		shares = append(shares, share{k, stop, at})
+		shares = append(shares, runShare{k, stop, at})
 		k, at = stop, end
 	}
-	pool.Each(context.Background(), len(shares), pool.CPU, func(i int) {
-		fill(shares[i].from, shares[i].stop, shares[i].at)
-	})
-	return out
+	return shares
 }
 
 // parallelSortMin is how many findings sortFindings needs to share the

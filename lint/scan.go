@@ -114,6 +114,9 @@ const (
 	kDecline
 )
 
+// run reads the body line by line (lineScan, classify) and hands each
+// line to the step of its kind; it returns false when a line declines
+// (the body goes to goldmark).
 func (s *scanner) run() bool {
 	b := s.body
 	for pos := 0; pos < len(b); {
@@ -133,33 +136,12 @@ func (s *scanner) run() bool {
 		if !clean {
 			return false
 		}
+		ok := true
 		switch kind {
 		case kPara:
-			if s.para {
-				s.end = eol // a continuation line, lazy in a list item
-				s.marks = s.marks || marks
-				break
-			}
-			if s.list != 0 {
-				s.closeList() // a line at the margin after a blank line ends the list
-			}
-			s.para, s.paraStart, s.end, s.inItem, s.marks = true, pos, eol, false, marks
+			s.paraLine(pos, eol, marks)
 		case kHeading:
-			if !s.closePara() {
-				return false
-			}
-			s.closeList()
-			start, stop, ok := headingText(line)
-			if !ok {
-				return false
-			}
-			s.last = sblock{}
-			if stop > start {
-				s.last = sblock{pos + start, pos + stop}
-				if marks && !s.inline(s.last, sblock{}) {
-					return false
-				}
-			}
+			ok = s.heading(line, pos, marks)
 		case kFence:
 			if !s.closePara() {
 				return false
@@ -168,29 +150,10 @@ func (s *scanner) run() bool {
 			pos, s.last = fence(b, next, line[0], info)
 			continue
 		case kItem:
-			marker := line[info-2] // '-', '*', '+', or the '.' or ')' after a number
-			switch {
-			case s.list != 0 && s.list == marker:
-				// The next item of the open list.
-			case s.list != 0:
-				return false // another marker: a new list, not taken here
-			case s.para:
-				// A list interrupting a paragraph: bullets, and ordered
-				// lists only from 1; otherwise the line continues it.
-				if !bullet(marker) && !startsAtOne(line) {
-					return false
-				}
-				fallthrough
-			default:
-				if !s.closePara() {
-					return false
-				}
-				s.list, s.listIntro = marker, s.last
-			}
-			if !s.closePara() {
-				return false
-			}
-			s.para, s.paraStart, s.end, s.inItem, s.marks = true, pos+info, eol, true, marks
+			ok = s.item(line, pos, eol, info, marks)
+		}
+		if !ok {
+			return false
 		}
 		pos = next
 	}
@@ -198,6 +161,75 @@ func (s *scanner) run() bool {
 		return false
 	}
 	s.closeList()
+	return true
+}
+
+// paraLine takes a paragraph line, body[pos:eol]: it continues the open
+// paragraph (a continuation line, lazy in a list item) or opens one,
+// ending a list the line is at the margin after.
+func (s *scanner) paraLine(pos, eol int, marks bool) {
+	if s.para {
+		s.end = eol
+		s.marks = s.marks || marks
+		return
+	}
+	if s.list != 0 {
+		s.closeList() // a line at the margin after a blank line ends the list
+	}
+	s.para, s.paraStart, s.end, s.inItem, s.marks = true, pos, eol, false, marks
+}
+
+// heading takes an ATX heading line at pos: it ends the open paragraph
+// and list, and finds the references of its text. False: declined.
+func (s *scanner) heading(line []byte, pos int, marks bool) bool {
+	if !s.closePara() {
+		return false
+	}
+	s.closeList()
+	start, stop, ok := headingText(line)
+	if !ok {
+		return false
+	}
+	s.last = sblock{}
+	if stop > start {
+		s.last = sblock{pos + start, pos + stop}
+		if marks && !s.inline(s.last, sblock{}) {
+			return false
+		}
+	}
+	return true
+}
+
+// item takes a list item's line, body[pos:eol], whose text starts at
+// info: the next item of the open list, or the first of a new one (after
+// a paragraph only a bullet or "1."). False: declined (another marker
+// while a list is open, or a numbered line that would continue a
+// paragraph).
+func (s *scanner) item(line []byte, pos, eol, info int, marks bool) bool {
+	marker := line[info-2] // '-', '*', '+', or the '.' or ')' after a number
+	switch {
+	case s.list != 0 && s.list == marker:
+		// The next item of the open list.
+	case s.list != 0:
+		return false // another marker: a new list, not taken here
+	case s.para:
+		// A list interrupting a paragraph: bullets, and ordered
+		// lists only from 1; otherwise the line would continue it,
+		// which is not taken here.
+		if !bullet(marker) && !startsAtOne(line) {
+			return false
+		}
+		fallthrough
+	default:
+		if !s.closePara() {
+			return false
+		}
+		s.list, s.listIntro = marker, s.last
+	}
+	if !s.closePara() {
+		return false
+	}
+	s.para, s.paraStart, s.end, s.inItem, s.marks = true, pos+info, eol, true, marks
 	return true
 }
 
@@ -304,75 +336,106 @@ func classify(line []byte) (kind, info int) {
 		}
 		return kBlank, 0
 	case c == '#':
-		n := 0
-		for n < len(line) && line[n] == '#' {
-			n++
-		}
-		if n > 6 {
-			return kPara, 0
-		}
-		if n == len(line) || line[n] == ' ' {
-			return kHeading, 0
-		}
-		if line[n] == '\t' {
-			return kDecline, 0
-		}
-		return kPara, 0
+		return classifyHash(line), 0
 	case c == '`' || c == '~':
-		n := 0
-		for n < len(line) && line[n] == c {
-			n++
-		}
-		if n < 3 {
-			return kPara, 0
-		}
-		if c == '`' && bytes.IndexByte(line[n:], '`') >= 0 {
-			return kDecline, 0 // not a fence: a paragraph with a code span
-		}
-		return kFence, n
+		return classifyFence(line)
 	case c == '>' || c == '<' || c == '=':
 		return kDecline, 0
 	case c == '-' || c == '*' || c == '+' || c == '_':
-		if onlyRule(line) {
-			return kDecline, 0 // thematic break or setext underline
-		}
-		if c != '_' && len(line) >= 2 && line[1] == '\t' {
-			return kDecline, 0
-		}
-		if c != '_' && len(line) >= 2 && line[1] == ' ' {
-			if len(line) < 3 || line[2] == ' ' || line[2] == '\t' || !plainStart(line[2:]) {
-				return kDecline, 0
-			}
-			return kItem, 2
-		}
-		if c != '_' && len(line) == 1 {
-			return kDecline, 0 // an empty item
-		}
-		return kPara, 0
+		return classifyBullet(line)
 	case c >= '0' && c <= '9':
-		n := 0
-		for n < len(line) && line[n] >= '0' && line[n] <= '9' {
-			n++
-		}
-		if n > 9 || n >= len(line) || line[n] != '.' && line[n] != ')' {
-			return kPara, 0
-		}
-		m := n + 1
-		if m == len(line) {
-			return kDecline, 0 // an empty item
-		}
-		if line[m] != ' ' {
-			if line[m] == '\t' {
-				return kDecline, 0
-			}
-			return kPara, 0
-		}
-		if m+1 >= len(line) || line[m+1] == ' ' || line[m+1] == '\t' || !plainStart(line[m+1:]) {
-			return kDecline, 0
-		}
-		return kItem, m + 1
+		return classifyNumber(line)
 	}
 	return kPara, 0
+}
+
+// classifyHash is classify of a line that starts with '#': an ATX
+// heading, a paragraph (seven #s or more, or no space after them), or
+// declined (a tab after them).
+func classifyHash(line []byte) int {
+	n := 0
+	for n < len(line) && line[n] == '#' {
+		n++
+	}
+	if n > 6 {
+		return kPara
+	}
+	if n == len(line) || line[n] == ' ' {
+		return kHeading
+	}
+	if line[n] == '\t' {
+		return kDecline
+	}
+	return kPara
+}
+
+// classifyFence is classify of a line that starts with '`' or '~': a
+// fence of three or more (info its length), a paragraph, or declined (a
+// backtick run followed by a backtick: a code span).
+func classifyFence(line []byte) (kind, info int) {
+	c, n := line[0], 0
+	for n < len(line) && line[n] == c {
+		n++
+	}
+	if n < 3 {
+		return kPara, 0
+	}
+	if c == '`' && bytes.IndexByte(line[n:], '`') >= 0 {
+		return kDecline, 0 // not a fence: a paragraph with a code span
+	}
+	return kFence, n
+}
+
+// classifyBullet is classify of a line that starts with '-', '*', '+' or
+// '_': an item whose text starts at 2, a paragraph, or declined (a rule,
+// a setext underline, a tab, an empty item, an item that is no plain
+// paragraph).
+func classifyBullet(line []byte) (kind, info int) {
+	c := line[0]
+	if onlyRule(line) {
+		return kDecline, 0 // thematic break or setext underline
+	}
+	if c != '_' && len(line) >= 2 && line[1] == '\t' {
+		return kDecline, 0
+	}
+	if c != '_' && len(line) >= 2 && line[1] == ' ' {
+		if len(line) < 3 || line[2] == ' ' || line[2] == '\t' || !plainStart(line[2:]) {
+			return kDecline, 0
+		}
+		return kItem, 2
+	}
+	if c != '_' && len(line) == 1 {
+		return kDecline, 0 // an empty item
+	}
+	return kPara, 0
+}
+
+// classifyNumber is classify of a line that starts with a digit: an
+// ordered item ("1. ", at most nine digits) whose text starts at info, a
+// paragraph, or declined (an empty item, a tab, an item that is no plain
+// paragraph).
+func classifyNumber(line []byte) (kind, info int) {
+	n := 0
+	for n < len(line) && line[n] >= '0' && line[n] <= '9' {
+		n++
+	}
+	if n > 9 || n >= len(line) || line[n] != '.' && line[n] != ')' {
+		return kPara, 0
+	}
+	m := n + 1
+	if m == len(line) {
+		return kDecline, 0 // an empty item
+	}
+	if line[m] != ' ' {
+		if line[m] == '\t' {
+			return kDecline, 0
+		}
+		return kPara, 0
+	}
+	if m+1 >= len(line) || line[m+1] == ' ' || line[m+1] == '\t' || !plainStart(line[m+1:]) {
+		return kDecline, 0
+	}
+	return kItem, m + 1
 }
 
 // plainStart reports whether an item's text starts a paragraph (and not a
