@@ -35,14 +35,15 @@ import (
 // body that cannot hold a reference (mayReference) is not read further; a
 // plain one is read by the scanner of scan.go, and only the rest by
 // goldmark (docs/performance.md#lint). view, when not nil, is what the
-// bundle walk saw of the skill folder.
-func checkBodyInto(f *findings, s *subject, view *folderView) {
+// bundle walk saw of the skill folder. Without refs (broken-reference is
+// not reported) the body is not read for references.
+func checkBodyInto(f *findings, s *subject, view *folderView, wantRefs bool) {
 	// The references and findings are gathered in memory reused from one
 	// skill to the next; f gets them in a slice of the right size.
 	sc := bodyScratches.Get().(*bodyScratch)
 	defer sc.put()
 	f.path, f.skill = s.location, s.name
-	if diags := checkBodyTo(sc, s, view); len(diags) > 0 {
+	if diags := checkBodyTo(sc, s, view, wantRefs); len(diags) > 0 {
 		f.add(diags)
 	}
 }
@@ -70,7 +71,7 @@ func (sc *bodyScratch) put() {
 	bodyScratches.Put(sc)
 }
 
-func checkBodyTo(sc *bodyScratch, s *subject, view *folderView) []skill.Diagnostic {
+func checkBodyTo(sc *bodyScratch, s *subject, view *folderView, wantRefs bool) []skill.Diagnostic {
 	diags := sc.diags[:0]
 	defer func() { sc.diags, sc.ndiags = diags[:0], len(diags) }()
 	if s.parsed.BodyLines > spec.MaxBodyLines {
@@ -82,7 +83,7 @@ func checkBodyTo(sc *bodyScratch, s *subject, view *folderView) []skill.Diagnost
 		})
 	}
 	body := s.body
-	if body == "" || !goldmarkOnly && !mayReference(body) {
+	if !wantRefs || body == "" || !goldmarkOnly && !mayReference(body) {
 		return diags
 	}
 	// The scanner and the checks only read the body: they see the

@@ -27,7 +27,24 @@ type lintCheck struct {
 	requires []*lintCheck
 	// run checks the file of p.s and sets its findings in f (f.add).
 	run func(p *pass, f *findings)
+	// always says the check runs whatever rules are chosen, because a
+	// processor reads what it finds (the inline ignores, which
+	// processSelect applies to the other checks' findings).
+	always bool
 }
+
+// runs reports whether c runs under the rules of sel: always, or when
+// one of its codes is reported (nil sel: every code is). A check whose
+// findings would all be dropped by processSelect is not run: they are
+// dropped before the inline ignores see them, so nothing else changes
+// (TestUnreportedChecksDoNotRun).
+func (c *lintCheck) runs(sel *selection) bool {
+	return c.always || sel == nil || allChecksRun || slices.ContainsFunc(c.Codes, sel.reported)
+}
+
+// allChecksRun, set only by tests, makes every check run whatever the
+// rules chosen, as before checks were left out.
+var allChecksRun bool
 
 // pass is what the checks of one skill file share (go/analysis's Pass):
 // the subject, and what the bundle walk saw of the skill folder, which
@@ -36,7 +53,11 @@ type lintCheck struct {
 type pass struct {
 	s    *subject
 	view folderView
+	sel  *selection // the rules chosen; nil: every code is reported
 }
+
+// reports reports whether the findings of code are reported in p's run.
+func (p *pass) reports(code skill.Code) bool { return p.sel == nil || p.sel.reported(code) }
 
 // checkBundleRule, checkIgnoresRule and checkBodyRule are lint's checks, named so that one
 // can require the other.
@@ -45,12 +66,13 @@ var (
 		Codes: []skill.Code{diagcode.BundledSymlink},
 		run:   func(p *pass, f *findings) { f.add(checkBundle(p.s, &p.view)) }}
 	checkIgnoresRule = &lintCheck{Name: "ignores", Doc: "the frontmatter's # skillet: ignore[CODE,...] comments, which the select processor applies and reports when they suppress nothing",
-		Codes: []skill.Code{diagcode.SuppressionUnused},
-		run:   func(p *pass, f *findings) { f.ignores = inlineIgnores(p.s.frontmatter()) }}
+		Codes:  []skill.Code{diagcode.SuppressionUnused},
+		run:    func(p *pass, f *findings) { f.ignores = inlineIgnores(p.s.frontmatter()) },
+		always: true}
 	checkBodyRule = &lintCheck{Name: "body", Doc: "the body's length, and the relative files it refers to that do not exist or leave the skill folder",
 		Codes:    []skill.Code{diagcode.BodyTooLong, diagcode.BrokenReference},
 		requires: []*lintCheck{checkBundleRule},
-		run:      func(p *pass, f *findings) { checkBodyInto(f, p.s, &p.view) }}
+		run:      func(p *pass, f *findings) { checkBodyInto(f, p.s, &p.view, p.reports(diagcode.BrokenReference)) }}
 )
 
 // checks are lint's own checks, run on every skill file that parses
@@ -163,10 +185,12 @@ func about(s *catalog.Skill) *subject {
 // on one pass (the skill folder is read once: the bundle walk keeps the
 // names of the folder's top level, in the file system's order, and the
 // body check's lookups start from them), and returns their findings in
-// the order of checks. TestRunChecks holds it to the checks run one by
-// one.
-func runFindings(s *subject) *findings {
-	p := &pass{s: s}
+// the order of checks. Under the rules of sel (nil: all), a check none
+// of whose codes is reported is not run (lintCheck.runs); the body
+// check then reads the folder itself when a reference needs it.
+// TestRunChecks holds it to the checks run one by one.
+func runFindings(s *subject, sel *selection) *findings {
+	p := &pass{s: s, sel: sel}
 	var each [4]findings // one per check, in checks' order
 	per := each[:0]
 	if len(checks) > len(each) {
@@ -175,7 +199,9 @@ func runFindings(s *subject) *findings {
 	per = per[:len(checks)]
 	for _, i := range checkOrder {
 		per[i] = findings{path: s.location, skill: s.name}
-		checks[i].run(p, &per[i])
+		if checks[i].runs(sel) {
+			checks[i].run(p, &per[i])
+		}
 	}
 	f := &findings{path: s.location, skill: s.name}
 	for i := range per {

@@ -148,7 +148,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 	// host preset's listing reads no bodies: its files are checked after.)
 	var ec *earlyChecks
 	if p, ok := profile.Lookup(c.Settings().Preset); ok && p.Native && len(opts.Targets) == 0 {
-		ec = startEarly(c)
+		ec = startEarly(c, sel)
 	}
 	c, l, scope, err := listScope(ctx, c, &copts, opts.Targets)
 	if err != nil {
@@ -305,7 +305,7 @@ func (st *state) checkFiles(l *catalog.Listing, ec *earlyChecks) []*findings {
 		if onChecks != nil {
 			onChecks(cd.Path, false)
 		}
-		out[todo[k]] = runFindings(ec.subjectOf(cd.Skill))
+		out[todo[k]] = runFindings(ec.subjectOf(cd.Skill), st.sel)
 		// Nothing after the checks reads the body (fixes read the file
 		// again, the budget and compatibility reports read the
 		// frontmatter), and this catalog is Run's own: let it go now
@@ -878,7 +878,9 @@ type earlyResult struct {
 // made for another file, so that the checks run again after the listing.
 var earlyMismatch bool
 
-func startEarly(c *catalog.Catalog) *earlyChecks {
+// startEarly has the checks (under the rules of sel) run on each skill
+// file c's listing parses, as its reader parses it.
+func startEarly(c *catalog.Catalog, sel *selection) *earlyChecks {
 	ec := &earlyChecks{res: map[*skill.Skill]*earlyResult{}}
 	catx.OnParsed(c, func(p catalogx.Parsed) {
 		// The checks read the body in the reader's bytes, and the findings
@@ -891,7 +893,7 @@ func startEarly(c *catalog.Catalog) *earlyChecks {
 		if onChecks != nil {
 			onChecks(p.Path, true)
 		}
-		r.found = runFindings(&r.subject)
+		r.found = runFindings(&r.subject, sel)
 		r.body, r.head = "", nil
 		ec.mu.Lock()
 		ec.res[p.Skill] = r

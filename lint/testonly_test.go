@@ -115,7 +115,7 @@ func allChecks() []*lintCheck { return slices.Clone(checks) }
 // runChecks runs the checks of checks on s and returns their findings in
 // that order (runFindings's, in full).
 func runChecks(s *subject) []skill.Diagnostic {
-	return runFindings(s).appendTo(nil)
+	return runFindings(s, nil).appendTo(nil)
 }
 
 // lineStopWord is nonzero when a byte of x is one lineChars looks at (a
