@@ -201,6 +201,32 @@ func New(ctx context.Context, opts *Options) (*Catalog, error) {
 		opts = &Options{}
 	}
 	c := &Catalog{opts: *opts, cache: map[string]*entry{}}
+	c.resolveEnv()
+	cfgPath, err := c.readConfig()
+	if err != nil {
+		return nil, err
+	}
+	p, err := c.resolvePreset()
+	if err != nil {
+		return nil, err
+	}
+	// The configuration file's parser checks its own tool_name.
+	if opts.ToolName != "" && !validToolName(opts.ToolName) {
+		return nil, &ConfigError{Path: "Options", Message: fmt.Sprintf("ToolName %q: want 1-64 characters of letters, digits, _ and -", opts.ToolName)}
+	}
+	if err := c.resolveSources(); err != nil {
+		return nil, err
+	}
+	c.settings = c.resolveSettings(cfgPath, p)
+	c.resolveTrusted()
+	return c, nil
+}
+
+// resolveEnv sets the catalog's current folder, home, environment and
+// workspace (absolute, variables and "~" expanded) from its options, and
+// whether the workspace is a folder.
+func (c *Catalog) resolveEnv() {
+	opts := &c.opts
 	cwd, err := os.Getwd()
 	if err != nil {
 		cwd = "."
@@ -222,29 +248,41 @@ func New(ctx context.Context, opts *Options) (*Catalog, error) {
 	if ws == "" {
 		ws = cwd
 	}
-	ws = c.env.expand(ws, cwd)
-	c.workspace = ws
-	fi, err := os.Stat(ws)
+	c.workspace = c.env.expand(ws, cwd)
+	fi, err := os.Stat(c.workspace)
 	c.wsExists = err == nil && fi.IsDir()
+}
 
-	cfgPath := opts.ConfigFile
+// readConfig finds the configuration file (Options.ConfigFile, or
+// skillet.yaml in the workspace unless NoConfigFile) and reads it into
+// c.cfg and c.cfgDiags. It returns the file's path, "" when there is none,
+// and loadConfig's error (a *ConfigError) when the file is unusable.
+func (c *Catalog) readConfig() (string, error) {
+	cfgPath := c.opts.ConfigFile
 	if cfgPath != "" {
-		cfgPath = c.env.expand(cfgPath, cwd)
-	} else if !opts.NoConfigFile && c.wsExists {
-		cfgPath = findConfig(ws)
+		cfgPath = c.env.expand(cfgPath, c.cwd)
+	} else if !c.opts.NoConfigFile && c.wsExists {
+		cfgPath = findConfig(c.workspace)
 	}
-	if cfgPath != "" {
-		cfg, diags, err := loadConfig(cfgPath)
-		if err != nil {
-			return nil, err
-		}
-		c.cfg = *cfg
-		c.cfgDiags = diags
+	if cfgPath == "" {
+		return "", nil
 	}
+	cfg, diags, err := loadConfig(cfgPath)
+	if err != nil {
+		return "", err
+	}
+	c.cfg = *cfg
+	c.cfgDiags = diags
+	return cfgPath, nil
+}
 
+// resolvePreset looks up the preset the options name, else the
+// configuration's, else the default, and sets c.profile; an unknown name
+// is unknownPreset's error.
+func (c *Catalog) resolvePreset() (*profile.Profile, error) {
 	presetName := c.cfg.Preset
-	if opts.Preset != "" {
-		presetName = opts.Preset
+	if c.opts.Preset != "" {
+		presetName = c.opts.Preset
 	}
 	if presetName == "" {
 		presetName = catalogx.DefaultPreset
@@ -254,25 +292,35 @@ func New(ctx context.Context, opts *Options) (*Catalog, error) {
 		return nil, unknownPreset(presetName)
 	}
 	c.profile = p
+	return p, nil
+}
 
-	if opts.ToolName != "" && !validToolName(opts.ToolName) {
-		return nil, &ConfigError{Path: "Options", Message: fmt.Sprintf("ToolName %q: want 1-64 characters of letters, digits, _ and -", opts.ToolName)}
+// resolveSources sets the sources and the enable and disable lists (the
+// configuration's, then the options'), and whether List goes through
+// listAll (merged).
+func (c *Catalog) resolveSources() error {
+	var err error
+	if c.sources, err = newSources(c.opts.Sources); err != nil {
+		return err
 	}
-	if c.sources, err = newSources(opts.Sources); err != nil {
-		return nil, err
+	if c.cfg.Enable != nil || c.opts.Enable != nil {
+		c.enable = append(append([]string{}, c.cfg.Enable...), c.opts.Enable...)
 	}
-	if c.cfg.Enable != nil || opts.Enable != nil {
-		c.enable = append(append([]string{}, c.cfg.Enable...), opts.Enable...)
-	}
-	c.disable = append(append([]string(nil), c.cfg.Disable...), opts.Disable...)
+	c.disable = append(append([]string(nil), c.cfg.Disable...), c.opts.Disable...)
 	c.merged = c.sources != nil || c.enable != nil || len(c.disable) > 0
+	return nil
+}
 
+// resolveSettings returns the effective settings: each a non-zero option,
+// else the configuration's value, else the default.
+func (c *Catalog) resolveSettings(cfgPath string, p *profile.Profile) Settings {
+	opts := &c.opts
 	mode, _ := skill.ParseMode(c.cfg.Mode)
 	if opts.Strict {
 		mode = skill.Strict
 	}
 	s := Settings{
-		Workspace:           ws,
+		Workspace:           c.workspace,
 		ConfigFile:          cfgPath,
 		Preset:              p.Name,
 		Mode:                mode,
@@ -290,14 +338,19 @@ func New(ctx context.Context, opts *Options) (*Catalog, error) {
 	if s.ToolName == "" {
 		s.ToolName = catalogx.DefaultToolName
 	}
-	c.settings = s
+	return s
+}
+
+// resolveTrusted sets the real paths of the trusted folders: the
+// configuration's relative to the workspace, the options' relative to the
+// current folder.
+func (c *Catalog) resolveTrusted() {
 	for _, t := range c.cfg.TrustedPaths {
-		c.trustedReal = append(c.trustedReal, realPath(c.env.expand(t, ws)))
+		c.trustedReal = append(c.trustedReal, realPath(c.env.expand(t, c.workspace)))
 	}
-	for _, t := range opts.TrustedPaths {
-		c.trustedReal = append(c.trustedReal, realPath(c.env.expand(t, cwd)))
+	for _, t := range c.opts.TrustedPaths {
+		c.trustedReal = append(c.trustedReal, realPath(c.env.expand(t, c.cwd)))
 	}
-	return c, nil
 }
 
 func pick(vals ...int) int {
