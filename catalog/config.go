@@ -332,43 +332,10 @@ func parseLintConfig(path string, v *yamlx.Node) (*LintConfig, []skill.Diagnosti
 	if yamlx.Scalar(v) == nil && v.Kind == yamlx.ScalarNode {
 		return lc, nil, nil // "lint:" with no value
 	}
-	var first *ConfigError
-	fail := func(n *yamlx.Node, msg string) {
-		ce := &ConfigError{Path: path, Line: n.Line, Column: n.Column, Message: msg}
-		if first == nil {
-			first = ce
-		} else {
-			first.More = append(first.More, ce)
-		}
-	}
+	p := &lintParser{path: path}
 	if v.Kind != yamlx.MappingNode {
-		fail(v, "lint must be a mapping (select, extendSelect, ignore, severity, perPathIgnores)")
-		return nil, nil, first
-	}
-	values := func(key string, n *yamlx.Node) []ConfigValue {
-		items := n.Content
-		switch {
-		case n.Kind == yamlx.ScalarNode && yamlx.Scalar(n) == nil:
-			return nil
-		case n.Kind == yamlx.ScalarNode:
-			items = []*yamlx.Node{n}
-		case n.Kind != yamlx.SequenceNode:
-			fail(n, key+" must be a list of codes")
-			return nil
-		}
-		var out []ConfigValue
-		for _, c := range items {
-			if c.Kind != yamlx.ScalarNode || yamlx.Scalar(c) == nil {
-				fail(c, key+" must be a list of codes")
-				continue
-			}
-			for _, part := range strings.Split(c.Value, ",") {
-				if part = strings.TrimSpace(part); part != "" {
-					out = append(out, ConfigValue{Value: part, Line: c.Line, Column: c.Column})
-				}
-			}
-		}
-		return out
+		p.fail(v, "lint must be a mapping (select, extendSelect, ignore, severity, perPathIgnores)")
+		return nil, nil, p.first
 	}
 	var diags []skill.Diagnostic
 	for i := 0; i+1 < len(v.Content); i += 2 {
@@ -376,44 +343,102 @@ func parseLintConfig(path string, v *yamlx.Node) (*LintConfig, []skill.Diagnosti
 		key := yamlx.KeyText(k)
 		switch key {
 		case "select":
-			lc.Select = values("lint.select", val)
+			lc.Select = p.values("lint.select", val)
 		case "extendSelect":
-			lc.ExtendSelect = values("lint.extendSelect", val)
+			lc.ExtendSelect = p.values("lint.extendSelect", val)
 		case "ignore":
-			lc.Ignore = values("lint.ignore", val)
+			lc.Ignore = p.values("lint.ignore", val)
 		case "severity", "perPathIgnores":
-			if val.Kind != yamlx.MappingNode {
-				if val.Kind != yamlx.ScalarNode || yamlx.Scalar(val) != nil {
-					fail(val, "lint."+key+" must be a mapping")
-				}
-				continue
-			}
-			for j := 0; j+1 < len(val.Content); j += 2 {
-				mk, mv := val.Content[j], val.Content[j+1]
-				name := ConfigValue{Value: yamlx.KeyText(mk), Line: mk.Line, Column: mk.Column}
-				if key == "perPathIgnores" {
-					lc.PerPathIgnores = append(lc.PerPathIgnores, LintPathIgnore{Path: name, Codes: values("lint.perPathIgnores."+name.Value, mv)})
-					continue
-				}
-				if mv.Kind != yamlx.ScalarNode || yamlx.Scalar(mv) == nil {
-					fail(mv, "lint.severity."+name.Value+" must be error, warning or note")
-					continue
-				}
-				lc.Severity = append(lc.Severity, LintSeverity{Code: name, Level: ConfigValue{Value: strings.TrimSpace(mv.Value), Line: mv.Line, Column: mv.Column}})
-			}
+			p.mapping(lc, key, val)
 		default:
-			msg := fmt.Sprintf("unknown key %q in lint (ignored)", key)
-			if near := suggest.Nearest(key, lintKeys); near != "" {
-				msg += fmt.Sprintf("; did you mean %s?", near)
-			}
-			diags = append(diags, skill.Diagnostic{Code: diagcode.ConfigUnknownKey, Severity: skill.SeverityWarning, Path: path,
-				Line: k.Line, Column: k.Column, Message: msg})
+			diags = append(diags, unknownLintKey(path, key, k))
 		}
 	}
-	if first != nil {
-		return nil, diags, first
+	if p.first != nil {
+		return nil, diags, p.first
 	}
 	return lc, diags, nil
+}
+
+// lintParser gathers the errors of one lint: section of the file at path.
+type lintParser struct {
+	path  string
+	first *ConfigError // the first error, the others in its More
+}
+
+// fail records msg as an error at n.
+func (p *lintParser) fail(n *yamlx.Node, msg string) {
+	ce := &ConfigError{Path: p.path, Line: n.Line, Column: n.Column, Message: msg}
+	if p.first == nil {
+		p.first = ce
+	} else {
+		p.first.More = append(p.first.More, ce)
+	}
+}
+
+// values reads a list of codes under key: a sequence of scalars or one
+// scalar, each split at commas, blanks dropped; no value is nil. Anything
+// else is an error.
+func (p *lintParser) values(key string, n *yamlx.Node) []ConfigValue {
+	items := n.Content
+	switch {
+	case n.Kind == yamlx.ScalarNode && yamlx.Scalar(n) == nil:
+		return nil
+	case n.Kind == yamlx.ScalarNode:
+		items = []*yamlx.Node{n}
+	case n.Kind != yamlx.SequenceNode:
+		p.fail(n, key+" must be a list of codes")
+		return nil
+	}
+	var out []ConfigValue
+	for _, c := range items {
+		if c.Kind != yamlx.ScalarNode || yamlx.Scalar(c) == nil {
+			p.fail(c, key+" must be a list of codes")
+			continue
+		}
+		for _, part := range strings.Split(c.Value, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				out = append(out, ConfigValue{Value: part, Line: c.Line, Column: c.Column})
+			}
+		}
+	}
+	return out
+}
+
+// mapping reads the mapping val of key "severity" (code: level) or
+// "perPathIgnores" (path: codes) into lc; no value is none, any other
+// non-mapping an error.
+func (p *lintParser) mapping(lc *LintConfig, key string, val *yamlx.Node) {
+	if val.Kind != yamlx.MappingNode {
+		if val.Kind != yamlx.ScalarNode || yamlx.Scalar(val) != nil {
+			p.fail(val, "lint."+key+" must be a mapping")
+		}
+		return
+	}
+	for j := 0; j+1 < len(val.Content); j += 2 {
+		mk, mv := val.Content[j], val.Content[j+1]
+		name := ConfigValue{Value: yamlx.KeyText(mk), Line: mk.Line, Column: mk.Column}
+		if key == "perPathIgnores" {
+			lc.PerPathIgnores = append(lc.PerPathIgnores, LintPathIgnore{Path: name, Codes: p.values("lint.perPathIgnores."+name.Value, mv)})
+			continue
+		}
+		if mv.Kind != yamlx.ScalarNode || yamlx.Scalar(mv) == nil {
+			p.fail(mv, "lint.severity."+name.Value+" must be error, warning or note")
+			continue
+		}
+		lc.Severity = append(lc.Severity, LintSeverity{Code: name, Level: ConfigValue{Value: strings.TrimSpace(mv.Value), Line: mv.Line, Column: mv.Column}})
+	}
+}
+
+// unknownLintKey is the config-unknown-key warning for key k of the lint:
+// section, with the nearest known key when one is near.
+func unknownLintKey(path, key string, k *yamlx.Node) skill.Diagnostic {
+	msg := fmt.Sprintf("unknown key %q in lint (ignored)", key)
+	if near := suggest.Nearest(key, lintKeys); near != "" {
+		msg += fmt.Sprintf("; did you mean %s?", near)
+	}
+	return skill.Diagnostic{Code: diagcode.ConfigUnknownKey, Severity: skill.SeverityWarning, Path: path,
+		Line: k.Line, Column: k.Column, Message: msg}
 }
 
 // configKeys are the keys of configFields, for suggestions.
