@@ -160,65 +160,89 @@ func (s *Skill) listFiles(ctx context.Context, limit int) (*fileList, error) {
 		return nil, fmt.Errorf("opening the skill folder: %w", err)
 	}
 	defer root.Close()
-	w := s.withholder(root)
-	skillBase := filepath.Base(s.Location)
-	var files []File
-	more, withheld := false, 0
-	err = fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == "." {
-				return err
-			}
-			return nil // an unreadable entry is left out
-		}
-		if cerr := ctx.Err(); cerr != nil {
-			return cerr
-		}
-		if d.IsDir() {
-			if p == "." {
-				return nil
-			}
-			if w.withheld(p, true) {
-				// Dot-folders count as withheld; node_modules and the
-				// like are passed over without a count.
-				if strings.HasPrefix(d.Name(), ".") || !fsx.SkipDir(d.Name()) {
-					withheld++
-				}
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if p != skillBase && (w.withheld(p, false) || (d.Type()&fs.ModeSymlink != 0 && w.linkWithheld(root, p))) {
-			withheld++
-			return nil
-		}
-		var size int64
-		switch {
-		case d.Type().IsRegular():
-			info, err := d.Info()
-			if err != nil {
-				return nil
-			}
-			size = info.Size()
-		case d.Type()&fs.ModeSymlink != 0:
-			info, err := root.Stat(filepath.FromSlash(p)) // follows, confined to the folder
-			if err != nil || !info.Mode().IsRegular() {
-				return nil
-			}
-			size = info.Size()
-		default:
-			return nil
-		}
-		if len(files) >= limit {
-			more = true
-			return fs.SkipAll
-		}
-		files = append(files, File{Path: p, Size: size})
-		return nil
-	})
-	if err != nil {
+	fw := &filesWalk{ctx: ctx, root: root, w: s.withholder(root), skillBase: filepath.Base(s.Location), limit: limit}
+	if err := fs.WalkDir(root.FS(), ".", fw.visit); err != nil {
 		return nil, err
 	}
-	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
-	return &fileList{Files: files, More: more, Withheld: withheld, Diagnostics: w.diags}, nil
+	slices.SortFunc(fw.files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	return &fileList{Files: fw.files, More: fw.more, Withheld: fw.withheld, Diagnostics: fw.w.diags}, nil
+}
+
+// filesWalk is one walk of listFiles through a skill folder opened as root:
+// the files found (at most limit, more set when there were others) and the
+// count of entries withheld.
+type filesWalk struct {
+	ctx       context.Context
+	root      *os.Root
+	w         *withholder
+	skillBase string // the skill file's name, never withheld
+	limit     int
+
+	files    []File
+	more     bool
+	withheld int
+}
+
+// visit is the fs.WalkDirFunc of the walk: it skips what is withheld
+// (counting it), unreadable entries and what is not a regular file or a
+// symlink to one inside the folder, and stops at the limit.
+func (fw *filesWalk) visit(p string, d fs.DirEntry, err error) error {
+	if err != nil {
+		if p == "." {
+			return err
+		}
+		return nil // an unreadable entry is left out
+	}
+	if cerr := fw.ctx.Err(); cerr != nil {
+		return cerr
+	}
+	if d.IsDir() {
+		if p == "." {
+			return nil
+		}
+		if fw.w.withheld(p, true) {
+			// Dot-folders count as withheld; node_modules and the
+			// like are passed over without a count.
+			if strings.HasPrefix(d.Name(), ".") || !fsx.SkipDir(d.Name()) {
+				fw.withheld++
+			}
+			return fs.SkipDir
+		}
+		return nil
+	}
+	if p != fw.skillBase && (fw.w.withheld(p, false) || (d.Type()&fs.ModeSymlink != 0 && fw.w.linkWithheld(fw.root, p))) {
+		fw.withheld++
+		return nil
+	}
+	size, ok := fw.size(p, d)
+	if !ok {
+		return nil
+	}
+	if len(fw.files) >= fw.limit {
+		fw.more = true
+		return fs.SkipAll
+	}
+	fw.files = append(fw.files, File{Path: p, Size: size})
+	return nil
+}
+
+// size is the length of the file at p: a regular file's own, a symlink's
+// target's when it is a regular file inside the folder; ok is false for
+// anything else and for what cannot be stat'ed.
+func (fw *filesWalk) size(p string, d fs.DirEntry) (size int64, ok bool) {
+	switch {
+	case d.Type().IsRegular():
+		info, err := d.Info()
+		if err != nil {
+			return 0, false
+		}
+		return info.Size(), true
+	case d.Type()&fs.ModeSymlink != 0:
+		info, err := fw.root.Stat(filepath.FromSlash(p)) // follows, confined to the folder
+		if err != nil || !info.Mode().IsRegular() {
+			return 0, false
+		}
+		return info.Size(), true
+	}
+	return 0, false
 }
