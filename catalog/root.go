@@ -196,32 +196,53 @@ func gitdirExists(dotgit string) bool {
 // and options, and the diagnostics of docs/discovery.md#boundaries for configured directories that
 // leave the workspace.
 func (c *Catalog) resolveRoots() ([]*Root, []skill.Diagnostic) {
-	var roots []*Root
-	var diags []skill.Diagnostic
-	seen := map[string]bool{}
-	ws := c.workspace
-	wsReal := realPath(ws)
-	add := func(r *Root) {
-		if seen[r.Path] {
-			return
-		}
-		seen[r.Path] = true
-		fi, err := os.Stat(r.Path)
-		r.Exists = err == nil
-		if err == nil && !fi.IsDir() {
-			r.File = true
-		}
-		roots = append(roots, r)
+	rl := &rootList{seen: map[string]bool{}}
+	if c.wsExists {
+		c.projectRoots(rl)
 	}
+	if !c.opts.NoUser {
+		c.userRoots(rl)
+	}
+	c.extraRoots(rl)
+	return rl.roots, rl.diags
+}
 
-	project := c.profile.Roots.Project
-	dirs := []string{filepath.Clean(ws)}
+// rootList is the root list resolveRoots builds: the roots in order, each
+// path once, and the diagnostics of the roots left out or missing.
+type rootList struct {
+	roots []*Root
+	diags []skill.Diagnostic
+	seen  map[string]bool
+}
+
+// add appends r unless a root of its path is there already, noting
+// whether it exists and is a file.
+func (rl *rootList) add(r *Root) {
+	if rl.seen[r.Path] {
+		return
+	}
+	rl.seen[r.Path] = true
+	fi, err := os.Stat(r.Path)
+	r.Exists = err == nil
+	if err == nil && !fi.IsDir() {
+		r.File = true
+	}
+	rl.roots = append(rl.roots, r)
+}
+
+// projectFolders returns the project roots (relative folders; the options'
+// over the configuration's over the profile's, none with NoProject), the
+// folders they are read in (the workspace, and with the profile's roots
+// the parents its walk-up names: docs/discovery.md#roots), and how many of
+// the roots at the end are the profile's plugin roots.
+func (c *Catalog) projectFolders() (project, dirs []string, plugins int) {
+	ws := c.workspace
+	project = c.profile.Roots.Project
+	dirs = []string{filepath.Clean(ws)}
 	if c.cfg.Directories != nil {
 		project = c.cfg.Directories // an empty list means no project roots
-	} else if c.wsExists {
-		// The profile's own folders are read in the working folder and
-		// in the parents its walk-up names (docs/discovery.md#roots); a
-		// parent's roots are labelled by their path from the workspace
+	} else {
+		// A parent's roots are labelled by their path from the workspace
 		// ("../.claude/skills") and bounded by that parent.
 		dirs = projectDirs(c.profile, ws, c.env.home)
 	}
@@ -231,73 +252,88 @@ func (c *Catalog) resolveRoots() ([]*Root, []skill.Diagnostic) {
 	if c.opts.NoProject {
 		project = nil
 	}
-	if c.wsExists {
-		plugins := 0 // project[len(project)-plugins:] are Roots.Plugins
-		if c.cfg.Directories == nil && len(c.opts.Directories) == 0 && !c.opts.NoProject {
-			project = append(slices.Clip(project), c.profile.Roots.Plugins...)
-			plugins = len(c.profile.Roots.Plugins)
-		}
-		for i, d := range project {
-			for _, dir := range dirs {
-				p := c.env.expand(d, dir)
-				boundary := wsReal
-				if dir != ws {
-					boundary = realPath(dir)
-				}
-				if !within(p, dir) || (pathExists(p) && !c.trusted(realPath(p)) && !within(realPath(p), boundary)) {
-					diags = append(diags, skill.Diagnostic{
-						Code: diagcode.DirectoryEscape, Severity: skill.SeverityError, Path: p,
-						Message: fmt.Sprintf("the configured directory %q resolves to %s, outside the workspace %s; it is not scanned", d, realPath(p), dir),
-					})
-					continue
-				}
-				if dir != ws && !pathExists(p) {
-					continue // a parent's missing folder is no root worth listing
-				}
-				isPlugins := i >= len(project)-plugins
-				add(&Root{Path: p, Scope: ScopeProject, boundary: boundary, Flat: c.profile.Discovery.Flat && !isPlugins, Plugins: isPlugins, display: projectLabel(ws, dir, filepath.ToSlash(filepath.Clean(d)))})
+	if c.cfg.Directories == nil && len(c.opts.Directories) == 0 && !c.opts.NoProject {
+		project = append(slices.Clip(project), c.profile.Roots.Plugins...)
+		plugins = len(c.profile.Roots.Plugins)
+	}
+	return project, dirs, plugins
+}
+
+// projectRoots adds the project roots of an existing workspace; a
+// configured directory that leaves its folder's boundary is a
+// directory-escape error instead, and a parent's missing folder is left out.
+func (c *Catalog) projectRoots(rl *rootList) {
+	ws := c.workspace
+	wsReal := realPath(ws)
+	project, dirs, plugins := c.projectFolders()
+	for i, d := range project {
+		for _, dir := range dirs {
+			p := c.env.expand(d, dir)
+			boundary := wsReal
+			if dir != ws {
+				boundary = realPath(dir)
 			}
+			if !within(p, dir) || (pathExists(p) && !c.trusted(realPath(p)) && !within(realPath(p), boundary)) {
+				rl.diags = append(rl.diags, skill.Diagnostic{
+					Code: diagcode.DirectoryEscape, Severity: skill.SeverityError, Path: p,
+					Message: fmt.Sprintf("the configured directory %q resolves to %s, outside the workspace %s; it is not scanned", d, realPath(p), dir),
+				})
+				continue
+			}
+			if dir != ws && !pathExists(p) {
+				continue // a parent's missing folder is no root worth listing
+			}
+			isPlugins := i >= len(project)-plugins
+			rl.add(&Root{Path: p, Scope: ScopeProject, boundary: boundary, Flat: c.profile.Discovery.Flat && !isPlugins, Plugins: isPlugins, display: projectLabel(ws, dir, filepath.ToSlash(filepath.Clean(d)))})
 		}
 	}
-	if !c.opts.NoUser {
-		user := c.profile.Roots.User
-		if c.cfg.UserRoots != nil {
-			user = c.cfg.UserRoots
-		}
-		if len(c.opts.UserRoots) > 0 {
-			user = c.opts.UserRoots
-		}
-		for _, u := range user {
-			p := c.env.expand(u, c.env.home)
-			boundary := c.env.home
-			if !within(p, c.env.home) {
-				// A user root configured outside the home folder (an
-				// absolute userRoots entry, or $XDG_CONFIG_HOME elsewhere)
-				// is its own boundary.
-				boundary = p
-			}
-			add(&Root{Path: p, Scope: ScopeUser, boundary: realPath(boundary), Flat: c.profile.Discovery.Flat, display: u})
-		}
+}
+
+// userRoots adds the user roots (the options' over the configuration's
+// over the profile's), expanded from the home folder.
+func (c *Catalog) userRoots(rl *rootList) {
+	user := c.profile.Roots.User
+	if c.cfg.UserRoots != nil {
+		user = c.cfg.UserRoots
 	}
+	if len(c.opts.UserRoots) > 0 {
+		user = c.opts.UserRoots
+	}
+	for _, u := range user {
+		p := c.env.expand(u, c.env.home)
+		boundary := c.env.home
+		if !within(p, c.env.home) {
+			// A user root configured outside the home folder (an
+			// absolute userRoots entry, or $XDG_CONFIG_HOME elsewhere)
+			// is its own boundary.
+			boundary = p
+		}
+		rl.add(&Root{Path: p, Scope: ScopeUser, boundary: realPath(boundary), Flat: c.profile.Discovery.Flat, display: u})
+	}
+}
+
+// extraRoots adds the extra paths, each its own boundary; a missing one is
+// an unreadable warning, at its line of skillet.yaml when it comes from there.
+func (c *Catalog) extraRoots(rl *rootList) {
 	for i, p := range c.extraPaths() {
 		r := &Root{Path: p, Scope: ScopeExtra, boundary: realPath(p), Flat: true, display: p}
-		add(r)
-		if !r.Exists {
-			// Preset roots often do not exist; an extra path was named on
-			// purpose, so a missing one is most likely a typo.
-			d := skill.Diagnostic{
-				Code: diagcode.Unreadable, Severity: skill.SeverityWarning, Path: p,
-				Message: "the extra path does not exist; nothing is discovered there",
-			}
-			if i < len(c.cfg.ExtraPaths) && i < len(c.cfg.extraAt) && c.cfg.Path != "" {
-				// An entry of skillet.yaml: point at its line.
-				d.Path, d.Line, d.Column = c.cfg.Path, c.cfg.extraAt[i][0], c.cfg.extraAt[i][1]
-				d.Message = fmt.Sprintf("the extra path %q (%s) does not exist; nothing is discovered there", c.cfg.ExtraPaths[i], p)
-			}
-			diags = append(diags, d)
+		rl.add(r)
+		if r.Exists {
+			continue
 		}
+		// Preset roots often do not exist; an extra path was named on
+		// purpose, so a missing one is most likely a typo.
+		d := skill.Diagnostic{
+			Code: diagcode.Unreadable, Severity: skill.SeverityWarning, Path: p,
+			Message: "the extra path does not exist; nothing is discovered there",
+		}
+		if i < len(c.cfg.ExtraPaths) && i < len(c.cfg.extraAt) && c.cfg.Path != "" {
+			// An entry of skillet.yaml: point at its line.
+			d.Path, d.Line, d.Column = c.cfg.Path, c.cfg.extraAt[i][0], c.cfg.extraAt[i][1]
+			d.Message = fmt.Sprintf("the extra path %q (%s) does not exist; nothing is discovered there", c.cfg.ExtraPaths[i], p)
+		}
+		rl.diags = append(rl.diags, d)
 	}
-	return roots, diags
 }
 
 // extraPaths are the configuration's extraPaths and the options', expanded.
