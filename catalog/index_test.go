@@ -159,6 +159,7 @@ func TestIndexSameListing(t *testing.T) {
 			return c
 		}
 		checkNamed(t, newc, cold, append(names, "draft", "broken"), true)
+		checkSearched(t, newc, cold, namedQueries(append(names, "draft", "broken")), true)
 	}
 }
 

@@ -219,6 +219,7 @@ func TestIndexOneSkillDifferential(t *testing.T) {
 					return c
 				}
 				checkNamed(t, warmAt, coldL, diffNames, false)
+				checkSearched(t, warmAt, coldL, namedQueries(diffNames), false)
 				for _, name := range diffNames {
 					warm, err := New(context.Background(), e.opts(&Options{index: idx}))
 					must(t, err)
@@ -232,6 +233,7 @@ func TestIndexOneSkillDifferential(t *testing.T) {
 					t.Fatalf("after %q, the listing differs (-full +index):\n%s", log, diff)
 				}
 				checkNamed(t, warmAt, coldL, diffNames, true)
+				checkSearched(t, warmAt, coldL, namedQueries(diffNames), true)
 			}
 		})
 	}

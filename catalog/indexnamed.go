@@ -55,35 +55,50 @@ func (q *namedQuery) wants(n string) bool { return n == q.raw || strings.EqualFo
 // checks, sets no snapshot (Get and Load still list in full) and writes no
 // index (catalogx.Hooks.ListNamed).
 func (c *Catalog) listNamed(ctx context.Context, name string, keep func(*skill.Diagnostic) bool) *Listing {
+	var l *Listing
+	c.readMapped(ctx, func(data []byte, seed uint32, roots []byte) {
+		q := namedQuery{raw: name, name: strings.TrimSpace(name), keep: keep}
+		l = c.readNamed(data, seed, roots, &q)
+	})
+	return l
+}
+
+// readMapped calls read with the persistent index of c mapped (data, whose
+// checksum begins with seed) and c's encoded roots, when a narrowed read
+// may answer: c lists the local file system alone from a fresh start, with
+// an index folder that is trusted and a file of its key that opens, of a
+// size an index can have (listNamed). It holds c.mu meanwhile and reports
+// whether read was called; nothing may keep data past read.
+func (c *Catalog) readMapped(ctx context.Context, read func(data []byte, seed uint32, roots []byte)) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if ctx.Err() != nil || c.merged || !c.profile.Native || c.opts.index == "" || len(c.cache) != 0 || c.idx != nil {
-		return nil
+		return false
 	}
 	file := c.indexFile()
 	if file == "" {
-		return nil
+		return false
 	}
 	cache := indexCache(c.opts.index)
 	if cache.Distrust() != "" {
-		return nil
+		return false
 	}
 	roots, _ := c.resolveRoots()
 	f, fi, err := cache.Open(filepath.Base(file))
 	if err != nil {
-		return nil
+		return false
 	}
 	defer f.Close()
 	if fi.Size() > maxIndexBytes || fi.Size() < int64(indexHead+indexSumSize) {
-		return nil
+		return false
 	}
 	data, unmap, err := mapIndex(f, int(fi.Size()))
 	if err != nil {
-		return nil
+		return false
 	}
 	defer unmap()
-	q := namedQuery{raw: name, name: strings.TrimSpace(name), keep: keep}
-	return c.readNamed(data, indexSeed(file), encodeRoots(roots), &q)
+	read(data, indexSeed(file), encodeRoots(roots))
+	return true
 }
 
 // isFault reports whether a recovered value is the panic of a memory
@@ -109,6 +124,34 @@ func (c *Catalog) readNamed(data []byte, seed uint32, roots []byte, q *namedQuer
 			l = nil
 		}
 	}()
+	mi := openMapped(data, seed, roots)
+	if mi == nil {
+		return nil
+	}
+	sk := &skim{d: mi.d, data: data, q: q}
+	if l = sk.listing(c); l == nil || len(l.Skills) == 0 {
+		return nil
+	}
+	if !mi.stampsHold(sk) {
+		return nil
+	}
+	return l
+}
+
+// mappedIndex is a mapped index file past its stamps, decoded once: d is
+// at the listing, its table holding the stamps' paths.
+type mappedIndex struct {
+	d                   *idec
+	n                   int // the number of stamps
+	stampsAt, stampsLen int // where in d.s the stamps begin and the listing
+}
+
+// openMapped checks the checksum (beginning with seed), head and roots of
+// the mapped index data and decodes its stamps once, to build the string
+// table; nil when any of that fails. The stamps' paths are the first
+// strings of the table: decoded once to build it, and again, from the
+// table's start, to check them once the listing answers (stampsHold).
+func openMapped(data []byte, seed uint32, roots []byte) *mappedIndex {
 	size := len(data)
 	if !namedSumOK(data, seed) {
 		return nil
@@ -122,19 +165,17 @@ func (c *Catalog) readNamed(data []byte, seed uint32, roots []byte, q *namedQuer
 		return nil
 	}
 	d := newDec(unsafe.String(&data[indexHead], size-indexSumSize-indexHead))
-	d.table = make([]string, 0, nstr)
+	// A kept skill decoded again from the full table appends its new
+	// strings past the table's end (skim.keptAt): room for them.
+	d.table = make([]string, 0, nstr+keptSlack)
 	n := d.count()
 	rootsLen := d.count()
 	if d.err != nil || rootsLen > d.left() || d.s[d.i:d.i+rootsLen] != string(roots) {
 		return nil
 	}
 	d.i += rootsLen
-	// The stamps' paths are the first strings of the table: decoded once
-	// to build it, and again, from the table's start, to check them once
-	// the listing holds a skill of the name (a name it does not hold
-	// needs the whole listing: the caller's List checks them then).
-	stampsAt := d.i
-	sk := &skim{d: d, data: data, q: q}
+	mi := &mappedIndex{d: d, n: n, stampsAt: d.i, stampsLen: stampsLen}
+	sk := &skim{d: d, data: data}
 	for range n {
 		d.str()
 		if !d.bool() {
@@ -145,17 +186,25 @@ func (c *Catalog) readNamed(data []byte, seed uint32, roots []byte, q *namedQuer
 	if d.err != nil || d.i != stampsLen {
 		return nil
 	}
-	if l = sk.listing(c); l == nil || len(l.Skills) == 0 {
-		return nil
-	}
-	d.i, d.table, sk.released = stampsAt, d.table[:0], 0
+	return mi
+}
+
+// keptSlack is room past an index's string table for the strings of a
+// skill's record decoded again (ienc.skill writes ten).
+const keptSlack = 16
+
+// stampsHold decodes the stamps again, from the start of the table (which
+// the stamps' paths are), and reports whether every one holds, checked a
+// chunk at a time on a few goroutines (stampStream); sk gives back the
+// pages read. d is left at the end of the stamps, with a table of their
+// paths only.
+func (mi *mappedIndex) stampsHold(sk *skim) bool {
+	d := mi.d
+	d.i, d.table, sk.released = mi.stampsAt, d.table[:0], 0
 	ss := startStampStream()
 	defer ss.stop()
-	ss.decode(d, n, sk.release)
-	if d.err != nil || d.i != stampsLen || !ss.same() {
-		return nil
-	}
-	return l
+	ss.decode(d, mi.n, sk.release)
+	return d.err == nil && d.i == mi.stampsLen && ss.same()
 }
 
 // namedSumOK checks the CRC-32C of the mapped index data (as

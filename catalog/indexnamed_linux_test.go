@@ -10,9 +10,10 @@ import (
 	"github.com/skillet-go/skillet/internal/benchtree/tree"
 )
 
-// TestIndexNamedCutShort: a narrowed read (listNamed) of an index whose
-// bytes are wrong, or whose file is cut short while it is mapped (a read
-// past the end faults: SIGBUS), does not answer, and the process goes on.
+// TestIndexNamedCutShort: a narrowed read (listNamed) or search
+// (searchIndexed) of an index whose bytes are wrong, or whose file is cut
+// short while it is mapped (a read past the end faults: SIGBUS), does not
+// answer, and the process goes on.
 func TestIndexNamedCutShort(t *testing.T) {
 	ws := t.TempDir()
 	if _, err := tree.Generate(filepath.Join(ws, ".agents", "skills"), &tree.Options{N: 200}); err != nil {
@@ -33,14 +34,24 @@ func TestIndexNamedCutShort(t *testing.T) {
 	defer unmap()
 	q := &namedQuery{raw: name, name: name}
 	read := func(data []byte) *Listing { return c.readNamed(data, indexSeed(file), encodeRoots(roots), q) }
+	search := func(data []byte) bool {
+		_, ok := c.readSearch(data, indexSeed(file), encodeRoots(roots), queryTerms(name), name, 10)
+		return ok
+	}
 	if got := read(data); got == nil || len(got.Skills) != 1 || got.Skills[0].Name != name {
 		t.Fatalf("the narrowed read of the index written gave %v, want the skill %s", got, name)
+	}
+	if !search(data) {
+		t.Fatalf("the narrowed search of the index written for %s did not answer", name)
 	}
 	for _, at := range []int{0, indexHead, len(data) / 2, len(data) - 1} {
 		bad := slices.Clone(data)
 		bad[at] ^= 0x20
 		if got := read(bad); got != nil {
 			t.Errorf("a byte changed at %d of %d: the narrowed read answered", at, len(data))
+		}
+		if search(bad) {
+			t.Errorf("a byte changed at %d of %d: the narrowed search answered", at, len(data))
 		}
 	}
 	if len(data) < 3*os.Getpagesize() {
@@ -49,5 +60,8 @@ func TestIndexNamedCutShort(t *testing.T) {
 	must(t, os.Truncate(file, int64(os.Getpagesize())))
 	if got := read(data); got != nil {
 		t.Error("the index was cut short while mapped: the narrowed read answered")
+	}
+	if search(data) {
+		t.Error("the index was cut short while mapped: the narrowed search answered")
 	}
 }

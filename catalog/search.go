@@ -39,7 +39,15 @@ type SearchResult struct {
 // It lists first, so skills added or edited since the last call are seen
 // (docs/discovery.md#caching). The ranking is described at [Listing.Search]. The error wraps
 // ErrEmptyQuery when the query has no words, or is ctx's error.
+//
+// A catalog with a persistent index that has not listed yet answers from
+// the index without decoding its listing when the index is current
+// (indexsearch.go): the same results, read with the same checks, holding
+// only the skills returned.
 func (c *Catalog) Search(ctx context.Context, query string, limit int) ([]SearchResult, error) {
+	if res, ok := c.searchIndexed(ctx, query, limit); ok {
+		return res, nil
+	}
 	l, err := c.List(ctx)
 	if err != nil {
 		return nil, err
@@ -82,8 +90,7 @@ func (l *Listing) Search(query string, limit int) ([]SearchResult, error) {
 	if len(terms) == 0 {
 		return nil, ErrEmptyQuery
 	}
-	exact := strings.ToLower(strings.Join(strings.Fields(query), "-"))
-
+	exact := exactQuery(query)
 	var hits []hit
 	var df []float64
 	ok := false
@@ -93,62 +100,90 @@ func (l *Listing) Search(query string, limit int) ([]SearchResult, error) {
 	if !ok {
 		hits, df = tokenHits(l.Skills, terms)
 	}
-	n := float64(len(l.Skills))
+	rs := scoreHits(hits, df, len(l.Skills), func(d int) bool { return l.Skills[d].Name == exact })
+	rs = bestRanked(rs, limit)
+	return searchResults(rs, hits, terms, func(d int) *Skill { return l.Skills[d] }), nil
+}
 
-	// Every matching skill is scored, then ranked on a small record of
-	// its own, and only the results returned are built: a query that
-	// matches thousands of skills returns ten of them by default.
-	type ranked struct {
-		score  float64
-		doc    int
-		lo, hi int // its hits
-		exact  bool
-	}
-	rs := make([]ranked, 0, min(len(hits)+1, len(l.Skills)))
-	for d, i := 0, 0; d < len(l.Skills); d++ {
+// exactQuery is the name a query would be as a whole: its words, lower
+// case, joined by "-".
+func exactQuery(query string) string {
+	return strings.ToLower(strings.Join(strings.Fields(query), "-"))
+}
+
+// ranked is a matching skill scored: a small record of its own, so that
+// only the results returned are built (a query that matches thousands of
+// skills returns ten of them by default).
+type ranked struct {
+	score  float64
+	doc    int
+	lo, hi int // its hits
+	exact  bool
+}
+
+// scoreHits scores each of n skills (by position) that has hits or is
+// named as the whole query (exact reports whether skill d is), in
+// position order: BM25's sum over its hits of idf × the saturated term
+// frequency. hits are ordered by skill; df counts the skills of each term.
+func scoreHits(hits []hit, df []float64, n int, exact func(d int) bool) []ranked {
+	nf := float64(n)
+	rs := make([]ranked, 0, min(len(hits)+1, n))
+	for d, i := 0, 0; d < n; d++ {
 		j := i
 		for j < len(hits) && hits[j].doc == d {
 			j++
 		}
-		if j > i || l.Skills[d].Name == exact {
+		if isExact := exact(d); j > i || isExact {
 			var score float64
 			for _, h := range hits[i:j] {
-				idf := math.Log(1 + (n-df[h.term]+0.5)/(df[h.term]+0.5))
+				idf := math.Log(1 + (nf-df[h.term]+0.5)/(df[h.term]+0.5))
 				score += idf * h.tf * (bm25K1 + 1) / (h.tf + bm25K1)
 			}
-			if isExact := l.Skills[d].Name == exact; score != 0 || isExact {
+			if score != 0 || isExact {
 				rs = append(rs, ranked{score: score, doc: d, lo: i, hi: j, exact: isExact})
 			}
 		}
 		i = j
 	}
-	// Exact names first, then by score, ties in listing order: the skills'
-	// positions make the order total, so this is the stable sort by
-	// (exact name, score), and its first results are the same whether
-	// the rest are sorted or not.
-	order := func(a, b ranked) int {
-		if a.exact != b.exact {
-			if a.exact {
-				return -1
-			}
-			return 1
-		}
-		switch {
-		case a.score > b.score:
+	return rs
+}
+
+// rankOrder puts exact names first, then higher scores, ties in listing
+// order: the skills' positions make the order total, so this is the
+// stable sort by (exact name, score), and its first results are the same
+// whether the rest are sorted or not.
+func rankOrder(a, b ranked) int {
+	if a.exact != b.exact {
+		if a.exact {
 			return -1
-		case a.score < b.score:
-			return 1
 		}
-		return a.doc - b.doc
+		return 1
 	}
+	switch {
+	case a.score > b.score:
+		return -1
+	case a.score < b.score:
+		return 1
+	}
+	return a.doc - b.doc
+}
+
+// bestRanked returns the first limit of rs in rankOrder (all of them when
+// limit <= 0).
+func bestRanked(rs []ranked, limit int) []ranked {
 	if limit > 0 && limit <= maxSelect && len(rs) > limit {
-		rs = firstRanked(rs, limit, order)
-	} else {
-		slices.SortFunc(rs, order)
-		if limit > 0 && len(rs) > limit {
-			rs = rs[:limit]
-		}
+		return firstRanked(rs, limit, rankOrder)
 	}
+	slices.SortFunc(rs, rankOrder)
+	if limit > 0 && len(rs) > limit {
+		rs = rs[:limit]
+	}
+	return rs
+}
+
+// searchResults builds the results of rs, each skill from skillAt(its
+// position), with the query terms its hits matched.
+func searchResults(rs []ranked, hits []hit, terms []string, skillAt func(d int) *Skill) []SearchResult {
 	var out []SearchResult
 	if len(rs) > 0 {
 		out = make([]SearchResult, len(rs))
@@ -158,9 +193,9 @@ func (l *Listing) Search(query string, limit int) ([]SearchResult, error) {
 		for _, h := range hits[r.lo:r.hi] {
 			matched = append(matched, terms[h.term])
 		}
-		out[k] = SearchResult{Skill: l.Skills[r.doc], Score: r.score, Matched: matched, ExactName: r.exact}
+		out[k] = SearchResult{Skill: skillAt(r.doc), Score: r.score, Matched: matched, ExactName: r.exact}
 	}
-	return out, nil
+	return out
 }
 
 // hit is a (skill, term) pair that matches: the skill's position in the
@@ -175,7 +210,6 @@ type hit struct {
 // term, and the number of skills holding each term, from the skills' own
 // text.
 func tokenHits(skills []*Skill, terms []string) ([]hit, []float64) {
-	weights := [3]float64{weightName, weightWhenToUse, weightDesc}
 	docs := make([][3][]string, len(skills))
 	var total [3]float64
 	for i, s := range skills {
@@ -184,80 +218,100 @@ func tokenHits(skills []*Skill, terms []string) ([]hit, []float64) {
 			total[f] += float64(len(docs[i][f]))
 		}
 	}
-	n := float64(len(docs))
 	var avg [3]float64
 	for f := range 3 {
-		if n > 0 {
-			avg[f] = total[f] / n
+		if len(docs) > 0 {
+			avg[f] = total[f] / float64(len(docs))
 		}
 	}
-
-	// Each word of a skill is looked up in the query's terms, and each of
-	// its prefixes as long as a term of three or more characters, so the
-	// work grows with the skills' words, not with skills × query words,
-	// and memory with the matches only.
-	index := make(map[string]int, len(terms))
-	var prefixLens []int
-	for t, term := range terms {
-		index[term] = t
-		if len(term) >= minPrefix && !slices.Contains(prefixLens, len(term)) {
-			prefixLens = append(prefixLens, len(term))
-		}
-	}
+	tc := newTermCounter(terms)
 	// hits are the (skill, term) pairs that match, skill by skill, terms
-	// in query order; tf is the term's weighted, length-normalised
-	// frequency in the skill. df counts the skills holding each term.
+	// in query order. df counts the skills holding each term.
 	var hits []hit
 	df := make([]float64, len(terms))
-	var count [3][]float64
-	for f := range 3 {
-		count[f] = make([]float64, len(terms))
-	}
-	var touched []int
 	for d := range docs {
-		touched = touched[:0]
-		for f := range 3 {
-			for _, w := range docs[d][f] {
-				if t, ok := index[w]; ok {
-					if count[0][t] == 0 && count[1][t] == 0 && count[2][t] == 0 {
-						touched = append(touched, t)
-					}
-					count[f][t]++
-				}
-				for _, pl := range prefixLens {
-					if pl >= len(w) {
-						continue
-					}
-					if t, ok := index[w[:pl]]; ok {
-						if count[0][t] == 0 && count[1][t] == 0 && count[2][t] == 0 {
-							touched = append(touched, t)
-						}
-						count[f][t] += prefixFactor
-					}
-				}
-			}
-		}
-		slices.Sort(touched)
-		for _, t := range touched {
-			var sum float64
-			for f := range 3 {
-				c := count[f][t]
-				count[f][t] = 0
-				if c == 0 {
-					continue
-				}
-				norm := 1 - bm25B
-				if avg[f] > 0 {
-					norm += bm25B * float64(len(docs[d][f])) / avg[f]
-				}
-				sum += weights[f] * c / norm
-			}
-			hits = append(hits, hit{d, t, sum})
+		for _, t := range tc.count(&docs[d]) {
+			hits = append(hits, hit{d, t, tc.tf(t, &docs[d], &avg)})
 			df[t]++
 		}
 	}
-
 	return hits, df
+}
+
+// termCounter counts the query's terms in one skill's words after
+// another. Each word of a skill is looked up in the query's terms, and
+// each of its prefixes as long as a term of three or more characters, so
+// the work grows with the skills' words, not with skills × query words,
+// and memory with the matches only.
+type termCounter struct {
+	index      map[string]int // term → its position in the query
+	prefixLens []int          // the lengths of the terms of minPrefix bytes or more
+	counts     [3][]float64   // by field and term: the current skill's counts
+	touched    []int          // the terms the current skill holds
+}
+
+func newTermCounter(terms []string) *termCounter {
+	tc := &termCounter{index: make(map[string]int, len(terms))}
+	for t, term := range terms {
+		tc.index[term] = t
+		if len(term) >= minPrefix && !slices.Contains(tc.prefixLens, len(term)) {
+			tc.prefixLens = append(tc.prefixLens, len(term))
+		}
+	}
+	for f := range 3 {
+		tc.counts[f] = make([]float64, len(terms))
+	}
+	return tc
+}
+
+// count counts the terms in the three fields of one skill's words and
+// returns those it holds, in query order (valid until the next call).
+func (tc *termCounter) count(doc *[3][]string) []int {
+	tc.touched = tc.touched[:0]
+	add := func(f, t int, by float64) {
+		if tc.counts[0][t] == 0 && tc.counts[1][t] == 0 && tc.counts[2][t] == 0 {
+			tc.touched = append(tc.touched, t)
+		}
+		tc.counts[f][t] += by
+	}
+	for f := range 3 {
+		for _, w := range doc[f] {
+			if t, ok := tc.index[w]; ok {
+				add(f, t, 1)
+			}
+			for _, pl := range tc.prefixLens {
+				if pl >= len(w) {
+					continue
+				}
+				if t, ok := tc.index[w[:pl]]; ok {
+					add(f, t, prefixFactor)
+				}
+			}
+		}
+	}
+	slices.Sort(tc.touched)
+	return tc.touched
+}
+
+// tf returns term t's weighted, length-normalised frequency in the skill
+// whose words doc are (as count counted them; avg the fields' average
+// word counts) and clears its counts.
+func (tc *termCounter) tf(t int, doc *[3][]string, avg *[3]float64) float64 {
+	weights := [3]float64{weightName, weightWhenToUse, weightDesc}
+	var sum float64
+	for f := range 3 {
+		c := tc.counts[f][t]
+		tc.counts[f][t] = 0
+		if c == 0 {
+			continue
+		}
+		norm := 1 - bm25B
+		if avg[f] > 0 {
+			norm += bm25B * float64(len(doc[f])) / avg[f]
+		}
+		sum += weights[f] * c / norm
+	}
+	return sum
 }
 
 // maxSelect is the largest limit for which Search keeps the first results

@@ -1,0 +1,188 @@
+package catalog
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// searchAnswer is what skillet search prints of a result (name, score,
+// scope, location, description, when-to-use, hidden, listed, the words
+// matched), and whether the name was the whole query.
+type searchAnswer struct {
+	Name, Description, WhenToUse, Location string
+	Scope                                  Scope
+	Hidden, Listed, Exact                  bool
+	Score                                  float64
+	Matched                                []string
+}
+
+func searchAnswers(res []SearchResult) []searchAnswer {
+	out := []searchAnswer{}
+	for _, r := range res {
+		s := r.Skill
+		out = append(out, searchAnswer{Name: s.Name, Description: s.Description, WhenToUse: s.WhenToUse,
+			Location: s.Location, Scope: s.Scope, Hidden: s.Hidden(), Listed: s.Listed, Exact: r.ExactName,
+			Score: r.Score, Matched: r.Matched})
+	}
+	return out
+}
+
+// checkSearched requires that a search read from the index without its
+// listing (searchIndexed), by a catalog newc makes, ranks each query as
+// full's Listing.Search does (every field the command prints, the score
+// bit for bit), at limits 0, 1 and 10, or does not answer; must says that
+// the index is current, so that it has to answer.
+func checkSearched(t *testing.T, newc func() *Catalog, full *Listing, queries []string, must bool) {
+	t.Helper()
+	for _, q := range queries {
+		for _, limit := range []int{0, 1, 10} {
+			got, ok := newc().searchIndexed(context.Background(), q, limit)
+			want, err := full.Search(q, limit)
+			if err != nil {
+				if ok {
+					t.Fatalf("%q: the narrowed search answered a query the listing refuses (%v)", q, err)
+				}
+				continue
+			}
+			if !ok {
+				if must {
+					t.Fatalf("%q, limit %d: the narrowed search of a current index did not answer", q, limit)
+				}
+				continue
+			}
+			if diff := cmp.Diff(searchAnswers(want), searchAnswers(got)); diff != "" {
+				t.Fatalf("%q, limit %d: the narrowed search differs from the listing's (-listing +narrowed):\n%s", q, limit, diff)
+			}
+		}
+	}
+}
+
+// namedQueries are queries for a listing of names: each name (an exact
+// match), its words, a prefix, words of the descriptions, none that
+// matches, and one of no words.
+func namedQueries(names []string) []string {
+	qs := []string{"the skill", "thing", "release notes", "nonesuch", "  ", "do"}
+	for _, n := range names {
+		qs = append(qs, n, n[:min(3, len(n))], "the "+n+" skill")
+	}
+	return qs
+}
+
+// BenchmarkIndexSearch measures skillet search QUERY over a warm
+// persistent index, as the command does it: a new catalog's Search, read
+// from the index without its listing (searchIndexed). B/op is what it
+// allocates: the index's string table (16 bytes a string), 4 bytes a skill
+// of offsets and 4 of order, the search section's words and the score
+// of each skill that matches, the results; it does not depend on the
+// machine's load. BenchmarkIndexSearchListing is the same
+// command through the whole listing (List, then Listing.Search).
+func BenchmarkIndexSearch(b *testing.B) {
+	benchSearch(b, func(c *Catalog, q string) ([]SearchResult, error) {
+		res, ok := c.searchIndexed(context.Background(), q, 10)
+		if !ok {
+			return nil, fmt.Errorf("the index did not answer")
+		}
+		return res, nil
+	})
+}
+
+// BenchmarkIndexSearchListing is BenchmarkIndexSearch through the whole
+// listing read from the index (the plain path).
+func BenchmarkIndexSearchListing(b *testing.B) {
+	benchSearch(b, func(c *Catalog, q string) ([]SearchResult, error) {
+		l, err := c.List(context.Background())
+		if err != nil {
+			return nil, err
+		}
+		return l.Search(q, 10)
+	})
+}
+
+func benchSearch(b *testing.B, search func(c *Catalog, q string) ([]SearchResult, error)) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			ws := benchTree(b, n)
+			c, _, _ := indexWriter(b, ws)
+			opts := c.opts
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				c, err := New(ctx, &opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				res, err := search(c, "release notes")
+				if err != nil || len(res) == 0 {
+					b.Fatalf("no result: %v", err)
+				}
+			}
+		})
+	}
+}
+
+// FuzzIndexSearch: no index bytes make the narrowed search (readSearch)
+// panic, and what it answers is what Listing.Search of the whole decode
+// of the same bytes answers. The checksum is made right for each input,
+// as FuzzIndexNamed makes it.
+func FuzzIndexSearch(f *testing.F) {
+	ws := f.TempDir()
+	writeTree(f, ws, map[string]string{
+		".agents/skills/a/SKILL.md":      skillMD("a"),
+		".agents/skills/b/SKILL.md":      "---\nname: b\ndescription: Writes release notes.\nmetadata:\n  v: 1\n---\nB\n",
+		".agents/skills/c/SKILL.md":      "---\nname: a\ndescription: A second a.\n---\nC\n",
+		".agents/skills/hid/SKILL.md":    "---\nname: hid\ndescription: Hidden notes.\ndisable-model-invocation: true\n---\n",
+		".agents/skills/broken/SKILL.md": "---\nname: [\n---\n",
+	})
+	c, _, roots := indexWriter(f, ws)
+	file := c.indexFile()
+	data, err := os.ReadFile(file)
+	must(f, err)
+	for _, q := range []string{"a", "release", "notes b", "zz"} {
+		f.Add(data, q)
+		for _, at := range []int{indexHead + 1, len(data) / 3, len(data) / 2, len(data) - indexSumSize - 1} {
+			bad := slices.Clone(data)
+			bad[at] ^= 0x41
+			f.Add(bad, q)
+		}
+	}
+	seed := indexSeed(file)
+	enc := encodeRoots(roots)
+	f.Fuzz(func(t *testing.T, data []byte, q string) {
+		terms := queryTerms(q)
+		if len(data) < indexHead+indexSumSize || len(data) > 1<<20 || len(terms) == 0 {
+			return
+		}
+		data = slices.Clone(data)
+		end := len(data) - indexSumSize
+		crc := crc32.Update(seed, castagnoli(), data[indexHead:end])
+		crc = crc32.Update(crc, castagnoli(), data[:indexHead])
+		binary.LittleEndian.PutUint32(data[end:], crc)
+		got, ok := c.readSearch(data, seed, enc, terms, exactQuery(q), 10)
+		if !ok {
+			return
+		}
+		p := filepath.Join(t.TempDir(), filepath.Base(file))
+		must(t, os.WriteFile(p, data, 0o600))
+		st, err := readIndex(indexCache(filepath.Dir(p)), p)
+		if err != nil {
+			t.Fatalf("the narrowed search answered; the whole read of the same bytes fails: %v", err)
+		}
+		full := st.rest.finish(c)
+		if full == nil {
+			t.Fatal("the narrowed search answered; the whole decode of the same bytes gives no listing")
+		}
+		want, err := full.Search(q, 10)
+		must(t, err)
+		if diff := cmp.Diff(searchAnswers(want), searchAnswers(got)); diff != "" {
+			t.Fatalf("%q: the narrowed search differs from the whole decode's (-whole +narrowed):\n%s", q, diff)
+		}
+	})
+}
