@@ -2,7 +2,9 @@ package catalog
 
 import (
 	"context"
+	"math"
 	"runtime/debug"
+	"strings"
 )
 
 // A search read from the persistent index without decoding its listing
@@ -58,19 +60,17 @@ func (c *Catalog) readSearch(data []byte, seed uint32, roots []byte, terms []str
 	if ss == nil {
 		return nil, false
 	}
-	sd := decodeSearch(ss.sec, len(ss.order))
-	if sd == nil {
+	sc := scanSection(ss.sec, len(ss.order), terms, func(at int) { releaseMapped(data, ss.secAt+at) })
+	if sc == nil {
 		return nil, false
 	}
-	// The section's pages, all read to decode it, are given back: the
-	// postings of the query's words are read again from the page cache.
+	rs, rok := sc.rank(terms, func(d int) bool { return ss.exact[d] }, limit)
+	// The section's pages are given back; the kept skills' records are
+	// read again from the page cache.
 	releaseMapped(data, len(data))
-	hits, df, hok := sd.hits(terms)
-	if !hok {
+	if !rok {
 		return nil, false
 	}
-	rs := scoreHits(hits, df, len(ss.order), func(d int) bool { return ss.exact[d] })
-	rs = bestRanked(rs, limit)
 	// The results are decoded before the stamps are checked: the check
 	// takes the string table back for the stamps' paths.
 	kept := make(map[int]*Skill, len(rs))
@@ -82,7 +82,20 @@ func (c *Catalog) readSearch(data []byte, seed uint32, roots []byte, terms []str
 	if !mi.stampsHold(sk) {
 		return nil, false
 	}
-	return searchResults(rs, hits, terms, func(d int) *Skill { return kept[d] }), true
+	out := make([]SearchResult, len(rs))
+	for k, r := range rs {
+		var matched []string
+		for t := range terms {
+			if r.terms&(1<<t) != 0 {
+				matched = append(matched, terms[t])
+			}
+		}
+		out[k] = SearchResult{Skill: kept[r.doc], Score: r.score, Matched: matched, ExactName: r.exact}
+	}
+	if len(out) == 0 {
+		out = nil // as Listing.Search returns no match
+	}
+	return out, true
 }
 
 // searchSkim is what a search keeps of an index's listing.
@@ -91,6 +104,7 @@ type searchSkim struct {
 	order []uint32     // the listing's skills, by their place in the table
 	exact map[int]bool // the listing's skills named as the whole query
 	sec   string       // the search section, in the mapped file
+	secAt int          // where sec begins in the mapped file
 }
 
 // searchListing decodes the listing part of a mapped index as
@@ -144,6 +158,7 @@ func (sk *skim) searchListing(c *Catalog, exact string) *searchSkim {
 		return nil
 	}
 	ss.sec = d.raw()
+	ss.secAt = indexHead + d.i - len(ss.sec)
 	if d.err != nil || d.left() != 0 {
 		return nil
 	}
@@ -163,4 +178,120 @@ func (sk *skim) keptAt(c *Catalog, off uint32) *Skill {
 		return nil
 	}
 	return s
+}
+
+// sectionScan is a search section read in place (searchindex.go's
+// layout): the word counts of each skill decoded, each term's words and
+// postings read from the section when the term is scored, where
+// decodeSearch holds every word and postings (32 bytes a word: 3.2 MB at
+// 100,000 skills).
+type sectionScan struct {
+	sec   string
+	lens  [][3]uint32
+	first []int // of each term: where in sec the first word not before it begins; -1 for none
+}
+
+// scanSection decodes the word counts of a section written for n skills
+// and checks the rest as decodeSearch does (every word and its postings,
+// the words strictly in order), noting where each term's words begin;
+// nil when decodeSearch would give nil. release(at) is called after every
+// namedRelease bytes read, at is where in sec the reading is.
+func scanSection(sec string, n int, terms []string, release func(at int)) *sectionScan {
+	d := newDec(sec)
+	lens := decodeLens(d, n)
+	if lens == nil {
+		return nil
+	}
+	v := d.count()
+	if d.err != nil || v > d.left()/2 {
+		return nil
+	}
+	sc := &sectionScan{sec: sec, lens: lens, first: make([]int, len(terms))}
+	for t := range sc.first {
+		sc.first[t] = -1
+	}
+	var prev string
+	released := d.i
+	for i := range v {
+		at := d.i
+		w := d.raw()
+		d.raw()
+		if i > 0 && w <= prev {
+			return nil
+		}
+		prev = w
+		for t, term := range terms {
+			if sc.first[t] < 0 && w >= term {
+				sc.first[t] = at
+			}
+		}
+		if d.i-released >= namedRelease {
+			release(d.i)
+			released = d.i
+		}
+	}
+	if d.err != nil || d.left() != 0 {
+		return nil
+	}
+	return sc
+}
+
+// rank scores the skills against terms as Listing.Search does from the
+// decoded section (searchDec.hits, then scoreHits), bit for bit: each
+// term's postings in turn (the word equal to it, then the words it is a
+// prefix of), its idf from the number of skills it is in, and each
+// skill's score summed in term order. exact reports whether skill d is
+// named as the whole query. It returns the first limit in rankOrder (all
+// when limit <= 0), each with the terms it holds (ranked.terms); false
+// when a posting does not decode. It holds a score and a set of terms a
+// skill, not each (skill, term) pair.
+func (sc *sectionScan) rank(terms []string, exact func(d int) bool, limit int) ([]ranked, bool) {
+	n := len(sc.lens)
+	ts := newTermScorer(sc.lens)
+	score, held := make([]float64, n), make([]uint64, n)
+	nf := float64(n)
+	for t, term := range terms {
+		if sc.first[t] >= 0 && !sc.add(ts, term, sc.first[t]) {
+			return nil, false
+		}
+		docs := ts.done()
+		df := float64(len(docs))
+		idf := math.Log(1 + (nf-df+0.5)/(df+0.5))
+		for _, doc := range docs {
+			tf := ts.tf(doc)
+			score[doc] += idf * tf * (bm25K1 + 1) / (tf + bm25K1)
+			held[doc] |= 1 << t
+		}
+	}
+	top := newTopRanked(limit, n)
+	for d := range n {
+		if isExact := exact(d); held[d] != 0 || isExact {
+			if score[d] != 0 || isExact {
+				top.add(ranked{score: score[d], doc: d, exact: isExact, terms: held[d]})
+			}
+		}
+	}
+	return top.ranked(), true
+}
+
+// add adds to ts the postings of term's words, from the word at first: the
+// word equal to it, then those it is a prefix of (minPrefix bytes or
+// more), as searchDec.hits reads them; false when one does not decode.
+func (sc *sectionScan) add(ts *termScorer, term string, first int) bool {
+	d := &idec{s: sc.sec, i: first}
+	for d.left() > 0 {
+		w, p := d.raw(), d.raw()
+		factor := 1.0
+		switch {
+		case w == term:
+		case len(term) >= minPrefix && strings.HasPrefix(w, term):
+			factor = prefixFactor
+		default:
+			return true
+		}
+		if d.err != nil || !ts.add(p, factor) {
+			return false
+		}
+	}
+	return d.err == nil
 }

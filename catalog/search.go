@@ -119,6 +119,37 @@ type ranked struct {
 	doc    int
 	lo, hi int // its hits
 	exact  bool
+	terms  uint64 // the query's terms it holds (sectionScan.rank), by bit
+}
+
+// topRanked keeps what it is given in rankOrder: the first limit only,
+// when limit is at most maxSelect, else all of them (n at most).
+type topRanked struct {
+	limit int
+	rs    []ranked
+}
+
+func newTopRanked(limit, n int) *topRanked {
+	if limit > 0 && limit <= maxSelect {
+		return &topRanked{limit: limit, rs: make([]ranked, 0, limit)}
+	}
+	return &topRanked{limit: limit, rs: make([]ranked, 0, min(n, 64))}
+}
+
+func (tr *topRanked) add(r ranked) {
+	if tr.limit > 0 && tr.limit <= maxSelect {
+		tr.rs = keepFirst(tr.rs, r, tr.limit, rankOrder)
+		return
+	}
+	tr.rs = append(tr.rs, r)
+}
+
+// ranked returns what was kept, in rankOrder.
+func (tr *topRanked) ranked() []ranked {
+	if tr.limit > 0 && tr.limit <= maxSelect {
+		return tr.rs
+	}
+	return bestRanked(tr.rs, tr.limit)
 }
 
 // scoreHits scores each of n skills (by position) that has hits or is
@@ -323,16 +354,23 @@ const maxSelect = 64
 func firstRanked[T any](rs []T, k int, order func(a, b T) int) []T {
 	top := make([]T, 0, k)
 	for _, r := range rs {
-		if len(top) == k && order(r, top[k-1]) >= 0 {
-			continue
-		}
-		i, _ := slices.BinarySearchFunc(top, r, order)
-		if len(top) < k {
-			top = append(top, r)
-		}
-		copy(top[i+1:], top[i:len(top)-1])
-		top[i] = r
+		top = keepFirst(top, r, k, order)
 	}
+	return top
+}
+
+// keepFirst adds r to top, the first k so far in order, sorted, when it
+// is one of the first k.
+func keepFirst[T any](top []T, r T, k int, order func(a, b T) int) []T {
+	if len(top) == k && order(r, top[k-1]) >= 0 {
+		return top
+	}
+	i, _ := slices.BinarySearchFunc(top, r, order)
+	if len(top) < k {
+		top = append(top, r)
+	}
+	copy(top[i+1:], top[i:len(top)-1])
+	top[i] = r
 	return top
 }
 

@@ -77,23 +77,11 @@ func (si *searchIndex) usable(l *Listing) *searchDec {
 // decodeSearch decodes a section written for n skills, or returns nil.
 func decodeSearch(data string, n int) *searchDec {
 	d := newDec(data)
-	if d.uint() != uint64(n) || n > d.left()/3 {
+	lens := decodeLens(d, n)
+	if lens == nil {
 		return nil
 	}
-	sd := &searchDec{lens: make([][3]uint32, n)}
-	for i := range sd.lens {
-		for f := range 3 {
-			v := d.uint()
-			if v > math.MaxUint32 {
-				// A field's word count is at most its length in bytes,
-				// and a skill file is far smaller than 4 GiB. (The
-				// section itself may be much shorter than a field: it
-				// holds each word once, so "a a a ..." is one word.)
-				return nil
-			}
-			sd.lens[i][f] = uint32(v)
-		}
-	}
+	sd := &searchDec{lens: lens}
 	v := d.count()
 	if d.err != nil || v > d.left()/2 {
 		return nil
@@ -113,6 +101,32 @@ func decodeSearch(data string, n int) *searchDec {
 	return sd
 }
 
+// decodeLens decodes the start of a section written for n skills: the
+// word counts of each skill's fields; nil when it does not decode.
+func decodeLens(d *idec, n int) [][3]uint32 {
+	if d.uint() != uint64(n) || n > d.left()/3 {
+		return nil
+	}
+	lens := make([][3]uint32, n)
+	for i := range lens {
+		for f := range 3 {
+			v := d.uint()
+			if v > math.MaxUint32 {
+				// A field's word count is at most its length in bytes,
+				// and a skill file is far smaller than 4 GiB. (The
+				// section itself may be much shorter than a field: it
+				// holds each word once, so "a a a ..." is one word.)
+				return nil
+			}
+			lens[i][f] = uint32(v)
+		}
+	}
+	if d.err != nil {
+		return nil
+	}
+	return lens
+}
+
 // raw reads a length and that many bytes, outside the string table.
 func (d *idec) raw() string {
 	n := d.count()
@@ -130,79 +144,107 @@ func (d *idec) raw() string {
 // count of each field. It computes exactly what tokenHits computes from the
 // skills' text. ok is false when a posting does not decode.
 func (sd *searchDec) hits(terms []string) (hits []hit, df []float64, ok bool) {
-	n := len(sd.lens)
-	var total [3]float64
-	for i := range sd.lens {
-		for f := range 3 {
-			total[f] += float64(sd.lens[i][f])
-		}
-	}
-	var avg [3]float64
-	for f := range 3 {
-		if n > 0 {
-			avg[f] = total[f] / float64(n)
-		}
-	}
-	weights := [3]float64{weightName, weightWhenToUse, weightDesc}
+	ts := newTermScorer(sd.lens)
 	df = make([]float64, len(terms))
-	acc := make([][3]float64, n)
-	var touched []int
-	add := func(p string, factor float64) bool {
-		d := newDec(p)
-		doc := -1
-		for d.left() > 0 {
-			doc += int(d.uint())
-			c0, c1, c2 := d.counts()
-			if d.err != nil || doc < 0 || doc >= n {
-				return false
-			}
-			a := &acc[doc]
-			if a[0] == 0 && a[1] == 0 && a[2] == 0 {
-				touched = append(touched, doc)
-			}
-			a[0] += factor * float64(c0)
-			a[1] += factor * float64(c1)
-			a[2] += factor * float64(c2)
-		}
-		return true
-	}
 	for t, term := range terms {
-		touched = touched[:0]
 		i, found := slices.BinarySearch(sd.words, term)
 		if found {
-			if !add(sd.postings[i], 1) {
+			if !ts.add(sd.postings[i], 1) {
 				return nil, nil, false
 			}
 			i++
 		}
 		if len(term) >= minPrefix {
 			for ; i < len(sd.words) && strings.HasPrefix(sd.words[i], term); i++ {
-				if !add(sd.postings[i], prefixFactor) {
+				if !ts.add(sd.postings[i], prefixFactor) {
 					return nil, nil, false
 				}
 			}
 		}
-		slices.Sort(touched)
-		for _, doc := range touched {
-			var sum float64
-			for f := range 3 {
-				c := acc[doc][f]
-				if c == 0 {
-					continue
-				}
-				norm := 1 - bm25B
-				if avg[f] > 0 {
-					norm += bm25B * float64(sd.lens[doc][f]) / avg[f]
-				}
-				sum += weights[f] * c / norm
-			}
-			acc[doc] = [3]float64{}
-			hits = append(hits, hit{doc, t, sum})
+		for _, doc := range ts.done() {
+			hits = append(hits, hit{doc, t, ts.tf(doc)})
 			df[t]++
 		}
 	}
 	slices.SortStableFunc(hits, func(a, b hit) int { return a.doc - b.doc })
 	return hits, df, true
+}
+
+// termScorer sums one query term's counts in each skill over the words
+// it matches (add), then gives each skill's weighted, length-normalised
+// term frequency (tf): what tokenHits computes from the skills' text.
+type termScorer struct {
+	lens    [][3]uint32 // the word counts of each skill's fields
+	avg     [3]float64  // the fields' average word counts
+	acc     [][3]float64
+	touched []int // the skills the term is in so far
+}
+
+func newTermScorer(lens [][3]uint32) *termScorer {
+	ts := &termScorer{lens: lens, acc: make([][3]float64, len(lens))}
+	var total [3]float64
+	for i := range lens {
+		for f := range 3 {
+			total[f] += float64(lens[i][f])
+		}
+	}
+	for f := range 3 {
+		if len(lens) > 0 {
+			ts.avg[f] = total[f] / float64(len(lens))
+		}
+	}
+	return ts
+}
+
+// add adds the counts of the postings p, times factor, to the skills
+// they name; false when p does not decode.
+func (ts *termScorer) add(p string, factor float64) bool {
+	d := idec{s: p}
+	doc := -1
+	for d.left() > 0 {
+		doc += int(d.uint())
+		c0, c1, c2 := d.counts()
+		if d.err != nil || doc < 0 || doc >= len(ts.acc) {
+			return false
+		}
+		a := &ts.acc[doc]
+		if a[0] == 0 && a[1] == 0 && a[2] == 0 {
+			ts.touched = append(ts.touched, doc)
+		}
+		a[0] += factor * float64(c0)
+		a[1] += factor * float64(c1)
+		a[2] += factor * float64(c2)
+	}
+	return true
+}
+
+// done returns the skills the term is in, in order, and starts the next
+// term: tf must be taken of each before add is called again.
+func (ts *termScorer) done() []int {
+	slices.Sort(ts.touched)
+	out := ts.touched
+	ts.touched = ts.touched[:0]
+	return out
+}
+
+// tf returns the term's weighted, length-normalised frequency in skill
+// doc and clears its counts.
+func (ts *termScorer) tf(doc int) float64 {
+	weights := [3]float64{weightName, weightWhenToUse, weightDesc}
+	var sum float64
+	for f := range 3 {
+		c := ts.acc[doc][f]
+		if c == 0 {
+			continue
+		}
+		norm := 1 - bm25B
+		if ts.avg[f] > 0 {
+			norm += bm25B * float64(ts.lens[doc][f]) / ts.avg[f]
+		}
+		sum += weights[f] * c / norm
+	}
+	ts.acc[doc] = [3]float64{}
+	return sum
 }
 
 // appendCounts appends a word's counts in a skill's three fields: as one
