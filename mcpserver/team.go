@@ -183,9 +183,10 @@ func (m *metrics) observe(method string, d time.Duration, err error) {
 }
 
 // teamRoutes adds /readyz and /metrics to mux (/healthz is there already)
-// and returns the handler with the token check around everything but the
-// probes. Without a token nothing is checked.
-func (s *Server) teamRoutes(mux *http.ServeMux, tokens *tokenSet) http.Handler {
+// and returns routes (mux, or a handler that routes as mux does) with the
+// token check around everything but the probes. Without a token nothing
+// is checked.
+func (s *Server) teamRoutes(mux *http.ServeMux, routes http.Handler, tokens *tokenSet) http.Handler {
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		if s.snap.Load() == nil || s.stopping.Load() {
@@ -197,9 +198,9 @@ func (s *Server) teamRoutes(mux *http.ServeMux, tokens *tokenSet) http.Handler {
 	})
 	mux.Handle("GET /metrics", &s.metrics.reg)
 	if tokens == nil {
-		return mux
+		return routes
 	}
-	protected := requireToken(mux, tokens)
+	protected := requireToken(routes, tokens)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The probes of a load balancer or kubelet carry no token and
 		// learn nothing but "ok" or "ready".

@@ -170,14 +170,40 @@ func (s *Server) handler(o *HTTPOptions) http.Handler {
 	// Requests of a stateless server are marked by the guard (request),
 	// so that initialize promises no notification it cannot deliver.
 	mcpHandler := parseErrors(h, cmp.Or(o.MaxRequestBytes, int64(mcpline.DefaultMaxLineBytes)), fast)
+	cop := http.NewCrossOriginProtection()
 	mux := http.NewServeMux()
-	mux.Handle(Path, http.NewCrossOriginProtection().Handler(mcpHandler))
+	mux.Handle(Path, cop.Handler(mcpHandler))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))
 	})
 	tokens := newTokenSet(o)
-	return s.guard(foldLocalhost(checkHostOrigin(s.teamRoutes(mux, tokens))), o, tokens, &s.bodyBytes)
+	routes := mcpFirst(mux, mcpHandler, cop.Handler(mcpHandler))
+	return s.guard(foldLocalhost(checkHostOrigin(s.teamRoutes(mux, routes, tokens))), o, tokens, &s.bodyBytes)
+}
+
+// mcpFirst routes a request for exactly [Path] as mux routes it, without
+// mux's pattern matching: to mcp, the MCP handler, through checked (mcp
+// behind the standard library's cross-origin protection) when the request
+// carries a Sec-Fetch-Site or an Origin header, and straight to mcp when
+// it carries neither, for which that protection lets every request
+// through (net/http's CrossOriginProtection.Check). Anything else (another
+// path, one mux would clean or redirect, an escaped path, CONNECT, the
+// request URI "*") goes to mux, where Path is registered too.
+// TestMCPFirstIsTheMux holds the two routes to the same answers.
+func mcpFirst(mux *http.ServeMux, mcp, checked http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != Path || r.URL.RawPath != "" || r.Method == http.MethodConnect || r.RequestURI == "*" {
+			mux.ServeHTTP(w, r)
+			return
+		}
+		r.Pattern = Path // as mux sets it
+		if header(r.Header, "Sec-Fetch-Site") != "" || header(r.Header, "Origin") != "" {
+			checked.ServeHTTP(w, r)
+			return
+		}
+		mcp.ServeHTTP(w, r)
+	})
 }
 
 // checkHostOrigin refuses (403), on every path (/mcp, /metrics, /healthz,
@@ -192,8 +218,7 @@ func (s *Server) handler(o *HTTPOptions) http.Handler {
 // neither header and pass.
 func checkHostOrigin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && la != nil &&
-			isLoopbackAddr(la.String()) && !isLoopbackAddr(r.Host) {
+		if localLoopback(r) && !isLoopbackAddr(r.Host) {
 			http.Error(w, fmt.Sprintf("Forbidden: invalid Host header %q", clipURI(r.Host)), http.StatusForbidden)
 			return
 		}
