@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/skillet-go/skillet/catalog"
@@ -83,4 +84,44 @@ func BenchmarkCompat(b *testing.B) {
 func dirExists(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.IsDir()
+}
+
+// BenchmarkWalkBundle walks every skill folder of a generated tree of
+// 1,000 skills (internal/benchtree, seed 1) as the checks of one skill
+// file do (walkBundle with a folder view), and reports the allocations
+// and bytes of a walk (allocs/op and B/op divided by the folders:
+// allocs/skill, B/skill).
+//
+//	go test ./lint -run '^$' -bench WalkBundle
+func BenchmarkWalkBundle(b *testing.B) {
+	dir := b.TempDir()
+	if _, err := tree.Generate(dir, &tree.Options{N: 1000, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	ents, err := os.ReadDir(filepath.Join(dir, "skills"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var subs []*subject
+	for _, e := range ents {
+		if e.IsDir() {
+			base := filepath.Join(dir, "skills", e.Name())
+			subs = append(subs, &subject{location: filepath.Join(base, "SKILL.md"), baseDir: base, name: e.Name()})
+		}
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	b.ResetTimer()
+	for b.Loop() {
+		for _, s := range subs {
+			var view folderView
+			walkBundle(s, &view)
+		}
+	}
+	b.StopTimer()
+	runtime.ReadMemStats(&after)
+	n := float64(b.N) * float64(len(subs))
+	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/n, "allocs/skill")
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/n, "B/skill")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n, "ns/skill")
 }

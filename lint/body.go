@@ -12,6 +12,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -56,13 +57,24 @@ type bodyScratch struct {
 	// How many of refs and diags the last body used: put clears those
 	// (the rest is clear already), not the whole capacity.
 	nrefs, ndiags int
+	// The verdicts of the last body's targets (refCheck.vs) and their
+	// index by target (refCheck.seen), cleared by put.
+	verdicts []refVerdict
+	seen     map[refKey]int
 }
 
 var bodyScratches = sync.Pool{New: func() any { return new(bodyScratch) }}
 
 func (sc *bodyScratch) put() {
-	if cap(sc.refs) > 1<<12 || cap(sc.diags) > 1<<12 || sc.ctxs.n > 1<<12 {
+	if cap(sc.refs) > 1<<12 || cap(sc.diags) > 1<<12 || sc.ctxs.n > 1<<12 || cap(sc.verdicts) > 1<<12 {
 		return // a rare large body: let its memory go
+	}
+	clear(sc.verdicts)
+	sc.verdicts = sc.verdicts[:0]
+	if len(sc.seen) > 256 {
+		sc.seen = nil // clear would go over all its room for each body to come
+	} else {
+		clear(sc.seen)
 	}
 	clear(sc.refs[:sc.nrefs])
 	clear(sc.diags[:sc.ndiags])
@@ -94,12 +106,13 @@ func checkBodyTo(sc *bodyScratch, s *subject, view *folderView, wantRefs bool) [
 	if len(refs) == 0 {
 		return diags
 	}
-	rc := refCheck{s: s, view: view, seen: make(map[refKey]*refVerdict)}
+	if sc.seen == nil {
+		sc.seen = make(map[refKey]int)
+	}
+	rc := refCheck{s: s, view: view, seen: sc.seen, vs: sc.verdicts[:0]}
+	defer func() { sc.verdicts = rc.vs }() // put clears them
 	if view != nil {
 		rc.top = view.top
-	}
-	if rc.top != nil {
-		rc.dirs = map[string][]string{".": rc.top}
 	}
 	// Only when the folder could not be opened are no references
 	// reported, as before.
@@ -136,14 +149,16 @@ func checkBodyTo(sc *bodyScratch, s *subject, view *folderView, wantRefs bool) [
 // name there matches, even in letter case, is missing without a look
 // (absentAt). A body often names one file many times: what the file
 // system says about a target, and the message for it, are found once per
-// skill (seen).
+// skill (seen: the index of its verdict in vs; both are memory a body
+// check reuses from the last, bodyScratch).
 type refCheck struct {
 	s    *subject
 	view *folderView
 	top  []string
 	root *os.Root
 	dirs map[string][]string // caseVariant's folder listings, read once per skill
-	seen map[refKey]*refVerdict
+	seen map[refKey]int
+	vs   []refVerdict
 }
 
 type refKey struct {
@@ -178,13 +193,14 @@ func (rc *refCheck) close() {
 }
 
 // verdict returns what the folder says about ref's target; false when the
-// folder is needed and cannot be opened.
+// folder is needed and cannot be opened. The verdict is an element of
+// rc.vs: valid until the next call.
 func (rc *refCheck) verdict(ref *foundRef) (*refVerdict, bool) {
 	k := refKey{ref.Target, ref.Code}
-	if v := rc.seen[k]; v != nil {
-		return v, true
+	if i, ok := rc.seen[k]; ok {
+		return &rc.vs[i], true
 	}
-	v := &refVerdict{}
+	var v refVerdict
 	if placeholderPath(ref.Target) {
 		v.ok = true // plainly an example, not a file of this skill
 	} else if clean := path.Clean(strings.ReplaceAll(ref.Target, `\`, "/")); ref.Code && path.Ext(clean) == "" && !strings.HasPrefix(clean, "../") && clean != ".." {
@@ -205,8 +221,9 @@ func (rc *refCheck) verdict(ref *foundRef) (*refVerdict, bool) {
 		v.problem, v.missing = checkReference(rc.root, rc.s.baseDir, ref.Target, ref.Code)
 		v.ok = v.problem == ""
 	}
-	rc.seen[k] = v
-	return v, true
+	rc.seen[k] = len(rc.vs)
+	rc.vs = append(rc.vs, v)
+	return &rc.vs[len(rc.vs)-1], true
 }
 
 // message is the finding's message for a broken reference, made once per
@@ -217,6 +234,9 @@ func (rc *refCheck) message(v *refVerdict, ref *foundRef) string {
 	}
 	problem := v.problem
 	if v.missing && !v.absent {
+		if rc.dirs == nil && rc.top != nil {
+			rc.dirs = map[string][]string{".": rc.top} // the walk's names of the top level
+		}
 		if other := caseVariant(rc.root, path.Clean(strings.ReplaceAll(ref.Target, `\`, "/")), &rc.dirs); other != "" {
 			problem = fmt.Sprintf("does not exist in the skill folder (%s does: letter case matters)", other)
 		}
@@ -225,7 +245,13 @@ func (rc *refCheck) message(v *refVerdict, ref *foundRef) string {
 	if ref.Code {
 		kind = "names"
 	}
-	v.message = fmt.Sprintf("the body %s %q, which %s", kind, ref.Target, problem)
+	// fmt.Sprintf("the body %s %q, which %s", kind, ref.Target, problem)
+	// in one allocation (strconv.AppendQuote is %q of a string); the
+	// bytes are not written after.
+	b := make([]byte, 0, len("the body  , which ")+len(kind)+len(ref.Target)+2+len(problem)+8)
+	b = append(append(append(b, "the body "...), kind...), ' ')
+	b = append(append(strconv.AppendQuote(b, ref.Target), ", which "...), problem...)
+	v.message = unsafe.String(unsafe.SliceData(b), len(b))
 	return v.message
 }
 

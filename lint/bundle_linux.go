@@ -23,46 +23,82 @@ import (
 // that is neither a folder nor a symlink costs nothing more. Folders are
 // opened below their parent with O_NOFOLLOW: a skill folder that is a
 // symlink is not walked (filepath.WalkDir does not follow it either).
+//
+// A walk allocates little (BenchmarkWalkBundle): the folder reader, the
+// stack of entries and the buffer of a folder's name for openat are
+// reused from walk to walk (bundleScratch), the names are cut from one
+// growing arena of the walk's own (the view keeps some of them), and a
+// path is joined only for a symlink.
 func walkBundle(s *subject, view *folderView) []skill.Diagnostic {
-	fd, err := openDirAt(fsx.AtFDCWD, s.baseDir)
+	sc := bundleScratches.Get().(*bundleScratch)
+	defer sc.put()
+	fd, err := sc.openDirAt(fsx.AtFDCWD, s.baseDir)
 	if err != nil {
 		return nil
 	}
-	w := &bundleWalk{links: bundleLinks{s: s}, seen: 1, dirents: direntReaders.Get().(*fsx.Dirents), view: view}
-	defer direntReaders.Put(w.dirents)
-	w.dir(fd, s.baseDir, "")
+	w := &bundleWalk{links: bundleLinks{s: s}, seen: 1, sc: sc, view: view}
+	w.dir(fd, "")
 	return w.links.result()
 }
 
 type bundleWalk struct {
-	links   bundleLinks
-	seen    int
-	dirents *fsx.Dirents // internal/fsx's folder reader, reused
-	view    *folderView  // what the walk saw, for the body check
+	links bundleLinks
+	seen  int
+	sc    *bundleScratch
+	view  *folderView // what the walk saw, for the body check
+	// arena holds the names and relative paths the walk cut, each
+	// appended once and never written over (a new arena is made when
+	// one is full), so that the view can keep them.
+	arena []byte
 }
 
-// direntReaders are the folder readers of walks under way and done.
-var direntReaders = sync.Pool{New: func() any { return new(fsx.Dirents) }}
+// bundleScratch is the memory a walk reuses from the last: internal/fsx's
+// folder reader, the stack of the entries of the folders under way, and
+// the NUL-terminated name openDirAt passes to openat.
+type bundleScratch struct {
+	dirents fsx.Dirents
+	ents    []bundleEntry
+	name    []byte
+}
+
+var bundleScratches = sync.Pool{New: func() any { return new(bundleScratch) }}
+
+func (sc *bundleScratch) put() {
+	if cap(sc.ents) > 1<<12 {
+		sc.ents = nil // a rare large folder: let its memory go
+	}
+	clear(sc.ents[:cap(sc.ents)]) // the names are the walk's arena's
+	sc.ents = sc.ents[:0]
+	bundleScratches.Put(sc)
+}
 
 type bundleEntry struct {
 	name string
 	typ  fs.FileMode
 }
 
-// dir walks the open folder fd (path, rel below the skill folder; "" for
-// the folder itself) and closes it; false means the walk stops.
-func (w *bundleWalk) dir(fd int, path, rel string) bool {
-	ents, ok := readEntries(fd, w.dirents)
+// dir walks the open folder fd (rel below the skill folder; "" for the
+// folder itself) and closes it; false means the walk stops.
+func (w *bundleWalk) dir(fd int, rel string) bool {
+	from, ok := w.readEntries(fd)
 	if !ok {
 		syscall.Close(fd)
 		return true // as WalkDir: a folder that cannot be read is passed over
 	}
+	// The folder's entries stay at w.sc.ents[from:] while its subfolders'
+	// go on the stack after them (which may move the stack: ents is read
+	// from the copy it was cut from, not written after the sort).
+	ents := w.sc.ents[from:]
+	defer func() { w.sc.ents = w.sc.ents[:from] }()
 	if rel == "" && w.view != nil {
 		names := make([]string, len(ents))
 		for i, e := range ents {
 			names[i] = e.name
 		}
 		w.view.top = names
+		if w.view.seen == nil {
+			w.view.seen = make([]seenEntry, 0, min(maxSeen, 16))
+		}
 	}
 	slices.SortFunc(ents, func(a, b bundleEntry) int { return strings.Compare(a.name, b.name) })
 	defer syscall.Close(fd)
@@ -72,13 +108,12 @@ func (w *bundleWalk) dir(fd int, path, rel string) bool {
 		}
 		erel := e.name
 		if rel != "" {
-			erel = rel + string(filepath.Separator) + e.name
+			erel = w.join(rel, e.name)
 		}
 		switch {
 		case e.typ == fsx.ModeUnknown:
 			var st syscall.Stat_t
-			name := append([]byte(e.name), 0)
-			if fsx.Fstatat(fd, &name[0], &st, fsx.AtSymlinkNoFollow) != 0 {
+			if fsx.Fstatat(fd, w.sc.cName(e.name), &st, fsx.AtSymlinkNoFollow) != 0 {
 				w.seen-- // os.ReadDir leaves out an entry that vanished
 				continue
 			}
@@ -92,15 +127,18 @@ func (w *bundleWalk) dir(fd int, path, rel string) bool {
 			if fsx.SkipDir(e.name) || depth(erel) >= maxBundleDepth {
 				continue
 			}
-			sub, err := openDirAt(fd, e.name)
+			sub, err := w.sc.openDirAt(fd, e.name)
 			if err != nil {
 				continue
 			}
-			if !w.dir(sub, filepath.Join(path, e.name), erel) {
+			if !w.dir(sub, erel) {
 				return false
 			}
 		case e.typ == fs.ModeSymlink:
-			if !w.links.link(filepath.Join(path, e.name), erel) {
+			// The entry's path: the folder's names are plain (no "."
+			// or ".."), so it is the skill folder joined with erel, as
+			// filepath.WalkDir's path is.
+			if !w.links.link(filepath.Join(w.links.s.baseDir, erel), erel) {
 				return false
 			}
 		}
@@ -108,44 +146,71 @@ func (w *bundleWalk) dir(fd int, path, rel string) bool {
 	return true
 }
 
-func openDirAt(dirfd int, name string) (int, error) {
-	p, err := syscall.BytePtrFromString(name)
-	if err != nil {
-		return -1, err
+// join is rel + the separator + name, cut from the arena.
+func (w *bundleWalk) join(rel, name string) string {
+	n := len(rel) + 1 + len(name)
+	w.reserve(n)
+	at := len(w.arena)
+	w.arena = append(append(append(w.arena, rel...), filepath.Separator), name...)
+	return unsafe.String(&w.arena[at], n)
+}
+
+// reserve makes room for n more bytes in the arena, in a new one when it
+// is full (the old one stays with the strings cut from it).
+func (w *bundleWalk) reserve(n int) {
+	if cap(w.arena)-len(w.arena) < n {
+		w.arena = make([]byte, 0, max(2*n, 128))
 	}
-	fd, e := fsx.OpenDirAt(dirfd, p, syscall.O_NOFOLLOW)
+}
+
+// cName is name with a NUL after it, in sc's buffer (valid until the
+// next call).
+func (sc *bundleScratch) cName(name string) *byte {
+	sc.name = append(append(sc.name[:0], name...), 0)
+	return &sc.name[0]
+}
+
+// openDirAt opens the folder name below dirfd, not following a symlink.
+func (sc *bundleScratch) openDirAt(dirfd int, name string) (int, error) {
+	if strings.IndexByte(name, 0) >= 0 {
+		return -1, syscall.EINVAL // as syscall.BytePtrFromString
+	}
+	fd, e := fsx.OpenDirAt(dirfd, sc.cName(name), syscall.O_NOFOLLOW)
 	if e != 0 {
 		return -1, e
 	}
 	return fd, nil
 }
 
-// readEntries reads the entries of the open folder fd with d, in the
-// order the file system gives them; the names are copied into one
-// allocation. false means it could not be read.
-func readEntries(fd int, d *fsx.Dirents) ([]bundleEntry, bool) {
+// readEntries reads the entries of the open folder fd with w's folder
+// reader, in the order the file system gives them, onto the stack
+// w.sc.ents, from from on; the names are copied into the arena. false
+// means it could not be read.
+func (w *bundleWalk) readEntries(fd int) (from int, ok bool) {
+	d := &w.sc.dirents
+	from = len(w.sc.ents)
 	if !d.Read(fd, 8<<10) {
-		return nil, false
+		return from, false
 	}
 	if d.Len() == 0 {
-		return nil, true
+		return from, true
 	}
 	n := 0
 	for i := range d.Len() {
 		n += len(d.Name(i))
 	}
-	names := make([]byte, 0, n)
+	w.reserve(n)
+	at := len(w.arena)
 	for i := range d.Len() {
-		names = append(names, d.Name(i)...)
+		w.arena = append(w.arena, d.Name(i)...)
 	}
-	all := unsafe.String(&names[0], len(names)) // names is not written after this
-	ents := make([]bundleEntry, d.Len())
-	at := 0
-	for i := range ents {
-		k := len(d.Name(i))
-		ents[i] = bundleEntry{name: all[at : at+k], typ: d.Type(i)}
-		at += k
+	all := unsafe.String(&w.arena[at], n) // not written after this
+	k := 0
+	for i := range d.Len() {
+		m := len(d.Name(i))
+		w.sc.ents = append(w.sc.ents, bundleEntry{name: all[k : k+m], typ: d.Type(i)})
+		k += m
 	}
 	d.Release(1024)
-	return ents, true
+	return from, true
 }

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/diagcode"
@@ -164,9 +165,10 @@ func readHead(path string, n int) []byte {
 // maxHeadRead bounds what unparsedFrontmatter reads of a file.
 const maxHeadRead = 4 << 20
 
-// same reports whether s and o are the same file's subject (bodies aside).
-func (s *subject) same(o *subject) bool {
-	return s.location == o.location && s.baseDir == o.baseDir && s.name == o.name && s.flat == o.flat && s.parsed == o.parsed
+// isOf reports whether s is the subject of sk (about(sk), bodies aside),
+// without making that subject.
+func (s *subject) isOf(sk *catalog.Skill) bool {
+	return s.location == sk.Location && s.baseDir == sk.BaseDir && s.name == sk.Name && s.flat == sk.Flat && s.parsed == sk.Parsed()
 }
 
 // about is the subject of s (nil for nil).
@@ -190,17 +192,18 @@ func about(s *catalog.Skill) *subject {
 // check then reads the folder itself when a reference needs it.
 // TestRunChecks holds it to the checks run one by one.
 func runFindings(s *subject, sel *selection) *findings {
-	p := &pass{s: s, sel: sel}
-	var each [4]findings // one per check, in checks' order
-	per := each[:0]
-	if len(checks) > len(each) {
+	sc := runScratches.Get().(*runScratch)
+	defer sc.put()
+	sc.p = pass{s: s, sel: sel}
+	per := sc.each[:0]
+	if len(checks) > len(sc.each) {
 		per = make([]findings, 0, len(checks))
 	}
 	per = per[:len(checks)]
 	for _, i := range checkOrder {
 		per[i] = findings{path: s.location, skill: s.name}
 		if checks[i].runs(sel) {
-			checks[i].run(p, &per[i])
+			checks[i].run(&sc.p, &per[i])
 		}
 	}
 	f := &findings{path: s.location, skill: s.name}
@@ -208,6 +211,21 @@ func runFindings(s *subject, sel *selection) *findings {
 		f.merge(&per[i])
 	}
 	return f
+}
+
+// runScratch is the memory of one runFindings, reused from file to file:
+// the pass and each check's findings, whose slices f takes over (merge)
+// and which nothing reads after it returns.
+type runScratch struct {
+	p    pass
+	each [4]findings // one per check, in checks' order
+}
+
+var runScratches = sync.Pool{New: func() any { return new(runScratch) }}
+
+func (sc *runScratch) put() {
+	*sc = runScratch{}
+	runScratches.Put(sc)
 }
 
 // findings are the findings of lint's checks of one skill file, kept small

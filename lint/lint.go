@@ -910,7 +910,7 @@ func (ec *earlyChecks) result(s *catalog.Skill) *earlyResult {
 		return nil
 	}
 	r := ec.res[s.Parsed()]
-	if r == nil || earlyMismatch || !r.same(about(s)) {
+	if r == nil || earlyMismatch || !r.isOf(s) {
 		return nil
 	}
 	return r
