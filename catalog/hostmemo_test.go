@@ -2,6 +2,9 @@ package catalog
 
 import (
 	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"slices"
@@ -9,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/skillet-go/skillet/internal/profile"
+	"github.com/skillet-go/skillet/internal/testcorpus"
+	"github.com/skillet-go/skillet/skill"
 )
 
 // TestYAMLMemoIsHostParse: the verdicts on one file's bytes that share its
@@ -141,5 +146,49 @@ func BenchmarkHostParseAll(b *testing.B) {
 		for _, p := range all {
 			hostParseMemo(p, data, "/x/fm/SKILL.md", "fm", false, memo)
 		}
+	}
+}
+
+// TestYAMLMemoParseKeepsText: yamlMemo.parse gives skill.Parse the text's
+// own bytes, not a copy, so skill.Parse must read them only: each text
+// (hand-made ones that the parser repairs, normalises or refuses, and the
+// corpus's files when it is there) is the same after the parse, and the
+// parse is that of a copy.
+func TestYAMLMemoParseKeepsText(t *testing.T) {
+	texts := []string{
+		"---\nname: a\ndescription: d\n---\n\nBody.\n",
+		"---\r\nname: a\r\ndescription: d\r\n---\r\nBody.\r\n",
+		"---\rname: a\rdescription: d\r---\rBody.\r",
+		"---\nname: a\ndescription: d: e\nmetadata:\n  k: [1, 2]\n---\n",
+		"---\nname: A_b\ndescription: " + strings.Repeat("long ", 300) + "\n---\n",
+		"---\nname: a\ndescription: d\nmeta:\n\tk: v\n---\n# Head\n",
+		"\ufeff---\nname: a\ndescription: d\n---\n",
+		"---\nname: [a\ndescription: d: e\n---\n",
+		"---\nname: \xff\ndescription: d\n---\n",
+	}
+	if dir := testcorpus.Find(); dir != "" {
+		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() && strings.EqualFold(d.Name(), "SKILL.md") {
+				if b, err := os.ReadFile(p); err == nil {
+					texts = append(texts, string(b))
+				}
+			}
+			return nil
+		})
+	}
+	for i, text := range texts {
+		src := strings.Clone(text) // on the heap, where a write would go unnoticed
+		memo := &yamlMemo{}
+		s, diags := memo.parse(src, "/x/fm/SKILL.md", false)
+		if src != text {
+			t.Fatalf("text %d: skill.Parse wrote into the text it was given", i)
+		}
+		ws, wdiags := skill.Parse([]byte(text), &skill.Options{Path: "/x/fm/SKILL.md", KeepRejected: true, SkipBody: true, MaxDescriptionChars: -1})
+		if !reflect.DeepEqual(s, ws) || !reflect.DeepEqual(diags, wdiags) {
+			t.Fatalf("text %d: the memo's parse differs from the parse of a copy", i)
+		}
+	}
+	if len(texts) < 100 {
+		t.Logf("%d texts (the corpus is not here)", len(texts))
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/profile"
@@ -330,7 +331,11 @@ func (m *yamlMemo) parse(src, path string, flat bool) (*skill.Skill, []skill.Dia
 			}
 		}
 	}
-	s, diags := skill.Parse([]byte(src), &skill.Options{Path: path, Flat: flat, KeepRejected: true, SkipBody: true, MaxDescriptionChars: -1})
+	// skill.Parse reads its bytes and keeps nothing of them (the
+	// listing's readers reuse theirs): it is given src's own bytes, not
+	// a copy of the whole file, which was 8% of lint --compat's
+	// allocated bytes (pprof -sample_index=alloc_space).
+	s, diags := skill.Parse(unsafe.Slice(unsafe.StringData(src), len(src)), &skill.Options{Path: path, Flat: flat, KeepRejected: true, SkipBody: true, MaxDescriptionChars: -1})
 	if m != nil {
 		m.parses = append(m.parses, yamlParse{src: src, path: path, flat: flat, s: s, diags: diags})
 	}
