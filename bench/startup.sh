@@ -14,8 +14,10 @@
 #              skillet's skill and catalog packages and lists the tree as
 #              list --json -w DIR --no-user does (its names, as JSON): what a
 #              second, list-only binary would cost at start
-#   skillet    skillet list --json on the empty tree, as go build builds it
-#   nocgo      the same skillet built with CGO_ENABLED=0
+#   skillet    skillet version, then skillet list --json on the empty tree,
+#              as go build builds it
+#   nocgo      the same two with skillet built with CGO_ENABLED=0 (as the
+#              Dockerfile and the README's install build it)
 #
 #   RUNS=41 bench/startup.sh    runs per command (default 41)
 #
@@ -102,6 +104,7 @@ echo "# $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), $(go env 
 ls -l "$out/hello-bin" "$out/deps-bin" "$out/listonly" "$out/skillet" | awk '{print "# " $5 " bytes " $NF}'
 "$out/abrun" -runs "$runs" -label startup -- "$out/floor" "$t" ::: "$out/hello-bin" ::: \
   "$out/deps-bin" ::: "$out/deps-nocgo" ::: "$out/listonly" -w "$t" --no-user -q ::: \
+  "$out/skillet" version ::: "$out/skillet-nocgo" version ::: \
   "$out/skillet" list --json -w "$t" --no-user -q ::: "$out/skillet-nocgo" list --json -w "$t" --no-user -q
 
 echo "# package initialisation by module, ms per start (GODEBUG=inittrace=1, mean of 20 runs):"
