@@ -235,8 +235,14 @@ func renderSkills(skills []*catalog.Skill, opts *BlockOptions) (*Block, error) {
 // since the tool can still load and search them (docs/discovery.md#limits). The error comes
 // only from a caller's Template.
 func RenderListing(l *catalog.Listing, opts *BlockOptions) (*Block, error) {
+	return renderListing(l, nil, opts)
+}
+
+// renderListing is RenderListing of a listing whose skills neither hidden
+// nor Listed are left out, given by name in notListed instead (in order,
+// before those of l's).
+func renderListing(l *catalog.Listing, notListed []string, opts *BlockOptions) (*Block, error) {
 	var shown, hidden []*catalog.Skill
-	var notListed []string
 	for _, s := range l.Skills {
 		switch {
 		case s.Hidden():

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/agentx"
 )
 
 // Layer is one part of a system prompt. Render returns its text, or "" to
@@ -250,6 +251,9 @@ func (s *Wiring) Session() *Session { return s.tool.session }
 func (s *Wiring) Block(ctx context.Context) (*Block, error) {
 	if s.own != nil {
 		return renderSkills(s.own, &s.block)
+	}
+	if b := agentx.BlockListingFrom(ctx); b != nil {
+		return renderListing(b.Listing, b.NotListed, &s.block)
 	}
 	l, err := s.c.List(ctx)
 	if err != nil {

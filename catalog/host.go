@@ -970,6 +970,9 @@ func init() {
 		ListNamed: func(ctx context.Context, c *Catalog, name string, keep func(*skill.Diagnostic) bool) *Listing {
 			return c.listNamed(ctx, name, keep)
 		},
+		ListBrief: func(ctx context.Context, c *Catalog, keep func(*skill.Diagnostic) bool) (*Listing, []string) {
+			return c.listBrief(ctx, keep)
+		},
 		NewSkill:   newSkill,
 		WalkedDirs: (*Catalog).walkedDirs,
 		ListTouched: func(ctx context.Context, c *Catalog, touched func(string) bool) (*Listing, error) {

@@ -160,6 +160,7 @@ func TestIndexSameListing(t *testing.T) {
 		}
 		checkNamed(t, newc, cold, append(names, "draft", "broken"), true)
 		checkSearched(t, newc, cold, namedQueries(append(names, "draft", "broken")), true)
+		checkBrief(t, newc, cold, true)
 	}
 }
 

@@ -220,6 +220,7 @@ func TestIndexOneSkillDifferential(t *testing.T) {
 				}
 				checkNamed(t, warmAt, coldL, diffNames, false)
 				checkSearched(t, warmAt, coldL, namedQueries(diffNames), false)
+				checkBrief(t, warmAt, coldL, false)
 				for _, name := range diffNames {
 					warm, err := New(context.Background(), e.opts(&Options{index: idx}))
 					must(t, err)
@@ -234,6 +235,7 @@ func TestIndexOneSkillDifferential(t *testing.T) {
 				}
 				checkNamed(t, warmAt, coldL, diffNames, true)
 				checkSearched(t, warmAt, coldL, namedQueries(diffNames), true)
+				checkBrief(t, warmAt, coldL, true)
 			}
 		})
 	}

@@ -44,6 +44,9 @@ func TestIndexNamedCutShort(t *testing.T) {
 	if !search(data) {
 		t.Fatalf("the narrowed search of the index written for %s did not answer", name)
 	}
+	if l, _ := c.readBrief(data, indexSeed(file), encodeRoots(roots), nil); l == nil {
+		t.Fatal("the block's read of the index written did not answer")
+	}
 	for _, at := range []int{0, indexHead, len(data) / 2, len(data) - 1} {
 		bad := slices.Clone(data)
 		bad[at] ^= 0x20
@@ -52,6 +55,9 @@ func TestIndexNamedCutShort(t *testing.T) {
 		}
 		if search(bad) {
 			t.Errorf("a byte changed at %d of %d: the narrowed search answered", at, len(data))
+		}
+		if l, _ := c.readBrief(bad, indexSeed(file), encodeRoots(roots), nil); l != nil {
+			t.Errorf("a byte changed at %d of %d: the block's read answered", at, len(data))
 		}
 	}
 	if len(data) < 3*os.Getpagesize() {
@@ -63,5 +69,8 @@ func TestIndexNamedCutShort(t *testing.T) {
 	}
 	if search(data) {
 		t.Error("the index was cut short while mapped: the narrowed search answered")
+	}
+	if l, _ := c.readBrief(data, indexSeed(file), encodeRoots(roots), nil); l != nil {
+		t.Error("the index was cut short while mapped: the block's read answered")
 	}
 }

@@ -4,7 +4,11 @@ import (
 	"context"
 	"math"
 	"runtime/debug"
+	"slices"
 	"strings"
+	"unsafe"
+
+	"github.com/skillet-go/skillet/skill"
 )
 
 // A search read from the persistent index without decoding its listing
@@ -294,4 +298,160 @@ func (sc *sectionScan) add(ts *termScorer, term string, first int) bool {
 		}
 	}
 	return d.err == nil
+}
+
+// listBrief returns, when the persistent index answers as listNamed's
+// does, what skillet prompt's catalog block reads of c's listing:
+// Workspace and Roots as List gives them; Skills, in List's order, the
+// skills of List that are hidden (disable-model-invocation; their name
+// and that alone: Hidden reports true) or Listed (whole, their
+// frontmatter decoded, as List gives them); Diagnostics those of List
+// that keep reports true for; no candidates and no search section. notListed
+// is the names of List's other skills (neither hidden nor Listed: past
+// maxSkills), in order. l is nil when the index does not answer.
+func (c *Catalog) listBrief(ctx context.Context, keep func(*skill.Diagnostic) bool) (l *Listing, notListed []string) {
+	c.readMapped(ctx, func(data []byte, seed uint32, roots []byte) {
+		l, notListed = c.readBrief(data, seed, roots, keep)
+	})
+	return l, notListed
+}
+
+// readBrief is listBrief of the mapped index data (checksum beginning with
+// seed) for the encoded roots; nil when the file fails its checksum, does
+// not decode, holds other roots, or a stamp no longer holds, and when a
+// fault reads data (the file cut short).
+func (c *Catalog) readBrief(data []byte, seed uint32, roots []byte, keep func(*skill.Diagnostic) bool) (l *Listing, notListed []string) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if !isFault(r) {
+				panic(r)
+			}
+			l, notListed = nil, nil
+		}
+	}()
+	mi := openMapped(data, seed, roots)
+	if mi == nil {
+		return nil, nil
+	}
+	sk := &skim{d: mi.d, data: data, q: &namedQuery{keep: keep}}
+	l, notListed = sk.briefListing(c)
+	if l == nil || !mi.stampsHold(sk) {
+		return nil, nil
+	}
+	return l, notListed
+}
+
+// briefSkill is a skill of the table as briefListing keeps it: at its
+// place in the table.
+type briefSkill struct {
+	at int
+	s  *Skill
+}
+
+// briefListing decodes the listing part of a mapped index as
+// idec.listing does, keeping what listBrief returns; nil when it does not
+// decode, or when the listing's skills are not the table's first (as
+// ienc.listing writes them).
+func (sk *skim) briefListing(c *Catalog) (*Listing, []string) {
+	d := sk.d
+	d.clone = true
+	l := &Listing{Workspace: d.str()}
+	if n, ok := d.optCount(); ok {
+		l.Roots = make([]Root, n)
+		for i := range l.Roots {
+			l.Roots[i] = d.root()
+		}
+	}
+	d.clone = false
+	n := d.count()
+	if n > d.left()/minSkillBytes {
+		return nil, nil
+	}
+	var kept []briefSkill
+	// The names not kept, and their places in the table, as many as the
+	// table holds at most; the names copied into a few large arrays, not
+	// one allocation each.
+	names, ats := make([]string, 0, n), make([]int32, 0, n)
+	var arena textArena
+	var scratch Skill
+	var lz lazyParsed
+	for i := range n {
+		start, t0 := d.i, len(d.table)
+		d.skill(c, nil, &scratch, &lz)
+		switch {
+		case d.err != nil:
+			return nil, nil
+		case scratch.Hidden():
+			s := &Skill{c: c, Name: strings.Clone(scratch.Name), Listed: scratch.Listed}
+			s.lazy = &lazyParsed{hidden: true}
+			s.lazy.once.Do(func() { s.lazy.p = &skill.Skill{Name: s.Name, DisableModelInvocation: true} })
+			kept = append(kept, briefSkill{i, s})
+		case scratch.Listed:
+			d.i, d.table = start, d.table[:t0]
+			kept = append(kept, briefSkill{i, sk.keptSkill(c)})
+		default:
+			names, ats = append(names, arena.clone(scratch.Name)), append(ats, int32(i))
+		}
+		scratch = Skill{}
+		sk.release()
+	}
+	m, ok := d.optCount()
+	if ok {
+		for k := range m {
+			if d.uint() != uint64(k) || k >= n {
+				return nil, nil
+			}
+		}
+		l.Skills = []*Skill{}
+	}
+	for _, b := range kept {
+		if b.at < m {
+			l.Skills = append(l.Skills, b.s)
+		}
+	}
+	// The names of the skills only candidates point at come last.
+	cut, _ := slices.BinarySearch(ats, int32(m))
+	notListed := names[:cut:cut]
+	if cut == 0 {
+		notListed = nil
+	}
+	if !sk.briefRest(l, n) {
+		return nil, nil
+	}
+	return l, notListed
+}
+
+// textArena copies strings into arrays of 64 KiB or more, each string a
+// part of one: for many short strings that are kept together.
+type textArena struct{ buf []byte }
+
+func (a *textArena) clone(s string) string {
+	if len(s) > cap(a.buf)-len(a.buf) {
+		a.buf = make([]byte, 0, max(64<<10, len(s)))
+	}
+	a.buf = append(a.buf, s...)
+	return unsafe.String(unsafe.SliceData(a.buf[len(a.buf)-len(s):]), len(s))
+}
+
+// briefRest decodes the rest of the listing part after its skills: the
+// diagnostics sk.q keeps, into l, then the candidates and search section,
+// passed over; n is the length of the skills' table. It reports whether
+// they decoded.
+func (sk *skim) briefRest(l *Listing, n int) bool {
+	d := sk.d
+	if m, ok := d.optCount(); ok {
+		l.Diagnostics = []skill.Diagnostic{}
+		for range m {
+			if g, ok := sk.diag(); ok {
+				l.Diagnostics = append(l.Diagnostics, g)
+			}
+			sk.release()
+		}
+	}
+	if !sk.candidates(n) {
+		return false
+	}
+	d.raw() // the search section
+	return d.err == nil && d.left() == 0
 }

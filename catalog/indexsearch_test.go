@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/skillet-go/skillet/skill"
 )
 
 // searchAnswer is what skillet search prints of a result (name, score,
@@ -185,4 +187,77 @@ func FuzzIndexSearch(f *testing.F) {
 			t.Fatalf("%q: the narrowed search differs from the whole decode's (-whole +narrowed):\n%s", q, diff)
 		}
 	})
+}
+
+// checkBrief requires that the block's read of the index (listBrief), by
+// a catalog newc makes, gives what full holds for the catalog block: the
+// workspace and roots, the Listed skills whole and the hidden ones by name
+// (in order), the others' names in order, and the diagnostics keep takes;
+// or does not answer; must says that the index is current, so that it
+// has to answer.
+func checkBrief(t *testing.T, newc func() *Catalog, full *Listing, must bool) {
+	t.Helper()
+	keep := func(d *skill.Diagnostic) bool { return d.Severity == skill.SeverityError }
+	got, gotNames := newc().listBrief(context.Background(), keep)
+	if got == nil {
+		if must {
+			t.Fatal("the block's read of a current index did not answer")
+		}
+		return
+	}
+	want := &Listing{Workspace: full.Workspace, Roots: full.Roots}
+	var wantNames, hiddenGot, hiddenWant []string
+	for _, s := range full.Skills {
+		switch {
+		case s.Hidden():
+			hiddenWant = append(hiddenWant, s.Name)
+		case s.Listed:
+			want.Skills = append(want.Skills, s)
+		default:
+			wantNames = append(wantNames, s.Name)
+		}
+	}
+	for i := range full.Diagnostics {
+		if keep(&full.Diagnostics[i]) {
+			want.Diagnostics = append(want.Diagnostics, full.Diagnostics[i])
+		}
+	}
+	shown := &Listing{Workspace: got.Workspace, Roots: got.Roots, Diagnostics: got.Diagnostics}
+	for _, s := range got.Skills {
+		if s.Hidden() {
+			hiddenGot = append(hiddenGot, s.Name)
+		} else {
+			shown.Skills = append(shown.Skills, s)
+		}
+	}
+	if diff := cmp.Diff(materialize(want), materialize(shown), listingOpts); diff != "" {
+		t.Fatalf("the block's read differs from the listing's (-listing +brief):\n%s", diff)
+	}
+	if !slices.Equal(hiddenGot, hiddenWant) || !slices.Equal(gotNames, wantNames) {
+		t.Fatalf("the block's read gives hidden %q and not listed %d names; the listing %q and %d", hiddenGot, len(gotNames), hiddenWant, len(wantNames))
+	}
+}
+
+// BenchmarkIndexBrief measures what skillet prompt reads of a warm
+// persistent index (listBrief) by a new catalog: B/op is what it
+// allocates (the string table, a name a skill, the Listed skills whole).
+func BenchmarkIndexBrief(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			ws := benchTree(b, n)
+			c, _, _ := indexWriter(b, ws)
+			opts := c.opts
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				c, err := New(ctx, &opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if l, _ := c.listBrief(ctx, nil); l == nil {
+					b.Fatal("the index did not answer")
+				}
+			}
+		})
+	}
 }

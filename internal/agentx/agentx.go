@@ -81,3 +81,27 @@ func ListingFrom(ctx context.Context) *catalog.Listing {
 	l, _ := ctx.Value(listingKey{}).(*catalog.Listing)
 	return l
 }
+
+type blockKey struct{}
+
+// BlockListing is what the catalog block reads of a listing (catalogx's
+// ListBrief): Listing's skills are the listing's Listed and hidden ones,
+// NotListed the names of the others, in order.
+type BlockListing struct {
+	Listing   *catalog.Listing
+	NotListed []string
+}
+
+// WithBlockListing returns a context under which agent.Wiring's Block
+// renders b, as agent.RenderListing renders the listing b was made from,
+// instead of listing its catalog: skillet prompt over the persistent
+// index, which holds a name a skill and not the listing.
+func WithBlockListing(ctx context.Context, b *BlockListing) context.Context {
+	return context.WithValue(ctx, blockKey{}, b)
+}
+
+// BlockListingFrom returns the listing WithBlockListing put in ctx, or nil.
+func BlockListingFrom(ctx context.Context) *BlockListing {
+	b, _ := ctx.Value(blockKey{}).(*BlockListing)
+	return b
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/agentx"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/internal/textsafe"
@@ -123,6 +124,14 @@ func promptRun(ctx context.Context, opts *PromptOptions) error {
 	if err != nil {
 		return err
 	}
+	// Over the persistent index, the block is rendered from what it
+	// reads of the listing (catalogx.Hooks.ListBrief): the Listed and
+	// hidden skills and the others' names, where the whole listing is 400
+	// bytes a skill; the walk notes come with it.
+	brief, notListed := catx.ListBrief(ctx, c, isWalkNote)
+	if brief != nil {
+		ctx = agentx.WithBlockListing(ctx, &agentx.BlockListing{Listing: brief, NotListed: notListed})
+	}
 	text, err := stack.Render(ctx)
 	if err != nil {
 		return err
@@ -140,7 +149,9 @@ func promptRun(ctx context.Context, opts *PromptOptions) error {
 		return err
 	}
 	promptSummary(opts.IO, b)
-	if l, err := c.List(ctx); err == nil {
+	if brief != nil {
+		walkNotes(opts.IO.Err, brief.Diagnostics)
+	} else if l, err := c.List(ctx); err == nil {
 		walkNotes(opts.IO.Err, l.Diagnostics) // skills past a walk limit are not in the block
 	}
 	return nil
