@@ -58,6 +58,7 @@ type bundleWalk struct {
 type bundleScratch struct {
 	dirents fsx.Dirents
 	ents    []bundleEntry
+	used    int // the most of ents the walk held at once: what put clears
 	name    []byte
 }
 
@@ -67,8 +68,8 @@ func (sc *bundleScratch) put() {
 	if cap(sc.ents) > 1<<12 {
 		sc.ents = nil // a rare large folder: let its memory go
 	}
-	clear(sc.ents[:cap(sc.ents)]) // the names are the walk's arena's
-	sc.ents = sc.ents[:0]
+	clear(sc.ents[:min(sc.used, cap(sc.ents))]) // the names are the walk's arena's
+	sc.ents, sc.used = sc.ents[:0], 0
 	bundleScratches.Put(sc)
 }
 
@@ -211,6 +212,7 @@ func (w *bundleWalk) readEntries(fd int) (from int, ok bool) {
 		w.sc.ents = append(w.sc.ents, bundleEntry{name: all[k : k+m], typ: d.Type(i)})
 		k += m
 	}
+	w.sc.used = max(w.sc.used, len(w.sc.ents))
 	d.Release(1024)
 	return from, true
 }
