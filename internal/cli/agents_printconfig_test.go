@@ -100,9 +100,9 @@ func applyPrinted(t *testing.T, client, printed, home, ws, base string, env []st
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("%s: %v\n%s", printed, err, out)
 		}
-		return agentRun{args: []string{"claude", "-p", "hi"}, env: []string{
+		return agentRun{args: []string{"claude", "-p", "hi"}, env: append([]string{
 			"ANTHROPIC_BASE_URL=" + base, "ANTHROPIC_API_KEY=sk-ant-test-not-a-key",
-			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1"}}, "# MCP Server Instructions"
+			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1"}, claudeWaitsForServers...)}, "# MCP Server Instructions"
 	case "codex":
 		config := `model_provider = "recorder"
 model = "gpt-5"

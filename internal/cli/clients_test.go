@@ -262,6 +262,15 @@ func missing(names, found []string) []string {
 	return out
 }
 
+// claudeWaitsForServers makes Claude Code's print mode wait for its MCP
+// servers before the first model request, each up to three minutes. By
+// default it connects them without blocking (Claude Code 2.1.332, its MCP
+// start-up: non-blocking unless MCP_CONNECTION_NONBLOCKING is false;
+// MCP_TIMEOUT, in milliseconds, bounds a server's start), so on a loaded
+// machine the first request could go out before skillet had answered, and
+// the test failed by the load, not by skillet.
+var claudeWaitsForServers = []string{"MCP_CONNECTION_NONBLOCKING=0", "MCP_TIMEOUT=180000"}
+
 // TestClaudeCode runs Claude Code (@anthropic-ai/claude-code) in print
 // mode with skillet serve as its only MCP server and the model requests
 // sent to the recorder, and checks that every skill's name reaches the
@@ -292,10 +301,10 @@ func TestClaudeCode(t *testing.T) {
 			if err := os.WriteFile(cfg, config, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			out, err := runAgent(t, 3*time.Minute, ws, []string{
+			out, err := runAgent(t, 3*time.Minute, ws, append([]string{
 				"HOME=" + home, "ANTHROPIC_BASE_URL=" + rec.srv.URL, "ANTHROPIC_API_KEY=sk-ant-test-not-a-key",
 				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1",
-			}, claude, "-p", "hi", "--mcp-config", cfg, "--strict-mcp-config")
+			}, claudeWaitsForServers...), claude, "-p", "hi", "--mcp-config", cfg, "--strict-mcp-config")
 			found, body := reached(rec.requests(), "# MCP Server Instructions", names)
 			if body == "" {
 				t.Fatalf("no model request carried the server's instructions (claude: %v)\n%s", err, out)
