@@ -11,39 +11,59 @@ import (
 // alone on one processor for most of its time (the readers wait for it,
 // docs/performance.md), and in a folder of many subfolders most of that
 // time is the lstat of each subfolder's SKILL.md. A helper goroutine makes
-// those lstats from the last subfolder backwards while the walk goes
-// forwards, and the walk takes the helper's result where there is one.
-// They meet in the middle; each subfolder is looked at once, by one of
-// them, with the same lstat from the same open folder, so the walk finds
-// what it would have found (only sooner).
+// those lstats ahead of the walk, at most probeRing entries ahead, and the
+// walk takes the helper's result where there is one; where the walk has
+// caught up with the helper it makes the lstat itself, and the helper goes
+// on past it. Each subfolder is looked at once, by one of them, with the
+// same lstat from the same open folder, so the walk finds what it would
+// have found (only sooner). The results wait in a ring of probeRing slots
+// (64 bytes each), not in one slot per entry: a folder of 80,000
+// subfolders held 5 MB of them.
 
 // probeAheadMin is the fewest entries a folder needs for a helper.
 var probeAheadMin = 256
 
-// probe states.
+// probeRing is how many entries the helper may be ahead of the walk: the
+// slots of the ring. Tests make it small, so that the ring wraps around.
+var probeRing = 256
+
+// probe states, the low bits of a slot's word; the entry the slot is for
+// is the rest (entry<<probeShift | state), so that a slot taken for one
+// entry is never mistaken for the slot of the entry probeRing later.
 const (
-	probeFree = iota // nobody has taken it
-	probeBusy        // the helper is making the lstat
-	probeDone        // the helper's result is in
-	probeWalk        // the walk makes the lstat itself
+	probeFree  = iota // nobody has taken it
+	probeBusy         // the helper is making the lstat
+	probeDone         // the helper's result is in
+	probeWalk         // the walk makes the lstat itself
+	probeShift = 2
 )
 
-// probe is the helper's lstat of one subfolder's SKILL.md: 64 bytes, one
-// for every entry of the folder (state and mode side by side: 72 apart).
-type probe struct {
-	state atomic.Uint32
-	mode  fs.FileMode
-	st    stamp
-	err   error
+// probeResult is one lstat of a subfolder's SKILL.md.
+type probeResult struct {
+	mode fs.FileMode
+	st   stamp
+	err  error
+}
+
+// probeSlot is a slot of the ring: whose entry it holds and in which
+// state (the word), and the helper's result once the state is probeDone.
+type probeSlot struct {
+	word atomic.Uint64
+	res  probeResult
 }
 
 // prober is the helper of one folder's walk; nil when there is none.
 type prober struct {
 	at       dirAt
 	children []child
-	probes   []probe
-	stopped  atomic.Bool
-	wg       sync.WaitGroup
+	slots    []probeSlot
+	// walked is how many entries the walk is past: slot k%len(slots) is
+	// free for entry k once walked > k-len(slots).
+	walked  atomic.Int64
+	waiting atomic.Bool   // the helper waits for the walk to free a slot
+	room    chan struct{} // wakes the helper (a slot freed, or stop)
+	stopped atomic.Bool
+	wg      sync.WaitGroup
 }
 
 // probeAhead starts a helper for the subfolders of the folder being walked
@@ -54,40 +74,83 @@ func (w *walker) probeAhead(children []child) *prober {
 	if !w.s.oneShot || len(children) < probeAheadMin || w.at.fd < 0 || runtime.GOMAXPROCS(0) < 2 {
 		return nil
 	}
-	pr := &prober{at: w.at, children: children, probes: make([]probe, len(children))}
+	n := max(min(probeRing, len(children)), 1)
+	pr := &prober{at: w.at, children: children, slots: make([]probeSlot, n), room: make(chan struct{}, 1)}
+	for k := range pr.slots {
+		pr.slots[k].word.Store(uint64(k) << probeShift)
+	}
 	pr.wg.Go(pr.run)
 	return pr
 }
 
 func (pr *prober) run() {
-	for k := len(pr.children) - 1; k >= 0 && !pr.stopped.Load(); k-- {
-		e := &pr.children[k]
-		if !e.typ.IsDir() {
+	n := int64(len(pr.slots))
+	for k := int64(0); k < int64(len(pr.children)) && !pr.stopped.Load(); k++ {
+		if !pr.children[k].typ.IsDir() {
 			continue // files and symlinks: the walk decides
 		}
-		p := &pr.probes[k]
-		if !p.state.CompareAndSwap(probeFree, probeBusy) {
-			return // the walk is here
+		if w := pr.walked.Load(); k < w {
+			k = w - 1 // the walk is past: go on from where it is
+			continue
 		}
-		p.st, p.mode, p.err = lstatAt(pr.at, e.skill())
-		p.state.Store(probeDone)
+		if !pr.wait(k - n) {
+			return
+		}
+		s := &pr.slots[k%n]
+		if !s.word.CompareAndSwap(uint64(k)<<probeShift|probeFree, uint64(k)<<probeShift|probeBusy) {
+			continue // the walk is here
+		}
+		s.res.st, s.res.mode, s.res.err = lstatAt(pr.at, pr.children[k].skill())
+		s.word.Store(uint64(k)<<probeShift | probeDone)
 	}
 }
 
-// take returns the helper's result for entry i, waiting while it is being
-// made, or nil when the walk is to look itself.
-func (pr *prober) take(i int) *probe {
+// wait waits until the walk is past entry k (its slot is free for the
+// entry probeRing after it), false when the helper is stopped.
+func (pr *prober) wait(k int64) bool {
+	for pr.walked.Load() <= k {
+		pr.waiting.Store(true)
+		if pr.walked.Load() > k || pr.stopped.Load() {
+			pr.waiting.Store(false)
+			break
+		}
+		<-pr.room
+	}
+	return !pr.stopped.Load()
+}
+
+// take returns the helper's result for entry i, copied into into, waiting
+// while it is being made, or nil when the walk is to look itself. Every
+// entry is taken, in order, once: that frees its slot.
+func (pr *prober) take(i int, into *probeResult) *probeResult {
 	if pr == nil {
 		return nil
 	}
-	p := &pr.probes[i]
-	if p.state.CompareAndSwap(probeFree, probeWalk) {
-		return nil
+	k := uint64(i)
+	s := &pr.slots[k%uint64(len(pr.slots))]
+	var got *probeResult
+	if !s.word.CompareAndSwap(k<<probeShift|probeFree, k<<probeShift|probeWalk) {
+		for s.word.Load() == k<<probeShift|probeBusy {
+			runtime.Gosched()
+		}
+		*into = s.res
+		s.res = probeResult{}
+		got = into
 	}
-	for p.state.Load() == probeBusy {
-		runtime.Gosched()
+	s.word.Store((k + uint64(len(pr.slots))) << probeShift)
+	pr.walked.Store(int64(i) + 1)
+	pr.wake()
+	return got
+}
+
+// wake wakes the helper if it waits.
+func (pr *prober) wake() {
+	if pr.waiting.Load() && pr.waiting.CompareAndSwap(true, false) {
+		select {
+		case pr.room <- struct{}{}:
+		default:
+		}
 	}
-	return p
 }
 
 // stop ends the helper and waits for it, before the folder is closed.
@@ -96,5 +159,7 @@ func (pr *prober) stop() {
 		return
 	}
 	pr.stopped.Store(true)
+	pr.waiting.Store(true)
+	pr.wake()
 	pr.wg.Wait()
 }

@@ -324,7 +324,7 @@ func (w *walker) walkRoot() {
 // folder's symlink-free path is linkReal when it is a root or was reached
 // through a symlink, else its name below parentReal, its parent's
 // (realBelow).
-func (w *walker) visit(dir, skillFile pathRef, parentReal, linkReal string, depth int, pre *probe) {
+func (w *walker) visit(dir, skillFile pathRef, parentReal, linkReal string, depth int, pre *probeResult) {
 	if walkVisit != nil {
 		walkVisit(dir.path)
 	}
@@ -528,8 +528,11 @@ func readDirEntries(dir string, size func(int), add func(name string, typ fs.Fil
 func (w *walker) entries(dir, real string, depth int, children []child) (hasFile bool) {
 	ahead := w.probeAhead(children)
 	defer ahead.stop()
+	var res probeResult
 	for i := range children {
 		e := &children[i]
+		// Every entry is taken from the helper, in order (prober.take).
+		pre := ahead.take(i, &res)
 		typ := e.typ
 		path := e.path()
 		linkReal := ""
@@ -564,7 +567,7 @@ func (w *walker) entries(dir, real string, depth int, children []child) (hasFile
 		}
 		switch {
 		case typ.IsDir():
-			w.visit(e.ref(), e.skill(), real, linkReal, depth+1, ahead.take(i))
+			w.visit(e.ref(), e.skill(), real, linkReal, depth+1, pre)
 		case typ.IsRegular():
 			hasFile = true
 			if depth == 0 && w.root.Flat && isFlatSkill(e.name()) {
