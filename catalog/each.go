@@ -6,7 +6,6 @@ import (
 	"hash/maphash"
 	"runtime"
 	"slices"
-	"strings"
 
 	"github.com/skillet-go/skillet/skill"
 )
@@ -113,6 +112,7 @@ func (w *eachWalk) stop(cancel context.CancelFunc) {
 // where two compare equal.
 func (r *eachRun) finish(diags []skill.Diagnostic, roots []*Root) []skill.Diagnostic {
 	p := r.p
+	diags = r.diags.appendTo(diags, len(p.diags)+len(p.lost)+8)
 	r.release()
 	diags = append(diags, p.diags...)
 	diags = append(diags, r.c.nestedDiags(r.ctx, p.lost)...)
@@ -144,6 +144,8 @@ type eachRun struct {
 	// precedence needs while skills are handed out (prec.rival).
 	text goneText
 	lim  limit
+	// diags holds the diagnostics of the candidates settled, packed.
+	diags diagPack
 	// handed counts the skills handed out; head is the first of p.skills
 	// not handed out yet.
 	handed, head int
@@ -206,7 +208,7 @@ func newEachRun(ctx context.Context, c *Catalog, l *Listing, roots []*Root, pl *
 // release lets go of what precedence and the hand-out kept, once every
 // skill is out.
 func (r *eachRun) release() {
-	r.p.gone, r.p.byName, r.seen, r.lastIn, r.rootLastIn, r.text = nil, nil, nil, nil, nil, goneText{}
+	r.p.gone, r.p.byName, r.seen, r.lastIn, r.rootLastIn, r.text, r.diags = nil, nil, nil, nil, nil, goneText{}, diagPack{}
 }
 
 // run takes every candidate in turn, applies precedence and hands out the
@@ -303,12 +305,13 @@ func (r *eachRun) settle(i int, cand *candidate, e *entry) error {
 			p.lost[k] = &cp
 		}
 	}
-	// The diagnostics must not hold on to the skill's frontmatter.
+	// The diagnostics are packed (which copies their texts: they do not
+	// hold on to the skill's frontmatter nor the walk's paths).
 	for k := before; k < len(p.diags); k++ {
-		if d := &p.diags[k]; d.Skill != "" {
-			d.Skill = strings.Clone(d.Skill)
-		}
+		r.diags.add(p.diags[k])
 	}
+	clear(p.diags[before:])
+	p.diags = p.diags[:before]
 	if err := r.handOut(i); err != nil {
 		return err
 	}
