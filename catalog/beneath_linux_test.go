@@ -125,29 +125,37 @@ func mustWrite(t *testing.T, path, data string) {
 // the bound allows, one at a time), without openat2, and with Each's
 // probing helper in every folder, and requires every listing, by List and
 // by Each, to be the one read without held files and without a helper: the
-// same skills, fields, parsed frontmatter and diagnostics.
+// same skills, fields, parsed frontmatter and diagnostics. -short lists a
+// generated tree of 100 skills (the fewest with broken, grouped and bundled
+// ones); go test ./... lists the corpus and a tree of 300.
 func TestHeldFilesAgree(t *testing.T) {
+	n := 300
+	if testing.Short() {
+		n = 100
+	}
 	gen := t.TempDir()
-	if _, err := tree.Generate(gen, &tree.Options{N: 300, Seed: 7}); err != nil {
+	if _, err := tree.Generate(gen, &tree.Options{N: n, Seed: 7}); err != nil {
 		t.Fatal(err)
 	}
-	corpus := testcorpus.Dir(t)
 	defer func(m int32, a int) { maxHeld, probeAheadMin = m, a }(maxHeld, probeAheadMin)
 	helper := probeAheadMin
-	for _, src := range []struct {
+	type source struct {
 		name string
 		opts *Options
-	}{
-		{"corpus", &Options{Workspace: t.TempDir(), NoUser: true, NoConfigFile: true, ExtraPaths: testcorpus.Roots(corpus)}},
-		{"generated", &Options{Workspace: gen, NoUser: true, NoConfigFile: true}},
-	} {
+	}
+	sources := []source{{"generated", &Options{Workspace: gen, NoUser: true, NoConfigFile: true}}}
+	if !testing.Short() {
+		corpus := testcorpus.Dir(t)
+		sources = append([]source{{"corpus", &Options{Workspace: t.TempDir(), NoUser: true, NoConfigFile: true, ExtraPaths: testcorpus.Roots(corpus)}}}, sources...)
+	}
+	for _, src := range sources {
 		t.Run(src.name, func(t *testing.T) {
 			before := openFDs(t)
 			maxHeld, probeAheadMin = 0, 1<<30
 			want := listOf(t, src.opts)
 			checkEach(t, src.opts, want)
 			probeAheadMin = helper
-			if len(want.Skills) < 100 {
+			if len(want.Skills) < n/2 {
 				t.Fatalf("only %d skills listed", len(want.Skills))
 			}
 			for _, mode := range []struct {
@@ -249,8 +257,14 @@ func TestListUnderFileLimit(t *testing.T) {
 		fmt.Println(listingSummary(t, &Options{Workspace: ws, NoUser: true, NoConfigFile: true}))
 		return
 	}
+	// -short lists 150 skills, go test ./... 400: either is many times the
+	// 16 files the walk may hold under the limit.
+	n := 400
+	if testing.Short() {
+		n = 150
+	}
 	ws := t.TempDir()
-	if _, err := tree.Generate(ws, &tree.Options{N: 400, Seed: 9}); err != nil {
+	if _, err := tree.Generate(ws, &tree.Options{N: n, Seed: 9}); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestListUnderFileLimit$")
