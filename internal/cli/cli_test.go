@@ -52,14 +52,20 @@ func TestExamplesClean(t *testing.T) {
 // TestStreamedJSONIsTheSame checks that the one-pass list --json writer
 // writes byte for byte what encoding/json writes for the whole docs/output.md object at
 // once, for an empty listing, the corpus, a generated tree (with broken
-// skills, so diagnostics) and a listing of hard values.
+// skills, so diagnostics) and a listing of hard values. -short writes a
+// tree of 100 skills and leaves the corpus out; go test ./... writes the
+// corpus and a tree of 300.
 func TestStreamedJSONIsTheSame(t *testing.T) {
+	n := 300
+	if testing.Short() {
+		n = 100
+	}
 	gen := t.TempDir()
-	if _, err := tree.Generate(gen, &tree.Options{N: 300, Seed: 7, BrokenPercent: 10}); err != nil {
+	if _, err := tree.Generate(gen, &tree.Options{N: n, Seed: 7, BrokenPercent: 10}); err != nil {
 		t.Fatal(err)
 	}
 	dirs := []string{t.TempDir(), gen}
-	if c := testcorpus.Find(); c != "" {
+	if c := testcorpus.Find(); c != "" && !testing.Short() {
 		dirs = append(dirs, c)
 	}
 	check := func(name string, l *catalog.Listing) {
