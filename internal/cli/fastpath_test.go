@@ -13,7 +13,9 @@ import (
 // TestFastPathOutputs runs list --json, lint --json and prompt over the
 // corpus and a generated tree (with broken skills) twice, with skill's
 // frontmatter fast path on and with every file decoded by the YAML library,
-// and requires byte-identical stdout, stderr and exit codes.
+// and requires byte-identical stdout, stderr and exit codes. -short runs
+// only list --json on the corpus (skill's TestFastPathCorpus compares each
+// corpus file's frontmatter both ways); go test ./... runs all four there.
 func TestFastPathOutputs(t *testing.T) {
 	gen := t.TempDir()
 	if _, err := tree.Generate(gen, &tree.Options{N: 120, Seed: 11, BrokenPercent: 10}); err != nil {
@@ -37,7 +39,11 @@ func TestFastPathOutputs(t *testing.T) {
 		return out.String(), errb.String(), code
 	}
 	for _, w := range spaces {
-		for _, cmd := range [][]string{{"list", "--json"}, {"lint", "--json"}, {"prompt"}, {"list", "--json", "--strict"}} {
+		cmds := [][]string{{"list", "--json"}, {"lint", "--json"}, {"prompt"}, {"list", "--json", "--strict"}}
+		if testing.Short() && w.name == "corpus" {
+			cmds = cmds[:1]
+		}
+		for _, cmd := range cmds {
 			args := append(append([]string{}, cmd...), w.args...)
 			out1, err1, code1 := run(args)
 			yamlx.LibraryOnly.Store(true)
