@@ -157,6 +157,9 @@ type Catalog struct {
 	// dirs holds the folders read.
 	cache map[string]*entry
 	dirs  map[string]*dirState
+	// last is what listEdited patches: the last List that walked, nil
+	// when the last List did not (or is under way).
+	last *lastWalk
 	// spare is the last List's scratch, which the next List works in
 	// (scratchFor), so that a warm List does not allocate per skill.
 	spare *listScratch

@@ -975,6 +975,9 @@ func init() {
 		},
 		NewSkill:   newSkill,
 		WalkedDirs: (*Catalog).walkedDirs,
+		ListEdited: func(ctx context.Context, c *Catalog, files []string) (*Listing, bool, error) {
+			return c.listEdited(ctx, files)
+		},
 		ListTouched: func(ctx context.Context, c *Catalog, touched func(string) bool) (*Listing, error) {
 			return c.listTouched(ctx, touched)
 		},

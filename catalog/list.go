@@ -63,6 +63,7 @@ func (c *Catalog) listDiskTouched(ctx context.Context, touched func(dir string) 
 	defer c.mu.Unlock()
 	c.touched = touched
 	defer func() { c.touched = nil }()
+	c.last = nil
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -113,6 +114,7 @@ func (c *Catalog) listDiskTouched(ctx context.Context, touched func(dir string) 
 	diags = c.applyMaxSkills(l, diags)
 	skill.SortDiagnostics(diags)
 	l.Diagnostics = diags
+	c.keepWalk(l, cands, entries, s.linked)
 
 	c.snapMu.Lock()
 	c.snap = l
@@ -136,6 +138,7 @@ func (c *Catalog) walkRoots(ctx context.Context, s *listScratch, roots []*Root, 
 		s.nextDirs = map[string]*dirState{}
 	}
 	clear(s.nextDirs)
+	s.linked = false
 	cands = s.candBuf[:0]
 	var ignoredCands []candidate
 	var early *pipeline
@@ -147,6 +150,7 @@ func (c *Catalog) walkRoots(ctx context.Context, s *listScratch, roots []*Root, 
 		w := &walker{ctx: ctx, c: c, s: s, root: r, cands: cands, rootFD: -1, at: noDir, pl: early}
 		rootFDs = w.openRoot(rootFDs)
 		w.walkRoot()
+		s.linked = s.linked || w.rootLinked
 		ignoredCands = append(ignoredCands, w.ignored...)
 		diags = append(diags, w.diags...)
 		if early != nil {

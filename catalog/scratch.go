@@ -24,9 +24,12 @@ type listScratch struct {
 	byName   map[string]*Skill
 	seenFile map[stamp]int
 	onStack  map[string]bool
-	candBuf  []candidate
-	entBuf   []*entry
-	todoBuf  []int
+	// linked says the last walk reached a root through a symlink
+	// (keepWalk).
+	linked  bool
+	candBuf []candidate
+	entBuf  []*entry
+	todoBuf []int
 }
 
 // scratchFor returns the scratch a List works in: the catalog's spare,

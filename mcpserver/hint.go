@@ -27,6 +27,13 @@ type reloadHint struct {
 	// watched reports whether the folder dir itself has been watched
 	// since before the last reload began. nil: every folder has.
 	watched func(dir string) bool
+	// edits says that since the last reload only files were written (or
+	// had their mode or times changed): nothing was created, removed or
+	// renamed, and every watch was set before the last reload began (none
+	// set, moved or dropped since). The catalog may then patch its last
+	// listing (catalogx.ListEdited) and the snapshot its last
+	// (buildEdited).
+	edits bool
 }
 
 // touched reports whether the skill folder dir may have changed since the

@@ -168,6 +168,15 @@ func (s *Server) layers(ctx context.Context, sn, prev *snapshot) error {
 		}
 	}
 	sn.toolListing = &l
+	return s.instruct(ctx, sn, prev)
+}
+
+// instruct sets sn's instructions and tool from its toolListing: prev's
+// when every skill renders as in prev's (sameRendering), else rendered
+// anew. The default kind's diagnostic past the budget, if any, is added
+// to sn.diags and kept as sn.blockDiag.
+func (s *Server) instruct(ctx context.Context, sn, prev *snapshot) error {
+	l := sn.toolListing
 	if prev != nil && prev.toolListing != nil && sameRendering(prev.toolListing.Skills, l.Skills) {
 		sn.instructions, sn.tool, sn.blockDiag = prev.instructions, prev.tool, prev.blockDiag
 		if d := sn.blockDiag; d != nil {
@@ -176,7 +185,7 @@ func (s *Server) layers(ctx context.Context, sn, prev *snapshot) error {
 		return nil
 	}
 	for kind := range numInstructionKinds {
-		block, err := s.renderInstructions(&l, kind)
+		block, err := s.renderInstructions(l, kind)
 		if err != nil {
 			return err
 		}
@@ -200,7 +209,7 @@ func (s *Server) layers(ctx context.Context, sn, prev *snapshot) error {
 	if s.opts.Tool == ToolNever {
 		return nil
 	}
-	def, err := s.tool.Definition(agentx.WithListing(ctx, &l))
+	def, err := s.tool.Definition(agentx.WithListing(ctx, l))
 	if err != nil {
 		return err
 	}

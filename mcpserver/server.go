@@ -179,6 +179,9 @@ type Server struct {
 	// the two); fastHits counts the requests it answered.
 	noFastPath bool
 	fastHits   atomic.Int64
+	// patches counts the snapshots built by patching the last one
+	// (buildEdited); only reloads (one at a time) touch it.
+	patches int
 
 	cat  *catalog.Catalog
 	opts Options
@@ -330,7 +333,10 @@ func (s *Server) reload(ctx context.Context, hint *reloadHint) (bool, error) {
 		return false, err
 	}
 	s.mem.settle(prev, next)
-	s.logDiagnostics(next)
+	defer func() { next.edits = nil }() // read by this reload alone (reloadMu)
+	if next.edits == nil || !sameDiags(prev.listing.Diagnostics, next.listing.Diagnostics) || !sameDiags(prev.diags, next.diags) {
+		s.logDiagnostics(next)
+	}
 	if prev != nil && same(prev, next) {
 		// Keep the new listing (diagnostics may differ) without any
 		// change clients can see.
@@ -342,12 +348,20 @@ func (s *Server) reload(ctx context.Context, hint *reloadHint) (bool, error) {
 	if prev == nil {
 		prev = &snapshot{byName: map[string]*served{}, files: map[string]*file{}}
 	}
-	changed := s.apply(prev, next)
+	var changed []string
+	if next.edits != nil {
+		changed = s.applyEdits(prev, next)
+	} else {
+		changed = s.apply(prev, next)
+	}
 	for _, uri := range changed {
 		_ = s.mcp.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri})
 	}
 	s.metrics.reloads.Inc()
 	added, removed, edited := diffCounts(prev, next)
+	if next.edits != nil {
+		added, removed, edited = editCounts(next)
+	}
 	s.log.Info("skills loaded", "skills", len(next.skills), "skills_list", len(next.entries),
 		"files", len(next.files), "added", added, "removed", removed, "changed", edited)
 	return true, nil

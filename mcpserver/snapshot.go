@@ -81,6 +81,10 @@ type snapshot struct {
 	// tooLarge holds the skills not served because their SKILL.md is over
 	// a limit, with the reason.
 	tooLarge map[string]string
+	// edits, for a snapshot patched from the one served before it
+	// (buildEdited), are the skills it read again; the reload that built
+	// it clears them once applied.
+	edits []edit
 }
 
 // served is one served skill.
@@ -197,9 +201,24 @@ func (f *file) bytes() []byte {
 func (s *Server) build(ctx context.Context, prev *snapshot, hint *reloadHint) (*snapshot, error) {
 	var l *catalog.Listing
 	var err error
-	if hint != nil {
+	edited := false
+	if hint != nil && hint.edits {
+		// Only files written: the catalog patches its last listing.
+		l, edited, err = catx.ListEdited(ctx, s.cat, hint.paths)
+	}
+	switch {
+	case err != nil:
+	case edited:
+		next, ok, err := s.buildEdited(ctx, prev, l, hint)
+		if err != nil || ok {
+			if ok {
+				s.patches++
+			}
+			return next, err
+		}
+	case hint != nil:
 		l, err = catx.ListTouched(ctx, s.cat, hint.touched) // stats only what may have changed
-	} else {
+	default:
 		l, err = s.cat.List(ctx)
 	}
 	if err != nil {

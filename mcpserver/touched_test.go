@@ -93,10 +93,16 @@ func touchedRun(t *testing.T, seed uint64, steps int) {
 	}
 }
 
-// listingJSON is the listing as JSON: every exported field.
+// listingJSON is the listing as JSON: every exported field, then its
+// skills and every skill file it read (catalogx.Candidates), with every
+// exported field of each.
 func listingJSON(t *testing.T, l *catalog.Listing) []byte {
 	t.Helper()
-	data, err := json.MarshalIndent(l, "", " ")
+	data, err := json.MarshalIndent(struct {
+		*catalog.Listing
+		Skills     []*catalog.Skill
+		Candidates any
+	}{l, l.Skills, catx.Candidates(l)}, "", " ")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,6 +116,8 @@ type treeEdits struct {
 	links       []string // hard links outside the tree, made before the server
 	log         []string
 	n           int
+	// mend is a skill file editStep mends at its next step.
+	mend string
 }
 
 func (g *treeEdits) note(format string, args ...any) string {

@@ -237,6 +237,11 @@ func (w *watcher) event(ev fsnotify.Event) bool {
 		// mode, owner or times changed (the catalog trusts an untouched
 		// folder's skill file without a stat).
 		w.note(w.aliases(ev.Name)...)
+		if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() {
+			// A folder made readable may hold folders to watch: the next
+			// reload walks and syncs (it is no patch, hint.edits).
+			w.structural = true
+		}
 		return false
 	}
 	if w.unread(ev) {
@@ -346,6 +351,8 @@ func (w *watcher) reload(ctx context.Context) bool {
 	var hint *reloadHint
 	if w.full == "" {
 		hint = &reloadHint{paths: w.changed, settled: w.settledSince(w.pass - 1), watched: w.watchedSince(w.pass - 1)}
+		// settledSince kept the watches moved since the last reload began.
+		hint.edits = !w.structural && len(w.moved) == 0
 	} else if w.full != "the first pass" && w.full != "polling" && w.full != "the periodic full check" {
 		w.s.log.Info("reloading every skill", "reason", w.full)
 	}

@@ -199,6 +199,14 @@ type Hooks[C, O, L, S, F any] struct {
 	// link in a folder it reports false for is not lstat'ed again (the
 	// MCP server's reload after one edit).
 	ListTouched func(ctx context.Context, c *C, touched func(dir string) bool) (*L, error)
+	// ListEdited returns the last listing with the skill files among
+	// files read again, without a walk: for a caller that knows, as
+	// ListTouched's does, that since the last List nothing was created,
+	// removed or renamed in a watched folder, every one of them watched
+	// since before that List began, and only files were written. ok is
+	// false when it cannot (a path it cannot place, a skill whose name or
+	// diagnostics changed...): the caller then calls ListTouched.
+	ListEdited func(ctx context.Context, c *C, files []string) (l *L, ok bool, err error)
 }
 
 // FileList is a skill's files as ListFiles finds them. F is catalog.File.
