@@ -10,7 +10,12 @@
 # server's utime+stime (/proc/PID/stat, 10 ms ticks) is read before the edit
 # and after the reload it causes ("skills loaded" in the log) has settled.
 # It prints each edit's CPU, the median, and the median as a share of the
-# cold listing.
+# cold listing. Then, OUTSIDE times (EDITS by default), a line is appended
+# to a Markdown file of a grouping folder (skills/team-00/notes.md, made
+# before the server started): a file outside every skill, which discovery
+# never reads. The server's CPU is read before the write and once it has
+# been quiet for a second after the debounce (no "skills loaded" line
+# comes: nothing changes), and printed the same way.
 #
 # Part 2: a root with WIDE*WIDE (100,000) empty folders below one skill-less
 # grouping layer, where the walk stops at its folder limit (2,000), beside
@@ -27,6 +32,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${N:-10000}
 edits=${EDITS:-5}
+outside=${OUTSIDE:-$edits}
 wide=${WIDE:-317}
 seconds=${SECONDS_WRITING:-20}
 part=${PART:-12}
@@ -83,6 +89,9 @@ if [[ $part == *1* ]]; then
       awk '{printf "%.0f\n", ($1+$2)*1000}'
   done | median)
   echo "cold listing: ${cold} ms CPU (median of 3, $n skills)"
+  notes=$tree/skills/team-00/notes.md
+  mkdir -p "$(dirname "$notes")"
+  echo "# Notes beside the skills" >"$notes"
   log=$scratch/serve1.log
   pid=$(serve "$tree" "$log")
   pids+=("$pid")
@@ -106,6 +115,21 @@ if [[ $part == *1* ]]; then
   done
   med=$(printf '%s\n' "${costs[@]}" | median)
   awk -v m="$med" -v c="$cold" 'BEGIN{printf "reload after one edit: median %d ms CPU = %.1f%% of the cold listing\n", m, 100*m/c}'
+  costs=()
+  for i in $(seq "$outside"); do
+    before=$(cpu "$pid")
+    echo "written by bench/reload.sh ($i)" >>"$notes"
+    sleep 2
+    quiet "$pid"
+    after=$(cpu "$pid")
+    ms=$(( (after-before)*1000/tck ))
+    costs+=("$ms")
+    echo "outside $i: ${ms} ms CPU"
+  done
+  if [ "$outside" -gt 0 ]; then
+    med=$(printf '%s\n' "${costs[@]}" | median)
+    awk -v m="$med" -v c="$cold" 'BEGIN{printf "write outside every skill: median %d ms CPU = %.1f%% of the cold listing\n", m, 100*m/c}'
+  fi
   echo "watches: $(grep -c '^inotify' /proc/"$pid"/fdinfo/* 2>/dev/null | awk -F: '{s+=$2} END{print s}')"
   kill "$pid"
 fi
