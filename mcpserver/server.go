@@ -358,9 +358,11 @@ func (s *Server) reload(ctx context.Context, hint *reloadHint) (bool, error) {
 		_ = s.mcp.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri})
 	}
 	s.metrics.reloads.Inc()
-	added, removed, edited := diffCounts(prev, next)
+	var added, removed, edited int
 	if next.edits != nil {
 		added, removed, edited = editCounts(next)
+	} else {
+		added, removed, edited = diffCounts(prev, next)
 	}
 	s.log.Info("skills loaded", "skills", len(next.skills), "skills_list", len(next.entries),
 		"files", len(next.files), "added", added, "removed", removed, "changed", edited)
