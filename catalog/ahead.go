@@ -60,8 +60,9 @@ type prober struct {
 	// walked is how many entries the walk is past: slot k%len(slots) is
 	// free for entry k once walked > k-len(slots).
 	walked  atomic.Int64
-	waiting atomic.Bool   // the helper waits for the walk to free a slot
-	room    chan struct{} // wakes the helper (a slot freed, or stop)
+	waiting atomic.Bool // the helper waits for the walk to pass entry until
+	until   atomic.Int64
+	room    chan struct{} // wakes the helper (half the ring freed, or stop)
 	stopped atomic.Bool
 	wg      sync.WaitGroup
 }
@@ -106,11 +107,19 @@ func (pr *prober) run() {
 }
 
 // wait waits until the walk is past entry k (its slot is free for the
-// entry probeRing after it), false when the helper is stopped.
+// entry probeRing after it), false when the helper is stopped. When it
+// must wait, it waits until half the ring is free, not one slot: woken
+// for each slot, the helper and the walk took turns, a wake-up (a futex
+// call and a thread switch) for every entry.
 func (pr *prober) wait(k int64) bool {
-	for pr.walked.Load() <= k {
+	if pr.walked.Load() > k {
+		return !pr.stopped.Load()
+	}
+	until := min(k+int64(len(pr.slots))/2, int64(len(pr.children))-1)
+	for pr.walked.Load() <= until {
+		pr.until.Store(until)
 		pr.waiting.Store(true)
-		if pr.walked.Load() > k || pr.stopped.Load() {
+		if pr.walked.Load() > until || pr.stopped.Load() {
 			pr.waiting.Store(false)
 			break
 		}
@@ -143,9 +152,9 @@ func (pr *prober) take(i int, into *probeResult) *probeResult {
 	return got
 }
 
-// wake wakes the helper if it waits.
+// wake wakes the helper if it waits for an entry the walk is past.
 func (pr *prober) wake() {
-	if pr.waiting.Load() && pr.waiting.CompareAndSwap(true, false) {
+	if pr.waiting.Load() && pr.walked.Load() > pr.until.Load() && pr.waiting.CompareAndSwap(true, false) {
 		select {
 		case pr.room <- struct{}{}:
 		default:
@@ -159,7 +168,9 @@ func (pr *prober) stop() {
 		return
 	}
 	pr.stopped.Store(true)
-	pr.waiting.Store(true)
-	pr.wake()
+	select {
+	case pr.room <- struct{}{}:
+	default: // a wake-up is there already
+	}
 	pr.wg.Wait()
 }
