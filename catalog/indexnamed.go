@@ -404,20 +404,7 @@ func (sk *skim) listing(c *Catalog) *Listing {
 			}
 		}
 	}
-	if n, ok := d.optCount(); ok {
-		l.Diagnostics = []skill.Diagnostic{}
-		for range n {
-			if g, ok := sk.diag(); ok {
-				l.Diagnostics = append(l.Diagnostics, g)
-			}
-			sk.release()
-		}
-	}
-	if !sk.candidates(ntab) {
-		return nil
-	}
-	d.raw() // the search section
-	if d.err != nil || d.left() != 0 {
+	if !sk.briefRest(l, ntab) {
 		return nil
 	}
 	return l

@@ -434,10 +434,11 @@ func (a *textArena) clone(s string) string {
 	return unsafe.String(unsafe.SliceData(a.buf[len(a.buf)-len(s):]), len(s))
 }
 
-// briefRest decodes the rest of the listing part after its skills: the
-// diagnostics sk.q keeps, into l, then the candidates and search section,
-// passed over; n is the length of the skills' table. It reports whether
-// they decoded.
+// briefRest decodes the rest of the listing part after its skills, for
+// skim.listing and the brief read alike: the diagnostics sk.q keeps, into
+// l, then the candidates and search section, passed over; n is the length
+// of the skills' table. It reports whether they decoded and nothing is
+// left.
 func (sk *skim) briefRest(l *Listing, n int) bool {
 	d := sk.d
 	if m, ok := d.optCount(); ok {
