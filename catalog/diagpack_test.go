@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -24,7 +25,7 @@ func TestDiagPackIsTheSlice(t *testing.T) {
 		{"one, every text empty", []skill.Diagnostic{{}}},
 		{"every field", []skill.Diagnostic{{Code: "description-long", Severity: skill.SeverityWarning, Path: "/r/a/SKILL.md",
 			Line: 3, Column: 14, Message: "the description is long", Skill: "a", Related: "/r/b/SKILL.md"}}},
-		{"negative and large numbers", []skill.Diagnostic{{Code: "c", Line: -1, Column: 1 << 40}}},
+		{"negative and large numbers", []skill.Diagnostic{{Code: "c", Line: -1, Column: math.MaxInt}}},
 		{"a fix between two", []skill.Diagnostic{{Code: "a", Path: "p"}, fixed, {Code: "b", Path: "q"}}},
 		{"a text longer than a block", []skill.Diagnostic{{Code: "a"}, {Code: "b", Message: strings.Repeat("x", diagBlock+1)}, {Code: "a", Skill: "s"}}},
 		{"many blocks", randomDiags(rand.New(rand.NewPCG(1, 2)), 5000, fixed)},
