@@ -38,6 +38,9 @@ const (
 	probeShift = 2
 )
 
+// probeWord is the word of a slot holding entry k in state.
+func probeWord(k, state uint64) uint64 { return k<<probeShift | state }
+
 // probeResult is one lstat of a subfolder's SKILL.md.
 type probeResult struct {
 	mode fs.FileMode
@@ -78,7 +81,7 @@ func (w *walker) probeAhead(children []child) *prober {
 	n := max(min(probeRing, len(children)), 1)
 	pr := &prober{at: w.at, children: children, slots: make([]probeSlot, n), room: make(chan struct{}, 1)}
 	for k := range pr.slots {
-		pr.slots[k].word.Store(uint64(k) << probeShift)
+		pr.slots[k].word.Store(probeWord(uint64(k), probeFree))
 	}
 	pr.wg.Go(pr.run)
 	return pr
@@ -98,11 +101,11 @@ func (pr *prober) run() {
 			return
 		}
 		s := &pr.slots[k%n]
-		if !s.word.CompareAndSwap(uint64(k)<<probeShift|probeFree, uint64(k)<<probeShift|probeBusy) {
+		if !s.word.CompareAndSwap(probeWord(uint64(k), probeFree), probeWord(uint64(k), probeBusy)) {
 			continue // the walk is here
 		}
 		s.res.st, s.res.mode, s.res.err = lstatAt(pr.at, pr.children[k].skill())
-		s.word.Store(uint64(k)<<probeShift | probeDone)
+		s.word.Store(probeWord(uint64(k), probeDone))
 	}
 }
 
@@ -138,15 +141,15 @@ func (pr *prober) take(i int, into *probeResult) *probeResult {
 	k := uint64(i)
 	s := &pr.slots[k%uint64(len(pr.slots))]
 	var got *probeResult
-	if !s.word.CompareAndSwap(k<<probeShift|probeFree, k<<probeShift|probeWalk) {
-		for s.word.Load() == k<<probeShift|probeBusy {
+	if !s.word.CompareAndSwap(probeWord(k, probeFree), probeWord(k, probeWalk)) {
+		for s.word.Load() == probeWord(k, probeBusy) {
 			runtime.Gosched()
 		}
 		*into = s.res
 		s.res = probeResult{}
 		got = into
 	}
-	s.word.Store((k + uint64(len(pr.slots))) << probeShift)
+	s.word.Store(probeWord(k+uint64(len(pr.slots)), probeFree))
 	pr.walked.Store(int64(i) + 1)
 	pr.wake()
 	return got
