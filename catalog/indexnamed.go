@@ -376,12 +376,12 @@ func (sk *skim) release() {
 	}
 }
 
-// listing decodes the listing as idec.listing does, keeping the skills
-// and diagnostics sk.q asks for (copies, as every string kept); nil when
-// it does not decode.
-func (sk *skim) listing(c *Catalog) *Listing {
+// head decodes the listing's workspace and roots (copies), as
+// idec.listing does: the start of skim.listing and skim.briefListing.
+func (sk *skim) head() *Listing {
 	d := sk.d
 	d.clone = true
+	defer func() { d.clone = false }()
 	l := &Listing{Workspace: d.str()}
 	if n, ok := d.optCount(); ok {
 		l.Roots = make([]Root, n)
@@ -389,7 +389,15 @@ func (sk *skim) listing(c *Catalog) *Listing {
 			l.Roots[i] = d.root()
 		}
 	}
-	d.clone = false
+	return l
+}
+
+// listing decodes the listing as idec.listing does, keeping the skills
+// and diagnostics sk.q asks for (copies, as every string kept); nil when
+// it does not decode.
+func (sk *skim) listing(c *Catalog) *Listing {
+	d := sk.d
+	l := sk.head()
 	kept, ntab := sk.skills(c)
 	if n, ok := d.optCount(); ok {
 		l.Skills = make([]*Skill, 0, min(n, len(kept)))

@@ -355,15 +355,7 @@ type briefSkill struct {
 // ienc.listing writes them).
 func (sk *skim) briefListing(c *Catalog) (*Listing, []string) {
 	d := sk.d
-	d.clone = true
-	l := &Listing{Workspace: d.str()}
-	if n, ok := d.optCount(); ok {
-		l.Roots = make([]Root, n)
-		for i := range l.Roots {
-			l.Roots[i] = d.root()
-		}
-	}
-	d.clone = false
+	l := sk.head()
 	n := d.count()
 	if n > d.left()/minSkillBytes {
 		return nil, nil
