@@ -155,13 +155,13 @@ func TestEachEntryLetsGoOfLargeFolders(t *testing.T) {
 	if got := read(large); len(got) != direntKeep+1 || got[0] != "f00000" || got[direntKeep] != fmt.Sprintf("f%05d", direntKeep) {
 		t.Fatalf("large folder: %d entries, first %q", len(got), got[0])
 	}
-	if s.dirents.Held() {
-		t.Errorf("the scratch of %d entries is kept", direntKeep+1)
+	if s.dirents.Len() != 0 {
+		t.Errorf("the scratch of %d entries is kept: it still holds %d", direntKeep+1, s.dirents.Len())
 	}
 	if got := read(small); !slices.Equal(got, []string{"a", "b", "c"}) {
 		t.Errorf("small folder after a large one: %q", got)
 	}
-	if !s.dirents.Held() {
-		t.Error("the scratch of a small folder is let go")
+	if s.dirents.Len() != 3 {
+		t.Errorf("the scratch of a small folder is let go: it holds %d entries, not 3", s.dirents.Len())
 	}
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // TestCompatAgreesWithPresets requires, on workspaces generated from seeds
-// (hostws.RandomLayout: skill folders of every host at, above and below the
+// (randomLayout: skill folders of every host at, above and below the
 // working folder, git roots as a folder, a file or none, symlinked roots
 // holding dot folders, user folders), that lint --compat's verdict of every
 // file for every host says "loads" exactly when `skillet list --preset
@@ -30,7 +30,7 @@ func TestCompatAgreesWithPresets(t *testing.T) {
 	ctx := context.Background()
 	cells, loads := 0, 0
 	for seed := range uint64(seeds) {
-		w := hostws.RandomLayout(seed)
+		w := randomLayout(seed)
 		sb, err := w.Materialize(t.TempDir(), nil)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)

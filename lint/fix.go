@@ -64,19 +64,15 @@ const maxFixBytes = 16 << 20
 // popts gives the path (for the folder name), the form (Flat) and
 // MaxDescriptionChars; the file is always read in lenient mode.
 func FixSource(src []byte, opts *FixOptions, popts *skill.Options) (out []byte, fixes []string, err error) {
-	po := fixParseOptions(popts)
+	var po skill.Options
+	if popts != nil {
+		po = skill.Options{Path: popts.Path, Flat: popts.Flat, MaxDescriptionChars: popts.MaxDescriptionChars}
+	}
 	sugg, err := suggestFixes(src, &po)
 	if err != nil {
 		return nil, nil, err
 	}
 	return applySuggestions(src, &po, sugg, opts)
-}
-
-func fixParseOptions(popts *skill.Options) skill.Options {
-	if popts == nil {
-		return skill.Options{}
-	}
-	return skill.Options{Path: popts.Path, Flat: popts.Flat, MaxDescriptionChars: popts.MaxDescriptionChars}
 }
 
 // suggestion is a suggested fix and the finding it mends: a repaired

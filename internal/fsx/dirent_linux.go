@@ -142,9 +142,6 @@ func (d *Dirents) Release(keep int) {
 	}
 }
 
-// Held reports whether d holds memory for entries.
-func (d *Dirents) Held() bool { return d.ents != nil || d.names != nil }
-
 // OpenDirAt opens the folder name (NUL-terminated) below the open folder
 // dirfd (AtFDCWD: the current folder) with O_RDONLY, O_DIRECTORY,
 // O_CLOEXEC and flags, retrying when a signal interrupts it.
