@@ -480,7 +480,7 @@ func (c *Catalog) writeIndex(tmp *os.File, file string, l *Listing, roots []*Roo
 	e.uint(uint64(len(rb)))
 	e.b = append(e.b, rb...)
 	for _, ps := range stamps {
-		e.str(ps.path)
+		e.own(ps.path)
 		e.bool(ps.missing)
 		if !ps.missing {
 			e.stamp(ps.stamp)

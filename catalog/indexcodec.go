@@ -23,16 +23,21 @@ import (
 
 // indexVersion changes whenever the encoding does; an index of another
 // version is ignored (and rewritten).
-const indexVersion = 9
+const indexVersion = 10
 
 // errIndexCorrupt is an index that does not decode: it is ignored and
 // rewritten, never trusted.
 var errIndexCorrupt = errors.New("the index file is corrupt")
 
-// ienc appends the encoding to b. Strings go through a table: the first
-// time a string is written it follows a 0; later it is written as its
-// position in the table plus one, so the roots, scopes, codes and keys that
-// every skill repeats cost a byte or two.
+// ienc appends the encoding to b. Strings that many records repeat (roots,
+// scopes, folders, codes) go through a table: the first time such a string
+// is written it follows a 0; later it is written as its position in the
+// table plus two, so they cost a byte or two. Strings of one record (a
+// skill's name, description and paths, a stamp's path, a diagnostic's
+// path and message) follow a 1 and never enter the table (ienc.own): the
+// table an encoder and every reader holds stays as small as the set of
+// shared strings, not one entry for each skill's strings (it was 350,970
+// strings at 100,000 skills, 260,000 of them the stamps' paths).
 //
 // A skill's parsed frontmatter is written as a blob of its own (its length
 // first), so that a process reading the index decodes it only when the
@@ -40,7 +45,9 @@ var errIndexCorrupt = errors.New("the index file is corrupt")
 // the fields written before it. Inside a blob, strings are new, or refer to
 // the blob's own table (even codes) or to the listing's table as it stood
 // when the blob was written (odd codes); a new string in a blob does not
-// enter the listing's table, so the listing decodes without the blobs.
+// enter the listing's table, so the listing decodes without the blobs. A
+// blob's table starts with the skill's name, description and when_to_use as
+// its record holds them (blobSeeds), which the frontmatter repeats.
 type ienc struct {
 	b     []byte
 	table map[string]uint64
@@ -104,7 +111,7 @@ func (e *ienc) str(s string) {
 			return
 		}
 	} else if k, ok := e.table[s]; ok {
-		e.uint(k)
+		e.uint(k + 1)
 		return
 	}
 	if e.table == nil {
@@ -115,6 +122,33 @@ func (e *ienc) str(s string) {
 	e.uint(uint64(len(s)))
 	e.b = append(e.b, s...)
 }
+
+// own writes a string of one record: in a blob as str does (a blob's
+// table lasts one blob), else in full after a 1, outside the table.
+func (e *ienc) own(s string) {
+	if e.blob {
+		e.str(s)
+		return
+	}
+	e.uint(1)
+	e.uint(uint64(len(s)))
+	e.b = append(e.b, s...)
+}
+
+// blobSeeds are the first strings of a skill's blob table, before the
+// blob's own: the name, description and when_to_use of its record, each
+// once (a repeat is left out, as the encoder's map would keep the first).
+func blobSeeds(name, desc, when string) []string {
+	seeds := make([]string, 1, 3)
+	seeds[0] = name
+	for _, x := range [2]string{desc, when} {
+		if !slices.Contains(seeds, x) {
+			seeds = append(seeds, x)
+		}
+	}
+	return seeds
+}
+
 func (e *ienc) bool(v bool) {
 	if v {
 		e.b = append(e.b, 1)
@@ -251,9 +285,9 @@ func (e *ienc) skill(s *Skill) error {
 		e.bool(false)
 	} else {
 		e.bool(true)
-		e.str(s.Name)
-		e.str(s.Description)
-		e.str(s.WhenToUse)
+		e.own(s.Name)
+		e.own(s.Description)
+		e.own(s.WhenToUse)
 		e.bool(s.Hidden())
 		// One blob encoder serves every skill: its table and bytes are
 		// reset, not allocated again.
@@ -263,20 +297,23 @@ func (e *ienc) skill(s *Skill) error {
 		be := e.blobEnc
 		be.outer, be.b = e.table, be.b[:0]
 		clear(be.table)
+		for _, x := range blobSeeds(s.Name, s.Description, s.WhenToUse) {
+			be.table[x] = uint64(len(be.table)) + 1
+		}
 		if err := be.parsed(p); err != nil {
 			return err
 		}
 		e.uint(uint64(len(be.b)))
 		e.b = append(e.b, be.b...)
 	}
-	e.str(s.Location)
+	e.own(s.Location)
 	// The skill folder is most often the file's folder: a flag then,
 	// not a string of its own.
 	if s.BaseDir != "" && s.BaseDir == parentOf(s.Location) {
 		e.bool(true)
 	} else {
 		e.bool(false)
-		e.str(s.BaseDir)
+		e.own(s.BaseDir)
 	}
 	e.str(s.Root)
 	e.str(string(s.Scope))
@@ -293,20 +330,20 @@ func (e *ienc) skill(s *Skill) error {
 func (e *ienc) diag(d *skill.Diagnostic) {
 	e.str(string(d.Code))
 	e.str(string(d.Severity))
-	e.str(d.Path)
+	e.own(d.Path)
 	e.int(int64(d.Line))
 	e.int(int64(d.Column))
-	e.str(d.Message)
-	e.str(d.Skill)
-	e.str(d.Related)
+	e.own(d.Message)
+	e.own(d.Skill)
+	e.own(d.Related)
 	e.optLen(d.Fixes == nil, len(d.Fixes))
 	for _, f := range d.Fixes {
-		e.str(f.Message)
+		e.own(f.Message)
 		e.optLen(f.Edits == nil, len(f.Edits))
 		for _, te := range f.Edits {
 			e.int(int64(te.Pos))
 			e.int(int64(te.End))
-			e.str(te.NewText)
+			e.own(te.NewText)
 		}
 	}
 }
@@ -363,16 +400,23 @@ func (e *ienc) listing(l *Listing) error {
 	}
 	e.optLen(l.candidates == nil, len(l.candidates))
 	for _, cd := range l.candidates {
-		e.str(cd.Path)
-		e.str(cd.Root)
-		e.str(cd.Scope)
-		e.bool(cd.Flat)
-		e.bool(cd.Ignored)
+		// The skill first: a candidate's path is most often its skill's
+		// location, a flag then.
 		if cd.Skill == nil {
 			e.uint(0)
 		} else {
 			e.uint(uint64(pos[cd.Skill]) + 1)
 		}
+		if cd.Skill != nil && cd.Path == cd.Skill.Location {
+			e.bool(true)
+		} else {
+			e.bool(false)
+			e.own(cd.Path)
+		}
+		e.str(cd.Root)
+		e.str(cd.Scope)
+		e.bool(cd.Flat)
+		e.bool(cd.Ignored)
 		e.flush(false)
 	}
 	if e.section != nil {
@@ -477,8 +521,8 @@ func (d *idec) str() string {
 	return d.ref()
 }
 
-// ref reads a string: a reference to the table, or a new one (added to
-// the table), as a substring of d.s.
+// ref reads a string: a reference to the table, a new one (added to the
+// table) or a record's own (ienc.own, not added), as a substring of d.s.
 func (d *idec) ref() string {
 	k := d.uint()
 	if d.blob && k > 0 {
@@ -493,12 +537,12 @@ func (d *idec) ref() string {
 		}
 		return table[j]
 	}
-	if k > 0 {
-		if k > uint64(len(d.table)) {
+	if k > 1 {
+		if k-2 >= uint64(len(d.table)) {
 			d.fail()
 			return ""
 		}
-		return d.table[k-1]
+		return d.table[k-2]
 	}
 	n := d.uint()
 	if d.err != nil || n > uint64(d.left()) {
@@ -507,7 +551,9 @@ func (d *idec) ref() string {
 	}
 	s := d.s[d.i : d.i+int(n)]
 	d.i += int(n)
-	d.table = append(d.table, s)
+	if k == 0 {
+		d.table = append(d.table, s)
+	}
 	return s
 }
 
@@ -756,14 +802,22 @@ func (d *idec) listing(c *Catalog) *Listing {
 		l.candidates = make([]*candidateFile, n)
 		for i := range backing {
 			cd := &backing[i]
-			cd.Path = d.str()
+			if k := d.uint(); k > 0 {
+				cd.Skill = skillAt(k - 1)
+			}
+			if d.bool() {
+				if cd.Skill == nil {
+					d.fail()
+					return nil
+				}
+				cd.Path = cd.Skill.Location
+			} else {
+				cd.Path = d.str()
+			}
 			cd.Root = d.str()
 			cd.Scope = d.str()
 			cd.Flat = d.bool()
 			cd.Ignored = d.bool()
-			if k := d.uint(); k > 0 {
-				cd.Skill = skillAt(k - 1)
-			}
 			l.candidates[i] = cd
 		}
 	}
@@ -812,7 +866,7 @@ type lazyParsed struct {
 // frontmatter is the three fields the listing holds, not a panic.
 func (l *lazyParsed) get() *skill.Skill {
 	l.once.Do(func() {
-		d := &idec{s: l.data, outer: l.strs, blob: true}
+		d := &idec{s: l.data, outer: l.strs, blob: true, table: blobSeeds(l.skill.Name, l.skill.Description, l.skill.WhenToUse)}
 		p := d.parsed()
 		if d.err != nil || d.left() != 0 {
 			p = &skill.Skill{Name: l.skill.Name, Description: l.skill.Description, WhenToUse: l.skill.WhenToUse, DisableModelInvocation: l.hidden}

@@ -147,10 +147,10 @@ type mappedIndex struct {
 }
 
 // openMapped checks the checksum (beginning with seed), head and roots of
-// the mapped index data and decodes its stamps once, to build the string
-// table; nil when any of that fails. The stamps' paths are the first
-// strings of the table: decoded once to build it, and again, from the
-// table's start, to check them once the listing answers (stampsHold).
+// the mapped index data and leaves d at the listing, past the stamps,
+// which are decoded (and checked) once the listing answers (stampsHold):
+// their paths are their own strings, outside the table (ienc.own), so the
+// listing decodes without them. nil when any of that fails.
 func openMapped(data []byte, seed uint32, roots []byte) *mappedIndex {
 	size := len(data)
 	if !namedSumOK(data, seed) {
@@ -174,18 +174,12 @@ func openMapped(data []byte, seed uint32, roots []byte) *mappedIndex {
 		return nil
 	}
 	d.i += rootsLen
-	mi := &mappedIndex{d: d, n: n, stampsAt: d.i, stampsLen: stampsLen}
-	sk := &skim{d: d, data: data}
-	for range n {
-		d.str()
-		if !d.bool() {
-			d.stamp()
-		}
-		sk.release()
-	}
-	if d.err != nil || d.i != stampsLen {
+	// Each stamp takes three bytes at least.
+	if d.i > stampsLen || n > (stampsLen-d.i)/3 {
 		return nil
 	}
+	mi := &mappedIndex{d: d, n: n, stampsAt: d.i, stampsLen: stampsLen}
+	d.i = stampsLen
 	return mi
 }
 
@@ -193,14 +187,12 @@ func openMapped(data []byte, seed uint32, roots []byte) *mappedIndex {
 // skill's record decoded again (ienc.skill writes ten).
 const keptSlack = 16
 
-// stampsHold decodes the stamps again, from the start of the table (which
-// the stamps' paths are), and reports whether every one holds, checked a
-// chunk at a time on a few goroutines (stampStream); sk gives back the
-// pages read. d is left at the end of the stamps, with a table of their
-// paths only.
+// stampsHold decodes the stamps and reports whether every one holds,
+// checked a chunk at a time on a few goroutines (stampStream); sk gives
+// back the pages read. d is left at the end of the stamps.
 func (mi *mappedIndex) stampsHold(sk *skim) bool {
 	d := mi.d
-	d.i, d.table, sk.released = mi.stampsAt, d.table[:0], 0
+	d.i, sk.released = mi.stampsAt, 0
 	ss := startStampStream()
 	defer ss.stop()
 	ss.decode(d, mi.n, sk.release)
@@ -459,7 +451,7 @@ func (sk *skim) keptSkill(c *Catalog) *Skill {
 	if s.lazy == nil {
 		return s // no frontmatter
 	}
-	bd := &idec{s: lz.data, outer: &d.table, blob: true, clone: true}
+	bd := &idec{s: lz.data, outer: &d.table, blob: true, clone: true, table: blobSeeds(s.Name, s.Description, s.WhenToUse)}
 	p := bd.parsed()
 	if bd.err != nil || bd.left() != 0 {
 		p = &skill.Skill{Name: s.Name, Description: s.Description, WhenToUse: s.WhenToUse, DisableModelInvocation: lz.hidden}
@@ -511,14 +503,19 @@ func (sk *skim) candidates(n int) bool {
 		return d.err == nil
 	}
 	for range m {
-		d.str()
-		d.str()
-		d.str()
-		d.bool()
-		d.bool()
-		if k := d.uint(); k > uint64(n) {
+		k := d.uint()
+		if k > uint64(n) {
 			d.fail()
 		}
+		if !d.bool() {
+			d.str()
+		} else if k == 0 {
+			d.fail() // the path of no skill
+		}
+		d.str()
+		d.str()
+		d.bool()
+		d.bool()
 		sk.release()
 	}
 	return d.err == nil
