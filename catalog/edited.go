@@ -147,7 +147,7 @@ func (w *lastWalk) edited(files []string) ([]int, bool) {
 			}
 			continue
 		}
-		if !unreadIn(p, cand.dir) {
+		if !unreadIn(p, cand.dir()) {
 			return nil, false
 		}
 	}
@@ -166,17 +166,18 @@ const (
 // when p is the skill file of another kind of candidate or any
 // candidate's folder. One pass over the candidates, comparing prefixes.
 func (w *lastWalk) holder(p string) int {
-	best := noHolder
+	best, bestLen := noHolder, 0
 	for i := range w.cands {
 		c := &w.cands[i]
-		if c.dir == p || c.path == p && (c.flat || c.ignored) {
+		dir := c.dir()
+		if dir == p || c.path == p && (c.flat || c.ignored) {
 			return notPatched // a folder's mode or times: the walk reads folders
 		}
-		if c.flat || c.ignored || len(p) <= len(c.dir) || !strings.HasPrefix(p, c.dir) || p[len(c.dir)] != filepath.Separator {
+		if c.flat || c.ignored || len(p) <= len(dir) || !strings.HasPrefix(p, dir) || p[len(dir)] != filepath.Separator {
 			continue
 		}
-		if best == noHolder || len(c.dir) > len(w.cands[best].dir) {
-			best = i
+		if best == noHolder || len(dir) > bestLen {
+			best, bestLen = i, len(dir)
 		}
 	}
 	return best
@@ -235,14 +236,14 @@ func (c *Catalog) reread(w *lastWalk, i int) (*entry, bool) {
 	if st == old.stamp {
 		return old, true
 	}
-	cand.stamp, cand.single, cand.held, cand.relOff, cand.rootFD = st, true, 0, 0, -1
+	cand.stamp, cand.single, cand.held, cand.relOff = st, true, 0, 0
 	e := c.readOne(cand)
 	if e.readErr != nil || e.skill == nil || old.skill == nil || old.listed == nil || e.truncated || old.truncated ||
 		e.stamp.ino != st.ino || !reflect.DeepEqual(e.diags, old.diags) {
 		return nil, false
 	}
-	s := &Skill{Location: cand.path, BaseDir: cand.dir, Root: cand.root.Path, Scope: cand.root.Scope,
-		Folder: cand.root.display, Flat: cand.flat, Bytes: e.size, c: c, boundary: cand.root.boundary, Plugin: cand.plugin}
+	s := &Skill{Location: cand.path, BaseDir: cand.dir(), Root: cand.root.Path, Scope: cand.root.Scope,
+		Folder: cand.root.display, Flat: cand.flat, Bytes: e.size, c: c, boundary: cand.root.boundary, Plugin: cand.plugin()}
 	s.setParsed(e.skill)
 	s.Name = listedName(s.Plugin, s.Name)
 	was := old.listed

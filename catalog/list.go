@@ -306,12 +306,12 @@ func (c *Catalog) nestedDiags(ctx context.Context, lost []*candidate) []skill.Di
 					n++
 					out = append(out, skill.Diagnostic{Code: diagcode.NestedSkill, Severity: skill.SeverityWarning,
 						Path: f, Related: cand.path,
-						Message: fmt.Sprintf("this skill is inside the skill folder %s, whose own skill does not load (see its diagnostic); nothing below a skill folder is discovered, so this one does not load either: move it out, or fix the outer skill", cand.dir)})
+						Message: fmt.Sprintf("this skill is inside the skill folder %s, whose own skill does not load (see its diagnostic); nothing below a skill folder is discovered, so this one does not load either: move it out, or fix the outer skill", cand.dir())})
 				}
 				walk(sub, depth+1)
 			}
 		}
-		walk(cand.dir, 1)
+		walk(cand.dir(), 1)
 	}
 	return out
 }
@@ -733,7 +733,7 @@ func (c *Catalog) readOne(cand candidate) *entry {
 		rf, err = readHeld(&cand, c.settings.MaxSkillBytes)
 		ok = true
 	} else {
-		rf, err, ok = readBeneath(cand.rootFD, cand.rel(), cand.path, c.settings.MaxSkillBytes, cand.stamp)
+		rf, err, ok = readBeneath(cand.rootFD(), cand.rel(), cand.path, c.settings.MaxSkillBytes, cand.stamp)
 	}
 	if !ok {
 		root := cand.root
@@ -748,9 +748,9 @@ func (c *Catalog) readOne(cand candidate) *entry {
 	s, diags := parseSkill(rf.data, &skill.Options{
 		Path: cand.path, Flat: cand.flat, Mode: c.settings.Mode,
 		MaxDescriptionChars: c.settings.MaxDescriptionChars, SkipBody: !c.opts.bodies || c.onParsed != nil, Truncated: rf.truncated,
-	}, cand.dir)
+	}, cand.dir())
 	if c.onParsed != nil && s != nil {
-		c.onParsed(catalogx.Parsed{Path: cand.path, Dir: cand.dir, Flat: cand.flat, Skill: s, Data: rf.data})
+		c.onParsed(catalogx.Parsed{Path: cand.path, Dir: cand.dir(), Flat: cand.flat, Skill: s, Data: rf.data})
 	}
 	return &entry{stamp: rf.stamp, skill: s, diags: diags, size: rf.size, truncated: rf.truncated}
 }

@@ -260,10 +260,10 @@ func (p *prec) add(cand *candidate, e *entry, loaded bool) {
 		return
 	}
 	s := e.listed
-	if s == nil || s.Location != cand.path || s.BaseDir != cand.dir || s.Root != cand.root.Path || s.Scope != cand.root.Scope || s.Flat != cand.flat || s.boundary != cand.root.boundary || s.Plugin != cand.plugin {
-		s = &Skill{Location: cand.path, BaseDir: cand.dir, Root: cand.root.Path,
+	if s == nil || s.Location != cand.path || s.BaseDir != cand.dir() || s.Root != cand.root.Path || s.Scope != cand.root.Scope || s.Flat != cand.flat || s.boundary != cand.root.boundary || s.Plugin != cand.plugin() {
+		s = &Skill{Location: cand.path, BaseDir: cand.dir(), Root: cand.root.Path,
 			Scope: cand.root.Scope, Folder: cand.root.display, Flat: cand.flat, Bytes: e.size, Truncated: e.truncated, c: c,
-			boundary: cand.root.boundary, Plugin: cand.plugin}
+			boundary: cand.root.boundary, Plugin: cand.plugin()}
 		s.setParsed(e.skill)
 		s.Name = listedName(s.Plugin, s.Name)
 		if p.next != nil {
@@ -312,7 +312,7 @@ func (p *prec) clash(cand *candidate, s, w *Skill) {
 			p.at[k] = cand.root
 		}
 		p.byName[s.Name] = s
-		p.lost = append(p.lost, &candidate{root: cand.root, path: w.Location, dir: w.BaseDir, flat: w.Flat})
+		p.lost = append(p.lost, &candidate{root: cand.root, path: w.Location, flat: w.Flat})
 		return
 	}
 	if w.Scope == s.Scope {

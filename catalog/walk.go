@@ -20,11 +20,26 @@ import (
 // SkillFile is the file name that makes a folder a skill.
 const SkillFile = "SKILL.md"
 
-// candidate is a skill file found by the walk, not yet read.
+// candidate is a skill file found by the walk, not yet read: 88 bytes.
+// On a tree where skills wait for the walk's end (docs/performance.md,
+// "Handing out during the walk"), every candidate is held until then, so
+// what is the same for many is not kept in each: the folder is the path's
+// (dir), and the plugin and the open root are the walker's (via).
 type candidate struct {
-	root     *Root
-	path     string // absolute path as found
-	dir      string // base directory
+	root *Root
+	// via holds what the candidates of one walker in one plugin share;
+	// nil for none (no plugin, no open root).
+	via   *candVia
+	path  string // absolute path as found; the base directory is its folder (dir)
+	stamp stamp  // from the walk's lstat; zero when unknown (symlinks)
+	// held is the skill file the walk opened (its descriptor plus one; 0
+	// when none), for the reader to read and close (readOne): one lookup
+	// of the path instead of the walk's lstat and the reader's open. Only
+	// the pipeline's copy of a candidate handed to a reader holds it.
+	held int32
+	// relOff is where the path below the open root begins in path (0
+	// when the root is not open or the path is not below it): rel.
+	relOff   int32
 	flat     bool
 	fileCase bool // named skill.md in another letter case
 	ignored  bool // below an entry starting with "_" or "." (Catalog.ignored)
@@ -39,21 +54,39 @@ type candidate struct {
 	// (st_nlink 1) reached through no symlink, root included: a change to
 	// it shows in its folder's file notifications (listTouched).
 	single bool
-	// held is the skill file the walk opened (its descriptor plus one; 0
-	// when none), for the reader to read and close (readOne): one lookup
-	// of the path instead of the walk's lstat and the reader's open. Only
-	// the pipeline's copy of a candidate handed to a reader holds it.
-	// (Beside the flags, it takes no more room: 120 bytes in all.)
-	held int32
-	// relOff is where the path below the open root begins in path (0
-	// when the root is not open or the path is not below it): rel.
-	relOff int32
-	stamp  stamp // from the walk's lstat; zero when unknown (symlinks)
+}
+
+// candVia is what the candidates a walker finds in one plugin's skills
+// folder (or outside any) share.
+type candVia struct {
 	// plugin is the name of the plugin whose skills folder the file is
 	// in, "" when none (docs/discovery.md#plugins).
 	plugin string
 	// rootFD is the root held open by the List, for readBeneath (rel).
 	rootFD rootDir
+}
+
+// dir is the candidate's base directory: the folder of its path. Every
+// path the walk finds is clean and a file's name joined to its folder's,
+// so this is the folder it was found in (TestCandidateDirIsThePaths).
+func (c *candidate) dir() string { return filepath.Dir(c.path) }
+
+// plugin is the name of the plugin whose skills folder the file is in, ""
+// when none.
+func (c *candidate) plugin() string {
+	if c.via == nil {
+		return ""
+	}
+	return c.via.plugin
+}
+
+// rootFD is the root held open for readBeneath, or -1 when there is none
+// or the path is not below it (rel is nil).
+func (c *candidate) rootFD() rootDir {
+	if c.via == nil || c.relOff == 0 {
+		return -1
+	}
+	return c.via.rootFD
 }
 
 // rel returns the path below the open root, NUL-terminated, for
@@ -181,8 +214,9 @@ type walker struct {
 	c        *Catalog
 	s        *listScratch // the listing's
 	root     *Root
-	rootFD   rootDir // root held open for readBeneath, or -1
-	at       dirAt   // the folder being walked, held open (noDir when not)
+	rootFD   rootDir  // root held open for readBeneath, or -1
+	via      *candVia // the last candidate's (addRef)
+	at       dirAt    // the folder being walked, held open (noDir when not)
 	folders  int
 	limited  bool
 	onStack  map[string]bool
@@ -240,14 +274,17 @@ func (w *walker) add(c candidate) {
 // addRef records a candidate whose path has the NUL-terminated bytes z, so
 // it can be read below the open root.
 func (w *walker) addRef(c candidate, z []byte) {
-	c.rootFD = -1
+	c.relOff = 0
 	if rel := w.rel(c.path, z); rel != nil && string(z[:len(c.path)]) == c.path {
 		// The path is z's bytes, which a NUL follows (candidate.rel).
 		c.path = unsafe.String(&z[0], len(c.path))
-		c.rootFD, c.relOff = w.rootFD, int32(len(c.path)-len(rel)+1)
+		c.relOff = int32(len(c.path) - len(rel) + 1)
 	}
 	c.throughLink = c.throughLink || w.links > 0
-	c.plugin = w.plugin
+	if w.via == nil || w.via.plugin != w.plugin || w.via.rootFD != w.rootFD {
+		w.via = &candVia{plugin: w.plugin, rootFD: w.rootFD}
+	}
+	c.via = w.via
 	if w.withhold != nil && withheldBy(w.root, w.withhold, &c) {
 		c.ignored = true
 	}
@@ -305,7 +342,7 @@ func (w *walker) walkRoot() {
 	}
 	if r.File {
 		if strings.EqualFold(filepath.Ext(r.Path), ".md") {
-			w.add(candidate{root: r, path: r.Path, dir: filepath.Dir(r.Path), flat: filepath.Base(r.Path) != SkillFile})
+			w.add(candidate{root: r, path: r.Path, flat: filepath.Base(r.Path) != SkillFile})
 		} else {
 			w.diag(diagcode.Unreadable, r.Path, "the extra path is a file but not a .md file; it is not scanned")
 		}
@@ -350,7 +387,7 @@ func (w *walker) visit(dir, skillFile pathRef, parentReal, linkReal string, dept
 		}
 	} else if held, found, ok := w.openSkill(skillFile); ok {
 		if found {
-			w.addRef(candidate{root: w.root, path: skillFile.path, dir: dir.path, held: held, opened: true}, skillFile.z)
+			w.addRef(candidate{root: w.root, path: skillFile.path, held: held, opened: true}, skillFile.z)
 			return
 		}
 	} else if w.statSkill(dir, skillFile) {
@@ -366,7 +403,7 @@ func (w *walker) visit(dir, skillFile pathRef, parentReal, linkReal string, dept
 	}
 	if e := caseVariant(ds.children); e != nil {
 		ref := e.fileRef()
-		w.addRef(candidate{root: w.root, path: ref.path, dir: dir.path, fileCase: true}, ref.z)
+		w.addRef(candidate{root: w.root, path: ref.path, fileCase: true}, ref.z)
 		return
 	}
 	w.folders++
@@ -441,7 +478,7 @@ func (w *walker) statSkill(dir, skillFile pathRef) bool {
 func (w *walker) addStat(dir, skillFile pathRef, st stamp, mode fs.FileMode, single bool, err error) bool {
 	switch {
 	case err == nil:
-		c := candidate{root: w.root, path: skillFile.path, dir: dir.path}
+		c := candidate{root: w.root, path: skillFile.path}
 		if mode.IsRegular() {
 			c.stamp = st
 			c.single = single && w.links == 0 && !w.rootLinked
@@ -572,7 +609,7 @@ func (w *walker) entries(dir, real string, depth int, children []child) (hasFile
 			hasFile = true
 			if depth == 0 && w.root.Flat && isFlatSkill(e.name()) {
 				ref := e.fileRef()
-				c := candidate{root: w.root, path: ref.path, dir: dir, flat: true}
+				c := candidate{root: w.root, path: ref.path, flat: true}
 				if linkReal == "" {
 					if st, mode, err := lstatRef(ref); err == nil && mode.IsRegular() {
 						c.stamp = st

@@ -272,7 +272,7 @@ func rootIgnore(r *Root, allowed func(string) bool) (*ignore.Matcher, []skill.Di
 // exclude candidate c (its skill folder, or its file for a flat-form
 // skill).
 func withheldBy(r *Root, m *ignore.Matcher, c *candidate) bool {
-	p, isDir := c.dir, true
+	p, isDir := c.dir(), true
 	if c.flat {
 		p, isDir = c.path, false
 	}

@@ -1,0 +1,78 @@
+package catalog
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"unsafe"
+)
+
+// TestCandidateBaseDir lists each shape the walk finds a skill file in
+// and requires every skill's base directory to be the folder the walk
+// found it in, given here by hand: a candidate no longer keeps that folder
+// beside its path (candidate.dir is the path's folder), so this holds the
+// walk to building every path as the file's name joined to its folder's.
+// Each hands out the same (e.list).
+func TestCandidateBaseDir(t *testing.T) {
+	e := newEnv(t)
+	writeTree(t, e.ws, map[string]string{
+		"skills/alpha/SKILL.md":                skillMD("alpha"),
+		"skills/beta.md":                       skillMD("beta"), // flat, directly in a root
+		"skills/group/gamma/SKILL.md":          skillMD("gamma"),
+		"skills/lower/skill.md":                skillMD("lower"), // another letter case
+		"skills/upper/Skill.MD":                skillMD("upper"),
+		"real/delta/SKILL.md":                  skillMD("delta"), // reached through a symlink below
+		"extra/epsilon/SKILL.md":               skillMD("epsilon"),
+		"loose/zeta.md":                        skillMD("zeta"), // a root that is a file
+		".claude/skills/eta/SKILL.md":          skillMD("eta"),
+		"plugins/p/.claude-plugin/plugin.json": `{"name": "p"}`,
+		"plugins/p/skills/theta/SKILL.md":      skillMD("theta"),
+	})
+	if err := os.Symlink(filepath.Join(e.ws, "real"), filepath.Join(e.ws, "skills", "linked")); err != nil {
+		t.Skipf("no symlinks here: %v", err)
+	}
+	_, l := e.list(t, &Options{NoUser: true, ExtraPaths: []string{
+		filepath.Join(e.ws, "extra"), filepath.Join(e.ws, "loose", "zeta.md"), filepath.Join(e.ws, "plugins"),
+	}})
+	want := map[string]string{
+		"alpha":   "skills/alpha",
+		"beta":    "skills",
+		"gamma":   "skills/group/gamma",
+		"lower":   "skills/lower",
+		"upper":   "skills/upper",
+		"delta":   "skills/linked/delta",
+		"epsilon": "extra/epsilon",
+		"zeta":    "loose",
+		"eta":     ".claude/skills/eta",
+		"p:theta": "plugins/p/skills/theta",
+	}
+	got := map[string]string{}
+	for _, s := range l.Skills {
+		rel, err := filepath.Rel(e.ws, s.BaseDir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[s.Name] = filepath.ToSlash(rel)
+	}
+	for name, dir := range want {
+		if got[name] != dir {
+			t.Errorf("%s: base directory %q, want %q", name, got[name], dir)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("skills %v, want %v", got, want)
+	}
+}
+
+// TestCandidateSize holds a candidate, of which a listing keeps one per
+// skill file until the walk's end on some trees (docs/performance.md), to
+// its size: 88 bytes on 64-bit platforms (120 before it shared its folder,
+// plugin and open root).
+func TestCandidateSize(t *testing.T) {
+	if unsafe.Sizeof(uintptr(0)) != 8 {
+		t.Skip("sizes are for 64-bit platforms")
+	}
+	if n := unsafe.Sizeof(candidate{}); n > 88 {
+		t.Errorf("a candidate takes %d bytes, want at most 88", n)
+	}
+}
