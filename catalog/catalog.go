@@ -160,12 +160,9 @@ type Catalog struct {
 	// last is what listEdited patches: the last List that walked, nil
 	// when the last List did not (or is under way).
 	last *lastWalk
-	// spare is the last List's scratch, which the next List works in
-	// (scratchFor), so that a warm List does not allocate per skill.
+	// spare is the last List's scratch memory, which the next List works
+	// in (newDiskList), so that a warm List does not allocate per skill.
 	spare *listScratch
-	// touched, while a List told what changed runs (listTouched), reports
-	// whether a folder may have changed since the last List; nil otherwise.
-	touched func(dir string) bool
 
 	snapMu sync.RWMutex
 	snap   *Listing

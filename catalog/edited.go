@@ -31,18 +31,19 @@ type lastWalk struct {
 	untrusted []int
 }
 
-// keepWalk records the List that just walked into l, for listEdited; c.mu
-// is held. linked says a root was reached through a symlink. It costs one
-// pass over the candidates, without a lookup. A List that reached a skill
+// keepWalk records the List that just walked into d.l, for listEdited, as
+// the catalog's last walk (Catalog.last); c.mu is held. It costs one pass
+// over the candidates, without a lookup. A List that reached a skill
 // file through a symlink (a folder or root one: notifications are set on
 // where it led then, and a link outside the watched folders may lead
 // elsewhere now) is not kept, nor one of a catalog that keeps bodies or
 // reports parses (lint).
-func (c *Catalog) keepWalk(l *Listing, cands []candidate, entries []*entry, linked bool) {
-	if linked || c.onParsed != nil || c.opts.bodies || len(cands) != len(entries) {
+func (d *diskList) keepWalk() {
+	c, cands, entries := d.c, d.cands, d.entries
+	if d.linked || c.onParsed != nil || c.opts.bodies || len(cands) != len(entries) {
 		return
 	}
-	w := &lastWalk{l: l, cands: cands, entries: entries}
+	w := &lastWalk{l: d.l, cands: cands, entries: entries}
 	for i, e := range entries {
 		if cands[i].throughLink {
 			return

@@ -61,8 +61,6 @@ func (c *Catalog) listDisk(ctx context.Context) (*Listing, error) { return c.lis
 func (c *Catalog) listDiskTouched(ctx context.Context, touched func(dir string) bool) (*Listing, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.touched = touched
-	defer func() { c.touched = nil }()
 	c.last = nil
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -70,15 +68,12 @@ func (c *Catalog) listDiskTouched(ctx context.Context, touched func(dir string) 
 	if !c.profile.Native {
 		return c.listHost(ctx)
 	}
-	l := &Listing{Workspace: c.workspace}
-	diags := c.startDiags()
-	roots, rootDiags := c.resolveRoots()
-	diags = append(diags, rootDiags...)
+	d := c.newDiskList(ctx, touched)
 	// A persistent index answers when nothing it covers has changed
 	// (index.go); a catalog with files cached in memory already has a
 	// cheaper check than the index's.
 	if c.opts.index != "" && len(c.cache) == 0 {
-		if il := c.fromIndex(roots); il != nil {
+		if il := c.fromIndex(d.roots); il != nil {
 			c.snapMu.Lock()
 			c.snap = il
 			c.snapMu.Unlock()
@@ -86,97 +81,152 @@ func (c *Catalog) listDiskTouched(ctx context.Context, touched func(dir string) 
 		}
 	}
 	// Every listing of a catalog whose index was found untrusted says so.
-	diags = append(diags, c.indexDiagnostic()...)
+	d.diags = append(d.diags, c.indexDiagnostic()...)
 	start := time.Now()
-
-	s := c.scratchFor()
-	cands, entries, rootFDs, walkDiags := c.walkRoots(ctx, s, roots, l)
-	defer func() {
-		for _, d := range rootFDs {
-			d.close()
-		}
-	}()
-	diags = append(diags, walkDiags...)
-	if err := ctx.Err(); err != nil {
+	l, err := d.run()
+	if err != nil {
 		return nil, err
 	}
-	// Read and parse what changed (and was not read early), in parallel;
-	// the rest comes from the cache.
-	entries = c.readAll(ctx, s, cands, entries)
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	diags, lost := c.applyPrecedence(s, l, cands, entries, diags)
-	diags = append(diags, c.nestedDiags(ctx, lost)...)
-	if len(l.Skills) == 0 {
-		diags = append(diags, c.skippedDiags(roots)...)
-	}
-	diags = c.applyMaxSkills(l, diags)
-	skill.SortDiagnostics(diags)
-	l.Diagnostics = diags
-	c.keepWalk(l, cands, entries, s.linked)
-
 	c.snapMu.Lock()
 	c.snap = l
 	c.snapMu.Unlock()
 	if c.opts.index != "" && ctx.Err() == nil {
-		c.saveIndex(l, roots, start)
+		c.saveIndex(l, d.roots, start)
 	}
 	return l, nil
 }
 
-// walkRoots walks every root, in precedence order, into l.Roots and the
-// candidates it returns, the ignored files last (so one that is the same
-// file as a skill, through a symlink, never takes that file's place). With
-// nothing cached (the first List), files are read and parsed while the
-// walk goes on, and entries holds them; later Lists walk first and read
-// only what changed (entries nil). Each root is held open while its files
-// are read (readBeneath): the caller closes rootFDs once they are. s is
-// the List's scratch.
-func (c *Catalog) walkRoots(ctx context.Context, s *listScratch, roots []*Root, l *Listing) (cands []candidate, entries []*entry, rootFDs []rootDir, diags []skill.Diagnostic) {
+// diskList is one List of the local file system (listDiskTouched), made
+// per call and dropped when it returns: its steps (walkRoots, readAll,
+// applyPrecedence, applyMaxSkills, keepWalk) are its methods, and what one
+// step gives the next is in its fields. What outlives the call is the
+// catalog's: the cache and folder states it reads and hands over (Catalog.cache
+// and Catalog.dirs), the walk listEdited patches (Catalog.last) and the
+// scratch memory it borrows (Catalog.spare). c.mu is held throughout.
+type diskList struct {
+	c   *Catalog
+	ctx context.Context
+	// touched, for a List told what changed (listTouched), reports whether
+	// a folder may have changed since the last List (walker.untouched);
+	// nil otherwise.
+	touched func(dir string) bool
+	s       *listScratch // the catalog's spare
+	roots   []*Root
+	l       *Listing
+	diags   []skill.Diagnostic
+	// The walk's: the candidates in precedence order, their entries
+	// (index-aligned; nil until readAll, unless read while the walk went
+	// on), the roots held open for readBeneath, and whether a root was
+	// reached through a symlink (keepWalk).
+	cands   []candidate
+	entries []*entry
+	rootFDs []rootDir
+	linked  bool
+	// lost are the candidates that do not load (applyPrecedence), whose
+	// folders nestedDiags searches.
+	lost []*candidate
+}
+
+// newDiskList starts a List: the listing's workspace, its roots and the
+// diagnostics every listing starts with (startDiags, resolveRoots). c.mu
+// is held.
+func (c *Catalog) newDiskList(ctx context.Context, touched func(dir string) bool) diskList {
+	if c.spare == nil {
+		c.spare = &listScratch{}
+	}
+	d := diskList{c: c, ctx: ctx, touched: touched, s: c.spare, l: &Listing{Workspace: c.workspace}}
+	d.diags = c.startDiags()
+	roots, rootDiags := c.resolveRoots()
+	d.roots, d.diags = roots, append(d.diags, rootDiags...)
+	return d
+}
+
+// run walks, reads what changed (and was not read early) in parallel and
+// takes the rest from the cache, applies precedence and maxSkills, and
+// returns the listing with its diagnostics sorted; the error is ctx's.
+func (d *diskList) run() (*Listing, error) {
+	defer d.closeRoots()
+	d.walkRoots()
+	if err := d.ctx.Err(); err != nil {
+		return nil, err
+	}
+	d.readAll()
+	if err := d.ctx.Err(); err != nil {
+		return nil, err
+	}
+	d.applyPrecedence()
+	d.diags = append(d.diags, d.c.nestedDiags(d.ctx, d.lost)...)
+	if len(d.l.Skills) == 0 {
+		d.diags = append(d.diags, d.c.skippedDiags(d.roots)...)
+	}
+	d.applyMaxSkills()
+	skill.SortDiagnostics(d.diags)
+	d.l.Diagnostics = d.diags
+	d.keepWalk()
+	return d.l, nil
+}
+
+// closeRoots closes the roots the walk held open.
+func (d *diskList) closeRoots() {
+	for _, r := range d.rootFDs {
+		r.close()
+	}
+}
+
+// walkRoots walks every root, in precedence order, into l.Roots and
+// d.cands, the ignored files last (so one that is the same file as a
+// skill, through a symlink, never takes that file's place), and hands the
+// folder states it read over to the catalog (Catalog.dirs). With nothing
+// cached (the first List), files are read and parsed while the walk goes
+// on, and d.entries holds them; later Lists walk first and read only what
+// changed (d.entries nil). Each root is held open while its files are
+// read (readBeneath), in d.rootFDs until closeRoots.
+func (d *diskList) walkRoots() {
+	c, s := d.c, d.s
 	if s.nextDirs == nil {
 		s.nextDirs = map[string]*dirState{}
 	}
 	clear(s.nextDirs)
-	s.linked = false
-	cands = s.candBuf[:0]
+	cands := s.candBuf[:0]
 	var ignoredCands []candidate
 	var early *pipeline
 	if len(c.cache) == 0 {
-		early = c.startPipeline(ctx, readWorkers())
+		early = c.startPipeline(d.ctx, readWorkers())
 	}
-	rootFDs = make([]rootDir, 0, len(roots))
-	for _, r := range roots {
-		w := &walker{ctx: ctx, c: c, s: s, root: r, cands: cands, rootFD: -1, at: noDir, pl: early}
-		rootFDs = w.openRoot(rootFDs)
+	d.rootFDs = make([]rootDir, 0, len(d.roots))
+	for _, r := range d.roots {
+		w := &walker{ctx: d.ctx, c: c, s: s, touched: d.touched, root: r, cands: cands, rootFD: -1, at: noDir, pl: early}
+		d.rootFDs = w.openRoot(d.rootFDs)
 		w.walkRoot()
-		s.linked = s.linked || w.rootLinked
+		d.linked = d.linked || w.rootLinked
 		ignoredCands = append(ignoredCands, w.ignored...)
-		diags = append(diags, w.diags...)
+		d.diags = append(d.diags, w.diags...)
 		if early != nil {
-			diags = append(diags, early.withhold(r, w.found, w.allowed)...)
+			d.diags = append(d.diags, early.withhold(r, w.found, w.allowed)...)
 		} else {
 			cands = w.cands
 			from := len(cands) - w.found
-			diags = append(diags, withholdSkills(r, w.found, func(i int) *candidate { return &cands[from+i] }, w.allowed)...)
+			d.diags = append(d.diags, withholdSkills(r, w.found, func(i int) *candidate { return &cands[from+i] }, w.allowed)...)
 		}
-		l.Roots = append(l.Roots, *r)
+		d.l.Roots = append(d.l.Roots, *r)
 	}
 	if early != nil {
-		entries = early.wait()
+		d.entries = early.wait()
 		cands = early.cands.appendTo(cands)
 	}
 	cands = append(cands, ignoredCands...)
 	c.dirs, s.nextDirs = s.nextDirs, c.dirs
 	s.candBuf = cands[:0]
-	return cands, entries, rootFDs, diags
+	d.cands = cands
 }
 
 // applyPrecedence decides which candidates load (docs/discovery.md#precedence:
-// first found wins) into l.Skills and l.candidates, keeps the entries read
-// as the catalog's cache, and returns diags with precedence's findings and
-// the candidates that do not load (for nestedDiags).
-func (c *Catalog) applyPrecedence(s *listScratch, l *Listing, cands []candidate, entries []*entry, diags []skill.Diagnostic) ([]skill.Diagnostic, []*candidate) {
+// first found wins) into l.Skills and l.candidates, hands the entries read
+// over to the catalog as its cache (Catalog.cache), adds precedence's
+// findings to d.diags and keeps the candidates that do not load in d.lost
+// (for nestedDiags).
+func (d *diskList) applyPrecedence() {
+	c, s, l, cands, entries := d.c, d.s, d.l, d.cands, d.entries
 	if s.nextCache == nil {
 		s.nextCache = make(map[string]*entry, len(cands))
 	}
@@ -202,7 +252,7 @@ func (c *Catalog) applyPrecedence(s *listScratch, l *Listing, cands []candidate,
 			seenFile[key] = i
 		}
 	}
-	p := &prec{c: c, diags: diags, byName: s.byName, next: next,
+	p := &prec{c: c, diags: d.diags, byName: s.byName, next: next,
 		skills: make([]*Skill, 0, len(cands)), cdBuf: make([]candidateFile, 0, len(cands))}
 	l.candidates = make([]*candidateFile, 0, len(cands))
 	p.cands = &l.candidates
@@ -213,14 +263,15 @@ func (c *Catalog) applyPrecedence(s *listScratch, l *Listing, cands []candidate,
 	}
 	l.Skills = p.skills
 	c.cache, s.nextCache = next, c.cache
-	return p.diags, p.lost
+	d.diags, d.lost = p.diags, p.lost
 }
 
 // applyMaxSkills marks the visible skills past maxSkills as not listed
-// (docs/discovery.md#limits) and returns diags with catalog-truncated.
+// (docs/discovery.md#limits) and adds catalog-truncated to d.diags.
 // Skills are never changed once handed out: one whose Listed flag changes
-// is copied.
-func (c *Catalog) applyMaxSkills(l *Listing, diags []skill.Diagnostic) []skill.Diagnostic {
+// is copied (and the catalog's cache entry given the copy).
+func (d *diskList) applyMaxSkills() {
+	c, l := d.c, d.l
 	var copied map[*Skill]*Skill
 	lim := limit{max: c.settings.MaxSkills}
 	for i, s := range l.Skills {
@@ -243,7 +294,7 @@ func (c *Catalog) applyMaxSkills(l *Listing, diags []skill.Diagnostic) []skill.D
 			cd.Skill = cp
 		}
 	}
-	return lim.truncated(diags, c.workspace)
+	d.diags = lim.truncated(d.diags, c.workspace)
 }
 
 // ownName reports whether a skill's name is its folder's (its file stem's,
@@ -366,16 +417,19 @@ func ownRank(c *candidate) uint8 {
 	return r
 }
 
-// readAll returns the entry of every candidate, index-aligned with cands:
-// those in done (read early), from the cache when the file is unchanged,
-// else read and parsed by a bounded pool of workers.
-func (c *Catalog) readAll(ctx context.Context, s *listScratch, cands []candidate, done []*entry) []*entry {
+// readAll sets d.entries to the entry of every candidate, index-aligned
+// with d.cands: those the walk's readers read (d.entries), from the
+// catalog's cache when the file is unchanged (Catalog.cached), else read
+// and parsed by a bounded pool of workers.
+func (d *diskList) readAll() {
+	c, s, cands, done := d.c, d.s, d.cands, d.entries
 	out := s.entBuf[:0]
 	if cap(out) < len(cands) {
 		out = make([]*entry, 0, len(cands))
 	}
 	out = out[:len(cands)]
 	s.entBuf = out
+	d.entries = out
 	todo := s.todoBuf[:0]
 	for i := range cands {
 		switch {
@@ -392,13 +446,12 @@ func (c *Catalog) readAll(ctx context.Context, s *listScratch, cands []candidate
 	}
 	s.todoBuf = todo[:0]
 	if len(todo) == 0 {
-		return out
+		return
 	}
-	pool.Each(ctx, len(todo), pool.Disk, func(k int) {
+	pool.Each(d.ctx, len(todo), pool.Disk, func(k int) {
 		i := todo[k]
 		out[i] = c.readOne(cands[i])
 	})
-	return out
 }
 
 // readWorkers is how many files are read and parsed at once when there

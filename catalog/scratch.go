@@ -4,18 +4,20 @@ package catalog
 // beside what it returns and the cache it leaves for the next List
 // (Catalog.cache and Catalog.dirs): the next cache and folder states being
 // built, the folder reader's buffer, precedence's maps and the walk's
-// buffers. Each call has one: a List borrows the catalog's spare (the last
-// List's, kept so that a warm List allocates nothing per skill:
+// buffers. Each call has one: a List (diskList) borrows the catalog's spare
+// (the last List's, kept so that a warm List allocates nothing per skill:
 // TestWarmListDoesNotAllocatePerSkill), Each makes its own, one-shot,
-// and drops it when it returns. Nothing in it is read once the call
-// returns.
+// and drops it when it returns. Once the call returns, nothing in it is
+// read but the candidates and entries of the walk kept for listEdited
+// (lastWalk), until the next List walks.
 type listScratch struct {
 	// oneShot says no folder state is kept (Each): folders are not
 	// stamped, and a large folder's subfolders may be probed ahead
 	// (ahead.go).
 	oneShot bool
 	// nextCache and nextDirs become the catalog's cache and folder
-	// states when the List ends; the old ones are cleared and reused.
+	// states when precedence and the walk end (diskList.applyPrecedence,
+	// diskList.walkRoots); the old ones are cleared and reused.
 	nextCache map[string]*entry
 	nextDirs  map[string]*dirState
 	dirents   direntScratch // the folder reader's memory (eachEntry)
@@ -24,19 +26,7 @@ type listScratch struct {
 	byName   map[string]*Skill
 	seenFile map[stamp]int
 	onStack  map[string]bool
-	// linked says the last walk reached a root through a symlink
-	// (keepWalk).
-	linked  bool
-	candBuf []candidate
-	entBuf  []*entry
-	todoBuf []int
-}
-
-// scratchFor returns the scratch a List works in: the catalog's spare,
-// made on first use; c.mu is held.
-func (c *Catalog) scratchFor() *listScratch {
-	if c.spare == nil {
-		c.spare = &listScratch{}
-	}
-	return c.spare
+	candBuf  []candidate
+	entBuf   []*entry
+	todoBuf  []int
 }

@@ -210,9 +210,12 @@ type dirState struct {
 
 // walker walks one root (docs/discovery.md#shapes, docs/discovery.md#boundaries).
 type walker struct {
-	ctx      context.Context
-	c        *Catalog
-	s        *listScratch // the listing's
+	ctx context.Context
+	c   *Catalog
+	s   *listScratch // the listing's
+	// touched is the List's (diskList.touched): nil but for a List told
+	// what changed (listTouched).
+	touched  func(dir string) bool
 	root     *Root
 	rootFD   rootDir  // root held open for readBeneath, or -1
 	via      *candVia // the last candidate's (addRef)
@@ -667,18 +670,18 @@ func (w *walker) limit(dir, why string) {
 
 // untouched returns the stamp the last List's lstat gave dir's skill file
 // when that List may be taken at its word without an lstat now: the List
-// is told what changed (Catalog.touched, listTouched) and that nothing
+// is told what changed (walker.touched, listTouched) and that nothing
 // touched dir, the file was then a regular file of one link reached
 // through no symlink (candidate.single: an edit through another hard link
 // or a link's other end raises no notification in dir), and it is not
 // reached through a symlink now. ok is false when the file is to be
 // lstat'ed.
 func (w *walker) untouched(dir, skillFile pathRef) (st stamp, ok bool) {
-	if w.c.touched == nil || w.links > 0 || w.rootLinked {
+	if w.touched == nil || w.links > 0 || w.rootLinked {
 		return stamp{}, false
 	}
 	e := w.c.cache[skillFile.path]
-	if e == nil || e.trust == (stamp{}) || w.c.touched(dir.path) {
+	if e == nil || e.trust == (stamp{}) || w.touched(dir.path) {
 		return stamp{}, false
 	}
 	return e.trust, true
