@@ -45,18 +45,37 @@ func isBreak(r rune) bool {
 }
 
 // lines splits text where ruamel counts a new line.
+// The lines are cut from one slice of the text's runes, counted first
+// (each line grown rune by rune was 3.6% of lint --compat's CPU); an
+// empty line is nil, as it was, and none can grow into the next.
 func splitLines(text string) [][]rune {
-	var out [][]rune
-	var cur []rune
+	runes, breaks := 0, 0
+	for _, r := range text {
+		runes++
+		if isBreak(r) {
+			breaks++
+		}
+	}
+	all := make([]rune, 0, runes-breaks)
+	out := make([][]rune, 0, breaks+1)
+	start := 0
 	for _, r := range text {
 		if isBreak(r) {
-			out = append(out, cur)
-			cur = nil
+			out = append(out, lineOf(all, start))
+			start = len(all)
 			continue
 		}
-		cur = append(cur, r)
+		all = append(all, r)
 	}
-	return append(out, cur)
+	return append(out, lineOf(all, start))
+}
+
+// lineOf is the line of all from start to its end, nil when empty.
+func lineOf(all []rune, start int) []rune {
+	if start == len(all) {
+		return nil
+	}
+	return all[start:len(all):len(all)]
 }
 
 // format renders the error as str() of the Python exception does.
