@@ -315,15 +315,21 @@ func (s *hostShare) skillFileAmong(dir string, entries []os.DirEntry) string {
 	return skillHere
 }
 
-// skips reports whether the profile never searches an entry of this name.
-func (h *hostSearch) skips(name string) bool {
+// skipPatterns are the patterns of the entries the profile never searches
+// under the root.
+func (h *hostSearch) skipPatterns() []string {
 	pats := h.p.Discovery.Skip
 	if h.root != nil {
 		if extra, ok := h.p.Discovery.RootSkip[h.root.label]; ok {
 			pats = append(slices.Clone(pats), extra...)
 		}
 	}
-	for _, pat := range pats {
+	return pats
+}
+
+// skips reports whether the profile never searches an entry of this name.
+func (h *hostSearch) skips(name string) bool {
+	for _, pat := range h.skipPatterns() {
 		if ok, _ := path.Match(pat, name); ok {
 			return true
 		}
@@ -479,7 +485,7 @@ func hostCandidates(ctx context.Context, p *profile.Profile, roots []*hostRoot, 
 			continue
 		}
 		h := &hostSearch{ctx: ctx, p: p, root: r, share: share}
-		h.run()
+		share.search(h)
 		if p.Symlinks.ResolveRoot && r.Exists {
 			resolveRootLink(r, h.cands)
 		}
@@ -949,6 +955,7 @@ func init() {
 	catalogx.Register(&catalogx.Hooks[Catalog, Options, Listing, Skill, File]{
 		HostFiles:     hostFiles,
 		HostFilesAll:  hostFilesAll,
+		HostSearch:    hostSearchAll,
 		HostFolders:   func(p *profile.Profile, c *Catalog) []string { return c.hostFolders(p) },
 		Candidates:    func(l *Listing) []*candidateFile { return l.candidates },
 		ReadIgnored:   func(c *Catalog) { c.ignored = true },

@@ -3,11 +3,16 @@ package catalog
 import (
 	"context"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/skillet-go/skillet/internal/benchtree/tree"
+	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/profile"
+	"github.com/skillet-go/skillet/skill"
 )
 
 // hostShareTree is a workspace whose skills every built-in profile
@@ -80,4 +85,82 @@ func BenchmarkHostFilesAll(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(*stats)/float64(b.N)/n, "stats/file")
+}
+
+// TestHostShareSearchesOnce: the profiles' searches of one run
+// (hostFilesAll) search each root once for all the profiles whose rules
+// for it are alike (searchKey), not once for each profile: the extra
+// path every profile searches is searched as many times as there are
+// distinct keys for it. TestHostFilesAllIsHostFiles (internal/catalogx)
+// holds the shared searches' verdicts to each profile's own.
+func TestHostShareSearchesOnce(t *testing.T) {
+	opts := hostShareTree(t, 20)
+	runs := map[string]int{}
+	run := hostRunSearch
+	hostRunSearch = func(h *hostSearch) { runs[h.root.Path]++; run(h) }
+	t.Cleanup(func() { hostRunSearch = run })
+	ps := profile.All()
+	if _, err := hostFilesAll(context.Background(), ps, opts); err != nil {
+		t.Fatal(err)
+	}
+	keys := map[searchKey]bool{}
+	for _, p := range ps {
+		h := &hostSearch{p: p, root: &hostRoot{label: opts.ExtraPaths[0]}}
+		keys[searchKey{skips: strings.Join(h.skipPatterns(), "\x00"), rootSkill: p.Discovery.RootSkill}] = true
+	}
+	extra := opts.ExtraPaths[0]
+	if runs[extra] == 0 || runs[extra] > len(keys) {
+		t.Errorf("the extra path was searched %d times by %d profiles, want 1 to %d (the distinct rules)", runs[extra], len(ps), len(keys))
+	}
+	if len(keys) >= len(ps) {
+		t.Errorf("%d distinct rules for %d profiles: the test shares nothing", len(keys), len(ps))
+	}
+	t.Logf("%d profiles, %d searches of the extra path, %d distinct rules", len(ps), runs[extra], len(keys))
+}
+
+// BenchmarkHostSearchGiven lists 500 generated skills, an extra path,
+// with every built-in profile as lint --compat does since the profiles
+// take each file from lint's listing's read (catalogx.HostSearch, Give of
+// every file with the listing's parse of it, Finish): reads/file is how
+// many times a skill file was read again (0: every profile took the bytes
+// handed over), allocs/file and B/file what the listings allocate a file.
+//
+//	go test ./catalog -run '^$' -bench HostSearchGiven -benchmem
+func BenchmarkHostSearchGiven(b *testing.B) {
+	const n = 500
+	opts := hostShareTree(b, n)
+	var files []*catalogx.Parsed
+	if err := filepath.WalkDir(opts.ExtraPaths[0], func(p string, d fs.DirEntry, err error) error {
+		if err == nil && strings.EqualFold(d.Name(), SkillFile) {
+			data, rerr := os.ReadFile(p)
+			s, diags := skill.Parse(data, &skill.Options{Path: p, SkipBody: true})
+			files = append(files, &catalogx.Parsed{Path: p, Dir: filepath.Dir(p), Skill: s, Diags: diags, Data: data})
+			return rerr
+		}
+		return err
+	}); err != nil {
+		b.Fatal(err)
+	}
+	reads := 0
+	read := hostReadShared
+	hostReadShared = func(p string, max int) ([]byte, error) { reads++; return read(p, max) }
+	b.Cleanup(func() { hostReadShared = read })
+	ps := profile.All()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for b.Loop() {
+		hr, err := hostSearchAll(context.Background(), ps, opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, p := range files {
+			hr.Give(p)
+		}
+		hr.Finish()
+	}
+	runtime.ReadMemStats(&after)
+	per := float64(b.N) * float64(len(files))
+	b.ReportMetric(float64(reads)/per, "reads/file")
+	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/per, "allocs/file")
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/per, "B/file")
 }

@@ -1,12 +1,18 @@
 package catalog
 
 import (
+	"bytes"
 	"context"
 	"io/fs"
 	"os"
+	"slices"
+	"strings"
+	"sync"
+	"unsafe"
 
 	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/profile"
+	"github.com/skillet-go/skillet/skill"
 )
 
 // What the host listings of one lint --compat run share
@@ -25,7 +31,57 @@ import (
 type hostShare struct {
 	dirs          map[string]sharedDir
 	stats, lstats map[string]sharedStat
+	searches      map[searchKey][]hostCand // each root's candidates, by what they depend on
 }
+
+// searchKey is what the candidates of one root's search (hostSearch.run)
+// depend on besides the file system: the root's path, boundary and
+// existence, and the two rules of the profile the search applies
+// (Discovery.RootSkill and the patterns of the entries it skips there).
+// The eleven host profiles search the same extra roots, most of them with
+// the same rules: a root is searched once for the profiles that share a
+// key (TestHostShareSearchesOnce).
+type searchKey struct {
+	path, boundary, skips string
+	exists, rootSkill     bool
+}
+
+// search runs h (a search of one root) or, when s is not nil and a
+// search of the same key ran, gives h copies of its candidates, with h's
+// root.
+func (s *hostShare) search(h *hostSearch) {
+	if s == nil {
+		h.run()
+		return
+	}
+	k := searchKey{path: h.root.Path, boundary: h.root.boundary, skips: strings.Join(h.skipPatterns(), "\x00"),
+		exists: h.root.Exists, rootSkill: h.p.Discovery.RootSkill}
+	if found, ok := s.searches[k]; ok {
+		h.cands = make([]*hostCand, len(found))
+		for i := range found {
+			c := found[i]
+			c.root = h.root
+			h.cands[i] = &c
+		}
+		return
+	}
+	hostRunSearch(h)
+	if h.ctx.Err() != nil {
+		return // cut short: not kept
+	}
+	kept := make([]hostCand, len(h.cands))
+	for i, c := range h.cands {
+		kept[i] = *c
+	}
+	if s.searches == nil {
+		s.searches = map[searchKey][]hostCand{}
+	}
+	s.searches[k] = kept
+}
+
+// hostRunSearch is hostSearch.run for a shared search; tests count the
+// calls.
+var hostRunSearch = (*hostSearch).run
 
 // sharedStat is what os.Stat or os.Lstat said of a path.
 type sharedStat struct {
@@ -117,7 +173,7 @@ func readPending(pending []pendingRead) {
 		waiting[k] = append(waiting[k], i)
 	}
 	for _, k := range order {
-		data, err := hostRead(k.path, k.max)
+		data, err := hostReadShared(k.path, k.max)
 		memo := &yamlMemo{}
 		for _, i := range waiting[k] {
 			pr := &pending[i]
@@ -127,30 +183,149 @@ func readPending(pending []pendingRead) {
 	}
 }
 
+// hostReadShared is hostRead for readPending; tests count the calls.
+var hostReadShared = hostRead
+
 // hostFilesAll is catalogx.HostFilesAll: hostFiles for each profile of
 // ps, in order, their folders listed and their files read once for all.
 // Its verdicts are those of hostFiles; no listing of skills is built.
 func hostFilesAll(ctx context.Context, ps []*profile.Profile, opts *Options) ([]*catalogx.HostListing, error) {
+	hs, err := searchHosts(ctx, ps, opts)
+	if err != nil {
+		return nil, err
+	}
+	return hs.finish(), nil
+}
+
+// hostSearchAll is catalogx.HostSearch: hostFilesAll with the files' bytes
+// handed over by the caller's own read where it read them (give), the
+// others read by finish.
+func hostSearchAll(ctx context.Context, ps []*profile.Profile, opts *Options) (*catalogx.HostReads, error) {
+	hs, err := searchHosts(ctx, ps, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &catalogx.HostReads{Give: hs.give, Finish: hs.finish}, nil
+}
+
+// hostSearched is the profiles' searches of one hostFilesAll, their
+// verdicts waiting for the files' bytes (pending).
+type hostSearched struct {
+	ps      []*profile.Profile
+	judged  []*hostJudged
+	pending []pendingRead
+	byPath  map[string][]int // pending's indices by path; not written after searchHosts
+	mu      sync.Mutex
+	given   []bool // by pending index: give parsed it (under mu)
+}
+
+// searchHosts searches the folders of every profile of ps, each folder
+// listed once for all (hostShare), and judges what it finds; the files to
+// read are left pending.
+func searchHosts(ctx context.Context, ps []*profile.Profile, opts *Options) (*hostSearched, error) {
 	share := &hostShare{dirs: map[string]sharedDir{}}
-	var pending []pendingRead
-	judged := make([]*hostJudged, 0, len(ps))
+	hs := &hostSearched{ps: ps, judged: make([]*hostJudged, 0, len(ps))}
 	for _, p := range ps {
 		c, err := hostCatalog(ctx, p, opts)
 		if err != nil {
 			return nil, err
 		}
-		h, err := c.hostJudge(ctx, share, &pending)
+		h, err := c.hostJudge(ctx, share, &hs.pending)
 		if err != nil {
 			return nil, err
 		}
 		h.cands, h.l = nil, nil // settle needs neither; hostListing, which does, is not run
-		judged = append(judged, h)
+		hs.judged = append(hs.judged, h)
 	}
-	share.dirs, share.stats, share.lstats = nil, nil, nil // the searches are done
-	readPending(pending)
-	out := make([]*catalogx.HostListing, 0, len(ps))
-	for i, h := range judged {
-		out = append(out, hostListingOf(h.c, ps[i], notExcluded(h.settle())))
+	hs.byPath = make(map[string][]int, len(hs.pending)/max(len(ps), 1)+1)
+	for i := range hs.pending {
+		hs.byPath[hs.pending[i].path] = append(hs.byPath[hs.pending[i].path], i)
 	}
-	return out, nil
+	hs.given = make([]bool, len(hs.pending))
+	return hs, nil
+}
+
+// readGives reports whether hostRead(path, max) gives data, the bytes of
+// a read of the file whole (truncated false) or of its first part.
+func readGives(data []byte, truncated bool, max int) bool {
+	if truncated {
+		return false
+	}
+	if max <= 0 {
+		return len(data) <= hostReadLimit
+	}
+	return len(data) <= max
+}
+
+// give is HostReads.Give: the verdicts waiting for p.Path whose own read
+// would give p.Data are parsed from a copy of it (their texts may be its
+// bytes, and the caller's reader reuses p.Data), sharing one yamlMemo, as
+// readPending parses them; the memo starts with the listing's parse
+// (givenParse).
+func (hs *hostSearched) give(p *catalogx.Parsed) bool {
+	idx := hs.byPath[p.Path]
+	if len(idx) == 0 {
+		return false
+	}
+	var take []int
+	hs.mu.Lock()
+	for _, i := range idx {
+		if !hs.given[i] && readGives(p.Data, p.Truncated, hs.pending[i].p.Parse.MaxSkillBytes) {
+			hs.given[i] = true
+			take = append(take, i)
+		}
+	}
+	hs.mu.Unlock()
+	if len(take) == 0 {
+		return false
+	}
+	data := bytes.Clone(p.Data)
+	memo := &yamlMemo{}
+	memo.givenParse(p, data)
+	for _, i := range take {
+		pr := &hs.pending[i]
+		parseVerdict(pr.p, pr.v, pr.path, pr.flat, data, nil, memo)
+		pr.v.Skill = nil
+	}
+	return true
+}
+
+// givenParse puts the listing's parse of p in the memo of a copy of its
+// bytes, data, as yamlMemo.parse would have made it of the text data:
+// when p is a lenient parse of data whole, with no byte order mark and no
+// CR, every profile's text of it is data itself (yamlMemo.text), and
+// skill.Parse of it with the memo's options gives the same skill and the
+// same findings of the codes a host reads (parse-error, parse-recovered,
+// duplicate-field): the options differ only in KeepRejected, which
+// changes nothing for a parse with no error (the listing keeps no skill
+// with one), and MaxDescriptionChars, which only words description-long
+// and description-too-long. TestHostFilesAllIsHostFiles and the lint
+// reports with and without the listing's reads shared hold it.
+func (m *yamlMemo) givenParse(p *catalogx.Parsed, data []byte) {
+	if p.Skill == nil || p.Mode != skill.Lenient || p.Truncated || bytes.HasPrefix(data, utf8BOM) || bytes.IndexByte(data, '\r') >= 0 {
+		return
+	}
+	m.parses = append(m.parses, yamlParse{src: unsafe.String(unsafe.SliceData(data), len(data)), path: p.Path, flat: p.Flat, s: p.Skill, diags: p.Diags})
+}
+
+// finish is HostReads.Finish: the files give did not hand over are read
+// (readPending), then each profile's verdicts are settled into its
+// listing.
+func (hs *hostSearched) finish() []*catalogx.HostListing {
+	rest := hs.pending
+	if slices.Contains(hs.given, true) {
+		rest = nil
+		for i := range hs.pending {
+			if !hs.given[i] {
+				rest = append(rest, hs.pending[i])
+			}
+		}
+	}
+	readPending(rest)
+	hs.pending, hs.byPath = nil, nil
+	out := make([]*catalogx.HostListing, 0, len(hs.ps))
+	for i, h := range hs.judged {
+		out = append(out, hostListingOf(h.c, hs.ps[i], notExcluded(h.settle())))
+	}
+	return out
 }

@@ -803,7 +803,8 @@ func (c *Catalog) readOne(cand candidate) *entry {
 		MaxDescriptionChars: c.settings.MaxDescriptionChars, SkipBody: !c.opts.bodies || c.onParsed != nil, Truncated: rf.truncated,
 	}, cand.dir())
 	if c.onParsed != nil && s != nil {
-		c.onParsed(catalogx.Parsed{Path: cand.path, Dir: cand.dir(), Flat: cand.flat, Skill: s, Data: rf.data})
+		c.onParsed(catalogx.Parsed{Path: cand.path, Dir: cand.dir(), Flat: cand.flat, Skill: s, Data: rf.data, Truncated: rf.truncated,
+			Diags: diags, Mode: c.settings.Mode})
 	}
 	return &entry{stamp: rf.stamp, skill: s, diags: diags, size: rf.size, truncated: rf.truncated}
 }

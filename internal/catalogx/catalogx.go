@@ -94,6 +94,13 @@ type Hooks[C, O, L, S, F any] struct {
 	// it); each profile judges, parses and ranks with its own rules.
 	// lint --compat and --target judge every host by it.
 	HostFilesAll func(ctx context.Context, ps []*profile.Profile, opts *O) ([]*HostListing, error)
+	// HostSearch is HostFilesAll in two steps: it searches the folders of
+	// every profile of ps and returns the skill files they read, unread;
+	// HostReads.Give hands it a file another reader read (lint's listing,
+	// catalogx.Parsed), and HostReads.Finish reads the others and returns
+	// what HostFilesAll returns. Each skill file is then read once for lint
+	// and every host (docs/performance.md#lint).
+	HostSearch func(ctx context.Context, ps []*profile.Profile, opts *O) (*HostReads, error)
 	// HostFolders returns the project folders profile p reads when
 	// started in the workspace of c, absolute, in the host's order: the
 	// workspace's and those of the parents its walk-up reads. skillet new
@@ -268,6 +275,26 @@ type HostListing struct {
 	Where func(file, root string) (reason, remedy string)
 }
 
+// HostReads are the skill files of a HostSearch, waiting for their bytes.
+type HostReads struct {
+	// Give hands the profiles that read the file at p.Path (as their
+	// search found it) the listing's read of it: p.Data, the whole file
+	// unless p.Truncated. A profile takes the bytes only when its own read
+	// would have given the same (the whole file, within its size limit);
+	// the others read the file in Finish. A profile whose YAML step would
+	// parse the very bytes p.Data, for the same path and form, as the
+	// listing did in lenient mode (p.Mode) takes p.Skill and p.Diags for
+	// that parse instead of parsing again (they are read, not changed).
+	// p.Data is not kept (the profiles keep a copy, when any takes it).
+	// It is safe for concurrent use, and reports whether any profile took
+	// the bytes.
+	Give func(p *Parsed) bool
+	// Finish reads the files no Give handed over, settles every profile's
+	// verdicts and returns the listings, in the order of the profiles. It
+	// is called once, after the last Give.
+	Finish func() []*HostListing
+}
+
 // FileKey identifies a skill file whatever path reached it: its folder
 // with symlinks resolved, joined with its own name (a SKILL.md that is a
 // symlink keeps its own name, so it stays apart from its target).
@@ -290,4 +317,10 @@ type Parsed struct {
 	Flat      bool
 	Skill     *skill.Skill
 	Data      []byte
+	// Truncated says Data is the first part of a larger file (its size
+	// over the listing's maxSkillBytes).
+	Truncated bool
+	// Diags are the findings of parsing Data into Skill, in mode Mode.
+	Diags []skill.Diagnostic
+	Mode  skill.Mode
 }
