@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"bytes"
 	"context"
 	"io/fs"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/skillet-go/skillet/internal/benchtree/tree"
 	"github.com/skillet-go/skillet/internal/catalogx"
@@ -163,4 +165,44 @@ func BenchmarkHostSearchGiven(b *testing.B) {
 	b.ReportMetric(float64(reads)/per, "reads/file")
 	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/per, "allocs/file")
 	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/per, "B/file")
+}
+
+// TestDetachVerdict: a verdict's texts that are parts of the file's bytes
+// are copied, with the same value, each text once for the verdicts of a
+// file; texts made elsewhere are left as they are.
+func TestDetachVerdict(t *testing.T) {
+	data := []byte("---\nname: abc\ndescription: hello there\n---\n")
+	part := func(s string) string {
+		i := bytes.Index(data, []byte(s))
+		return unsafe.String(&data[i], len(s))
+	}
+	inside := func(s string) bool {
+		p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+		lo := uintptr(unsafe.Pointer(&data[0]))
+		return s != "" && p >= lo && p < lo+uintptr(len(data))
+	}
+	made := strings.Repeat("x", 3)
+	copies := map[string]string{}
+	var vs [2]hostVerdict
+	for i := range vs {
+		v := &vs[i]
+		v.Name, v.Description, v.alias, v.short = part("abc"), part("hello there"), part("abc"), part("hello")
+		v.Changes = []string{part("name"), made}
+		v.Reason = ""
+		detachVerdict(v, data, copies)
+		for _, s := range append([]string{v.Name, v.Description, v.alias, v.short}, v.Changes...) {
+			if inside(s) {
+				t.Errorf("verdict %d: %q still points into the file's bytes", i, s)
+			}
+		}
+		if v.Name != "abc" || v.Description != "hello there" || v.short != "hello" || v.Changes[0] != "name" {
+			t.Errorf("verdict %d: the texts changed: %q %q %q %q", i, v.Name, v.Description, v.short, v.Changes)
+		}
+		if unsafe.StringData(v.Changes[1]) != unsafe.StringData(made) {
+			t.Errorf("verdict %d: a text made elsewhere was copied", i)
+		}
+	}
+	if unsafe.StringData(vs[0].Name) != unsafe.StringData(vs[1].Name) || unsafe.StringData(vs[0].Name) != unsafe.StringData(vs[0].alias) {
+		t.Error("one text of the file was copied more than once")
+	}
 }

@@ -175,10 +175,12 @@ func readPending(pending []pendingRead) {
 	for _, k := range order {
 		data, err := hostReadShared(k.path, k.max)
 		memo := &yamlMemo{}
+		copies := map[string]string{}
 		for _, i := range waiting[k] {
 			pr := &pending[i]
 			parseVerdict(pr.p, pr.v, pr.path, pr.flat, data, err, memo)
 			pr.v.Skill = nil
+			detachVerdict(pr.v, data, copies)
 		}
 	}
 }
@@ -282,12 +284,50 @@ func (hs *hostSearched) give(p *catalogx.Parsed) bool {
 	data := bytes.Clone(p.Data)
 	memo := &yamlMemo{}
 	memo.givenParse(p, data)
+	copies := map[string]string{}
 	for _, i := range take {
 		pr := &hs.pending[i]
 		parseVerdict(pr.p, pr.v, pr.path, pr.flat, data, nil, memo)
 		pr.v.Skill = nil
+		detachVerdict(pr.v, data, copies)
 	}
 	return true
+}
+
+// detachVerdict copies the texts of v that point into data (a profile's
+// text of a plain file is data itself, and a name or description read
+// from it a part of it), each once for the verdicts of the file (copies,
+// by text), so that no verdict keeps the whole file: every skill file's
+// bytes were held until the last host listing was let go, a heap goal of
+// five times that under lint's GOGC=400 (TestDetachVerdict).
+func detachVerdict(v *hostVerdict, data []byte, copies map[string]string) {
+	if len(data) == 0 {
+		return
+	}
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
+	hi := lo + uintptr(len(data))
+	detach := func(s *string) {
+		if *s == "" {
+			return
+		}
+		if p := uintptr(unsafe.Pointer(unsafe.StringData(*s))); p < lo || p >= hi {
+			return
+		}
+		c, ok := copies[*s]
+		if !ok {
+			c = strings.Clone(*s)
+			copies[c] = c
+		}
+		*s = c
+	}
+	detach(&v.Name)
+	detach(&v.Description)
+	detach(&v.Reason)
+	detach(&v.alias)
+	detach(&v.short)
+	for i := range v.Changes {
+		detach(&v.Changes[i])
+	}
 }
 
 // givenParse puts the listing's parse of p in the memo of a copy of its
