@@ -50,7 +50,10 @@ func BenchmarkRun(b *testing.B) {
 // ($SKILLET_CORPUS and the corpus-community folder beside it, as targets)
 // without and with the compatibility report, as skillet lint --json
 // [--compat] CORPUS CORPUS-COMMUNITY does; --compat's cost is the second
-// over the first (docs/performance.md#closer-to-the-limit-measured-5-december).
+// over the first (docs/performance.md#closer-to-the-limit-measured-5-december);
+// allocs/file and B/file are per skill file reported. The host listings'
+// reads of the files lint's listing read are guarded by
+// BenchmarkHostSearchGiven (package catalog: reads/file).
 //
 //	go test ./lint -run '^$' -bench Compat -benchtime 5x -cpuprofile /tmp/cpu.out
 func BenchmarkCompat(b *testing.B) {
@@ -69,6 +72,8 @@ func BenchmarkCompat(b *testing.B) {
 			}
 			files := 0
 			b.ReportAllocs()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
 			for b.Loop() {
 				r, err := Run(context.Background(), opts)
 				if err != nil {
@@ -76,7 +81,11 @@ func BenchmarkCompat(b *testing.B) {
 				}
 				files = len(r.Files)
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(max(files, 1)), "ns/file")
+			runtime.ReadMemStats(&after)
+			per := float64(b.N) * float64(max(files, 1))
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/per, "ns/file")
+			b.ReportMetric(float64(after.Mallocs-before.Mallocs)/per, "allocs/file")
+			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/per, "B/file")
 		})
 	}
 }

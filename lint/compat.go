@@ -194,10 +194,11 @@ func (k fileKeys) of(p string) string {
 }
 
 // hostViews lists the workspace of copts as each profile of ps does, the
-// folders and files they share read once (catalogx.HostFilesAll); their
-// file keys come from keys.
-func hostViews(ctx context.Context, copts *catalog.Options, ps []*profile.Profile, keys fileKeys) ([]*hostView, error) {
-	hls, err := catx.HostFilesAll(ctx, ps, copts)
+// folders and files they share read once (catalogx.HostFilesAll), the
+// files lint's listing read handed over by sr (sharedReads.listings);
+// their file keys come from keys.
+func hostViews(ctx context.Context, copts *catalog.Options, ps []*profile.Profile, keys fileKeys, sr *sharedReads) ([]*hostView, error) {
+	hls, err := sr.listings(ctx, ps, copts)
 	if err != nil {
 		return nil, err
 	}
@@ -294,8 +295,9 @@ func compatFiles(cands []*candidate, views []*hostView, scope []string, keys fil
 }
 
 // compatReport builds the compatibility report of files, judged by every
-// host view.
-func compatReport(files []compatFile, views []*hostView, maxBytes int) []*Compat {
+// host view; the reference validator's findings come from sr
+// (sharedReads.validator).
+func compatReport(files []compatFile, views []*hostView, maxBytes int, sr *sharedReads) []*Compat {
 	out := []*Compat{}
 	for _, cf := range files {
 		c := &Compat{Path: cf.path, Hosts: []HostCompat{}, Breaks: []Break{}}
@@ -316,6 +318,7 @@ func compatReport(files []compatFile, views []*hostView, maxBytes int) []*Compat
 		}
 		c.Name = s.Name
 		in := newCompatInput(cf, s)
+		in.sr = sr
 		for _, h := range Hosts {
 			for _, rule := range h.Rules {
 				for _, msg := range in.check(rule, &h) {
@@ -355,6 +358,7 @@ func parsedFor(cf compatFile, maxBytes int) *skill.Skill {
 type compatInput struct {
 	cf          compatFile
 	s           *skill.Skill
+	sr          *sharedReads // the validator's findings from lint's listing's reads, or nil
 	folder      string
 	name        string // the frontmatter's name, as written
 	hasName     bool
@@ -496,7 +500,7 @@ func (in *compatInput) validatorFindings() []string {
 		return []string{"a flat-form file is not a skill folder"}
 	}
 	var out []string
-	for _, v := range skillsref.Check(filepath.Dir(in.cf.path)) {
+	for _, v := range in.sr.validator(in.cf.path) {
 		msg := skillsref.Brief(v.Message)
 		if v.Line > 0 && msg != v.Message {
 			msg += fmt.Sprintf(" (line %d)", v.Line)

@@ -146,11 +146,30 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 	// Without targets every skill file is checked: the checks run as the
 	// listing reads each file (early), not after the whole listing. (A
 	// host preset's listing reads no bodies: its files are checked after.)
+	// --compat and --target take each file's bytes from that read too
+	// (sharedReads): the host profiles' searches are made first. With
+	// targets outside the workspace, the checks and the shared reads are
+	// those of the second listing (listScope), whose scope is known.
 	var ec *earlyChecks
-	if p, ok := profile.Lookup(c.Settings().Preset); ok && p.Native && len(opts.Targets) == 0 {
-		ec = startEarly(c, sel)
+	sr := newSharedReads(opts.Compat, len(hosts) > 0)
+	p, ok := profile.Lookup(c.Settings().Preset)
+	native := ok && p.Native
+	if native && len(opts.Targets) == 0 {
+		if err := sr.search(ctx, &copts, nil); err != nil {
+			return nil, err
+		}
+		ec = startEarly(c, sel, sr, nil)
 	}
-	c, l, scope, err := listScope(ctx, c, &copts, opts.Targets)
+	c, l, scope, err := listScope(ctx, c, &copts, opts.Targets, func(c *catalog.Catalog, scope []string) error {
+		if !native {
+			return nil
+		}
+		if err := sr.search(ctx, &copts, scope); err != nil {
+			return err
+		}
+		ec = startEarly(c, sel, sr, scope)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +183,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 	var judged []compatFile
 	if opts.Compat || len(hosts) > 0 {
 		keys := fileKeys{}
-		if views, err = hostViews(ctx, &copts, hostProfiles(), keys); err != nil {
+		if views, err = hostViews(ctx, &copts, hostProfiles(), keys, sr); err != nil {
 			return nil, err
 		}
 		judged = compatFiles(st.cands, views, scope, keys)
@@ -174,7 +193,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 		p.process(st)
 	}
 	if opts.Compat {
-		st.r.Compat = compatReport(judged, views, st.r.Settings.MaxSkillBytes)
+		st.r.Compat = compatReport(judged, views, st.r.Settings.MaxSkillBytes, sr)
 	}
 	return st.r, nil
 }
@@ -216,8 +235,10 @@ func openCatalog(ctx context.Context, copts *catalog.Options, rules *Rules) (c *
 // listScope lists c and returns the listing with the targets' paths
 // (scope; nil for none). Targets outside the workspace's roots are added
 // to copts.ExtraPaths, and the workspace listed again by a new catalog,
-// which it returns.
-func listScope(ctx context.Context, c *catalog.Catalog, copts *catalog.Options, targets []string) (*catalog.Catalog, *catalog.Listing, []string, error) {
+// which it returns; prepare is called with it and the scope before it
+// lists.
+func listScope(ctx context.Context, c *catalog.Catalog, copts *catalog.Options, targets []string,
+	prepare func(c *catalog.Catalog, scope []string) error) (*catalog.Catalog, *catalog.Listing, []string, error) {
 	l, err := c.List(ctx)
 	if err != nil || len(targets) == 0 {
 		return c, l, nil, err
@@ -231,6 +252,9 @@ func listScope(ctx context.Context, c *catalog.Catalog, copts *catalog.Options, 
 		return nil, nil, nil, err
 	}
 	catx.ReadIgnored(c)
+	if err = prepare(c, scope); err != nil {
+		return nil, nil, nil, err
+	}
 	if l, err = c.List(ctx); err != nil {
 		return nil, nil, nil, err
 	}
@@ -879,10 +903,15 @@ type earlyResult struct {
 var earlyMismatch bool
 
 // startEarly has the checks (under the rules of sel) run on each skill
-// file c's listing parses, as its reader parses it.
-func startEarly(c *catalog.Catalog, sel *selection) *earlyChecks {
+// file c's listing parses that the report may cover (scope, nil for all;
+// mayReport), as its reader parses it, and hands the file to sr.
+func startEarly(c *catalog.Catalog, sel *selection, sr *sharedReads, scope []string) *earlyChecks {
 	ec := &earlyChecks{res: map[*skill.Skill]*earlyResult{}}
 	catx.OnParsed(c, func(p catalogx.Parsed) {
+		sr.parsed(&p)
+		if scope != nil && !mayReport(p.Path, scope) {
+			return // checkFiles passes over it
+		}
 		// The checks read the body in the reader's bytes, and the findings
 		// keep nothing of it (TestChecksKeepNoBody); the listing holds no
 		// bodies (nothing after the checks reads them: fixes read the

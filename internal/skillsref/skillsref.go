@@ -308,6 +308,19 @@ func Check(dir string) []Violation {
 	return vs
 }
 
+// CheckRead is [Check] of the folder dir whose file SKILL.md (that exact
+// name, which [FindSkillFile] finds first) another reader read whole as
+// data: the same violations without reading it again. ok is false when
+// Check would not read those bytes (data over the validator's limit of
+// 8 MiB, which Check reports as unreadable): the caller calls Check.
+func CheckRead(dir string, data []byte) (vs []Violation, ok bool) {
+	if len(data) > maxFileBytes {
+		return nil, false
+	}
+	vs, _, _ = CheckFile(pyName(dir), "SKILL.md", data)
+	return vs, true
+}
+
 var missingFile = Violation{Code: diagcode.FileMissing, Message: "Missing required file: SKILL.md"}
 
 func errViolation(err error) Violation {
