@@ -285,7 +285,8 @@ type HostReads struct {
 	// parse the very bytes p.Data, for the same path and form, as the
 	// listing did in lenient mode (p.Mode) takes p.Skill and p.Diags for
 	// that parse instead of parsing again (they are read, not changed).
-	// p.Data is not kept (the profiles keep a copy, when any takes it).
+	// p.Data is not kept: what the profiles keep of it is copied out
+	// before Give returns, and the caller may then write over it.
 	// It is safe for concurrent use, and reports whether any profile took
 	// the bytes.
 	Give func(p *Parsed) bool
