@@ -96,6 +96,9 @@ type Options struct {
 	// never trusted when it cannot be decoded
 	// (docs/performance.md#persistent-index).
 	index string
+	// walkGC, when above 0, is GOGC while listNamed walks and writes the
+	// index (catalogx.Hooks.WalkGC); it is not part of the index's key.
+	walkGC int
 	// home replaces the home folder (tests); "" means os.UserHomeDir.
 	home string
 	// getenv replaces os.Getenv (tests); it is asked for XDG_CONFIG_HOME.

@@ -34,8 +34,17 @@ func (c *Catalog) each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 		return c.eachListed(ctx, fn)
 	}
 	defer c.mu.Unlock()
+	l, _, err := c.eachStream(ctx, nil, fn)
+	return l, err
+}
+
+// eachStream is each past its choice of path, with c.mu held; with
+// stream, it gives the indexStream that stream returns for the listing's
+// start every folder, skill file, candidate and skill as they settle
+// (eachIndexed). It returns the roots too.
+func (c *Catalog) eachStream(ctx context.Context, stream func(l *Listing) *indexStream, fn func(l *Listing, s *Skill) error) (*Listing, []*Root, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	l := &Listing{Workspace: c.workspace}
 	diags := c.startDiags()
@@ -46,15 +55,20 @@ func (c *Catalog) each(ctx context.Context, fn func(l *Listing, s *Skill) error)
 	for _, r := range roots {
 		l.Roots = append(l.Roots, *r)
 	}
+	var st *indexStream
+	if stream != nil {
+		st = stream(l)
+	}
 	ctx, cancel := context.WithCancel(ctx)
-	w := c.startEachWalk(ctx, roots)
+	w := c.startEachWalk(ctx, roots, st)
 	defer w.stop(cancel)
 	r := newEachRun(ctx, c, l, roots, w.pl, w.walked, fn)
+	r.p.stream = st
 	if err := r.run(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	l.Diagnostics = r.finish(append(diags, w.diags...), roots)
-	return l, ctx.Err()
+	return l, roots, ctx.Err()
 }
 
 // eachWalk is the walk of one Each, on a goroutine of its own: it pushes
@@ -74,11 +88,13 @@ type eachWalk struct {
 	// opened, which stop closes once the readers are done.
 	diags  []skill.Diagnostic
 	rootFD []rootDir
+	// stream, when set, is given the stamp of every folder read.
+	stream *indexStream
 }
 
 // startEachWalk starts the pipeline and the walk of roots.
-func (c *Catalog) startEachWalk(ctx context.Context, roots []*Root) *eachWalk {
-	w := &eachWalk{c: c, during: max(runtime.GOMAXPROCS(0)-2, 0), walked: make(chan struct{})}
+func (c *Catalog) startEachWalk(ctx context.Context, roots []*Root, st *indexStream) *eachWalk {
+	w := &eachWalk{c: c, during: max(runtime.GOMAXPROCS(0)-2, 0), walked: make(chan struct{}), stream: st}
 	w.pl = c.startPipeline(ctx, w.during)
 	w.pl.window = eachWindow
 	w.pl.lockstep, w.pl.onPush = eachLockstep != nil, eachLockstep
@@ -342,6 +358,9 @@ func (r *eachRun) handOut(done int) error {
 		p.at[r.head] = nil
 		r.head++
 		s.Listed = r.lim.take(s, s.Name)
+		if p.stream != nil {
+			p.stream.handed(s)
+		}
 		if err := r.fn(r.l, s); err != nil {
 			return err
 		}
@@ -485,7 +504,7 @@ func (r *eachRun) letGo(next int) {
 // closes the queue. The walk works in a one-shot scratch of its own,
 // dropped when it returns: no folder state is kept.
 func (w *eachWalk) walk(ctx context.Context, roots []*Root) {
-	s := &listScratch{oneShot: true}
+	s := &listScratch{oneShot: true, stream: w.stream}
 	w.rootFD = make([]rootDir, 0, len(roots))
 	var ignoredCands []candidate
 	for _, r := range roots {

@@ -971,6 +971,7 @@ func init() {
 		ParsedFile: (*Catalog).parsedFile,
 		KeepBodies: func(o *Options) { o.bodies = true },
 		UseIndex:   func(o *Options, dir string) { o.index = dir },
+		WalkGC:     func(o *Options, percent int) { o.walkGC = percent },
 		Each: func(ctx context.Context, c *Catalog, fn func(*Listing, *Skill) error) (*Listing, error) {
 			return c.each(ctx, fn)
 		},

@@ -146,7 +146,7 @@ func (c *Catalog) indexFile() string {
 	var key strings.Builder
 	fmt.Fprintf(&key, "v%d\n%s\n%#v\n", indexVersion, c.workspace, c.settings)
 	o := c.opts
-	o.getenv = nil
+	o.getenv, o.walkGC = nil, 0
 	// Paths as the caller typed them ("-w .", "-w /abs/ws", "-c ../x.yaml")
 	// are keyed resolved: one tree, one index, whatever the form or the
 	// current folder. The workspace and the configuration file resolved
@@ -501,15 +501,7 @@ func (c *Catalog) writeIndex(tmp *os.File, file string, l *Listing, roots []*Roo
 	if e.werr != nil || indexHead+e.size() > maxIndexBytes-indexSumSize {
 		return false
 	}
-	binary.LittleEndian.PutUint32(head[len(indexMagic):], indexVersion)
-	binary.LittleEndian.PutUint32(head[len(indexMagic)+4:], uint32(stampsLen))
-	binary.LittleEndian.PutUint32(head[len(indexMagic)+8:], uint32(len(e.table)))
-	sum := binary.LittleEndian.AppendUint32(nil, crc32.Update(e.crc, castagnoli(), head[:]))
-	if _, err := tmp.Write(sum); err != nil {
-		return false
-	}
-	_, err := tmp.WriteAt(head[:], 0)
-	return err == nil
+	return finishHead(tmp, &e, head[:], stampsLen)
 }
 
 // indexMaxAge is how long an index file that no catalog has written is

@@ -67,6 +67,7 @@ type ienc struct {
 	crc  uint32
 	n    int
 	werr error
+	keys []string // scratch: a metadata map's keys
 }
 
 // iencPiece is how much of an encoding that streams (ienc.w) is held
@@ -251,9 +252,16 @@ func (e *ienc) parsed(s *skill.Skill) error {
 	e.str(s.License)
 	e.str(s.Compatibility)
 	e.optLen(s.Metadata == nil, len(s.Metadata))
-	for k, v := range s.Metadata {
+	// In key order: the same listing gives the same bytes
+	// (TestIndexStreamSameListing), a map's order is random.
+	e.keys = e.keys[:0]
+	for k := range s.Metadata {
+		e.keys = append(e.keys, k)
+	}
+	slices.Sort(e.keys)
+	for _, k := range e.keys {
 		e.str(k)
-		e.str(v)
+		e.str(s.Metadata[k])
 	}
 	e.strs(s.AllowedTools)
 	e.bool(s.DisableModelInvocation)

@@ -35,6 +35,9 @@ const namedRelease = 1 << 20
 type namedQuery struct {
 	raw, name string
 	keep      func(*skill.Diagnostic) bool
+	// none is set by readNamed when the index decoded and holds no skill
+	// of the name: it answers, with nil.
+	none bool
 }
 
 // wants reports whether the skill name n is kept.
@@ -56,11 +59,52 @@ func (q *namedQuery) wants(n string) bool { return n == q.raw || strings.EqualFo
 // index (catalogx.Hooks.ListNamed).
 func (c *Catalog) listNamed(ctx context.Context, name string, keep func(*skill.Diagnostic) bool) *Listing {
 	var l *Listing
+	q := namedQuery{raw: name, name: strings.TrimSpace(name), keep: keep}
 	c.readMapped(ctx, func(data []byte, seed uint32, roots []byte) {
-		q := namedQuery{raw: name, name: strings.TrimSpace(name), keep: keep}
 		l = c.readNamed(data, seed, roots, &q)
 	})
-	return l
+	if l != nil || q.none {
+		return l
+	}
+	return c.listNamedWalk(ctx, &q)
+}
+
+// listNamedWalk is listNamed when the index does not answer (none, stale,
+// corrupt): it lists as Each does, keeping the skills of the name and the
+// diagnostics q.keep asks for, and writes the index meanwhile
+// (eachIndexed), so a first run holds about what Each holds, not the whole
+// listing. nil when c may not write an index that way, or the listing
+// holds no skill of the name (the caller lists then: List reads the index
+// just written).
+func (c *Catalog) listNamedWalk(ctx context.Context, q *namedQuery) *Listing {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ctx.Err() != nil || c.idx != nil || c.opts.index == "" {
+		return nil
+	}
+	if p := c.opts.walkGC; p > 0 {
+		defer debug.SetGCPercent(debug.SetGCPercent(p))
+	}
+	var kept []*Skill
+	l, ok, err := c.eachIndexed(ctx, func(_ *Listing, s *Skill) error {
+		if q.wants(s.Name) {
+			kept = append(kept, s)
+		}
+		return nil
+	})
+	if !ok || err != nil || len(kept) == 0 {
+		return nil
+	}
+	out := &Listing{Workspace: l.Workspace, Roots: l.Roots, Skills: kept}
+	if l.Diagnostics != nil {
+		out.Diagnostics = []skill.Diagnostic{}
+		for i := range l.Diagnostics {
+			if q.keep != nil && q.keep(&l.Diagnostics[i]) {
+				out.Diagnostics = append(out.Diagnostics, l.Diagnostics[i])
+			}
+		}
+	}
+	return out
 }
 
 // readMapped calls read with the persistent index of c mapped (data, whose
@@ -130,6 +174,7 @@ func (c *Catalog) readNamed(data []byte, seed uint32, roots []byte, q *namedQuer
 	}
 	sk := &skim{d: mi.d, data: data, q: q}
 	if l = sk.listing(c); l == nil || len(l.Skills) == 0 {
+		q.none = l != nil
 		return nil
 	}
 	if !mi.stampsHold(sk) {

@@ -33,6 +33,10 @@ type prec struct {
 	cdBuf []candidateFile
 	// at is the root of each skill (Each only).
 	at []*Root
+	// stream, when set, is the persistent index Each writes as it lists
+	// (indexstream.go): given each candidate, skill file and skill not
+	// listed as they settle.
+	stream *indexStream
 	// gone are the skills Each has handed out, by name: what precedence
 	// needs to judge a later skill of that name (rival), in memory of
 	// its own, so the candidates they came from can be let go.
@@ -213,6 +217,9 @@ func (p *prec) rival(name string) (*Skill, bool) {
 // addCandidate records cand in the listing's candidates, when they are
 // kept. Candidates point into one backing array: no allocation per skill.
 func (p *prec) addCandidate(cand *candidate) *candidateFile {
+	if p.stream != nil {
+		p.stream.candidate(cand)
+	}
 	if p.cands == nil {
 		return nil
 	}
@@ -234,6 +241,9 @@ func (p *prec) add(cand *candidate, e *entry, loaded bool) {
 		p.addCandidate(cand)
 		p.lost = append(p.lost, cand)
 		return
+	}
+	if p.stream != nil {
+		p.stream.file(cand.path, e.stamp)
 	}
 	if p.next != nil {
 		p.next[cand.path] = e
@@ -273,7 +283,11 @@ func (p *prec) add(cand *candidate, e *entry, loaded bool) {
 	if cd != nil {
 		cd.Skill = s
 	}
+	if p.stream != nil {
+		p.stream.candSkill(s)
+	}
 	if cand.ignored {
+		p.lose(s)
 		return
 	}
 	if w, ok := p.rival(s.Name); ok {
@@ -293,6 +307,7 @@ func (p *prec) add(cand *candidate, e *entry, loaded bool) {
 // duplicate-name or shadowed skill that does not load.
 func (p *prec) clash(cand *candidate, s, w *Skill) {
 	if d, ok := otherFolder(w, s); ok {
+		p.lose(s)
 		p.diags = append(p.diags, d)
 		if d.Code != diagcode.DuplicateCopy {
 			p.lost = append(p.lost, cand)
@@ -308,6 +323,7 @@ func (p *prec) clash(cand *candidate, s, w *Skill) {
 				s.Name, s.Location, folderName(w))})
 		k := slices.Index(p.skills, w)
 		p.skills[k] = s
+		p.lose(w)
 		if p.gone != nil {
 			p.at[k] = cand.root
 		}
@@ -315,6 +331,7 @@ func (p *prec) clash(cand *candidate, s, w *Skill) {
 		p.lost = append(p.lost, &candidate{root: cand.root, path: w.Location, flat: w.Flat})
 		return
 	}
+	p.lose(s)
 	if w.Scope == s.Scope {
 		p.diags = append(p.diags, skill.Diagnostic{Code: diagcode.DuplicateName, Severity: skill.SeverityError,
 			Path: s.Location, Skill: s.Name, Related: w.Location,
@@ -325,6 +342,14 @@ func (p *prec) clash(cand *candidate, s, w *Skill) {
 			Message: fmt.Sprintf("the %s skill %q is shadowed by the %s skill at %s", s.Scope, s.Name, w.Scope, w.Location)})
 	}
 	p.lost = append(p.lost, cand)
+}
+
+// lose says skill s is not in the listing (a candidate's only), for the
+// index being written (indexStream.lose).
+func (p *prec) lose(s *Skill) {
+	if p.stream != nil {
+		p.stream.lose(s)
+	}
 }
 
 // limit is maxSkills (docs/discovery.md#limits): the catalog lists at most

@@ -15,6 +15,9 @@ type listScratch struct {
 	// stamped, and a large folder's subfolders may be probed ahead
 	// (ahead.go).
 	oneShot bool
+	// stream, when set (a one-shot listing that writes the persistent
+	// index: indexStream), stamps every folder read and is given it.
+	stream *indexStream
 	// nextCache and nextDirs become the catalog's cache and folder
 	// states when precedence and the walk end (diskList.applyPrecedence,
 	// diskList.walkRoots); the old ones are cleared and reused.

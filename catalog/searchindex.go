@@ -271,26 +271,45 @@ func (d *idec) counts() (c0, c1, c2 uint64) {
 
 // searchSection encodes the search section of skills.
 func searchSection(skills []*Skill) []byte {
-	// A skill brings about one word of its own (a name's number, a
-	// product): the vocabulary is sized for that.
-	b := &sectionBuilder{ids: make(map[string]int, len(skills)+64)}
-	b.words = make([]string, 0, len(skills)+64)
-	b.posts = make([]posting, 0, len(skills)+64)
-	b.counts = make([][3]uint64, 0, len(skills)+64)
-	out := binary.AppendUvarint(nil, uint64(len(skills)))
-	for doc, s := range skills {
-		b.seen = b.seen[:0]
-		for f, text := range [3]string{s.Name, s.WhenToUse, s.Description} {
-			out = binary.AppendUvarint(out, uint64(b.field(f, text)))
-		}
-		for _, id := range b.seen {
-			p, c := &b.posts[id], &b.counts[id]
-			p.b = binary.AppendUvarint(p.b, uint64(doc-p.last))
-			p.b = appendCounts(p.b, c)
-			p.last = doc
-			*c = [3]uint64{}
-		}
+	b := newSectionBuilder(len(skills))
+	for _, s := range skills {
+		b.add(s)
 	}
+	return b.section()
+}
+
+// newSectionBuilder returns a builder sized for about n skills: a skill
+// brings about one word of its own (a name's number, a product).
+func newSectionBuilder(n int) *sectionBuilder {
+	b := &sectionBuilder{ids: make(map[string]int, n+64)}
+	b.words = make([]string, 0, n+64)
+	b.posts = make([]posting, 0, n+64)
+	b.counts = make([][3]uint64, 0, n+64)
+	return b
+}
+
+// add takes the next skill of the listing (in its order).
+func (b *sectionBuilder) add(s *Skill) {
+	doc := b.docs
+	b.docs++
+	b.seen = b.seen[:0]
+	for f, text := range [3]string{s.Name, s.WhenToUse, s.Description} {
+		b.lens = binary.AppendUvarint(b.lens, uint64(b.field(f, text)))
+	}
+	for _, id := range b.seen {
+		p, c := &b.posts[id], &b.counts[id]
+		p.b = binary.AppendUvarint(p.b, uint64(doc-p.last))
+		p.b = appendCounts(p.b, c)
+		p.last = doc
+		*c = [3]uint64{}
+	}
+}
+
+// section encodes the section of the skills added: their number, each
+// one's field lengths, then each word, in order, with its postings.
+func (b *sectionBuilder) section() []byte {
+	out := binary.AppendUvarint(make([]byte, 0, 16+len(b.lens)), uint64(b.docs))
+	out = append(out, b.lens...)
 	order := make([]int, len(b.words))
 	for i := range order {
 		order[i] = i
@@ -314,6 +333,8 @@ type sectionBuilder struct {
 	counts [][3]uint64    // by id: the counts in the current skill
 	seen   []int          // the ids the current skill holds, in first-seen order
 	buf    []byte         // the current word, lower-cased
+	docs   int            // the skills added
+	lens   []byte         // each skill's three field lengths, as uvarints
 }
 
 // posting is the postings of one word.

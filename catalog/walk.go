@@ -514,7 +514,7 @@ func (w *walker) readDir(dir pathRef) (*dirState, dirAt) {
 	// A one-shot listing keeps no folder state, so it needs no stamp.
 	var st stamp
 	var err error = errNoStamp
-	if !s.oneShot {
+	if !s.oneShot || s.stream != nil {
 		st, _, err = statAt(at, dir)
 	}
 	if err == nil {
@@ -537,6 +537,9 @@ func (w *walker) readDir(dir pathRef) (*dirState, dirAt) {
 		}
 		ds.children = append(ds.children, newChild(dir.path, name, typ, typ.IsDir() || typ&fs.ModeSymlink != 0))
 	})
+	if s.stream != nil {
+		s.stream.dir(dir.path, ds.stamp, err)
+	}
 	if err != nil {
 		ds.children, ds.ignored = nil, nil
 		ds.err = err

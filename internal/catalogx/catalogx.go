@@ -164,6 +164,13 @@ type Hooks[C, O, L, S, F any] struct {
 	// its listing in the folder dir ("" for none), as skillet's one-skill
 	// commands do (docs/performance.md#persistent-index).
 	UseIndex func(opts *O, dir string)
+	// WalkGC makes a catalog made with opts set the collector's GOGC to
+	// percent (debug.SetGCPercent) while a narrowed read that found no
+	// current index lists the local file system and writes the index
+	// (ListNamed), and set it back after: a process that raised GOGC for
+	// its warm reads (skillet show: 400) would otherwise let the walk's
+	// heap grow to five times what it holds. 0 leaves GOGC alone.
+	WalkGC func(opts *O, percent int)
 	// Each lists c once, handing fn each skill as soon as no later skill
 	// file can change it and keeping nothing afterwards (skillet list
 	// --json at 10,000 skills).

@@ -96,6 +96,7 @@ func (f *Factory) open(ctx context.Context, index string) (*catalog.Catalog, err
 		return nil, err
 	}
 	catx.UseIndex(opts, index)
+	catx.WalkGC(opts, walkGC)
 	return catalog.New(ctx, opts)
 }
 

@@ -1,0 +1,186 @@
+package catalog
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/skillet-go/skillet/internal/benchtree/tree"
+	"github.com/skillet-go/skillet/skill"
+)
+
+// streamCheck requires that a narrowed read of a fresh catalog with no
+// index (listNamed, which then lists as Each does and writes the index
+// meanwhile: indexstream.go) gives what a cold listing holds of name, and
+// that the index it wrote answers List with the cold listing (candidates
+// and the skills only they point at included), and the narrowed, search
+// and brief reads as the cold listing. It returns the index file's bytes.
+func streamCheck(t *testing.T, e testEnv, o Options, name string) []byte {
+	t.Helper()
+	_, cold := e.list(t, &o)
+	idx := filepath.Join(t.TempDir(), "idx")
+	newc := func() *Catalog {
+		cp := o
+		cp.index = idx
+		c, err := New(context.Background(), e.opts(&cp))
+		must(t, err)
+		return c
+	}
+	keep := func(d *skill.Diagnostic) bool {
+		return strings.EqualFold(d.Skill, name) || d.Severity == skill.SeverityError
+	}
+	got := newc().listNamed(context.Background(), name, keep)
+	want := namedOf(cold, name, keep)
+	if len(want.Skills) == 0 {
+		if got != nil {
+			t.Fatalf("%q: the walk answered for a name the listing does not hold", name)
+		}
+	} else if diff := cmp.Diff(want, got, listingOpts); diff != "" {
+		t.Fatalf("%q: the walk's narrowed listing differs from a cold one's (-cold +walk):\n%s", name, diff)
+	}
+	files, err := filepath.Glob(filepath.Join(idx, "*.idx"))
+	must(t, err)
+	if len(files) != 1 {
+		t.Fatalf("the walk wrote %d index files, want 1 (%v)", len(files), files)
+	}
+	data, err := os.ReadFile(files[0])
+	must(t, err)
+	c := newc()
+	l, err := c.List(context.Background())
+	must(t, err)
+	if c.idx == nil || c.idx.listing != l {
+		t.Fatal("the index the walk wrote did not answer List")
+	}
+	if diff := cmp.Diff(cold, materialize(l), listingOpts); diff != "" {
+		t.Fatalf("the listing of the index the walk wrote differs from a cold one (-cold +index):\n%s", diff)
+	}
+	var names []string
+	for _, s := range cold.Skills {
+		names = append(names, s.Name)
+	}
+	checkNamed(t, newc, cold, names, true)
+	checkSearched(t, newc, cold, namedQueries(names), true)
+	checkBrief(t, newc, cold, true)
+	return data
+}
+
+// listIndexBytes is the index List writes for e and o: the bytes but the
+// checksum, which begins with the file's name (a hash of the index
+// folder too).
+func listIndexBytes(t *testing.T, e testEnv, o Options) []byte {
+	t.Helper()
+	o.index = filepath.Join(t.TempDir(), "idx")
+	e.list(t, &o)
+	files, err := filepath.Glob(filepath.Join(o.index, "*.idx"))
+	must(t, err)
+	if len(files) != 1 {
+		t.Fatalf("List wrote %d index files, want 1", len(files))
+	}
+	data, err := os.ReadFile(files[0])
+	must(t, err)
+	return data[:len(data)-indexSumSize]
+}
+
+// TestIndexStreamSameListing holds the index written while Each lists to
+// a cold listing on the fixture of TestIndexSameListing (generated skills,
+// a flat one, a repaired one, a duplicate, an ignored folder, a hidden
+// one, a symlinked one, a broken one, one without frontmatter, a nested
+// one, one the workspace shadows), with and without maxSkills cutting the
+// listing, and byte for byte to the index List writes (but the
+// checksum).
+func TestIndexStreamSameListing(t *testing.T) {
+	e := newEnv(t)
+	if _, err := tree.Generate(filepath.Join(e.ws, ".agents", "skills"), &tree.Options{N: 120}); err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, e.ws, map[string]string{
+		"skills/flat-one.md":           "---\nname: flat-one\ndescription: Flat.\n---\nBody.\n",
+		"skills/colon/SKILL.md":        "---\nname: colon\ndescription: Use when: repaired\nmetadata:\n  version: 1.10\n  n: 3\n  deep: {a: [1, 2.5, true, null, x]}\n---\nB\n",
+		"skills/dup/SKILL.md":          skillMD("colon"),
+		"skills/a-first/SKILL.md":      skillMD("zeta"),
+		"skills/zeta/SKILL.md":         skillMD("zeta"),
+		"skills/_draft/SKILL.md":       skillMD("draft"),
+		"skills/hidden/SKILL.md":       "---\nname: hidden\ndescription: Hidden.\ndisable-model-invocation: true\nallowed-tools: [Read, Grep]\n---\nB\n",
+		"skills/link":                  "-> ../outside/linked",
+		"outside/linked/SKILL.md":      skillMD("linked"),
+		"skills/broken/SKILL.md":       "---\nname: [unclosed\n---\n",
+		"skills/nofm/SKILL.md":         "# Title\n\nA prose line describes it.\n",
+		"skills/group/deep/x/SKILL.md": skillMD("x"),
+	})
+	writeTree(t, e.home, map[string]string{".agents/skills/colon/SKILL.md": skillMD("colon")})
+	age(t, e.ws, e.home)
+	for _, maxSkills := range []int{0, 50, 1} {
+		t.Run(fmt.Sprint("maxSkills=", maxSkills), func(t *testing.T) {
+			o := Options{MaxSkills: maxSkills}
+			for _, name := range []string{"colon", "zeta", "linked", "hidden", "nonesuch"} {
+				streamed := streamCheck(t, e, o, name)
+				// The index folder is part of the key: the file names
+				// and so the checksums differ, nothing else.
+				if want := listIndexBytes(t, e, o); !bytes.Equal(streamed[:len(streamed)-indexSumSize], want) {
+					at := 0
+					for at < len(want) && at < len(streamed) && streamed[at] == want[at] {
+						at++
+					}
+					t.Fatalf("%q: the index written while listing is not List's (%d bytes against %d; first difference at %d: %q against %q)",
+						name, len(streamed), len(want)+indexSumSize, at, streamed[max(at-40, 0):min(at+40, len(want))], want[max(at-40, 0):min(at+40, len(want))])
+				}
+			}
+		})
+	}
+}
+
+// TestIndexStreamDifferential holds the index written while Each lists to
+// a cold listing on random trees after random edits (TestIndexOneSkillDifferential's:
+// skills added, removed, renamed, copied into another root, names edited
+// in place, so clashes, shadowing and skills whose name is not their
+// folder's).
+func TestIndexStreamDifferential(t *testing.T) {
+	seeds, edits := 6, 6
+	if testing.Short() {
+		seeds, edits = 2, 4
+	}
+	for seed := range uint64(seeds) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			e := newEnv(t)
+			d := &diffTree{t: t, rng: rand.New(rand.NewPCG(seed, 2)), base: filepath.Dir(e.ws),
+				old: time.Now().Add(-time.Hour).Truncate(time.Second)}
+			d.grow()
+			age(t, e.ws, e.home)
+			for k := range edits {
+				d.edit()
+				d.old = d.old.Add(time.Duration(k+1) * time.Second)
+				streamCheck(t, e, Options{MaxSkills: 3 * (k % 2)}, randOf(d.rng, diffNames))
+			}
+		})
+	}
+}
+
+// TestIndexStreamFresh: a skill file modified within the racy window of
+// the walk is too fresh to stamp, so the walk writes no index, and still
+// answers.
+func TestIndexStreamFresh(t *testing.T) {
+	e := newEnv(t)
+	writeTree(t, e.ws, map[string]string{"skills/a/SKILL.md": skillMD("a"), "skills/b/SKILL.md": skillMD("b")})
+	age(t, e.ws, e.home)
+	now := time.Now()
+	p := filepath.Join(e.ws, "skills", "b", "SKILL.md")
+	must(t, os.Chtimes(p, now, now))
+	idx := filepath.Join(t.TempDir(), "idx")
+	c, err := New(context.Background(), e.opts(&Options{index: idx}))
+	must(t, err)
+	l := c.listNamed(context.Background(), "a", nil)
+	if l == nil || len(l.Skills) != 1 || l.Skills[0].Name != "a" {
+		t.Fatalf("the walk did not answer for a: %+v", l)
+	}
+	if files, _ := filepath.Glob(filepath.Join(idx, "*")); len(files) != 0 {
+		t.Fatalf("an index was written with a stamp too fresh to trust: %v", files)
+	}
+}
