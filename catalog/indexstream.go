@@ -32,6 +32,11 @@ import (
 // except by the order of the skills' table, which the listing gives by
 // position (TestIndexStreamSameListing).
 
+// indexStreamSample, when set, is called where the end of an indexStream
+// holds the most (the stamps sorted, the search section built): a
+// benchmark samples the live heap there (BenchmarkIndexStream).
+var indexStreamSample func()
+
 // indexStream is one index being written while Each lists. Its methods
 // run on Each's goroutine, except dir (the walk's), which takes mu.
 type indexStream struct {
@@ -304,6 +309,9 @@ func (st *indexStream) rest(l *Listing) {
 		e.flush(false)
 	}
 	sec := st.sec.section()
+	if indexStreamSample != nil {
+		indexStreamSample() // the section, built
+	}
 	e.uint(uint64(len(sec)))
 	e.flush(true)
 	e.raw(sec)
@@ -336,6 +344,9 @@ func (st *indexStream) writeStamps(stampFile *os.File, roots []*Root) bool {
 		return false
 	}
 	slices.SortStableFunc(recs, func(a, b rec) int { return strings.Compare(a.path, b.path) })
+	if indexStreamSample != nil {
+		indexStreamSample() // every stamp held, sorted
+	}
 	n := 0
 	for i := range recs {
 		if i+1 < len(recs) && recs[i+1].path == recs[i].path {

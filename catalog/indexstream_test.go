@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -182,5 +183,70 @@ func TestIndexStreamFresh(t *testing.T) {
 	}
 	if files, _ := filepath.Glob(filepath.Join(idx, "*")); len(files) != 0 {
 		t.Fatalf("an index was written with a stamp too fresh to trust: %v", files)
+	}
+}
+
+// BenchmarkIndexStream measures the first run of show NAME on a tree of
+// n generated skills with no index (listNamedWalk: list as Each does and
+// write the index meanwhile): the time and bytes allocated per skill, the
+// most live heap it holds beyond the heap before it (held-B/skill: sampled
+// after a collection every 100 skills handed out and where its end holds
+// the most, indexStreamSample), and the index's bytes per skill. List's
+// first run held about 2,700 bytes a skill (the listing and the caches
+// kept to be encoded); Each alone holds about 300
+// (BenchmarkEachCold).
+func BenchmarkIndexStream(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			ws := benchTree(b, n)
+			age(b, ws)
+			ctx := context.Background()
+			newc := func() (*Catalog, string) {
+				idx := b.TempDir()
+				c, err := New(ctx, &Options{Workspace: ws, NoUser: true, NoConfigFile: true, index: idx})
+				must(b, err)
+				return c, idx
+			}
+			name := "nonesuch"
+			b.ReportAllocs()
+			for b.Loop() {
+				c, _ := newc()
+				c.listNamedWalk(ctx, &namedQuery{raw: name, name: name})
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/skill")
+			c, idx := newc()
+			var before runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			held := 0.0
+			sample := func() {
+				var m runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&m)
+				held = max(held, float64(m.HeapAlloc)-float64(before.HeapAlloc))
+			}
+			indexStreamSample = sample
+			defer func() { indexStreamSample = nil }()
+			k := 0
+			c.mu.Lock()
+			_, ok, err := c.eachIndexed(ctx, func(*Listing, *Skill) error {
+				if k++; k%100 == 0 {
+					sample()
+				}
+				return nil
+			})
+			c.mu.Unlock()
+			if !ok || err != nil {
+				b.Fatalf("the walk did not write the index: %v, %v", ok, err)
+			}
+			files, _ := filepath.Glob(filepath.Join(idx, "*.idx"))
+			if len(files) != 1 {
+				b.Fatalf("%d index files", len(files))
+			}
+			fi, err := os.Stat(files[0])
+			must(b, err)
+			b.ReportMetric(held/float64(n), "held-B/skill")
+			b.ReportMetric(float64(fi.Size())/float64(n), "index-B/skill")
+		})
 	}
 }

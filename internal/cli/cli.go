@@ -97,13 +97,15 @@ func oneShotGC(command string, getenv func(string) string) (percent int, limit i
 // walkGC is GOGC while a one-skill command with no current index walks and
 // writes it (catalogx.Hooks.WalkGC): set by Main with oneShotGC's
 // settings, 0 (GOGC left alone) otherwise. The walk holds about what
-// list --json holds (docs/performance.md#persistent-index), which GOGC=400
-// would let grow fivefold: at 100,000 skills 221 MB peak against 120 MB
-// with walkGCPercent.
+// list --json holds and the search section being built
+// (docs/performance.md#persistent-index), which GOGC=400 would let grow
+// fivefold: at 100,000 skills the first show peaked at 221 MB, 114 MB
+// with GOGC=100 and 98 MB with 50, for 0.87 and 0.95 of the floor's
+// CPU.
 var walkGC int
 
 // walkGCPercent is walkGC for a process with oneShotGC's settings.
-const walkGCPercent = 100
+const walkGCPercent = 50
 
 // Run runs skillet with args and returns the exit code. A command that
 // succeeds but could not write all its output (a full disk, a closed
