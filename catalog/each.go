@@ -155,11 +155,8 @@ type eachRun struct {
 	// walking is true until the last candidate has been pushed.
 	walking bool
 
-	p *prec
-	// text holds the names and locations of the skills handed out, which
-	// precedence needs while skills are handed out (prec.rival).
-	text goneText
-	lim  limit
+	p   *prec
+	lim limit
 	// diags holds the diagnostics of the candidates settled, packed.
 	diags diagPack
 	// handed counts the skills handed out; head is the first of p.skills
@@ -224,7 +221,7 @@ func newEachRun(ctx context.Context, c *Catalog, l *Listing, roots []*Root, pl *
 // release lets go of what precedence and the hand-out kept, once every
 // skill is out.
 func (r *eachRun) release() {
-	r.p.gone, r.p.byName, r.seen, r.lastIn, r.rootLastIn, r.text, r.diags = nil, nil, nil, nil, nil, goneText{}, diagPack{}
+	r.p.gone, r.p.byName, r.seen, r.lastIn, r.rootLastIn, r.diags = nil, nil, nil, nil, nil, diagPack{}
 }
 
 // run takes every candidate in turn, applies precedence and hands out the
@@ -371,7 +368,7 @@ func (r *eachRun) handOut(done int) error {
 		// What precedence needs of a skill handed out is its name,
 		// location and root (prec.rival).
 		delete(p.byName, s.Name)
-		p.goneFrom(&r.text, s.Name, s, root)
+		p.goneFrom(s.Name, s, root)
 	}
 	if r.head == len(p.skills) {
 		p.skills, p.at, r.head = p.skills[:0], p.at[:0], 0

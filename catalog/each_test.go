@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/skillet-go/skillet/internal/benchtree/tree"
@@ -279,43 +280,81 @@ func TestEachKeepsLittle(t *testing.T) {
 
 // TestGoneSet: the table of skills handed out finds every name put, and
 // only those, however they collide and whether it was sized for them or
-// grew (Each sizes it for eachWindow); putting a name again replaces its
-// record.
+// grew (Each sizes it for eachWindow), with each record's location, base
+// folder, root and flat flag as put; putting a name again replaces its
+// record. It runs with records in the blocks, with a record too large for
+// a shared block, and with the blocks' positions used up (goneMaxBlocks),
+// where records go to the map beside them.
 func TestGoneSet(t *testing.T) {
-	for _, n := range []int{0, 1, 7, 8, 300, 1000, -9, -300, -1000} {
-		size := n
-		if n < 0 { // sized for none: the table grows
-			n, size = -n, 0
-		}
-		g := newGoneSet(size)
-		var text goneText
-		root := &Root{Path: "/r"}
-		want, dirs := map[string]string{}, map[string]string{}
-		for i := range n {
-			name := fmt.Sprintf("skill-%d", i)
-			loc := "/r/" + name + "/SKILL.md"
-			g.put(newGone(&text, name, &Skill{Location: loc, BaseDir: "/r/" + name}, root))
-			want[name] = loc
-			dirs[name] = "/r/" + name
-		}
-		if n > 0 {
-			// Outside the root, and a base folder that does not start
-			// the location.
-			g.put(newGone(&text, "skill-0", &Skill{Location: "/other/SKILL.md", BaseDir: "/base"}, root))
-			want["skill-0"], dirs["skill-0"] = "/other/SKILL.md", "/base"
-		}
-		if g.n != n {
-			t.Errorf("n=%d: %d records", n, g.n)
-		}
-		for name, loc := range want {
-			if rec, _ := g.find(name); rec == nil || rec.loc() != loc || rec.name() != name || rec.dir(loc) != dirs[name] {
-				t.Errorf("n=%d: find(%q) = %+v, want location %s", n, name, rec, loc)
+	defer func(m int) { goneMaxBlocks = m }(goneMaxBlocks)
+	for _, maxBlocks := range []int{goneMaxBlocks, 2} {
+		goneMaxBlocks = maxBlocks
+		for _, n := range []int{0, 1, 7, 8, 300, 1000, -9, -300, -1000} {
+			size := n
+			if n < 0 { // sized for none: the table grows
+				n, size = -n, 0
+			}
+			g := newGoneSet(size)
+			roots := []*Root{{Path: "/r"}, {Path: "/s"}, {Path: "/loose.md", File: true}}
+			type want struct {
+				loc, dir string
+				root     *Root
+				flat     bool
+			}
+			wants := map[string]want{}
+			for i := range n {
+				name := fmt.Sprintf("skill-%d", i)
+				r := roots[i%len(roots)]
+				w := want{loc: r.Path + "/" + name + "/SKILL.md", dir: r.Path + "/" + name, root: r, flat: i%5 == 0}
+				if r.File {
+					w.loc, w.dir = r.Path, "/"
+				}
+				g.put(name, &Skill{Location: w.loc, BaseDir: w.dir, Flat: w.flat}, r)
+				wants[name] = w
+			}
+			if n > 0 {
+				// Outside the root, and a base folder that does not start
+				// the location; then a record larger than a block's eighth.
+				g.put("skill-0", &Skill{Location: "/other/SKILL.md", BaseDir: "/base"}, roots[0])
+				wants["skill-0"] = want{loc: "/other/SKILL.md", dir: "/base", root: roots[0]}
+				long := "/r/" + strings.Repeat("d", goneBlock/4) + "/SKILL.md"
+				g.put("long", &Skill{Location: long, BaseDir: filepath.Dir(long)}, roots[0])
+				wants["long"] = want{loc: long, dir: filepath.Dir(long), root: roots[0]}
+			}
+			if got := g.n + len(g.over); got != len(wants) {
+				t.Errorf("blocks %d, n=%d: %d records", maxBlocks, n, got)
+			}
+			for name, w := range wants {
+				rec, _, ok := g.find(name)
+				if !ok || rec.name() != name || rec.loc() != w.loc || rec.dir(rec.loc()) != w.dir || rec.root != w.root || rec.flat != w.flat {
+					t.Errorf("blocks %d, n=%d: find(%q) = %v %q %q %v, want %q %q %v", maxBlocks, n, name, ok, rec.name(), rec.loc(), rec.flat, name, w.loc, w.flat)
+				}
+			}
+			for _, name := range []string{"", "skill-", fmt.Sprintf("skill-%d", n), "x"} {
+				if rec, _, ok := g.find(name); ok {
+					t.Errorf("blocks %d, n=%d: find(%q) = %q, want none", maxBlocks, n, name, rec.name())
+				}
 			}
 		}
-		for _, name := range []string{"", "skill-", fmt.Sprintf("skill-%d", n), "x"} {
-			if rec, _ := g.find(name); rec != nil {
-				t.Errorf("n=%d: find(%q) = %+v, want none", n, name, rec)
-			}
-		}
+	}
+}
+
+// TestGoneSetBytes holds a record of a skill handed out to its header and
+// text: at most 8 bytes beside the name and the location less the root.
+func TestGoneSetBytes(t *testing.T) {
+	g := newGoneSet(0)
+	root := &Root{Path: "/tmp/tree/skills"}
+	text := 0
+	for i := range 1000 {
+		name := fmt.Sprintf("alert-alert-%05d", i)
+		g.put(name, &Skill{Location: root.Path + "/" + name + "/SKILL.md", BaseDir: root.Path + "/" + name}, root)
+		text += len(name) + len(name+"/SKILL.md")
+	}
+	used := 0
+	for _, b := range g.blocks {
+		used += len(b)
+	}
+	if per := float64(used-text) / 1000; per > 8 {
+		t.Errorf("%.1f bytes a record beside its text, want at most 8", per)
 	}
 }

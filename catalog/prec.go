@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"encoding/binary"
 	"fmt"
 	"hash/maphash"
 	"os"
@@ -43,26 +44,25 @@ type prec struct {
 	gone *goneSet
 }
 
-// goneSkill is what Each keeps of a skill it handed out: its name,
-// location, base folder and root, in 40 bytes and one text (in a
-// goneText): the name, then the location less its root's path and a
-// separator (rel) when it starts with them, which it does unless the root
-// is a loose file. The base folder is the first dirLen bytes of the
-// location when it starts there (locOff 0), else it comes before it in
-// the text (locOff its length). At 100,000 skills the records and their
-// text take about 6 MB where a name, a location and a root each took 12.
+// goneSkill is what Each keeps of a skill it handed out, as goneSet.find
+// gives it back: its name, location, base folder and root. text is the
+// name, then the location less its root's path and a separator (rel) when
+// it starts with them, which it does unless the root is a loose file. The
+// base folder is the first dirLen bytes of the location when it starts
+// there (locOff 0), else it comes before it in the text (locOff its
+// length).
 type goneSkill struct {
 	text                    string
 	root                    *Root
-	nameLen, dirLen, locOff int32
+	nameLen, dirLen, locOff int
 	flat, rel               bool
 }
 
-func (g *goneSkill) name() string { return g.text[:g.nameLen] }
+func (g goneSkill) name() string { return g.text[:g.nameLen] }
 
 // loc is the location; it is built again (one allocation) when rel.
-func (g *goneSkill) loc() string {
-	b := g.text[int(g.nameLen)+int(g.locOff):]
+func (g goneSkill) loc() string {
+	b := g.text[g.nameLen+g.locOff:]
 	if g.rel {
 		return g.root.Path + string(filepath.Separator) + b
 	}
@@ -70,75 +70,56 @@ func (g *goneSkill) loc() string {
 }
 
 // dir is the base folder; loc is its location when known (locOff 0).
-func (g *goneSkill) dir(loc string) string {
+func (g goneSkill) dir(loc string) string {
 	if g.locOff > 0 {
 		return g.text[g.nameLen : g.nameLen+g.dirLen]
 	}
 	return loc[:g.dirLen]
 }
 
-// newGone returns the record of skill s of root r, handed out under name,
-// its text copied into t.
-func newGone(t *goneText, name string, s *Skill, r *Root) goneSkill {
-	g := goneSkill{root: r, flat: s.Flat, nameLen: int32(len(name)), dirLen: int32(len(s.BaseDir))}
-	loc := s.Location
-	if !strings.HasPrefix(loc, s.BaseDir) {
-		g.locOff = int32(len(s.BaseDir))
-		g.text = t.add(name, s.BaseDir, loc)
-		return g
-	}
-	if rest, ok := strings.CutPrefix(loc, r.Path); ok && !r.File && len(rest) > 1 && os.IsPathSeparator(rest[0]) && r.Path != "" && !os.IsPathSeparator(r.Path[len(r.Path)-1]) {
-		g.rel, loc = true, rest[1:]
-	}
-	g.text = t.add(name, "", loc)
-	return g
+// goneFrom records skill s of root r, handed out under name.
+func (p *prec) goneFrom(name string, s *Skill, r *Root) {
+	p.gone.put(name, s, r)
 }
 
-// goneText holds the texts of the skills Each handed out, copied into
-// large shared blocks: a few bytes per skill more than the text itself,
-// where a copy of each would cost an allocation and the candidate's path
-// buffer would keep its other path too.
-type goneText struct{ block []byte }
-
-const goneBlock = 32 << 10
-
-// add returns a, b and c joined, in the arena.
-func (t *goneText) add(a, b, c string) string {
-	n := len(a) + len(b) + len(c)
-	if n == 0 {
-		return ""
-	}
-	if n > goneBlock/8 {
-		return a + b + c
-	}
-	if cap(t.block)-len(t.block) < n {
-		t.block = make([]byte, 0, goneBlock)
-	}
-	off := len(t.block)
-	t.block = append(append(append(t.block, a...), b...), c...)
-	// The bytes are never written again, so the string can share them.
-	return unsafe.String(&t.block[off], n)
-}
-
-// goneFrom records skill s of root r, handed out under name, in t.
-func (p *prec) goneFrom(t *goneText, name string, s *Skill, r *Root) {
-	p.gone.put(newGone(t, name, s, r))
-}
-
-// goneSet holds the goneSkill records by name: a table of record numbers
-// (open addressing, never more than half full: it doubles when it would
-// be) over records kept in chunks, so that adding one copies nothing and
-// growing the table moves only the numbers. A map of names to records
-// costs about twice as much at its largest, and as much again in the
-// tables it outgrew.
+// goneSet holds the goneSkill records of the skills Each handed out, by
+// name. A record is packed into 32 KiB blocks of bytes: a flags byte,
+// four uvarints (the name's length, the base folder's, the root's number
+// in roots, the length of the text after the name) and the text, about 55
+// bytes a skill at 100,000 skills where a 40-byte record with a string and
+// a root pointer, and its text apart, took 90 (and the collector scanned
+// the records). A table of record positions (open addressing, never more
+// than half full: it doubles when it would be) finds them by name.
 type goneSet struct {
 	seed  maphash.Seed
-	slots []int32 // a record's number plus one; 0 is a free slot
-	recs  [][]goneSkill
-	n     int
+	slots []uint32 // a record's position (block<<goneBlockBits | offset) plus one; 0 is a free slot
+	// blocks hold the records; a record is never moved nor written again,
+	// so the strings find makes share its bytes. cur is the block records
+	// are added to; a record larger than goneBlock/8 has a block of its own.
+	blocks [][]byte
+	cur    int
+	roots  []*Root
+	n      int
+	// over holds the records put once blocks has goneMaxBlocks blocks
+	// (4 GiB of records: never at any size a listing reaches, but the
+	// positions must fit the table's words).
+	over map[string]goneSkill
 }
 
-const goneChunk = 256
+const (
+	goneBlockBits = 15
+	goneBlock     = 1 << goneBlockBits
+)
+
+// goneMaxBlocks is the most blocks whose positions the table can hold;
+// tests lower it.
+var goneMaxBlocks = 1<<(32-goneBlockBits) - 1
+
+const (
+	goneFlat = 1 << iota
+	goneRel
+	goneDirFirst // the base folder comes before the location (locOff > 0)
+)
 
 // newGoneSet returns a set with room for about max names before its table
 // grows.
@@ -147,54 +128,159 @@ func newGoneSet(max int) *goneSet {
 	for size < 2*max {
 		size <<= 1
 	}
-	return &goneSet{seed: maphash.MakeSeed(), slots: make([]int32, size)}
+	return &goneSet{seed: maphash.MakeSeed(), slots: make([]uint32, size), cur: -1}
 }
 
-// grow doubles the table and puts every record number in it again.
-func (g *goneSet) grow() {
-	g.slots = make([]int32, 2*len(g.slots))
-	mask := len(g.slots) - 1
-	for r := range g.n {
-		i := int(maphash.String(g.seed, g.recs[r/goneChunk][r%goneChunk].name())) & mask
-		for g.slots[i] != 0 {
-			i = (i + 1) & mask
-		}
-		g.slots[i] = int32(r + 1)
+// put adds the record of skill s of root r, handed out under name, or
+// replaces the record of that name.
+func (g *goneSet) put(name string, s *Skill, r *Root) {
+	var flags byte
+	if s.Flat {
+		flags |= goneFlat
 	}
-}
-
-// find returns the record of name, or nil and the free slot it would take.
-func (g *goneSet) find(name string) (*goneSkill, int) {
-	mask := len(g.slots) - 1
-	for i := int(maphash.String(g.seed, name)) & mask; ; i = (i + 1) & mask {
-		r := int(g.slots[i]) - 1
-		if r < 0 {
-			return nil, i
-		}
-		if rec := &g.recs[r/goneChunk][r%goneChunk]; rec.name() == name {
-			return rec, i
-		}
+	dir, loc := "", s.Location
+	if !strings.HasPrefix(loc, s.BaseDir) {
+		flags |= goneDirFirst
+		dir = s.BaseDir
+	} else if rest, ok := strings.CutPrefix(loc, r.Path); ok && !r.File && len(rest) > 1 && os.IsPathSeparator(rest[0]) && r.Path != "" && !os.IsPathSeparator(r.Path[len(r.Path)-1]) {
+		flags |= goneRel
+		loc = rest[1:]
 	}
-}
-
-// put adds rec, or replaces the record of its name.
-func (g *goneSet) put(rec goneSkill) {
-	old, i := g.find(rec.name())
-	if old != nil {
-		*old = rec
+	root := slices.Index(g.roots, r)
+	if root < 0 {
+		root = len(g.roots)
+		g.roots = append(g.roots, r)
+	}
+	var hdr [1 + 4*binary.MaxVarintLen64]byte
+	hdr[0] = flags
+	h := 1
+	h += binary.PutUvarint(hdr[h:], uint64(len(name)))
+	h += binary.PutUvarint(hdr[h:], uint64(len(s.BaseDir)))
+	h += binary.PutUvarint(hdr[h:], uint64(root))
+	h += binary.PutUvarint(hdr[h:], uint64(len(dir)+len(loc)))
+	size := h + len(name) + len(dir) + len(loc)
+	if len(g.blocks) >= goneMaxBlocks || size > goneBlock/8 && len(g.blocks)+1 >= goneMaxBlocks {
+		if g.over == nil {
+			g.over = map[string]goneSkill{}
+		}
+		g.over[name] = g.decode(append(append(append(append([]byte(nil), hdr[:h]...), name...), dir...), loc...))
+		g.remove(name)
+		return
+	}
+	var blk int
+	switch {
+	case size > goneBlock/8:
+		blk = len(g.blocks)
+		g.blocks = append(g.blocks, make([]byte, 0, size))
+	case g.cur < 0 || cap(g.blocks[g.cur])-len(g.blocks[g.cur]) < size:
+		g.cur = len(g.blocks)
+		blk = g.cur
+		g.blocks = append(g.blocks, make([]byte, 0, goneBlock))
+	default:
+		blk = g.cur
+	}
+	if g.over != nil {
+		delete(g.over, name)
+	}
+	b := g.blocks[blk]
+	pos := uint32(blk)<<goneBlockBits | uint32(len(b))
+	g.blocks[blk] = append(append(append(append(b, hdr[:h]...), name...), dir...), loc...)
+	if _, i, ok := g.lookup(name); ok {
+		g.slots[i] = pos + 1
 		return
 	}
 	if 2*(g.n+1) > len(g.slots) {
 		g.grow()
-		_, i = g.find(rec.name())
 	}
-	if g.n%goneChunk == 0 {
-		g.recs = append(g.recs, make([]goneSkill, 0, goneChunk))
-	}
-	k := len(g.recs) - 1
-	g.recs[k] = append(g.recs[k], rec)
 	g.n++
-	g.slots[i] = int32(g.n)
+	g.slots[g.free(name)] = pos + 1
+}
+
+// remove takes name's record out of the table, if there (open addressing:
+// the records after it in its run are put in again).
+func (g *goneSet) remove(name string) {
+	_, i, ok := g.lookup(name)
+	if !ok {
+		return
+	}
+	mask := len(g.slots) - 1
+	g.slots[i] = 0
+	g.n--
+	for j := (i + 1) & mask; g.slots[j] != 0; j = (j + 1) & mask {
+		pos := g.slots[j]
+		g.slots[j] = 0
+		g.slots[g.free(g.at(pos-1).name())] = pos
+	}
+}
+
+// at decodes the record at position pos.
+func (g *goneSet) at(pos uint32) goneSkill {
+	return g.decode(g.blocks[pos>>goneBlockBits][pos&(goneBlock-1):])
+}
+
+// decode reads the record b begins with; its strings share b's bytes.
+func (g *goneSet) decode(b []byte) goneSkill {
+	flags := b[0]
+	h := 1
+	field := func() int {
+		v, n := binary.Uvarint(b[h:])
+		h += n
+		return int(v)
+	}
+	nameLen, dirLen, root, rest := field(), field(), field(), field()
+	rec := goneSkill{nameLen: nameLen, dirLen: dirLen, root: g.roots[root],
+		flat: flags&goneFlat != 0, rel: flags&goneRel != 0}
+	if flags&goneDirFirst != 0 {
+		rec.locOff = dirLen
+	}
+	if nameLen+rest > 0 {
+		rec.text = unsafe.String(&b[h], nameLen+rest)
+	}
+	return rec
+}
+
+// grow doubles the table and puts every record position in it again.
+func (g *goneSet) grow() {
+	old := g.slots
+	g.slots = make([]uint32, 2*len(old))
+	for _, pos := range old {
+		if pos != 0 {
+			g.slots[g.free(g.at(pos-1).name())] = pos
+		}
+	}
+}
+
+// free returns the first free slot of name's run.
+func (g *goneSet) free(name string) int {
+	mask := len(g.slots) - 1
+	i := int(maphash.String(g.seed, name)) & mask
+	for g.slots[i] != 0 {
+		i = (i + 1) & mask
+	}
+	return i
+}
+
+// find returns the record of name and its slot (-1 for one in over), ok
+// false when there is none.
+func (g *goneSet) find(name string) (rec goneSkill, slot int, ok bool) {
+	if r, ok := g.over[name]; ok {
+		return r, -1, true
+	}
+	return g.lookup(name)
+}
+
+// lookup is find in the table only.
+func (g *goneSet) lookup(name string) (rec goneSkill, slot int, ok bool) {
+	mask := len(g.slots) - 1
+	for i := int(maphash.String(g.seed, name)) & mask; ; i = (i + 1) & mask {
+		pos := g.slots[i]
+		if pos == 0 {
+			return goneSkill{}, i, false
+		}
+		if rec := g.at(pos - 1); rec.name() == name {
+			return rec, i, true
+		}
+	}
 }
 
 // rival returns the loaded skill named name, if any.
@@ -205,8 +291,8 @@ func (p *prec) rival(name string) (*Skill, bool) {
 	if p.gone == nil {
 		return nil, false
 	}
-	g, _ := p.gone.find(name)
-	if g == nil {
+	g, _, ok := p.gone.find(name)
+	if !ok {
 		return nil, false
 	}
 	loc := g.loc()
