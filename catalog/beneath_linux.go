@@ -77,7 +77,8 @@ func readBeneath(d rootDir, rel []byte, path string, max int, pre stamp) (r read
 }
 
 // openBeneath opens rel below d with openat2 (RESOLVE_BENEATH,
-// RESOLVE_NO_MAGICLINKS, O_NOFOLLOW, O_NONBLOCK). It returns the errno when
+// RESOLVE_NO_MAGICLINKS, O_NOFOLLOW, O_NONBLOCK), and tells fsx.Opened
+// when it opened. It returns the errno when
 // the file was not opened; ENOSYS, EPERM and EINVAL turn openat2 off for
 // the process.
 func openBeneath(d rootDir, rel []byte) (int, syscall.Errno) {
@@ -93,6 +94,7 @@ func openBeneath(d rootDir, rel []byte) (int, syscall.Errno) {
 			uintptr(unsafe.Pointer(&how)), unsafe.Sizeof(how), 0, 0)
 		switch e {
 		case 0:
+			fsx.Opened() // a waiting open (fsx.OpenRetry) sees descriptors move
 			return int(fd), 0
 		case syscall.EINTR:
 			continue

@@ -144,7 +144,8 @@ func (d *Dirents) Release(keep int) {
 
 // OpenDirAt opens the folder name (NUL-terminated) below the open folder
 // dirfd (AtFDCWD: the current folder) with O_RDONLY, O_DIRECTORY,
-// O_CLOEXEC and flags, retrying when a signal interrupts it.
+// O_CLOEXEC and flags, retrying when a signal interrupts it. A folder
+// opened counts for the waiting opens of OpenRetry (Opened).
 func OpenDirAt(dirfd int, name *byte, flags int) (int, syscall.Errno) {
 	for {
 		fd, _, e := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(dirfd), uintptr(unsafe.Pointer(name)),
@@ -155,6 +156,7 @@ func OpenDirAt(dirfd int, name *byte, flags int) (int, syscall.Errno) {
 		if e != 0 {
 			return -1, e
 		}
+		Opened()
 		return int(fd), 0
 	}
 }

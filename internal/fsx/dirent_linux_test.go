@@ -33,11 +33,15 @@ func TestDirents(t *testing.T) {
 		t.Fatal(err)
 	}
 	name := append([]byte(dir), 0)
+	opened := fdOpened.Load()
 	fd, e := OpenDirAt(AtFDCWD, &name[0], 0)
 	if e != 0 {
 		t.Fatal(e)
 	}
 	defer syscall.Close(fd)
+	if fdOpened.Load() == opened {
+		t.Error("OpenDirAt opened a folder and did not tell the waiting opens (Opened)")
+	}
 	var d Dirents
 	if !d.Read(fd, 1024) {
 		t.Fatal("Read failed")

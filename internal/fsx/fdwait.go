@@ -17,10 +17,10 @@ import (
 const (
 	fdWaitFirst = time.Millisecond
 	fdWaitMax   = 32 * time.Millisecond
-	// fdWaitIdle bounds the waits of one open while no other open through
-	// OpenRetry succeeds: descriptors are still coming free as long as
-	// others get them, however slowly a loaded machine runs the goroutines
-	// that hold them, so the time counts only while nothing moves.
+	// fdWaitIdle bounds the waits of one open while no other open succeeds
+	// (Opened): descriptors are still coming free as long as others get
+	// them, however slowly a loaded machine runs the goroutines that hold
+	// them, so the time counts only while nothing moves.
 	fdWaitIdle = 500 * time.Millisecond
 	// fdWaitTotal bounds the waits of one open in all, however much moves.
 	fdWaitTotal = 10 * time.Second
@@ -34,9 +34,20 @@ const (
 // fdGiveUpUntil is the UnixNano time before which OpenRetry does not wait.
 var fdGiveUpUntil atomic.Int64
 
-// fdOpened counts the opens through OpenRetry that succeeded: a waiting
-// open sees by it that descriptors still come free.
+// fdOpened counts the opens that succeeded, through OpenRetry or told by
+// Opened: a waiting open sees by it that descriptors still come free.
 var fdOpened atomic.Int64
+
+// Opened tells the waiting opens of OpenRetry that a descriptor was just
+// opened by a call that does not go through OpenRetry (the listing's
+// openat2 reads of skill files, OpenDirAt): a descriptor came free for it,
+// so descriptors are still moving. Without it, a waiting open counted only
+// the other waiting ones, while most of a listing's opens take the fast
+// paths, which never wait: a walk waiting for a folder while the readers'
+// openat2 calls take each descriptor that comes free could see nothing
+// move and give up after 500 ms, and the 2 s without waits that follow
+// then report readable skills unreadable.
+func Opened() { fdOpened.Add(1) }
 
 // OutOfFDs reports whether err is EMFILE (the process's descriptor table
 // is full) or ENFILE (the system's is).
@@ -47,9 +58,9 @@ func OutOfFDs(err error) bool {
 // OpenRetry calls open, and again while it fails with EMFILE or ENFILE
 // (OutOfFDs), sleeping between tries (1 ms, doubling up to 32 ms); it
 // returns what the last call returned. It gives up once 500 ms pass in
-// which no other open through it succeeded (descriptors stopped coming free),
-// or after 10 s in all; then calls in the next 2 s of the process do not
-// wait.
+// which no other open succeeded (through it or told by Opened: descriptors
+// stopped coming free), or after 10 s in all; then calls in the next 2 s
+// of the process do not wait.
 func OpenRetry[T any](open func() (T, error)) (T, error) {
 	v, err := open()
 	if err == nil {

@@ -64,8 +64,9 @@ func TestOpenRetry(t *testing.T) {
 }
 
 // TestOpenRetryWhileOthersOpen: an open keeps waiting past 500 ms as long
-// as other waiting opens succeed (descriptors are coming free, only
-// slowly, as on a loaded machine), and gets its descriptor in the end.
+// as other opens succeed, told by Opened as the listing's openat and
+// openat2 calls tell it (descriptors are coming free, only slowly, as on a
+// loaded machine), and gets its descriptor in the end.
 func TestOpenRetryWhileOthersOpen(t *testing.T) {
 	fdGiveUpUntil.Store(0)
 	defer fdGiveUpUntil.Store(0)
@@ -79,7 +80,7 @@ func TestOpenRetryWhileOthersOpen(t *testing.T) {
 		for i := 0; i < 24; i++ {
 			select {
 			case <-tick.C:
-				fdOpened.Add(1)
+				Opened()
 			case <-stop:
 				return
 			}
