@@ -135,6 +135,10 @@ type Catalog struct {
 	// .svn), node_modules, __pycache__ and .venv are not searched. lint
 	// sets it (catalogx.Hooks.ReadIgnored).
 	ignored bool
+	// lockstep, when set, is this catalog's eachLockstep, in place of the
+	// package's (its fn may be nil: no lockstep): tests that run at once
+	// (t.Parallel) each set their own catalog's.
+	lockstep *lockstepHook
 	// onParsed, when set, is called with every skill file List reads and
 	// parses (not those it takes from its cache), on the goroutine that
 	// read it, as soon as it is parsed, with the bytes read: lint checks

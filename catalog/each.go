@@ -97,7 +97,11 @@ func (c *Catalog) startEachWalk(ctx context.Context, roots []*Root, st *indexStr
 	w := &eachWalk{c: c, during: max(runtime.GOMAXPROCS(0)-2, 0), walked: make(chan struct{}), stream: st}
 	w.pl = c.startPipeline(ctx, w.during)
 	w.pl.window = eachWindow
-	w.pl.lockstep, w.pl.onPush = eachLockstep != nil, eachLockstep
+	step := eachLockstep
+	if c.lockstep != nil {
+		step = c.lockstep.fn
+	}
+	w.pl.lockstep, w.pl.onPush = step != nil, step
 	go func() {
 		defer close(w.walked)
 		w.walk(ctx, roots)
@@ -535,6 +539,9 @@ func (w *eachWalk) walk(ctx context.Context, roots []*Root) {
 // out while the walk has still to find what would change it, and to see
 // what was found before each skill was handed out.
 var eachLockstep func(path string)
+
+// lockstepHook is one catalog's eachLockstep (Catalog.lockstep).
+type lockstepHook struct{ fn func(path string) }
 
 // eachHeld is how many skills Each holds, not yet handed out, before it
 // takes no more candidates until the walk has ended: a skill whose name

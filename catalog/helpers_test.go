@@ -122,13 +122,14 @@ func checkEachOf(t testing.TB, opts *Options, ignored bool, want *Listing) {
 
 func checkEachStep(t testing.TB, opts *Options, ignored bool, want *Listing, step func(string)) {
 	t.Helper()
-	defer func(f func(string)) { eachLockstep = f }(eachLockstep)
-	eachLockstep = step
 	c, err := New(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c.ignored = ignored
+	// The catalog's own hook, not the package's eachLockstep: tests that
+	// list with checkEach run at once (t.Parallel).
+	c.lockstep = &lockstepHook{fn: step}
 	var got []*Skill
 	l, err := c.each(context.Background(), func(l *Listing, s *Skill) error {
 		if l.Workspace != want.Workspace || !reflect.DeepEqual(l.Roots, want.Roots) {

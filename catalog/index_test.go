@@ -91,6 +91,7 @@ func indexed(t testing.TB, e testEnv, idx string, o *Options) (*Catalog, *Listin
 }
 
 func TestIndexSameListing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	if _, err := tree.Generate(filepath.Join(e.ws, ".agents", "skills"), &tree.Options{N: 120}); err != nil {
 		t.Fatal(err)

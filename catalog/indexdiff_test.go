@@ -187,12 +187,14 @@ func oneSkill(t *testing.T, c *Catalog, name string) answer {
 }
 
 func TestIndexOneSkillDifferential(t *testing.T) {
+	t.Parallel()
 	seeds, edits := 12, 8
 	if testing.Short() {
 		seeds, edits = 4, 6
 	}
 	for seed := range uint64(seeds) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			t.Parallel()
 			e := newEnv(t)
 			d := &diffTree{t: t, rng: rand.New(rand.NewPCG(seed, 1)), base: filepath.Dir(e.ws),
 				old: time.Now().Add(-time.Hour).Truncate(time.Second)}

@@ -39,6 +39,7 @@ var recordingSets = []string{
 // recordings of these hosts only and SKILLET_HOST_SEEDS=1-99999 the
 // generated workspaces of these seeds only (the held-out ones stay unseen).
 func TestProfilesMatchRecordings(t *testing.T) {
+	t.Parallel()
 	sets := recordingSets
 	if dir := os.Getenv("SKILLET_HOST_RECORDINGS"); dir != "" {
 		sets = []string{dir}

@@ -94,6 +94,7 @@ func resultsOf(rs []SearchResult) []string {
 // the table's queries and random ones; so do the section's hits and
 // document frequencies against the skills' own tokens.
 func TestSearchFromIndex(t *testing.T) {
+	t.Parallel()
 	trees := []struct {
 		name  string
 		setup func(t *testing.T, e testEnv) *Options
@@ -116,6 +117,7 @@ func TestSearchFromIndex(t *testing.T) {
 	}
 	for _, tr := range trees {
 		t.Run(tr.name, func(t *testing.T) {
+			t.Parallel()
 			if testing.Short() && tr.name == "corpus" {
 				t.Skip("lists and searches the whole corpus: skipped with -short (the generated tree runs)")
 			}

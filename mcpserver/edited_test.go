@@ -27,6 +27,7 @@ import (
 // for byte, a new catalog's cold listing, and the snapshot a new
 // server's (patchDiff). Enough of the reloads must have been patches.
 func TestReloadEditedIsFull(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("the differential test drives inotify")
 	}
@@ -35,7 +36,10 @@ func TestReloadEditedIsFull(t *testing.T) {
 		seeds, steps = 2, 40
 	}
 	for seed := range uint64(seeds) {
-		t.Run(fmt.Sprint("seed", seed+1), func(t *testing.T) { editedRun(t, seed+1, steps) })
+		t.Run(fmt.Sprint("seed", seed+1), func(t *testing.T) {
+			t.Parallel()
+			editedRun(t, seed+1, steps)
+		})
 	}
 }
 

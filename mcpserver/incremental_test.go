@@ -30,6 +30,7 @@ import (
 // (every file stat'ed again), and, while no last good version is kept,
 // the one a new server makes.
 func TestIncrementalReloadIsFull(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("the differential test drives inotify")
 	}
@@ -38,7 +39,10 @@ func TestIncrementalReloadIsFull(t *testing.T) {
 		seeds, steps = 3, 40
 	}
 	for seed := range uint64(seeds) {
-		t.Run(fmt.Sprint("seed", seed+1), func(t *testing.T) { incrementalRun(t, seed+1, steps) })
+		t.Run(fmt.Sprint("seed", seed+1), func(t *testing.T) {
+			t.Parallel()
+			incrementalRun(t, seed+1, steps)
+		})
 	}
 }
 

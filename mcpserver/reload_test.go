@@ -127,6 +127,7 @@ func readText(t *testing.T, cs *mcp.ClientSession, uri string) string {
 // connected; the client hears of each change and sees it, on both
 // protocol eras, through file notifications and through polling.
 func TestReload(t *testing.T) {
+	t.Parallel() // waits on the watcher's timers more than it computes
 	for _, tt := range []struct {
 		name    string
 		version string
@@ -230,6 +231,7 @@ func TestReload(t *testing.T) {
 // editor writes it) leaves the last good version served, manifest and
 // bytes in step, until it parses again.
 func TestReloadHalfWritten(t *testing.T) {
+	t.Parallel() // waits on the watcher's timers more than it computes
 	ws := t.TempDir()
 	good := skillMD("one", "The first skill.", "One.\n")
 	writeTree(t, ws, map[string]string{"skills/one/SKILL.md": good, "skills/one/notes.md": "notes\n"})
@@ -297,6 +299,7 @@ func TestReloadHalfWritten(t *testing.T) {
 // TestReloadUnchanged: a reload with nothing changed on disk reports no
 // change and sends no notification.
 func TestReloadUnchanged(t *testing.T) {
+	t.Parallel() // waits on the watcher's timers more than it computes
 	ws := newWorkspace(t)
 	s := newServer(t, ws, nil)
 	n := newNotes()
@@ -343,6 +346,7 @@ func settled(t *testing.T, s *Server) {
 // TestReloadSymlinkedRoot checks that a root reached through a symlink is
 // watched where it leads.
 func TestReloadSymlinkedRoot(t *testing.T) {
+	t.Parallel() // waits on the watcher's timers more than it computes
 	ws := t.TempDir()
 	writeTree(t, ws, map[string]string{"real/one/SKILL.md": skillMD("one", "The first skill.", "One.\n")})
 	if err := os.Symlink("real", filepath.Join(ws, "skills")); err != nil {
@@ -363,6 +367,7 @@ func TestReloadSymlinkedRoot(t *testing.T) {
 // log file every 20 ms, less than the debounce) does not hold a reload back
 // forever.
 func TestReloadNoisyFolder(t *testing.T) {
+	t.Parallel() // waits on the watcher's timers more than it computes
 	ws := t.TempDir()
 	writeTree(t, ws, map[string]string{"skills/one/SKILL.md": skillMD("one", "The first skill.", "One.\n")})
 	s := newServer(t, ws, &Options{Debounce: 50 * time.Millisecond, CacheTTL: -1})

@@ -30,6 +30,7 @@ import (
 // must be, as JSON byte for byte, a new catalog's cold listing of the
 // tree, and the snapshot a new server's.
 func TestReloadTouchedIsFull(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("the differential test drives inotify")
 	}
@@ -40,7 +41,10 @@ func TestReloadTouchedIsFull(t *testing.T) {
 		seeds, steps = 1, 30
 	}
 	for seed := range uint64(seeds) {
-		t.Run(fmt.Sprint("seed", seed+1), func(t *testing.T) { touchedRun(t, seed+1, steps) })
+		t.Run(fmt.Sprint("seed", seed+1), func(t *testing.T) {
+			t.Parallel()
+			touchedRun(t, seed+1, steps)
+		})
 	}
 }
 
