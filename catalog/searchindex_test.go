@@ -103,7 +103,11 @@ func TestSearchFromIndex(t *testing.T) {
 			return &Options{ExtraPaths: testcorpus.Roots(testcorpus.Dir(t)), NoUser: true, MaxSkills: 1000}
 		}},
 		{"generated", func(t *testing.T, e testEnv) *Options {
-			if _, err := tree.Generate(filepath.Join(e.ws, ".agents", "skills"), &tree.Options{N: 200, Seed: 3}); err != nil {
+			n := 200 // -short: 100
+			if testing.Short() {
+				n = 100
+			}
+			if _, err := tree.Generate(filepath.Join(e.ws, ".agents", "skills"), &tree.Options{N: n, Seed: 3}); err != nil {
 				t.Fatal(err)
 			}
 			writeTree(t, e.ws, map[string]string{

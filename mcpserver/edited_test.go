@@ -33,7 +33,7 @@ func TestReloadEditedIsFull(t *testing.T) {
 	}
 	seeds, steps := 4, 60
 	if testing.Short() {
-		seeds, steps = 2, 40
+		seeds, steps = 2, 25
 	}
 	for seed := range uint64(seeds) {
 		t.Run(fmt.Sprint("seed", seed+1), func(t *testing.T) {
