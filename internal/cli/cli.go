@@ -51,6 +51,9 @@ func Main() int {
 		debug.SetMemoryLimit(limit)
 		walkGC = walkGCPercent
 	}
+	if listGCOn(commandNamed(os.Args[1:]), os.Getenv) {
+		listGC = listGCPercent
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	// The first SIGINT or SIGTERM cancels the command's context (serve
