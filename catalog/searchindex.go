@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"encoding/binary"
+	"hash/maphash"
 	"math"
 	"slices"
 	"strings"
@@ -281,10 +282,14 @@ func searchSection(skills []*Skill) []byte {
 // newSectionBuilder returns a builder sized for about n skills: a skill
 // brings about one word of its own (a name's number, a product).
 func newSectionBuilder(n int) *sectionBuilder {
-	b := &sectionBuilder{ids: make(map[string]int, n+64)}
+	b := &sectionBuilder{seed: maphash.MakeSeed()}
+	size := 16
+	for size < 2*(n+64) {
+		size <<= 1
+	}
+	b.slots = make([]int32, size)
 	b.words = make([]string, 0, n+64)
 	b.posts = make([]posting, 0, n+64)
-	b.counts = make([][3]uint64, 0, n+64)
 	return b
 }
 
@@ -296,12 +301,11 @@ func (b *sectionBuilder) add(s *Skill) {
 	for f, text := range [3]string{s.Name, s.WhenToUse, s.Description} {
 		b.lens = binary.AppendUvarint(b.lens, uint64(b.field(f, text)))
 	}
-	for _, id := range b.seen {
-		p, c := &b.posts[id], &b.counts[id]
-		p.b = binary.AppendUvarint(p.b, uint64(doc-p.last))
-		p.b = appendCounts(p.b, c)
-		p.last = doc
-		*c = [3]uint64{}
+	for i := range b.seen {
+		sn := &b.seen[i]
+		p := &b.posts[sn.id]
+		p.b = binary.AppendUvarint(p.b, uint64(int32(doc)-sn.prev))
+		p.b = appendCounts(p.b, &sn.counts)
 	}
 }
 
@@ -325,21 +329,38 @@ func (b *sectionBuilder) section() []byte {
 	return out
 }
 
-// sectionBuilder collects the words of one skill after another.
+// sectionBuilder collects the words of one skill after another. What it
+// holds per word is kept small, since the index written while Each lists
+// holds it to the end (indexStream): at 100,000 skills about 100,000
+// words, which a map of ids, a copy of each word and the counts per word
+// held at about 120 bytes each beside the postings; now the ids are an
+// open-addressed table of numbers, the words are copied into shared
+// arrays, and the counts are the current skill's only.
 type sectionBuilder struct {
-	ids    map[string]int // word → id
-	words  []string       // by id
-	posts  []posting      // by id
-	counts [][3]uint64    // by id: the counts in the current skill
-	seen   []int          // the ids the current skill holds, in first-seen order
-	buf    []byte         // the current word, lower-cased
-	docs   int            // the skills added
-	lens   []byte         // each skill's three field lengths, as uvarints
+	seed  maphash.Seed
+	slots []int32   // a word's id plus one, by hash (open addressing, at most half full); 0 is free
+	words []string  // by id, in arena
+	arena textArena // the words' bytes
+	posts []posting // by id
+	seen  []seenWord
+	buf   []byte // the current word, lower-cased
+	docs  int    // the skills added
+	lens  []byte // each skill's three field lengths, as uvarints
+}
+
+// seenWord is a word the current skill holds, in first-seen order: its
+// id, the skill of its posting before (the delta's base) and its counts
+// in the skill's three fields.
+type seenWord struct {
+	id     int32
+	prev   int32
+	counts [3]uint64
 }
 
 // posting is the postings of one word.
 type posting struct {
-	last int    // the last skill appended
+	last int32  // the last skill that holds the word
+	cur  int32  // its place in seen, when last is the current skill
 	b    []byte // the postings
 }
 
@@ -387,20 +408,46 @@ func (b *sectionBuilder) field(f int, text string) int {
 // word counts one occurrence of w in field f of the current skill. w may
 // be scratch memory: it is copied when it is new.
 func (b *sectionBuilder) word(f int, w string) {
-	id, ok := b.ids[w]
-	if !ok {
-		w = strings.Clone(w)
-		id = len(b.words)
-		b.ids[w] = id
-		b.words = append(b.words, w)
-		b.posts = append(b.posts, posting{last: -1})
-		b.counts = append(b.counts, [3]uint64{})
+	id := b.id(w)
+	p, doc := &b.posts[id], int32(b.docs-1)
+	if p.last != doc {
+		p.cur = int32(len(b.seen))
+		b.seen = append(b.seen, seenWord{id: id, prev: p.last})
+		p.last = doc
 	}
-	c := &b.counts[id]
-	if c[0] == 0 && c[1] == 0 && c[2] == 0 {
-		b.seen = append(b.seen, id)
+	b.seen[p.cur].counts[f]++
+}
+
+// id returns the id of w, adding it (a copy) when it is new.
+func (b *sectionBuilder) id(w string) int32 {
+	mask := len(b.slots) - 1
+	i := int(maphash.String(b.seed, w)) & mask
+	for ; b.slots[i] != 0; i = (i + 1) & mask {
+		if id := b.slots[i] - 1; b.words[id] == w {
+			return id
+		}
 	}
-	c[f]++
+	id := int32(len(b.words))
+	b.words = append(b.words, b.arena.clone(w))
+	b.posts = append(b.posts, posting{last: -1})
+	b.slots[i] = id + 1
+	if 2*len(b.words) > len(b.slots) {
+		b.grow()
+	}
+	return id
+}
+
+// grow doubles the table of ids and puts every word in it again.
+func (b *sectionBuilder) grow() {
+	b.slots = make([]int32, 2*len(b.slots))
+	mask := len(b.slots) - 1
+	for id, w := range b.words {
+		i := int(maphash.String(b.seed, w)) & mask
+		for b.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		b.slots[i] = int32(id) + 1
+	}
 }
 
 func isASCII(s string) bool {
