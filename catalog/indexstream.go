@@ -23,14 +23,13 @@ import (
 // the index from that (268 MB live at 100,000 skills). An indexStream is
 // given every skill file, folder and candidate as Each settles them and
 // writes what it can at once: each skill's record to a temporary file as
-// soon as it is final (handed out, or known not to load), each stamp to
-// another. What it holds until the end is small per skill: 8 bytes a
-// candidate, 4 a skill handed out, the search section being built. At the
-// end the index is put together in the layout List's writeIndex gives
-// (index.go): the stamps, read back and sorted by path, then the listing,
-// the records copied from their file. Readers cannot tell the two apart
-// except by the order of the skills' table, which the listing gives by
-// position (TestIndexStreamSameListing).
+// soon as it is handed out, each stamp to another. What it holds until
+// the end is small per skill: 12 bytes a candidate, the skills only
+// candidates point at (shadowed, duplicates), the search section being
+// built. At the end the index is put together in the layout List's
+// writeIndex gives (index.go): the stamps, read back and sorted by path,
+// then the listing, the records copied from their file; the bytes are
+// List's (TestIndexStreamSameListing).
 
 // indexStreamSample, when set, is called where the end of an indexStream
 // holds the most (the stamps sorted, the search section built): a
