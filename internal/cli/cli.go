@@ -83,8 +83,9 @@ func Main() int {
 // checks each body as it is read and holds none, gets the same: at 10,000
 // skills it spent a sixth of its CPU collecting, and GOGC=400 costs it
 // about 5 MB of peak memory (docs/performance.md#lint). list, whose peak
-// memory is measured, and serve, which runs for long, keep the default;
-// so does a process started with GOGC or GOMEMLIMIT set.
+// memory is measured, keeps the default until its live heap is large
+// (listGC), and serve, which runs for long, keeps it; so does a process
+// started with GOGC or GOMEMLIMIT set.
 func oneShotGC(command string, getenv func(string) string) (percent int, limit int64, ok bool) {
 	switch command {
 	case "show", "prompt", "search", "tool-schema", "lint":
