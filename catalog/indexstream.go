@@ -14,6 +14,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/skillet-go/skillet/internal/filecache"
 	"github.com/skillet-go/skillet/internal/ignore"
 )
 
@@ -415,9 +416,9 @@ func streamTemp(dir string) (f *os.File, done func(), err error) {
 // eachIndexed lists c as Each does, handing fn each skill, and writes the
 // persistent index of the listing meanwhile (indexStream), when c may
 // write one: a fresh catalog of the local file system alone, with an
-// index folder that is trusted. ok is false, with nothing listed, when it
-// may not (the caller lists with List then, which says why where it
-// should).
+// index folder and file (when there is one) that are trusted. ok is
+// false, with nothing listed, when it may not (the caller lists with List
+// then, which says why where it should).
 func (c *Catalog) eachIndexed(ctx context.Context, fn func(l *Listing, s *Skill) error) (l *Listing, ok bool, err error) {
 	file := c.indexFile()
 	if file == "" || c.merged || c.ignored || c.onParsed != nil || !c.profile.Native || len(c.cache) > 0 || len(c.dirs) > 0 {
@@ -428,6 +429,15 @@ func (c *Catalog) eachIndexed(ctx context.Context, fn func(l *Listing, s *Skill)
 		return nil, false, nil
 	}
 	key := filepath.Base(file)
+	// An index file others could have written is not replaced: List
+	// leaves it and says so (index-untrusted).
+	f, _, oerr := cache.Open(key)
+	if ue := (*filecache.UntrustedError)(nil); errors.As(oerr, &ue) {
+		return nil, false, nil
+	}
+	if oerr == nil {
+		f.Close()
+	}
 	var roots []*Root
 	listed := false
 	perr := cache.Put(key, func(tmp *os.File) error {

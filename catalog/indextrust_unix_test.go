@@ -3,6 +3,7 @@
 package catalog
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -54,6 +55,13 @@ func TestIndexUntrusted(t *testing.T) {
 			before, err := os.Stat(files[0])
 			must(t, err)
 			must(t, tt.spoil(idx, files[0]))
+			// show's narrowed read neither answers nor writes the index
+			// again (indexStream): it leaves it to List.
+			nc, err := New(context.Background(), e.opts(&Options{NoUser: true, index: idx}))
+			must(t, err)
+			if nc.listNamed(context.Background(), "a", nil) != nil {
+				t.Error("the narrowed read answered with an untrusted index")
+			}
 			c, l, hit := indexed(t, e, idx, &Options{NoUser: true})
 			if hit || (c.idx != nil && c.idx.listing != nil) {
 				t.Error("the untrusted index answered")
