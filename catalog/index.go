@@ -407,10 +407,11 @@ func (r *indexRest) finish(c *Catalog) *Listing {
 // start is when the walk began: stamps modified since shortly before it
 // are too fresh to trust, and then no index is written. Errors are not
 // reported: an index is an optimisation, and a folder that cannot be
-// written only means the next process walks again.
-func (c *Catalog) saveIndex(l *Listing, roots []*Root, start time.Time) {
+// written only means the next process walks again. unf are the paths the
+// walk could not follow or read (unfollowed.go).
+func (c *Catalog) saveIndex(l *Listing, roots []*Root, start time.Time, unf *unfollowedPaths) {
 	file := c.indexFile()
-	if file == "" || (c.idx != nil && c.idx.untrusted != "") {
+	if file == "" || (c.idx != nil && c.idx.untrusted != "") || unf.bad {
 		return
 	}
 	racy := start.Add(-indexRacyWindow).UnixNano()
@@ -435,6 +436,7 @@ func (c *Catalog) saveIndex(l *Listing, roots []*Root, start time.Time) {
 		}
 		stamps = append(stamps, pathStamp{path: p, stamp: e.stamp})
 	}
+	stamps = append(stamps, unf.stamps...)
 	for _, ps := range stamps {
 		if !ps.missing && ps.stamp.mtime >= racy {
 			return
@@ -471,6 +473,9 @@ func (c *Catalog) writeIndex(tmp *os.File, file string, l *Listing, roots []*Roo
 	sec := make(chan []byte, 1)
 	go func() { sec <- searchSection(l.Skills) }()
 	slices.SortFunc(stamps, func(a, b pathStamp) int { return strings.Compare(a.path, b.path) })
+	// A path met twice (a link two roots reach) is stamped once, as the
+	// stream writes it (indexStream.writeStamps).
+	stamps = slices.CompactFunc(stamps, func(a, b pathStamp) bool { return a.path == b.path })
 	// About four strings of each skill are new to the table (its name,
 	// description, path, and one more), and each stamp's path.
 	e := ienc{section: func() []byte { return <-sec }, table: make(map[string]uint64, len(stamps)+4*len(l.Skills)),

@@ -125,6 +125,19 @@ func (st *indexStream) dir(path string, s stamp, readErr error) {
 	st.stamp(path, s, false)
 }
 
+// unfollowed records a path the listing could not follow or read
+// (unfollowedStamp), from either goroutine: stamped missing, or no index.
+func (st *indexStream) unfollowed(path string, err error) {
+	ps, ok := unfollowedStamp(path, err)
+	if !ok {
+		st.mu.Lock()
+		st.sfailed = true
+		st.mu.Unlock()
+		return
+	}
+	st.stamp(ps.path, ps.stamp, ps.missing)
+}
+
 // file records a skill file read (List's cache entry): a stamp that is
 // zero means no index, as in saveIndex.
 func (st *indexStream) file(path string, s stamp) {

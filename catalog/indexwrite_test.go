@@ -40,7 +40,7 @@ func indexWriteBytes(tb testing.TB, c *Catalog, l *Listing, roots []*Root) (allo
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	c.saveIndex(l, roots, time.Now())
+	c.saveIndex(l, roots, time.Now(), &unfollowedPaths{})
 	runtime.ReadMemStats(&after)
 	fi, err := os.Stat(c.idx.file)
 	if err != nil {

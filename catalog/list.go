@@ -91,7 +91,7 @@ func (c *Catalog) listDiskTouched(ctx context.Context, touched func(dir string) 
 	c.snap = l
 	c.snapMu.Unlock()
 	if c.opts.index != "" && ctx.Err() == nil {
-		c.saveIndex(l, d.roots, start)
+		c.saveIndex(l, d.roots, start, &d.s.unfollowed)
 	}
 	return l, nil
 }
@@ -187,6 +187,7 @@ func (d *diskList) walkRoots() {
 		s.nextDirs = map[string]*dirState{}
 	}
 	clear(s.nextDirs)
+	s.unfollowed.reset()
 	cands := s.candBuf[:0]
 	var ignoredCands []candidate
 	var early *pipeline
@@ -252,7 +253,7 @@ func (d *diskList) applyPrecedence() {
 			seenFile[key] = i
 		}
 	}
-	p := &prec{c: c, diags: d.diags, byName: s.byName, next: next,
+	p := &prec{c: c, diags: d.diags, byName: s.byName, next: next, unfollowed: &s.unfollowed,
 		skills: make([]*Skill, 0, len(cands)), cdBuf: make([]candidateFile, 0, len(cands))}
 	l.candidates = make([]*candidateFile, 0, len(cands))
 	p.cands = &l.candidates

@@ -38,6 +38,10 @@ type prec struct {
 	// (indexstream.go): given each candidate, skill file and skill not
 	// listed as they settle.
 	stream *indexStream
+	// unfollowed, for a List, takes the paths of the skill files that
+	// did not read, for its index (unfollowed.go); Each gives them to
+	// stream.
+	unfollowed *unfollowedPaths
 	// gone are the skills Each has handed out, by name: what precedence
 	// needs to judge a later skill of that name (rival), in memory of
 	// its own, so the candidates they came from can be let go.
@@ -323,6 +327,11 @@ func (p *prec) add(cand *candidate, e *entry, loaded bool) {
 		return
 	}
 	if e.readErr != nil {
+		if p.stream != nil {
+			p.stream.unfollowed(cand.path, e.readErr)
+		} else if p.unfollowed != nil {
+			p.unfollowed.add(cand.path, e.readErr)
+		}
 		p.diags = append(p.diags, readDiag(*cand, e.readErr))
 		p.addCandidate(cand)
 		p.lost = append(p.lost, cand)

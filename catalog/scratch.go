@@ -23,7 +23,10 @@ type listScratch struct {
 	// diskList.walkRoots); the old ones are cleared and reused.
 	nextCache map[string]*entry
 	nextDirs  map[string]*dirState
-	dirents   direntScratch // the folder reader's memory (eachEntry)
+	// unfollowed are the paths a List could not follow or read, stamped
+	// for its index (unfollowed.go); reset as the walk begins.
+	unfollowed unfollowedPaths
+	dirents    direntScratch // the folder reader's memory (eachEntry)
 	// byName and seenFile are precedence's (applyPrecedence), onStack
 	// the folders being walked (walker.visit).
 	byName   map[string]*Skill

@@ -652,6 +652,7 @@ func isFlatSkill(name string) bool {
 }
 
 func (w *walker) linkError(path string, err error) {
+	w.s.unfollow(path, err)
 	switch {
 	case errors.Is(err, syscall.ELOOP) || strings.Contains(err.Error(), "too many links"):
 		w.diag(diagcode.SymlinkLoop, path, "the symlink is part of a loop; skipped")
