@@ -177,19 +177,6 @@ func TestHeldFilesAgree(t *testing.T) {
 	}
 }
 
-func listOf(t *testing.T, opts *Options) *Listing {
-	t.Helper()
-	c, err := New(context.Background(), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := c.List(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l
-}
-
 // sameListing requires got to have want's skills (every field) and
 // diagnostics.
 func sameListing(t *testing.T, mode string, got, want *Listing) {

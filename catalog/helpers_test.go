@@ -206,3 +206,17 @@ func must(t testing.TB, err error) {
 		t.Fatal(err)
 	}
 }
+
+// listOf is a new catalog's List of opts; it fails t on any error.
+func listOf(t *testing.T, opts *Options) *Listing {
+	t.Helper()
+	c, err := New(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := c.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
