@@ -42,7 +42,7 @@ func TestIndexStreamHostileContent(t *testing.T) {
 				names = append(names, entries[rng.IntN(len(entries))].Name())
 			}
 			for _, name := range names {
-				streamed := streamCheck(t, e, o, name)
+				streamed := streamCheck(t, e, o, name, true)
 				if want := listIndexBytes(t, e, o); string(streamed[:len(streamed)-indexSumSize]) != string(want) {
 					t.Fatalf("%q: the index written while listing is not List's (%d bytes against %d)", name, len(streamed), len(want)+indexSumSize)
 				}
