@@ -21,7 +21,6 @@ import (
 
 	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/filecache"
-	"github.com/skillet-go/skillet/internal/ignore"
 	"github.com/skillet-go/skillet/internal/pool"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -415,14 +414,9 @@ func (c *Catalog) saveIndex(l *Listing, roots []*Root, start time.Time, unf *unf
 		return
 	}
 	racy := start.Add(-indexRacyWindow).UnixNano()
-	stamps := c.configStamps()
-	// A root's .skilletignore withholds skills from the listing (withhold.go);
-	// editing it in place changes no folder's stamp, so it is stamped
-	// itself, present or missing.
-	for _, r := range roots {
-		if r.Exists && !r.File {
-			stamps = append(stamps, indexStat(filepath.Join(r.Path, ignore.FileName)))
-		}
+	stamps := c.fixedStamps(roots)
+	if !stampedAfterUse(stamps, racy) {
+		return
 	}
 	for p, ds := range c.dirs {
 		if ds.err != nil {
@@ -454,6 +448,24 @@ func (c *Catalog) saveIndex(l *Listing, roots []*Root, start time.Time, unf *unf
 	}
 	c.idx = &indexState{file: file}
 	cache.Prune(key, indexMaxAge, indexPruneMax)
+}
+
+// stampedAfterUse reports whether stamps, taken as the index is written,
+// after the listing read their files (fixedStamps), may stand for what it
+// read: none of the files changed since racy (Unix ns), by its
+// modification time or by its change time, which a rewrite that puts the
+// modification time back (cp -p, rsync -t, unzip -o) still moves. Such a
+// rewrite while the walk ran would otherwise be stamped as the file is now,
+// with the listing of what it was (TestIndexFixedStampsAfterUse). The
+// other stamps are taken before their folder or file is read, so a later
+// change, whatever its times, does not match them.
+func stampedAfterUse(stamps []pathStamp, racy int64) bool {
+	for _, ps := range stamps {
+		if !ps.missing && (ps.stamp.mtime >= racy || ps.stamp.ctime >= racy) {
+			return false
+		}
+	}
+	return true
 }
 
 // errIndexWrite is an index that was not written whole.

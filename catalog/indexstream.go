@@ -229,6 +229,9 @@ func (st *indexStream) ok() bool {
 // .skilletignore files, then those met, read back from stampFile), then
 // the listing. It reports whether the index was written whole.
 func (st *indexStream) finish(tmp, stampFile *os.File, file string, l *Listing, roots []*Root, more []pathStamp) bool {
+	if !stampedAfterUse(more, st.racy) {
+		return false
+	}
 	for _, ps := range more {
 		st.stamp(ps.path, ps.stamp, ps.missing)
 	}
@@ -490,7 +493,10 @@ func (c *Catalog) eachIndexed(ctx context.Context, fn func(l *Listing, s *Skill)
 
 // fixedStamps are the stamps every index has besides the folders and
 // files the walk met: the configuration files and each root's
-// .skilletignore (saveIndex).
+// .skilletignore, which withholds skills from the listing (withhold.go)
+// and whose edit in place changes no folder's stamp, present or missing.
+// They are taken as the index is written, after the listing read the
+// files (stampedAfterUse).
 func (c *Catalog) fixedStamps(roots []*Root) []pathStamp {
 	stamps := c.configStamps()
 	for _, r := range roots {
