@@ -19,7 +19,7 @@ import (
 // reader open a SKILL.md meanwhile. Measured on this tree (9 open before
 // the listing, GOMAXPROCS 4): two spare leave 30-259 of 300 unreadable
 // in every run, the walk and the readers waiting on each other until
-// OpenRetry's time bound; three passed 28 runs alone and 25 beside six
+// OpenRetry's time bound; three passed 3 runs alone and 25 beside six
 // busy loops, and failed in full go test runs (a fixed limit of 12).
 const spareDescriptors = 5
 
