@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -60,7 +61,11 @@ func checkSearched(t *testing.T, newc func() *Catalog, full *Listing, queries []
 				}
 				continue
 			}
-			if diff := cmp.Diff(searchAnswers(want), searchAnswers(got)); diff != "" {
+			// reflect.DeepEqual first: cmp.Diff of equal answers was a
+			// quarter of TestIndexSameListing's CPU.
+			if w, g := searchAnswers(want), searchAnswers(got); reflect.DeepEqual(w, g) {
+				continue
+			} else if diff := cmp.Diff(w, g); diff != "" {
 				t.Fatalf("%q, limit %d: the narrowed search differs from the listing's (-listing +narrowed):\n%s", q, limit, diff)
 			}
 		}
