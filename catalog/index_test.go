@@ -202,6 +202,7 @@ func TestIndexCorpus(t *testing.T) {
 }
 
 func TestIndexStale(t *testing.T) {
+	t.Parallel()
 	base := map[string]string{
 		"skills/a/SKILL.md":          skillMD("a"),
 		"skills/group/b/SKILL.md":    skillMD("b"),
@@ -290,6 +291,9 @@ func TestIndexStale(t *testing.T) {
 		}, []string{"a", "b", "c"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			// Each case has its own workspace and index and waits out
+			// the racy window: they wait together.
+			t.Parallel()
 			e := newEnv(t)
 			writeTree(t, e.ws, base)
 			age(t, e.ws)
