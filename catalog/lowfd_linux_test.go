@@ -38,8 +38,14 @@ func TestFewDescriptors(t *testing.T) {
 	if testing.Short() && os.Getenv("SKILLET_LOWFD_CHILD") == "" {
 		t.Skip("lists 300 skills twice in a child process: skipped with -short")
 	}
-	ws := benchTree(t, 300)
 	if os.Getenv("SKILLET_LOWFD_CHILD") == "1" {
+		// The parent's tree: one the child generated itself would be
+		// left behind, as TestMain's RemoveAll cannot open the tree's
+		// folders under the lowered limit.
+		ws := os.Getenv("SKILLET_LOWFD_WS")
+		if ws == "" {
+			t.Fatal("SKILLET_LOWFD_WS names no tree")
+		}
 		open, err := openDescriptors()
 		if err != nil {
 			t.Fatal(err)
@@ -80,6 +86,7 @@ func TestFewDescriptors(t *testing.T) {
 		}
 		return
 	}
+	ws := benchTree(t, 300)
 	c, err := New(context.Background(), &Options{Workspace: ws, NoUser: true, NoConfigFile: true})
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +100,7 @@ func TestFewDescriptors(t *testing.T) {
 		want = append(want, s.Name)
 	}
 	cmd := exec.Command(os.Args[0], "-test.run", "^TestFewDescriptors$")
-	cmd.Env = append(os.Environ(), "SKILLET_LOWFD_CHILD=1", "GOMAXPROCS=4")
+	cmd.Env = append(os.Environ(), "SKILLET_LOWFD_CHILD=1", "SKILLET_LOWFD_WS="+ws, "GOMAXPROCS=4")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("child: %v\n%s", err, out)
