@@ -806,27 +806,8 @@ func (d *idec) listing(c *Catalog) *Listing {
 		}
 	}
 	if n, ok := d.optCount(); ok {
-		backing := make([]candidateFile, n)
-		l.candidates = make([]*candidateFile, n)
-		for i := range backing {
-			cd := &backing[i]
-			if k := d.uint(); k > 0 {
-				cd.Skill = skillAt(k - 1)
-			}
-			if d.bool() {
-				if cd.Skill == nil {
-					d.fail()
-					return nil
-				}
-				cd.Path = cd.Skill.Location
-			} else {
-				cd.Path = d.str()
-			}
-			cd.Root = d.str()
-			cd.Scope = d.str()
-			cd.Flat = d.bool()
-			cd.Ignored = d.bool()
-			l.candidates[i] = cd
+		if l.candidates = d.candidates(n, skillAt); l.candidates == nil {
+			return nil
 		}
 	}
 	// The search section is decoded only by a search.
@@ -842,6 +823,35 @@ func (d *idec) listing(c *Catalog) *Listing {
 	// The blobs read the listing's whole table.
 	*strs = d.table
 	return l
+}
+
+// candidates decodes n candidate files of the listing, each pointing at
+// the skill of its index (skillAt) or none, and whose path is its skill's
+// when flagged; nil, with d failed, for a flag without a skill.
+func (d *idec) candidates(n int, skillAt func(uint64) *Skill) []*candidateFile {
+	backing := make([]candidateFile, n)
+	out := make([]*candidateFile, n)
+	for i := range backing {
+		cd := &backing[i]
+		if k := d.uint(); k > 0 {
+			cd.Skill = skillAt(k - 1)
+		}
+		if d.bool() {
+			if cd.Skill == nil {
+				d.fail()
+				return nil
+			}
+			cd.Path = cd.Skill.Location
+		} else {
+			cd.Path = d.str()
+		}
+		cd.Root = d.str()
+		cd.Scope = d.str()
+		cd.Flat = d.bool()
+		cd.Ignored = d.bool()
+		out[i] = cd
+	}
+	return out
 }
 
 // minSkillBytes is the shortest encoding of a skill (ienc.skill): a
