@@ -271,9 +271,12 @@ func (s *scanner) closeList() {
 	}
 }
 
-// gmSpace is goldmark's white space (util.IsSpace).
+// gmSpace is goldmark's white space (util.IsSpace, its spaceTable):
+// space, tab, line feed and carriage return, not vertical tab or form
+// feed, so that a line of spaces and a vertical tab is not blank to it
+// and continues a paragraph.
 func gmSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r'
 }
 
 // lineScan reads the line that starts at pos in b once, eight bytes at a

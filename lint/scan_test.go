@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/yuin/goldmark/util"
 
 	"github.com/skillet-go/skillet/internal/benchtree/tree"
 	"github.com/skillet-go/skillet/internal/testcorpus"
@@ -160,4 +161,16 @@ func FuzzScanReferences(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body string) {
 		sameAsGoldmark(t, "fuzz", []byte(body))
 	})
+}
+
+// TestGmSpaceIsGoldmarks: the scanner's white space is goldmark's, byte
+// for byte (a vertical tab counted as space made a line of " \v" blank to
+// the scanner and a paragraph's to goldmark, FuzzScanReferences' input
+// 5bf75440838b542b).
+func TestGmSpaceIsGoldmarks(t *testing.T) {
+	for c := range 256 {
+		if got, want := gmSpace(byte(c)), util.IsSpace(byte(c)); got != want {
+			t.Errorf("gmSpace(%#02x) = %v, goldmark's util.IsSpace %v", c, got, want)
+		}
+	}
 }
