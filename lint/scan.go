@@ -16,7 +16,8 @@ import (
 // (parseReferences: the same references, positions and block context);
 // anything else (indentation, block quotes, HTML, thematic breaks, setext
 // headings, tabs and control characters, backslashes, link reference
-// definitions, nested brackets, link titles, code spans over several lines,
+// definitions, nested brackets, link titles, Unicode space around a
+// destination, code spans over several lines,
 // ...) makes it decline (ok false), and the body goes to goldmark.
 // FuzzScanReferences and TestScanReferences hold it to goldmark. The
 // references are appended to buf[:0] (reused memory), with the block
@@ -556,6 +557,9 @@ func (s *scanner) inline(blk, intro sblock) bool {
 			return false
 		}
 		if k > d {
+			if (b[d] >= utf8.RuneSelf || b[k-1] >= utf8.RuneSelf) && len(bytes.TrimSpace(b[d:k])) != k-d {
+				return false // Unicode space around the destination: appendLink trims it and then places the link by its text
+			}
 			if target, ok := s.target(b[d:k]); ok {
 				s.add(foundRef{bodyRef: bodyRef{Target: target}, ctx: s.blockCtx(), off: d})
 			}
