@@ -119,11 +119,17 @@ var (
 // slice of the message), so it is not read at all.
 const minRefusedBytes = min(maxIDBytes, maxMethodBytes, maxURIBytes)
 
+// maxEscapedName bounds the spelling of a member name (quotes included)
+// that eachMember decodes: any name of at most (maxEscapedName-2)/6 = 10
+// bytes, each written as a six-byte \uXXXX escape, fits, and so do the
+// names refusedShape looks for.
+const maxEscapedName = 64
+
 // eachMember calls fn with each member of data if it is a JSON object
 // (valid JSON), in order, its name and value as written (slices of data,
 // not copies). A name with escapes or bytes that are not UTF-8 is decoded
-// (into a copy) when it is short enough to be one of the names looked
-// for, else passed as nil.
+// (into a copy) when its spelling is at most maxEscapedName bytes, so
+// that any name of up to 10 bytes is, else passed as nil.
 func eachMember(data []byte, fn func(name, value []byte)) {
 	i := skipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
@@ -138,7 +144,7 @@ func eachMember(data []byte, fn func(name, value []byte)) {
 		raw := data[i:end]
 		var name []byte
 		switch {
-		case len(raw) > 64:
+		case len(raw) > maxEscapedName:
 			// Longer than any name looked for, even escaped: not copied.
 		case bytes.IndexByte(raw, '\\') >= 0 || !utf8.Valid(raw):
 			var decoded string

@@ -99,9 +99,11 @@ func TestRefuseCheaplyStdio(t *testing.T) {
 }
 
 // FuzzEachMember: for any JSON object, eachMember reports every member an
-// encoding/json decode finds whose name is short, with the same value.
+// encoding/json decode finds whose name is short (at most
+// shortMemberName bytes, which no spelling, escaped or not, makes longer
+// than maxEscapedName), with the same value.
 func FuzzEachMember(f *testing.F) {
-	for _, s := range []string{`{"id":1,"method":"ping"}`, `{"\u0069d":"x","params":{"uri":"skill://a/b"}}`, `{"a":[1,{"b":2}],"c":"\"}"}`, `{}`, `[1]`, `{"ID":null}`} {
+	for _, s := range []string{`{"id":1,"method":"ping"}`, `{"\u0069d":"x","params":{"uri":"skill://a/b"}}`, `{"a":[1,{"b":2}],"c":"\"}"}`, `{}`, `[1]`, `{"ID":null}`, `{"` + strings.Repeat(`\u0061`, 10) + `":1}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -126,9 +128,26 @@ func FuzzEachMember(f *testing.F) {
 			}
 		}
 		for name := range want {
-			if _, ok := got[name]; !ok && len(name) <= 30 && name != "" && !bytes.Contains(data, []byte(`\u0000`)) {
+			if _, ok := got[name]; !ok && len(name) <= shortMemberName && name != "" && !bytes.Contains(data, []byte(`\u0000`)) {
 				t.Fatalf("eachMember missed %q in %s", name, data)
 			}
 		}
 	})
+}
+
+// shortMemberName is the longest name, in bytes, that eachMember reports
+// however it is spelled: each byte at most a six-byte \uXXXX escape, in
+// quotes. A bound of 30 here made FuzzEachMember fail on a name of eleven
+// escaped letters (68 bytes as written, testdata escapedlongname), which
+// eachMember rightly passes over.
+const shortMemberName = (maxEscapedName - 2) / 6
+
+// TestLookedForNamesAreShort: every name refusedShape looks for is one
+// eachMember reports however it is spelled.
+func TestLookedForNamesAreShort(t *testing.T) {
+	for _, n := range [][]byte{nameID, nameMethod, nameParams, nameURI} {
+		if len(n) > shortMemberName {
+			t.Errorf("%q is %d bytes: escaped, eachMember would pass it over (at most %d)", n, len(n), shortMemberName)
+		}
+	}
 }
