@@ -21,6 +21,22 @@ type fastBuf struct {
 
 var fastBufs = sync.Pool{New: func() any { return new(fastBuf) }}
 
+// The reference validator's strict reader (internal/skillsref) builds its
+// tree with the same fast path: yamlx.Fast.
+func init() { yamlx.Fast = fastTree }
+
+// fastTree is yamlx.Fast: fastFrontmatterIn into a pooled buffer, handed
+// back by release.
+func fastTree(src []byte) (*yamlx.Node, func(), bool) {
+	b := fastBufs.Get().(*fastBuf)
+	root, ok := fastFrontmatterIn(src, b)
+	if !ok {
+		b.release()
+		return nil, nil, false
+	}
+	return root, b.release, true
+}
+
 // release returns b to the pool. Nothing is cleared: a read writes every
 // node and pointer it uses before it reads it, and decodeFrontmatter sets
 // fm anew, so what the last file left is never seen again. It only stays

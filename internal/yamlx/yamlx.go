@@ -29,6 +29,15 @@ type Node = yaml.Node
 // set it, to check that both readers give byte-identical results.
 var LibraryOnly atomic.Bool
 
+// Fast, when set, builds the tree [Parse] builds for the common frontmatter
+// shapes without the library: it returns the root and a release function to
+// call once the tree is no longer read (its nodes are pooled; the strings
+// they hold are not), or ok false when it declines src, which is then
+// Parse's. It never builds a tree Parse would not (package skill sets it
+// to its frontmatter reader, skill/fastpath.go, held to Parse by
+// FuzzFastPath), and declines everything while LibraryOnly is set.
+var Fast func(src []byte) (root *Node, release func(), ok bool)
+
 // Kind is a [Node]'s kind and Style its style bits.
 type (
 	Kind  = yaml.Kind
