@@ -259,8 +259,10 @@ type yamlMemo struct {
 	plain bool
 }
 
-// memoSrc is a text made of a frontmatter and a body (fenced).
-type memoSrc struct{ fm, body, src string }
+// memoSrc is a text made of a frontmatter and a body (fenced). padOf is
+// the file's text when src is that text with one more line break before
+// its closing fence (yamlMemo.padded), else "".
+type memoSrc struct{ fm, body, src, padOf string }
 
 // fenced is "---\n" + fm + "\n---\n" + body, the text a host whose fences
 // are not skillet's (Parse.FenceAnywhere, Parse.Fences) gives its YAML
@@ -283,7 +285,12 @@ func (m *yamlMemo) fenced(text, fm, body string) string {
 	}
 	src := "---\n" + fm + "\n---\n" + body
 	if m != nil {
-		m.srcs = append(m.srcs, memoSrc{fm, body, src})
+		ms := memoSrc{fm: fm, body: body, src: src}
+		if n := len(fm); n > 0 && fm[n-1] == '\n' && len(text) == n+8+len(body) && text[:4] == "---\n" &&
+			text[4:4+n] == fm && text[4+n:8+n] == "---\n" && text[8+n:] == body {
+			ms.padOf = text
+		}
+		m.srcs = append(m.srcs, ms)
 	}
 	return src
 }
@@ -333,18 +340,24 @@ func (m *yamlMemo) text(pp *profile.Parse, data []byte) (string, string) {
 type yamlParse struct {
 	src, path string
 	flat      bool
+	given     bool // the listing's parse (givenParse)
+	padded    bool // derived from the listing's parse (padded)
 	s         *skill.Skill
 	diags     []skill.Diagnostic
 }
 
 // parse is skill.Parse of src as a host's YAML step reads it, from the
-// memo when the same text was parsed for the same file; m may be nil.
+// memo when the same text was parsed for the same file, or derived from
+// the listing's parse of it (padded); m may be nil.
 func (m *yamlMemo) parse(src, path string, flat bool) (*skill.Skill, []skill.Diagnostic) {
 	if m != nil {
 		for _, y := range m.parses {
 			if y.src == src && y.path == path && y.flat == flat {
 				return y.s, y.diags
 			}
+		}
+		if s, diags, ok := m.padded(src, path, flat); ok {
+			return s, diags
 		}
 	}
 	// skill.Parse reads its bytes and keeps nothing of them (the
@@ -356,6 +369,44 @@ func (m *yamlMemo) parse(src, path string, flat bool) (*skill.Skill, []skill.Dia
 		m.parses = append(m.parses, yamlParse{src: src, path: path, flat: flat, s: s, diags: diags})
 	}
 	return s, diags
+}
+
+// padded is skill.Parse of src derived from the listing's parse of the
+// file (givenParse) when src is the file's text with one more line break
+// before its closing fence: the text a host whose frontmatter ends at the
+// first "---" anywhere (Parse.FenceAnywhere: Claude Code) gives its YAML
+// step, "---\n" + fm + "\n---\n" + body with fm ending in its own line
+// break (fenced). That was a second YAML parse of almost every file in
+// lint --compat (655 of 662 files of both corpus folders), 10% of what
+// --compat adds to lint's CPU. A blank line after the frontmatter's last
+// changes nothing YAML reads but a block scalar kept with "+" (|+, >+),
+// which gains a line break, and the place of an error at the end of the
+// text: ok is false when the frontmatter holds a '+' or the listing's
+// parse found a parse-error or parse-recovered finding or repaired the
+// frontmatter. The skill is the listing's with its body one line and one
+// byte further on (BodyLine, BodyOffset); the findings are the listing's,
+// whose codes a host reads (hasCode, yamlProblem, refusedYAML) lie in the
+// frontmatter, at the same lines. FuzzGivenParseIsHostParse holds every
+// profile's reading with the listing's parse given to the one without.
+func (m *yamlMemo) padded(src, path string, flat bool) (*skill.Skill, []skill.Diagnostic, bool) {
+	for _, ms := range m.srcs {
+		if ms.padOf == "" || ms.src != src || strings.IndexByte(ms.fm, '+') >= 0 {
+			continue
+		}
+		for i := range m.parses {
+			y := &m.parses[i]
+			if !y.given || y.src != ms.padOf || y.path != path || y.flat != flat || y.s == nil || y.s.Recovered ||
+				hasCode(y.diags, diagcode.ParseError) || hasCode(y.diags, diagcode.ParseRecovered) {
+				continue
+			}
+			d := *y.s
+			d.BodyLine++
+			d.BodyOffset++
+			m.parses = append(m.parses, yamlParse{src: src, path: path, flat: flat, padded: true, s: &d, diags: y.diags})
+			return &d, y.diags, true
+		}
+	}
+	return nil, nil, false
 }
 
 // hasCode reports whether diags hold a diagnostic of code c.

@@ -347,7 +347,7 @@ func (m *yamlMemo) givenParse(p *catalogx.Parsed, data []byte) {
 	if p.Skill == nil || p.Mode != skill.Lenient || p.Truncated || bytes.HasPrefix(data, utf8BOM) || bytes.IndexByte(data, '\r') >= 0 {
 		return
 	}
-	m.parses = append(m.parses, yamlParse{src: unsafe.String(unsafe.SliceData(data), len(data)), path: p.Path, flat: p.Flat, s: p.Skill, diags: p.Diags})
+	m.parses = append(m.parses, yamlParse{src: unsafe.String(unsafe.SliceData(data), len(data)), path: p.Path, flat: p.Flat, given: true, s: p.Skill, diags: p.Diags})
 }
 
 // finish is HostReads.Finish: the files give did not hand over are read
