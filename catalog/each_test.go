@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillet-go/skillet/internal/benchtree/tree"
 	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -207,11 +206,8 @@ func TestEachKeepsLittle(t *testing.T) {
 	// A tree without broken skills: a skill whose name is not its
 	// folder's is held, with every skill after it, until the walk of its
 	// root has ended (Each), which for this tree's one root in lockstep is
-	// the end of the listing.
-	ws := t.TempDir()
-	if _, err := tree.Generate(ws, &tree.Options{N: n, Seed: 1, BrokenPercent: -1}); err != nil {
-		t.Fatal(err)
-	}
+	// the end of the listing. The tree is TestWarmListDoesNotAllocatePerSkill's.
+	ws := cleanTree(t, n)
 	opts := &Options{Workspace: ws, NoUser: true, NoConfigFile: true}
 	// Each runs in lockstep with its walk (eachLockstep), and the
 	// smallest of a few readings is taken: otherwise the walk and the

@@ -17,6 +17,13 @@ import (
 // symlink to the rest of the value; "<dir>" makes an empty folder.
 func writeTree(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
+	if err := makeTree(dir, files); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// makeTree is writeTree returning the first error.
+func makeTree(dir string, files map[string]string) error {
 	keys := make([]string, 0, len(files))
 	for k := range files {
 		keys = append(keys, k)
@@ -26,23 +33,22 @@ func writeTree(t testing.TB, dir string, files map[string]string) {
 		content := files[rel]
 		p := filepath.Join(dir, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
+			return err
 		}
+		var err error
 		switch {
 		case content == "<dir>":
-			if err := os.MkdirAll(p, 0o755); err != nil {
-				t.Fatal(err)
-			}
+			err = os.MkdirAll(p, 0o755)
 		case strings.HasPrefix(content, "-> "):
-			if err := os.Symlink(strings.TrimPrefix(content, "-> "), p); err != nil {
-				t.Fatal(err)
-			}
+			err = os.Symlink(strings.TrimPrefix(content, "-> "), p)
 		default:
-			if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			err = os.WriteFile(p, []byte(content), 0o644)
+		}
+		if err != nil {
+			return err
 		}
 	}
+	return nil
 }
 
 // skillMD is a valid SKILL.md for name.

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -53,7 +54,14 @@ func materialize(l *Listing) *Listing {
 // ago are too fresh for it).
 func age(t testing.TB, dirs ...string) {
 	t.Helper()
-	old := time.Now().Add(-time.Hour)
+	if err := ageTrees(time.Now().Add(-time.Hour), dirs...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// ageTrees sets the modification time of everything under dirs (symlinks
+// aside) to old.
+func ageTrees(old time.Time, dirs ...string) error {
 	for _, dir := range dirs {
 		var paths []string
 		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -66,15 +74,16 @@ func age(t testing.TB, dirs ...string) {
 			return nil
 		})
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
 		// Children first: a folder's time is set after its entries'.
 		for i := len(paths) - 1; i >= 0; i-- {
 			if err := os.Chtimes(paths[i], old, old); err != nil {
-				t.Fatal(err)
+				return err
 			}
 		}
 	}
+	return nil
 }
 
 // indexed lists a new catalog with an index in idx, and reports whether
@@ -90,23 +99,53 @@ func indexed(t testing.TB, e testEnv, idx string, o *Options) (*Catalog, *Listin
 	return c, l, c.idx != nil && c.idx.listing == l
 }
 
-func TestIndexSameListing(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	// -short generates 60 skills, go test ./... 120: either is more than
-	// MaxSkills (50) beside the hand-written ones, so the cap applies; each
-	// name is read narrowed and searched (checkNamed, checkSearched).
+// indexFixture is the workspace of TestIndexSameListing and
+// TestIndexStreamSameListing, made once per test binary run and only read
+// by them: generated skills (60 with -short, 120 in the full run: either is
+// more than the MaxSkills 50 they list with, beside the hand-written ones,
+// so the cap applies), a flat one, a repaired one, a duplicate name in the
+// same root (dup), a name whose folder sorts before its own (a-first holds
+// zeta), an ignored folder, a hidden one, a symlinked one, a broken one,
+// one without frontmatter, a nested one, and one the workspace shadows in
+// the home folder, every file aged an hour so an index trusts its stamps.
+func indexFixture(t *testing.T) testEnv {
+	t.Helper()
+	indexFix.once.Do(func() { indexFix.e, indexFix.err = makeIndexFixture() })
+	if indexFix.err != nil {
+		t.Fatal(indexFix.err)
+	}
+	return indexFix.e
+}
+
+var indexFix struct {
+	once sync.Once
+	e    testEnv
+	err  error
+}
+
+func makeIndexFixture() (testEnv, error) {
+	base, err := os.MkdirTemp("", "skillet-index-fixture-")
+	if err != nil {
+		return testEnv{}, err
+	}
+	removeAtExit(base)
+	if r, err := filepath.EvalSymlinks(base); err == nil {
+		base = r
+	}
+	e := testEnv{ws: filepath.Join(base, "ws"), home: filepath.Join(base, "home")}
 	n := 120
 	if testing.Short() {
 		n = 60
 	}
 	if _, err := tree.Generate(filepath.Join(e.ws, ".agents", "skills"), &tree.Options{N: n}); err != nil {
-		t.Fatal(err)
+		return testEnv{}, err
 	}
-	writeTree(t, e.ws, map[string]string{
+	files := map[string]map[string]string{e.ws: {
 		"skills/flat-one.md":           "---\nname: flat-one\ndescription: Flat.\n---\nBody.\n",
 		"skills/colon/SKILL.md":        "---\nname: colon\ndescription: Use when: repaired\nmetadata:\n  version: 1.10\n  n: 3\n  deep: {a: [1, 2.5, true, null, x]}\n---\nB\n",
 		"skills/dup/SKILL.md":          skillMD("colon"),
+		"skills/a-first/SKILL.md":      skillMD("zeta"),
+		"skills/zeta/SKILL.md":         skillMD("zeta"),
 		"skills/_draft/SKILL.md":       skillMD("draft"),
 		"skills/hidden/SKILL.md":       "---\nname: hidden\ndescription: Hidden.\ndisable-model-invocation: true\nallowed-tools: [Read, Grep]\n---\nB\n",
 		"skills/link":                  "-> ../outside/linked",
@@ -114,9 +153,19 @@ func TestIndexSameListing(t *testing.T) {
 		"skills/broken/SKILL.md":       "---\nname: [unclosed\n---\n",
 		"skills/nofm/SKILL.md":         "# Title\n\nA prose line describes it.\n",
 		"skills/group/deep/x/SKILL.md": skillMD("x"),
-	})
-	writeTree(t, e.home, map[string]string{".agents/skills/colon/SKILL.md": skillMD("colon")})
-	age(t, e.ws, e.home)
+	}, e.home: {".agents/skills/colon/SKILL.md": skillMD("colon")}}
+	for dir, m := range files {
+		if err := makeTree(dir, m); err != nil {
+			return testEnv{}, err
+		}
+	}
+	return e, ageTrees(time.Now().Add(-time.Hour), e.ws, e.home)
+}
+
+func TestIndexSameListing(t *testing.T) {
+	t.Parallel()
+	e := indexFixture(t)
+	// Each name is read narrowed and searched (checkNamed, checkSearched).
 	idx := t.TempDir()
 	for _, ignored := range []bool{false, true} {
 		list := func(index string) (*Catalog, *Listing, bool) {

@@ -14,7 +14,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/skillet-go/skillet/internal/benchtree/tree"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -95,45 +94,17 @@ func listIndexBytes(t *testing.T, e testEnv, o Options) []byte {
 }
 
 // TestIndexStreamSameListing holds the index written while Each lists to
-// a cold listing on the fixture of TestIndexSameListing (generated skills,
-// a flat one, a repaired one, a duplicate, an ignored folder, a hidden
-// one, a symlinked one, a broken one, one without frontmatter, a nested
-// one, one the workspace shadows), with and without maxSkills cutting the
-// listing, and byte for byte to the index List writes (but the
-// checksum).
+// a cold listing on TestIndexSameListing's workspace (indexFixture), with
+// and without maxSkills cutting the listing, and byte for byte to the
+// index List writes (but the checksum).
 func TestIndexStreamSameListing(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	// -short: 60 generated skills (120 in the full run), more than
-	// maxSkills 50 either way. The narrowed reads of the written index
-	// (checkNamed, checkSearched, checkBrief) are checked after the first
-	// name of each maxSkills: every name's index is held byte for byte
-	// (but the checksum) to List's, so the same reads of it give the same
-	// answers; checking them for all five names took 85-132 s of the full
-	// run at load 15.
-	n := 120
-	if testing.Short() {
-		n = 60
-	}
-	if _, err := tree.Generate(filepath.Join(e.ws, ".agents", "skills"), &tree.Options{N: n}); err != nil {
-		t.Fatal(err)
-	}
-	writeTree(t, e.ws, map[string]string{
-		"skills/flat-one.md":           "---\nname: flat-one\ndescription: Flat.\n---\nBody.\n",
-		"skills/colon/SKILL.md":        "---\nname: colon\ndescription: Use when: repaired\nmetadata:\n  version: 1.10\n  n: 3\n  deep: {a: [1, 2.5, true, null, x]}\n---\nB\n",
-		"skills/dup/SKILL.md":          skillMD("colon"),
-		"skills/a-first/SKILL.md":      skillMD("zeta"),
-		"skills/zeta/SKILL.md":         skillMD("zeta"),
-		"skills/_draft/SKILL.md":       skillMD("draft"),
-		"skills/hidden/SKILL.md":       "---\nname: hidden\ndescription: Hidden.\ndisable-model-invocation: true\nallowed-tools: [Read, Grep]\n---\nB\n",
-		"skills/link":                  "-> ../outside/linked",
-		"outside/linked/SKILL.md":      skillMD("linked"),
-		"skills/broken/SKILL.md":       "---\nname: [unclosed\n---\n",
-		"skills/nofm/SKILL.md":         "# Title\n\nA prose line describes it.\n",
-		"skills/group/deep/x/SKILL.md": skillMD("x"),
-	})
-	writeTree(t, e.home, map[string]string{".agents/skills/colon/SKILL.md": skillMD("colon")})
-	age(t, e.ws, e.home)
+	e := indexFixture(t)
+	// The narrowed reads of the written index (checkNamed, checkSearched,
+	// checkBrief) are checked after the first name of each maxSkills:
+	// every name's index is held byte for byte (but the checksum) to
+	// List's, so the same reads of it give the same answers; checking them
+	// for all five names took 85-132 s of the full run at load 15.
 	for _, maxSkills := range []int{0, 50, 1} {
 		t.Run(fmt.Sprint("maxSkills=", maxSkills), func(t *testing.T) {
 			o := Options{MaxSkills: maxSkills}

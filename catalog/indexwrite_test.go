@@ -4,12 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
-
-	"github.com/skillet-go/skillet/internal/benchtree/tree"
 )
 
 // indexWriter is a catalog of the generated tree ws that has listed once
@@ -78,11 +75,9 @@ func TestIndexWriteStreams(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates and indexes 2,000 skills: skipped with -short; go test ./... runs it")
 	}
-	ws := filepath.Join(t.TempDir(), "ws")
-	if _, err := tree.Generate(ws, &tree.Options{N: 2000, Seed: 3}); err != nil {
-		t.Fatal(err)
-	}
-	c, l, roots := indexWriter(t, ws)
+	// The benchmarks' tree of 2,000 skills (3% broken, as the tree this
+	// test generated for itself with another seed), generated once per run.
+	c, l, roots := indexWriter(t, benchTree(t, 2000))
 	alloc, size := indexWriteBytes(t, c, l, roots)
 	t.Logf("writing an index of %d bytes allocated %d bytes", size, alloc)
 	if alloc >= 3*size {
