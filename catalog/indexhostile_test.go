@@ -16,12 +16,14 @@ import (
 // (scrambleSkillFiles) with folders whose names are not UTF-8, with and
 // without maxSkills and a size limit cutting the listing.
 func TestIndexStreamHostileContent(t *testing.T) {
+	t.Parallel()
 	seeds := 6
 	if testing.Short() {
 		seeds = 2
 	}
 	for seed := range uint64(seeds) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			t.Parallel()
 			e := newEnv(t)
 			root := filepath.Join(e.ws, ".agents")
 			_, err := tree.Generate(root, &tree.Options{N: 40, Seed: seed + 1})
@@ -41,8 +43,12 @@ func TestIndexStreamHostileContent(t *testing.T) {
 			for range 3 {
 				names = append(names, entries[rng.IntN(len(entries))].Name())
 			}
-			for _, name := range names {
-				streamed := streamCheck(t, e, o, name, true)
+			// The narrowed, search and brief reads of the written index
+			// are checked after the first name only: each name's index is
+			// held byte for byte (but the checksum) to List's, so the
+			// reads of the others would read the same bytes.
+			for i, name := range names {
+				streamed := streamCheck(t, e, o, name, i == 0)
 				if want := listIndexBytes(t, e, o); string(streamed[:len(streamed)-indexSumSize]) != string(want) {
 					t.Fatalf("%q: the index written while listing is not List's (%d bytes against %d)", name, len(streamed), len(want)+indexSumSize)
 				}
