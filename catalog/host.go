@@ -229,6 +229,10 @@ func (h *hostSearch) dir(dir, real string, depth int, skipped, inSkill, viaLink 
 	if err != nil {
 		return
 	}
+	var kids []string // the entries' paths, shared by the searches of dir (childPaths)
+	if h.clean && dir != "" && !os.IsPathSeparator(dir[len(dir)-1]) {
+		kids = h.share.childPaths(dir, len(entries))
+	}
 	if skillHere := h.share.skillFileAmong(dir, entries); skillHere != "" {
 		p := h.join(dir, skillHere)
 		c := &hostCand{root: h.root, path: p, dir: dir, depth: depth, skipped: skipped, inSkill: inSkill,
@@ -243,6 +247,8 @@ func (h *hostSearch) dir(dir, real string, depth int, skipped, inSkill, viaLink 
 			} else {
 				c.readErr = err
 			}
+		} else if real == dir {
+			c.real = p
 		} else {
 			c.real = h.join(real, skillHere)
 		}
@@ -251,7 +257,7 @@ func (h *hostSearch) dir(dir, real string, depth int, skipped, inSkill, viaLink 
 			inSkill = dir
 		}
 	}
-	for _, e := range entries {
+	for i, e := range entries {
 		name := e.Name()
 		if name == ".git" || strings.EqualFold(name, SkillFile) {
 			continue
@@ -263,8 +269,19 @@ func (h *hostSearch) dir(dir, real string, depth int, skipped, inSkill, viaLink 
 			// would use its paths or its skip rule.
 			continue
 		}
-		p := h.join(dir, name)
-		childReal := h.join(real, name)
+		var p string
+		if kids != nil {
+			if kids[i] == "" {
+				kids[i] = dir + string(filepath.Separator) + name
+			}
+			p = kids[i]
+		} else {
+			p = h.join(dir, name)
+		}
+		childReal := p
+		if real != dir {
+			childReal = h.join(real, name)
+		}
 		link, esc := viaLink, escapes
 		if typ&fs.ModeSymlink != 0 {
 			fi, err := h.share.stat(p)
