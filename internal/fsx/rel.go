@@ -34,7 +34,25 @@ func CleanRel(p string, outside, empty error) (string, error) {
 
 // Within reports whether path p is dir or inside it (both absolute and
 // clean); it compares paths as given, without resolving symlinks.
+//
+// Two clean absolute paths (cleanAbs) are compared by their bytes: p is
+// inside dir when it starts with dir and a separator. That is what
+// filepath.Rel's answer says of them, without its two Cleans and its
+// copy, which were 4% of what lint --compat adds to lint's CPU (pprof);
+// other paths go through filepath.Rel. FuzzWithin holds the two ways alike.
 func Within(p, dir string) bool {
+	if p == dir {
+		return true
+	}
+	if filepath.Separator == '/' && cleanAbs(p) && cleanAbs(dir) {
+		n := len(dir)
+		return len(p) > n && p[:n] == dir && (p[n] == '/' || n == 1)
+	}
+	return withinRel(p, dir)
+}
+
+// withinRel is Within by filepath.Rel.
+func withinRel(p, dir string) bool {
 	if p == dir {
 		return true
 	}
@@ -43,6 +61,30 @@ func Within(p, dir string) bool {
 		return false
 	}
 	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// cleanAbs reports whether p is an absolute path with "/" separators that
+// filepath.Clean leaves as it is: no empty, "." or ".." element and no
+// separator at the end (but "/" itself).
+func cleanAbs(p string) bool {
+	if p == "" || p[0] != '/' {
+		return false
+	}
+	if len(p) == 1 {
+		return true
+	}
+	start := 1 // the start of the element being read
+	for i := 1; i <= len(p); i++ {
+		if i < len(p) && p[i] != '/' {
+			continue
+		}
+		switch p[start:i] {
+		case "", ".", "..":
+			return false
+		}
+		start = i + 1
+	}
+	return true
 }
 
 // Display returns p relative to base when it lies inside base, else p

@@ -2,6 +2,7 @@ package fsx
 
 import (
 	"errors"
+	"path/filepath"
 	"testing"
 )
 
@@ -60,4 +61,25 @@ func TestWithinAndDisplay(t *testing.T) {
 	if got := Display("rel/a", "/w"); got != "rel/a" {
 		t.Errorf("Display of a relative path = %q", got)
 	}
+}
+
+// FuzzWithin: Within, which compares clean absolute paths by their bytes,
+// answers as filepath.Rel does (withinRel) for any two paths, and
+// cleanAbs is filepath.Clean leaving an absolute path as it is.
+func FuzzWithin(f *testing.F) {
+	for _, s := range [][2]string{
+		{"/a/b", "/a"}, {"/a", "/a/b"}, {"/ab", "/a"}, {"/a/..b", "/a"}, {"/a/../b", "/a"}, {"/x", "/"},
+		{"/", "/"}, {"/a/", "/a"}, {"a/b", "a"}, {"/a//b", "/a"}, {"/a/./b", "/a"}, {"/a/b/..", "/a/b"},
+		{"/a/b", "/a/."}, {"/.", "/"}, {"", ""}, {"/a", ""},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, p, dir string) {
+		if got, want := Within(p, dir), withinRel(p, dir); got != want {
+			t.Fatalf("Within(%q, %q) = %v, filepath.Rel says %v", p, dir, got, want)
+		}
+		if got, want := cleanAbs(p), filepath.IsAbs(p) && filepath.Clean(p) == p; filepath.Separator == '/' && got != want {
+			t.Fatalf("cleanAbs(%q) = %v, want %v", p, got, want)
+		}
+	})
 }
