@@ -1,6 +1,11 @@
 package cli
 
-import "testing"
+import (
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"testing"
+)
 
 // TestListGCOn: only list lowers GOGC for a large listing, and not in a
 // process given GOGC or GOMEMLIMIT.
@@ -63,5 +68,35 @@ func TestLiveGC(t *testing.T) {
 				t.Errorf("GOGC set %d times, at %d skills; want once at %d (0: never)", sets, at, tc.wantAt)
 			}
 		})
+	}
+}
+
+// TestLiveHeap holds liveHeap, half the heap goal of ReadMemStats, to
+// runtime/metrics' /gc/heap/live:bytes (which the command does not link:
+// internal/archtest's TestNotLinked) after a collection at GOGC=100 with
+// 12 MiB live: within 1 MiB, the stacks and globals the goal also counts.
+func TestLiveHeap(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	keep := make([][]byte, 12)
+	for i := range keep {
+		keep[i] = make([]byte, 1<<20)
+	}
+	runtime.GC()
+	got := liveHeap()
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	want := s[0].Value.Uint64()
+	runtime.KeepAlive(keep)
+	t.Logf("liveHeap %d, /gc/heap/live:bytes %d", got, want)
+	if want < 12<<20 || got < want || got > want+1<<20 {
+		t.Errorf("liveHeap() = %d, /gc/heap/live:bytes = %d: want it at most 1 MiB above, and that at least 12 MiB", got, want)
+	}
+}
+
+// BenchmarkLiveHeap is what each look of liveGC costs (a ReadMemStats,
+// which stops the world), made every listGCEvery skills.
+func BenchmarkLiveHeap(b *testing.B) {
+	for b.Loop() {
+		liveHeap()
 	}
 }
