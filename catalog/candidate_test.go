@@ -76,3 +76,40 @@ func TestCandidateSize(t *testing.T) {
 		t.Errorf("a candidate takes %d bytes, want at most 88", n)
 	}
 }
+
+// TestChildSize holds a folder entry of the walk, of which it keeps one for
+// every entry of the folder it is in, to 24 bytes on 64-bit platforms (40
+// with its path as a slice), and requires what newChild builds read back:
+// the path, the name, the NUL-terminated bytes, SKILL.md's path for a
+// folder or symlink and none for a file.
+func TestChildSize(t *testing.T) {
+	if unsafe.Sizeof(uintptr(0)) == 8 {
+		if n := unsafe.Sizeof(child{}); n > 24 {
+			t.Errorf("a child takes %d bytes, want at most 24", n)
+		}
+	}
+	for _, tc := range []struct {
+		dir, name string
+		withSkill bool
+	}{
+		{"/a/b", "skill-one", true},
+		{"/a/b", "notes.md", false},
+		{"/", "x", true},
+		{"/", "y", false},
+		{"rel", "z", true},
+	} {
+		c := newChild(tc.dir, tc.name, 0, tc.withSkill)
+		path := filepath.Join(tc.dir, tc.name)
+		if c.path() != path || c.name() != tc.name {
+			t.Errorf("newChild(%q, %q): path %q, name %q; want %q, %q", tc.dir, tc.name, c.path(), c.name(), path, tc.name)
+		}
+		sk := c.skill()
+		if want := filepath.Join(path, SkillFile); sk.path != want || string(sk.z) != want+"\x00" {
+			t.Errorf("newChild(%q, %q).skill() = %q, %q; want %q and its NUL", tc.dir, tc.name, sk.path, sk.z, want)
+		}
+		ref := c.ref()
+		if ref.path != path || tc.withSkill != (ref.z == nil) || ref.z != nil && string(ref.z) != path+"\x00" {
+			t.Errorf("newChild(%q, %q).ref() = %q, %q", tc.dir, tc.name, ref.path, ref.z)
+		}
+	}
+}
