@@ -243,8 +243,8 @@ func (c *Catalog) reread(w *lastWalk, i int) (*entry, bool) {
 		e.stamp.ino != st.ino || !reflect.DeepEqual(e.diags, old.diags) {
 		return nil, false
 	}
-	s := &Skill{Location: cand.path, BaseDir: cand.dir(), Root: cand.root.Path, Scope: cand.root.Scope,
-		Folder: cand.root.display, Flat: cand.flat, Bytes: e.size, c: c, boundary: cand.root.boundary, Plugin: cand.plugin()}
+	s := &Skill{Location: cand.path, BaseDir: cand.dir(), Root: cand.root().Path, Scope: cand.root().Scope,
+		Folder: cand.root().display, Flat: cand.flat, Bytes: e.size, c: c, boundary: cand.root().boundary, Plugin: cand.plugin()}
 	s.setParsed(e.skill)
 	s.Name = listedName(s.Plugin, s.Name)
 	was := old.listed

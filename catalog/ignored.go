@@ -39,7 +39,7 @@ func (w *walker) ignoredEntry(path, name string, depth int, typ fs.FileMode) {
 	case typ.IsDir():
 		w.ignoredDir(path, depth+1)
 	case typ.IsRegular() && depth == 0 && w.root.Flat && isFlatSkill(name):
-		w.ignored = append(w.ignored, candidate{root: w.root, path: path, flat: true, ignored: true})
+		w.ignored = append(w.ignored, candidate{via: w.rootVia(), path: path, flat: true, ignored: true})
 	}
 }
 
@@ -63,7 +63,7 @@ func (w *walker) ignoredDir(dir string, depth int) {
 	for _, e := range entries {
 		name := e.Name()
 		if name == SkillFile {
-			w.ignored = append(w.ignored, candidate{root: w.root, path: filepath.Join(dir, name), ignored: true})
+			w.ignored = append(w.ignored, candidate{via: w.rootVia(), path: filepath.Join(dir, name), ignored: true})
 			return
 		}
 		if variant == "" && strings.EqualFold(name, SkillFile) && !e.IsDir() {
@@ -71,7 +71,7 @@ func (w *walker) ignoredDir(dir string, depth int) {
 		}
 	}
 	if variant != "" {
-		w.ignored = append(w.ignored, candidate{root: w.root, path: filepath.Join(dir, variant), fileCase: true, ignored: true})
+		w.ignored = append(w.ignored, candidate{via: w.rootVia(), path: filepath.Join(dir, variant), fileCase: true, ignored: true})
 		return
 	}
 	for _, e := range entries {

@@ -152,11 +152,11 @@ func (st *indexStream) file(path string, s stamp) {
 
 // candidate records the next candidate of the listing (prec.addCandidate).
 func (st *indexStream) candidate(cand *candidate) {
-	k, ok := st.roots[cand.root]
+	k, ok := st.roots[cand.root()]
 	if !ok {
 		k = int32(len(st.rootOf))
-		st.roots[cand.root] = k
-		st.rootOf = append(st.rootOf, cand.root)
+		st.roots[cand.root()] = k
+		st.rootOf = append(st.rootOf, cand.root())
 	}
 	st.paths[int32(len(st.cands))] = cand.path
 	st.cands = append(st.cands, streamCand{root: k, flat: cand.flat, ignored: cand.ignored})

@@ -790,7 +790,7 @@ func (c *Catalog) readOne(cand candidate) *entry {
 		rf, err, ok = readBeneath(cand.rootFD(), cand.rel(), cand.path, c.settings.MaxSkillBytes, cand.stamp)
 	}
 	if !ok {
-		root := cand.root
+		root := cand.root()
 		rf, err = readSkillFile(cand.path, c.settings.MaxSkillBytes, func(real string) bool {
 			return within(real, root.boundary) || c.trusted(real)
 		})

@@ -313,7 +313,7 @@ func (p *prec) addCandidate(cand *candidate) *candidateFile {
 	if p.cands == nil {
 		return nil
 	}
-	p.cdBuf = append(p.cdBuf, candidateFile{Path: cand.path, Root: cand.root.Path, Scope: string(cand.root.Scope), Flat: cand.flat, Ignored: cand.ignored})
+	p.cdBuf = append(p.cdBuf, candidateFile{Path: cand.path, Root: cand.root().Path, Scope: string(cand.root().Scope), Flat: cand.flat, Ignored: cand.ignored})
 	cd := &p.cdBuf[len(p.cdBuf)-1]
 	*p.cands = append(*p.cands, cd)
 	return cd
@@ -365,10 +365,10 @@ func (p *prec) add(cand *candidate, e *entry, loaded bool) {
 		return
 	}
 	s := e.listed
-	if s == nil || s.Location != cand.path || s.BaseDir != cand.dir() || s.Root != cand.root.Path || s.Scope != cand.root.Scope || s.Flat != cand.flat || s.boundary != cand.root.boundary || s.Plugin != cand.plugin() {
-		s = &Skill{Location: cand.path, BaseDir: cand.dir(), Root: cand.root.Path,
-			Scope: cand.root.Scope, Folder: cand.root.display, Flat: cand.flat, Bytes: e.size, Truncated: e.truncated, c: c,
-			boundary: cand.root.boundary, Plugin: cand.plugin()}
+	if s == nil || s.Location != cand.path || s.BaseDir != cand.dir() || s.Root != cand.root().Path || s.Scope != cand.root().Scope || s.Flat != cand.flat || s.boundary != cand.root().boundary || s.Plugin != cand.plugin() {
+		s = &Skill{Location: cand.path, BaseDir: cand.dir(), Root: cand.root().Path,
+			Scope: cand.root().Scope, Folder: cand.root().display, Flat: cand.flat, Bytes: e.size, Truncated: e.truncated, c: c,
+			boundary: cand.root().boundary, Plugin: cand.plugin()}
 		s.setParsed(e.skill)
 		s.Name = listedName(s.Plugin, s.Name)
 		if p.next != nil {
@@ -392,7 +392,7 @@ func (p *prec) add(cand *candidate, e *entry, loaded bool) {
 	p.byName[s.Name] = s
 	p.skills = append(p.skills, s)
 	if p.gone != nil {
-		p.at = append(p.at, cand.root)
+		p.at = append(p.at, cand.root())
 	}
 }
 
@@ -420,10 +420,10 @@ func (p *prec) clash(cand *candidate, s, w *Skill) {
 		p.skills[k] = s
 		p.lose(w)
 		if p.gone != nil {
-			p.at[k] = cand.root
+			p.at[k] = cand.root()
 		}
 		p.byName[s.Name] = s
-		p.lost = append(p.lost, &candidate{root: cand.root, path: w.Location, flat: w.Flat})
+		p.lost = append(p.lost, &candidate{via: onlyRoot(cand.root()), path: w.Location, flat: w.Flat})
 		return
 	}
 	p.lose(s)

@@ -20,15 +20,15 @@ import (
 // SkillFile is the file name that makes a folder a skill.
 const SkillFile = "SKILL.md"
 
-// candidate is a skill file found by the walk, not yet read: 88 bytes.
+// candidate is a skill file found by the walk, not yet read: 80 bytes.
 // On a tree where skills wait for the walk's end (docs/performance.md,
 // "Handing out during the walk"), every candidate is held until then, so
 // what is the same for many is not kept in each: the folder is the path's
-// (dir), and the plugin and the open root are the walker's (via).
+// (dir), and the root, the plugin and the open root are the walker's
+// (via).
 type candidate struct {
-	root *Root
-	// via holds what the candidates of one walker in one plugin share;
-	// nil for none (no plugin, no open root).
+	// via holds what the candidates of one walker in one plugin share:
+	// the root, the plugin and the open root; never nil.
 	via   *candVia
 	path  string // absolute path as found; the base directory is its folder (dir)
 	stamp stamp  // from the walk's lstat; zero when unknown (symlinks)
@@ -59,12 +59,29 @@ type candidate struct {
 // candVia is what the candidates a walker finds in one plugin's skills
 // folder (or outside any) share.
 type candVia struct {
+	root *Root
 	// plugin is the name of the plugin whose skills folder the file is
 	// in, "" when none (docs/discovery.md#plugins).
 	plugin string
 	// rootFD is the root held open by the List, for readBeneath (rel).
 	rootFD rootDir
 }
+
+// onlyRoot is the candVia of a candidate of root r in no plugin, with no
+// open root to read it beneath.
+func onlyRoot(r *Root) *candVia { return &candVia{root: r, rootFD: -1} }
+
+// rootVia is onlyRoot(w.root), made once for each root: the candidates
+// the walker makes before addRef gives them its via, and its ignored ones.
+func (w *walker) rootVia() *candVia {
+	if w.onlyVia == nil || w.onlyVia.root != w.root {
+		w.onlyVia = onlyRoot(w.root)
+	}
+	return w.onlyVia
+}
+
+// root is the root the candidate was found in.
+func (c *candidate) root() *Root { return c.via.root }
 
 // dir is the candidate's base directory: the folder of its path. Every
 // path the walk finds is clean and a file's name joined to its folder's,
@@ -234,6 +251,7 @@ type walker struct {
 	touched  func(dir string) bool
 	root     *Root
 	rootFD   rootDir  // root held open for readBeneath, or -1
+	onlyVia  *candVia // rootVia's
 	via      *candVia // the last candidate's (addRef)
 	at       dirAt    // the folder being walked, held open (noDir when not)
 	folders  int
@@ -300,8 +318,8 @@ func (w *walker) addRef(c candidate, z []byte) {
 		c.relOff = int32(len(c.path) - len(rel) + 1)
 	}
 	c.throughLink = c.throughLink || w.links > 0
-	if w.via == nil || w.via.plugin != w.plugin || w.via.rootFD != w.rootFD {
-		w.via = &candVia{plugin: w.plugin, rootFD: w.rootFD}
+	if r := c.root(); w.via == nil || w.via.root != r || w.via.plugin != w.plugin || w.via.rootFD != w.rootFD {
+		w.via = &candVia{root: r, plugin: w.plugin, rootFD: w.rootFD}
 	}
 	c.via = w.via
 	if w.withhold != nil && withheldBy(w.root, w.withhold, &c) {
@@ -361,7 +379,7 @@ func (w *walker) walkRoot() {
 	}
 	if r.File {
 		if strings.EqualFold(filepath.Ext(r.Path), ".md") {
-			w.add(candidate{root: r, path: r.Path, flat: filepath.Base(r.Path) != SkillFile})
+			w.add(candidate{via: onlyRoot(r), path: r.Path, flat: filepath.Base(r.Path) != SkillFile})
 		} else {
 			w.diag(diagcode.Unreadable, r.Path, "the extra path is a file but not a .md file; it is not scanned")
 		}
@@ -406,7 +424,7 @@ func (w *walker) visit(dir, skillFile pathRef, parentReal, linkReal string, dept
 		}
 	} else if held, found, ok := w.openSkill(skillFile); ok {
 		if found {
-			w.addRef(candidate{root: w.root, path: skillFile.path, held: held, opened: true}, skillFile.z)
+			w.addRef(candidate{via: w.rootVia(), path: skillFile.path, held: held, opened: true}, skillFile.z)
 			return
 		}
 	} else if w.statSkill(dir, skillFile) {
@@ -422,7 +440,7 @@ func (w *walker) visit(dir, skillFile pathRef, parentReal, linkReal string, dept
 	}
 	if e := caseVariant(ds.children); e != nil {
 		ref := e.fileRef()
-		w.addRef(candidate{root: w.root, path: ref.path, fileCase: true}, ref.z)
+		w.addRef(candidate{via: w.rootVia(), path: ref.path, fileCase: true}, ref.z)
 		return
 	}
 	w.folders++
@@ -497,7 +515,7 @@ func (w *walker) statSkill(dir, skillFile pathRef) bool {
 func (w *walker) addStat(dir, skillFile pathRef, st stamp, mode fs.FileMode, single bool, err error) bool {
 	switch {
 	case err == nil:
-		c := candidate{root: w.root, path: skillFile.path}
+		c := candidate{via: w.rootVia(), path: skillFile.path}
 		if mode.IsRegular() {
 			c.stamp = st
 			c.single = single && w.links == 0 && !w.rootLinked
@@ -631,7 +649,7 @@ func (w *walker) entries(dir, real string, depth int, children []child) (hasFile
 			hasFile = true
 			if depth == 0 && w.root.Flat && isFlatSkill(e.name()) {
 				ref := e.fileRef()
-				c := candidate{root: w.root, path: ref.path, flat: true}
+				c := candidate{via: w.rootVia(), path: ref.path, flat: true}
 				if linkReal == "" {
 					if st, mode, err := lstatRef(ref); err == nil && mode.IsRegular() {
 						c.stamp = st
