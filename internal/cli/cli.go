@@ -52,7 +52,7 @@ func Main() int {
 		walkGC = walkGCPercent
 	}
 	if listGCOn(commandNamed(os.Args[1:]), os.Getenv) {
-		listGC = listGCPercent
+		listGC = listGCSteps
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

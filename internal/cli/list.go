@@ -78,7 +78,7 @@ func listRun(ctx context.Context, opts *ListOptions) error {
 		// One pass: each skill is written as the listing hands it out and
 		// not kept (docs/performance.md).
 		lw := newListWriter(opts.IO.Out)
-		gc := newLiveGC(listGC, listGCLive)
+		gc := newLiveGC(listGC)
 		l, err = catx.Each(ctx, c, func(l *catalog.Listing, s *catalog.Skill) error {
 			skills++
 			gc.skill()

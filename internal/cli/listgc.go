@@ -13,33 +13,41 @@ import (
 // 100,000 skills GOGC=50 took the peak from 60.4 to 50.1 MB for 4% more
 // CPU; at 10,000 skills, where the live heap is about 3 MB, it saved 1.8
 // MB for 9% more. So the target is lowered only once the live heap, as the
-// last collection measured it, reaches listGCLive.
+// last collection measured it, reaches a step's size (listGCSteps).
 //
 // The live heap is read from runtime.ReadMemStats' NextGC, the heap goal
-// the last collection set: at GOGC=100 (the process started with neither
-// GOGC nor GOMEMLIMIT, and liveGC looks no more once it lowers it) that
-// goal is twice the heap the collection found live, plus the goroutine
-// stacks and the globals (a few hundred KB). runtime/metrics'
+// the last collection set: under GOGC=g (the process started with neither
+// GOGC nor GOMEMLIMIT, and liveGC knows the g it set) that goal is 1 + g/100
+// times the heap the collection found live, plus the goroutine stacks and
+// the globals (a few hundred KB). runtime/metrics'
 // /gc/heap/live:bytes says the same without the doubling, but linking
 // runtime/metrics cost every command 0.08 ms and 15 KB in 95 allocations
 // at start (its package initialisation, GODEBUG=inittrace=1) and the
 // binary 150 KB, against about 10 µs for each ReadMemStats (it stops the
 // world) every listGCEvery skills: 100 of them at 100,000 skills.
 
-// listGC is GOGC for a large list --json (liveGC): set by Main to
-// listGCPercent when the process has no GOGC or GOMEMLIMIT of its own
-// (listGCOn), 0 (GOGC left alone) otherwise.
-var listGC int
+// listGC is the GOGC steps of a large list --json (liveGC): set by Main
+// to listGCSteps when the process has no GOGC or GOMEMLIMIT of its own
+// (listGCOn), nil (GOGC left alone) otherwise.
+var listGC []gcStep
 
-const (
-	// listGCPercent is the GOGC a large listing runs with.
-	listGCPercent = 50
-	// listGCLive is the live heap, in bytes, from which it does.
-	listGCLive = 8 << 20
-	// listGCEvery is how many skills are handed out between two looks
-	// at the live heap.
-	listGCEvery = 1024
-)
+// gcStep is a GOGC a listing runs with once its live heap reaches
+// atLeast bytes.
+type gcStep struct {
+	atLeast uint64
+	percent int
+}
+
+// listGCSteps are a large listing's GOGC steps: 50 from 8 MiB live, 35
+// from 16 MiB. At 100,000 skills the live heap is 17-20 MB from the walk's
+// end on, and GOGC=50 left a peak of 48-50 MB (docs/performance.md,
+// "list --json, 6 December 10:30 UTC"); 35 from the start gave 46.6 MB for
+// 5% more CPU.
+var listGCSteps = []gcStep{{8 << 20, 50}, {16 << 20, 35}}
+
+// listGCEvery is how many skills are handed out between two looks at the
+// live heap.
+const listGCEvery = 1024
 
 // listGCOn reports whether the command named lowers GOGC for a large
 // listing: list, in a process started with neither GOGC nor GOMEMLIMIT.
@@ -47,45 +55,50 @@ func listGCOn(command string, getenv func(string) string) bool {
 	return command == "list" && getenv("GOGC") == "" && getenv("GOMEMLIMIT") == ""
 }
 
-// liveGC sets GOGC to percent once the live heap has reached atLeast
-// bytes, looking every listGCEvery skills; nil does nothing.
+// liveGC sets GOGC to each step's percent once the live heap has reached
+// its atLeast bytes, looking every listGCEvery skills; nil does nothing.
 type liveGC struct {
-	percent int
-	atLeast uint64
-	n       int
-	// live reads the live heap, in bytes (liveHeap); tests replace it.
-	live func() uint64
+	steps []gcStep // those not yet taken, by atLeast
+	gogc  int      // GOGC now: 100, then each step's taken
+	n     int
+	// live reads the live heap, in bytes, under GOGC gogc (liveHeap);
+	// tests replace it.
+	live func(gogc int) uint64
 	set  func(int) int
 }
 
-// newLiveGC returns the liveGC of percent, nil when percent is 0.
-func newLiveGC(percent int, atLeast uint64) *liveGC {
-	if percent == 0 {
+// newLiveGC returns the liveGC of steps, nil when there are none.
+func newLiveGC(steps []gcStep) *liveGC {
+	if len(steps) == 0 {
 		return nil
 	}
-	return &liveGC{percent: percent, atLeast: atLeast, live: liveHeap, set: debug.SetGCPercent}
+	return &liveGC{steps: steps, gogc: 100, live: liveHeap, set: debug.SetGCPercent}
 }
 
-// liveHeap returns the live heap the last collection found, in bytes,
-// as half the heap goal it set (runtime.MemStats.NextGC): exact at
-// GOGC=100 but for the stacks and globals the goal also counts, and 2
-// MiB (half the runtime's smallest goal, 4 MiB) before any collection.
-func liveHeap() uint64 {
+// liveHeap returns the live heap the last collection found, in bytes, as
+// the heap goal it set (runtime.MemStats.NextGC) over 1 + gogc/100: exact
+// but for the stacks and globals the goal also counts, and 4 MiB over
+// 1 + gogc/100 (the runtime's smallest goal) before any collection.
+func liveHeap(gogc int) uint64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
-	return m.NextGC / 2
+	return m.NextGC * 100 / uint64(100+gogc)
 }
 
-// skill counts a skill handed out and, every listGCEvery, lowers GOGC when
-// the live heap is large enough; once lowered, it looks no more.
+// skill counts a skill handed out and, every listGCEvery, takes each step
+// the live heap has reached; with none left, it looks no more.
 func (g *liveGC) skill() {
-	if g == nil || g.percent == 0 {
+	if g == nil || len(g.steps) == 0 {
 		return
 	}
 	g.n++
-	if g.n%listGCEvery != 0 || g.live() < g.atLeast {
+	if g.n%listGCEvery != 0 {
 		return
 	}
-	g.set(g.percent)
-	g.percent = 0
+	live := g.live(g.gogc)
+	for len(g.steps) > 0 && live >= g.steps[0].atLeast {
+		g.gogc = g.steps[0].percent
+		g.set(g.gogc)
+		g.steps = g.steps[1:]
+	}
 }

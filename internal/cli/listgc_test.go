@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"slices"
 	"testing"
 )
 
@@ -31,72 +32,87 @@ func TestListGCOn(t *testing.T) {
 }
 
 // TestLiveGC feeds liveGC a live heap that grows with the skills handed
-// out and requires GOGC set once, at the first look past the threshold,
-// and never when the percent is 0 or the heap stays small.
+// out and requires each step taken once, in order, at the first look past
+// its size, none when there are no steps or the heap stays small, and the
+// live heap read under the GOGC last set.
 func TestLiveGC(t *testing.T) {
+	two := []gcStep{{8 << 20, 50}, {16 << 20, 35}}
 	for _, tc := range []struct {
 		name     string
-		percent  int
+		steps    []gcStep
 		perSkill uint64 // live bytes per skill handed out
 		skills   int
-		wantAt   int // skills handed out when GOGC is set; 0: never
+		wantAt   []int // skills handed out when each GOGC is set
 	}{
-		{"large", 50, 1000, 10 * listGCEvery, 9 * listGCEvery}, // 8 MiB at 8,389 skills: the look at 9,216
-		{"exact", 50, listGCLive / (2 * listGCEvery), 3 * listGCEvery, 2 * listGCEvery},
-		{"small", 50, 100, 20 * listGCEvery, 0},
-		{"off", 0, 1000, 20 * listGCEvery, 0},
+		{"both", two, 1000, 20 * listGCEvery, []int{9 * listGCEvery, 17 * listGCEvery}}, // 8 MiB at 8,389 skills, 16 MiB at 16,778
+		{"exact", two, (8 << 20) / (2 * listGCEvery), 5 * listGCEvery, []int{2 * listGCEvery, 4 * listGCEvery}},
+		{"at once", two, 20 << 20 / listGCEvery, 2 * listGCEvery, []int{listGCEvery, listGCEvery}},
+		{"first only", two, 1000, 12 * listGCEvery, []int{9 * listGCEvery}},
+		{"small", two, 100, 20 * listGCEvery, nil},
+		{"off", nil, 1000, 20 * listGCEvery, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			g := newLiveGC(tc.percent, listGCLive)
-			n, sets, at := 0, 0, 0
+			g := newLiveGC(tc.steps)
+			n, gogc := 0, 100
+			var at []int
 			if g != nil {
-				g.live = func() uint64 { return uint64(n) * tc.perSkill }
-				g.set = func(p int) int {
-					if p != tc.percent {
-						t.Errorf("GOGC set to %d, want %d", p, tc.percent)
+				g.live = func(g int) uint64 {
+					if g != gogc {
+						t.Errorf("live heap read under GOGC=%d, set %d", g, gogc)
 					}
-					sets++
-					at = n
-					return 100
+					return uint64(n) * tc.perSkill
+				}
+				g.set = func(p int) int {
+					if want := tc.steps[len(at)].percent; p != want {
+						t.Errorf("GOGC set to %d, want %d", p, want)
+					}
+					old := gogc
+					gogc = p
+					at = append(at, n)
+					return old
 				}
 			}
 			for range tc.skills {
 				n++
 				g.skill()
 			}
-			if tc.wantAt == 0 && sets != 0 || tc.wantAt != 0 && (sets != 1 || at != tc.wantAt) {
-				t.Errorf("GOGC set %d times, at %d skills; want once at %d (0: never)", sets, at, tc.wantAt)
+			if !slices.Equal(at, tc.wantAt) {
+				t.Errorf("GOGC set at %v skills, want %v", at, tc.wantAt)
 			}
 		})
 	}
 }
 
-// TestLiveHeap holds liveHeap, half the heap goal of ReadMemStats, to
-// runtime/metrics' /gc/heap/live:bytes (which the command does not link:
-// internal/archtest's TestNotLinked) after a collection at GOGC=100 with
-// 12 MiB live: within 1 MiB, the stacks and globals the goal also counts.
+// TestLiveHeap holds liveHeap, the heap goal of ReadMemStats over 1 +
+// GOGC/100, to runtime/metrics' /gc/heap/live:bytes (which the command does
+// not link: internal/archtest's TestNotLinked) after a collection with 12
+// MiB live, at each GOGC liveGC runs with: within 1 MiB, the stacks and
+// globals the goal also counts.
 func TestLiveHeap(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	keep := make([][]byte, 12)
 	for i := range keep {
 		keep[i] = make([]byte, 1<<20)
 	}
-	runtime.GC()
-	got := liveHeap()
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(s)
-	want := s[0].Value.Uint64()
-	runtime.KeepAlive(keep)
-	t.Logf("liveHeap %d, /gc/heap/live:bytes %d", got, want)
-	if want < 12<<20 || got < want || got > want+1<<20 {
-		t.Errorf("liveHeap() = %d, /gc/heap/live:bytes = %d: want it at most 1 MiB above, and that at least 12 MiB", got, want)
+	for _, gogc := range []int{100, 50, 35} {
+		debug.SetGCPercent(gogc)
+		runtime.GC()
+		got := liveHeap(gogc)
+		s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		metrics.Read(s)
+		want := s[0].Value.Uint64()
+		t.Logf("GOGC=%d: liveHeap %d, /gc/heap/live:bytes %d", gogc, got, want)
+		if want < 12<<20 || got < want || got > want+1<<20 {
+			t.Errorf("GOGC=%d: liveHeap = %d, /gc/heap/live:bytes = %d: want it at most 1 MiB above, and that at least 12 MiB", gogc, got, want)
+		}
 	}
+	runtime.KeepAlive(keep)
 }
 
 // BenchmarkLiveHeap is what each look of liveGC costs (a ReadMemStats,
 // which stops the world), made every listGCEvery skills.
 func BenchmarkLiveHeap(b *testing.B) {
 	for b.Loop() {
-		liveHeap()
+		liveHeap(100)
 	}
 }
