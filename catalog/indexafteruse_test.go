@@ -61,7 +61,7 @@ func TestIndexFixedStampsAfterUse(t *testing.T) {
 							rewrite()
 						}
 						return nil
-					})
+					}, nil)
 					if !ok || err != nil {
 						t.Fatalf("Each did not list: %v %v", ok, err)
 					}

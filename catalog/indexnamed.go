@@ -77,31 +77,32 @@ func (c *Catalog) listNamed(ctx context.Context, name string, keep func(*skill.D
 // holds no skill of the name (the caller lists then: List reads the index
 // just written).
 func (c *Catalog) listNamedWalk(ctx context.Context, q *namedQuery) *Listing {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if ctx.Err() != nil || c.idx != nil || c.opts.index == "" {
-		return nil
-	}
-	if p := c.opts.walkGC; p > 0 {
-		defer debug.SetGCPercent(debug.SetGCPercent(p))
-	}
 	var kept []*Skill
-	l, ok, err := c.eachIndexed(ctx, func(_ *Listing, s *Skill) error {
+	l := c.walkIndexed(ctx, func(_ *Listing, s *Skill) error {
 		if q.wants(s.Name) {
 			kept = append(kept, s)
 		}
 		return nil
-	})
-	if !ok || err != nil || len(kept) == 0 {
+	}, nil)
+	if l == nil || len(kept) == 0 {
 		return nil
 	}
 	out := &Listing{Workspace: l.Workspace, Roots: l.Roots, Skills: kept}
-	if l.Diagnostics != nil {
-		out.Diagnostics = []skill.Diagnostic{}
-		for i := range l.Diagnostics {
-			if q.keep != nil && q.keep(&l.Diagnostics[i]) {
-				out.Diagnostics = append(out.Diagnostics, l.Diagnostics[i])
-			}
+	out.Diagnostics = keptDiags(l.Diagnostics, q.keep)
+	return out
+}
+
+// keptDiags returns the diagnostics of diags that keep reports true for
+// (none when keep is nil): nil when diags is nil, as a listing decoded
+// from the index has them.
+func keptDiags(diags []skill.Diagnostic, keep func(*skill.Diagnostic) bool) []skill.Diagnostic {
+	if diags == nil {
+		return nil
+	}
+	out := []skill.Diagnostic{}
+	for i := range diags {
+		if keep != nil && keep(&diags[i]) {
+			out = append(out, diags[i])
 		}
 	}
 	return out

@@ -26,9 +26,11 @@ import (
 // searchIndexed returns what Listing.Search of c's listing returns for
 // query and limit, when the persistent index answers as listNamed's does
 // (a trusted, current index of c's roots, a catalog that has not listed
-// and lists the local file system alone); ok is false otherwise, and when
-// the query holds no words or the index's search section does not decode:
-// the caller lists then (Search), which says why where it should.
+// and lists the local file system alone); with no current index, such a
+// catalog lists as Each does and writes the index meanwhile, ranking from
+// what the walk built (searchWalk). ok is false otherwise, and when the
+// query holds no words: the caller lists then (Search), which says why
+// where it should.
 func (c *Catalog) searchIndexed(ctx context.Context, query string, limit int) (res []SearchResult, ok bool) {
 	terms := queryTerms(query)
 	if len(terms) == 0 {
@@ -37,7 +39,10 @@ func (c *Catalog) searchIndexed(ctx context.Context, query string, limit int) (r
 	c.readMapped(ctx, func(data []byte, seed uint32, roots []byte) {
 		res, ok = c.readSearch(data, seed, roots, terms, exactQuery(query), limit)
 	})
-	return res, ok
+	if ok {
+		return res, true
+	}
+	return c.searchWalk(ctx, terms, exactQuery(query), limit)
 }
 
 // readSearch ranks the skills of the mapped index data (checksum beginning
@@ -308,12 +313,17 @@ func (sc *sectionScan) add(ts *termScorer, term string, first int) bool {
 // frontmatter decoded, as List gives them); Diagnostics those of List
 // that keep reports true for; no candidates and no search section. notListed
 // is the names of List's other skills (neither hidden nor Listed: past
-// maxSkills), in order. l is nil when the index does not answer.
+// maxSkills), in order. With no current index, a catalog the index would
+// answer lists as Each does, writes the index meanwhile and keeps the same
+// (listBriefWalk). l is nil when neither answers.
 func (c *Catalog) listBrief(ctx context.Context, keep func(*skill.Diagnostic) bool) (l *Listing, notListed []string) {
 	c.readMapped(ctx, func(data []byte, seed uint32, roots []byte) {
 		l, notListed = c.readBrief(data, seed, roots, keep)
 	})
-	return l, notListed
+	if l != nil {
+		return l, notListed
+	}
+	return c.listBriefWalk(ctx, keep)
 }
 
 // readBrief is listBrief of the mapped index data (checksum beginning with
@@ -375,10 +385,7 @@ func (sk *skim) briefListing(c *Catalog) (*Listing, []string) {
 		case d.err != nil:
 			return nil, nil
 		case scratch.Hidden():
-			s := &Skill{c: c, Name: strings.Clone(scratch.Name), Listed: scratch.Listed}
-			s.lazy = &lazyParsed{hidden: true}
-			s.lazy.once.Do(func() { s.lazy.p = &skill.Skill{Name: s.Name, DisableModelInvocation: true} })
-			kept = append(kept, briefSkill{i, s})
+			kept = append(kept, briefSkill{i, hiddenByName(c, scratch.Name, scratch.Listed)})
 		case scratch.Listed:
 			d.i, d.table = start, d.table[:t0]
 			kept = append(kept, briefSkill{i, sk.keptSkill(c)})

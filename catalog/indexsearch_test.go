@@ -220,7 +220,7 @@ func checkBrief(t *testing.T, newc func() *Catalog, full *Listing, must bool) {
 	for _, s := range full.Skills {
 		switch {
 		case s.Hidden():
-			hiddenWant = append(hiddenWant, s.Name)
+			hiddenWant = append(hiddenWant, fmt.Sprintf("%s (listed %v)", s.Name, s.Listed))
 		case s.Listed:
 			want.Skills = append(want.Skills, s)
 		default:
@@ -235,7 +235,7 @@ func checkBrief(t *testing.T, newc func() *Catalog, full *Listing, must bool) {
 	shown := &Listing{Workspace: got.Workspace, Roots: got.Roots, Diagnostics: got.Diagnostics}
 	for _, s := range got.Skills {
 		if s.Hidden() {
-			hiddenGot = append(hiddenGot, s.Name)
+			hiddenGot = append(hiddenGot, fmt.Sprintf("%s (listed %v)", s.Name, s.Listed))
 		} else {
 			shown.Skills = append(shown.Skills, s)
 		}

@@ -50,6 +50,14 @@ type indexStream struct {
 	nrec int      // records written
 	head []byte   // the listing's workspace and roots, encoded first
 	sec  *sectionBuilder
+	// secData is the search section, once built (section).
+	secData []byte
+	// offs, when not nil (a search: indexwalk.go), is where each record
+	// begins in recs, and recsEnd where the last ends once finish
+	// flushed them; recsOK says they were all written.
+	offs    []int64
+	recsEnd int64
+	recsOK  bool
 
 	mu      sync.Mutex // guards stamps, sfailed
 	stamps  ienc       // the stamps, in the order met, to stampFile
@@ -202,6 +210,9 @@ func (st *indexStream) handed(s *Skill) {
 	if st.failed {
 		return
 	}
+	if st.offs != nil {
+		st.offs = append(st.offs, int64(st.e.size()))
+	}
 	if err := st.e.skill(s); err != nil {
 		st.failed = true
 		return
@@ -229,13 +240,16 @@ func (st *indexStream) ok() bool {
 // .skilletignore files, then those met, read back from stampFile), then
 // the listing. It reports whether the index was written whole.
 func (st *indexStream) finish(tmp, stampFile *os.File, file string, l *Listing, roots []*Root, more []pathStamp) bool {
+	// The records first, whole, whether the index is written or not: a
+	// search reads some of them back (indexStream.search).
+	st.e.flush(true)
+	st.recsEnd, st.recsOK = int64(st.e.size()), !st.failed && st.e.werr == nil
 	if !stampedAfterUse(more, st.racy) {
 		return false
 	}
 	for _, ps := range more {
 		st.stamp(ps.path, ps.stamp, ps.missing)
 	}
-	st.e.flush(true)
 	st.stamps.flush(true)
 	if !st.ok() {
 		return false
@@ -324,13 +338,22 @@ func (st *indexStream) rest(l *Listing) {
 		e.bool(cd.ignored)
 		e.flush(false)
 	}
-	sec := st.sec.section()
+	sec := st.section()
 	if indexStreamSample != nil {
 		indexStreamSample() // the section, built
 	}
 	e.uint(uint64(len(sec)))
 	e.flush(true)
 	e.raw(sec)
+}
+
+// section returns the search section of the skills handed out, built
+// once.
+func (st *indexStream) section() []byte {
+	if st.secData == nil {
+		st.secData = st.sec.section()
+	}
+	return st.secData
 }
 
 // writeStamps writes the stamps part: their number, the encoded roots and
@@ -434,8 +457,11 @@ func streamTemp(dir string) (f *os.File, done func(), err error) {
 // write one: a fresh catalog of the local file system alone, with an
 // index folder and file (when there is one) that are trusted. ok is
 // false, with nothing listed, when it may not (the caller lists with List
-// then, which says why where it should).
-func (c *Catalog) eachIndexed(ctx context.Context, fn func(l *Listing, s *Skill) error) (l *Listing, ok bool, err error) {
+// then, which says why where it should). after, when not nil, is called
+// with the stream once the listing is done and the index written or not
+// (a search reads its answer from the stream: indexwalk.go); the stream
+// keeps where each record begins for it.
+func (c *Catalog) eachIndexed(ctx context.Context, fn func(l *Listing, s *Skill) error, after func(st *indexStream)) (l *Listing, ok bool, err error) {
 	file := c.indexFile()
 	if file == "" || c.merged || c.ignored || c.onParsed != nil || !c.profile.Native || len(c.cache) > 0 || len(c.dirs) > 0 {
 		return nil, false, nil
@@ -472,12 +498,19 @@ func (c *Catalog) eachIndexed(ctx context.Context, fn func(l *Listing, s *Skill)
 		var st *indexStream
 		l, roots, err = c.eachStream(ctx, func(l *Listing) *indexStream {
 			st = newIndexStream(l, start.Add(-indexRacyWindow).UnixNano(), recs, stampFile)
+			if after != nil {
+				st.offs = []int64{}
+			}
 			return st
 		}, fn)
 		if err != nil || ctx.Err() != nil {
 			return errIndexWrite
 		}
-		if !st.finish(tmp, stampFile, file, l, roots, c.fixedStamps(roots)) {
+		written := st.finish(tmp, stampFile, file, l, roots, c.fixedStamps(roots))
+		if after != nil {
+			after(st)
+		}
+		if !written {
 			return errIndexWrite
 		}
 		return nil

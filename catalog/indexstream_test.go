@@ -223,7 +223,7 @@ func BenchmarkIndexStream(b *testing.B) {
 					sample()
 				}
 				return nil
-			})
+			}, nil)
 			c.mu.Unlock()
 			if !ok || err != nil {
 				b.Fatalf("the walk did not write the index: %v, %v", ok, err)

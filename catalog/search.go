@@ -43,7 +43,9 @@ type SearchResult struct {
 // A catalog with a persistent index that has not listed yet answers from
 // the index without decoding its listing when the index is current
 // (indexsearch.go): the same results, read with the same checks, holding
-// only the skills returned.
+// only the skills returned. With no current index it lists as Each does,
+// writing the index meanwhile, and reads back only the skills returned
+// (indexwalk.go).
 func (c *Catalog) Search(ctx context.Context, query string, limit int) ([]SearchResult, error) {
 	if res, ok := c.searchIndexed(ctx, query, limit); ok {
 		return res, nil

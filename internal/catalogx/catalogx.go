@@ -185,13 +185,16 @@ type Hooks[C, O, L, S, F any] struct {
 	// at 100,000 skills (docs/performance.md#persistent-index).
 	ListNamed func(ctx context.Context, c *C, name string, keep func(*skill.Diagnostic) bool) *L
 	// ListBrief returns what the catalog block reads of c's listing when
-	// the persistent index answers, else nil (the caller lists then): a
-	// listing of List's workspace and roots whose skills are those of List
-	// that are Listed or hidden, in order (a hidden one holds its name
-	// alone), with the diagnostics of List that keep reports true for; and
-	// the names of List's other skills, in order. It checks every stamp
-	// List checks and holds a name a skill, not the listing: skillet prompt
-	// at 100,000 skills (docs/performance.md#a-narrowed-search).
+	// the persistent index answers, or when there is no current index and
+	// c may write one (a fresh catalog of the local file system alone: it
+	// lists as Each does and writes the index meanwhile), else nil (the
+	// caller lists then): a listing of List's workspace and roots whose
+	// skills are those of List that are Listed or hidden, in order (a
+	// hidden one holds its name alone), with the diagnostics of List that
+	// keep reports true for; and the names of List's other skills, in
+	// order. It checks every stamp List checks and holds a name a skill,
+	// not the listing: skillet prompt at 100,000 skills
+	// (docs/performance.md#a-narrowed-search).
 	ListBrief func(ctx context.Context, c *C, keep func(*skill.Diagnostic) bool) (l *L, notListed []string)
 	// NewSkill returns a skill for a SKILL.md parsed elsewhere, that no
 	// catalog found and none can read: for tests of what encodes or

@@ -7,8 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
+
+	"github.com/skillet-go/skillet/internal/testcorpus"
 )
 
 // TestIndexedCommands: show, search, prompt and tool-schema write the
@@ -66,5 +69,66 @@ func TestIndexedCommands(t *testing.T) {
 			t.Errorf("%v: output with the index differs from --no-cache:\nplain:\n%s\nfirst:\n%s\nsecond:\n%s", args, plain, first, second)
 		}
 		os.RemoveAll(filepath.Join(cache, "skillet"))
+	}
+}
+
+// TestIndexedFirstRunsCorpus: the first runs of prompt and search (no
+// index: they list as Each does and write the index meanwhile, keeping
+// what their answer needs) print, for each flag combination, the same
+// bytes as --no-cache and as the run answered from the index they wrote,
+// on the corpus folders of published skills (skipped when absent).
+func TestIndexedFirstRunsCorpus(t *testing.T) {
+	corpus := testcorpus.Dir(t)
+	tmpl := filepath.Join(t.TempDir(), "block.tmpl")
+	if err := os.WriteFile(tmpl, []byte("{{.Preamble}}\n{{range .Skills}}{{.Name}}: {{.Description}} [{{.Location}}]{{if .NameOnly}} (name only){{end}}\n{{end}}{{.LeftOut}} {{.Note}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	combos := [][]string{
+		{"prompt"}, {"prompt", "--format", "markdown"}, {"prompt", "--format", "json"}, {"prompt", "--budget-chars", "3000"},
+		{"prompt", "--budget-chars", "0"}, {"prompt", "--provider", "ollama"}, {"prompt", "--template", tmpl}, {"-q", "prompt"},
+		{"search", "pdf"}, {"search", "release", "notes", "--json"}, {"search", "review", "code", "-n", "0"},
+		{"search", "frontend-design", "-n", "1", "--json"}, {"search", "nonesuch"}, {"search", "the"},
+	}
+	for _, c := range []struct {
+		name  string
+		roots []string
+	}{
+		{"corpus", testcorpus.Roots(corpus)},
+		{"corpus-community", []string{filepath.Join(filepath.Dir(corpus), "corpus-community")}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if fi, err := os.Stat(c.roots[0]); err != nil || !fi.IsDir() {
+				t.Skipf("%s not found beside the corpus (%s)", c.name, c.roots[0])
+			}
+			cache := t.TempDir()
+			t.Setenv("XDG_CACHE_HOME", cache)
+			rootArgs := []string{"-w", t.TempDir(), "--no-user"}
+			for _, r := range c.roots {
+				rootArgs = append(rootArgs, "--root", r)
+			}
+			run := func(args ...string) string {
+				t.Helper()
+				var out, errb bytes.Buffer
+				code := Run(context.Background(), append(slices.Clip(rootArgs), args...), &IO{Out: &out, Err: &errb})
+				return fmt.Sprintf("exit %d\n", code) + out.String() + "\n--stderr--\n" + errb.String()
+			}
+			for _, args := range combos {
+				os.RemoveAll(filepath.Join(cache, "skillet"))
+				plain := run(append([]string{"--no-cache"}, args...)...)
+				first := run(args...)
+				files, _ := filepath.Glob(filepath.Join(cache, "skillet", "index", "*.idx"))
+				want := 1
+				if slices.Contains(args, "ollama") {
+					want = 0 // no skills layer: no listing
+				}
+				if len(files) != want {
+					t.Fatalf("%v wrote %d index files, want %d", args, len(files), want)
+				}
+				second := run(args...)
+				if first != plain || second != plain {
+					t.Errorf("%v: output with the index differs from --no-cache:\nplain:\n%s\nfirst:\n%s\nsecond:\n%s", args, plain, first, second)
+				}
+			}
+		})
 	}
 }

@@ -124,11 +124,18 @@ func promptRun(ctx context.Context, opts *PromptOptions) error {
 	if err != nil {
 		return err
 	}
-	// Over the persistent index, the block is rendered from what it
-	// reads of the listing (catalogx.Hooks.ListBrief): the Listed and
-	// hidden skills and the others' names, where the whole listing is 400
-	// bytes a skill; the walk notes come with it.
-	brief, notListed := catx.ListBrief(ctx, c, isWalkNote)
+	// Over the persistent index, or the walk that writes it on a first
+	// run, the block is rendered from what it reads of the listing
+	// (catalogx.Hooks.ListBrief): the Listed and hidden skills and the
+	// others' names, where the whole listing is 400 bytes a skill; the
+	// walk notes come with it. A preset without the skills layer reads
+	// no listing.
+	layered := slices.Contains(stack.Names(), "skills")
+	var brief *catalog.Listing
+	var notListed []string
+	if layered {
+		brief, notListed = catx.ListBrief(ctx, c, isWalkNote)
+	}
 	if brief != nil {
 		ctx = agentx.WithBlockListing(ctx, &agentx.BlockListing{Listing: brief, NotListed: notListed})
 	}
@@ -140,7 +147,7 @@ func promptRun(ctx context.Context, opts *PromptOptions) error {
 	if opts.Quiet {
 		return nil
 	}
-	if !slices.Contains(stack.Names(), "skills") {
+	if !layered {
 		fmt.Fprintf(opts.IO.Err, "the %s preset leaves the skills layer out of its system prompt\n", opts.Provider)
 		return nil
 	}
