@@ -161,15 +161,28 @@ func chars(s string) int { return utf8.RuneCountInString(s) }
 
 // levenshtein returns the edit distance between a and b, in code points.
 func levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
+	var lv editDist
+	return lv.runes([]rune(a), []rune(b))
+}
+
+// editDist computes edit distances in code points, reusing its rows from
+// one call to the next: closest compares a name with every skill's, and
+// at 100,000 skills two rows a comparison were most of what skillet show
+// of an unknown name allocated.
+type editDist struct{ prev, cur []int }
+
+// runes returns the edit distance between ra and rb.
+func (lv *editDist) runes(ra, rb []rune) int {
 	if len(ra) == 0 {
 		return len(rb)
 	}
 	if len(rb) == 0 {
 		return len(ra)
 	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
+	if cap(lv.prev) < len(rb)+1 {
+		lv.prev, lv.cur = make([]int, len(rb)+1), make([]int, len(rb)+1)
+	}
+	prev, cur := lv.prev[:len(rb)+1], lv.cur[:len(rb)+1]
 	for j := range prev {
 		prev[j] = j
 	}

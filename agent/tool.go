@@ -719,30 +719,42 @@ func closest(name string, names []string, n int) []string {
 	q := strings.ToLower(strings.Join(strings.FieldsFunc(name, func(r rune) bool {
 		return r == ' ' || r == '_'
 	}), "-"))
-	qn := utf8.RuneCountInString(q)
+	qr := []rune(q)
+	qn := len(qr)
 	partLimit := max(1, qn/3)
 	type cand struct {
 		name  string
 		score int
 	}
 	var cands []cand
+	// One buffer for every name's code points, one for the distances'
+	// rows: nothing is allocated a name but the candidates.
+	var lv editDist
+	var runes []rune
 	for _, nm := range names {
-		nn := utf8.RuneCountInString(nm)
+		runes = runes[:0]
+		for _, r := range nm {
+			runes = append(runes, r)
+		}
+		nn := len(runes)
 		limit := min(max(2, nn/3), max(qn, nn)-1)
 		score := -1
-		if d := levenshtein(q, nm); d <= limit {
+		if d := lv.runes(qr, runes); d <= limit {
 			score = d
 		} else if qn >= 3 {
 			// The start of the name, a little shorter or longer than q.
-			runes := []rune(nm)
 			best := qn
 			for l := qn - 1; l <= qn+1; l++ {
 				if l > 0 && l <= len(runes) {
-					best = min(best, levenshtein(q, string(runes[:l])))
+					best = min(best, lv.runes(qr, runes[:l]))
 				}
 			}
-			for _, w := range strings.Split(nm, "-") {
-				best = min(best, levenshtein(q, w))
+			// Each of its "-"-separated words.
+			for from, i := 0, 0; i <= len(runes); i++ {
+				if i == len(runes) || runes[i] == '-' {
+					best = min(best, lv.runes(qr, runes[from:i]))
+					from = i + 1
+				}
 			}
 			switch {
 			case best <= partLimit:
