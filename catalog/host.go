@@ -992,8 +992,8 @@ func init() {
 		Each: func(ctx context.Context, c *Catalog, fn func(*Listing, *Skill) error) (*Listing, error) {
 			return c.each(ctx, fn)
 		},
-		ListNamed: func(ctx context.Context, c *Catalog, name string, keep func(*skill.Diagnostic) bool) *Listing {
-			return c.listNamed(ctx, name, keep)
+		ListNamed: func(ctx context.Context, c *Catalog, name string, keep func(*skill.Diagnostic) bool) (*Listing, bool) {
+			return c.listNamedOrNames(ctx, name, keep)
 		},
 		ListBrief: func(ctx context.Context, c *Catalog, keep func(*skill.Diagnostic) bool) (*Listing, []string) {
 			return c.listBrief(ctx, keep)

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -38,6 +39,9 @@ type namedQuery struct {
 	// none is set by readNamed when the index decoded and holds no skill
 	// of the name: it answers, with nil.
 	none bool
+	// names asks the walk (listNamedWalk), when it finds no skill of the
+	// name, for the listing of every name instead (namesListing).
+	names bool
 }
 
 // wants reports whether the skill name n is kept.
@@ -58,15 +62,32 @@ func (q *namedQuery) wants(n string) bool { return n == q.raw || strings.EqualFo
 // checks, sets no snapshot (Get and Load still list in full) and writes no
 // index (catalogx.Hooks.ListNamed).
 func (c *Catalog) listNamed(ctx context.Context, name string, keep func(*skill.Diagnostic) bool) *Listing {
-	var l *Listing
-	q := namedQuery{raw: name, name: strings.TrimSpace(name), keep: keep}
+	l, _ := c.listNamedQ(ctx, &namedQuery{raw: name, name: strings.TrimSpace(name), keep: keep})
+	return l
+}
+
+// listNamedOrNames is listNamed, but where the walk that writes the index
+// (no current index) finds no skill of the name, it returns the listing of
+// every name (namesListing) with names true: what the load tool's answer
+// to an unknown name and show's notes about it read, where listNamed
+// returns nil and its caller lists the index just written in full. A
+// name of spaces alone gets no such listing (the tool lists the skills
+// then).
+func (c *Catalog) listNamedOrNames(ctx context.Context, name string, keep func(*skill.Diagnostic) bool) (l *Listing, names bool) {
+	q := &namedQuery{raw: name, name: strings.TrimSpace(name), keep: keep}
+	q.names = q.name != ""
+	return c.listNamedQ(ctx, q)
+}
+
+// listNamedQ is listNamed and listNamedOrNames of q.
+func (c *Catalog) listNamedQ(ctx context.Context, q *namedQuery) (l *Listing, names bool) {
 	c.readMapped(ctx, func(data []byte, seed uint32, roots []byte) {
-		l = c.readNamed(data, seed, roots, &q)
+		l = c.readNamed(data, seed, roots, q)
 	})
 	if l != nil || q.none {
-		return l
+		return l, false
 	}
-	return c.listNamedWalk(ctx, &q)
+	return c.listNamedWalk(ctx, q)
 }
 
 // listNamedWalk is listNamed when the index does not answer (none, stale,
@@ -75,21 +96,34 @@ func (c *Catalog) listNamed(ctx context.Context, name string, keep func(*skill.D
 // (eachIndexed), so a first run holds about what Each holds, not the whole
 // listing. nil when c may not write an index that way, or the listing
 // holds no skill of the name (the caller lists then: List reads the index
-// just written).
-func (c *Catalog) listNamedWalk(ctx context.Context, q *namedQuery) *Listing {
+// just written), unless q.names asks for the listing of every name then
+// (names true).
+func (c *Catalog) listNamedWalk(ctx context.Context, q *namedQuery) (*Listing, bool) {
 	var kept []*Skill
+	var nk nameKeeper
 	l := c.walkIndexed(ctx, func(_ *Listing, s *Skill) error {
-		if q.wants(s.Name) {
+		switch {
+		case q.wants(s.Name):
 			kept = append(kept, s)
+		case q.names && len(kept) == 0:
+			nk.add(s)
 		}
 		return nil
 	}, nil)
-	if l == nil || len(kept) == 0 {
-		return nil
+	switch {
+	case l == nil:
+		return nil, false
+	case len(kept) == 0 && q.names:
+		// The walk's heap is garbage now: collected first, the skills
+		// made take its place and do not add to the peak.
+		runtime.GC()
+		return nk.listing(c, l), true
+	case len(kept) == 0:
+		return nil, false
 	}
 	out := &Listing{Workspace: l.Workspace, Roots: l.Roots, Skills: kept}
 	out.Diagnostics = keptDiags(l.Diagnostics, q.keep)
-	return out
+	return out, false
 }
 
 // keptDiags returns the diagnostics of diags that keep reports true for

@@ -172,3 +172,51 @@ func (st *indexStream) record(c *Catalog, k int, table []string) *Skill {
 	}
 	return s
 }
+
+// nameKeeper keeps the name of each skill handed out and whether it is
+// hidden and Listed: the names copied into shared arrays, a byte of flags
+// a skill (about 20 bytes a skill with the name's bytes).
+type nameKeeper struct {
+	names []string
+	flags []uint8
+	arena textArena
+}
+
+const (
+	keptHidden uint8 = 1 << iota
+	keptListed
+)
+
+func (nk *nameKeeper) add(s *Skill) {
+	var f uint8
+	if s.Hidden() {
+		f |= keptHidden
+	}
+	if s.Listed {
+		f |= keptListed
+	}
+	nk.names = append(nk.names, nk.arena.clone(s.Name))
+	nk.flags = append(nk.flags, f)
+}
+
+// listing is the listing of names of l (Workspace, Roots and Diagnostics
+// l's; Skills, in order, a skill for each name kept holding the name and
+// whether it is Listed alone, a hidden one as the brief read keeps it):
+// what the load tool's answer to an unknown name reads (every visible
+// name) and skillet show's notes about it (every skill's name and every
+// diagnostic). The skills are made at the end, one array for them all,
+// when the walk's own memory is given back.
+func (nk *nameKeeper) listing(c *Catalog, l *Listing) *Listing {
+	out := &Listing{Workspace: l.Workspace, Roots: l.Roots, Diagnostics: l.Diagnostics, Skills: make([]*Skill, len(nk.names))}
+	all := make([]Skill, len(nk.names))
+	for i, n := range nk.names {
+		listed := nk.flags[i]&keptListed != 0
+		if nk.flags[i]&keptHidden != 0 {
+			out.Skills[i] = hiddenByName(c, n, listed)
+			continue
+		}
+		all[i] = Skill{c: c, Name: n, Listed: listed}
+		out.Skills[i] = &all[i]
+	}
+	return out
+}

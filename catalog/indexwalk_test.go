@@ -9,14 +9,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/skillet-go/skillet/internal/testcorpus"
 )
 
-// walkCheck requires that the first runs of search and prompt (a fresh
+// walkCheck requires that the first runs of search, prompt and show of
+// an unknown name (a fresh
 // catalog, no index: searchWalk and listBriefWalk, which list as Each does
 // and write the index meanwhile) answer, and as the cold listing does:
-// Listing.Search for each query at limits 0, 1 and 10, and the block's
-// listing. Each answer comes from a catalog of a new, empty index folder,
+// Listing.Search for each query at limits 0, 1 and 10, the block's
+// listing, and the listing of names (checkNames). Each answer comes from a catalog of a new, empty index folder,
 // and each walk must leave an index there.
 func walkCheck(t *testing.T, e testEnv, o Options, queries []string) {
 	t.Helper()
@@ -32,6 +35,7 @@ func walkCheck(t *testing.T, e testEnv, o Options, queries []string) {
 	}
 	checkSearched(t, newc, cold, queries, true)
 	checkBrief(t, newc, cold, true)
+	checkNames(t, newc, cold)
 	for _, f := range folders {
 		files, err := filepath.Glob(filepath.Join(f, "*.idx"))
 		must(t, err)
@@ -108,5 +112,40 @@ func TestIndexWalkCorpus(t *testing.T) {
 				walkCheck(t, e, Options{NoUser: true, MaxSkills: maxSkills, ExtraPaths: c.roots}, queries)
 			}
 		})
+	}
+}
+
+// checkNames requires that the first run of show for a name the listing
+// does not hold (listNamedOrNames) gives the listing of every name: the
+// cold listing's workspace, roots and diagnostics, and its skills' names,
+// hidden and Listed flags, in order; and that a name it holds, or one of
+// spaces alone, gives no such listing.
+func checkNames(t *testing.T, newc func() *Catalog, cold *Listing) {
+	t.Helper()
+	got, names := newc().listNamedOrNames(context.Background(), "nonesuch-xyz", nil)
+	if got == nil || !names {
+		t.Fatalf("the walk for an unknown name gave %v, names %v; want the listing of names", got, names)
+	}
+	flags := func(l *Listing) []string {
+		var out []string
+		for _, s := range l.Skills {
+			out = append(out, fmt.Sprintf("%s hidden=%v listed=%v", s.Name, s.Hidden(), s.Listed))
+		}
+		return out
+	}
+	if diff := cmp.Diff(flags(cold), flags(got)); diff != "" {
+		t.Fatalf("the listing of names differs from the cold listing's (-cold +names):\n%s", diff)
+	}
+	want := &Listing{Workspace: cold.Workspace, Roots: cold.Roots, Diagnostics: cold.Diagnostics}
+	if diff := cmp.Diff(want, &Listing{Workspace: got.Workspace, Roots: got.Roots, Diagnostics: got.Diagnostics}, listingOpts); diff != "" {
+		t.Fatalf("the listing of names' workspace, roots or diagnostics differ from the cold listing's (-cold +names):\n%s", diff)
+	}
+	if _, names := newc().listNamedOrNames(context.Background(), "  ", nil); names {
+		t.Fatal("a name of spaces alone gave the listing of names")
+	}
+	if len(cold.Skills) > 0 {
+		if l, names := newc().listNamedOrNames(context.Background(), cold.Skills[0].Name, nil); l == nil || names {
+			t.Fatalf("the walk for %q, which the listing holds, gave %v, names %v", cold.Skills[0].Name, l, names)
+		}
 	}
 }

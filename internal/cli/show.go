@@ -82,16 +82,19 @@ func showRun(ctx context.Context, opts *ShowOptions) error {
 	// walk notes (catalogx.Hooks.ListNamed), one skill's records where the
 	// whole listing is 400 bytes a skill. An error result is asked again
 	// of the whole listing, since the tool's nearest names and
-	// notLoadedNotes read every skill and diagnostic.
+	// notLoadedNotes read every skill and diagnostic; but for the listing
+	// of every name, which the first run's walk gives for a name it does
+	// not find, and which holds what those read.
 	var l *catalog.Listing
 	var lerr error
 	var res agent.Result
-	if l = catx.ListNamed(ctx, c, opts.Name, isWalkNote); l != nil {
+	l, names := catx.ListNamed(ctx, c, opts.Name, isWalkNote)
+	if l != nil {
 		if res, err = showCall(ctx, tool, l, nil, opts); err != nil {
 			return err
 		}
 	}
-	if l == nil || res.IsError {
+	if l == nil || (res.IsError && !names) {
 		// One listing serves the name's letter case, the tool and the
 		// notes: over the persistent index each List stats every folder
 		// and skill file it covers.
