@@ -283,11 +283,13 @@ func generatedWorkspace(t *testing.T, r *hostws.Recording) *hostws.Workspace {
 
 // sandboxCache holds each workspace laid out once per test (profiles only
 // read it), for replays running at the same time, in folders of one
-// temporary folder.
+// temporary folder: ram for the workspaces that hold their files
+// (sandboxDir: a tmpfs where there is one), disk for those that copy the
+// corpus, whose files are linked there.
 type sandboxCache struct {
-	dir string
-	mu  sync.Mutex
-	m   map[string]*laidOut
+	ram, disk string
+	mu        sync.Mutex
+	m         map[string]*laidOut
 }
 
 // laidOut is one workspace's sandbox, laid out by the first replay that
@@ -303,7 +305,7 @@ type laidOut struct {
 // t ends, on the disk pool: removing the files of hundreds of sandboxes
 // one after another, as t.TempDir does, took longer than laying them out.
 func newSandboxCache(t *testing.T) *sandboxCache {
-	c := &sandboxCache{dir: t.TempDir(), m: map[string]*laidOut{}}
+	c := &sandboxCache{ram: sandboxDir(t), disk: t.TempDir(), m: map[string]*laidOut{}}
 	t.Cleanup(func() {
 		var dirs []string
 		for _, lo := range c.m {
@@ -333,7 +335,11 @@ func (c *sandboxCache) get(w *hostws.Workspace) (*hostws.Sandbox, error) {
 		c.m[key] = lo
 	}
 	c.mu.Unlock()
-	lo.once.Do(func() { lo.sb, lo.err = lo.layOut(c.dir, w) })
+	parent := c.ram
+	if len(w.Corpus) > 0 {
+		parent = c.disk
+	}
+	lo.once.Do(func() { lo.sb, lo.err = lo.layOut(parent, w) })
 	return lo.sb, lo.err
 }
 
@@ -347,7 +353,9 @@ func (lo *laidOut) layOut(parent string, w *hostws.Workspace) (*hostws.Sandbox, 
 	if r, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = r
 	}
-	opt := &hostws.Options{}
+	// The profiles only read the sandbox: the corpus's files are linked,
+	// not copied (one link of a file per sandbox, as a copy is one file).
+	opt := &hostws.Options{LinkCorpus: true}
 	if len(w.Corpus) > 0 {
 		opt.CorpusDir = testcorpus.Find() // there: pickReplays checked
 	}

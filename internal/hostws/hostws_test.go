@@ -142,6 +142,44 @@ func TestMaterialize(t *testing.T) {
 	}
 }
 
+// TestMaterializeLinkCorpus: with LinkCorpus the corpus's file is the
+// sandbox's (one inode), once: a second copy of it in the same sandbox is
+// a file of its own, as without the option, where every one is.
+func TestMaterializeLinkCorpus(t *testing.T) {
+	corpus := t.TempDir()
+	src := filepath.Join(corpus, "coll", "skills", "s", "SKILL.md")
+	os.MkdirAll(filepath.Dir(src), 0o755)
+	os.WriteFile(src, []byte("corpus skill"), 0o644)
+	w := &Workspace{Name: "w", Cwd: "proj", Corpus: []Copy{
+		{Src: "coll/skills", Dest: "proj/.claude/skills"},
+		{Src: "coll", Dest: "home/.agents/skills/coll"},
+	}}
+	want := map[bool][2]bool{true: {true, false}, false: {false, false}} // same file as the corpus's
+	for _, link := range []bool{true, false} {
+		dir := filepath.Join(t.TempDir(), "sb")
+		if _, err := w.Materialize(dir, &Options{CorpusDir: corpus, LinkCorpus: link}); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, p := range []string{"proj/.claude/skills/s/SKILL.md", "home/.agents/skills/coll/skills/s/SKILL.md"} {
+			got, err := os.ReadFile(filepath.Join(dir, p))
+			if err != nil || string(got) != "corpus skill" {
+				t.Errorf("LinkCorpus %v: %s: %q, %v", link, p, got, err)
+			}
+			gi, err := os.Stat(filepath.Join(dir, p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if same := os.SameFile(fi, gi); same != want[link][i] {
+				t.Errorf("LinkCorpus %v: %s is the corpus's file: %v, want %v", link, p, same, want[link][i])
+			}
+		}
+	}
+}
+
 func TestRecordings(t *testing.T) {
 	dir := t.TempDir()
 	r := &Recording{
