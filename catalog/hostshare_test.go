@@ -3,6 +3,7 @@ package catalog
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -40,9 +41,10 @@ func countStats(tb testing.TB) *int {
 }
 
 // TestHostShareStatsOnce: the profiles' searches of one run (hostFilesAll)
-// stat each skill file at most twice in all (os.Stat and os.Lstat), not
-// twice for each profile that searches it: 22 a file for the eleven
-// built-in profiles before the stats were shared.
+// stat no skill file that the folder's listing types as a regular file
+// (the tree's are), where they stat'ed each twice (os.Stat and os.Lstat),
+// and 22 times a file for the eleven built-in profiles before the stats
+// were shared.
 // TestHostFilesAllIsHostFiles (internal/catalogx) holds the shared
 // searches' verdicts to each profile's own.
 func TestHostShareStatsOnce(t *testing.T) {
@@ -66,8 +68,8 @@ func TestHostShareStatsOnce(t *testing.T) {
 			t.Fatalf("%d files listed, want %d", len(l.Files), files)
 		}
 	}
-	if *n > 2*files {
-		t.Errorf("%d stats for %d skill files and %d profiles, want at most %d", *n, files, len(ls), 2*files)
+	if *n > 0 {
+		t.Errorf("%d stats for %d skill files and %d profiles, all regular files: want none", *n, files, len(ls))
 	}
 }
 
@@ -205,4 +207,71 @@ func TestDetachVerdict(t *testing.T) {
 	if unsafe.StringData(vs[0].Name) != unsafe.StringData(vs[1].Name) || unsafe.StringData(vs[0].Name) != unsafe.StringData(vs[0].alias) {
 		t.Error("one text of the file was copied more than once")
 	}
+}
+
+// TestSkillFileAmongTypes: skillFileAmong, which stats only the entries
+// the folder's listing does not type as regular files, finds the file that
+// stat'ing every candidate finds (skillFileAmongStat, as it did), and
+// regular is what os.Lstat says of it, in folders holding each kind of
+// entry named SKILL.md in some letter case: a file, a folder, symlinks to
+// a file, to a folder and to nothing.
+func TestSkillFileAmongTypes(t *testing.T) {
+	base := t.TempDir()
+	must(t, os.WriteFile(filepath.Join(base, "target.md"), []byte("x"), 0o644))
+	must(t, os.Mkdir(filepath.Join(base, "targetdir"), 0o755))
+	kinds := map[string]func(p string) error{
+		"file":    func(p string) error { return os.WriteFile(p, []byte("x"), 0o644) },
+		"dir":     func(p string) error { return os.Mkdir(p, 0o755) },
+		"tofile":  func(p string) error { return os.Symlink(filepath.Join(base, "target.md"), p) },
+		"todir":   func(p string) error { return os.Symlink(filepath.Join(base, "targetdir"), p) },
+		"dangles": func(p string) error { return os.Symlink(filepath.Join(base, "nothing"), p) },
+	}
+	names := []string{"SKILL.md", "skill.md", "Skill.md"}
+	n := 0
+	for _, k1 := range []string{"file", "dir", "tofile", "todir", "dangles", ""} {
+		for _, k2 := range []string{"file", "dir", "tofile", "todir", "dangles", ""} {
+			for _, k3 := range []string{"file", "dir", "tofile", ""} {
+				dir := filepath.Join(base, fmt.Sprint(n))
+				n++
+				must(t, os.Mkdir(dir, 0o755))
+				for i, k := range []string{k1, k2, k3} {
+					if k != "" {
+						must(t, kinds[k](filepath.Join(dir, names[i])))
+					}
+				}
+				entries, err := os.ReadDir(dir)
+				must(t, err)
+				for _, s := range []*hostShare{nil, {dirs: map[string]sharedDir{}}} {
+					got, regular := s.skillFileAmong(dir, entries)
+					if want := skillFileAmongStat(dir, entries); got != want {
+						t.Fatalf("%s (%s %s %s): %q, stat'ing each %q", dir, k1, k2, k3, got, want)
+					}
+					if got == "" {
+						continue
+					}
+					fi, err := os.Lstat(filepath.Join(dir, got))
+					if want := err == nil && fi.Mode().IsRegular(); regular != want {
+						t.Fatalf("%s (%s %s %s): %s regular %v, lstat says %v", dir, k1, k2, k3, got, regular, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// skillFileAmongStat is skillFileAmong stat'ing every entry named as a
+// skill file in some letter case, as it did before it trusted the
+// listing's types.
+func skillFileAmongStat(dir string, entries []os.DirEntry) string {
+	skillHere := ""
+	for _, e := range entries {
+		if strings.EqualFold(e.Name(), SkillFile) && (e.Name() == SkillFile || skillHere == "") {
+			fi, err := os.Stat(filepath.Join(dir, e.Name()))
+			if err == nil && fi.IsDir() {
+				continue
+			}
+			skillHere = e.Name()
+		}
+	}
+	return skillHere
 }
