@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/skillet-go/skillet/internal/catalogx"
@@ -104,5 +105,19 @@ func FuzzGivenParseIsHostParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkGivenParse(t, data)
+	})
+}
+
+// FuzzOneLine: oneLine, which returns a text already on one line as it
+// is, is strings.Join(strings.Fields(s), " ") for any text.
+func FuzzOneLine(f *testing.F) {
+	for _, s := range []string{"", " ", "a", "a b", " a", "a ", "a  b", "a\tb", "a\nb", "a\u00a0b", "a\u2028b",
+		"a\u3000", "\u0085a", "é è", "\xff \xfe", "a \xc2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := oneLine(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Fatalf("oneLine(%q) = %q, want %q", s, got, want)
+		}
 	})
 }
