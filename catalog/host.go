@@ -47,16 +47,13 @@ type hostVerdict struct {
 	// Skill is the parsed skill with the host's name and description, when
 	// loaded.
 	Skill *skill.Skill
+
+	alias string
+	short string // the description's first line (Disclosure.FirstLines)
 	// Any says the host picks one of several copies of this name, not
 	// always the same one (Precedence.Duplicates "any").
-	Any bool
-
-	alias    string
-	short    string // the description's first line (Disclosure.FirstLines)
+	Any      bool
 	flat     bool
-	dir      string
-	real     string
-	order    int
 	excluded bool // not a candidate at all (same file seen before)
 }
 
@@ -569,7 +566,7 @@ func judgeCandidates(p *profile.Profile, cands []*hostCand, pending *[]pendingRe
 	seenReal := map[string]int{}
 	for i, cd := range cands {
 		v := &verdicts[i]
-		*v = hostVerdict{Path: cd.path, Root: cd.root.Path, Scope: cd.root.Scope, flat: cd.flat, dir: cd.dir, real: cd.real, order: i}
+		*v = hostVerdict{Path: cd.path, Root: cd.root.Path, Scope: cd.root.Scope, flat: cd.flat}
 		if cd.root.Scope == ScopeExtra {
 			// An extra root is skillet's: read it whatever the host's
 			// layout says, with the host's parsing and naming rules.
