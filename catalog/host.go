@@ -1009,6 +1009,7 @@ func init() {
 		ListBrief: func(ctx context.Context, c *Catalog, keep func(*skill.Diagnostic) bool) (*Listing, []string) {
 			return c.listBrief(ctx, keep)
 		},
+		ListNames:  func(ctx context.Context, c *Catalog) *Listing { return c.listNames(ctx) },
 		NewSkill:   newSkill,
 		WalkedDirs: (*Catalog).walkedDirs,
 		ListEdited: func(ctx context.Context, c *Catalog, files []string) (*Listing, bool, error) {

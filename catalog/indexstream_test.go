@@ -73,6 +73,7 @@ func streamCheck(t *testing.T, e testEnv, o Options, name string, reads bool) []
 	checkNamed(t, newc, cold, names, true)
 	checkSearched(t, newc, cold, namedQueries(names), true)
 	checkBrief(t, newc, cold, true)
+	checkNameList(t, newc, cold)
 	return data
 }
 

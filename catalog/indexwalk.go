@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"unsafe"
@@ -217,6 +218,99 @@ func (nk *nameKeeper) listing(c *Catalog, l *Listing) *Listing {
 		}
 		all[i] = Skill{c: c, Name: n, Listed: listed}
 		out.Skills[i] = &all[i]
+	}
+	return out
+}
+
+// listNames returns the listing of every name of c (nameKeeper.listing,
+// with no diagnostics) when the persistent index answers as listBrief's
+// does (readNames), or, with no current index, from the walk that writes
+// it (walkIndexed); nil when neither answers (catalogx.Hooks.ListNames).
+func (c *Catalog) listNames(ctx context.Context) *Listing {
+	var l *Listing
+	c.readMapped(ctx, func(data []byte, seed uint32, roots []byte) {
+		l = c.readNames(data, seed, roots)
+	})
+	if l != nil {
+		return l
+	}
+	var nk nameKeeper
+	wl := c.walkIndexed(ctx, func(_ *Listing, s *Skill) error {
+		nk.add(s)
+		return nil
+	}, nil)
+	if wl == nil {
+		return nil
+	}
+	// The walk's heap is garbage now: collected first, the skills made
+	// take its place and do not add to the peak.
+	runtime.GC()
+	out := nk.listing(c, wl)
+	out.Diagnostics = keptDiags(wl.Diagnostics, nil)
+	return out
+}
+
+// readNames is listNames of the mapped index data (checksum beginning with
+// seed) for the encoded roots; nil when the file fails its checksum, does
+// not decode, holds other roots, or a stamp no longer holds, and when a
+// fault reads data (the file cut short).
+func (c *Catalog) readNames(data []byte, seed uint32, roots []byte) (l *Listing) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if !isFault(r) {
+				panic(r)
+			}
+			l = nil
+		}
+	}()
+	mi := openMapped(data, seed, roots)
+	if mi == nil {
+		return nil
+	}
+	sk := &skim{d: mi.d, data: data, q: &namedQuery{}}
+	if l = sk.namesListing(c); l == nil || !mi.stampsHold(sk) {
+		return nil
+	}
+	return l
+}
+
+// namesListing decodes the listing part of a mapped index as idec.listing
+// does, keeping each skill's name and flags (nameKeeper); nil when it does
+// not decode, or when the listing's skills are not the table's first (as
+// ienc.listing writes them).
+func (sk *skim) namesListing(c *Catalog) *Listing {
+	d := sk.d
+	l := sk.head()
+	n := d.count()
+	if n > d.left()/minSkillBytes {
+		return nil
+	}
+	var nk nameKeeper
+	var scratch Skill
+	var lz lazyParsed
+	for range n {
+		d.skill(c, nil, &scratch, &lz)
+		if d.err != nil {
+			return nil
+		}
+		nk.add(&scratch)
+		scratch = Skill{}
+		sk.release()
+	}
+	m, ok := d.optCount()
+	for k := range m {
+		if d.uint() != uint64(k) || k >= n {
+			return nil
+		}
+	}
+	if !sk.briefRest(l, n) {
+		return nil
+	}
+	nk.names, nk.flags = nk.names[:m], nk.flags[:m]
+	out := nk.listing(c, l)
+	if !ok {
+		out.Skills = nil
 	}
 	return out
 }

@@ -36,6 +36,18 @@ func walkCheck(t *testing.T, e testEnv, o Options, queries []string) {
 	checkSearched(t, newc, cold, queries, true)
 	checkBrief(t, newc, cold, true)
 	checkNames(t, newc, cold)
+	// The listing of names from the walk, then from the index it wrote
+	// (when its stamps were old enough to write one).
+	cp := o
+	cp.index = filepath.Join(t.TempDir(), "idx")
+	folders = append(folders, cp.index)
+	same := func() *Catalog {
+		c, err := New(context.Background(), e.opts(&cp))
+		must(t, err)
+		return c
+	}
+	checkNameList(t, same, cold)
+	checkNameList(t, same, cold)
 	for _, f := range folders {
 		files, err := filepath.Glob(filepath.Join(f, "*.idx"))
 		must(t, err)
@@ -126,14 +138,7 @@ func checkNames(t *testing.T, newc func() *Catalog, cold *Listing) {
 	if got == nil || !names {
 		t.Fatalf("the walk for an unknown name gave %v, names %v; want the listing of names", got, names)
 	}
-	flags := func(l *Listing) []string {
-		var out []string
-		for _, s := range l.Skills {
-			out = append(out, fmt.Sprintf("%s hidden=%v listed=%v", s.Name, s.Hidden(), s.Listed))
-		}
-		return out
-	}
-	if diff := cmp.Diff(flags(cold), flags(got)); diff != "" {
+	if diff := cmp.Diff(nameFlags(cold), nameFlags(got)); diff != "" {
 		t.Fatalf("the listing of names differs from the cold listing's (-cold +names):\n%s", diff)
 	}
 	want := &Listing{Workspace: cold.Workspace, Roots: cold.Roots, Diagnostics: cold.Diagnostics}
@@ -147,5 +152,32 @@ func checkNames(t *testing.T, newc func() *Catalog, cold *Listing) {
 		if l, names := newc().listNamedOrNames(context.Background(), cold.Skills[0].Name, nil); l == nil || names {
 			t.Fatalf("the walk for %q, which the listing holds, gave %v, names %v", cold.Skills[0].Name, l, names)
 		}
+	}
+}
+
+// nameFlags is each skill of l by name, hidden and Listed, in order.
+func nameFlags(l *Listing) []string {
+	var out []string
+	for _, s := range l.Skills {
+		out = append(out, fmt.Sprintf("%s hidden=%v listed=%v", s.Name, s.Hidden(), s.Listed))
+	}
+	return out
+}
+
+// checkNameList requires that listNames of newc's catalog gives the cold
+// listing's workspace, roots and skills by name, hidden and Listed, in
+// order, and no diagnostics.
+func checkNameList(t *testing.T, newc func() *Catalog, cold *Listing) {
+	t.Helper()
+	got := newc().listNames(context.Background())
+	if got == nil {
+		t.Fatal("listNames did not answer")
+	}
+	if diff := cmp.Diff(nameFlags(cold), nameFlags(got)); diff != "" {
+		t.Fatalf("listNames differs from the cold listing (-cold +names):\n%s", diff)
+	}
+	want := &Listing{Workspace: cold.Workspace, Roots: cold.Roots}
+	if diff := cmp.Diff(want, &Listing{Workspace: got.Workspace, Roots: got.Roots}, listingOpts); diff != "" || len(got.Diagnostics) != 0 {
+		t.Fatalf("listNames' workspace or roots differ from the cold listing's, or it has %d diagnostics (-cold +names):\n%s", len(got.Diagnostics), diff)
 	}
 }

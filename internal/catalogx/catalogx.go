@@ -203,6 +203,15 @@ type Hooks[C, O, L, S, F any] struct {
 	// not the listing: skillet prompt at 100,000 skills
 	// (docs/performance.md#a-narrowed-search).
 	ListBrief func(ctx context.Context, c *C, keep func(*skill.Diagnostic) bool) (l *L, notListed []string)
+	// ListNames returns the listing of every name of c when the
+	// persistent index answers, or when there is none and c may write one
+	// (it lists as Each does and writes it meanwhile), else nil (the
+	// caller lists then): List's workspace and roots, no diagnostics, and
+	// a skill for each of List's, in order, holding its name, whether it
+	// is hidden and whether it is Listed alone. What the load tool's
+	// definition reads: skillet tool-schema at 100,000 skills
+	// (docs/performance.md#persistent-index).
+	ListNames func(ctx context.Context, c *C) *L
 	// NewSkill returns a skill for a SKILL.md parsed elsewhere, that no
 	// catalog found and none can read: for tests of what encodes or
 	// renders a skill with values no file would give.

@@ -72,8 +72,8 @@ func TestIndexedCommands(t *testing.T) {
 	}
 }
 
-// TestIndexedFirstRunsCorpus: the first runs of prompt, search and show
-// (no index: they list as Each does and write the index meanwhile, keeping
+// TestIndexedFirstRunsCorpus: the first runs of prompt, search, show and
+// tool-schema (no index: they list as Each does and write the index meanwhile, keeping
 // what their answer needs) print, for each flag combination, the same
 // bytes as --no-cache and as the run answered from the index they wrote,
 // on the corpus folders of published skills (skipped when absent).
@@ -89,6 +89,7 @@ func TestIndexedFirstRunsCorpus(t *testing.T) {
 		{"search", "pdf"}, {"search", "release", "notes", "--json"}, {"search", "review", "code", "-n", "0"},
 		{"search", "frontend-design", "-n", "1", "--json"}, {"search", "nonesuch"}, {"search", "the"},
 		{"show", "canvas-desing"}, {"show", "frontend-desing", "--json"}, {"show", "nonesuch"}, {"show", "react", "--file", "x.md"},
+		{"tool-schema"}, {"tool-schema", "--api", "anthropic"}, {"tool-schema", "--api", "openai-responses"},
 		{"show", "CANVAS-DESIGN"}, {"show", "canvas-design", "--json"}, {"show", "canvas-design", "--file", "nonesuch.md"}, {"-q", "show", "skill"},
 	}
 	for _, c := range []struct {

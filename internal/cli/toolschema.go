@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/agentx"
 	"github.com/skillet-go/skillet/internal/outfmt"
 )
 
@@ -67,6 +68,13 @@ func toolSchemaRun(ctx context.Context, opts *ToolSchemaOptions) error {
 	c, err := opts.Catalog(ctx)
 	if err != nil {
 		return err
+	}
+	// The definition reads the skills' names alone: over the persistent
+	// index, or the walk that writes it on a first run, the listing of
+	// names (catalogx.Hooks.ListNames), where the whole listing is 400
+	// bytes a skill.
+	if l := catx.ListNames(ctx, c); l != nil {
+		ctx = agentx.WithListing(ctx, l)
 	}
 	def, err := agent.NewTool(c, nil).Definition(ctx)
 	if err != nil {
