@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -179,5 +180,56 @@ func checkNameList(t *testing.T, newc func() *Catalog, cold *Listing) {
 	want := &Listing{Workspace: cold.Workspace, Roots: cold.Roots}
 	if diff := cmp.Diff(want, &Listing{Workspace: got.Workspace, Roots: got.Roots}, listingOpts); diff != "" || len(got.Diagnostics) != 0 {
 		t.Fatalf("listNames' workspace or roots differ from the cold listing's, or it has %d diagnostics (-cold +names):\n%s", len(got.Diagnostics), diff)
+	}
+}
+
+// BenchmarkIndexWalk measures the first runs that answer from the walk
+// writing the index (indexwalk.go), on a tree of n generated skills with
+// no index: prompt's brief listing, search release notes, the listing of
+// names (tool-schema) and show of an unknown name, with List (the whole
+// listing, as they did before) beside them. answer-B/skill is the heap the
+// answer holds once the walk is done (after a collection, beyond the heap
+// before it): what each keeps of the listing, where List keeps every
+// skill.
+func BenchmarkIndexWalk(b *testing.B) {
+	ctx := context.Background()
+	kinds := []struct {
+		name string
+		run  func(c *Catalog) any
+	}{
+		{"list", func(c *Catalog) any { l, _ := c.List(ctx); return l }},
+		{"brief", func(c *Catalog) any { l, names := c.listBrief(ctx, nil); return []any{l, names} }},
+		{"search", func(c *Catalog) any { res, _ := c.searchIndexed(ctx, "release notes", 10); return res }},
+		{"names", func(c *Catalog) any { return c.listNames(ctx) }},
+		{"unknown", func(c *Catalog) any { l, _ := c.listNamedOrNames(ctx, "nonesuch", nil); return l }},
+	}
+	for _, n := range []int{1000, 10000} {
+		ws := benchTree(b, n)
+		age(b, ws)
+		for _, k := range kinds {
+			b.Run(fmt.Sprintf("%s/%d", k.name, n), func(b *testing.B) {
+				newc := func() *Catalog {
+					c, err := New(ctx, &Options{Workspace: ws, NoUser: true, NoConfigFile: true, index: b.TempDir()})
+					must(b, err)
+					return c
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					if k.run(newc()) == nil {
+						b.Fatal("no answer")
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/skill")
+				c := newc()
+				var before, after runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				answer := k.run(c)
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				runtime.KeepAlive(answer)
+				b.ReportMetric(max(float64(after.HeapAlloc)-float64(before.HeapAlloc), 0)/float64(n), "answer-B/skill")
+			})
+		}
 	}
 }
