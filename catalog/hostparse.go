@@ -155,9 +155,13 @@ func (h *hostParser) frontmatter(text, path string, flat bool) bool {
 		src = "---\n" + fm + "---\n" + body
 	}
 	if pp.FenceAnywhere || pp.Fences != "" {
+		if s, diags, ok := h.memo.padded(text, fm, body, path, flat); ok {
+			return h.yaml(s, diags, fm)
+		}
 		src = h.memo.fenced(text, fm, body)
 	}
-	return h.yaml(src, fm, path, flat)
+	s, diags := h.memo.parse(src, path, flat)
+	return h.yaml(s, diags, fm)
 }
 
 // tabsAsSpaces replaces the tabs that indent each line of fm by spaces,
@@ -171,12 +175,11 @@ func tabsAsSpaces(fm string) string {
 	return strings.Join(lines, "\n")
 }
 
-// yaml reads a frontmatter with skillet's YAML parser as the host's YAML
-// library would: what it refuses, what it repairs, and what a host does
-// with a frontmatter it cannot read (Parse.BrokenYAML).
-func (h *hostParser) yaml(src, fm, path string, flat bool) bool {
+// yaml reads a frontmatter fm with skillet's YAML parse of it (s, diags)
+// as the host's YAML library would: what it refuses, what it repairs, and
+// what a host does with a frontmatter it cannot read (Parse.BrokenYAML).
+func (h *hostParser) yaml(s *skill.Skill, diags []skill.Diagnostic, fm string) bool {
 	pp := &h.p.Parse
-	s, diags := h.memo.parse(src, path, flat)
 	if why := refusedYAML(pp, fm, diags); why != "" {
 		return h.refuse(why)
 	}
@@ -260,10 +263,8 @@ type yamlMemo struct {
 	plain bool
 }
 
-// memoSrc is a text made of a frontmatter and a body (fenced). padOf is
-// the file's text when src is that text with one more line break before
-// its closing fence (yamlMemo.padded), else "".
-type memoSrc struct{ fm, body, src, padOf string }
+// memoSrc is a text made of a frontmatter and a body (fenced).
+type memoSrc struct{ fm, body, src string }
 
 // fenced is "---\n" + fm + "\n---\n" + body, the text a host whose fences
 // are not skillet's (Parse.FenceAnywhere, Parse.Fences) gives its YAML
@@ -286,12 +287,7 @@ func (m *yamlMemo) fenced(text, fm, body string) string {
 	}
 	src := "---\n" + fm + "\n---\n" + body
 	if m != nil {
-		ms := memoSrc{fm: fm, body: body, src: src}
-		if n := len(fm); n > 0 && fm[n-1] == '\n' && len(text) == n+8+len(body) && text[:4] == "---\n" &&
-			text[4:4+n] == fm && text[4+n:8+n] == "---\n" && text[8+n:] == body {
-			ms.padOf = text
-		}
-		m.srcs = append(m.srcs, ms)
+		m.srcs = append(m.srcs, memoSrc{fm, body, src})
 	}
 	return src
 }
@@ -342,7 +338,7 @@ type yamlParse struct {
 	src, path string
 	flat      bool
 	given     bool // the listing's parse (givenParse)
-	padded    bool // derived from the listing's parse (padded)
+	padded    bool // derived from the listing's parse of src (padded), for its padded text
 	s         *skill.Skill
 	diags     []skill.Diagnostic
 }
@@ -353,12 +349,9 @@ type yamlParse struct {
 func (m *yamlMemo) parse(src, path string, flat bool) (*skill.Skill, []skill.Diagnostic) {
 	if m != nil {
 		for _, y := range m.parses {
-			if y.src == src && y.path == path && y.flat == flat {
+			if !y.padded && y.src == src && y.path == path && y.flat == flat {
 				return y.s, y.diags
 			}
-		}
-		if s, diags, ok := m.padded(src, path, flat); ok {
-			return s, diags
 		}
 	}
 	// skill.Parse reads its bytes and keeps nothing of them (the
@@ -372,12 +365,13 @@ func (m *yamlMemo) parse(src, path string, flat bool) (*skill.Skill, []skill.Dia
 	return s, diags
 }
 
-// padded is skill.Parse of src derived from the listing's parse of the
-// file (givenParse) when src is the file's text with one more line break
-// before its closing fence: the text a host whose frontmatter ends at the
-// first "---" anywhere (Parse.FenceAnywhere: Claude Code) gives its YAML
-// step, "---\n" + fm + "\n---\n" + body with fm ending in its own line
-// break (fenced). That was a second YAML parse of almost every file in
+// padded is skill.Parse of fenced(text, fm, body) derived from the
+// listing's parse of text, the file (givenParse), when that is text with
+// one more line break before its closing fence: the text a host whose
+// frontmatter ends at the first "---" anywhere (Parse.FenceAnywhere:
+// Claude Code) gives its YAML step, "---\n" + fm + "\n---\n" + body with
+// fm ending in its own line break, which is then not made (a copy of the
+// whole file). That was a second YAML parse of almost every file in
 // lint --compat (655 of 662 files of both corpus folders), 10% of what
 // --compat adds to lint's CPU. A blank line after the frontmatter's last
 // changes nothing YAML reads but a block scalar kept with "+" (|+, >+),
@@ -389,23 +383,31 @@ func (m *yamlMemo) parse(src, path string, flat bool) (*skill.Skill, []skill.Dia
 // whose codes a host reads (hasCode, yamlProblem, refusedYAML) lie in the
 // frontmatter, at the same lines. FuzzGivenParseIsHostParse holds every
 // profile's reading with the listing's parse given to the one without.
-func (m *yamlMemo) padded(src, path string, flat bool) (*skill.Skill, []skill.Diagnostic, bool) {
-	for _, ms := range m.srcs {
-		if ms.padOf == "" || ms.src != src || strings.IndexByte(ms.fm, '+') >= 0 {
+// m may be nil.
+func (m *yamlMemo) padded(text, fm, body, path string, flat bool) (*skill.Skill, []skill.Diagnostic, bool) {
+	n := len(fm)
+	if m == nil || n == 0 || fm[n-1] != '\n' || len(text) != n+8+len(body) || text[:4] != "---\n" ||
+		text[4:4+n] != fm || text[4+n:8+n] != "---\n" || text[8+n:] != body || strings.IndexByte(fm, '+') >= 0 {
+		return nil, nil, false
+	}
+	for _, y := range m.parses {
+		if y.padded && y.src == text && y.path == path && y.flat == flat {
+			return y.s, y.diags, true
+		}
+	}
+	for i := range m.parses {
+		y := &m.parses[i]
+		if !y.given || y.src != text || y.path != path || y.flat != flat || y.s == nil || y.s.Recovered ||
+			hasCode(y.diags, diagcode.ParseError) || hasCode(y.diags, diagcode.ParseRecovered) {
 			continue
 		}
-		for i := range m.parses {
-			y := &m.parses[i]
-			if !y.given || y.src != ms.padOf || y.path != path || y.flat != flat || y.s == nil || y.s.Recovered ||
-				hasCode(y.diags, diagcode.ParseError) || hasCode(y.diags, diagcode.ParseRecovered) {
-				continue
-			}
-			d := *y.s
-			d.BodyLine++
-			d.BodyOffset++
-			m.parses = append(m.parses, yamlParse{src: src, path: path, flat: flat, padded: true, s: &d, diags: y.diags})
-			return &d, y.diags, true
-		}
+		d := *y.s
+		d.BodyLine++
+		d.BodyOffset++
+		// Kept by the text it was derived from (padded), not the padded
+		// text, which is not made.
+		m.parses = append(m.parses, yamlParse{src: text, path: path, flat: flat, padded: true, s: &d, diags: y.diags})
+		return &d, y.diags, true
 	}
 	return nil, nil, false
 }
