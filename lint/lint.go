@@ -182,7 +182,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 	var views []*hostView
 	var judged []compatFile
 	if opts.Compat || len(hosts) > 0 {
-		keys := fileKeys{}
+		keys := newFileKeys()
 		if views, err = hostViews(ctx, &copts, hostProfiles(), keys, sr); err != nil {
 			return nil, err
 		}
