@@ -41,6 +41,7 @@ func TestAgentsPrintConfig(t *testing.T) {
 		}
 		for _, transport := range []string{"stdio", "http-token"} {
 			t.Run(client+"/"+transport, func(t *testing.T) {
+				t.Parallel() // each has its own home, workspace, recorder and server
 				home, ws := agentHome(t)
 				if err := os.MkdirAll(ws, 0o755); err != nil {
 					t.Fatal(err)
@@ -154,6 +155,7 @@ func runUntilReached(t *testing.T, dir string, env []string, rec *recorder, mark
 	var buf syncBuffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
 	cmd.WaitDelay = 5 * time.Second
+	ownGroup(cmd) // stopped once the request is seen: with its MCP servers
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

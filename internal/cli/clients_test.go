@@ -348,6 +348,7 @@ func TestGeminiCLI(t *testing.T) {
 	var out syncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.WaitDelay = 5 * time.Second
+	ownGroup(cmd) // stopped once the request is seen: with its MCP servers
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
