@@ -66,26 +66,32 @@ func (c *Catalog) listNamed(ctx context.Context, name string, keep func(*skill.D
 	return l
 }
 
-// listNamedOrNames is listNamed, but where the walk that writes the index
-// (no current index) finds no skill of the name, it returns the listing of
-// every name (namesListing) with names true: what the load tool's answer
-// to an unknown name and show's notes about it read, where listNamed
-// returns nil and its caller lists the index just written in full. A
-// name of spaces alone gets no such listing (the tool lists the skills
-// then).
+// listNamedOrNames is listNamed, but where the listing holds no skill of
+// the name, it returns the listing of every name (nameKeeper.listing,
+// with every diagnostic) with names true, read from a current index (its
+// stamps checked) or kept by the walk that writes one: what the load
+// tool's answer to an unknown name and show's notes about it read, where
+// listNamed returns nil and its caller lists the whole index. A name of
+// spaces alone gets no such listing (the tool lists the skills then).
 func (c *Catalog) listNamedOrNames(ctx context.Context, name string, keep func(*skill.Diagnostic) bool) (l *Listing, names bool) {
 	q := &namedQuery{raw: name, name: strings.TrimSpace(name), keep: keep}
 	q.names = q.name != ""
 	return c.listNamedQ(ctx, q)
 }
 
-// listNamedQ is listNamed and listNamedOrNames of q.
+// listNamedQ is listNamed and listNamedOrNames of q. When the index holds
+// no skill of the name and q.names asks, the listing of names is read from
+// it with every diagnostic (readNames), its stamps checked.
 func (c *Catalog) listNamedQ(ctx context.Context, q *namedQuery) (l *Listing, names bool) {
 	c.readMapped(ctx, func(data []byte, seed uint32, roots []byte) {
 		l = c.readNamed(data, seed, roots, q)
+		if l == nil && q.none && q.names {
+			l = c.readNames(data, seed, roots, func(*skill.Diagnostic) bool { return true })
+			names = l != nil
+		}
 	})
 	if l != nil || q.none {
-		return l, false
+		return l, names
 	}
 	return c.listNamedWalk(ctx, q)
 }

@@ -229,7 +229,7 @@ func (nk *nameKeeper) listing(c *Catalog, l *Listing) *Listing {
 func (c *Catalog) listNames(ctx context.Context) *Listing {
 	var l *Listing
 	c.readMapped(ctx, func(data []byte, seed uint32, roots []byte) {
-		l = c.readNames(data, seed, roots)
+		l = c.readNames(data, seed, roots, nil)
 	})
 	if l != nil {
 		return l
@@ -251,10 +251,11 @@ func (c *Catalog) listNames(ctx context.Context) *Listing {
 }
 
 // readNames is listNames of the mapped index data (checksum beginning with
-// seed) for the encoded roots; nil when the file fails its checksum, does
-// not decode, holds other roots, or a stamp no longer holds, and when a
-// fault reads data (the file cut short).
-func (c *Catalog) readNames(data []byte, seed uint32, roots []byte) (l *Listing) {
+// seed) for the encoded roots, with the diagnostics keep reports true for
+// (none when keep is nil); nil when the file fails its checksum, does not
+// decode, holds other roots, or a stamp no longer holds, and when a fault
+// reads data (the file cut short).
+func (c *Catalog) readNames(data []byte, seed uint32, roots []byte, keep func(*skill.Diagnostic) bool) (l *Listing) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
@@ -268,7 +269,7 @@ func (c *Catalog) readNames(data []byte, seed uint32, roots []byte) (l *Listing)
 	if mi == nil {
 		return nil
 	}
-	sk := &skim{d: mi.d, data: data, q: &namedQuery{}}
+	sk := &skim{d: mi.d, data: data, q: &namedQuery{keep: keep}}
 	if l = sk.namesListing(c); l == nil || !mi.stampsHold(sk) {
 		return nil
 	}

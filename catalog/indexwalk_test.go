@@ -49,6 +49,8 @@ func walkCheck(t *testing.T, e testEnv, o Options, queries []string) {
 	}
 	checkNameList(t, same, cold)
 	checkNameList(t, same, cold)
+	// show of an unknown name over the index the walk wrote.
+	checkNames(t, same, cold)
 	for _, f := range folders {
 		files, err := filepath.Glob(filepath.Join(f, "*.idx"))
 		must(t, err)

@@ -184,12 +184,12 @@ type Hooks[C, O, L, S, F any] struct {
 	// and holds one skill's records, not the listing's: skillet show NAME
 	// at 100,000 skills (docs/performance.md#persistent-index). With no
 	// current index, a catalog that may write one lists as Each does and
-	// writes it meanwhile; when that finds no skill of the name (not
-	// spaces alone), names is true and l is the listing of every name:
-	// List's workspace, roots and diagnostics, and a skill for each of
-	// List's, in order, holding its name, whether it is hidden and
-	// whether it is Listed alone (what the load tool's answer to an
-	// unknown name reads).
+	// writes it meanwhile. When the listing, read either way, holds no
+	// skill of the name (not spaces alone), names is true and l is the
+	// listing of every name: List's workspace, roots and diagnostics, and
+	// a skill for each of List's, in order, holding its name, whether it
+	// is hidden and whether it is Listed alone (what the load tool's
+	// answer to an unknown name reads).
 	ListNamed func(ctx context.Context, c *C, name string, keep func(*skill.Diagnostic) bool) (l *L, names bool)
 	// ListBrief returns what the catalog block reads of c's listing when
 	// the persistent index answers, or when there is no current index and

@@ -83,8 +83,8 @@ func showRun(ctx context.Context, opts *ShowOptions) error {
 	// whole listing is 400 bytes a skill. An error result is asked again
 	// of the whole listing, since the tool's nearest names and
 	// notLoadedNotes read every skill and diagnostic; but for the listing
-	// of every name, which the first run's walk gives for a name it does
-	// not find, and which holds what those read.
+	// of every name, given for a name the listing does not hold, which
+	// holds what those read.
 	var l *catalog.Listing
 	var lerr error
 	var res agent.Result
