@@ -104,7 +104,9 @@ func hostParseMemo(p *profile.Profile, data []byte, path, folder string, flat bo
 	}
 	h.out.hidden = h.f.disabled && p.Disclosure.HidesDisabled || h.f.conditional
 	h.out.name, h.out.description = name, desc
-	h.out.skill = h.skill(name, desc)
+	if memo == nil || !memo.noSkill {
+		h.out.skill = h.skill(name, desc)
+	}
 	return h.out
 }
 
@@ -261,6 +263,12 @@ type yamlMemo struct {
 	// rule then reads it as the same text, made once (a copy of the whole
 	// file and a UTF-8 check a rule, where the 11 profiles have four).
 	plain bool
+	// noSkill is set when the verdicts on the file keep no parsed skill
+	// (readPending, give): hostParseMemo then makes none (hostParsed.skill
+	// nil), where it made a copy of the parse for each profile that loads
+	// the file, let go at once (1.5 MB of the 75 MB lint --compat
+	// allocated over both corpus folders, pprof -sample_index=alloc_space).
+	noSkill bool
 }
 
 // memoSrc is a text made of a frontmatter and a body (fenced).

@@ -198,7 +198,7 @@ func readPending(pending []pendingRead) {
 	}
 	for _, k := range order {
 		data, err := hostReadShared(k.path, k.max)
-		memo := &yamlMemo{}
+		memo := &yamlMemo{noSkill: true}
 		copies := map[string]string{}
 		for _, i := range waiting[k] {
 			pr := &pending[i]
@@ -308,7 +308,7 @@ func (hs *hostSearched) give(p *catalogx.Parsed) bool {
 		return false
 	}
 	data := p.Data
-	memo := &yamlMemo{}
+	memo := &yamlMemo{noSkill: true}
 	memo.givenParse(p, data)
 	copies := map[string]string{}
 	for _, i := range take {

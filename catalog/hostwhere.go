@@ -26,7 +26,8 @@ func hostFiles(ctx context.Context, p *profile.Profile, opts *Options) (*catalog
 // hostListingOf is the catalogx.HostListing of verdicts vs of profile p,
 // listed by catalog c.
 func hostListingOf(c *Catalog, p *profile.Profile, vs []hostVerdict) *catalogx.HostListing {
-	hl := &catalogx.HostListing{Where: func(file, root string) (string, string) { return c.hostWhere(p, file, root) }}
+	hl := &catalogx.HostListing{Where: func(file, root string) (string, string) { return c.hostWhere(p, file, root) },
+		Files: make([]catalogx.HostFile, 0, len(vs))}
 	for _, v := range vs {
 		hl.Files = append(hl.Files, catalogx.HostFile{Verdict: v.Verdict, Path: v.Path, Root: v.Root, Scope: string(v.Scope)})
 	}
