@@ -23,8 +23,9 @@ import (
 // /gc/heap/live:bytes says the same without the doubling, but linking
 // runtime/metrics cost every command 0.08 ms and 15 KB in 95 allocations
 // at start (its package initialisation, GODEBUG=inittrace=1) and the
-// binary 150 KB, against about 10 µs for each ReadMemStats (it stops the
-// world) every listGCEvery skills: 100 of them at 100,000 skills.
+// binary 150 KB, against 6.3 µs for each ReadMemStats (BenchmarkLiveHeap;
+// it stops the world) every listGCEvery skills: 100 of them at 100,000
+// skills (docs/performance.md, "list --json, 6 December 10:30 UTC").
 
 // listGC is the GOGC steps of a large list --json (liveGC): set by Main
 // to listGCSteps when the process has no GOGC or GOMEMLIMIT of its own
