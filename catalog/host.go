@@ -1009,9 +1009,10 @@ func init() {
 		ListBrief: func(ctx context.Context, c *Catalog, keep func(*skill.Diagnostic) bool) (*Listing, []string) {
 			return c.listBrief(ctx, keep)
 		},
-		ListNames:  func(ctx context.Context, c *Catalog) *Listing { return c.listNames(ctx) },
-		NewSkill:   newSkill,
-		WalkedDirs: (*Catalog).walkedDirs,
+		ListNames:    func(ctx context.Context, c *Catalog) *Listing { return c.listNames(ctx) },
+		ListPrefixed: func(ctx context.Context, c *Catalog, prefix string) *Listing { return c.listPrefixed(ctx, prefix) },
+		NewSkill:     newSkill,
+		WalkedDirs:   (*Catalog).walkedDirs,
 		ListEdited: func(ctx context.Context, c *Catalog, files []string) (*Listing, bool, error) {
 			return c.listEdited(ctx, files)
 		},

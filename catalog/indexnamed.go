@@ -40,12 +40,30 @@ type namedQuery struct {
 	// of the name: it answers, with nil.
 	none bool
 	// names asks the walk (listNamedWalk), when it finds no skill of the
-	// name, for the listing of every name instead (namesListing).
+	// name, for the listing of every name instead (nameKeeper.listing).
 	names bool
+	// prefix keeps the skills whose name begins with raw instead, and
+	// answers with none (listPrefixed).
+	prefix bool
 }
 
 // wants reports whether the skill name n is kept.
-func (q *namedQuery) wants(n string) bool { return n == q.raw || strings.EqualFold(n, q.name) }
+func (q *namedQuery) wants(n string) bool {
+	if q.prefix {
+		return strings.HasPrefix(n, q.raw)
+	}
+	return n == q.raw || strings.EqualFold(n, q.name)
+}
+
+// listPrefixed returns the listing of c narrowed to the skills whose name
+// begins with prefix, as listNamed reads it (their frontmatter decoded, no
+// diagnostics), from a current index or the walk that writes one; with no
+// such skill, a listing with none. nil when neither answers (the caller
+// lists then): catalogx.Hooks.ListPrefixed, for shell completion.
+func (c *Catalog) listPrefixed(ctx context.Context, prefix string) *Listing {
+	l, _ := c.listNamedQ(ctx, &namedQuery{raw: prefix, prefix: true})
+	return l
+}
 
 // listNamed returns the listing of c narrowed to name when the persistent
 // index answers: Workspace and Roots as List gives them; Skills, in
@@ -124,7 +142,7 @@ func (c *Catalog) listNamedWalk(ctx context.Context, q *namedQuery) (*Listing, b
 		// made take its place and do not add to the peak.
 		runtime.GC()
 		return nk.listing(c, l), true
-	case len(kept) == 0:
+	case len(kept) == 0 && !q.prefix:
 		return nil, false
 	}
 	out := &Listing{Workspace: l.Workspace, Roots: l.Roots, Skills: kept}
@@ -214,7 +232,7 @@ func (c *Catalog) readNamed(data []byte, seed uint32, roots []byte, q *namedQuer
 		return nil
 	}
 	sk := &skim{d: mi.d, data: data, q: q}
-	if l = sk.listing(c); l == nil || len(l.Skills) == 0 {
+	if l = sk.listing(c); l == nil || len(l.Skills) == 0 && !q.prefix {
 		q.none = l != nil
 		return nil
 	}

@@ -74,6 +74,7 @@ func streamCheck(t *testing.T, e testEnv, o Options, name string, reads bool) []
 	checkSearched(t, newc, cold, namedQueries(names), true)
 	checkBrief(t, newc, cold, true)
 	checkNameList(t, newc, cold)
+	checkPrefixed(t, newc, cold, name[:min(2, len(name))])
 	return data
 }
 

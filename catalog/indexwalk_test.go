@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -51,6 +52,16 @@ func walkCheck(t *testing.T, e testEnv, o Options, queries []string) {
 	checkNameList(t, same, cold)
 	// show of an unknown name over the index the walk wrote.
 	checkNames(t, same, cold)
+	// Completion's prefixes: from a walk, then from its index.
+	prefixes := []string{"", "zzz-none"}
+	for _, s := range cold.Skills {
+		prefixes = append(prefixes, s.Name[:min(2, len(s.Name))])
+		break
+	}
+	for _, p := range prefixes {
+		checkPrefixed(t, newc, cold, p)
+		checkPrefixed(t, same, cold, p)
+	}
 	for _, f := range folders {
 		files, err := filepath.Glob(filepath.Join(f, "*.idx"))
 		must(t, err)
@@ -233,5 +244,28 @@ func BenchmarkIndexWalk(b *testing.B) {
 				b.ReportMetric(max(float64(after.HeapAlloc)-float64(before.HeapAlloc), 0)/float64(n), "answer-B/skill")
 			})
 		}
+	}
+}
+
+// checkPrefixed requires that listPrefixed of newc's catalog gives the
+// cold listing's skills whose name begins with prefix, in order and field
+// by field, with its workspace and roots and no diagnostics.
+func checkPrefixed(t *testing.T, newc func() *Catalog, cold *Listing, prefix string) {
+	t.Helper()
+	got := newc().listPrefixed(context.Background(), prefix)
+	if got == nil {
+		t.Fatalf("listPrefixed(%q) did not answer", prefix)
+	}
+	want := &Listing{Workspace: cold.Workspace, Roots: cold.Roots}
+	for _, s := range cold.Skills {
+		if strings.HasPrefix(s.Name, prefix) {
+			want.Skills = append(want.Skills, s)
+		}
+	}
+	if len(got.Diagnostics) != 0 {
+		t.Fatalf("listPrefixed(%q) has %d diagnostics", prefix, len(got.Diagnostics))
+	}
+	if diff := cmp.Diff(materialize(want), materialize(&Listing{Workspace: got.Workspace, Roots: got.Roots, Skills: got.Skills}), listingOpts); diff != "" {
+		t.Fatalf("listPrefixed(%q) differs from the cold listing (-cold +prefixed):\n%s", prefix, diff)
 	}
 }

@@ -212,6 +212,13 @@ type Hooks[C, O, L, S, F any] struct {
 	// definition reads: skillet tool-schema at 100,000 skills
 	// (docs/performance.md#persistent-index).
 	ListNames func(ctx context.Context, c *C) *L
+	// ListPrefixed returns the listing of c narrowed to the skills whose
+	// name begins with prefix, as ListNamed reads it (the index without
+	// its listing, or the walk that writes it; their frontmatter decoded,
+	// no diagnostics), a listing with no skill when none does, or nil
+	// when neither answers (the caller lists then): shell completion of a
+	// skill's name at 100,000 skills.
+	ListPrefixed func(ctx context.Context, c *C, prefix string) *L
 	// NewSkill returns a skill for a SKILL.md parsed elsewhere, that no
 	// catalog found and none can read: for tests of what encodes or
 	// renders a skill with values no file would give.

@@ -17,9 +17,14 @@ func completeSkillNames(f *Factory) cobra.CompletionFunc {
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		l, err := c.List(cmd.Context())
-		if err != nil {
-			return nil, cobra.ShellCompDirectiveNoFileComp
+		// The skills of the prefix alone, over the persistent index or the
+		// walk that writes it (catalogx.Hooks.ListPrefixed), where the
+		// whole listing is 400 bytes a skill.
+		l := catx.ListPrefixed(cmd.Context(), c, toComplete)
+		if l == nil {
+			if l, err = c.List(cmd.Context()); err != nil {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
 		}
 		var out []cobra.Completion
 		for _, s := range l.Skills {

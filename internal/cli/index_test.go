@@ -89,6 +89,7 @@ func TestIndexedFirstRunsCorpus(t *testing.T) {
 		{"search", "pdf"}, {"search", "release", "notes", "--json"}, {"search", "review", "code", "-n", "0"},
 		{"search", "frontend-design", "-n", "1", "--json"}, {"search", "nonesuch"}, {"search", "the"},
 		{"show", "canvas-desing"}, {"show", "frontend-desing", "--json"}, {"show", "nonesuch"}, {"show", "react", "--file", "x.md"},
+		{"__complete", "show", "can"}, {"__complete", "show", ""}, {"__complete", "show", "zzz"},
 		{"tool-schema"}, {"tool-schema", "--api", "anthropic"}, {"tool-schema", "--api", "openai-responses"},
 		{"show", "CANVAS-DESIGN"}, {"show", "canvas-design", "--json"}, {"show", "canvas-design", "--file", "nonesuch.md"}, {"-q", "show", "skill"},
 	}
@@ -112,7 +113,11 @@ func TestIndexedFirstRunsCorpus(t *testing.T) {
 			run := func(args ...string) string {
 				t.Helper()
 				var out, errb bytes.Buffer
-				code := Run(context.Background(), append(slices.Clip(rootArgs), args...), &IO{Out: &out, Err: &errb})
+				all := append(slices.Clip(rootArgs), args...)
+				if args[0] == "__complete" { // its own arguments first
+					all = append(append(slices.Clone(args[:2]), rootArgs...), args[2:]...)
+				}
+				code := Run(context.Background(), all, &IO{Out: &out, Err: &errb})
 				return fmt.Sprintf("exit %d\n", code) + out.String() + "\n--stderr--\n" + errb.String()
 			}
 			for _, args := range combos {
