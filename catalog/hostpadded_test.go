@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -118,6 +119,27 @@ func FuzzOneLine(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		if got, want := oneLine(s), strings.Join(strings.Fields(s), " "); got != want {
 			t.Fatalf("oneLine(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
+
+// keyLine is the regular expression keyValue stands for.
+var keyLine = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*))?$`)
+
+// FuzzKeyValue: keyValue matches a line exactly when keyLine does, with
+// its key and, blanks trimmed, its value, for any line subsetFields reads
+// (no line feed, no blank at its end).
+func FuzzKeyValue(f *testing.F) {
+	for _, s := range []string{"name: a", "name:", "name:a", "_x-1: v", "1x: v", "-x: v", "a-b_c9:\tv",
+		"name:  \t x y", "na me: v", ":", "", "é: v", "a:\xff", "A: B: C", "a\r: b", "a: \r", "[: x", "`: x", "@: x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		line = strings.TrimRight(strings.ReplaceAll(line, "\n", ""), " \t")
+		key, val, ok := keyValue(line)
+		m := keyLine.FindStringSubmatch(line)
+		if ok != (m != nil) || ok && (key != m[1] || strings.TrimSpace(val) != strings.TrimSpace(m[2])) {
+			t.Fatalf("keyValue(%q) = %q, %q, %v; the expression: %q", line, key, val, ok, m)
 		}
 	})
 }
