@@ -113,6 +113,31 @@ func TestOneShotGC(t *testing.T) {
 	}
 }
 
+func TestCompletingWalkGC(t *testing.T) {
+	none := func(string) string { return "" }
+	for _, tc := range []struct {
+		args []string
+		env  map[string]string
+		want bool
+	}{
+		{[]string{"__complete", "show", "al"}, nil, true},
+		{[]string{"__completeNoDesc", "show", ""}, nil, true},
+		{[]string{"__complete", "show", "al"}, map[string]string{"GOGC": "100"}, false},
+		{[]string{"__complete", "show", "al"}, map[string]string{"GOMEMLIMIT": "1GiB"}, false},
+		{[]string{"show", "__complete"}, nil, false},
+		{[]string{"completion", "bash"}, nil, false},
+		{nil, nil, false},
+	} {
+		getenv := none
+		if tc.env != nil {
+			getenv = func(k string) string { return tc.env[k] }
+		}
+		if got := completingWalkGC(tc.args, getenv); got != tc.want {
+			t.Errorf("completingWalkGC(%q, %v) = %v, want %v", tc.args, tc.env, got, tc.want)
+		}
+	}
+}
+
 func TestSplitShortFlags(t *testing.T) {
 	for _, tc := range []struct {
 		args, want []string
