@@ -351,9 +351,9 @@ func compatFiles(cands []*candidate, views []*hostView, scope []string, keys fil
 // host view; the reference validator's findings come from sr
 // (sharedReads.validator).
 func compatReport(files []compatFile, views []*hostView, maxBytes int, sr *sharedReads) []*Compat {
-	out := []*Compat{}
+	out := make([]*Compat, 0, len(files))
 	for _, cf := range files {
-		c := &Compat{Path: cf.path, Hosts: []HostCompat{}, Breaks: []Break{}}
+		c := &Compat{Path: cf.path, Hosts: make([]HostCompat, 0, len(views)), Breaks: []Break{}}
 		for _, hv := range views {
 			c.Hosts = append(c.Hosts, hv.verdict(cf.path, cf.root))
 		}
