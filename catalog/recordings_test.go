@@ -283,13 +283,12 @@ func generatedWorkspace(t *testing.T, r *hostws.Recording) *hostws.Workspace {
 
 // sandboxCache holds each workspace laid out once per test (profiles only
 // read it), for replays running at the same time, in folders of one
-// temporary folder: ram for the workspaces that hold their files
-// (sandboxDir: a tmpfs where there is one), disk for those that copy the
-// corpus, whose files are linked there.
+// temporary folder (sandboxDir: a tmpfs where there is one). The corpus's
+// files are copied, never linked (hostws.copyTree).
 type sandboxCache struct {
-	ram, disk string
-	mu        sync.Mutex
-	m         map[string]*laidOut
+	dir string
+	mu  sync.Mutex
+	m   map[string]*laidOut
 }
 
 // laidOut is one workspace's sandbox, laid out by the first replay that
@@ -305,7 +304,7 @@ type laidOut struct {
 // t ends, on the disk pool: removing the files of hundreds of sandboxes
 // one after another, as t.TempDir does, took longer than laying them out.
 func newSandboxCache(t *testing.T) *sandboxCache {
-	c := &sandboxCache{ram: sandboxDir(t), disk: t.TempDir(), m: map[string]*laidOut{}}
+	c := &sandboxCache{dir: sandboxDir(t), m: map[string]*laidOut{}}
 	t.Cleanup(func() {
 		var dirs []string
 		for _, lo := range c.m {
@@ -335,11 +334,7 @@ func (c *sandboxCache) get(w *hostws.Workspace) (*hostws.Sandbox, error) {
 		c.m[key] = lo
 	}
 	c.mu.Unlock()
-	parent := c.ram
-	if len(w.Corpus) > 0 {
-		parent = c.disk
-	}
-	lo.once.Do(func() { lo.sb, lo.err = lo.layOut(parent, w) })
+	lo.once.Do(func() { lo.sb, lo.err = lo.layOut(c.dir, w) })
 	return lo.sb, lo.err
 }
 
@@ -353,9 +348,7 @@ func (lo *laidOut) layOut(parent string, w *hostws.Workspace) (*hostws.Sandbox, 
 	if r, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = r
 	}
-	// The profiles only read the sandbox: the corpus's files are linked,
-	// not copied (one link of a file per sandbox, as a copy is one file).
-	opt := &hostws.Options{LinkCorpus: true}
+	opt := &hostws.Options{}
 	if len(w.Corpus) > 0 {
 		opt.CorpusDir = testcorpus.Find() // there: pickReplays checked
 	}

@@ -221,13 +221,6 @@ type Options struct {
 	// GitInit runs "git init -q" in each git root; otherwise an empty .git
 	// folder is created, which is what discovery code looks for.
 	GitInit bool
-	// LinkCorpus hard-links the corpus's files into the sandbox instead of
-	// copying them, where the file system allows (a copy otherwise): for a
-	// sandbox that is only read, as a write through a link writes the
-	// corpus. A file is linked once per sandbox (a second copy of it is a
-	// copy), so two paths of one sandbox are never one file unless a
-	// symlink makes them so; its time is the corpus's, not the sandbox's.
-	LinkCorpus bool
 }
 
 // Sandbox is a materialized workspace: absolute paths of the sandbox root,
@@ -260,15 +253,11 @@ func (w *Workspace) Materialize(dir string, opt *Options) (*Sandbox, error) {
 			return nil, err
 		}
 	}
-	var linked map[string]bool // the corpus files linked so far
-	if opt.LinkCorpus {
-		linked = map[string]bool{}
-	}
 	for _, c := range w.Corpus {
 		if opt.CorpusDir == "" {
 			return nil, fmt.Errorf("hostws: workspace %s copies %s from the corpus, but no corpus folder was given", w.Name, c.Src)
 		}
-		if err := copyTree(filepath.Join(opt.CorpusDir, filepath.FromSlash(c.Src)), filepath.Join(root, filepath.FromSlash(c.Dest)), linked); err != nil {
+		if err := copyTree(filepath.Join(opt.CorpusDir, filepath.FromSlash(c.Src)), filepath.Join(root, filepath.FromSlash(c.Dest))); err != nil {
 			return nil, fmt.Errorf("hostws: workspace %s: corpus %s: %w", w.Name, c.Src, err)
 		}
 	}
@@ -310,9 +299,11 @@ func (w *Workspace) Materialize(dir string, opt *Options) (*Sandbox, error) {
 }
 
 // copyTree copies the regular files and folders below src to dst; symlinks
-// are copied as links. With linked non-nil, a regular file not in linked
-// is hard-linked instead where the file system allows, and added to it.
-func copyTree(src, dst string, linked map[string]bool) error {
+// are copied as links. A file is always copied, never hard-linked: a later
+// copy onto the same path, or a test writing into its sandbox, would write
+// through a link into the corpus (and a link changes the corpus file's
+// link count and change time, which other tests reading it check).
+func copyTree(src, dst string) error {
 	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -332,10 +323,6 @@ func copyTree(src, dst string, linked map[string]bool) error {
 			}
 			return os.Symlink(t, to)
 		case d.Type().IsRegular():
-			if linked != nil && !linked[p] && os.Link(p, to) == nil {
-				linked[p] = true
-				return nil
-			}
 			data, err := os.ReadFile(p)
 			if err != nil {
 				return err

@@ -142,41 +142,52 @@ func TestMaterialize(t *testing.T) {
 	}
 }
 
-// TestMaterializeLinkCorpus: with LinkCorpus the corpus's file is the
-// sandbox's (one inode), once: a second copy of it in the same sandbox is
-// a file of its own, as without the option, where every one is.
-func TestMaterializeLinkCorpus(t *testing.T) {
+// TestMaterializeLeavesCorpus: a sandbox's files are copies of the
+// corpus's, never the same file, even when two copies land on one path
+// (the second overwrites the first in the sandbox): hard links once wrote
+// one corpus skill's text into another's file through the sandbox, and
+// changed the corpus files' link count and change time under other tests.
+func TestMaterializeLeavesCorpus(t *testing.T) {
 	corpus := t.TempDir()
-	src := filepath.Join(corpus, "coll", "skills", "s", "SKILL.md")
-	os.MkdirAll(filepath.Dir(src), 0o755)
-	os.WriteFile(src, []byte("corpus skill"), 0o644)
+	a := filepath.Join(corpus, "a", "skills", "s", "SKILL.md")
+	b := filepath.Join(corpus, "b", "skills", "s", "SKILL.md")
+	for p, text := range map[string]string{a: "skill a", b: "skill b"} {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(text), 0o644)
+	}
+	before, err := os.Stat(a)
+	if err != nil {
+		t.Fatal(err)
+	}
 	w := &Workspace{Name: "w", Cwd: "proj", Corpus: []Copy{
-		{Src: "coll/skills", Dest: "proj/.claude/skills"},
-		{Src: "coll", Dest: "home/.agents/skills/coll"},
+		{Src: "a/skills", Dest: "proj/.claude/skills"},
+		{Src: "b/skills", Dest: "proj/.claude/skills"},
+		{Src: "a", Dest: "home/.agents/skills/a"},
 	}}
-	want := map[bool][2]bool{true: {true, false}, false: {false, false}} // same file as the corpus's
-	for _, link := range []bool{true, false} {
-		dir := filepath.Join(t.TempDir(), "sb")
-		if _, err := w.Materialize(dir, &Options{CorpusDir: corpus, LinkCorpus: link}); err != nil {
-			t.Fatal(err)
+	dir := filepath.Join(t.TempDir(), "sb")
+	if _, err := w.Materialize(dir, &Options{CorpusDir: corpus}); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]string{a: "skill a", b: "skill b",
+		filepath.Join(dir, "proj/.claude/skills/s/SKILL.md"):          "skill b",
+		filepath.Join(dir, "home/.agents/skills/a/skills/s/SKILL.md"): "skill a"} {
+		if got, err := os.ReadFile(p); err != nil || string(got) != want {
+			t.Errorf("%s: %q, %v; want %q", p, got, err, want)
 		}
+	}
+	for _, src := range []string{a, b} {
 		fi, err := os.Stat(src)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, p := range []string{"proj/.claude/skills/s/SKILL.md", "home/.agents/skills/coll/skills/s/SKILL.md"} {
-			got, err := os.ReadFile(filepath.Join(dir, p))
-			if err != nil || string(got) != "corpus skill" {
-				t.Errorf("LinkCorpus %v: %s: %q, %v", link, p, got, err)
-			}
-			gi, err := os.Stat(filepath.Join(dir, p))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if same := os.SameFile(fi, gi); same != want[link][i] {
-				t.Errorf("LinkCorpus %v: %s is the corpus's file: %v, want %v", link, p, same, want[link][i])
+		for _, p := range []string{"proj/.claude/skills/s/SKILL.md", "home/.agents/skills/a/skills/s/SKILL.md"} {
+			if gi, err := os.Stat(filepath.Join(dir, p)); err == nil && os.SameFile(fi, gi) {
+				t.Errorf("%s is the corpus's %s", p, src)
 			}
 		}
+	}
+	if after, err := os.Stat(a); err != nil || !after.ModTime().Equal(before.ModTime()) {
+		t.Errorf("the corpus file's time moved: %v -> %v (%v)", before.ModTime(), after.ModTime(), err)
 	}
 }
 
