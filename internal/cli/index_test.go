@@ -93,6 +93,13 @@ func TestIndexedFirstRunsCorpus(t *testing.T) {
 		{"tool-schema"}, {"tool-schema", "--api", "anthropic"}, {"tool-schema", "--api", "openai-responses"},
 		{"show", "CANVAS-DESIGN"}, {"show", "canvas-design", "--json"}, {"show", "canvas-design", "--file", "nonesuch.md"}, {"-q", "show", "skill"},
 	}
+	if testing.Short() { // the first combination of each command
+		seen := map[string]bool{}
+		combos = slices.DeleteFunc(combos, func(args []string) bool {
+			defer func() { seen[args[0]] = true }()
+			return seen[args[0]]
+		})
+	}
 	for _, c := range []struct {
 		name  string
 		roots []string
