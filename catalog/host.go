@@ -234,27 +234,7 @@ func (h *hostSearch) dir(dir, real string, depth int, skipped, inSkill, viaLink 
 		p := h.join(dir, skillHere)
 		c := &hostCand{root: h.root, path: p, dir: dir, depth: depth, skipped: skipped, inSkill: inSkill,
 			viaLink: viaLink, escapes: escapes, fileCase: skillHere != SkillFile}
-		if regular {
-			// Not a symlink: what its lstat would say.
-			c.real = p
-			if real != dir {
-				c.real = h.join(real, skillHere)
-			}
-		} else if fi, err := h.share.lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-			c.fileLink = true
-			if r, err := filepath.EvalSymlinks(p); err == nil {
-				c.real = r
-				if !within(r, h.root.boundary) {
-					c.escapes = true
-				}
-			} else {
-				c.readErr = err
-			}
-		} else if real == dir {
-			c.real = p
-		} else {
-			c.real = h.join(real, skillHere)
-		}
+		h.skillFileReal(c, real, skillHere, regular)
 		h.cands = append(h.cands, c)
 		if inSkill == "" && (depth > 0 || h.p.Discovery.RootSkill) {
 			inSkill = dir
@@ -287,21 +267,15 @@ func (h *hostSearch) dir(dir, real string, depth int, skipped, inSkill, viaLink 
 		}
 		link, esc := viaLink, escapes
 		if typ&fs.ModeSymlink != 0 {
-			fi, err := h.share.stat(p)
-			if err != nil {
+			r, t, out, ok := h.followLink(p)
+			if !ok {
 				continue
 			}
-			r, err := filepath.EvalSymlinks(p)
-			if err != nil {
-				continue
-			}
-			childReal, typ = r, fi.Mode().Type()
-			if fi.IsDir() && link == "" {
+			childReal, typ = r, t
+			if t.IsDir() && link == "" {
 				link = p
 			}
-			if !within(r, h.root.boundary) {
-				esc = true
-			}
+			esc = esc || out
 		}
 		sk := skipped
 		if sk == "" && h.skips(name) {
@@ -316,6 +290,49 @@ func (h *hostSearch) dir(dir, real string, depth int, skipped, inSkill, viaLink 
 			h.cands = append(h.cands, c)
 		}
 	}
+}
+
+// skillFileReal sets the real path of c, the skill file named name in
+// folder c.dir whose real path is real: regular says the folder's listing
+// typed it as a regular file (what its lstat would say: no symlink), else
+// an lstat tells; a symlinked file's real path is its target's (c.fileLink,
+// c.escapes when that leaves the root's boundary, c.readErr when it cannot
+// be resolved).
+func (h *hostSearch) skillFileReal(c *hostCand, real, name string, regular bool) {
+	if !regular {
+		if fi, err := h.share.lstat(c.path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			c.fileLink = true
+			r, err := filepath.EvalSymlinks(c.path)
+			if err != nil {
+				c.readErr = err
+				return
+			}
+			c.real = r
+			if !within(r, h.root.boundary) {
+				c.escapes = true
+			}
+			return
+		}
+	}
+	c.real = c.path
+	if real != c.dir {
+		c.real = h.join(real, name)
+	}
+}
+
+// followLink resolves the symlink p: its target's real path and type, and
+// whether that leaves the root's boundary; ok is false when p's target
+// cannot be stat'ed or resolved (the search passes it over).
+func (h *hostSearch) followLink(p string) (real string, typ fs.FileMode, escapes, ok bool) {
+	fi, err := h.share.stat(p)
+	if err != nil {
+		return "", 0, false, false
+	}
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", 0, false, false
+	}
+	return r, fi.Mode().Type(), !within(r, h.root.boundary), true
 }
 
 // skillFileAmong is the name of the skill file among a folder's entries:
