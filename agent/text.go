@@ -159,12 +159,6 @@ func xmlChar(r rune) bool {
 // in this package.
 func chars(s string) int { return utf8.RuneCountInString(s) }
 
-// levenshtein returns the edit distance between a and b, in code points.
-func levenshtein(a, b string) int {
-	var lv editDist
-	return lv.runes([]rune(a), []rune(b))
-}
-
 // editDist computes edit distances in code points, reusing its rows from
 // one call to the next: closest compares a name with every skill's, and
 // at 100,000 skills two rows a comparison were most of what skillet show

@@ -233,3 +233,10 @@ func TestSample(t *testing.T) {
 		t.Errorf("sample of 3 = %v", short)
 	}
 }
+
+// levenshtein returns the edit distance between a and b, in code points:
+// editDist with fresh rows, the plain form closest's tests compare with.
+func levenshtein(a, b string) int {
+	var lv editDist
+	return lv.runes([]rune(a), []rune(b))
+}
