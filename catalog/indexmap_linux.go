@@ -13,8 +13,8 @@ import (
 // count in the process's memory, and release gives them back. unmap ends
 // the mapping; nothing may read data after it. A file cut short while it
 // is mapped makes a read past its end fault (SIGBUS): the readers of data
-// turn that into a panic (debug.SetPanicOnFault) and treat the index as
-// not answering.
+// run under withoutFault (indexmap.go), which turns that into false, and
+// treat the index as not answering.
 func mapIndex(f *os.File, size int) (data []byte, unmap func(), err error) {
 	data, err = syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {

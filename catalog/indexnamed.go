@@ -6,7 +6,6 @@ import (
 	"hash/crc32"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -204,29 +203,21 @@ func (c *Catalog) readMapped(ctx context.Context, read func(data []byte, seed ui
 	return true
 }
 
-// isFault reports whether a recovered value is the panic of a memory
-// fault that debug.SetPanicOnFault turned into one (the mapped file cut
-// short under the reader).
-func isFault(r any) bool {
-	_, ok := r.(interface{ Addr() uintptr })
-	return ok
-}
-
 // readNamed decodes the narrowed listing of the mapped index data, whose
 // checksum begins with seed, for the encoded roots; nil when the file
 // fails its checksum, does not decode, holds other roots or no skill of
 // the name, or a stamp no longer holds. A fault reading data (the file cut
 // short) is nil too.
 func (c *Catalog) readNamed(data []byte, seed uint32, roots []byte, q *namedQuery) (l *Listing) {
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			if !isFault(r) {
-				panic(r)
-			}
-			l = nil
-		}
-	}()
+	if !withoutFault(func() { l = c.namedMapped(data, seed, roots, q) }) {
+		return nil
+	}
+	return l
+}
+
+// namedMapped is readNamed without the fault handling: a fault reading
+// data panics.
+func (c *Catalog) namedMapped(data []byte, seed uint32, roots []byte, q *namedQuery) (l *Listing) {
 	mi := openMapped(data, seed, roots)
 	if mi == nil {
 		return nil
@@ -362,17 +353,12 @@ func startStampStream() *stampStream {
 // check checks one part, unless a stamp already failed; a fault reading
 // a path (the mapped file cut short) counts as a change.
 func (ss *stampStream) check(p *stampPart) {
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			if !isFault(r) {
-				panic(r)
-			}
-			ss.changed.Store(true)
+	if !withoutFault(func() {
+		if !ss.changed.Load() {
+			checkStamps(p.stamps, p.stamps[p.anc:], &ss.changed)
 		}
-	}()
-	if !ss.changed.Load() {
-		checkStamps(p.stamps, p.stamps[p.anc:], &ss.changed)
+	}) {
+		ss.changed.Store(true)
 	}
 }
 

@@ -3,7 +3,6 @@ package catalog
 import (
 	"context"
 	"math"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"unsafe"
@@ -51,15 +50,15 @@ func (c *Catalog) searchIndexed(ctx context.Context, query string, limit int) (r
 // decode, holds other roots, or a stamp no longer holds. A fault reading
 // data (the file cut short) is not ok either.
 func (c *Catalog) readSearch(data []byte, seed uint32, roots []byte, terms []string, exact string, limit int) (res []SearchResult, ok bool) {
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			if !isFault(r) {
-				panic(r)
-			}
-			res, ok = nil, false
-		}
-	}()
+	if !withoutFault(func() { res, ok = c.searchMapped(data, seed, roots, terms, exact, limit) }) {
+		return nil, false
+	}
+	return res, ok
+}
+
+// searchMapped is readSearch without the fault handling: a fault reading
+// data panics.
+func (c *Catalog) searchMapped(data []byte, seed uint32, roots []byte, terms []string, exact string, limit int) (res []SearchResult, ok bool) {
 	mi := openMapped(data, seed, roots)
 	if mi == nil {
 		return nil, false
@@ -331,15 +330,15 @@ func (c *Catalog) listBrief(ctx context.Context, keep func(*skill.Diagnostic) bo
 // not decode, holds other roots, or a stamp no longer holds, and when a
 // fault reads data (the file cut short).
 func (c *Catalog) readBrief(data []byte, seed uint32, roots []byte, keep func(*skill.Diagnostic) bool) (l *Listing, notListed []string) {
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			if !isFault(r) {
-				panic(r)
-			}
-			l, notListed = nil, nil
-		}
-	}()
+	if !withoutFault(func() { l, notListed = c.briefMapped(data, seed, roots, keep) }) {
+		return nil, nil
+	}
+	return l, notListed
+}
+
+// briefMapped is readBrief without the fault handling: a fault reading
+// data panics.
+func (c *Catalog) briefMapped(data []byte, seed uint32, roots []byte, keep func(*skill.Diagnostic) bool) (l *Listing, notListed []string) {
 	mi := openMapped(data, seed, roots)
 	if mi == nil {
 		return nil, nil

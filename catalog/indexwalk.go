@@ -256,15 +256,15 @@ func (c *Catalog) listNames(ctx context.Context) *Listing {
 // decode, holds other roots, or a stamp no longer holds, and when a fault
 // reads data (the file cut short).
 func (c *Catalog) readNames(data []byte, seed uint32, roots []byte, keep func(*skill.Diagnostic) bool) (l *Listing) {
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			if !isFault(r) {
-				panic(r)
-			}
-			l = nil
-		}
-	}()
+	if !withoutFault(func() { l = c.namesMapped(data, seed, roots, keep) }) {
+		return nil
+	}
+	return l
+}
+
+// namesMapped is readNames without the fault handling: a fault reading
+// data panics.
+func (c *Catalog) namesMapped(data []byte, seed uint32, roots []byte, keep func(*skill.Diagnostic) bool) (l *Listing) {
 	mi := openMapped(data, seed, roots)
 	if mi == nil {
 		return nil
