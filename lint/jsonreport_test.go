@@ -85,7 +85,18 @@ func (f *failAfter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// TestWriteJSONLarge: a report of many files, written in many pieces,
+// largestWrite passes writes on to w and keeps the size of the largest.
+type largestWrite struct {
+	w   *bytes.Buffer
+	max int
+}
+
+func (l *largestWrite) Write(b []byte) (int, error) {
+	l.max = max(l.max, len(b))
+	return l.w.Write(b)
+}
+
+// TestWriteJSONLarge: a report of many files and their compatibility, written in many pieces,
 // gets exactly the bytes of encoding/json; a write that fails at any
 // point is the error WriteJSON returns.
 func TestWriteJSONLarge(t *testing.T) {
@@ -102,17 +113,28 @@ func TestWriteJSONLarge(t *testing.T) {
 				Path: f.Path, Line: k + 1, Column: i, Message: msg, Related: map[bool]string{true: "/r" + hard}[k == 1]})
 		}
 		r.Files = append(r.Files, f)
+		c := &Compat{Path: f.Path, Name: f.Name, Breaks: []Break{}}
+		for _, h := range hostProfiles() {
+			c.Hosts = append(c.Hosts, HostCompat{Host: h.Name, Verdict: verdictNotLoaded, Reason: "it reads no " + hard, Remedy: "move it"})
+		}
+		r.Compat = append(r.Compat, c)
 	}
 	var want bytes.Buffer
 	if err := r.writeJSONEncoded(&want); err != nil {
 		t.Fatal(err)
 	}
 	var got bytes.Buffer
-	if err := r.WriteJSON(&got); err != nil {
+	w := &largestWrite{w: &got}
+	if err := r.WriteJSON(w); err != nil {
 		t.Fatal(err)
 	}
 	if got.String() != want.String() {
 		t.Errorf("WriteJSON differs from encoding/json")
+	}
+	// The report is written in pieces of about 32 KiB, the compatibility
+	// report too: it is not held whole in memory.
+	if w.max > 64<<10 || got.Len() < 1<<20 {
+		t.Errorf("WriteJSON of %d bytes wrote a piece of %d bytes, want at most 64 KiB", got.Len(), w.max)
 	}
 	for _, n := range []int{0, 10, 40 << 10, want.Len() / 2, want.Len() - 1} {
 		if err := r.WriteJSON(&failAfter{n: n}); err == nil || err.Error() != "disk full" {
