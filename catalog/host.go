@@ -386,8 +386,6 @@ func (h *hostSearch) skips(name string) bool {
 // it does).
 func discoveryReason(p *profile.Profile, c *hostCand) string {
 	d := &p.Discovery
-	rel, _ := filepath.Rel(c.root.Path, c.dir)
-	rel = filepath.ToSlash(rel)
 	switch {
 	case c.skipped != "":
 		return fmt.Sprintf("it skips entries named %q", c.skipped)
@@ -399,6 +397,8 @@ func discoveryReason(p *profile.Profile, c *hostCand) string {
 		return fmt.Sprintf("it is inside the skill folder %s, whose bundled file it is", c.inSkill)
 	case !c.flat && d.MaxDepth > 0 && c.depth > d.MaxDepth:
 		if d.MaxDepth == 1 {
+			rel, _ := filepath.Rel(c.root.Path, c.dir)
+			rel = filepath.ToSlash(rel)
 			return fmt.Sprintf("it reads only NAME/%s directly in %s, and this one is %s", SkillFile, c.root.label, rel+"/"+filepath.Base(c.path))
 		}
 		return fmt.Sprintf("it reads at most %d folders deep, and this file is %d deep", d.MaxDepth, c.depth)
@@ -592,9 +592,11 @@ func judgeCandidates(p *profile.Profile, cands []*hostCand, pending *[]pendingRe
 				cd.depth = 1
 			}
 		}
-		if why := discoveryReason(p, cd); why != "" && cd.root.Scope != ScopeExtra {
-			v.Reason = why
-			continue
+		if cd.root.Scope != ScopeExtra { // an extra root's candidates are all discovered
+			if why := discoveryReason(p, cd); why != "" {
+				v.Reason = why
+				continue
+			}
 		}
 		if cd.readErr != nil {
 			v.Reason = "the file cannot be read: " + errText(cd.readErr)
