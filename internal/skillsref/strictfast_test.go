@@ -102,3 +102,22 @@ func FuzzStrictFast(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReplaceRare holds toParserText and fromParserText, which skip texts
+// holding no first byte of what they replace, to the replacers themselves.
+func FuzzReplaceRare(f *testing.F) {
+	for _, s := range strictSeeds {
+		f.Add(s)
+	}
+	for _, s := range []string{"", "a\u0085b", "\u2028", "x\u2029y", "\ufdd0\ufdd1", "\xc2", "\xe2\x80", "\xef\xb7", "é€", "\xc2\x85\xe2\x80\xa8\xef\xb7\x90"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := toParserText(s), toParser.Replace(s); got != want {
+			t.Errorf("toParserText(%q) = %q, Replace gives %q", s, got, want)
+		}
+		if got, want := fromParserText(s), fromParser.Replace(s); got != want {
+			t.Errorf("fromParserText(%q) = %q, Replace gives %q", s, got, want)
+		}
+	})
+}

@@ -195,6 +195,28 @@ var (
 	fromParser = strings.NewReplacer("\ufdd0", "\u2028", "\ufdd1", "\u2029")
 )
 
+// toParserText is toParser.Replace(s), and fromParserText
+// fromParser.Replace(s): s itself when it holds no first byte of the
+// strings they replace (U+0085 is C2 85, U+2028 and U+2029 E2 80 A8 and
+// A9, U+FDD0 and U+FDD1 EF B7 90 and 91), as nearly every text does. A
+// strings.Replacer of strings longer than a byte copies s twice even when
+// nothing matches: the copies of every key and value were a tenth of the
+// validator's allocated bytes in lint --compat (pprof of
+// BenchmarkCompat/compat). FuzzReplaceRare holds them to Replace.
+func toParserText(s string) string {
+	if strings.IndexByte(s, 0xC2) < 0 && strings.IndexByte(s, 0xE2) < 0 {
+		return s
+	}
+	return toParser.Replace(s)
+}
+
+func fromParserText(s string) string {
+	if strings.IndexByte(s, 0xEF) < 0 {
+		return s
+	}
+	return fromParser.Replace(s)
+}
+
 // parse returns the tree of text and a function to call once the tree is
 // no longer read. The common frontmatter shapes are built by skillet's
 // fast reader (yamlx.Fast), the tree the library builds for them, where
@@ -208,7 +230,7 @@ func parse(text string) (*yamlx.Node, func(), error) {
 			return n, release, nil
 		}
 	}
-	n, err := yamlx.Parse([]byte(toParser.Replace(text)))
+	n, err := yamlx.Parse([]byte(toParserText(text)))
 	return n, func() {}, err
 }
 
@@ -417,7 +439,7 @@ func convert(n *yamlx.Node) any {
 		m := make([]kv, 0, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i]
-			m = append(m, kv{key: fromParser.Replace(k.Value), val: convert(n.Content[i+1]), line: k.Line, col: k.Column})
+			m = append(m, kv{key: fromParserText(k.Value), val: convert(n.Content[i+1]), line: k.Line, col: k.Column})
 		}
 		return m
 	case yamlx.SequenceNode:
@@ -431,5 +453,5 @@ func convert(n *yamlx.Node) any {
 			return convert(n.Alias)
 		}
 	}
-	return fromParser.Replace(n.Value)
+	return fromParserText(n.Value)
 }
