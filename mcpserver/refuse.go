@@ -65,8 +65,15 @@ func refuseLine(line []byte) []byte {
 // refusedShape returns the error response to msg (valid JSON, one message)
 // when its shape is refused, else nil: an id or a method over its bound
 // (-32600), a params.uri over its bound (-32602, with the id when it is
-// small). It reads msg in place, never decoding a copy. Names match as
-// encoding/json matches them: in any letter case, escapes decoded.
+// small). It reads msg in place, never decoding a copy. A member counts
+// as the SDK's decoder counts it (go-sdk v1.8.0: DecodeMessage in
+// internal/jsonrpc2/messages.go and the params of each method, decoded by
+// internal/json/json.go's Unmarshal, which is segmentio/encoding's with
+// DontMatchCaseInsensitiveStructFields): its name, escapes decoded, is
+// exactly "id", "method", "params" or "uri", in that letter case, so
+// "ID", "Params" or "paramſ" are not (encoding/json would take them); of
+// members of the same name the last counts. TestRefusedNamesAreTheSDKs
+// holds that to the SDK itself.
 func refusedShape(msg []byte) []byte {
 	if len(msg) <= minRefusedBytes {
 		return nil // no id, method or uri of msg can be over its bound
@@ -74,11 +81,11 @@ func refusedShape(msg []byte) []byte {
 	var id, method, params []byte
 	eachMember(msg, func(name, v []byte) {
 		switch {
-		case bytes.EqualFold(name, nameID):
+		case bytes.Equal(name, nameID):
 			id = v
-		case bytes.EqualFold(name, nameMethod):
+		case bytes.Equal(name, nameMethod):
 			method = v
-		case bytes.EqualFold(name, nameParams):
+		case bytes.Equal(name, nameParams):
 			params = v
 		}
 	})
@@ -96,7 +103,7 @@ func refusedShape(msg []byte) []byte {
 	}
 	var uri []byte
 	eachMember(params, func(name, v []byte) {
-		if bytes.EqualFold(name, nameURI) {
+		if bytes.Equal(name, nameURI) {
 			uri = v
 		}
 	})

@@ -10,10 +10,11 @@ import (
 	"testing"
 )
 
-// TestRefuseCheaply: oversized ids, methods and URIs, however their names
-// are spelled (letter case, escapes), and batches on a protocol without
-// them are refused by the server itself; requests within the bounds, and
-// a batch on 2025-03-26, go on to the SDK as before.
+// TestRefuseCheaply: oversized ids, methods and URIs, their names spelled
+// as the SDK's decoder reads them (escapes, not another letter case), and
+// batches on a protocol without them are refused by the server itself;
+// requests within the bounds, members the SDK does not read as id or uri,
+// and a batch on 2025-03-26, go on to the SDK as before.
 func TestRefuseCheaply(t *testing.T) {
 	s := newServer(t, newWorkspace(t), nil)
 	endpoint := serveHTTP(t, s, nil)
@@ -28,10 +29,10 @@ func TestRefuseCheaply(t *testing.T) {
 	}{
 		{"uri at the bound", "2025-11-25", read("1", "uri", "skill://"+big(maxURIBytes-10)), 200, `"code":-32602,"message":"no skill`},
 		{"uri over the bound", "2025-11-25", read("1", "uri", "skill://"+big(maxURIBytes)), 400, `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"the uri is 16394 bytes; at most 16384`},
-		{"URI in capitals", "2025-11-25", read("7", "URI", "skill://"+big(1<<20)), 400, `"id":7,"error":{"code":-32602`},
+		{"URI in capitals is not uri", "2025-11-25", read("7", "URI", "skill://"+big(1<<20)), 200, `"id":7,"error":{"code":-32602,"message":"invalid skill URI \"\"`},
 		{"uri escaped", "2025-11-25", read(`"x"`, `\u0075ri`, "skill://"+big(1<<20)), 400, `"id":"x","error":{"code":-32602`},
 		{"id over the bound", "2025-11-25", read(`"`+big(maxIDBytes)+`"`, "uri", "skill://alpha/SKILL.md"), 400, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: the id is 1026 bytes; at most 1024"}}`},
-		{"Id in another case", "2025-11-25", `{"jsonrpc":"2.0","Id":"` + big(1<<20) + `","method":"ping"}`, 400, `"code":-32600`},
+		{"Id in another case is not id", "2025-11-25", `{"jsonrpc":"2.0","Id":"` + big(1<<20) + `","method":"ping"}`, 400, `invalid request: missing id for "ping"`},
 		{"id at the bound", "2025-11-25", read(`"`+big(maxIDBytes-2)+`"`, "uri", "skill://alpha/SKILL.md"), 200, `"contents"`},
 		{"method over the bound", "2025-11-25", `{"jsonrpc":"2.0","id":3,"method":"` + big(maxMethodBytes) + `"}`, 400, `"id":3,"error":{"code":-32600,"message":"invalid request: the method is 1026 bytes`},
 		{"batch", "2025-11-25", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, 400, "JSON-RPC batching is not supported in 2025-06-18 and later (request version: 2025-11-25)"},
@@ -58,8 +59,9 @@ func TestRefuseCheaply(t *testing.T) {
 // TestRefuseCheaplyStdio: over stdio, oversized ids, methods and URIs are
 // refused from the line as read, with the same answers as over HTTP (the
 // SDK, which decodes copies first, says nothing of sizes), and the
-// session goes on; a URI within its bound, a line that is not JSON and a
-// ping reach their usual answers.
+// session goes on; a URI within its bound, a "URI" member (which the
+// SDK does not read as uri), a line that is not JSON and a ping reach
+// their usual answers.
 func TestRefuseCheaplyStdio(t *testing.T) {
 	s := newServer(t, newWorkspace(t), nil)
 	big := func(n int) string { return strings.Repeat("a", n) }
@@ -69,7 +71,8 @@ func TestRefuseCheaplyStdio(t *testing.T) {
 	cases := []struct{ line, want string }{
 		{`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`, `"id":1,"result"`},
 		{read("2", "uri", "skill://"+big(maxURIBytes)), `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"the uri is 16394 bytes; at most 16384`},
-		{read("3", "URI", "skill://"+big(1<<20)), `"id":3,"error":{"code":-32602,"message":"the uri is 1048586 bytes`},
+		{read("3", "URI", "skill://"+big(1<<20)), `"id":3,"error":{"code":-32602,"message":"invalid skill URI \"\"`},
+		{read("7", `\u0075ri`, "skill://"+big(1<<20)), `"id":7,"error":{"code":-32602,"message":"the uri is 1048586 bytes`},
 		{read(`"`+big(1<<20)+`"`, "uri", "skill://alpha/SKILL.md"), `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: the id is 1048578 bytes; at most 1024"}}`},
 		{`{"jsonrpc":"2.0","id":4,"method":"` + big(maxMethodBytes) + `"}`, `"id":4,"error":{"code":-32600,"message":"invalid request: the method is 1026 bytes`},
 		{read("5", "uri", "skill://"+big(maxURIBytes-10)), `"id":5,"error":{"code":-32602,"message":"no skill`},
