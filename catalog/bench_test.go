@@ -236,6 +236,7 @@ func TestWarmListDoesNotAllocatePerSkill(t *testing.T) {
 // TestWarmListSeesGroupedChanges checks that the folder cache of the warm
 // walk still sees a skill added inside a grouping folder and one removed.
 func TestWarmListSeesGroupedChanges(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{"skills/g/a/SKILL.md": skillMD("a"), "skills/g/h/b/SKILL.md": skillMD("b")})
 	c, _ := e.list(t, &Options{NoUser: true})

@@ -25,6 +25,7 @@ import (
 // a path through a symlink that leaves the root, a symlinked file
 // and a missing file.
 func TestReadBeneath(t *testing.T) {
+	t.Parallel()
 	root, outside := t.TempDir(), t.TempDir()
 	mustWrite(t, filepath.Join(root, "a", SkillFile), "---\nname: a\ndescription: d\n---\nbody\n")
 	mustWrite(t, filepath.Join(outside, "b", SkillFile), "---\nname: b\ndescription: d\n---\nbody\n")
@@ -72,6 +73,7 @@ func TestReadBeneath(t *testing.T) {
 // container whose seccomp filter refuses it) gives the same skills and
 // diagnostics, escapes included.
 func TestListWithoutOpenat2(t *testing.T) {
+	t.Parallel()
 	ws, outside := t.TempDir(), t.TempDir()
 	skills := filepath.Join(ws, ".agents", "skills")
 	mustWrite(t, filepath.Join(skills, "in", SkillFile), "---\nname: in\ndescription: d\n---\nbody\n")

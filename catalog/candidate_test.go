@@ -14,6 +14,7 @@ import (
 // walk to building every path as the file's name joined to its folder's.
 // Each hands out the same (e.list).
 func TestCandidateBaseDir(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{
 		"skills/alpha/SKILL.md":                skillMD("alpha"),
@@ -69,6 +70,7 @@ func TestCandidateBaseDir(t *testing.T) {
 // its size: 80 bytes on 64-bit platforms (120 before it shared its folder,
 // plugin and open root, 88 before it shared its root).
 func TestCandidateSize(t *testing.T) {
+	t.Parallel()
 	if unsafe.Sizeof(uintptr(0)) != 8 {
 		t.Skip("sizes are for 64-bit platforms")
 	}
@@ -83,6 +85,7 @@ func TestCandidateSize(t *testing.T) {
 // the path, the name, the NUL-terminated bytes, SKILL.md's path for a
 // folder or symlink and none for a file.
 func TestChildSize(t *testing.T) {
+	t.Parallel()
 	if unsafe.Sizeof(uintptr(0)) == 8 {
 		if n := unsafe.Sizeof(child{}); n > 24 {
 			t.Errorf("a child takes %d bytes, want at most 24", n)

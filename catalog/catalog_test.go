@@ -17,6 +17,7 @@ import (
 )
 
 func TestRootsByPreset(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	type r struct {
 		Path  string
@@ -82,6 +83,7 @@ func TestRootsByPreset(t *testing.T) {
 }
 
 func TestShapes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{
 		"skills/alpha/SKILL.md":                     skillMD("alpha"),
@@ -127,6 +129,7 @@ func TestShapes(t *testing.T) {
 }
 
 func TestExtraRoots(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.home, map[string]string{
 		"one-skill/SKILL.md": skillMD("one-skill"),
@@ -147,6 +150,7 @@ func TestExtraRoots(t *testing.T) {
 }
 
 func TestWalkLimits(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{
 		"skills/a/b/c/d/e/six/SKILL.md":     skillMD("six"),   // skill folder at depth 6
@@ -176,6 +180,7 @@ func TestWalkLimits(t *testing.T) {
 }
 
 func TestPrecedence(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{
 		".agents/skills/shared/SKILL.md": skillMD("shared"),
@@ -216,6 +221,7 @@ func TestPrecedence(t *testing.T) {
 }
 
 func TestDeterministicOrder(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	files := map[string]string{}
 	for _, n := range []string{"k", "b", "x", "a", "m", "q", "c"} {
@@ -239,6 +245,7 @@ func TestDeterministicOrder(t *testing.T) {
 }
 
 func TestSymlinks(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name    string
 		ws      map[string]string // relative to the workspace
@@ -342,6 +349,7 @@ func TestSymlinks(t *testing.T) {
 }
 
 func TestUserRootBoundary(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	outside := filepath.Join(filepath.Dir(e.ws), "elsewhere")
 	writeTree(t, outside, map[string]string{"x/SKILL.md": skillMD("x")})
@@ -360,6 +368,7 @@ func TestUserRootBoundary(t *testing.T) {
 }
 
 func TestMissingExtraRoot(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	_, l := e.list(t, &Options{NoUser: true, ExtraPaths: []string{filepath.Join(e.ws, "typo")}})
 	if got := codes(l, e.ws); !cmp.Equal(got, []string{"unreadable typo"}) {
@@ -374,6 +383,7 @@ func TestMissingExtraRoot(t *testing.T) {
 }
 
 func TestDirectoryEscape(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{
 		"skillet.yaml":          "directories: [../outside, skills, /etc]\n",
@@ -397,6 +407,7 @@ func TestDirectoryEscape(t *testing.T) {
 }
 
 func TestWorkspaceMissing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	_, l := e.list(t, &Options{Workspace: filepath.Join(e.ws, "nope"), NoUser: true})
 	if d := findDiag(l, diagcode.WorkspaceMissing); d == nil || d.Severity != skill.SeverityError {
@@ -408,6 +419,7 @@ func TestWorkspaceMissing(t *testing.T) {
 }
 
 func TestLimits(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	big := "---\nname: big\ndescription: A big one.\n---\n" + strings.Repeat("é line of text\n", 1000) // 16 bytes a line
 	files := map[string]string{"skills/big/SKILL.md": big}
@@ -465,6 +477,7 @@ func TestLimits(t *testing.T) {
 }
 
 func TestConfigFile(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{
 		".skillet.yaml": `# team settings
@@ -532,6 +545,7 @@ colour: blue
 }
 
 func TestCache(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{
 		"skills/a/SKILL.md": skillMD("a"),
@@ -619,6 +633,7 @@ func TestCache(t *testing.T) {
 }
 
 func TestLoadAndContent(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{"skills/a/SKILL.md": "---\nname: a\ndescription: d\n---\n\n# A\r\n\r\nStep one.\r\n"})
 	c, l := e.list(t, &Options{NoUser: true})
@@ -639,6 +654,7 @@ func TestLoadAndContent(t *testing.T) {
 }
 
 func TestContextCancelled(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c, err := New(context.Background(), e.opts(nil))
 	if err != nil {
@@ -655,6 +671,7 @@ func TestContextCancelled(t *testing.T) {
 // nothing on disk: every path, size, mode and modification time is the same
 // afterwards.
 func TestNothingWritten(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{
 		"skills/a/SKILL.md":        "---\nname: A Skill\ndescription: Use when: x\n---\nbody\n",

@@ -11,6 +11,7 @@ import (
 
 // TestConfigSuggests: a misspelt key or preset names the nearest one.
 func TestConfigSuggests(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	write := func(s string) {
 		if err := os.WriteFile(filepath.Join(ws, "skillet.yaml"), []byte(s), 0o644); err != nil {

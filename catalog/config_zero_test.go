@@ -11,6 +11,7 @@ import (
 // TestConfigBudgetZero: catalogBudgetChars 0 means no budget, as the
 // README's sample configuration writes it; a negative budget is refused.
 func TestConfigBudgetZero(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{"skillet.yaml": "catalogBudgetChars: 0\nmaxSkills: 100\n"})
 	c, _ := e.list(t, &Options{NoUser: true})
@@ -28,6 +29,7 @@ func TestConfigBudgetZero(t *testing.T) {
 // column; a value of the wrong shape is a config-invalid error at it, every
 // one reported; an unknown key in it a config-unknown-key warning.
 func TestLintConfig(t *testing.T) {
+	t.Parallel()
 	cfg, diags, err := parseConfig("/ws/skillet.yaml", []byte("lint:\n  select: [name, 'broken-reference,unknown-field']\n  ignore: body-too-long\n  severity:\n    name-mismatch: error\n  perPathIgnores:\n    \"a/**\": [x]\n  selct: [y]\n"))
 	if err != nil {
 		t.Fatal(err)

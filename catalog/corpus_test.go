@@ -15,6 +15,7 @@ import (
 // loads, or is a bundled file of a skill folder above it (docs/discovery.md#shapes), or is named
 // in a diagnostic. The exact counts make any change of behaviour visible.
 func TestCorpus(t *testing.T) {
+	t.Parallel()
 	dir := testcorpus.Dir(t)
 	var files []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {

@@ -15,6 +15,7 @@ import (
 // and large numbers, codes and severities new and met before, fixes (kept
 // whole), and enough of them to fill several blocks.
 func TestDiagPackIsTheSlice(t *testing.T) {
+	t.Parallel()
 	fixed := skill.Diagnostic{Code: "with-fix", Severity: skill.SeverityError, Path: "/r/a/SKILL.md", Message: "m",
 		Fixes: []skill.SuggestedFix{{Message: "quote it"}}}
 	tests := []struct {
@@ -52,6 +53,7 @@ func TestDiagPackIsTheSlice(t *testing.T) {
 // TestDiagPackEmptyIsNil: an Each without diagnostics gives nil, as List
 // does.
 func TestDiagPackEmptyIsNil(t *testing.T) {
+	t.Parallel()
 	var p diagPack
 	if got := p.appendTo(nil, 3); got != nil {
 		t.Errorf("appendTo(nil) of no diagnostics = %#v, want nil", got)

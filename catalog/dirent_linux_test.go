@@ -18,6 +18,7 @@ import (
 // symlinks, a FIFO, names that sort differently as bytes and as text, and
 // more entries than one read returns.
 func TestEachEntry(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	names := []string{"b", "B", "é", "z.md", "_x", ".hidden", "10", "9"}
 	for i := range 600 {
@@ -106,6 +107,7 @@ func firstDiff[T comparable](a, b []T) int {
 // TestDirentType: each d_type maps to the fs.FileMode type os.ReadDir
 // gives; DT_UNKNOWN and types without a name are looked up (fsx.ModeUnknown).
 func TestDirentType(t *testing.T) {
+	t.Parallel()
 	for typ, want := range map[byte]fs.FileMode{
 		syscall.DT_REG:     0,
 		syscall.DT_DIR:     fs.ModeDir,
@@ -129,6 +131,7 @@ func TestDirentType(t *testing.T) {
 // that a small folder's is kept for the next one, and that a small folder
 // read after a large one still lists right.
 func TestEachEntryLetsGoOfLargeFolders(t *testing.T) {
+	t.Parallel()
 	large, small := t.TempDir(), t.TempDir()
 	for i := range direntKeep + 1 {
 		if err := os.WriteFile(filepath.Join(large, fmt.Sprintf("f%05d", i)), nil, 0o644); err != nil {

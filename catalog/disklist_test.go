@@ -18,6 +18,7 @@ import (
 // loses the second (duplicate-name: both are extra roots), whose folder
 // nestedDiags then searches.
 func TestDiskListSteps(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a, b := filepath.Join(e.ws, "a"), filepath.Join(e.ws, "b")
 	writeTree(t, e.ws, map[string]string{

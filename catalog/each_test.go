@@ -20,6 +20,7 @@ import (
 // skills handed out so far, a cancelled context ends it with ctx's error,
 // and the catalog lists normally afterwards.
 func TestEachStops(t *testing.T) {
+	t.Parallel()
 	ws := benchTree(t, 300)
 	opts := &Options{Workspace: ws, NoUser: true, NoConfigFile: true}
 	c, err := New(context.Background(), opts)
@@ -67,6 +68,7 @@ func TestEachStops(t *testing.T) {
 // for the folder of its name, a lost skill with a skill nested inside,
 // and an ignored hard link to an early skill's file.
 func TestEachAfterLettingGo(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	files := map[string]string{}
 	const n = 3 * candChunk
@@ -119,6 +121,7 @@ func TestEachAfterLettingGo(t *testing.T) {
 
 // TestOwnRank: ownRank orders two paths to one file as ownPath does.
 func TestOwnRank(t *testing.T) {
+	t.Parallel()
 	var cands []candidate
 	for k := range 16 {
 		c := candidate{ignored: k&1 != 0, flat: k&2 != 0, opened: k&8 != 0}
@@ -167,6 +170,7 @@ func TestSymlinkedSkillFileGivesWay(t *testing.T) {
 // in List: the skill is not loaded under the link's folder name (which
 // made its name a name-mismatch that --fix=name "mended" in the real file).
 func TestSymlinkedFolderGivesWay(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{
 		"skills/alias":             "-> real",
@@ -338,6 +342,7 @@ func TestGoneSet(t *testing.T) {
 // TestGoneSetBytes holds a record of a skill handed out to its header and
 // text: at most 8 bytes beside the name and the location less the root.
 func TestGoneSetBytes(t *testing.T) {
+	t.Parallel()
 	g := newGoneSet(0)
 	root := &Root{Path: "/tmp/tree/skills"}
 	text := 0

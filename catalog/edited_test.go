@@ -20,6 +20,7 @@ import (
 // then is a cold one too. The changes are made one after the other on
 // one tree, each preceded by the List a reload would have made.
 func TestListEditedIsList(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	if _, err := tree.Generate(ws, &tree.Options{N: 40, Seed: 7, BrokenPercent: -1}); err != nil {
 		t.Fatal(err)

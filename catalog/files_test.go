@@ -12,6 +12,7 @@ import (
 )
 
 func TestReadFile(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	outside := filepath.Join(filepath.Dir(e.ws), "outside")
 	writeTree(t, outside, map[string]string{"secret.txt": "top secret"})
@@ -74,6 +75,7 @@ func TestReadFile(t *testing.T) {
 }
 
 func TestFiles(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{
 		"skills/a/SKILL.md":            skillMD("a"),
@@ -110,6 +112,7 @@ func TestFiles(t *testing.T) {
 // folder or SKILL.md swapped for a symlink leading outside after List is
 // refused when read, whatever the path says (docs/discovery.md#boundaries).
 func TestSwappedAfterDiscovery(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	outside := filepath.Join(filepath.Dir(e.ws), "outside")
 	writeTree(t, outside, map[string]string{
@@ -163,6 +166,7 @@ func TestSwappedAfterDiscovery(t *testing.T) {
 // TestSized: a read buffer keeps its memory while it is large enough and
 // grows, in 4 KiB steps, to what a larger file needs.
 func TestSized(t *testing.T) {
+	t.Parallel()
 	b := make([]byte, 0, readBufMin)
 	bp := &b
 	for _, tc := range []struct{ n, cap int }{

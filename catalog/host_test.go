@@ -34,6 +34,7 @@ func md(name, desc string) string {
 // the host loads (name|description|sandbox path, in order) and why it
 // passes over the rest.
 func TestHostRules(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("d", 30)
 	for _, tt := range []struct {
 		name   string

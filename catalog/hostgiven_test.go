@@ -25,6 +25,7 @@ import (
 // every profile's files are still those of hostFilesAll, which reads
 // every file itself.
 func TestHostSearchGivenScribbled(t *testing.T) {
+	t.Parallel()
 	seeds := 8
 	if testing.Short() {
 		seeds = 3

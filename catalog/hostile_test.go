@@ -118,6 +118,7 @@ func (w *openWatch) events() []string {
 }
 
 func TestHostileDevices(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{
 		"skills/ok/SKILL.md":     skillMD("ok"),
@@ -141,6 +142,7 @@ func TestHostileDevices(t *testing.T) {
 }
 
 func TestHostileSparseGiant(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{"skills/ok/SKILL.md": skillMD("ok"), "skills/giant/<dir>": "<dir>"})
 	p := filepath.Join(e.ws, "skills/giant/SKILL.md")
@@ -168,6 +170,7 @@ func TestHostileSparseGiant(t *testing.T) {
 // made 100,000 folders once; the limit is what is tested, and 3,000 test
 // it as well at a thirtieth of the cost. BenchmarkList covers size.)
 func TestHostileManyEmptyFolders(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("makes 3,000 folders: skipped with -short")
 	}
@@ -188,6 +191,7 @@ func TestHostileManyEmptyFolders(t *testing.T) {
 }
 
 func TestHostileDeepNesting(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{"skills/ok/SKILL.md": skillMD("ok")})
 	deep := filepath.Join(e.ws, "skills")
@@ -208,6 +212,7 @@ func TestHostileDeepNesting(t *testing.T) {
 }
 
 func TestHostileSymlinkRing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{"skills/ok/SKILL.md": skillMD("ok")})
 	n := 10_000
@@ -230,6 +235,7 @@ func TestHostileSymlinkRing(t *testing.T) {
 }
 
 func TestHostileChainEscapes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	outside := filepath.Join(filepath.Dir(e.ws), "outside")
 	writeTree(t, outside, map[string]string{"target/SKILL.md": skillMD("target"), "file.md": skillMD("file")})
@@ -261,6 +267,7 @@ func TestHostileChainEscapes(t *testing.T) {
 }
 
 func TestHostileNames(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{
 		"skills/ok/SKILL.md":                skillMD("ok"),
@@ -282,6 +289,7 @@ func TestHostileNames(t *testing.T) {
 }
 
 func TestHostileFrontmatter(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	bomb := "---\nname: bomb\ndescription: d\na: &a [x,x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e,*e]\ng: [*f,*f,*f,*f,*f,*f,*f,*f,*f,*f]\n---\nbody\n"
 	huge := "---\nname: huge\ndescription: d\n" + strings.Repeat("key: "+strings.Repeat("v", 90)+"\n", 1<<20/96) + "---\nbody\n"
@@ -307,6 +315,7 @@ func TestHostileFrontmatter(t *testing.T) {
 }
 
 func TestHostileChangingFile(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{"skills/ok/SKILL.md": skillMD("ok"), "skills/flux/SKILL.md": skillMD("flux")})
 	p := filepath.Join(e.ws, "skills/flux/SKILL.md")

@@ -25,6 +25,7 @@ import (
 // files are ones those rules read apart. It fails when the memo answers a
 // text with another text's parse.
 func TestYAMLMemoIsHostParse(t *testing.T) {
+	t.Parallel()
 	var ps []*profile.Profile
 	for _, p := range profile.All() {
 		ps = append(ps, p)
@@ -81,6 +82,7 @@ func TestYAMLMemoIsHostParse(t *testing.T) {
 // file parse its YAML once or twice in all, not once each (the win of
 // yamlMemo in lint --compat: about a quarter of its CPU was these parses).
 func TestYAMLMemoShares(t *testing.T) {
+	t.Parallel()
 	memo := &yamlMemo{}
 	all := profile.All()
 	for _, p := range all {
@@ -155,6 +157,7 @@ func BenchmarkHostParseAll(b *testing.B) {
 // corpus's files when it is there) is the same after the parse, and the
 // parse is that of a copy.
 func TestYAMLMemoParseKeepsText(t *testing.T) {
+	t.Parallel()
 	texts := []string{
 		"---\nname: a\ndescription: d\n---\n\nBody.\n",
 		"---\r\nname: a\r\ndescription: d\r\n---\r\nBody.\r\n",

@@ -74,6 +74,7 @@ func checkGivenParse(t *testing.T, data []byte) int {
 // the corpus; most of the corpus takes the padded parse (else the test
 // holds nothing).
 func TestGivenParseIsHostParse(t *testing.T) {
+	t.Parallel()
 	files := map[string][]byte{}
 	for i, s := range paddedSeeds {
 		files[string(rune('a'+i))] = []byte(s)

@@ -11,6 +11,7 @@ import (
 // TestHostText holds the first step of a host's reading: the byte order
 // mark, UTF-8 and line ends.
 func TestHostText(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		bom, ends string
@@ -43,6 +44,7 @@ func TestHostText(t *testing.T) {
 // TestHostNameRules holds the name step's two halves: Names.Normalize and
 // the rules that refuse a name.
 func TestHostNameRules(t *testing.T) {
+	t.Parallel()
 	norm := []struct{ mode, in, want string }{
 		{"", "My Skill", "My Skill"},
 		{"spaces", " my  big\tskill ", "my-big-skill"},
@@ -77,6 +79,7 @@ func TestHostNameRules(t *testing.T) {
 // TestHostMissingDescription holds what stands in for a missing
 // description, each policy alone.
 func TestHostMissingDescription(t *testing.T) {
+	t.Parallel()
 	body := "\n# Title\n\nFirst prose line.\nSecond.\n"
 	tests := []struct {
 		policy, empty string
@@ -104,6 +107,7 @@ func TestHostMissingDescription(t *testing.T) {
 // TestHostUnits holds Disclosure.Units: a character beyond U+FFFF counts
 // two UTF-16 units, and a cut inside one keeps its first half as U+FFFD.
 func TestHostUnits(t *testing.T) {
+	t.Parallel()
 	s := "ab😀cd" // 5 code points, 6 UTF-16 units
 	if n := textLen("", s); n != 5 {
 		t.Errorf("code points: %d, want 5", n)
@@ -133,6 +137,7 @@ func TestHostUnits(t *testing.T) {
 // a description that does not fit is left out while a later, shorter one
 // still fits.
 func TestHostBudget(t *testing.T) {
+	t.Parallel()
 	vs := []hostVerdict{
 		{Verdict: catalogxVerdict("a", strings.Repeat("x", 10))},
 		{Verdict: catalogxVerdict("b", strings.Repeat("y", 30))},
@@ -158,6 +163,7 @@ func TestHostBudget(t *testing.T) {
 // the last of duplicate keys, fields that must be strings, tabs read as
 // spaces, the final line break, when_to_use appended, a fallback cut.
 func TestHostFrontmatterRules(t *testing.T) {
+	t.Parallel()
 	base := func() *profile.Profile {
 		return &profile.Profile{Names: profile.Naming{Source: "field"},
 			Parse: profile.Parse{BOM: "strip", NoFrontmatter: "load", YAML: "repair", BrokenYAML: "empty", Description: "first-line", KeepSpace: true}}
@@ -211,6 +217,7 @@ func TestHostFrontmatterRules(t *testing.T) {
 // TestHostOrderByName holds Discovery.Order "name": x/ comes before
 // x-of-the-wise/, which sorts first as a path.
 func TestHostOrderByName(t *testing.T) {
+	t.Parallel()
 	mk := func() []*hostCand {
 		return []*hostCand{{path: "/r/x/SKILL.md"}, {path: "/r/x-of-the-wise/SKILL.md"}, {path: "/r/a/b/SKILL.md"}}
 	}
@@ -240,6 +247,7 @@ func catalogxVerdict(name, desc string) catalogx.Verdict {
 // description: lines win, quotes are kept, indented lines continue a
 // description; without both lines the file is dropped.
 func TestHostLastLines(t *testing.T) {
+	t.Parallel()
 	p, ok := profile.Lookup("gemini")
 	if !ok {
 		t.Fatal("no gemini profile")
@@ -268,6 +276,7 @@ func TestHostLastLines(t *testing.T) {
 // The fences of the JavaScript hosts: Qwen Code's are exactly ---, Gemini
 // CLI's closing one only starts with ---, pi's both only start with ---.
 func TestSplitFencesMode(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		mode, text, fm string
 		ok             bool
@@ -295,6 +304,7 @@ func TestSplitFencesMode(t *testing.T) {
 // Qwen Code's line reader and String(): the last line of a key wins,
 // values are typed as JavaScript reads them, a map cannot be a string.
 func TestKeyLinesAndJSString(t *testing.T) {
+	t.Parallel()
 	m := keyLinesFields("name: first\n# note\nname:second\ndescription: \"quoted \\\"x\\\"\"\n\tn: 1e3\nlist:\n  - a\n  - 2\nmeta:\n  k: v\nflag: true\nnone: null\n")
 	for k, want := range map[string]string{"name": "second", "description": `quoted "x"`, "n": "1000", "list": "a,2", "flag": "true"} {
 		got, ok := jsString(m[k])
@@ -321,6 +331,7 @@ func TestKeyLinesAndJSString(t *testing.T) {
 // Past its budget, Qwen Code's catalog shows each description's first
 // line only; within it, descriptions are whole.
 func TestApplyFirstLines(t *testing.T) {
+	t.Parallel()
 	p := &profile.Profile{Disclosure: profile.Disclosure{FirstLines: profile.FirstLines{Chars: 200, BuiltinChars: 0}}}
 	mk := func(desc string) []hostVerdict {
 		v := hostVerdict{Scope: ScopeProject, short: "one"}
@@ -344,6 +355,7 @@ func TestApplyFirstLines(t *testing.T) {
 // entry that is absolute or climbs out, drops the file; a null is no
 // value; a paths list holds the skill back.
 func TestHostFieldRules(t *testing.T) {
+	t.Parallel()
 	p, ok := profile.Lookup("qwen")
 	if !ok {
 		t.Fatal("no qwen profile")

@@ -14,6 +14,7 @@ import (
 // gets an error for a file over hostReadLimit, never a silent cut; one
 // that reads a head gets it cut at a rune boundary.
 func TestHostRead(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	small := filepath.Join(dir, "small.md")
 	if err := os.WriteFile(small, []byte("hé!"), 0o644); err != nil {

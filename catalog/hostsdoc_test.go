@@ -24,6 +24,7 @@ const (
 // TestHostsDoc checks that the hosts × rules table of docs/hosts.md is the
 // one the profiles give; -update rewrites it.
 func TestHostsDoc(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join("..", "docs", "hosts.md")
 	old, err := os.ReadFile(file)
 	if err != nil {

@@ -173,6 +173,7 @@ func BenchmarkHostSearchGiven(b *testing.B) {
 // are copied, with the same value, each text once for the verdicts of a
 // file; texts made elsewhere are left as they are.
 func TestDetachVerdict(t *testing.T) {
+	t.Parallel()
 	data := []byte("---\nname: abc\ndescription: hello there\n---\n")
 	part := func(s string) string {
 		i := bytes.Index(data, []byte(s))
@@ -216,6 +217,7 @@ func TestDetachVerdict(t *testing.T) {
 // entry named SKILL.md in some letter case: a file, a folder, symlinks to
 // a file, to a folder and to nothing.
 func TestSkillFileAmongTypes(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	must(t, os.WriteFile(filepath.Join(base, "target.md"), []byte("x"), 0o644))
 	must(t, os.Mkdir(filepath.Join(base, "targetdir"), 0o755))

@@ -29,6 +29,7 @@ func skillText(name string) string {
 }
 
 func TestIgnored(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	writeFiles(t, ws, map[string]string{
 		"skills/live/SKILL.md":                skillText("live"),
@@ -98,6 +99,7 @@ func TestIgnored(t *testing.T) {
 // An ignored entry that is a symlink to a skill folder is the same file: the skill
 // keeps it and the ignored copy is not listed twice.
 func TestIgnoredSymlinkToSkill(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	writeFiles(t, ws, map[string]string{"skills/live/SKILL.md": skillText("live")})
 	if err := os.Symlink("live", filepath.Join(ws, "skills", "_alias")); err != nil {

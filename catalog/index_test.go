@@ -222,6 +222,7 @@ func TestIndexSameListing(t *testing.T) {
 }
 
 func TestIndexCorpus(t *testing.T) {
+	t.Parallel()
 	dir := testcorpus.Dir(t)
 	e := newEnv(t)
 	var roots []string
@@ -389,6 +390,7 @@ func damageIndex(t *testing.T, e testEnv, damage func([]byte)) {
 // TestIndexHitThenChange: a catalog that answered from the index still
 // sees a later change on its next List.
 func TestIndexHitThenChange(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{"skills/a/SKILL.md": skillMD("a")})
 	age(t, e.ws)
@@ -414,6 +416,7 @@ func TestIndexHitThenChange(t *testing.T) {
 // TestIndexKey: a catalog with other settings or another home does not
 // take another catalog's index.
 func TestIndexKey(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{"skills/a/SKILL.md": skillMD("a"), "skills/b/SKILL.md": skillMD("b")})
 	age(t, e.ws)
@@ -480,6 +483,7 @@ func globIdx(t *testing.T, dir string) []string {
 // catalog's (the roots and every stamp the same) is not taken for its
 // index: the listing is the one of a walk with these settings.
 func TestIndexForeignFile(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{
 		"skills/Bad_Name/SKILL.md": "---\nname: Bad_Name\ndescription: Loads leniently only.\n---\nbody\n",
@@ -514,6 +518,7 @@ func TestIndexForeignFile(t *testing.T) {
 // to an index (their stamp could survive one more change within the
 // clock's granularity).
 func TestIndexFreshStampsNotWritten(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{"skills/a/SKILL.md": skillMD("a")})
 	idx := t.TempDir()
@@ -572,6 +577,7 @@ func fill(v reflect.Value, depth int) {
 // Root, Skill, a candidate file, skill.Skill, skill.Diagnostic or the types
 // below them fails here until indexcodec.go writes it.
 func TestIndexCodecCoversEveryField(t *testing.T) {
+	t.Parallel()
 	var l Listing
 	fill(reflect.ValueOf(&l).Elem(), 0)
 	fill(reflect.ValueOf(&l.candidates).Elem(), 1) // unexported: lint reads it through catalogx

@@ -20,6 +20,7 @@ import (
 // before the index is written (List's steps run one by one; the first
 // skill Each hands out).
 func TestIndexFixedStampsAfterUse(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name          string
 		file          string // under the workspace

@@ -38,6 +38,7 @@ func folderStamps(t *testing.T, base string) map[string][3]int64 {
 // edited in place to take the name, takes the answer while every folder
 // keeps its stamp. Only that file's own stamp says so.
 func TestNameEditMovesNoFolderStamp(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{
 		".agents/skills/other/SKILL.md": skillMD("other"),

@@ -20,6 +20,7 @@ import (
 // after the target appears is a cold listing's, and the first listing did
 // write an index (else the case would prove nothing).
 func TestIndexUnfollowedLinks(t *testing.T) {
+	t.Parallel()
 	loop := map[string]string{"out/l1": "-> l2", "out/l2": "-> l1"}
 	cases := []struct {
 		name string

@@ -15,6 +15,7 @@ import (
 // short while it is mapped (a read past the end faults: SIGBUS), does not
 // answer, and the process goes on.
 func TestIndexNamedCutShort(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	if _, err := tree.Generate(filepath.Join(ws, ".agents", "skills"), &tree.Options{N: 200}); err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 // path at any depth, next to a folder whose name sorts between a folder and
 // its entries ("g-x" between "g" and "g/...").
 func TestCheckStamps(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	files := []string{"a/SKILL.md", "g/s/SKILL.md", "g/t/SKILL.md", "g-x/u/SKILL.md", "z/SKILL.md"}
 	for _, f := range files {
@@ -83,6 +84,7 @@ func TestCheckStamps(t *testing.T) {
 // WhenToUse and Hidden need no decoding; a blob that does not decode
 // gives the listing's own fields, not a panic.
 func TestLazyParsed(t *testing.T) {
+	t.Parallel()
 	p := &skill.Skill{Name: "n", Description: "d", WhenToUse: "w", License: "MIT", DisableModelInvocation: true,
 		Extra: skill.Map{{Key: "k", Value: []any{"v", int64(1)}, Line: 2, Column: 1}}}
 	s := &Skill{Location: "/r/n/SKILL.md"}

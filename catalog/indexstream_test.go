@@ -159,6 +159,7 @@ func TestIndexStreamDifferential(t *testing.T) {
 // the walk is too fresh to stamp, so the walk writes no index, and still
 // answers.
 func TestIndexStreamFresh(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{"skills/a/SKILL.md": skillMD("a"), "skills/b/SKILL.md": skillMD("b")})
 	age(t, e.ws, e.home)

@@ -21,6 +21,7 @@ import (
 // (a hit), so a miss is the check's doing. Changing the owner needs root
 // (chown to another uid, 65534); those cases skip otherwise.
 func TestIndexUntrusted(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{"skills/a/SKILL.md": skillMD("a"), "skills/b/SKILL.md": skillMD("b")})
 	age(t, e.ws)

@@ -121,6 +121,7 @@ func TestIndexWalkDifferential(t *testing.T) {
 // listing on the corpus folders of published skills (skipped when they
 // are absent): queries of words their descriptions hold, and names.
 func TestIndexWalkCorpus(t *testing.T) {
+	t.Parallel()
 	corpus := testcorpus.Dir(t)
 	queries := []string{"pdf", "release notes", "test", "react component", "review code", "deploy to vercel", "frontend-design", "xlsx spreadsheet", "git", "nonesuch"}
 	for _, c := range []struct {

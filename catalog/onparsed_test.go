@@ -18,6 +18,7 @@ import (
 // listing keeps no body, though Bodies is set), and not at all by a List
 // that finds nothing changed.
 func TestOnParsed(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	writeFiles(t, ws, map[string]string{
 		"skills/a/SKILL.md":        skillText("a"),
@@ -89,6 +90,7 @@ func TestOnParsed(t *testing.T) {
 // changed reads and parses no skill file again, as without a preset
 // (docs/discovery.md#caching), and an edited file is read again and seen.
 func TestPresetCache(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	writeFiles(t, ws, map[string]string{
 		"team/a/SKILL.md": skillText("a"),

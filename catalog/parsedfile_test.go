@@ -18,6 +18,7 @@ import (
 // a file that changed since the listing read it, or a stat of another file,
 // gets none.
 func TestParsedFileIsParse(t *testing.T) {
+	t.Parallel()
 	dir := testcorpus.Dir(t)
 	for _, bodies := range []bool{false, true} {
 		opts := &Options{Workspace: t.TempDir(), NoUser: true, NoConfigFile: true, ExtraPaths: testcorpus.Roots(dir), bodies: bodies}
@@ -77,6 +78,7 @@ func TestParsedFileIsParse(t *testing.T) {
 // TestParsedFileChanged: once the file is rewritten after the listing read
 // it, the listing's parse is not handed out for it.
 func TestParsedFileChanged(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	writeTree(t, ws, map[string]string{".claude/skills/alpha/SKILL.md": "---\nname: alpha\ndescription: First.\n---\nBody.\n"})
 	path := filepath.Join(ws, ".claude", "skills", "alpha", "SKILL.md")
@@ -120,6 +122,7 @@ func TestParsedFileChanged(t *testing.T) {
 // TestParsedFileBodies: the body cut from the bytes is skill.Parse's on
 // line ends, white space and frontmatter shapes the corpus lacks.
 func TestParsedFileBodies(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"crlf":    "---\r\nname: crlf\r\ndescription: CRLF.\r\n---\r\n\r\nLine one.\r\nLine two.\r\n\r\n",
 		"lonecr":  "---\nname: lonecr\ndescription: Lone CR.\n---\nA\rB\r\r",

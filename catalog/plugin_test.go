@@ -62,6 +62,7 @@ func marketplace(t testing.TB, ws string, seed uint64) []string {
 // and no finding for a plugin's own files or for a folder of plugins
 // that is no plugin (docs/discovery.md#plugins).
 func TestMarketplace(t *testing.T) {
+	t.Parallel()
 	seeds := uint64(20)
 	if testing.Short() {
 		seeds = 4 // go test ./... lists all twenty marketplaces
@@ -101,6 +102,7 @@ func TestMarketplace(t *testing.T) {
 // plugin skills walks a plugin as any grouping folder, and of two
 // plugins' init one loads, as before.
 func TestPluginWithoutNamespace(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{
 		".brute/skills/a/.claude-plugin/plugin.json": `{"name": "a"}`,
@@ -122,6 +124,7 @@ func TestPluginWithoutNamespace(t *testing.T) {
 // prefix a skill name, names the plugin after its folder with a warning
 // naming the file; one without a name does so silently.
 func TestPluginManifest(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		manifest, want string
 		warn           bool
@@ -156,6 +159,7 @@ func TestPluginManifest(t *testing.T) {
 // TestPluginFolderName: a plugin without a name in its manifest is named
 // after its folder, in kebab-case when the folder's name is not.
 func TestPluginFolderName(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{
 		"plugins/My Box/.claude-plugin/plugin.json": `{}`,

@@ -14,6 +14,7 @@ import (
 // each hash, the last candidate given with it, -1 for a hash not given;
 // hashes repeat, and pairs come in any order.
 func TestFolderLastIsTheMap(t *testing.T) {
+	t.Parallel()
 	for seed := range uint64(10) {
 		r := rand.New(rand.NewPCG(seed, 2))
 		n := r.IntN(2000)
@@ -44,6 +45,7 @@ func TestFolderLastIsTheMap(t *testing.T) {
 // TestRealBelow: a folder's symlink-free path is its own path when its
 // parent's is the parent's path, else its name below the parent's.
 func TestRealBelow(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ parentReal, path, want string }{
 		{"/r/skills", "/r/skills/a", "/r/skills/a"},
 		{"/", "/a", "/a"},
@@ -59,6 +61,7 @@ func TestRealBelow(t *testing.T) {
 // TestLimitKeepsTenNames: maxSkills' diagnostic, from the ten names limit
 // keeps and its count, is the one every name left out would give.
 func TestLimitKeepsTenNames(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{0, 1, 3, 12, 13, 500} {
 		m := limit{max: 2}
 		var left []string

@@ -125,6 +125,7 @@ func corpusListing(t *testing.T) *Listing {
 // TestSearchMatchesNaive checks the indexed search against the plain one
 // on the corpus, for queries made of the corpus's own words and prefixes.
 func TestSearchMatchesNaive(t *testing.T) {
+	t.Parallel()
 	l := corpusListing(t)
 	var vocab []string
 	for _, s := range l.Skills {

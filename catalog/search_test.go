@@ -67,6 +67,7 @@ func names(res []catalog.SearchResult) []string {
 }
 
 func TestSearch(t *testing.T) {
+	t.Parallel()
 	c := writeSkills(t, searchSkills, nil)
 	ctx := context.Background()
 	tests := []struct {
@@ -105,6 +106,7 @@ func TestSearch(t *testing.T) {
 }
 
 func TestSearchScoresAndLimit(t *testing.T) {
+	t.Parallel()
 	c := writeSkills(t, searchSkills, nil)
 	res, err := c.Search(context.Background(), "changelog version release", 0)
 	if err != nil {
@@ -134,6 +136,7 @@ func TestSearchScoresAndLimit(t *testing.T) {
 }
 
 func TestSearchEmptyQuery(t *testing.T) {
+	t.Parallel()
 	c := writeSkills(t, searchSkills, nil)
 	for _, q := range []string{"", "   ", "--- !!! ..."} {
 		if _, err := c.Search(context.Background(), q, 0); !errors.Is(err, catalog.ErrEmptyQuery) {
@@ -153,6 +156,7 @@ func TestSearchEmptyQuery(t *testing.T) {
 }
 
 func TestSearchFindsUnlisted(t *testing.T) {
+	t.Parallel()
 	// With maxSkills 2, the others stay findable by search (docs/discovery.md#limits).
 	c := writeSkills(t, searchSkills, &catalog.Options{MaxSkills: 2})
 	l, err := c.List(context.Background())
@@ -179,6 +183,7 @@ func TestSearchFindsUnlisted(t *testing.T) {
 }
 
 func TestSearchSeesEdits(t *testing.T) {
+	t.Parallel()
 	c := writeSkills(t, searchSkills, nil)
 	ctx := context.Background()
 	if res, _ := c.Search(ctx, "terraform", 0); len(res) != 0 {
@@ -208,6 +213,7 @@ func TestSearchSeesEdits(t *testing.T) {
 func corpusDir(t testing.TB) string { return testcorpus.Dir(t) }
 
 func TestSearchCorpusNames(t *testing.T) {
+	t.Parallel()
 	dir := corpusDir(t)
 	c, err := catalog.New(context.Background(), &catalog.Options{Workspace: t.TempDir(), NoUser: true, NoConfigFile: true, ExtraPaths: []string{dir}})
 	if err != nil {
@@ -244,6 +250,7 @@ func TestSearchCorpusNames(t *testing.T) {
 }
 
 func TestSearchSeesChangedFields(t *testing.T) {
+	t.Parallel()
 	// Search caches each parsed skill's words; a caller that changes a
 	// skill's fields in memory still gets results for the new text.
 	c := writeSkills(t, searchSkills, nil)

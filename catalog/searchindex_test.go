@@ -167,6 +167,7 @@ func TestSearchFromIndex(t *testing.T) {
 // changed, or whose search section does not decode, is searched from the
 // skills' text, and finds what that text says.
 func TestSearchIndexNotTrusted(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{
 		"skills/a/SKILL.md": "---\nname: a\ndescription: Deploys the app.\n---\nB\n",
@@ -277,6 +278,7 @@ func FuzzSearchSectionDecode(f *testing.F) {
 // TestFirstRanked: the first k kept while scanning are the first k of the
 // whole list sorted, for lists with ties broken by position, and any k.
 func TestFirstRanked(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
 	type item struct{ score, pos int }
 	order := func(a, b item) int {

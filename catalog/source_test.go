@@ -44,6 +44,7 @@ func diagCodes(l *catalog.Listing) []string {
 // load their bodies, list and read bundled files from the FS, and are
 // confined to their folder; dotfiles are withheld.
 func TestFSSource(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	c, err := catalog.New(ctx, &catalog.Options{Workspace: t.TempDir(), NoConfigFile: true,
 		Sources: []catalog.Source{{FS: sourceFS, Dir: "testdata/sources/skills"}}})
@@ -104,6 +105,7 @@ func TestFSSource(t *testing.T) {
 // reported shadowed; the local file system takes its place in the order;
 // maxSkills counts every source.
 func TestSourcesPrecedence(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ws := t.TempDir()
 	dir := filepath.Join(ws, ".agents", "skills", "review")
@@ -168,6 +170,7 @@ func TestSourcesPrecedence(t *testing.T) {
 // TestSourcesInvalid: a source the catalog could not load is an error of
 // New, naming the source.
 func TestSourcesInvalid(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		src  []catalog.Source
@@ -193,6 +196,7 @@ func TestSourcesInvalid(t *testing.T) {
 // TestFSSourceCache: an FS re-read on List sees an edit (size or time
 // changed) and a removal.
 func TestFSSourceCache(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	fsys := fstest.MapFS{
 		"a/SKILL.md": {Data: []byte("---\nname: a\ndescription: First.\n---\nA.\n")},
@@ -219,6 +223,7 @@ func TestFSSourceCache(t *testing.T) {
 // skills out (not listed, not loadable), and a name no source holds is a
 // warning.
 func TestEnableDisable(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ws := t.TempDir()
 	if err := os.WriteFile(filepath.Join(ws, "skillet.yaml"), []byte("disable: [review]\n"), 0o644); err != nil {
@@ -267,6 +272,7 @@ func TestEnableDisable(t *testing.T) {
 // TestOptionsRoots: the roots skillet.yaml can set can be set from Go,
 // with the same validation.
 func TestOptionsRoots(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ws, home := t.TempDir(), t.TempDir()
 	write := func(root, name string) {
@@ -317,6 +323,7 @@ func TestOptionsRoots(t *testing.T) {
 // read line by line) a skill's when-to-use hint, in any of its spellings,
 // is kept, as without a preset.
 func TestPresetKeepsWhenToUse(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, key := range []string{"when-to-use", "whenToUse", "when_to_use"} {
 		ws := t.TempDir()
@@ -351,6 +358,7 @@ func TestPresetKeepsWhenToUse(t *testing.T) {
 // catalog, but the user's maxSkills (Options or skillet.yaml) wins, with
 // its catalog-truncated diagnostic, as without a preset.
 func TestPresetKeepsMaxSkills(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ws := t.TempDir()
 	for _, n := range []string{"a", "b", "c"} {
@@ -391,6 +399,7 @@ func TestPresetKeepsMaxSkills(t *testing.T) {
 // without one: the preset chooses how skills are read and shown, not
 // which folders (it read the host's own folders whatever Options said).
 func TestPresetReadsOptionsFolders(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ws, home := t.TempDir(), t.TempDir()
 	for root, name := range map[string]string{filepath.Join(ws, "team-skills"): "project-one", filepath.Join(home, "mine"): "user-one"} {
@@ -439,6 +448,7 @@ func TestPresetReadsOptionsFolders(t *testing.T) {
 // name-mismatch, no-description), unless the host's own rule leaves the
 // file out, and then its not-loaded diagnostic names the host.
 func TestPresetKeepsOwnFeatures(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ws := t.TempDir()
 	files := map[string]string{

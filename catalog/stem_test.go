@@ -7,6 +7,7 @@ import (
 )
 
 func TestStem(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"release", "releas"},
 		{"releases", "releas"},
@@ -38,6 +39,7 @@ func TestStem(t *testing.T) {
 }
 
 func TestQueryTerms(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want []string

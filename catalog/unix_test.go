@@ -18,6 +18,7 @@ import (
 // TestFIFOAndDevices checks that a named pipe or a device called SKILL.md
 // neither blocks discovery nor gets read: it is reported and skipped.
 func TestFIFOAndDevices(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{
 		"skills/ok/SKILL.md": skillMD("ok"),
@@ -52,6 +53,7 @@ func TestFIFOAndDevices(t *testing.T) {
 // reported (unreadable) and the rest still loads. Root reads everything, so
 // as root the test re-runs itself as the user nobody.
 func TestPermissionDenied(t *testing.T) {
+	t.Parallel()
 	if dir := os.Getenv("SKILLET_TEST_PERM_DIR"); dir != "" {
 		checkPermissionDenied(t, dir)
 		return

@@ -18,6 +18,7 @@ import (
 // even when it is found second, and the diagnostic names both files.
 // Between roots, precedence is unchanged.
 func TestNameClashPrefersOwnFolder(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{
 		"skills/a-copy/SKILL.md":   skillMD("tool"), // found first, not its folder's name
@@ -84,6 +85,7 @@ func TestNameClashPrefersOwnFolder(t *testing.T) {
 // SKILL.md of the tree loads, is named by a diagnostic, or is a bundled
 // file of a skill that loads.
 func TestNoSkillVanishes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{
 		"skills/tool/SKILL.md":                          skillMD("tool"),
@@ -139,6 +141,7 @@ func TestNoSkillVanishes(t *testing.T) {
 
 // TestCorpusNoneVanish checks the same on the published corpus.
 func TestCorpusNoneVanish(t *testing.T) {
+	t.Parallel()
 	dir := testcorpus.Dir(t)
 	for _, strict := range []bool{false, true} {
 		e := newEnv(t)

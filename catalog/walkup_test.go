@@ -14,6 +14,7 @@ import (
 // working folder: every roots.walkUp and roots.noGit mode, a .git folder
 // and a .git file (roots.gitMarker), and the home folder bounding "home".
 func TestProjectDirs(t *testing.T) {
+	t.Parallel()
 	// top/home/repo/a/b, with .git at repo (a folder) or a .git file at a.
 	tests := []struct {
 		name        string

@@ -17,6 +17,7 @@ import (
 // TestWatch: the first listing, then an added skill, an edit and a removal each reach fn; a
 // listing with no change does not.
 func TestWatch(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	root := filepath.Join(ws, ".agents", "skills")
 	write := func(name, desc string) {
@@ -82,6 +83,7 @@ func TestWatch(t *testing.T) {
 // TestAppliesTo: the paths field as a list or a comma-separated string,
 // .gitignore's glob rules, and no paths meaning everywhere.
 func TestAppliesTo(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		paths string // the frontmatter line, "" for none
 		files []string
@@ -123,6 +125,7 @@ func TestAppliesTo(t *testing.T) {
 // lists none (it is the project folder, whose roots are read) and says
 // how to read it.
 func TestWorkspaceOfSkills(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(ws, "greet"), 0o755); err != nil {
 		t.Fatal(err)
@@ -161,6 +164,7 @@ func TestWorkspaceOfSkills(t *testing.T) {
 // nothing and says how to read it; with it as an extra root, the skill
 // loads and the hint goes.
 func TestWorkspaceIsASkill(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	if err := os.WriteFile(filepath.Join(ws, "SKILL.md"), []byte("---\nname: greet\ndescription: Hi.\n---\nBody.\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -20,6 +20,7 @@ import (
 // readable, that a symlink cannot serve one under another name, and that
 // SKILL.md is served whatever the patterns say.
 func TestWithheld(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{
 		"skills/.skilletignore":       "*.secret\n/a/private/\n",
@@ -99,6 +100,7 @@ func TestWithheld(t *testing.T) {
 // listed by the bytes a reader gets (their length), whatever they take on
 // disk, so a budget that adds sizes up counts what would be sent.
 func TestFileSizesAsSent(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{"skills/a/SKILL.md": skillMD("a")})
 	dir := filepath.Join(e.ws, "skills", "a")
@@ -140,6 +142,7 @@ func TestFileSizesAsSent(t *testing.T) {
 // reported by List, a skill folder's by listFiles, with path, line and
 // column; the whole lines before the cut still withhold.
 func TestIgnoreFileProblems(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	pad := "#" + strings.Repeat("-", ignore.MaxFileBytes-len("#\n*.key\nsecret")-1) + "\n"
 	writeTree(t, e.ws, map[string]string{
@@ -189,6 +192,7 @@ func TestIgnoreFileProblems(t *testing.T) {
 // ignore-pattern diagnostics; one that is a symlink inside the workspace is
 // used.
 func TestRootIgnoreBoundary(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, target string
 		wantSkills   []string
@@ -247,6 +251,7 @@ func TestRootIgnoreBoundary(t *testing.T) {
 // diagnostics (the last counting the rest, at the first of them), however
 // many lines it has, and still its ignore-too-large.
 func TestIgnoreDiagnosticsBounded(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		lines int  // malformed lines
@@ -303,6 +308,7 @@ func TestIgnoreDiagnosticsBounded(t *testing.T) {
 // from Files, whatever the depth, and a symlink cannot serve a file of
 // one under another name; a file merely named like one is served.
 func TestNeverEnteredNotRead(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{
 		"skills/a/SKILL.md":                        skillMD("a"),
