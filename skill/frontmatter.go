@@ -75,7 +75,7 @@ func (p *parser) decodeFrontmatter(text []byte, lineOff int) (*frontmatter, bool
 		text = bytes.ReplaceAll(text, []byte("\r"), []byte(" "))
 	}
 	fm.text = text
-	root, fast := fastFrontmatterIn(text, p.fast)
+	root, fast := p.fast.Read(text)
 	var err error
 	if !fast {
 		root, err = yamlx.Parse(text)
@@ -200,7 +200,7 @@ func (p *parser) repair(fm *frontmatter, err error) (*yamlx.Node, error) {
 		// declines, so trying it first changes nothing but the cost.
 		var root *yamlx.Node
 		rewritten := []byte(strings.Join(fm.lines, "\n"))
-		if r, ok := fastFrontmatterIn(rewritten, p.fast); ok {
+		if r, ok := p.fast.Read(rewritten); ok {
 			root, err = r, nil
 		} else {
 			root, err = yamlx.Parse(rewritten)

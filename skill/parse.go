@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/spec"
+	"github.com/skillet-go/skillet/internal/swar"
 	"github.com/skillet-go/skillet/internal/yamlx"
 )
 
@@ -461,7 +462,7 @@ func (p *parser) resolveDescription(s *Skill, fm *frontmatter, f *fence, body []
 // checkLengths reports a description over the specification's limit or
 // the catalog's cut, and a compatibility over the specification's limit.
 func (p *parser) checkLengths(s *Skill, fm *frontmatter) {
-	n := runeCount(s.Description)
+	n := swar.RuneCount(s.Description)
 	dl, dc := 0, 0
 	if fm != nil && fm.descKey != nil {
 		dl, dc = fm.descKey.line, fm.descKey.col
@@ -488,7 +489,7 @@ func (p *parser) checkLengths(s *Skill, fm *frontmatter) {
 		m = strconv.AppendInt(m, int64(maxDesc), 10)
 		p.reportText(diagcode.DescriptionLong, dl, dc, string(m))
 	}
-	if n := runeCount(s.Compatibility); n > spec.MaxCompatibilityChars {
+	if n := swar.RuneCount(s.Compatibility); n > spec.MaxCompatibilityChars {
 		l, c := 0, 0
 		if fm != nil && fm.compatKey != nil {
 			l, c = fm.compatKey.line, fm.compatKey.col

@@ -6,7 +6,8 @@ import "github.com/skillet-go/skillet/internal/yamlx"
 // package's code to, and helpers of the tests, moved out of the package's
 // non-test files.
 
-// fastFrontmatter is fastFrontmatterIn with nodes of its own.
+// fastFrontmatter is the fast reader (yamlx.FastBuf.Read) with nodes of
+// its own.
 func fastFrontmatter(text []byte) (*yamlx.Node, bool) {
-	return fastFrontmatterIn(text, &fastBuf{})
+	return new(yamlx.FastBuf).Read(text)
 }

@@ -76,7 +76,7 @@ func TestStrictFastIsLibrary(t *testing.T) {
 			t.Errorf("%s: with the fast reader %v, %v; with the library %v, %v", p, fast, fastErr, lib, libErr)
 		}
 		if fm, opened, closed := frontmatterText(data); opened && closed && len(fm) > 0 {
-			if _, release, ok := yamlx.Fast([]byte(fm)); ok {
+			if _, release, ok := yamlx.FastTree([]byte(fm)); ok {
 				release()
 				taken++
 			}

@@ -219,16 +219,14 @@ func fromParserText(s string) string {
 
 // parse returns the tree of text and a function to call once the tree is
 // no longer read. The common frontmatter shapes are built by skillet's
-// fast reader (yamlx.Fast), the tree the library builds for them, where
+// fast reader (yamlx.FastTree), the tree the library builds for them, where
 // the library took three quarters of the validator's CPU in lint --compat
 // (pprof of BenchmarkCompat/compat); the fast reader declines every text
 // holding U+0085, U+2028 or U+2029, so the text it reads is the text with
 // them replaced. FuzzStrictFast holds the two ways to the same verdict.
 func parse(text string) (*yamlx.Node, func(), error) {
-	if yamlx.Fast != nil {
-		if n, release, ok := yamlx.Fast([]byte(text)); ok {
-			return n, release, nil
-		}
+	if n, release, ok := yamlx.FastTree([]byte(text)); ok {
+		return n, release, nil
 	}
 	n, err := yamlx.Parse([]byte(toParserText(text)))
 	return n, func() {}, err

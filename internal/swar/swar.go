@@ -2,6 +2,7 @@ package swar
 
 import (
 	"encoding/binary"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -19,4 +20,17 @@ func Zero(x uint64) uint64 { return (x - Ones) & ^x & Highs }
 // i+8 <= len(s).
 func Load(s string, i int) uint64 {
 	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:i+8]), 8))
+}
+
+// RuneCount is utf8.RuneCountInString(s), eight ASCII bytes at a time
+// (the frontmatter reader's columns, a description's length).
+func RuneCount(s string) int {
+	i := 0
+	for i+8 <= len(s) && Load(s, i)&Highs == 0 {
+		i += 8
+	}
+	if i == len(s) {
+		return i
+	}
+	return i + utf8.RuneCountInString(s[i:])
 }

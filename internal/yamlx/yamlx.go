@@ -24,19 +24,11 @@ import (
 // 1-based line and column where it starts.
 type Node = yaml.Node
 
-// LibraryOnly, when set, makes skill's frontmatter reader hand every file
-// to the library instead of reading the common shapes itself. Only tests
-// set it, to check that both readers give byte-identical results.
+// LibraryOnly, when set, makes the fast reader ([FastBuf.Read],
+// [FastTree]) decline every text, so that skill's frontmatter reader and
+// the reference validator hand every file to the library. Only tests set
+// it, to check that both readers give byte-identical results.
 var LibraryOnly atomic.Bool
-
-// Fast, when set, builds the tree [Parse] builds for the common frontmatter
-// shapes without the library: it returns the root and a release function to
-// call once the tree is no longer read (its nodes are pooled; the strings
-// they hold are not), or ok false when it declines src, which is then
-// Parse's. It never builds a tree Parse would not (package skill sets it
-// to its frontmatter reader, skill/fastpath.go, held to Parse by
-// FuzzFastPath), and declines everything while LibraryOnly is set.
-var Fast func(src []byte) (root *Node, release func(), ok bool)
 
 // Kind is a [Node]'s kind and Style its style bits.
 type (

@@ -1,32 +1,15 @@
-package skill
+package yamlx
 
 import (
 	"math/bits"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/skillet-go/skillet/internal/swar"
 )
 
-// Word-at-a-time helpers for the fast frontmatter reader and Parse, which
-// look at every byte of a file's frontmatter: most of it is ASCII, and a
-// word of eight bytes that holds nothing of interest is skipped at once.
-
-// runeCount is utf8.RuneCountInString(s), eight ASCII bytes at a time.
-func runeCount(s string) int {
-	i := 0
-	for i+8 <= len(s) && swar.Load(s, i)&swar.Highs == 0 {
-		i += 8
-	}
-	if i == len(s) {
-		return i
-	}
-	return i + utf8.RuneCountInString(s[i:])
-}
-
-// fmScan is the first pass of fastFrontmatterIn over text: it counts the
-// lines and the items of flow collections ("[" and "{", and the commas on
-// a line that holds one), to size the node slice, and says false when a
+// fmScan is the first pass of FastBuf.Read over text: it counts the lines
+// and the items of flow collections ("[" and "{", and the commas on a line
+// that holds one), to size the node slice, and says false when a
 // byte starts what the fast reader does not handle: a comment, a tab or
 // another control character (which YAML rejects or reads as a line break),
 // a C1 control, U+2028 or U+2029 (line breaks to YAML 1.1), a BOM or a

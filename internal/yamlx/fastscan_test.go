@@ -1,9 +1,11 @@
-package skill
+package yamlx
 
 import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/skillet-go/skillet/internal/swar"
 )
 
 // fmScanRef is fmScan a byte at a time, as the fast reader's first pass
@@ -76,11 +78,12 @@ func TestFmScan(t *testing.T) {
 	}
 }
 
-// TestRuneCount: runeCount is utf8.RuneCountInString, invalid UTF-8 too.
+// TestRuneCount: swar.RuneCount, which the fast reader counts columns
+// with, is utf8.RuneCountInString on the same texts, invalid UTF-8 too.
 func TestRuneCount(t *testing.T) {
 	for _, b := range countCases() {
-		if got, want := runeCount(string(b)), utf8.RuneCountInString(string(b)); got != want {
-			t.Fatalf("runeCount(%q) = %d, want %d", b, got, want)
+		if got, want := swar.RuneCount(string(b)), utf8.RuneCountInString(string(b)); got != want {
+			t.Fatalf("RuneCount(%q) = %d, want %d", b, got, want)
 		}
 	}
 }
@@ -94,8 +97,8 @@ func FuzzFmScan(f *testing.F) {
 		if gl != wl || gi != wi || gok != wok {
 			t.Fatalf("fmScan(%q) = %d, %d, %v; want %d, %d, %v", b, gl, gi, gok, wl, wi, wok)
 		}
-		if got, want := runeCount(string(b)), utf8.RuneCountInString(string(b)); got != want {
-			t.Fatalf("runeCount(%q) = %d, want %d", b, got, want)
+		if got, want := swar.RuneCount(string(b)), utf8.RuneCountInString(string(b)); got != want {
+			t.Fatalf("RuneCount(%q) = %d, want %d", b, got, want)
 		}
 	})
 }
