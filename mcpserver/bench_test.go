@@ -355,8 +355,14 @@ func handlerFixture(tb testing.TB, c handlerCase) func() {
 	req.ContentLength = int64(len(body))
 	req.RemoteAddr = "127.0.0.1:50000"
 	// As net/http's server hands it on, so that the loopback checks of
-	// every request (checkHostOrigin, fastAnswer) run as they do served.
-	req = req.WithContext(context.WithValue(req.Context(), http.LocalAddrContextKey, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}))
+	// every request (checkHostOrigin, fastAnswer) run as they do served:
+	// the local address in the context, and the context cancellable (a
+	// context derived from it registers with it). net/http makes that
+	// context anew for each request; this one is made once, so a first
+	// child's registration allocates once, not on every request.
+	ctx, cancel := context.WithCancel(context.WithValue(req.Context(), http.LocalAddrContextKey, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}))
+	tb.Cleanup(cancel)
+	req = req.WithContext(ctx)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
