@@ -155,7 +155,9 @@ func (g *guardedWriter) Flush() { _ = g.FlushError() }
 func (g *guardedWriter) failLocked(err error) {
 	if g.failed == nil {
 		g.failed = err
-		g.cancel(err)
+		if g.cancel != nil { // a stream's, the only writer that fails here
+			g.cancel(err)
+		}
 		if g.onDrop != nil {
 			g.onDrop()
 		}
@@ -580,7 +582,8 @@ func (s *Server) guard(h http.Handler, o *HTTPOptions, tokens *tokenSet, budget 
 				return
 			}
 		}
-		if authed && isStream(r) {
+		stream := isStream(r)
+		if authed && stream {
 			if !streams.take(client) {
 				w.Header().Set("Retry-After", "5")
 				http.Error(w, "too many notification streams from this address", http.StatusTooManyRequests)
@@ -592,10 +595,20 @@ func (s *Server) guard(h http.Handler, o *HTTPOptions, tokens *tokenSet, budget 
 		// budget until they are written (memory.go).
 		st.client = client
 		defer func() { s.mem.give(st.hold.n.Load()) }()
-		// One copy of the request, with the guard's record in its context
-		// (its body is replaced below; the caller's request is not).
-		ctx, cancel := context.WithCancelCause(r.Context())
-		r = r.WithContext(context.WithValue(ctx, requestKey{}, st))
+		// One copy of the request whose context is the guard's record (its
+		// body is replaced below; the caller's request is not). A
+		// notification stream's context is cancelled when the stream is
+		// dropped (guardedWriter.failLocked); any other request's is
+		// net/http's, which net/http cancels as the handler returns (the
+		// SDK's handler cancels its own on return too, cancelOnReturn), so
+		// it needs no cancellable context of its own: two allocations and
+		// a child registered in net/http's context saved a request.
+		st.Context = r.Context()
+		var cancel context.CancelCauseFunc
+		if stream {
+			st.Context, cancel = context.WithCancelCause(st.Context)
+		}
+		r = r.WithContext(st)
 		if r.Body != nil && r.Body != http.NoBody {
 			_ = rc.SetReadDeadline(time.Now().Add(o.ReadTimeout))
 			if ci != nil {
@@ -609,10 +622,10 @@ func (s *Server) guard(h http.Handler, o *HTTPOptions, tokens *tokenSet, budget 
 			// client keeps it.
 			_ = rc.SetReadDeadline(time.Time{})
 		}
-		defer cancel(nil)
 		st.g = guardedWriter{w: w, rc: rc, timeout: o.WriteTimeout, cancel: cancel}
 		g := &st.g
-		if isStream(r) {
+		if cancel != nil {
+			defer cancel(nil)
 			g.stream = true
 			g.max = o.StreamQueueBytes
 			g.q = make(chan []byte, 256)
@@ -626,9 +639,13 @@ func (s *Server) guard(h http.Handler, o *HTTPOptions, tokens *tokenSet, budget 
 }
 
 // request is what the guard keeps of one HTTP request, made in one
-// allocation, and what the handlers below it find in its context
-// (requestFrom).
+// allocation, and the request's context: the handlers below the guard
+// find it there (requestFrom); every other value, the deadline and the
+// cancellation are those of the context it wraps (the package's own
+// contexts derived from it attach to that one's cancellation directly,
+// as they find it through Value).
 type request struct {
+	context.Context
 	// client is the request's client: its token's (tokenClient) when the
 	// server has tokens, else its remote address's (clientOf).
 	client string
@@ -645,11 +662,34 @@ type request struct {
 
 type requestKey struct{}
 
+// Value is st for requestKey, else the wrapped context's value.
+func (st *request) Value(key any) any {
+	if _, ok := key.(requestKey); ok {
+		return st
+	}
+	return st.Context.Value(key)
+}
+
 // requestFrom returns the guard's record of the request of ctx, or nil
 // (stdio, or a handler not behind the guard).
 func requestFrom(ctx context.Context) *request {
+	if st, ok := ctx.(*request); ok {
+		return st
+	}
 	st, _ := ctx.Value(requestKey{}).(*request)
 	return st
+}
+
+// cancelOnReturn gives h each request with a context of its own that is
+// cancelled as h returns, whatever its caller does with the request's
+// context after (net/http's server cancels it then too; a caller that
+// calls the handler directly may not).
+func cancelOnReturn(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		h.ServeHTTP(w, r.WithContext(ctx))
+	})
 }
 
 // clientFrom returns the client of a request's context, "" when unknown.

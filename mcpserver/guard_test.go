@@ -3,11 +3,14 @@ package mcpserver
 import (
 	"bufio"
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -299,4 +302,65 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.String()
+}
+
+// TestRequestContext: the guard's record is the request's context. It is
+// found there and through contexts derived from it, carries the wrapped
+// context's values, and a context derived from it is cancelled with the
+// wrapped one (context's own propagation, through Value); the SDK's
+// handler gets a context cancelled as it returns (cancelOnReturn), as the
+// guard's own cancellable context was before every request had one.
+func TestRequestContext(t *testing.T) {
+	type key struct{}
+	parent, cancelParent := context.WithCancel(context.WithValue(context.Background(), key{}, "v"))
+	st := &request{Context: parent, client: "c"}
+	child, cancelChild := context.WithCancel(st)
+	defer cancelChild()
+	for _, ctx := range []context.Context{st, child, context.WithValue(child, struct{}{}, 1)} {
+		if got := requestFrom(ctx); got != st {
+			t.Fatalf("requestFrom(%v) = %p, want %p", ctx, got, st)
+		}
+		if got := ctx.Value(key{}); got != "v" {
+			t.Fatalf("the wrapped context's value through %v: %v", ctx, got)
+		}
+	}
+	if requestFrom(parent) != nil {
+		t.Fatal("requestFrom found a record in a context without one")
+	}
+	cancelParent()
+	watchdog(t, child.Done(), "a context derived from the record cancelled with the wrapped one")
+	if !errors.Is(context.Cause(child), context.Canceled) {
+		t.Fatalf("cause %v", context.Cause(child))
+	}
+
+	var seen context.Context
+	h := cancelOnReturn(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		seen = r.Context()
+		if seen.Err() != nil || requestFrom(seen) != st {
+			t.Errorf("inside the handler: err %v, record %p", seen.Err(), requestFrom(seen))
+		}
+	}))
+	live := &request{Context: context.Background()}
+	st = live
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("POST", "/mcp", nil).WithContext(live))
+	if seen == nil || seen.Err() == nil {
+		t.Fatal("the handler's context is not cancelled once it returned")
+	}
+}
+
+// TestStreamContextCancelledOnDrop: a notification stream has a context
+// of its own, cancelled with errStreamOverflow when its client stops
+// reading (failLocked); any other request's writer has none to cancel.
+func TestStreamContextCancelledOnDrop(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	g := &guardedWriter{stream: true, cancel: cancel}
+	g.failLocked(errStreamOverflow)
+	if !errors.Is(context.Cause(ctx), errStreamOverflow) {
+		t.Fatalf("the stream's context: cause %v", context.Cause(ctx))
+	}
+	plain := &guardedWriter{}
+	plain.failLocked(errStreamOverflow) // no context to cancel: must not panic
+	if plain.failed != errStreamOverflow {
+		t.Fatalf("failed %v", plain.failed)
+	}
 }

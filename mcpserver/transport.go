@@ -162,6 +162,7 @@ func (s *Server) handler(o *HTTPOptions) http.Handler {
 	if table != nil {
 		h = s.trackSessions(h, table)
 	}
+	h = cancelOnReturn(h)
 	var fast func(http.ResponseWriter, *http.Request, []byte) bool
 	if !o.Stateful {
 		sdk := h
