@@ -1,7 +1,10 @@
 package mcpserver
 
 import (
+	"encoding/binary"
 	"unicode/utf8"
+
+	"github.com/skillet-go/skillet/internal/swar"
 )
 
 // The fast path's reading of a request (docs/performance.md#serving): one
@@ -85,6 +88,22 @@ func scanMembers(data []byte, i, max int, value func(name []byte, j int) (int, b
 // UTF-8 (decoders read other bytes as U+FFFD), so that every decoder
 // reads it as written.
 func plainText(b []byte) bool {
+	// Eight bytes at a time while none is a control byte, a backslash or
+	// above ASCII (swar: a word is flagged only when one of its bytes
+	// is); from the first word flagged, byte by byte. A request's
+	// strings are its names, its method, its URI and its client's
+	// identity: this took about a tenth of a request's instructions byte
+	// by byte.
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		// A byte below 0x20 borrows, one at 0x80 or above has its high
+		// bit already: ((x - 0x20..) | x) & highs flags both.
+		if ((x-swar.Ones*0x20)|x)&swar.Highs|swar.Zero(x^(swar.Ones*'\\')) != 0 {
+			break
+		}
+	}
+	b = b[i:] // what came before is ASCII: valid UTF-8 on its own
 	ascii := true
 	for _, c := range b {
 		if c < 0x20 || c == '\\' {

@@ -1,7 +1,10 @@
 package mcpserver
 
 import (
+	"bytes"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -268,5 +271,70 @@ func FuzzOnePassIsTwoPass(f *testing.F) {
 			v = "2026-07-28"
 		}
 		sameParse(t, body, v, perRequest)
+	})
+}
+
+// plainTextBytewise is plainText as it was, one byte at a time: the
+// reference TestPlainText and FuzzPlainText hold the word-at-a-time one
+// to.
+func plainTextBytewise(b []byte) bool {
+	ascii := true
+	for _, c := range b {
+		if c < 0x20 || c == '\\' {
+			return false
+		}
+		if c >= utf8.RuneSelf {
+			ascii = false
+		}
+	}
+	return ascii || utf8.Valid(b)
+}
+
+// plainTextSeeds: every byte value at every offset of two words and the
+// tail, after plain text and after another byte that is caught (whose
+// borrow must not hide or invent one), and UTF-8 sequences cut at a word's
+// edge.
+func plainTextSeeds() [][]byte {
+	var out [][]byte
+	for v := 0; v < 256; v++ {
+		for _, n := range []int{1, 7, 8, 9, 16, 19} {
+			for pos := 0; pos < n; pos++ {
+				b := []byte(strings.Repeat("a", n))
+				b[pos] = byte(v)
+				out = append(out, b)
+				if pos > 0 {
+					c := bytes.Clone(b)
+					c[0] = 0x1f
+					out = append(out, c)
+				}
+			}
+		}
+	}
+	for _, s := range []string{"skill://skill-creator/SKILL.md", "io.modelcontextprotocol/clientInfo",
+		"1234567é", "12345678é", "1234567\xc3", "1234567\xc3\xa9abcdefgh", "abcdefg\xe2\x82\xac", "abcdefgh\xff",
+		"\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x7f", "        ", "abc\\\"defgh", ""} {
+		out = append(out, []byte(s))
+	}
+	return out
+}
+
+// TestPlainText: the word-at-a-time plainText decides as the byte loop.
+func TestPlainText(t *testing.T) {
+	for _, b := range plainTextSeeds() {
+		if got, want := plainText(b), plainTextBytewise(b); got != want {
+			t.Fatalf("plainText(%q) = %v, want %v", b, got, want)
+		}
+	}
+}
+
+// FuzzPlainText: the same for any bytes.
+func FuzzPlainText(f *testing.F) {
+	for _, b := range plainTextSeeds()[:64] {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := plainText(b), plainTextBytewise(b); got != want {
+			t.Fatalf("plainText(%q) = %v, want %v", b, got, want)
+		}
 	})
 }
