@@ -185,7 +185,7 @@ func (s *Server) fastAnswer(w http.ResponseWriter, r *http.Request, body []byte,
 		return false
 	}
 	var buf [4]member
-	req, ok := parseFastRequest(body, version, perRequest, buf[:0])
+	req, ok := parseFastRequest(body, version, perRequest, buf[:0], &s.metas)
 	if !ok {
 		return false
 	}

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -168,13 +169,16 @@ func twoPassValue(raw []byte, depth int) bool {
 	return twoPassObject(raw, depth, nil)
 }
 
+// meta is the _meta member of a 2026-07-28 request with clientInfo info
+// and client capabilities caps.
+func meta(info, caps string) string {
+	return `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":` + info + `,"io.modelcontextprotocol/clientCapabilities":` + caps + `}`
+}
+
 // onePassSeeds are request bodies near the fast path's edge: each method,
 // with and without _meta, members missing, doubled, unknown or of another
 // type, capabilities at every rule, nesting at the depth bound.
 func onePassSeeds() []string {
-	meta := func(info, caps string) string {
-		return `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":` + info + `,"io.modelcontextprotocol/clientCapabilities":` + caps + `}`
-	}
 	m := meta(`{"name":"b","version":"1"}`, `{}`)
 	deep := `{"a":{"a":{"a":{"a":{"a":{"a":{"a":true}}}}}}}`
 	deeper := `{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":true}}}}}}}}`
@@ -225,7 +229,7 @@ func onePassSeeds() []string {
 func sameParse(t *testing.T, body []byte, version string, perRequest bool) {
 	t.Helper()
 	var b1, b2 [4]member
-	got, gok := parseFastRequest(body, version, perRequest, b1[:0])
+	got, gok := parseFastRequest(body, version, perRequest, b1[:0], nil)
 	want, wok := twoPassRequest(body, version, perRequest, b2[:0])
 	if gok != wok {
 		t.Fatalf("%q (%s): one pass takes it %v, two passes %v", body, version, gok, wok)
@@ -245,7 +249,7 @@ func TestOnePassIsTwoPass(t *testing.T) {
 		for _, v := range []string{"2026-07-28", "2025-11-25", ""} {
 			sameParse(t, []byte(s), v, newFields(v))
 			var buf [4]member
-			if _, ok := parseFastRequest([]byte(s), v, newFields(v), buf[:0]); ok {
+			if _, ok := parseFastRequest([]byte(s), v, newFields(v), buf[:0], nil); ok {
 				taken++
 			}
 		}
@@ -335,6 +339,102 @@ func FuzzPlainText(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if got, want := plainText(b), plainTextBytewise(b); got != want {
 			t.Fatalf("plainText(%q) = %v, want %v", b, got, want)
+		}
+	})
+}
+
+// sameWithMemo requires parseFastRequest of body through memo to decide
+// and read as it does without one.
+func sameWithMemo(t *testing.T, memo *metaMemo, body []byte, version string, perRequest bool) {
+	t.Helper()
+	var b1, b2 [4]member
+	got, gok := parseFastRequest(body, version, perRequest, b1[:0], memo)
+	want, wok := parseFastRequest(body, version, perRequest, b2[:0], nil)
+	if gok != wok || gok && !cmp.Equal(got, want, cmp.AllowUnexported(fastRequest{}, member{})) {
+		t.Fatalf("%q (%s): with the memo %v %+v, without %v %+v", body, version, gok, got, wok, want)
+	}
+}
+
+// TestMetaMemoIsScanMeta: with a memo warmed by every seed before it (so
+// a _meta taken for one body meets others that begin alike, cut short,
+// with another version or with more after it), each seed is read as
+// without a memo, once cold and once warm.
+func TestMetaMemoIsScanMeta(t *testing.T) {
+	memo := &metaMemo{}
+	seeds := onePassSeeds()
+	m := meta(`{"name":"b","version":"1"}`, `{}`)
+	seeds = append(seeds,
+		`{"jsonrpc":"2.0","id":1,"method":"skills/list","params":{`+m+`}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"skills/list","params":{`+m+`,"cursor":"x"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"skills/list","params":{`+m+`,"_meta":{}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"skills/list","params":{`+m+`}`,
+		`{"jsonrpc":"2.0","id":1,"method":"skills/list","params":{`+m[:len(m)-1]+`,"x":1}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"skills/list","params":{`+m[:len(m)-1]+`}}`,
+	)
+	hits := 0
+	for round := 0; round < 2; round++ {
+		for _, s := range seeds {
+			for _, v := range []string{"2026-07-28", "2025-11-25", "2026-07-29", ""} {
+				sameWithMemo(t, memo, []byte(s), v, newFields(v) || v == "2026-07-29")
+			}
+		}
+	}
+	var rest [4]member
+	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"skills/list","params":{` + m + `}}`)
+	i := bytes.Index(body, []byte(`{"io.`))
+	for k := range memo.slots {
+		if e := memo.slots[k].Load(); e != nil && bytes.HasPrefix(body[i:], e.raw) {
+			hits++
+		}
+	}
+	if _, ok := parseFastRequest(body, "2026-07-28", true, rest[:0], memo); !ok || hits == 0 {
+		t.Fatalf("a client's _meta taken (%v) is not remembered (%d slots hold it)", ok, hits)
+	}
+}
+
+// TestMetaMemoBounded: a memo holds at most metaMemoSlots _meta objects,
+// each at most maxMemoMeta bytes, whatever clients send.
+func TestMetaMemoBounded(t *testing.T) {
+	memo := &metaMemo{}
+	for n := range 100 {
+		name := fmt.Sprintf("client-%d", n)
+		if n%10 == 0 {
+			name = strings.Repeat("x", maxMemoMeta) // a _meta over the bound
+		}
+		body := `{"jsonrpc":"2.0","id":1,"method":"skills/list","params":{` + meta(`{"name":"`+name+`","version":"1"}`, `{}`) + `}}`
+		var buf [4]member
+		if _, ok := parseFastRequest([]byte(body), "2026-07-28", true, buf[:0], memo); !ok {
+			t.Fatalf("%s: not taken", body)
+		}
+	}
+	for k := range memo.slots {
+		e := memo.slots[k].Load()
+		if e == nil || len(e.raw) > maxMemoMeta || bytes.Contains(e.raw, []byte("xxxx")) {
+			t.Fatalf("slot %d: %v", k, e)
+		}
+	}
+}
+
+// FuzzMetaMemoIsScanMeta: after the memo has taken the _meta of a, b is
+// read as without a memo (a and b as bodies or as a _meta object put in
+// a request).
+func FuzzMetaMemoIsScanMeta(f *testing.F) {
+	obj := strings.TrimPrefix(meta(`{"name":"b","version":"1"}`, `{}`), `"_meta":`)
+	f.Add([]byte(obj), []byte(obj))
+	f.Add([]byte(obj), []byte(obj[:len(obj)-1]+`,"x":true}`))
+	f.Add([]byte(obj), []byte(obj[:len(obj)-2]))
+	for _, s := range onePassSeeds()[:8] {
+		f.Add([]byte(obj), []byte(s))
+		f.Add([]byte(s), []byte(s))
+	}
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		memo := &metaMemo{}
+		for _, body := range [][]byte{a, b} {
+			for _, v := range []string{"2026-07-28", "2025-11-25"} {
+				sameWithMemo(t, memo, body, v, newFields(v))
+				inParams := append([]byte(`{"jsonrpc":"2.0","id":1,"method":"skills/list","params":{"_meta":`), body...)
+				sameWithMemo(t, memo, append(inParams, "}}"...), v, newFields(v))
+			}
 		}
 	})
 }

@@ -179,6 +179,9 @@ type Server struct {
 	// the two); fastHits counts the requests it answered.
 	noFastPath bool
 	fastHits   atomic.Int64
+	// metas remembers the _meta objects the fast path took (a client's
+	// is the same in each of its requests), whatever the snapshot.
+	metas metaMemo
 	// patches counts the snapshots built by patching the last one
 	// (buildEdited); only reloads (one at a time) touch it.
 	patches int
