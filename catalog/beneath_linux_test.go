@@ -73,7 +73,6 @@ func TestReadBeneath(t *testing.T) {
 // container whose seccomp filter refuses it) gives the same skills and
 // diagnostics, escapes included.
 func TestListWithoutOpenat2(t *testing.T) {
-	t.Parallel()
 	ws, outside := t.TempDir(), t.TempDir()
 	skills := filepath.Join(ws, ".agents", "skills")
 	mustWrite(t, filepath.Join(skills, "in", SkillFile), "---\nname: in\ndescription: d\n---\nbody\n")
