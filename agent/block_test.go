@@ -39,6 +39,7 @@ func renderListing(t testing.TB, l *catalog.Listing, opts *agent.BlockOptions) *
 }
 
 func TestBlockGoldenExamples(t *testing.T) {
+	t.Parallel()
 	l := listing(t, examplesCatalog(t))
 	for _, f := range allFormats {
 		t.Run(string(f), func(t *testing.T) {
@@ -84,6 +85,7 @@ func redactBlock(f agent.Format, text string) string {
 }
 
 func TestBlockGoldenCorpus(t *testing.T) {
+	t.Parallel()
 	c, dir := corpusCatalog(t, "anthropics-skills", nil)
 	l := listing(t, c)
 	if len(l.Skills) != 12 {
@@ -159,6 +161,7 @@ var hostile = []string{
 }
 
 func TestBlockXMLHostileDescriptions(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{}
 	const visible, hidden = 64, 5
 	var want []string
@@ -241,6 +244,7 @@ func generated(t *testing.T, n int) *catalog.Listing {
 }
 
 func TestBlockBudget(t *testing.T) {
+	t.Parallel()
 	l := generated(t, 20)
 	var all []string
 	for _, s := range l.Skills {
@@ -314,6 +318,7 @@ func TestBlockBudget(t *testing.T) {
 var cmpEmpty = cmpopts.EquateEmpty()
 
 func TestBlockBudgetGolden(t *testing.T) {
+	t.Parallel()
 	l := listing(t, examplesCatalog(t))
 	full := renderListing(t, l, nil)
 	// The size of the block with every entry shown by name only.
@@ -352,6 +357,7 @@ func TestBlockBudgetGolden(t *testing.T) {
 }
 
 func TestBlockEmpty(t *testing.T) {
+	t.Parallel()
 	c, _ := tempCatalog(t, map[string]string{
 		"skills/only-hidden/SKILL.md": skillMD("name: only-hidden\ndescription: Hidden.\ndisable-model-invocation: true", "Body."),
 	}, nil)
@@ -368,6 +374,7 @@ func TestBlockEmpty(t *testing.T) {
 }
 
 func TestBlockNotListed(t *testing.T) {
+	t.Parallel()
 	l := generated(t, 5)
 	// Mark the last two as beyond maxSkills, as catalog.List does.
 	for _, s := range l.Skills[3:] {
@@ -398,6 +405,7 @@ func TestBlockNotListed(t *testing.T) {
 }
 
 func TestBlockLocationAndPreamble(t *testing.T) {
+	t.Parallel()
 	l := listing(t, examplesCatalog(t))
 	b := renderListing(t, l, &agent.BlockOptions{
 		Location: func(s *catalog.Skill) string { return "skill://" + s.Name + "/SKILL.md" },
@@ -428,6 +436,7 @@ func TestBlockLocationAndPreamble(t *testing.T) {
 }
 
 func TestBlockMaxDescriptionChars(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("alpha beta gamma ", 30) // 510 characters
 	c, _ := tempCatalog(t, map[string]string{
 		"skills/long/SKILL.md": skillMD("name: long\ndescription: "+long+"\nwhen-to-use: "+long, "Body."),
@@ -464,6 +473,7 @@ func TestBlockMaxDescriptionChars(t *testing.T) {
 }
 
 func TestBlockTemplate(t *testing.T) {
+	t.Parallel()
 	l := listing(t, examplesCatalog(t))
 	tmpl, err := agent.ParseTemplate("t", `{{.ToolName}}:{{range .Skills}} {{.Name}}={{xml .Description | printf "%.12s"}}{{end}} left={{.LeftOut}} {{json .ToolName}}`)
 	if err != nil {
@@ -492,6 +502,7 @@ func TestBlockTemplate(t *testing.T) {
 }
 
 func TestParseFormat(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want agent.Format

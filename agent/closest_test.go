@@ -73,6 +73,7 @@ func closestPlain(name string, names []string, n int) []string {
 // by "-", with letters dropped, doubled or changed, non-ASCII letters,
 // invalid UTF-8, empty words ("a--b") and spaces and "_" in queries.
 func TestClosestSameAsPlain(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 21))
 	pool := []string{"release", "notes", "pdf", "go", "a", "ü", "日本", "x\xff", "", "deploy", "review"}
 	word := func() string {

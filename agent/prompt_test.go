@@ -13,6 +13,7 @@ import (
 )
 
 func TestProviderPresets(t *testing.T) {
+	t.Parallel()
 	sk := newSkills(t, examplesCatalog(t), nil)
 	identity := agent.Text("You are a test agent.")
 	rules := agent.Text("Answer briefly.")
@@ -67,6 +68,7 @@ type layerFunc func(ctx context.Context) (string, error)
 func (f layerFunc) Render(ctx context.Context) (string, error) { return f(ctx) }
 
 func TestStack(t *testing.T) {
+	t.Parallel()
 	var s agent.Stack
 	s.Add("a", agent.Text("first\n\n\n")).
 		Add("empty", agent.Text("")).
@@ -94,6 +96,7 @@ func TestStack(t *testing.T) {
 }
 
 func TestSkillsOwnList(t *testing.T) {
+	t.Parallel()
 	c := examplesCatalog(t)
 	ctx := context.Background()
 	l := listing(t, c)
@@ -140,6 +143,7 @@ func TestSkillsOwnList(t *testing.T) {
 }
 
 func TestSkillsLayerSeesChanges(t *testing.T) {
+	t.Parallel()
 	c, ws := tempCatalog(t, map[string]string{
 		"skills/alpha/SKILL.md": skillMD("name: alpha\ndescription: First.", "Body."),
 	}, nil)

@@ -76,6 +76,7 @@ func Example_embed() {
 // mismatch Brute warns about: before, the prompt showed them and the
 // tool answered that no skills were available).
 func TestCallerBuiltSkills(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	built := []*skill.Skill{
 		{Name: "greet", Description: "Greet the user.", Body: "Say hello by name."},
@@ -114,6 +115,7 @@ func TestCallerBuiltSkills(t *testing.T) {
 // TestNewCallerList: a caller's list the tool cannot load is an error of
 // New: a skill of another catalog, or one the catalog does not hold.
 func TestNewCallerList(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	c := examplesCatalog(t)
 	other, err := catalog.New(ctx, &catalog.Options{Workspace: t.TempDir(), NoConfigFile: true,
@@ -150,6 +152,7 @@ func TestNewCallerList(t *testing.T) {
 // TestProviderShapes: Definition.For and Result.For give each API's keys,
 // the same schema in each, and an error for an unknown API.
 func TestProviderShapes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	sk := newSkills(t, examplesCatalog(t), nil)
 	def, err := sk.Tool().Definition(ctx)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestSessionKeep(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, tt := range []struct {
 		keep int

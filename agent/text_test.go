@@ -11,6 +11,7 @@ import (
 )
 
 func TestShorten(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		max  int
@@ -129,6 +130,7 @@ func FuzzShorten(f *testing.F) {
 }
 
 func TestEscapeXML(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"plain", "plain"},
 		{`<a href="x">'b' & c</a>`, "&lt;a href=&quot;x&quot;&gt;&apos;b&apos; &amp; c&lt;/a&gt;"},
@@ -165,6 +167,7 @@ func FuzzEscapeXML(f *testing.F) {
 }
 
 func TestLevenshtein(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		a, b string
 		want int
@@ -184,6 +187,7 @@ func TestLevenshtein(t *testing.T) {
 }
 
 func TestClosest(t *testing.T) {
+	t.Parallel()
 	names := []string{"commit-message", "release-checklist", "release-notes", "pdf-processing", "pptx", "docx", "xlsx", "a", "go"}
 	tests := []struct {
 		in   string
@@ -216,6 +220,7 @@ func TestClosest(t *testing.T) {
 }
 
 func TestSample(t *testing.T) {
+	t.Parallel()
 	var files []string
 	for _, c := range "abcdefghijklmnopqrst" {
 		files = append(files, "assets/fonts/"+string(c)+".ttf")

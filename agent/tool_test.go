@@ -30,6 +30,7 @@ func resultText(r agent.Result) string {
 }
 
 func TestToolGoldenExamples(t *testing.T) {
+	t.Parallel()
 	c := examplesCatalog(t)
 	tool := agent.NewTool(c, nil)
 	tests := []struct {
@@ -81,6 +82,7 @@ func redactResult(text string) string {
 }
 
 func TestToolGoldenCorpus(t *testing.T) {
+	t.Parallel()
 	c, dir := corpusCatalog(t, "anthropics-skills", nil)
 	tool := agent.NewTool(c, nil)
 	for _, name := range []string{"claude-api", "canvas-design", "skill-creator", "frontend-design"} {
@@ -103,6 +105,7 @@ func TestToolGoldenCorpus(t *testing.T) {
 }
 
 func TestToolLoadResult(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"skills/big/SKILL.md":            skillMD("name: big\ndescription: A skill with many files.", "Read [the guide](references/guide.md)."),
 		"skills/big/references/guide.md": "# Guide\n",
@@ -147,6 +150,7 @@ Bundled files (sampled, up to 10):
 }
 
 func TestToolTruncatedBody(t *testing.T) {
+	t.Parallel()
 	body := strings.Repeat("Step line that is long enough.\n", 40)
 	c, _ := tempCatalog(t, map[string]string{
 		"skills/long/SKILL.md": skillMD("name: long\ndescription: A long skill.", body),
@@ -176,6 +180,7 @@ func TestToolTruncatedBody(t *testing.T) {
 // length, at its indentation), so the note after it is not read as code,
 // and that a body cut outside one gets no fence.
 func TestToolTruncatedBodyClosesFence(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name, body, wantEnd, wantNote string
 	}{
@@ -240,6 +245,7 @@ func confinementTree(t testing.TB, secret string) (*catalog.Catalog, string) {
 }
 
 func TestToolFileConfinement(t *testing.T) {
+	t.Parallel()
 	const secret = "SECRET-8f2a-do-not-leak"
 	c, ws := confinementTree(t, secret)
 	tool := agent.NewTool(c, &agent.ToolOptions{MaxFileBytes: 1000})
@@ -300,6 +306,7 @@ func TestToolFileConfinement(t *testing.T) {
 }
 
 func TestToolHidden(t *testing.T) {
+	t.Parallel()
 	c := examplesCatalog(t)
 	ctx := context.Background()
 	model := agent.NewTool(c, nil)
@@ -331,6 +338,7 @@ func TestToolHidden(t *testing.T) {
 }
 
 func TestToolOwnSkills(t *testing.T) {
+	t.Parallel()
 	c := examplesCatalog(t)
 	ctx := context.Background()
 	l := listing(t, c)
@@ -365,6 +373,7 @@ func TestToolOwnSkills(t *testing.T) {
 }
 
 func TestToolSchema(t *testing.T) {
+	t.Parallel()
 	c, ws := tempCatalog(t, map[string]string{
 		"skills/alpha/SKILL.md": skillMD("name: alpha\ndescription: First.", "Body."),
 		"skills/beta/SKILL.md":  skillMD("name: beta\ndescription: Second.", "Body."),
@@ -453,6 +462,7 @@ func TestToolSchema(t *testing.T) {
 }
 
 func TestToolNameFromConfig(t *testing.T) {
+	t.Parallel()
 	ws := writeTree(t, t.TempDir(), map[string]string{
 		"skillet.yaml":          "toolName: load_skill\nmaxDescriptionChars: 20\ncatalogBudgetChars: 5000\n",
 		"skills/alpha/SKILL.md": skillMD("name: alpha\ndescription: A description longer than twenty characters.", "Body."),
@@ -482,6 +492,7 @@ func TestToolNameFromConfig(t *testing.T) {
 }
 
 func TestToolSeesChanges(t *testing.T) {
+	t.Parallel()
 	c, ws := tempCatalog(t, map[string]string{
 		"skills/alpha/SKILL.md": skillMD("name: alpha\ndescription: First.", "Version one."),
 	}, nil)
@@ -503,6 +514,7 @@ func TestToolSeesChanges(t *testing.T) {
 }
 
 func TestToolSearchFindsUnlisted(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{}
 	for i := range 6 {
 		name := fmt.Sprintf("skill-%d", i)
@@ -533,6 +545,7 @@ func TestToolSearchFindsUnlisted(t *testing.T) {
 }
 
 func TestToolArguments(t *testing.T) {
+	t.Parallel()
 	tool := agent.NewTool(examplesCatalog(t), nil)
 	tests := []struct {
 		args    string
@@ -570,6 +583,7 @@ func TestToolArguments(t *testing.T) {
 }
 
 func TestToolCancelled(t *testing.T) {
+	t.Parallel()
 	tool := agent.NewTool(examplesCatalog(t), nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -582,6 +596,7 @@ func TestToolCancelled(t *testing.T) {
 }
 
 func TestToolConcurrent(t *testing.T) {
+	t.Parallel()
 	tool := agent.NewTool(examplesCatalog(t), nil)
 	var wg sync.WaitGroup
 	calls := []string{`{"name":"release-checklist"}`, `{"name":"commit-message"}`, `{"query":"version"}`, `{}`,
@@ -601,6 +616,7 @@ func TestToolConcurrent(t *testing.T) {
 }
 
 func TestSession(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	var seen []agent.Load
 	var mu sync.Mutex
@@ -673,6 +689,7 @@ func TestSession(t *testing.T) {
 // the name is not compared with every skill's (which would cost
 // len(name) × names).
 func TestToolHugeArguments(t *testing.T) {
+	t.Parallel()
 	tool := agent.NewTool(examplesCatalog(t), nil)
 	huge := strings.Repeat("deploy release ", 60<<10/15) // under the 64 KB argument limit
 	for _, args := range []map[string]string{{"name": huge}, {"query": huge}, {"query": strings.Repeat("zz ", 60<<10/3)}} {
@@ -702,6 +719,7 @@ func inputSchema(t *testing.T, ctx context.Context, tool *agent.Tool) *jsonschem
 // command) and does not list again; without it, a skill added since is
 // found.
 func TestToolCallUsesListingFromContext(t *testing.T) {
+	t.Parallel()
 	c, ws := tempCatalog(t, map[string]string{
 		"skills/alpha/SKILL.md": skillMD("name: alpha\ndescription: First.", "Alpha body."),
 	}, nil)

@@ -11,6 +11,7 @@ import (
 // remembers a block's last sentence, still judges each reference by its
 // own sentence.
 func TestBlockContextShared(t *testing.T) {
+	t.Parallel()
 	body := []byte("Run [a](scripts/a.sh) now. For example [b](scripts/b.sh) is one. Then [c](scripts/c.sh) and [d](scripts/d.sh).\n\n" +
 		"Other [e](scripts/e.sh) here.\n")
 	refs := parseReferences(body, false)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestReferences(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name, body string
 		want       []bodyRef
@@ -43,6 +44,7 @@ func TestReferences(t *testing.T) {
 // TestReferenceExamples checks which references are plainly examples
 // (broken-reference skips them) and which are not.
 func TestReferenceExamples(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name, body string
 		want       []bool // Example, per reference in order

@@ -54,6 +54,7 @@ func checkBodyView(t *testing.T, name string, src []byte) {
 // the one skill.Parse gives, for edge cases, every published skill file
 // and a generated tree.
 func TestBodyView(t *testing.T) {
+	t.Parallel()
 	for i, c := range bodyViewCases {
 		checkBodyView(t, "case "+string(rune('0'+i)), []byte(c))
 	}
@@ -95,6 +96,7 @@ func FuzzBodyView(f *testing.F) {
 // each body that is then overwritten, they are what the checks find on
 // the body itself. The corpus and a generated tree.
 func TestChecksKeepNoBody(t *testing.T) {
+	t.Parallel()
 	gen := t.TempDir()
 	if _, err := tree.Generate(gen, &tree.Options{N: 60, Seed: 9, BrokenPercent: 30}); err != nil {
 		t.Fatal(err)

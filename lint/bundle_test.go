@@ -21,6 +21,7 @@ import (
 // as a link, a skill folder that is a link, the entry cap, and folders that
 // are not walked at all.
 func TestWalkBundle(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	files := map[string]string{
 		"outside.md":                        "x",
@@ -101,6 +102,7 @@ func TestWalkBundle(t *testing.T) {
 // on a generated tree and hand-made folders (one that is a link, one with
 // two variants of a name, whose order is the file system's).
 func TestRunChecks(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	gen := t.TempDir()
 	if _, err := tree.Generate(gen, &tree.Options{N: 60, Seed: 3}); err != nil {
@@ -167,6 +169,7 @@ func TestRunChecks(t *testing.T) {
 }
 
 func TestAbsentAt(t *testing.T) {
+	t.Parallel()
 	names := []string{"SKILL.md", "References", "scripts"}
 	for _, tc := range []struct {
 		names []string
@@ -195,6 +198,7 @@ func TestAbsentAt(t *testing.T) {
 // the paths it saw as files or folders through folders only, and for
 // nothing else (those are asked of the file system).
 func TestFolderViewExists(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	writeTree(t, ws, map[string]string{
 		"skills/e/SKILL.md":             "---\nname: e\ndescription: d\n---\n\nBody.\n",

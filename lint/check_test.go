@@ -15,6 +15,7 @@ import (
 // TestChecksRegistered: every check has a name, doc and codes, and every
 // code it reports is in the registry.
 func TestChecksRegistered(t *testing.T) {
+	t.Parallel()
 	names := map[string]bool{}
 	for _, c := range allChecks() {
 		if c.Name == "" || c.Doc == "" || len(c.Codes) == 0 || c.Run == nil || names[c.Name] {
@@ -50,6 +51,7 @@ func loadOne(t *testing.T, ws, name string) *catalog.Skill {
 }
 
 func TestCheckBundle(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	writeTree(t, ws, map[string]string{
 		"outside.md":                         "x",
@@ -89,6 +91,7 @@ func TestCheckBundle(t *testing.T) {
 
 // TestRunOrder: every check runs once, after the checks it requires.
 func TestRunOrder(t *testing.T) {
+	t.Parallel()
 	a := &lintCheck{Name: "a"}
 	b := &lintCheck{Name: "b", requires: []*lintCheck{a}}
 	c := &lintCheck{Name: "c", requires: []*lintCheck{b, a}}

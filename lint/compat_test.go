@@ -16,6 +16,7 @@ import (
 )
 
 func TestCompat(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	long := strings.Repeat("a", 1030)
 	writeTree(t, ws, map[string]string{
@@ -126,6 +127,7 @@ func TestCompat(t *testing.T) {
 }
 
 func TestTargets(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	writeTree(t, ws, map[string]string{
 		".agents/skills/colon/SKILL.md":     "---\nname: colon\n---\n\nBody.\n",
@@ -177,6 +179,7 @@ func TestTargets(t *testing.T) {
 // so every rule lint --compat can print, says what it requires (skillet
 // lint --explain RULE prints it).
 func TestHostRuleDocs(t *testing.T) {
+	t.Parallel()
 	for _, h := range Hosts {
 		for _, r := range h.Rules {
 			if d := r.Doc(); d == "" || !strings.HasSuffix(d, ".") {

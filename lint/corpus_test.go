@@ -16,6 +16,7 @@ import (
 // numbers is a change in what skillet tells authors about published skills:
 // look at the difference before updating them.
 func TestCorpus(t *testing.T) {
+	t.Parallel()
 	corpus := corpusDir(t)
 	r, err := Run(context.Background(), &Options{
 		Catalog: &catalog.Options{Workspace: t.TempDir(), NoConfigFile: true, NoUser: true},

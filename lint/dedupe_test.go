@@ -14,6 +14,7 @@ import (
 // repeats (keeping the first) and then sorting stably gives, on random
 // findings with many near-repeats.
 func TestDedupeSorted(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	pick := func(vals ...string) string { return vals[r.IntN(len(vals))] }
 	for range 300 {

@@ -11,6 +11,7 @@ import (
 )
 
 func TestUnifiedDiff(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name, a, b, want string
 	}{

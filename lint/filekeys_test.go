@@ -17,6 +17,7 @@ import (
 // link, a link loop, missing paths, paths with "." and ".." and relative
 // ones.
 func TestFileKeysAreFileKey(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	mk := func(p string) {
 		t.Helper()

@@ -19,6 +19,7 @@ import (
 )
 
 func TestFixSource(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name      string
 		path      string // default skills/x/SKILL.md
@@ -120,6 +121,7 @@ func TestFixSource(t *testing.T) {
 // keeps permissions and leaves no temporary file, nothing written for a
 // file changed since it was read, and the report re-linted clean.
 func TestFixWrite(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	writeTree(t, ws, map[string]string{
 		"skills/a/SKILL.md": "---\nname: a\ndescription: Use when: a\n---\n\nBody.\n",
@@ -184,6 +186,7 @@ func TestFixWrite(t *testing.T) {
 // repairable files, so --fix=name (which rewrites the names that differ
 // from their folder) is run too.
 func TestFixCorpus(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("copies and fixes the whole corpus twice: skipped with -short")
 	}
@@ -301,6 +304,7 @@ func lineDiffs(a, b []byte) int {
 // promise over it end to end: every fixed file loads with the same values
 // and no parse-recovered, and files without fixes are untouched.
 func TestFixSynthetic(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	files := map[string]string{
 		"skills/colon/SKILL.md":    "---\nname: colon\ndescription: Deploy. Use when: asked\n---\n\nBody.\n",

@@ -19,6 +19,7 @@ import (
 // without the compatibility report), a generated tree, an empty report and
 // hard strings.
 func TestWriteJSONIsEncodingJSON(t *testing.T) {
+	t.Parallel()
 	gen := t.TempDir()
 	if _, err := tree.Generate(gen, &tree.Options{N: 50, Seed: 5}); err != nil {
 		t.Fatal(err)
@@ -100,6 +101,7 @@ func (l *largestWrite) Write(b []byte) (int, error) {
 // gets exactly the bytes of encoding/json; a write that fails at any
 // point is the error WriteJSON returns.
 func TestWriteJSONLarge(t *testing.T) {
+	t.Parallel()
 	r := &Report{Workspace: "/w", Counts: Counts{Files: 3, Skills: 2, Errors: 1}}
 	hard := "q\"b\\s\n\t\x01\xff\u2028é"
 	for i := range 1297 {

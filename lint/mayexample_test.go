@@ -10,6 +10,7 @@ import (
 // exampleMarker, introMarker or templateMarker match, the prefilter says
 // they may.
 func TestMayExample(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{
 		"e.g. scripts/run.sh", "E.G. this", "see e. g. that", "e.\tg. tab", "e.\fg. form feed",
 		"For example, references/x.md", "for instance a/b", "FOR INSTANCE", "such as this", "SUCH AS",
@@ -108,6 +109,7 @@ func mayExampleEveryByte(text []byte) bool {
 // for the texts of TestMayExample, every letter case and spacing of its
 // words at every offset of a text, and (FuzzMayExample) any text.
 func TestMayExampleWords(t *testing.T) {
+	t.Parallel()
 	texts := []string{"plain text", "see the file.", "use e.x", "e.", "", "x", ".", "E.G", "e.\fg", "e. G", "e.  g"}
 	for _, w := range []string{"example", "e.g", "e. g", "e.\tg", "such as", "for instance", "Examples", "E.G.", "SUCH AS", "For Instance", "suc as", "fo instance", "exampl", "xample"} {
 		for _, pad := range []string{"", "a", "ab ", "abcdefgh", "abcdefghijklmno"} {
@@ -125,6 +127,7 @@ func TestMayExampleWords(t *testing.T) {
 // that hold a byte exampleAnchor marks, for every byte value at every
 // position among bytes it passes over.
 func TestExampleAnchorWord(t *testing.T) {
+	t.Parallel()
 	for _, fill := range []byte{'a', ' ', 'X' + 1, '.' - 1} {
 		for p := range 8 {
 			for c := range 256 {

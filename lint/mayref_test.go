@@ -16,6 +16,7 @@ import (
 // Reference, on every body of the published corpus and on cases near the
 // edge; skipping the parser for it loses nothing.
 func TestMayReference(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		body string
 		want bool
@@ -80,6 +81,7 @@ func FuzzMayReference(f *testing.F) {
 // ends of the body, split across words, and on every body of the
 // published corpus and of a generated tree.
 func TestMayReferenceOnePass(t *testing.T) {
+	t.Parallel()
 	var cases []string
 	for _, m := range []string{"](", "]:", "scripts/", "references/", "assets/", "]", "/", "s/", "cripts/", "sscripts/", "] (", "]]:", "//", "x/scripts/"} {
 		for pad := 0; pad < 20; pad++ {

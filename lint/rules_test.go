@@ -12,6 +12,7 @@ import (
 )
 
 func TestMatchRule(t *testing.T) {
+	t.Parallel()
 	known := skill.Codes()
 	for _, tc := range []struct {
 		e    string
@@ -51,6 +52,7 @@ func TestMatchRule(t *testing.T) {
 }
 
 func TestInlineIgnores(t *testing.T) {
+	t.Parallel()
 	type got struct {
 		entry     string
 		line, col int
@@ -102,6 +104,7 @@ func FuzzInlineIgnores(f *testing.F) {
 // a code's level wins over its prefix's; unknown entries are errors where
 // they were written.
 func TestSelection(t *testing.T) {
+	t.Parallel()
 	cv := func(s string) catalog.ConfigValue { return catalog.ConfigValue{Value: s, Line: 2, Column: 3} }
 	var optIn skill.Code
 	for _, ci := range skill.Codes() {

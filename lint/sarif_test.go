@@ -63,6 +63,7 @@ func loadSARIFSchema(t *testing.T) *jsonschema.Resolved {
 // workspace itself, a path outside the workspace, a related location) and
 // validates it against the SARIF 2.1.0 schema.
 func TestSARIF(t *testing.T) {
+	t.Parallel()
 	rs := loadSARIFSchema(t)
 	ws := filepath.Join(t.TempDir(), "my ws")
 	outside := filepath.Join(filepath.Dir(ws), "outside")
@@ -152,6 +153,7 @@ func TestSARIF(t *testing.T) {
 // The schema check can fail: a log missing what SARIF requires does not
 // validate.
 func TestSARIFSchemaRejects(t *testing.T) {
+	t.Parallel()
 	rs := loadSARIFSchema(t)
 	for _, bad := range []string{
 		`{"version": "2.1.0"}`,

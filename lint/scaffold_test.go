@@ -29,6 +29,7 @@ func checkScaffold(t *testing.T, desc, when string) {
 }
 
 func TestScaffoldSource(t *testing.T) {
+	t.Parallel()
 	for _, desc := range []string{
 		"Plain text.", "Use when: asked", "- starts like a list", "# heading?", "true", "1.10", "null",
 		`Say "hi" and \d`, "Ünïcödé ✓ 中文", "tab\tinside", "two\nlines", "trailing colon:", "a #b", "[x] y", "{k: v}",
@@ -62,6 +63,7 @@ func FuzzScaffoldSource(f *testing.F) {
 }
 
 func TestScaffold(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	c, err := catalog.New(context.Background(), &catalog.Options{Workspace: ws, NoUser: true})
 	if err != nil {

@@ -64,6 +64,7 @@ func sameAsGoldmark(t *testing.T, name string, body []byte) bool {
 // offsets with the same block context. It also checks that the shapes it is
 // meant for are taken, so a scanner that declines everything fails.
 func TestScanReferences(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		body string
 		take bool
@@ -168,6 +169,7 @@ func FuzzScanReferences(f *testing.F) {
 // the scanner and a paragraph's to goldmark, FuzzScanReferences' input
 // 5bf75440838b542b).
 func TestGmSpaceIsGoldmarks(t *testing.T) {
+	t.Parallel()
 	for c := range 256 {
 		if got, want := gmSpace(byte(c)), util.IsSpace(byte(c)); got != want {
 			t.Errorf("gmSpace(%#02x) = %v, goldmark's util.IsSpace %v", c, got, want)

@@ -47,6 +47,7 @@ var oddTemplates = []string{
 // doubled, so that a divergence of the kind FuzzScanReferences found twice
 // in CI is found by the tests first.
 func TestScanOddChars(t *testing.T) {
+	t.Parallel()
 	took := 0
 	for _, tpl := range oddTemplates {
 		for _, c := range oddChars {

@@ -14,6 +14,7 @@ import (
 // TestMayReport: a target keeps the checks of the skills it covers and of
 // a skill whose folder holds it, and only those.
 func TestMayReport(t *testing.T) {
+	t.Parallel()
 	a := "/ws/skills/a/SKILL.md"
 	for _, tc := range []struct {
 		scope []string

@@ -128,6 +128,7 @@ func compareStrict(t *testing.T, got map[string][]string, want map[string][]stri
 // the reference validator reported (testdata of package skillsref), as
 // errors, and no other finding about the file's content.
 func TestStrictIsValidate(t *testing.T) {
+	t.Parallel()
 	t.Run("generated", func(t *testing.T) {
 		ar, err := txtar.ParseFile(filepath.Join(referenceData, "generated.txtar"))
 		if err != nil {

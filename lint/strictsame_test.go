@@ -115,6 +115,7 @@ func strictVerdicts(t *testing.T, root string) (n, accepted int) {
 // accept and reject exactly the same skill folders, with the same
 // messages, on the published corpora and on generated folders.
 func TestStrictModesAgree(t *testing.T) {
+	t.Parallel()
 	t.Run("generated", func(t *testing.T) {
 		for _, seed := range []uint64{1, 2, 3} {
 			root := filepath.Join(t.TempDir(), "gen")

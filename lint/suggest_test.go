@@ -19,6 +19,7 @@ import (
 // TestSuggestedFixes: Run attaches byte-range edits to the findings --fix
 // mends, and applying them gives what FixSource gives.
 func TestSuggestedFixes(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	src := "---\nname: shipit\ndescription: Use when: shipping\n---\n\nBody.\n"
 	writeTree(t, ws, map[string]string{"skills/ship/SKILL.md": src})
@@ -64,6 +65,7 @@ func TestSuggestedFixes(t *testing.T) {
 }
 
 func TestWriteGitHub(t *testing.T) {
+	t.Parallel()
 	r := &Report{Diagnostics: []skill.Diagnostic{
 		{Code: diagcode.UnknownField, Severity: skill.SeverityWarning, Path: "/ws/a:b,c/SKILL.md", Line: 3, Column: 1,
 			Message: "100% odd\r\nfield"},
@@ -109,6 +111,7 @@ func TestWriteGitHub(t *testing.T) {
 // past that, 9 findings and one annotation that counts the rest, which
 // follow as plain lines that cannot run as commands.
 func TestWriteGitHubCap(t *testing.T) {
+	t.Parallel()
 	r := &Report{}
 	for i := range 12 {
 		r.Diagnostics = append(r.Diagnostics, skill.Diagnostic{Code: diagcode.BrokenReference, Severity: skill.SeverityWarning,

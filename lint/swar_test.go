@@ -11,6 +11,7 @@ import (
 // of 0 to 24 bytes, "]:" across a word boundary, and random lines drawn
 // from the bytes they stop at.
 func TestSWAR(t *testing.T) {
+	t.Parallel()
 	slowChars := func(line []byte) bool {
 		for i, c := range line {
 			if lineStop[c] && (c != ']' || i+1 < len(line) && line[i+1] == ':') {
@@ -86,6 +87,7 @@ func TestSWAR(t *testing.T) {
 // at every position among bytes it does not stop at, and among bytes of
 // 128 and more.
 func TestLineScanWord(t *testing.T) {
+	t.Parallel()
 	for _, fill := range []byte{'a', 0x80, 0xff, ' '} {
 		for p := range 8 {
 			for c := range 256 {

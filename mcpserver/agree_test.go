@@ -16,6 +16,7 @@ import (
 // whole file is, by the tool and by the prompt, and resources/read has it
 // whole.
 func TestAnswersAgree(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	long := strings.Repeat("Step line that is long enough.\n", 200)
 	writeTree(t, ws, map[string]string{
@@ -103,6 +104,7 @@ func TestAnswersAgree(t *testing.T) {
 // TestPromptClosesFence: a prompt whose body is cut inside a code block
 // closes the block before the note, as the load tool does.
 func TestPromptClosesFence(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	writeTree(t, ws, map[string]string{
 		"skills/fenced/SKILL.md": "---\nname: fenced\ndescription: Cut in a code block.\n---\n```sh\n" + strings.Repeat("echo step\n", 300),

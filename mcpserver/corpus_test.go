@@ -19,6 +19,7 @@ import (
 // file on disk, that resources/read returns those bytes, and that the
 // frontmatter in the entry is what the served SKILL.md parses to.
 func TestCorpus(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("serves and reads back every file of the 462-skill corpus: skipped with -short; go test ./... runs it")
 	}

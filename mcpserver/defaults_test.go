@@ -8,6 +8,7 @@ import (
 // TestDefaults checks that Defaults gives the values a zero Options and
 // HTTPOptions mean, which skillet serve shows as its flags' defaults.
 func TestDefaults(t *testing.T) {
+	t.Parallel()
 	o, h := Defaults()
 	for _, c := range []struct {
 		name      string

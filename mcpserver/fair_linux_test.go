@@ -67,6 +67,7 @@ func getRaw(t *testing.T, rc *rawClient, path string) (int, string, string) {
 // TestStreamsPerClient: a client past its notification streams gets 429;
 // another client still opens one.
 func TestStreamsPerClient(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, newWorkspace(t), nil)
 	endpoint := serveHTTP(t, s, &HTTPOptions{Stateful: true, MaxStreamsPerClient: 2})
 	attacker := from("127.0.0.2")
@@ -89,6 +90,7 @@ func TestStreamsPerClient(t *testing.T) {
 // streams) and at its bound gets its next connection refused, and never
 // closes another client's; the other client is served.
 func TestConnsPerClient(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, newWorkspace(t), nil)
 	endpoint := serveHTTP(t, s, &HTTPOptions{Stateful: true, MaxConns: 8, MaxConnsPerClient: 3, MaxStreamsPerClient: -1})
 	honest := rawSession(t, endpoint)
@@ -145,6 +147,7 @@ func TestConnsPerClient(t *testing.T) {
 // answered GET /healthz and GET /readyz (and closed after), and anything
 // else 503.
 func TestProbesWhenFull(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, newWorkspace(t), nil)
 	endpoint := serveHTTP(t, s, &HTTPOptions{Stateful: true, MaxConns: 2, MaxConnsPerClient: -1, MaxStreamsPerClient: -1})
 	attacker := from("127.0.0.2")
@@ -173,6 +176,7 @@ func TestProbesWhenFull(t *testing.T) {
 // TestSessionsPerClient: a burst of sessions from one client closes only
 // its own idle sessions, never another client's idle one.
 func TestSessionsPerClient(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, newWorkspace(t), nil)
 	endpoint := serveHTTP(t, s, &HTTPOptions{Stateful: true, MaxSessions: 4, MaxSessionsPerClient: 2})
 	honest := rawSession(t, endpoint)

@@ -77,6 +77,7 @@ func post(t *testing.T, url, version, body string, header map[string]string) raw
 // SDK writes, and requests that are not plain reads get the SDK's own
 // answer.
 func TestFastReadIsTheSDKs(t *testing.T) {
+	t.Parallel()
 	fast, _, fastURL, sdkURL := fastPair(t)
 	var uris []string
 	for u := range fast.snap.Load().files {
@@ -157,6 +158,7 @@ func TestFastReadIsTheSDKs(t *testing.T) {
 // TestFastReadForeignHost: a loopback server asked with another Host is
 // refused by the SDK's DNS-rebinding check, fast path or not.
 func TestFastReadForeignHost(t *testing.T) {
+	t.Parallel()
 	fast, _, fastURL, _ := fastPair(t)
 	var u string
 	for u = range fast.snap.Load().files {
@@ -187,6 +189,7 @@ func TestFastReadForeignHost(t *testing.T) {
 // and for any other method; the largest id it holds exactly is answered
 // with itself.
 func TestBigIDs(t *testing.T) {
+	t.Parallel()
 	fast, _, fastURL, sdkURL := fastPair(t)
 	var u string
 	for u = range fast.snap.Load().files {
@@ -268,6 +271,7 @@ func fastBody(version, id, method, params string) string {
 // path the status, headers and bytes the SDK gives; requests that are not
 // exactly those get the SDK's own answer.
 func TestFastPathIsTheSDKs(t *testing.T) {
+	t.Parallel()
 	for _, pageSize := range []int{2, 0} {
 		fast, _, fastURL, sdkURL := fastPairWith(t, &Options{PageSize: pageSize, Tool: ToolAlways})
 		sn := fast.snap.Load()
@@ -395,6 +399,7 @@ func TestFastPathIsTheSDKs(t *testing.T) {
 // TestObjectMembers: the members of an object as written, in order; not
 // an object, too many members, a name with an escape or given twice fail.
 func TestObjectMembers(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		in   string
 		want []member
@@ -465,6 +470,7 @@ func FuzzObjectMembers(f *testing.F) {
 // refusal, not a fast answer; the capabilities real clients send are
 // still answered by the fast path, as the SDK answers them.
 func TestFastPathMetaIsTheSDKs(t *testing.T) {
+	t.Parallel()
 	fast, _, fastURL, sdkURL := fastPairWith(t, &Options{Tool: ToolAlways})
 	tool := fast.snap.Load().tool.Name
 	const v = "2026-07-28"
@@ -546,6 +552,7 @@ func wireAnswer(t *testing.T, addr, req string) string {
 // status line, headers (chunked, no Content-Length of the fast path's
 // own), chunk framing and bytes; small ones too.
 func TestFastPathWireIsTheSDKs(t *testing.T) {
+	t.Parallel()
 	ws := newWorkspace(t)
 	writeTree(t, ws, map[string]string{
 		"skills/big/SKILL.md":           "---\nname: big\ndescription: Big <b> & bold.\n---\n" + strings.Repeat("a line of text <&> \u00e9 \u2028\n", 400),
@@ -600,6 +607,7 @@ func TestFastPathWireIsTheSDKs(t *testing.T) {
 // serverInfo the SDK writes in each of the three answers (escaped in a
 // read, as mcp.ReadResourceResult's MarshalJSON writes it).
 func TestFastPathServerInfoIsTheSDKs(t *testing.T) {
+	t.Parallel()
 	fast, _, fastURL, sdkURL := fastPairWith(t, &Options{Tool: ToolAlways, Name: "Acme <tools> & co", Version: "1.0 \u2028 é"})
 	tool := fast.snap.Load().tool.Name
 	const v = "2026-07-28"
@@ -656,6 +664,7 @@ func FuzzFastMetaIsTheSDKs(f *testing.F) {
 // instructions; the fast path answers all but the first of each kind per
 // snapshot, and requests that are not plain go to the SDK.
 func TestFastInitIsTheSDKs(t *testing.T) {
+	t.Parallel()
 	for _, tool := range []ToolMode{ToolAuto, ToolAlways, ToolNever} {
 		t.Run(string(tool), func(t *testing.T) {
 			ws := newWorkspace(t)
@@ -734,6 +743,7 @@ func TestFastInitIsTheSDKs(t *testing.T) {
 // each initialize gets the SDK's answer each time once maxInitKinds kinds
 // are kept, and no more are kept.
 func TestFastInitKindsBounded(t *testing.T) {
+	t.Parallel()
 	fast, _, fastURL, sdkURL := fastPair(t)
 	for i := range 3 * maxInitKinds {
 		body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"v` + strconv.Itoa(i) + `","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
@@ -810,6 +820,7 @@ func recorded(h http.Handler, body string, hdr map[string]string) string {
 // TestHeaderKeysCanonical requires every key the package reads with
 // header to be in canonical form, as header does not put it there.
 func TestHeaderKeysCanonical(t *testing.T) {
+	t.Parallel()
 	call := regexp.MustCompile(`\bheader\([^,()]+, "([^"]*)"\)`)
 	files, err := filepath.Glob("*.go")
 	if err != nil {

@@ -244,6 +244,7 @@ func sameParse(t *testing.T, body []byte, version string, perRequest bool) {
 // the two-pass one did, with the same method, id and params; and the
 // seeds that are the fast path's own requests are taken.
 func TestOnePassIsTwoPass(t *testing.T) {
+	t.Parallel()
 	taken := 0
 	for _, s := range onePassSeeds() {
 		for _, v := range []string{"2026-07-28", "2025-11-25", ""} {

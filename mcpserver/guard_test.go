@@ -128,6 +128,7 @@ func sessionStatus(t *testing.T, endpoint, session string) int {
 // without a request is closed after the idle timeout; the server answers
 // others meanwhile.
 func TestStalledRequests(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, newWorkspace(t), nil)
 	endpoint := serveHTTP(t, s, &HTTPOptions{ReadTimeout: 100 * time.Millisecond, IdleTimeout: 100 * time.Millisecond})
 	for _, tt := range []struct{ name, send string }{
@@ -161,6 +162,7 @@ func TestStalledRequests(t *testing.T) {
 // TestBodyBudget: request bodies that together pass the budget are
 // refused, and the budget is given back once answered.
 func TestBodyBudget(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, newWorkspace(t), nil)
 	endpoint := serveHTTP(t, s, &HTTPOptions{BodyBudget: 2 << 10})
 	big := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"pad":"` + strings.Repeat("x", freeBodyBytes+4<<10) + `"}}}`
@@ -179,6 +181,7 @@ func TestBodyBudget(t *testing.T) {
 // TestConnectionCap: one connection over the cap closes the oldest of
 // those that have sent nothing (none is idle here), and is served.
 func TestConnectionCap(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, newWorkspace(t), nil)
 	endpoint := serveHTTP(t, s, &HTTPOptions{MaxConns: 3, ReadTimeout: time.Hour})
 	var silent []*rawClient
@@ -202,6 +205,7 @@ func TestConnectionCap(t *testing.T) {
 // TestSessionsAliveWhileListening: a session idle past the timeout is
 // closed, one whose notification stream is open is not.
 func TestSessionsAliveWhileListening(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, newWorkspace(t), nil)
 	endpoint := serveHTTP(t, s, &HTTPOptions{Stateful: true, SessionTimeout: time.Hour})
 	listening, idle := rawSession(t, endpoint), rawSession(t, endpoint)
@@ -226,6 +230,7 @@ func TestSessionsAliveWhileListening(t *testing.T) {
 // TestSessionCap: a new session over the cap closes the one idle longest;
 // when every session is busy (listening), the new one is refused.
 func TestSessionCap(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, newWorkspace(t), nil)
 	endpoint := serveHTTP(t, s, &HTTPOptions{Stateful: true, MaxSessions: 3})
 	a := rawSession(t, endpoint)
@@ -257,6 +262,7 @@ func TestSessionCap(t *testing.T) {
 // TestUndeliveredLoggedOncePerReload: a reload with many sessions that
 // hold no stream logs one line, not one per session and notification.
 func TestUndeliveredLoggedOncePerReload(t *testing.T) {
+	t.Parallel()
 	ws := newWorkspace(t)
 	var log syncBuffer
 	s := newServer(t, ws, &Options{Logger: slog.New(slog.NewTextHandler(&log, nil))})

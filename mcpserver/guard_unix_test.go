@@ -22,6 +22,7 @@ import (
 // queue is full; the notifications go on, and another client still hears
 // the next reload.
 func TestSlowReaderDoesNotStallOthers(t *testing.T) {
+	t.Parallel()
 	ws := newWorkspace(t)
 	s := newServer(t, ws, nil)
 	endpoint := serveHTTP(t, s, &HTTPOptions{Stateful: true, StreamQueueBytes: 16 << 10, WriteTimeout: time.Hour})
@@ -94,6 +95,7 @@ func TestReloadRetriesOutOfFiles(t *testing.T) {
 // TestNonRegularSkillFileKept: a SKILL.md replaced by a FIFO keeps its
 // last good version served.
 func TestNonRegularSkillFileKept(t *testing.T) {
+	t.Parallel()
 	ws := newWorkspace(t)
 	s := newServer(t, ws, nil)
 	want := s.snap.Load().files["skill://beta/SKILL.md"].text
@@ -117,6 +119,7 @@ func TestNonRegularSkillFileKept(t *testing.T) {
 // file, a 4 KiB receive buffer) is given up after the write timeout and
 // its connection closed.
 func TestWriteTimeout(t *testing.T) {
+	t.Parallel()
 	ws := newWorkspace(t)
 	writeTree(t, ws, map[string]string{"skills/alpha/big.txt": strings.Repeat("big text ", 4<<20/9)})
 	s := newServer(t, ws, nil)

@@ -61,6 +61,7 @@ func TestToolCallHoldsNoReloadLock(t *testing.T) {
 // 16 MiB file is counted by the bytes each link would send: past the
 // budget the files are not read, and are answered as too large.
 func TestMemoryBudget(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	writeTree(t, ws, map[string]string{"skills/farm/SKILL.md": skillMD("farm", "Links to one sparse file.", "Body.\n")})
 	dir := filepath.Join(ws, "skills", "farm")
@@ -104,6 +105,7 @@ func TestMemoryBudget(t *testing.T) {
 // bytes) is sent as a blob, so the answer stays near the file's size;
 // ordinary Markdown stays text.
 func TestEscapedTextGoesAsBlob(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	angle := strings.Repeat("<", 1<<20)
 	writeTree(t, ws, map[string]string{

@@ -316,6 +316,7 @@ func (g *edits) step() string {
 // hold a served file; and that a write to a log file beside the skills
 // calls for no reload while one to a Markdown file there does.
 func TestWatchWhereTheWalkGoes(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("counts inotify watches")
 	}

@@ -16,6 +16,7 @@ import (
 // (the other warnings are only counted), and serves the skills the walk
 // finds.
 func TestIndexUntrustedLogged(t *testing.T) {
+	t.Parallel()
 	ws := newWorkspace(t)
 	idx := filepath.Join(t.TempDir(), "index")
 	if err := os.Mkdir(idx, 0o700); err != nil {

@@ -20,6 +20,7 @@ import (
 // TestInstructions: the instructions are agent's catalog block of the
 // served skills with skill:// locations, on both protocol eras.
 func TestInstructions(t *testing.T) {
+	t.Parallel()
 	ws := newWorkspace(t)
 	s := newServer(t, ws, nil)
 	cat := newCatalog(t, ws)
@@ -87,6 +88,7 @@ func toolEnum(t *testing.T, tool *mcp.Tool) []string {
 // kind of call, the same outputs as agent.Tool.Call with skill:// base
 // directories.
 func TestTool(t *testing.T) {
+	t.Parallel()
 	ws := newWorkspace(t)
 	s := newServer(t, ws, nil)
 	cs := connect(t, s, nil, nil)
@@ -147,6 +149,7 @@ func TestTool(t *testing.T) {
 // Extension gets no tool (it loads skills itself); ToolAlways offers it to
 // everyone; ToolNever to no one.
 func TestToolModes(t *testing.T) {
+	t.Parallel()
 	ws := newWorkspace(t)
 	withExt := &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}}
 	withExt.Capabilities.AddExtension(skillsext.ExtensionID, nil)
@@ -191,6 +194,7 @@ func TestToolModes(t *testing.T) {
 // TestToolReload: adding and removing a skill changes the tool's name
 // enum, and clients hear notifications/tools/list_changed.
 func TestToolReload(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	writeTree(t, ws, map[string]string{"skills/one/SKILL.md": skillMD("one", "The first skill.", "One.\n")})
 	s := newServer(t, ws, nil)
@@ -243,6 +247,7 @@ func TestToolReload(t *testing.T) {
 // units, so characters outside the BMP count twice), every skill's name is
 // in them, and the last line says how this session reaches the rest.
 func TestInstructionsBudget(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	files := map[string]string{}
 	var names []string
@@ -310,6 +315,7 @@ func TestInstructionsBudget(t *testing.T) {
 // characters outside the BMP fit, and says when the preamble (or the
 // preamble and the closing line) alone are over it.
 func TestInstructionsBudgetDiagnostic(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	files := map[string]string{}
 	for i := range 10 {
@@ -356,6 +362,7 @@ func TestInstructionsBudgetDiagnostic(t *testing.T) {
 // tool and why; a client without the extension, or ToolAlways, logs
 // nothing of it.
 func TestToolLeftOutLogged(t *testing.T) {
+	t.Parallel()
 	ws := newWorkspace(t)
 	withExt := &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}}
 	withExt.Capabilities.AddExtension(skillsext.ExtensionID, nil)

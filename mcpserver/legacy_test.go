@@ -8,6 +8,7 @@ import (
 )
 
 func TestDropKeys(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ in, want string }{
 		{`{"ttlMs":60000,"cacheScope":"public","resources":[]}`, `{"resources":[]}`},
 		{`{"a":1,"ttlMs":5,"b":{"ttlMs":1}}`, `{"a":1,"b":{"ttlMs":1}}`},
@@ -85,6 +86,7 @@ func scanStringSeeds() []string {
 }
 
 func TestScanString(t *testing.T) {
+	t.Parallel()
 	for _, s := range scanStringSeeds() {
 		for i := range len(s) + 1 {
 			got, gerr := scanString([]byte(s), i)

@@ -15,6 +15,7 @@ import (
 // refuses), and the guard's; an IPv4 loopback written as IPv6 and a zone
 // count as loopback.
 func TestLoopbackRules(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		addr string
 		want bool
@@ -48,6 +49,7 @@ func TestLoopbackRules(t *testing.T) {
 // as IPv6, zones, an IP of another length, none, a nil address, other
 // networks.
 func TestLocalLoopbackIsTheString(t *testing.T) {
+	t.Parallel()
 	addrs := []net.Addr{
 		&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1).To4(), Port: 8080},
 		&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080},

@@ -27,6 +27,7 @@ func memSkill(t *testing.T, ws, name string, size int, c string) {
 // once however many snapshots share it: files added, rewritten, kept and
 // removed give back what they held.
 func TestMemoryFollowsSnapshots(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	memSkill(t, ws, "one", 1000, "a")
 	memSkill(t, ws, "two", 2000, "b")
@@ -59,6 +60,7 @@ func TestMemoryFollowsSnapshots(t *testing.T) {
 // skillet_reloads_over_budget_total) and gives back what it read; once the
 // files fit, the next reload serves them.
 func TestReloadOverBudget(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	memSkill(t, ws, "big", 60<<10, "a")
 	var log logBuffer
@@ -96,6 +98,7 @@ func TestReloadOverBudget(t *testing.T) {
 // alike) while a small one is still answered from the part kept for
 // them.
 func TestAnswersInFlightCharged(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	memSkill(t, ws, "big", 2<<20, "a")
 	memSkill(t, ws, "small", 100, "b")

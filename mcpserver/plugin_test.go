@@ -37,6 +37,7 @@ func pluginWorkspace(t *testing.T) string {
 // the folder by resources/directory/read, and the load tool by the name
 // p1:init. A plain skill named like a plugin keeps its own files.
 func TestPluginSkillURIs(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, pluginWorkspace(t), &Options{Tool: ToolAlways})
 	cs := connect(t, s, nil, nil)
 	ctx := t.Context()
@@ -122,6 +123,7 @@ func TestPluginSkillURIs(t *testing.T) {
 // TestPluginURIRoundTrip: URI and ParseURI agree on a plugin skill's
 // files, and the server's resolve turns the parse back into the name.
 func TestPluginURIRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, rel := range []string{"", "SKILL.md", "references/a b.md"} {
 		uri := skillURI("p1:init", rel)
 		name, got, err := parseURI(uri)

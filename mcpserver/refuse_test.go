@@ -16,6 +16,7 @@ import (
 // requests within the bounds, members the SDK does not read as id or uri,
 // and a batch on 2025-03-26, go on to the SDK as before.
 func TestRefuseCheaply(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, newWorkspace(t), nil)
 	endpoint := serveHTTP(t, s, nil)
 	big := func(n int) string { return strings.Repeat("a", n) }
@@ -63,6 +64,7 @@ func TestRefuseCheaply(t *testing.T) {
 // SDK does not read as uri), a line that is not JSON and a ping reach
 // their usual answers.
 func TestRefuseCheaplyStdio(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, newWorkspace(t), nil)
 	big := func(n int) string { return strings.Repeat("a", n) }
 	read := func(id, uriName, uri string) string {
@@ -148,6 +150,7 @@ const shortMemberName = (maxEscapedName - 2) / 6
 // TestLookedForNamesAreShort: every name refusedShape looks for is one
 // eachMember reports however it is spelled.
 func TestLookedForNamesAreShort(t *testing.T) {
+	t.Parallel()
 	for _, n := range [][]byte{nameID, nameMethod, nameParams, nameURI} {
 		if len(n) > shortMemberName {
 			t.Errorf("%q is %d bytes: escaped, eachMember would pass it over (at most %d)", n, len(n), shortMemberName)

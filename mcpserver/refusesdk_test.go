@@ -74,6 +74,7 @@ func nameSpellings(n string) []string {
 // what an SDK server's resources/read handler receives over a stream of
 // lines (mcp.IOTransport), the SDK's whole path.
 func TestRefusedNamesAreTheSDKs(t *testing.T) {
+	t.Parallel()
 	bigID := `"` + strings.Repeat("i", maxIDBytes) + `"`
 	bigMethod := `"` + strings.Repeat("m", maxMethodBytes) + `"`
 	bigURI := "skill://" + strings.Repeat("u", maxURIBytes)

@@ -15,6 +15,7 @@ import (
 // or sends elsewhere (another letter case, a trailing slash, dots, an
 // escaped letter, a query, CONNECT, the request URI "*", the probes).
 func TestMCPFirstIsTheMux(t *testing.T) {
+	t.Parallel()
 	mcp := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, "mcp %s %s pattern=%q", r.Method, r.URL, r.Pattern)
 	})

@@ -26,6 +26,7 @@ import (
 const legacy = "2025-11-25"
 
 func TestInitializeCapabilities(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, newWorkspace(t), nil)
 	for _, version := range []string{legacy, skillsext.ProtocolCacheable} {
 		t.Run(version, func(t *testing.T) {
@@ -57,6 +58,7 @@ func TestInitializeCapabilities(t *testing.T) {
 }
 
 func TestResourcesList(t *testing.T) {
+	t.Parallel()
 	ws := newWorkspace(t)
 	s := newServer(t, ws, nil)
 	cs := connect(t, s, nil, nil)
@@ -117,6 +119,7 @@ func diskPath(ws, uri string) string {
 // the file on disk: text for UTF-8, blob otherwise, byte for byte (BOM,
 // CRLF and empty files included).
 func TestReadBytes(t *testing.T) {
+	t.Parallel()
 	ws := newWorkspace(t)
 	s := newServer(t, ws, nil)
 	for _, version := range []string{legacy, skillsext.ProtocolCacheable} {
@@ -159,6 +162,7 @@ func TestReadBytes(t *testing.T) {
 // TestBadURIs: every URI that is not a served file is a JSON-RPC error
 // -32602, and no answer ever holds bytes from outside a skill.
 func TestBadURIs(t *testing.T) {
+	t.Parallel()
 	ws := newWorkspace(t)
 	s := newServer(t, ws, nil)
 	cs := connect(t, s, nil, nil)
@@ -209,6 +213,7 @@ func TestBadURIs(t *testing.T) {
 }
 
 func TestSkillsList(t *testing.T) {
+	t.Parallel()
 	ws := newWorkspace(t)
 	var lb logBuffer
 	s := newServer(t, ws, &Options{Logger: lb.logger()})
@@ -267,6 +272,7 @@ func TestSkillsList(t *testing.T) {
 // (else crypto/sha256), and the bytes resources/read returns, hashed as a
 // host would hash them.
 func TestDigests(t *testing.T) {
+	t.Parallel()
 	ws := newWorkspace(t)
 	s := newServer(t, ws, nil)
 	cs := connect(t, s, nil, nil)
@@ -324,6 +330,7 @@ func sum(b []byte) string {
 // page (its two file texts) and expects its published digests and sizes
 // (docs/mcp.md#skills-extension).
 func TestGoldenDigests(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	writeTree(t, ws, map[string]string{
 		"skills/code-review/SKILL.md":                "---\nname: code-review\ndescription: Review code using the team's checklist.\n---\n\n# Code review\n\nRead `references/checklist.md`, then review the diff.\n",
@@ -346,6 +353,7 @@ func TestGoldenDigests(t *testing.T) {
 }
 
 func TestSkillsListPagination(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	files := map[string]string{}
 	for i := range 7 {
@@ -383,6 +391,7 @@ func TestSkillsListPagination(t *testing.T) {
 }
 
 func TestSkillsGet(t *testing.T) {
+	t.Parallel()
 	ws := newWorkspace(t)
 	s := newServer(t, ws, nil)
 	cs := connect(t, s, nil, nil)
@@ -414,6 +423,7 @@ func TestSkillsGet(t *testing.T) {
 // TestCacheFields: resultType, ttlMs and cacheScope go out on protocol
 // 2026-07-28 only.
 func TestCacheFields(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, newWorkspace(t), &Options{CacheTTL: 90_000_000_000})
 	for _, tt := range []struct {
 		version string
@@ -465,6 +475,7 @@ func TestCacheFields(t *testing.T) {
 }
 
 func TestReadDirectory(t *testing.T) {
+	t.Parallel()
 	ws := newWorkspace(t)
 	s := newServer(t, ws, nil)
 	cs := connect(t, s, nil, nil)
@@ -525,6 +536,7 @@ func TestReadDirectory(t *testing.T) {
 }
 
 func TestReadDirectoryPagination(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	files := map[string]string{"skills/many/SKILL.md": "---\nname: many\ndescription: Many files.\n---\nBody.\n"}
 	for i := range 12 {
@@ -559,6 +571,7 @@ func TestReadDirectoryPagination(t *testing.T) {
 }
 
 func TestPrompts(t *testing.T) {
+	t.Parallel()
 	ws := newWorkspace(t)
 	s := newServer(t, ws, nil)
 	cs := connect(t, s, nil, nil)
@@ -620,6 +633,7 @@ func TestPrompts(t *testing.T) {
 // still listed; a file over the per-file limit is not served and takes its
 // skill out of skills/list, since the manifest would be incomplete.
 func TestLimits(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	files := map[string]string{
 		"skills/big/SKILL.md":   "---\nname: big\ndescription: Many files.\n---\nBody.\n",
@@ -668,6 +682,7 @@ func TestLimits(t *testing.T) {
 // manifest could not be read back) with a diagnostic, while the skill's
 // other files are still served.
 func TestBackslashFileName(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "windows" {
 		t.Skip("a backslash is a separator on Windows")
 	}

@@ -18,6 +18,7 @@ import (
 // an edit elsewhere. Without the check the next reload keeps the skill
 // and serves the bytes the walk read.
 func TestEditBeforeWatchIsSeen(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	writeTree(t, ws, map[string]string{
 		"a/one/SKILL.md":            skillMD("one", "The first skill.", "One.\n"),
@@ -94,6 +95,7 @@ func (w *watcher) lose(t *testing.T, marker string) {
 // reload the skill stays unserved. (CI saw this as TestReload waiting 20s
 // for a list_changed that never came.)
 func TestFolderWatchedAfterReloadIsReadAgain(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	writeTree(t, ws, map[string]string{"a/one/SKILL.md": skillMD("one", "The first skill.", "One.\n")})
 	ctx := t.Context()

@@ -12,6 +12,7 @@ import (
 // second parse of it), and parses again only a file that changed since the
 // listing read it.
 func TestSnapshotTakesListingsParse(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, newWorkspace(t), nil)
 	sn := s.snap.Load()
 	if len(sn.skills) < 2 {

@@ -28,6 +28,7 @@ var sourcesFS embed.FS
 // resources/read, loaded through the tool (a bundled file by "path"), and
 // no dotfile served.
 func TestServeSources(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	built := &skill.Skill{Name: "farewell", Description: "Say goodbye at the end of a session.", Body: "Wave, then say goodbye."}
 	cat, err := catalog.New(ctx, &catalog.Options{Workspace: t.TempDir(), NoConfigFile: true, NoProject: true, NoUser: true,

@@ -15,6 +15,7 @@ import (
 // a wrong token or none gets 401, the right one is served, and the log
 // never holds the token.
 func TestAuthToken(t *testing.T) {
+	t.Parallel()
 	const token = "s3cret-Token_value"
 	var log syncBuffer
 	s := newServer(t, newWorkspace(t), &Options{Logger: newTextLogger(&log)})
@@ -80,6 +81,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // TestMetrics: /metrics counts requests by method, errors, and the
 // snapshot's size, and /readyz turns unready while shutting down.
 func TestMetrics(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, newWorkspace(t), nil)
 	endpoint := serveHTTP(t, s, nil)
 	base := strings.TrimSuffix(endpoint, Path)
@@ -130,6 +132,7 @@ func newTextLogger(w io.Writer) *slog.Logger {
 // loopback Host and no browser headers is served. A server on the
 // shared machine is reachable by every local page otherwise.
 func TestHostOriginEveryPath(t *testing.T) {
+	t.Parallel()
 	const token = "0123456789abcdef0123456789abcdef"
 	s := newServer(t, newWorkspace(t), nil)
 	endpoint := serveHTTP(t, s, &HTTPOptions{AuthToken: token})

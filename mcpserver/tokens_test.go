@@ -94,6 +94,7 @@ func tokenPing(t *testing.T, endpoint, tok, session string) int {
 // it were alone. A request without a valid token takes no slot. Keyed by
 // address, as before tokens were told apart, each case fails.
 func TestPerTokenBounds(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name string
 		o    HTTPOptions
@@ -214,6 +215,7 @@ func idleConns(s *Server) int {
 // TestTokenMatch: each token is found at its index, and near misses
 // (a prefix, a longer one, another case, empty) at none.
 func TestTokenMatch(t *testing.T) {
+	t.Parallel()
 	ts := newTokenSet(&HTTPOptions{AuthToken: tokenA, AuthTokens: []string{tokenB, "c3" + tokenA}})
 	for _, tt := range []struct {
 		got  string

@@ -95,6 +95,7 @@ func TestCheckListenAddr(t *testing.T) {
 // and on the fast path, as localhost is; other names are still refused by
 // the DNS-rebinding check.
 func TestHostLetterCase(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, newWorkspace(t), nil)
 	endpoint := serveHTTP(t, s, nil)
 	_, port, _ := net.SplitHostPort(strings.TrimSuffix(strings.TrimPrefix(endpoint, "http://"), Path))
@@ -141,6 +142,7 @@ func TestHostLetterCase(t *testing.T) {
 // it, the address that binds every interface is refused before anything
 // listens.
 func TestListenZoneLoopbackOnly(t *testing.T) {
+	t.Parallel()
 	ln, err := Listen(context.Background(), "[::%lo]:0", false)
 	if err == nil {
 		ln.Close()
@@ -245,6 +247,7 @@ func errorCode(msg map[string]any) float64 {
 }
 
 func TestHTTPStateless(t *testing.T) {
+	t.Parallel()
 	ws := newWorkspace(t)
 	s := newServer(t, ws, nil)
 	url := serveHTTP(t, s, nil)
@@ -305,6 +308,7 @@ func TestHTTPStateless(t *testing.T) {
 // and a client that hangs up mid-request each get an answer (or nothing)
 // and leave the server answering the next client.
 func TestHTTPBadInput(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, newWorkspace(t), nil)
 	url := serveHTTP(t, s, &HTTPOptions{MaxRequestBytes: 4096})
 	healthy := func() {
@@ -389,6 +393,7 @@ func TestHTTPBadInput(t *testing.T) {
 
 // TestHTTPStatefulNotifications: a stateful session hears of a reload.
 func TestHTTPStatefulNotifications(t *testing.T) {
+	t.Parallel()
 	ws := newWorkspace(t)
 	s := newServer(t, ws, nil)
 	url := serveHTTP(t, s, &HTTPOptions{Stateful: true})
@@ -425,6 +430,7 @@ func slowMethod(t *testing.T, s *Server, release chan struct{}) chan struct{} {
 // TestServeShutdown: when Serve's context ends, a request in flight is
 // answered before the server stops.
 func TestServeShutdown(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, newWorkspace(t), nil)
 	release := make(chan struct{})
 	started := slowMethod(t, s, release)
@@ -477,6 +483,7 @@ func TestServeShutdown(t *testing.T) {
 // (a stateful GET, a 2026-07-28 subscriptions/listen) do not hold the
 // shutdown until its timeout.
 func TestServeShutdownListening(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name     string
 		stateful bool
@@ -509,6 +516,7 @@ func TestServeShutdownListening(t *testing.T) {
 
 // TestRunShutdown: the same for one session (stdio).
 func TestRunShutdown(t *testing.T) {
+	t.Parallel()
 	var log syncBuffer
 	s := newServer(t, newWorkspace(t), &Options{Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	release := make(chan struct{})
@@ -552,6 +560,7 @@ func TestRunShutdown(t *testing.T) {
 // JSON-RPC, a batch or over the size limit gets an error response and the
 // session goes on answering.
 func TestLineTransportBadInput(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, newWorkspace(t), nil)
 	lines := []string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
@@ -642,6 +651,7 @@ func (s *syncWriter) Close() error { return nil }
 // protocol 2026-07-28, a body that is not JSON gets -32700 with "id":
 // null, and resources/templates/list offers the file template.
 func TestHTTPProtocolFit(t *testing.T) {
+	t.Parallel()
 	s := newServer(t, newWorkspace(t), nil)
 	stateless := serveHTTP(t, s, nil)
 	stateful := serveHTTP(t, s, &HTTPOptions{Stateful: true})
@@ -711,6 +721,7 @@ func TestHTTPProtocolFit(t *testing.T) {
 // and resultType (docs/mcp.md#protocol-versions-and-transports), as a
 // client that asked for 2025-11-25 gets.
 func TestLineTransportAskedVersion(t *testing.T) {
+	t.Parallel()
 	for _, asked := range []string{"2025-11-25", "2026-07-28", "2027-01-01"} {
 		t.Run(asked, func(t *testing.T) {
 			s := newServer(t, newWorkspace(t), nil)
@@ -766,6 +777,7 @@ func TestLineTransportAskedVersion(t *testing.T) {
 // than the bound, read whole, a byte at a time and ending in an error, with
 // a Content-Length that is right, too small, too large or unknown.
 func TestReadAtMost(t *testing.T) {
+	t.Parallel()
 	errCut := errors.New("cut")
 	readers := map[string]func(data []byte) io.Reader{
 		"whole":        func(d []byte) io.Reader { return bytes.NewReader(d) },

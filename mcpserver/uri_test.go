@@ -8,6 +8,7 @@ import (
 )
 
 func TestParseURI(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		uri, name, rel string
 	}{
@@ -31,6 +32,7 @@ func TestParseURI(t *testing.T) {
 }
 
 func TestParseURIErrors(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ uri, msg string }{
 		{"", "not an absolute URI"},
 		{"alpha/SKILL.md", "not an absolute URI"},
@@ -74,6 +76,7 @@ func TestParseURIErrors(t *testing.T) {
 // kept, and a bad segment after the odd spelling is reported rather than
 // hidden behind a suggestion.
 func TestParseURICanonicalSuggestion(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ uri, want string }{
 		{"skill://alpha/a b.md", "skill://alpha/a%20b.md"},
 		{"skill://alpha/references/deep/%61.md", "skill://alpha/references/deep/a.md"},

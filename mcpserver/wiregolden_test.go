@@ -33,6 +33,7 @@ var updateWire = flag.Bool("update", false, "rewrite the server section of testd
 // which pins the read fast path's bytes too. Run with -update to rewrite the server sections
 // after an intended change of the wire, and review the diff.
 func TestWireGoldens(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("testdata/wire/*.txtar")
 	if err != nil {
 		t.Fatal(err)

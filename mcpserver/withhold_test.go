@@ -11,6 +11,7 @@ import (
 // matches are in no listing, no manifest and no read (resource or tool),
 // and that a files-withheld diagnostic counts them.
 func TestWithheldFiles(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	writeTree(t, ws, map[string]string{
 		"skills/a/SKILL.md":       "---\nname: a\ndescription: A skill.\n---\nRead notes.md.\n",

@@ -12,6 +12,7 @@ import (
 // plain description or when-to-use hint, at the #'s line and column, and
 // nothing where the text reaches the value.
 func TestValueComment(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name, fm string
 		want     string // "line:col", or "" for no finding
@@ -87,6 +88,7 @@ func FuzzPlainComment(f *testing.F) {
 // -> 16 allocations, 5,000 -> 4,536 bytes). With a '#', the same
 // frontmatter is checked and reported.
 func TestValueCommentsNeedAHash(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		text string
 		want int // value-comment findings

@@ -5,6 +5,7 @@ import "testing"
 // TestCompareDiagnostics: each key decides in turn (path, line, column,
 // code, message), and SortDiagnostics sorts by it, stably.
 func TestCompareDiagnostics(t *testing.T) {
+	t.Parallel()
 	base := Diagnostic{Path: "b/SKILL.md", Line: 3, Column: 5, Code: "m-code", Message: "m"}
 	tests := []struct {
 		name string

@@ -29,6 +29,7 @@ var oddYAML = []string{
 // run rather than when the fuzzer happens on them. With -short only the
 // insertions are made.
 func TestFastPathOddChars(t *testing.T) {
+	t.Parallel()
 	n, took := 0, 0
 	for _, s := range fastSeeds {
 		for i := 0; i <= len(s); i++ {

@@ -155,6 +155,7 @@ func frontmatterText(b []byte) ([]byte, bool) {
 // decline most files would make every listing slow without failing anything
 // else.
 func TestFastPathCorpus(t *testing.T) {
+	t.Parallel()
 	c := testcorpus.Find()
 	if c == "" {
 		t.Skip("the corpus is not here")
@@ -197,6 +198,7 @@ func TestFastPathCorpus(t *testing.T) {
 // TestFastPathSeeds checks the seeds directly, so a plain go test run
 // covers them without the fuzzing engine.
 func TestFastPathSeeds(t *testing.T) {
+	t.Parallel()
 	declined := 0
 	for _, s := range fastSeeds {
 		fast, ok := fastFrontmatter([]byte(s))
@@ -225,6 +227,7 @@ func TestFastPathSeeds(t *testing.T) {
 // tree a fresh buffer builds, with nothing of an earlier file showing
 // through (a node, a child list or a value left over).
 func TestFastBufRelease(t *testing.T) {
+	t.Parallel()
 	var big strings.Builder
 	big.WriteString("name: a\ndescription: d\nmetadata:\n")
 	for i := range 60 {
@@ -259,6 +262,7 @@ func TestFastBufRelease(t *testing.T) {
 // repaired one, metadata, lists and extra fields, parsed in turn, each
 // compared with a parse of its own afterwards.
 func TestPooledParseKeepsNothing(t *testing.T) {
+	t.Parallel()
 	var many strings.Builder
 	many.WriteString("---\nname: many\ndescription: many keys\n")
 	for i := range 12 {

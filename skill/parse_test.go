@@ -21,6 +21,7 @@ func diagKeys(diags []Diagnostic) []string {
 }
 
 func TestParseFences(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name     string
 		src      string
@@ -79,6 +80,7 @@ func TestParseFences(t *testing.T) {
 }
 
 func TestParseYAMLStyles(t *testing.T) {
+	t.Parallel()
 	src := `---
 name: styles
 description: >-
@@ -129,6 +131,7 @@ body
 }
 
 func TestParseRepair(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name     string
 		src      string
@@ -226,6 +229,7 @@ func TestParseRepair(t *testing.T) {
 }
 
 func TestParseStrictDoesNotRepair(t *testing.T) {
+	t.Parallel()
 	src := "---\nname: x\ndescription: Use when: asked\n---\nbody"
 	s, diags := Parse([]byte(src), &Options{Path: "/ws/skills/x/SKILL.md", Mode: Strict})
 	if s != nil {
@@ -237,6 +241,7 @@ func TestParseStrictDoesNotRepair(t *testing.T) {
 }
 
 func TestParseNames(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name     string
 		path     string
@@ -294,6 +299,7 @@ func TestParseNames(t *testing.T) {
 }
 
 func TestNormalize(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"Release Checklist":   "release-checklist",
 		"PDFProcessing":       "pdf-processing",
@@ -319,6 +325,7 @@ func TestNormalize(t *testing.T) {
 }
 
 func TestParseFields(t *testing.T) {
+	t.Parallel()
 	src := `---
 name: fields
 description: d
@@ -385,6 +392,7 @@ body
 }
 
 func TestParseFieldProblems(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("word ", 210) // 1050 characters
 	for _, tt := range []struct {
 		name  string
@@ -419,6 +427,7 @@ func TestParseFieldProblems(t *testing.T) {
 }
 
 func TestParseInference(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name     string
 		src      string
@@ -471,6 +480,7 @@ func TestParseInference(t *testing.T) {
 }
 
 func TestParseEncoding(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name string
 		src  string
@@ -493,6 +503,7 @@ func TestParseEncoding(t *testing.T) {
 }
 
 func TestParseSkipBody(t *testing.T) {
+	t.Parallel()
 	src := []byte("---\nname: x\ndescription: d\n---\n\nThe body.\n")
 	s, _ := Parse(src, &Options{Path: "/r/x/SKILL.md", SkipBody: true})
 	if s.Body != "" {
@@ -504,6 +515,7 @@ func TestParseSkipBody(t *testing.T) {
 }
 
 func TestDiagnosticString(t *testing.T) {
+	t.Parallel()
 	d := Diagnostic{Code: diagcode.NameMismatch, Severity: SeverityWarning, Path: "/a/SKILL.md", Line: 2, Column: 7, Message: "m"}
 	if got, want := d.String(), "/a/SKILL.md:2:7: warning: m [name-mismatch]"; got != want {
 		t.Errorf("%q, want %q", got, want)
@@ -515,6 +527,7 @@ func TestDiagnosticString(t *testing.T) {
 }
 
 func TestCodesAreDocumented(t *testing.T) {
+	t.Parallel()
 	seen := map[Code]bool{}
 	for _, ci := range Codes() {
 		if seen[ci.Code] {
@@ -528,6 +541,7 @@ func TestCodesAreDocumented(t *testing.T) {
 }
 
 func TestSplitTools(t *testing.T) {
+	t.Parallel()
 	got := splitTools(" Bash(git add:*)  Read,Write\tBash(jq, yq) ")
 	want := []string{"Bash(git add:*)", "Read", "Write", "Bash(jq, yq)"}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -536,6 +550,7 @@ func TestSplitTools(t *testing.T) {
 }
 
 func TestFrontmatterMergeKeyIsAKey(t *testing.T) {
+	t.Parallel()
 	src := "---\nname: x\ndescription: d\nbase: &b {a: 1}\nmore:\n  <<: *b\n  c: 2\n---\nbody\n"
 	s, diags := Parse([]byte(src), &Options{Path: "/r/x/SKILL.md"})
 	if s == nil {
@@ -551,6 +566,7 @@ func TestFrontmatterMergeKeyIsAKey(t *testing.T) {
 // over the specification's 1024 characters also says where the catalog cuts
 // it, since the catalog's cut is what a model sees.
 func TestParseDescriptionOverSpecSaysTheCatalogCuts(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		max  int
 		want string
@@ -571,6 +587,7 @@ func TestParseDescriptionOverSpecSaysTheCatalogCuts(t *testing.T) {
 // lenient mode closes after its block of keys and the skill without a body
 // stay errors in strict mode, and in a file cut at maxSkillBytes.
 func TestParseStrictRefusesWhatLenientLoads(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name, src string
 		opts      Options
@@ -599,6 +616,7 @@ func TestParseStrictRefusesWhatLenientLoads(t *testing.T) {
 // are read in lenient mode when the real key is missing, with field-invalid,
 // and stay unknown fields in strict mode or beside the real key.
 func TestParseKeyCase(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name, fm  string
 		mode      Mode
@@ -627,6 +645,7 @@ func TestParseKeyCase(t *testing.T) {
 // TestParentName holds the shortcut to what filepath gives, on clean
 // paths and on every kind it must decline.
 func TestParentName(t *testing.T) {
+	t.Parallel()
 	for _, p := range []string{
 		"/a/b/SKILL.md", "a/SKILL.md", "/SKILL.md", "SKILL.md", "/a/b/", "/a//b/SKILL.md", "/a/./b/SKILL.md",
 		"/a/../b/SKILL.md", "./a/SKILL.md", "../a/SKILL.md", "/a/.hidden/SKILL.md", "/a/b./SKILL.md", "/a/b/..",
@@ -645,6 +664,7 @@ func TestParentName(t *testing.T) {
 // TestMisplacedField: lenient unknown-field is for keys meant as a field
 // some host reads, never for extra information no host reads.
 func TestMisplacedField(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		lines string
 		want  []string
@@ -672,6 +692,7 @@ func TestMisplacedField(t *testing.T) {
 // name was read: a script that groups findings by skill lost the
 // parse-recovered and unknown-field ones.
 func TestParseDiagnosticsNameTheSkill(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name, src, path, want string
 		code                  Code

@@ -10,6 +10,7 @@ import (
 // lead-in takes its first list item, emphasis and links become their text,
 // and a body of nothing else still gives its first line.
 func TestFirstProseLineGuesses(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name, body string
 		unfenced   bool

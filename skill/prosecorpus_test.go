@@ -21,6 +21,7 @@ import (
 // prose.go were fitted on (half A) and counted on (half B) by hand
 // (docs/format.md#the-first-prose-line).
 func TestGuessesOnCorpus(t *testing.T) {
+	t.Parallel()
 	corpus := testcorpus.Dir(t)
 	var dump strings.Builder
 	nofm := 0

@@ -9,6 +9,7 @@ import (
 // expression it replaces, ^[a-z0-9]+(-[a-z0-9]+)*$, on edge cases and on
 // every string of up to four characters over a small alphabet.
 func TestSpecName(t *testing.T) {
+	t.Parallel()
 	re := regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 	cases := []string{"", "-", "a", "a-b", "a--b", "-a", "a-", "A", "é", "a_b", "a.b", "pdf-2", "0", "a b"}
 	alphabet := []byte{'a', '9', '-', 'Z', '_'}

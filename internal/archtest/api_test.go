@@ -215,6 +215,7 @@ const maxAPINames = 230
 // rewritten with `go test ./internal/archtest -run TestAPI -update`, so
 // every change of the public API shows up in review as a diff of api.txt.
 func TestAPI(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds every public package's export data")
 	}
@@ -288,6 +289,7 @@ func lineDiff(want, got string) string {
 // a method, a constant's value and an unexported name each change (or do
 // not change) the text as a reader of api.txt expects.
 func TestAPITextShowsChanges(t *testing.T) {
+	t.Parallel()
 	mk := func(fieldName string, value int64, withMethod bool) string {
 		p := types.NewPackage("example.com/p", "p")
 		s := types.NewStruct([]*types.Var{

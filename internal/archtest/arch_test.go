@@ -129,6 +129,7 @@ func imports(t *testing.T, root string) map[string][]string {
 // internal/cli, and on anything but internal/yamlx importing the YAML
 // library.
 func TestImportArrows(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	table := arrows(t, root)
 	for _, want := range []string{"skill", "catalog", "agent", "lint", "mcpserver", "internal/cli", "internal/yamlx"} {
@@ -222,6 +223,7 @@ func slug(h string) string {
 // testscript files, of a docs/ page or anchor that does not exist, or of a
 // file outside the repository.
 func TestCitations(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	pages := map[string]map[string]bool{}
 	checked := 0
@@ -282,6 +284,7 @@ func TestCitations(t *testing.T) {
 }
 
 func TestSlug(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, want string }{
 		{"Catalog block", "catalog-block"},
 		{"The three stages", "the-three-stages"},

@@ -26,6 +26,7 @@ var libraryModules = []string{
 // libraryModules on Linux, and among them on macOS and Windows, so no SDK,
 // MCP, CLI or watcher library enters them.
 func TestLibraryDeps(t *testing.T) {
+	t.Parallel()
 	root := repoRoot(t)
 	for _, goos := range []string{"linux", "darwin", "windows"} {
 		cmd := exec.Command("go", "list", "-deps", "-f", "{{with .Module}}{{.Path}}{{end}}", "./skill", "./catalog", "./agent")
@@ -66,6 +67,7 @@ var notLinked = map[string]string{
 
 // TestNotLinked keeps notLinked out of `go list -deps ./cmd/skillet`.
 func TestNotLinked(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command("go", "list", "-deps", "./cmd/skillet")
 	cmd.Dir = repoRoot(t)
 	out, err := cmd.Output()

@@ -152,6 +152,7 @@ func snippetImporter(t *testing.T) types.Importer {
 // arguments) fails here. Each block is its own package; the names in
 // snippetFree are given.
 func TestSnippets(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds every public package's export data")
 	}
@@ -185,6 +186,7 @@ func TestSnippets(t *testing.T) {
 // function, a field or a method the API lacks fails; the same snippet with
 // real names passes.
 func TestSnippetsCatchStaleNames(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds every public package's export data")
 	}

@@ -14,6 +14,7 @@ import (
 // name order after SortByName), with a raw buffer smaller than one
 // folder's records, and lets go of a large folder's memory on Release.
 func TestDirents(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for i := range 300 {
 		p := filepath.Join(dir, fmt.Sprintf("f%03d-%s", 299-i, "padding-to-make-records-longer"))

@@ -21,6 +21,7 @@ func write(t *testing.T, path, s string, mode os.FileMode) {
 }
 
 func TestReadRegular(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "f")
 	write(t, file, "hello", 0o644)
@@ -49,6 +50,7 @@ func TestReadRegular(t *testing.T) {
 }
 
 func TestReplaceRefuses(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		name  string
@@ -95,6 +97,7 @@ func assertNoTemp(t *testing.T, dir string) {
 }
 
 func TestReadOpenAndHead(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "f")
 	write(t, file, "hello world", 0o644)
@@ -144,6 +147,7 @@ func TestReadOpenAndHead(t *testing.T) {
 }
 
 func TestReadErrorGrew(t *testing.T) {
+	t.Parallel()
 	e := &ReadError{Name: "x", Err: ErrTooLarge, Size: -1, Max: 7}
 	if got, want := e.Error(), "x: file too large: it grew past the 7-byte limit while it was read"; got != want {
 		t.Errorf("%q, want %q", got, want)
@@ -151,6 +155,7 @@ func TestReadErrorGrew(t *testing.T) {
 }
 
 func TestSkipDir(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]bool{
 		".git": true, ".hg": true, ".svn": true, "node_modules": true, "__pycache__": true, ".venv": true,
 		"scripts": false, ".github": false, "_private": false, "venv": false, "": false,
@@ -162,6 +167,7 @@ func TestSkipDir(t *testing.T) {
 }
 
 func TestEscapes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.Symlink("/etc/hostname", filepath.Join(dir, "out")); err != nil {
 		t.Fatal(err)

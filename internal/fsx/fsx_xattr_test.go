@@ -12,6 +12,7 @@ import (
 )
 
 func TestReplaceKeeps(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "SKILL.md")
 	write(t, path, "old", 0o644)

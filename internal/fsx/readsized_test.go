@@ -16,6 +16,7 @@ import (
 // too large (the file shrank), and cut by the limit; a read error is
 // returned with what was read before it.
 func TestReadSized(t *testing.T) {
+	t.Parallel()
 	text := strings.Repeat("0123456789abcdef", 300) // 4,800 bytes
 	boom := errors.New("boom")
 	for _, tc := range []struct {

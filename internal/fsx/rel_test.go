@@ -9,6 +9,7 @@ import (
 var errOut, errEmpty = errors.New("outside"), errors.New("empty")
 
 func TestCleanRel(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in, want string
 		err      error
@@ -37,6 +38,7 @@ func TestCleanRel(t *testing.T) {
 }
 
 func TestWithinAndDisplay(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		p, dir string
 		within bool

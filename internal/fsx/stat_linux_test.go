@@ -11,6 +11,7 @@ import (
 )
 
 func TestFstatat(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "f"), "12345", 0o644)
 	if err := os.Symlink("f", filepath.Join(dir, "l")); err != nil {

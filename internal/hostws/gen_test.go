@@ -27,6 +27,7 @@ func genHash(seed uint64) string {
 // of generated workspaces are replayed by generating them again, so a
 // change to what a seed gives must come with a new GenVersion.
 func TestGenerateStable(t *testing.T) {
+	t.Parallel()
 	if GenVersion != 1 {
 		t.Skip("pinned for version 1; pin the new version's output")
 	}
@@ -49,6 +50,7 @@ func TestGenerateStable(t *testing.T) {
 // a txtar archive that parses back, it lays out) and sizes span 1 to
 // 1,000 skills.
 func TestGenerateCovers(t *testing.T) {
+	t.Parallel()
 	seen := map[string]int{}
 	minSkills, maxSkills := 1<<30, 0
 	for seed := uint64(1); seed <= 400; seed++ {
@@ -97,6 +99,7 @@ func TestGenerateCovers(t *testing.T) {
 }
 
 func TestDigest(t *testing.T) {
+	t.Parallel()
 	r := &Recording{Observed: []Observation{{Skills: []Skill{{Name: "a", Description: "héllo"}}}}}
 	r.DigestDescriptions()
 	r.DigestDescriptions() // twice is once

@@ -38,6 +38,7 @@ description: from outside
 `
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	w, err := Parse("walkup", []byte(sample))
 	if err != nil {
 		t.Fatal(err)
@@ -70,6 +71,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, in, want string }{
 		{"unknown", "colour: red\n", "unknown directive"},
 		{"nokey", "just words\n", "not a directive"},
@@ -91,6 +93,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestMaterialize(t *testing.T) {
+	t.Parallel()
 	w, err := Parse("walkup", []byte(sample+"-- corpusdest/placeholder --\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -148,6 +151,7 @@ func TestMaterialize(t *testing.T) {
 // one corpus skill's text into another's file through the sandbox, and
 // changed the corpus files' link count and change time under other tests.
 func TestMaterializeLeavesCorpus(t *testing.T) {
+	t.Parallel()
 	corpus := t.TempDir()
 	a := filepath.Join(corpus, "a", "skills", "s", "SKILL.md")
 	b := filepath.Join(corpus, "b", "skills", "s", "SKILL.md")
@@ -192,6 +196,7 @@ func TestMaterializeLeavesCorpus(t *testing.T) {
 }
 
 func TestRecordings(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := &Recording{
 		Host: "codex", Version: "1.0", Command: []string{"codex", "debug", "prompt-input"}, Workspace: "dup",
@@ -240,6 +245,7 @@ func TestRecordings(t *testing.T) {
 }
 
 func TestMatch(t *testing.T) {
+	t.Parallel()
 	a := Skill{Name: "a", Description: "x", Path: "proj/a/SKILL.md"}
 	a2 := Skill{Name: "a", Description: "x", Path: "proj/b/SKILL.md"}
 	b := Skill{Name: "b", Description: "", Path: ""}
@@ -304,6 +310,7 @@ func FuzzParse(f *testing.F) {
 // seeds, and a hand-made one, come back the same (files gaining a final
 // line break where they had none); a file holding a marker line is refused.
 func TestFormat(t *testing.T) {
+	t.Parallel()
 	wss := []*Workspace{{Name: "w", Describe: "d", Cwd: "proj/a", Git: []string{"proj"},
 		Symlinks: []Link{{Link: "proj/l", Target: "/outside/x"}}, Corpus: []Copy{{Src: "a/b", Dest: "proj/c"}},
 		Hosts: []string{"codex", "kilo"}, Files: []File{{Name: "proj/.git", Data: []byte("gitdir: x")}}}}

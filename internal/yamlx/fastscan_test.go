@@ -69,6 +69,7 @@ func countCases() [][]byte {
 // TestFmScan: fmScan, which skips words of plain bytes, counts and declines
 // exactly as the byte-at-a-time pass (fmScanRef) does.
 func TestFmScan(t *testing.T) {
+	t.Parallel()
 	for _, b := range countCases() {
 		gl, gi, gok := fmScan(b)
 		wl, wi, wok := fmScanRef(b)
@@ -81,6 +82,7 @@ func TestFmScan(t *testing.T) {
 // TestRuneCount: swar.RuneCount, which the fast reader counts columns
 // with, is utf8.RuneCountInString on the same texts, invalid UTF-8 too.
 func TestRuneCount(t *testing.T) {
+	t.Parallel()
 	for _, b := range countCases() {
 		if got, want := swar.RuneCount(string(b)), utf8.RuneCountInString(string(b)); got != want {
 			t.Fatalf("RuneCount(%q) = %d, want %d", b, got, want)
