@@ -96,7 +96,7 @@ type Options struct {
 	// never trusted when it cannot be decoded
 	// (docs/performance.md#persistent-index).
 	index string
-	// walkGC, when above 0, is GOGC while listNamed walks and writes the
+	// walkGC, when above 0, is GOGC while listNamedQ walks and writes the
 	// index (catalogx.Hooks.WalkGC); it is not part of the index's key.
 	walkGC int
 	// home replaces the home folder (tests); "" means os.UserHomeDir.

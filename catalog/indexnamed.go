@@ -55,7 +55,7 @@ func (q *namedQuery) wants(n string) bool {
 }
 
 // listPrefixed returns the listing of c narrowed to the skills whose name
-// begins with prefix, as listNamed reads it (their frontmatter decoded, no
+// begins with prefix, as listNamedQ reads it (their frontmatter decoded, no
 // diagnostics), from a current index or the walk that writes one; with no
 // such skill, a listing with none. nil when neither answers (the caller
 // lists then): catalogx.Hooks.ListPrefixed, for shell completion.
@@ -64,41 +64,38 @@ func (c *Catalog) listPrefixed(ctx context.Context, prefix string) *Listing {
 	return l
 }
 
-// listNamed returns the listing of c narrowed to name when the persistent
-// index answers: Workspace and Roots as List gives them; Skills, in
-// List's order, those of List whose name is name or, spaces trimmed, equals
-// it in any letter case, their frontmatter decoded; Diagnostics those of
-// List that keep reports true for; no candidates and no search section.
-// It returns nil when the listing holds no skill of the name (the caller
-// needs the whole listing then: the nearest names), when the index does
-// not answer (none, untrusted, stale, corrupt, written for other roots, or
-// already read by this catalog) or
-// c does not list the local file system alone from a fresh start (a host
-// profile, other sources, files cached in memory): the caller lists then
-// (List), which says why where it should. It checks every stamp List
-// checks, sets no snapshot (Get and Load still list in full) and writes no
-// index (catalogx.Hooks.ListNamed).
-func (c *Catalog) listNamed(ctx context.Context, name string, keep func(*skill.Diagnostic) bool) *Listing {
-	l, _ := c.listNamedQ(ctx, &namedQuery{raw: name, name: strings.TrimSpace(name), keep: keep})
-	return l
-}
-
-// listNamedOrNames is listNamed, but where the listing holds no skill of
-// the name, it returns the listing of every name (nameKeeper.listing,
-// with every diagnostic) with names true, read from a current index (its
-// stamps checked) or kept by the walk that writes one: what the load
-// tool's answer to an unknown name and show's notes about it read, where
-// listNamed returns nil and its caller lists the whole index. A name of
-// spaces alone gets no such listing (the tool lists the skills then).
+// listNamedOrNames returns the listing of c narrowed to name when the
+// persistent index answers (listNamedQ), with names false; where the
+// listing holds no skill of the name, it returns the listing of every name
+// (nameKeeper.listing, with every diagnostic) with names true, read from a
+// current index (its stamps checked) or kept by the walk that writes one:
+// what the load tool's answer to an unknown name and show's notes about it
+// read (catalogx.Hooks.ListNamed). A name of spaces alone gets no such
+// listing (the tool lists the skills then), and l is nil as when the index
+// does not answer: the caller lists the whole index then.
 func (c *Catalog) listNamedOrNames(ctx context.Context, name string, keep func(*skill.Diagnostic) bool) (l *Listing, names bool) {
 	q := &namedQuery{raw: name, name: strings.TrimSpace(name), keep: keep}
 	q.names = q.name != ""
 	return c.listNamedQ(ctx, q)
 }
 
-// listNamedQ is listNamed and listNamedOrNames of q. When the index holds
-// no skill of the name and q.names asks, the listing of names is read from
-// it with every diagnostic (readNames), its stamps checked.
+// listNamedQ is listNamedOrNames and listPrefixed of q: the listing of c
+// narrowed to q's name. Workspace and Roots are as List gives them;
+// Skills, in List's order, those of List whose name is the name or, spaces
+// trimmed, equals it in any letter case (for q.prefix, begins with it),
+// their frontmatter decoded; Diagnostics those of List that q.keep reports
+// true for; no candidates and no search section. It is read from the
+// persistent index when that answers (readNamed: its checksum and every
+// stamp checked), else from a walk that lists as Each does and writes the
+// index meanwhile (listNamedWalk). It is nil when the listing holds no
+// skill of the name (the caller needs the whole listing then: the nearest
+// names; for q.prefix it is a listing with none), and when neither
+// answers (c does not list the local file system alone from a fresh start:
+// a host profile, other sources, files cached in memory): the caller lists
+// then (List), which says why where it should. It sets no snapshot (Get
+// and Load still list in full). When the index holds no skill of the name
+// and q.names asks, the listing of names is read from it with every
+// diagnostic (readNames), its stamps checked.
 func (c *Catalog) listNamedQ(ctx context.Context, q *namedQuery) (l *Listing, names bool) {
 	c.readMapped(ctx, func(data []byte, seed uint32, roots []byte) {
 		l = c.readNamed(data, seed, roots, q)
@@ -113,7 +110,7 @@ func (c *Catalog) listNamedQ(ctx context.Context, q *namedQuery) (l *Listing, na
 	return c.listNamedWalk(ctx, q)
 }
 
-// listNamedWalk is listNamed when the index does not answer (none, stale,
+// listNamedWalk is listNamedQ when the index does not answer (none, stale,
 // corrupt): it lists as Each does, keeping the skills of the name and the
 // diagnostics q.keep asks for, and writes the index meanwhile
 // (eachIndexed), so a first run holds about what Each holds, not the whole
@@ -169,7 +166,7 @@ func keptDiags(diags []skill.Diagnostic, keep func(*skill.Diagnostic) bool) []sk
 // checksum begins with seed) and c's encoded roots, when a narrowed read
 // may answer: c lists the local file system alone from a fresh start, with
 // an index folder that is trusted and a file of its key that opens, of a
-// size an index can have (listNamed). It holds c.mu meanwhile and reports
+// size an index can have (listNamedQ). It holds c.mu meanwhile and reports
 // whether read was called; nothing may keep data past read.
 func (c *Catalog) readMapped(ctx context.Context, read func(data []byte, seed uint32, roots []byte)) bool {
 	c.mu.Lock()

@@ -23,7 +23,7 @@ import (
 // it returns.
 
 // searchIndexed returns what Listing.Search of c's listing returns for
-// query and limit, when the persistent index answers as listNamed's does
+// query and limit, when the persistent index answers as listNamedQ's does
 // (a trusted, current index of c's roots, a catalog that has not listed
 // and lists the local file system alone); with no current index, such a
 // catalog lists as Each does and writes the index meanwhile, ranking from
@@ -304,7 +304,7 @@ func (sc *sectionScan) add(ts *termScorer, term string, first int) bool {
 	return d.err == nil
 }
 
-// listBrief returns, when the persistent index answers as listNamed's
+// listBrief returns, when the persistent index answers as listNamedQ's
 // does, what skillet prompt's catalog block reads of c's listing:
 // Workspace and Roots as List gives them; Skills, in List's order, the
 // skills of List that are hidden (disable-model-invocation; their name

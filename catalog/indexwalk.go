@@ -12,7 +12,7 @@ import (
 
 // The first run of a one-skill command, answered from the walk that
 // writes the persistent index (docs/performance.md#persistent-index):
-// listNamed, listBrief and searchIndexed read a current index without
+// listNamedQ, listBrief and searchIndexed read a current index without
 // decoding its listing; with none (or a stale one) each lists as Each
 // does and writes the index meanwhile (eachIndexed), keeping only what its
 // answer needs, where List would hold the whole listing and the caches

@@ -331,7 +331,10 @@ type HostReads struct {
 
 // FileKey identifies a skill file whatever path reached it: its folder
 // with symlinks resolved, joined with its own name (a SKILL.md that is a
-// symlink keeps its own name, so it stays apart from its target).
+// symlink keeps its own name, so it stays apart from its target). It is
+// the plain form lint's fileKeys (lint/compat.go) is held to by
+// TestFileKeysAreFileKey, and the key lint's tests compare host verdicts
+// by; no command calls it.
 func FileKey(p string) string {
 	dir, base := filepath.Split(p)
 	if r, err := filepath.EvalSymlinks(dir); err == nil {
