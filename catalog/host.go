@@ -637,7 +637,7 @@ func parseVerdict(p *profile.Profile, v *hostVerdict, file string, flat bool, da
 		v.Reason = "the file cannot be read: " + errText(err)
 		return
 	}
-	setVerdict(v, hostParseMemo(p, data, file, skill.DefaultName(file, flat), flat, memo))
+	setVerdict(v, hostParseMemo(p, data, file, memo.folder(file, flat), flat, memo))
 }
 
 // setVerdict fills v with the verdict of the host's parse res.

@@ -195,3 +195,49 @@ func TestYAMLMemoParseKeepsText(t *testing.T) {
 		t.Logf("%d texts (the corpus is not here)", len(texts))
 	}
 }
+
+// TestYamlMemoFolder: the memo's folder names, asked in any order and
+// again, are skill.DefaultName's.
+func TestYamlMemoFolder(t *testing.T) {
+	m := &yamlMemo{}
+	paths := []string{"/r/a/SKILL.md", "/r/b.md", "/r/a/SKILL.md", "/r/Tool.md", "/r/x/y/skill.md"}
+	for range 2 {
+		for _, p := range paths {
+			for _, flat := range []bool{false, true} {
+				if got, want := m.folder(p, flat), skill.DefaultName(p, flat); got != want {
+					t.Errorf("folder(%q, %v) = %q, want %q", p, flat, got, want)
+				}
+			}
+		}
+	}
+}
+
+// FuzzNamePatternMatch holds namePatternMatch to the regular expression
+// of every name pattern of the profiles, and wants it to know them all.
+func FuzzNamePatternMatch(f *testing.F) {
+	for _, s := range []string{"", "pdf", "pdf-tools", "PDF", "a--b", "-a", "a-", "a.b", "a_b", "a:b", "é", "Ünï-ç0de",
+		"\xff", "\ufffd", "a\n", "\na", "a b", "٣", "Ⅻ", "a\u0301"} {
+		f.Add(s)
+	}
+	var pats []string
+	for _, p := range profile.All() {
+		if p.Names.Pattern != "" {
+			pats = append(pats, p.Names.Pattern)
+		}
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		for _, pat := range pats {
+			re, err := profile.Pattern(pat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ok, known := namePatternMatch(pat, name)
+			if !known {
+				t.Fatalf("namePatternMatch does not know the pattern %s", pat)
+			}
+			if want := re.MatchString(name); ok != want {
+				t.Errorf("namePatternMatch(%s, %q) = %v, the expression says %v", pat, name, ok, want)
+			}
+		}
+	})
+}

@@ -269,6 +269,43 @@ type yamlMemo struct {
 	// the file, let go at once (1.5 MB of the 75 MB lint --compat
 	// allocated over both corpus folders, pprof -sample_index=alloc_space).
 	noSkill bool
+	// folders remember, for the profiles that read the file, its folder
+	// name (skill.DefaultName of a path and form): the same answer for
+	// every profile, where each asked again (1.5 ms of a lint --compat run
+	// over both corpus folders, pprof of BenchmarkCompat/compat).
+	folders []memoFolder
+}
+
+type memoFolder struct {
+	path, name string
+	flat       bool
+}
+
+// folder is skill.DefaultName(path, flat), asked once per path and form
+// when m is not nil.
+func (m *yamlMemo) folder(path string, flat bool) string {
+	if m == nil {
+		return skill.DefaultName(path, flat)
+	}
+	for _, f := range m.folders {
+		if f.path == path && f.flat == flat {
+			return f.name
+		}
+	}
+	name := skill.DefaultName(path, flat)
+	m.folders = append(m.folders, memoFolder{path: path, name: name, flat: flat})
+	return name
+}
+
+// nameMatches reports whether name matches the profile pattern: one
+// pass over its bytes for the profiles' patterns (namePatternMatch), the
+// regular expression for any other.
+func nameMatches(pattern, name string) bool {
+	if ok, known := namePatternMatch(pattern, name); known {
+		return ok
+	}
+	re, _ := profile.Pattern(pattern)
+	return re.MatchString(name)
 }
 
 // memoSrc is a text made of a frontmatter and a body (fenced).
@@ -616,8 +653,7 @@ func hostNameReason(n *profile.Naming, name, folder string) string {
 		return fmt.Sprintf("the name is %d characters, over its limit of %d", count, n.MaxChars)
 	}
 	if n.Pattern != "" {
-		re, _ := profile.Pattern(n.Pattern)
-		if !re.MatchString(name) {
+		if !nameMatches(n.Pattern, name) {
 			return fmt.Sprintf("the name %q breaks its rule %s", name, n.Pattern)
 		}
 	}
