@@ -188,10 +188,13 @@ type hostView struct {
 // key lstat'ed every element of its path (the corpus folders' files have
 // six to nine): 5% of what lint --compat adds to lint's CPU (pprof of
 // BenchmarkCompat/compat diffed against plain). TestFileKeysAreFileKey
-// holds it to catalogx.FileKey. Not safe for concurrent use.
+// holds it to catalogx.FileKey. A folder the host searches listed as a
+// folder, not a symlink (listed: catalogx.HostReads.Folder), is not
+// lstat'ed again. Not safe for concurrent use.
 type fileKeys struct {
-	files map[string]string
-	dirs  map[string]realDir
+	files  map[string]string
+	dirs   map[string]realDir
+	listed func(string) bool // nil: none
 }
 
 // realDir is filepath.EvalSymlinks of a folder: the path, and whether it
@@ -201,9 +204,25 @@ type realDir struct {
 	ok   bool
 }
 
-func newFileKeys() fileKeys {
-	return fileKeys{files: map[string]string{}, dirs: map[string]realDir{}}
+// newFileKeys returns the keys of a run; listed (nil: none) says which
+// folders the host searches found to be folders, not symlinks.
+func newFileKeys(listed func(string) bool) fileKeys {
+	return fileKeys{files: map[string]string{}, dirs: map[string]realDir{}, listed: listed}
 }
+
+// notLink reports whether lstat of the clean absolute path c says it is
+// there and no symlink: the host searches' listing of its parent, else
+// os.Lstat.
+func (k fileKeys) notLink(c string) bool {
+	if k.listed != nil && k.listed(c) {
+		return true
+	}
+	fi, err := keyLstat(c)
+	return err == nil && fi.Mode()&fs.ModeSymlink == 0
+}
+
+// keyLstat is os.Lstat for fileKeys; tests count the calls.
+var keyLstat = os.Lstat
 
 func (k fileKeys) of(p string) string {
 	key, ok := k.files[p]
@@ -231,7 +250,7 @@ func (k fileKeys) real(dir string) realDir {
 	c := filepath.Clean(dir)
 	parent := filepath.Dir(c)
 	if filepath.IsAbs(c) && parent != c {
-		if fi, err := os.Lstat(c); err == nil && fi.Mode()&fs.ModeSymlink == 0 {
+		if k.notLink(c) {
 			if pr := k.real(parent); pr.ok {
 				r = realDir{path: filepath.Join(pr.path, filepath.Base(c)), ok: true}
 			}
@@ -281,16 +300,16 @@ func hostProfiles() []*profile.Profile {
 	return out
 }
 
-// verdict is what the host does with the skill file at path, found under
-// root: its listing's verdict, or, when the file is under none of the
+// verdict is what the host does with the skill file cf (at cf.path, found
+// under cf.root, its key cf.key): its listing's verdict, or, when the file is under none of the
 // folders the host reads from this working folder, not-loaded saying why
 // and what to do.
-func (hv *hostView) verdict(path, root string) HostCompat {
+func (hv *hostView) verdict(cf *compatFile) HostCompat {
 	h := HostCompat{Host: hv.p.Name}
-	f := hv.files[hv.keys.of(path)]
+	f := hv.files[cf.key]
 	if f == nil {
 		h.Verdict = verdictNotLoaded
-		h.Reason, h.Remedy = hv.list.Where(path, root)
+		h.Reason, h.Remedy = hv.list.Where(cf.path, cf.root)
 		return h
 	}
 	v := f.Verdict
@@ -314,6 +333,7 @@ func (hv *hostView) verdict(path, root string) HostCompat {
 // every file under a folder some host reads, each once.
 type compatFile struct {
 	path, root string
+	key        string // catalogx.FileKey of path (fileKeys.of), found once for every host's verdict
 	flat       bool
 	cd         *candidate // skillet's, or nil for a file only a host's folders hold
 }
@@ -330,7 +350,7 @@ func compatFiles(cands []*candidate, views []*hostView, scope []string, keys fil
 		}
 		if k := keys.of(cd.Path); !seen[k] {
 			seen[k] = true
-			out = append(out, compatFile{path: cd.Path, root: cd.Root, flat: cd.Flat, cd: cd})
+			out = append(out, compatFile{path: cd.Path, root: cd.Root, key: k, flat: cd.Flat, cd: cd})
 		}
 	}
 	for _, hv := range views {
@@ -340,7 +360,7 @@ func compatFiles(cands []*candidate, views []*hostView, scope []string, keys fil
 			}
 			if k := keys.of(f.Path); !seen[k] {
 				seen[k] = true
-				out = append(out, compatFile{path: f.Path, root: f.Root, flat: !strings.EqualFold(filepath.Base(f.Path), catalog.SkillFile)})
+				out = append(out, compatFile{path: f.Path, root: f.Root, key: k, flat: !strings.EqualFold(filepath.Base(f.Path), catalog.SkillFile)})
 			}
 		}
 	}
@@ -355,7 +375,7 @@ func compatReport(files []compatFile, views []*hostView, maxBytes int, sr *share
 	for _, cf := range files {
 		c := &Compat{Path: cf.path, Hosts: make([]HostCompat, 0, len(views)), Breaks: []Break{}}
 		for _, hv := range views {
-			c.Hosts = append(c.Hosts, hv.verdict(cf.path, cf.root))
+			c.Hosts = append(c.Hosts, hv.verdict(&cf))
 		}
 		out = append(out, c)
 		s := parsedFor(cf, maxBytes)

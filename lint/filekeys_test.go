@@ -1,11 +1,14 @@
 package lint
 
 import (
+	"context"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/catalogx"
 )
 
@@ -58,14 +61,36 @@ func TestFileKeysAreFileKey(t *testing.T) {
 		}
 	}
 	paths = append(paths, base+"/real//a/b/SKILL.md", "SKILL.md", "real/a/b/SKILL.md", "/SKILL.md", "")
+	// The folders the host searches of base found, which the keys then
+	// do not lstat again.
+	hr, err := catx.HostSearch(context.Background(), hostProfiles(), &catalog.Options{Workspace: t.TempDir(),
+		NoUser: true, NoConfigFile: true, ExtraPaths: []string{base}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hr.Folder == nil || !hr.Folder(filepath.Join(base, "real/a/b")) || hr.Folder(filepath.Join(base, "abs")) ||
+		hr.Folder(filepath.Join(base, "real/c/SKILL.md")) {
+		t.Fatalf("HostReads.Folder does not tell the folders of the search from the symlinks and files")
+	}
+	lstats := 0
+	defer func(f func(string) (fs.FileInfo, error)) { keyLstat = f }(keyLstat)
+	keyLstat = func(p string) (fs.FileInfo, error) { lstats++; return os.Lstat(p) }
+	counts := map[bool]int{}
 	for seed := range uint64(5) {
 		rng := rand.New(rand.NewPCG(seed, 1))
 		rng.Shuffle(len(paths), func(i, j int) { paths[i], paths[j] = paths[j], paths[i] })
-		keys := newFileKeys()
-		for _, p := range paths {
-			if got, want := keys.of(p), catalogx.FileKey(p); got != want {
-				t.Errorf("seed %d: key of %q = %q, catalogx.FileKey says %q", seed, p, got, want)
+		for _, listed := range []func(string) bool{nil, hr.Folder} {
+			lstats = 0
+			keys := newFileKeys(listed)
+			for _, p := range paths {
+				if got, want := keys.of(p), catalogx.FileKey(p); got != want {
+					t.Errorf("seed %d, listed %v: key of %q = %q, catalogx.FileKey says %q", seed, listed != nil, p, got, want)
+				}
 			}
+			counts[listed != nil] = lstats
 		}
+	}
+	if counts[true] >= counts[false] {
+		t.Errorf("the keys lstat'ed %d folders with the searches' folders, %d without", counts[true], counts[false])
 	}
 }

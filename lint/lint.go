@@ -182,7 +182,7 @@ func Run(ctx context.Context, opts *Options) (*Report, error) {
 	var views []*hostView
 	var judged []compatFile
 	if opts.Compat || len(hosts) > 0 {
-		keys := newFileKeys()
+		keys := newFileKeys(sr.folders())
 		if views, err = hostViews(ctx, &copts, hostProfiles(), keys, sr); err != nil {
 			return nil, err
 		}
@@ -394,9 +394,10 @@ func workspaceFindings(c *catalog.Catalog, l *catalog.Listing, cands []*candidat
 	}) {
 		diags = append(diags, elsewhere(l.Workspace, l.Roots)...)
 	}
-	for _, cf := range judged {
+	for i := range judged {
+		cf := &judged[i]
 		for _, hv := range hosts {
-			h := hv.verdict(cf.path, cf.root)
+			h := hv.verdict(cf)
 			if h.Verdict != verdictNotLoaded {
 				if cf.cd != nil {
 					if d, ok := descriptionCut(hv.p, cf.cd); ok {

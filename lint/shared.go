@@ -93,6 +93,15 @@ func (sr *sharedReads) listings(ctx context.Context, ps []*profile.Profile, copt
 	return sr.hosts.Finish(), nil
 }
 
+// folders is HostReads.Folder of the search (nil when none was made, or
+// it did not list the folders): the folders the host searches found.
+func (sr *sharedReads) folders() func(string) bool {
+	if sr == nil || sr.hosts == nil {
+		return nil
+	}
+	return sr.hosts.Folder
+}
+
 // validator returns the reference validator's violations of the skill
 // folder of the file at path: CheckRead's when the listing's read of it
 // was shared, else skillsref.Check of the folder.

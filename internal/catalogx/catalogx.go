@@ -327,6 +327,11 @@ type HostReads struct {
 	// verdicts and returns the listings, in the order of the profiles. It
 	// is called once, after the last Give.
 	Finish func() []*HostListing
+	// Folder reports whether the searches found path (clean, absolute)
+	// as an entry of a folder they listed, typed a folder and not a
+	// symlink: what os.Lstat of it said then. lint's file keys take it
+	// for their lstat of each folder (nil: none known).
+	Folder func(path string) bool
 }
 
 // FileKey identifies a skill file whatever path reached it: its folder
