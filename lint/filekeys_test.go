@@ -18,9 +18,11 @@ import (
 // in a tree of real folders, symlinks to folders (through other symlinks,
 // relative and absolute, below themselves), symlinked files, a dangling
 // link, a link loop, missing paths, paths with "." and ".." and relative
-// ones.
+// ones; with and without the folders the host searches of the tree found
+// (catalogx.HostReads.Folder), which spare their lstats.
+//
+// Not parallel: it counts the keys' lstats through keyLstat.
 func TestFileKeysAreFileKey(t *testing.T) {
-	t.Parallel()
 	base := t.TempDir()
 	mk := func(p string) {
 		t.Helper()
