@@ -20,6 +20,7 @@ import (
 // TestExamplesClean checks that the bundled examples load with no
 // diagnostic at all, and that the README's command finds all three.
 func TestExamplesClean(t *testing.T) {
+	t.Parallel()
 	var out, errb bytes.Buffer
 	ws, _ := filepath.Abs("../../examples")
 	code := Run(context.Background(), []string{"list", "-w", ws, "--no-user", "--json"}, &IO{Out: &out, Err: &errb})
@@ -56,6 +57,7 @@ func TestExamplesClean(t *testing.T) {
 // tree of 100 skills and leaves the corpus out; go test ./... writes the
 // corpus and a tree of 300.
 func TestStreamedJSONIsTheSame(t *testing.T) {
+	t.Parallel()
 	n := 300
 	if testing.Short() {
 		n = 100
@@ -151,6 +153,7 @@ func with(s *catalog.Skill, set func(*catalog.Skill)) *catalog.Skill {
 }
 
 func TestPrintable(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"/a/b/SKILL.md":  "/a/b/SKILL.md",
 		"/a/new\nline/x": `/a/new\nline/x`,

@@ -93,6 +93,7 @@ func checkOpts[O any](t *testing.T, newCmd func(*Factory, func(context.Context, 
 }
 
 func TestListOptions(t *testing.T) {
+	t.Parallel()
 	checkOpts(t, NewCmdList, []optsCase[ListOptions]{
 		{args: []string{"list"}, want: ListOptions{}},
 		{args: []string{"list", "--json"}, want: ListOptions{JSON: true}},
@@ -107,6 +108,7 @@ func TestListOptions(t *testing.T) {
 // every command's Catalog and Config functions use, and that a workspace
 // or root that does not exist is a usage error, not an empty listing.
 func TestGlobalFlags(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "loose.md")
 	if err := os.WriteFile(file, []byte("---\nname: loose\n---\n"), 0o644); err != nil {
@@ -152,6 +154,7 @@ func TestGlobalFlags(t *testing.T) {
 // TestExitCode checks the one mapping of errors to exit codes, and what
 // each prints.
 func TestExitCode(t *testing.T) {
+	t.Parallel()
 	_, presetErr := catalog.New(context.Background(), &catalog.Options{Workspace: t.TempDir(), NoConfigFile: true, Preset: "clade"})
 	for _, tc := range []struct {
 		name string
@@ -179,6 +182,7 @@ func TestExitCode(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		bi   *debug.BuildInfo
@@ -214,6 +218,7 @@ func TestVersion(t *testing.T) {
 }
 
 func TestShowOptions(t *testing.T) {
+	t.Parallel()
 	checkOpts(t, NewCmdShow, []optsCase[ShowOptions]{
 		{args: []string{"show", "alpha"}, want: ShowOptions{Name: "alpha"}},
 		{args: []string{"show", "alpha", "--file", "references/a.md", "--json"}, want: ShowOptions{Name: "alpha", File: "references/a.md", JSON: true}},
@@ -225,6 +230,7 @@ func TestShowOptions(t *testing.T) {
 }
 
 func TestSearchOptions(t *testing.T) {
+	t.Parallel()
 	checkOpts(t, NewCmdSearch, []optsCase[SearchOptions]{
 		{args: []string{"search", "release"}, want: SearchOptions{Query: "release", Limit: 10}},
 		{args: []string{"search", "release", "notes", "-n", "0", "--json"}, want: SearchOptions{Query: "release notes", Limit: 0, JSON: true}},
@@ -236,6 +242,7 @@ func TestSearchOptions(t *testing.T) {
 }
 
 func TestPromptOptions(t *testing.T) {
+	t.Parallel()
 	anthropic, ollama, def := "anthropic", "ollama", "default"
 	checkOpts(t, NewCmdPrompt, []optsCase[PromptOptions]{
 		{args: []string{"prompt"}, want: PromptOptions{Format: agent.FormatXML, Provider: def}},
@@ -252,6 +259,7 @@ func TestPromptOptions(t *testing.T) {
 }
 
 func TestToolSchemaOptions(t *testing.T) {
+	t.Parallel()
 	checkOpts(t, NewCmdToolSchema, []optsCase[ToolSchemaOptions]{
 		{args: []string{"tool-schema"}, want: ToolSchemaOptions{API: "mcp"}},
 		{args: []string{"tool-schema", "--api", "openai"}, want: ToolSchemaOptions{API: "openai"}},
@@ -262,6 +270,7 @@ func TestToolSchemaOptions(t *testing.T) {
 }
 
 func TestLintOptions(t *testing.T) {
+	t.Parallel()
 	base := LintOptions{Format: "text", FailOn: "error", MaxWarnings: -1}
 	with := func(set func(*LintOptions)) LintOptions {
 		o := base
@@ -297,6 +306,7 @@ func TestLintOptions(t *testing.T) {
 }
 
 func TestNewOptions(t *testing.T) {
+	t.Parallel()
 	checkOpts(t, NewCmdNew, []optsCase[NewOptions]{
 		{args: []string{"new", "my-skill", "--description", "Does it."}, want: NewOptions{Scaffold: lint.ScaffoldOptions{Name: "my-skill", Description: "Does it."}}},
 		{args: []string{"new", "My Skill", "--description=D", "--triggers", "asked", "--license", "MIT", "--allowed-tools", "Read Bash", "--when", "w", "--flat"},
@@ -309,6 +319,7 @@ func TestNewOptions(t *testing.T) {
 }
 
 func TestServeOptions(t *testing.T) {
+	t.Parallel()
 	dflt, dfltHTTP := mcpserver.Defaults()
 	base := ServeOptions{
 		MaxConns: dfltHTTP.MaxConns, MaxSessions: dfltHTTP.MaxSessions,
@@ -365,6 +376,7 @@ func TestServeOptions(t *testing.T) {
 // exist reach the run function; anything else is the reference's usage
 // error (exit 2), and the run function is not called.
 func TestRefOptions(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
 	for _, p := range []string{a, b} {
@@ -418,6 +430,7 @@ func TestRefOptions(t *testing.T) {
 // flag of every command (the global ones included), so a new flag cannot
 // be left out of it.
 func TestREADMEFlags(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
@@ -464,6 +477,7 @@ func TestREADMEFlags(t *testing.T) {
 // return that error and write nothing, so the work reads only what its
 // options inject, not the flags of some command line.
 func TestRunsUseTheirOptions(t *testing.T) {
+	t.Parallel()
 	errNoCatalog := errors.New("no catalog here")
 	noCatalog := func(context.Context) (*catalog.Catalog, error) { return nil, errNoCatalog }
 	noConfig := func() (*catalog.Options, error) { return nil, errNoCatalog }
@@ -507,6 +521,7 @@ func TestRunsUseTheirOptions(t *testing.T) {
 // root of the default preset in its order of precedence, so the help
 // cannot fall behind the profile that decides the roots.
 func TestHelpRoots(t *testing.T) {
+	t.Parallel()
 	p, ok := profile.Lookup("agents")
 	if !ok {
 		t.Fatal("no agents profile")

@@ -17,6 +17,7 @@ import (
 // only list --json on the corpus (skill's TestFastPathCorpus compares each
 // corpus file's frontmatter both ways); go test ./... runs all four there.
 func TestFastPathOutputs(t *testing.T) {
+	t.Parallel()
 	gen := t.TempDir()
 	if _, err := tree.Generate(gen, &tree.Options{N: 120, Seed: 11, BrokenPercent: 10}); err != nil {
 		t.Fatal(err)

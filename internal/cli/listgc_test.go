@@ -11,6 +11,7 @@ import (
 // TestListGCOn: only list lowers GOGC for a large listing, and not in a
 // process given GOGC or GOMEMLIMIT.
 func TestListGCOn(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		command string
 		env     map[string]string
@@ -36,6 +37,7 @@ func TestListGCOn(t *testing.T) {
 // its size, none when there are no steps or the heap stays small, and the
 // live heap read under the GOGC last set.
 func TestLiveGC(t *testing.T) {
+	t.Parallel()
 	two := []gcStep{{8 << 20, 50}, {16 << 20, 35}}
 	for _, tc := range []struct {
 		name     string

@@ -9,6 +9,7 @@ import (
 )
 
 func TestCommandNamed(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -40,6 +41,7 @@ func TestCommandNamed(t *testing.T) {
 // behaves as the whole tree for that command: the same command is found
 // and its help is the same, byte for byte.
 func TestOneCommandTree(t *testing.T) {
+	t.Parallel()
 	for _, sc := range subcommands {
 		help := func(only string) string {
 			var out bytes.Buffer
@@ -68,6 +70,7 @@ func TestOneCommandTree(t *testing.T) {
 // TestOnlyTheCommandRun checks that Run's tree holds only the command
 // being run when the arguments name one, and every command otherwise.
 func TestOnlyTheCommandRun(t *testing.T) {
+	t.Parallel()
 	io := &IO{In: strings.NewReader(""), Out: &bytes.Buffer{}, Err: &bytes.Buffer{}}
 	for _, tc := range []struct {
 		args []string
@@ -85,6 +88,7 @@ func TestOnlyTheCommandRun(t *testing.T) {
 }
 
 func TestOneShotGC(t *testing.T) {
+	t.Parallel()
 	none := func(string) string { return "" }
 	for _, tc := range []struct {
 		command string
@@ -114,6 +118,7 @@ func TestOneShotGC(t *testing.T) {
 }
 
 func TestCompletingWalkGC(t *testing.T) {
+	t.Parallel()
 	none := func(string) string { return "" }
 	for _, tc := range []struct {
 		args []string
@@ -139,6 +144,7 @@ func TestCompletingWalkGC(t *testing.T) {
 }
 
 func TestSplitShortFlags(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args, want []string
 	}{

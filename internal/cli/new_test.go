@@ -14,6 +14,7 @@ import (
 // lint, lint --strict with warnings failing, validate and lint --target for
 // every host profile, with no finding at all.
 func TestNewPassesEverything(t *testing.T) {
+	t.Parallel()
 	var hosts []string
 	for _, p := range profile.All() {
 		if !p.Native {

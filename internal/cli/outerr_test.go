@@ -22,6 +22,7 @@ func (failWriter) Write([]byte) (int, error) { return 0, errNoSpace }
 // commands that print with fmt.Fprint and check no error themselves: a
 // listing, prompt or skill cut short must not exit 0.
 func TestOutputWriteError(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	dir := filepath.Join(ws, "skills", "deploy")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -56,6 +57,7 @@ func TestOutputWriteError(t *testing.T) {
 // cancelled (SIGINT, SIGTERM) before it serves, during the first load of
 // the skills, stops cleanly: exit 0 and no "context canceled" error.
 func TestServeStoppedDuringLoad(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -11,6 +11,7 @@ import (
 // SOURCE do, also on the rows whose level carries the "*" of a rule
 // --strict makes an error.
 func TestRuleListColumns(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	if err := writeRuleList(&b); err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 // rewrites it), and every code has its "## code" heading, so
 // docs/lint.md#CODE, which SARIF's helpUri and --explain name, exists.
 func TestDocsLint(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join("..", "..", "docs", "lint.md")
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -44,6 +45,7 @@ func TestDocsLint(t *testing.T) {
 }
 
 func TestExplain(t *testing.T) {
+	t.Parallel()
 	ci, err := lookupCode("name-mismatch")
 	if err != nil {
 		t.Fatal(err)
@@ -67,6 +69,7 @@ func TestExplain(t *testing.T) {
 // of lint.Hosts applies (so every name lint --compat can print): each is
 // explained, with the checkers that apply it.
 func TestExplainEveryCompatRule(t *testing.T) {
+	t.Parallel()
 	rules := hostRules()
 	if len(rules) < 10 {
 		t.Fatalf("only %d rules: %v", len(rules), rules)

@@ -26,6 +26,7 @@ func TestMain(m *testing.M) {
 // per scenario, with the files it needs and the commands and output it
 // expects.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	testscript.Run(t, testscript.Params{
 		Dir:           filepath.Join("testdata", "script"),
 		UpdateScripts: *update, // go test -update rewrites expected outputs in place

@@ -129,6 +129,7 @@ func exercise(t *testing.T, cs *mcp.ClientSession) {
 // talks to it over stdio with the SDK's client, edits a skill on disk and
 // hears of it.
 func TestServeStdioE2E(t *testing.T) {
+	t.Parallel()
 	bin := skilletBinary(t)
 	ws := e2eWorkspace(t)
 	cmd := exec.Command(bin, "serve", "-w", ws, "--no-user", "--log-level", "debug")
@@ -220,6 +221,7 @@ func startHTTPURL(t *testing.T, bin string, urlLine *regexp.Regexp, args ...stri
 // TestServeHTTPE2E does the same over streamable HTTP, stateless and
 // stateful, and stops the server with SIGINT.
 func TestServeHTTPE2E(t *testing.T) {
+	t.Parallel()
 	bin := skilletBinary(t)
 	for _, tt := range []struct {
 		name    string
@@ -320,6 +322,7 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 }
 
 func TestParseToken(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		in, want string
 		ok       bool
@@ -343,6 +346,7 @@ func TestParseToken(t *testing.T) {
 // # comments skipped; a short, duplicate or unprintable token, or none,
 // is refused with the line it is on, and the error never shows a token.
 func TestSplitTokens(t *testing.T) {
+	t.Parallel()
 	a, b := strings.Repeat("a1", 16), strings.Repeat("b2", 20)
 	for _, tt := range []struct {
 		name, in string
@@ -384,6 +388,7 @@ func TestSplitTokens(t *testing.T) {
 // the probes answer over TLS, and plain HTTP on the same port is refused.
 // With -q the URL line is still logged (the only line that gives the port).
 func TestServeTLS(t *testing.T) {
+	t.Parallel()
 	bin := skilletBinary(t)
 	dir := t.TempDir()
 	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
@@ -460,6 +465,7 @@ func writeTestCert(t *testing.T, certFile, keyFile string) *x509.CertPool {
 // with a skill folder outside every root, logs one warning, before the URL
 // line, naming the file and the --root that would read it.
 func TestServeNoSkillsWarns(t *testing.T) {
+	t.Parallel()
 	bin := skilletBinary(t)
 	ws := t.TempDir()
 	writeFiles(t, ws, map[string]string{"docs/my-skill/SKILL.md": "---\nname: my-skill\ndescription: Do it.\n---\nBody.\n"})
