@@ -700,86 +700,84 @@ func mayTemplate(text []byte) bool {
 // instance", "such as" or "e.g." (with at most one space after "e."), which
 // text must hold in some letter case. A text with non-ASCII bytes is always
 // handed to the expressions, since (?i) folds letters such as U+017F (long
-// s) that ASCII lowering does not. It stops only at the bytes that fix
-// where a marker word would be, which are rare in prose (the "x" of
-// "example", the "." of "e.g.", the "u" of "such", the "f" of "for"; a
-// table says which), and compares letters only there;
-// TestMayExampleWords holds it to comparing at every byte.
+// s) that ASCII lowering does not. It reads eight bytes at a time and
+// stops only where a pair of bytes that each marker word holds starts
+// ("xa" of "example", "e." of "e.g.", "uc" of "such", "ns" of "instance",
+// in either case: exampleWord), which are rare in prose, and at non-ASCII
+// bytes; it compares letters only there (exampleAt). TestMayExampleWords
+// and FuzzMayExample hold it to comparing at every byte
+// (mayExampleEveryByte); BenchmarkMayExample measures both.
 func mayExample(text []byte) bool {
-	has := func(i int, word string) bool {
-		if i < 0 || i+len(word) > len(text) {
-			return false
-		}
-		for k := 0; k < len(word); k++ {
-			if lowerASCII(text[i+k]) != word[k] {
-				return false
+	p := 0
+	for ; p+9 <= len(text); p += 8 {
+		for m := exampleWord(binary.LittleEndian.Uint64(text[p:]), binary.LittleEndian.Uint64(text[p+1:])); m != 0; m &= m - 1 {
+			if exampleAt(text, p+bits.TrailingZeros64(m)>>3) {
+				return true
 			}
 		}
-		return true
 	}
-	for p := 0; p < len(text); p++ {
-		if p+8 <= len(text) && p&7 == 0 {
-			// A word with none of the bytes the table marks is passed
-			// over whole.
-			if exampleAnchorWord(binary.LittleEndian.Uint64(text[p:])) == 0 {
-				p += 7
-				continue
-			}
-		}
-		switch exampleAnchor[text[p]] {
-		case 0:
-		case anchorNonASCII:
+	for ; p < len(text); p++ {
+		if exampleAt(text, p) {
 			return true
-		case anchorX:
-			if has(p-1, "example") {
-				return true
-			}
-		case anchorDot:
-			k := p + 1 // after "e."
-			if has(p-1, "e.") && k < len(text) &&
-				(lowerASCII(text[k]) == 'g' || (isSpace(text[k]) || text[k] == '\f') && k+1 < len(text) && lowerASCII(text[k+1]) == 'g') {
-				return true
-			}
-		case anchorU:
-			if has(p-1, "such as") {
-				return true
-			}
-		case anchorF:
-			if has(p, "for instance") {
-				return true
-			}
 		}
 	}
 	return false
 }
 
-// exampleAnchorWord is nonzero when a byte of x is one exampleAnchor
-// marks: 128 or more, or "x", ".", "u" or "f" in either case (a letter
-// with bit 5 set is its lower case; a borrow may flag a byte above the
-// first such byte, which the table then passes over).
-func exampleAnchorWord(x uint64) uint64 {
-	y := x | swar.Ones*0x20
-	return x&swar.Highs | ^x&swar.Highs&((y^swar.Ones*'x'-swar.Ones)|(y^swar.Ones*'u'-swar.Ones)|(y^swar.Ones*'f'-swar.Ones)|(x^swar.Ones*'.'-swar.Ones))
+// exampleWord flags (sets the high bit of) each byte of x, eight bytes of
+// a text, that is non-ASCII or starts one of mayExample's pairs with the
+// byte after it; y is the eight bytes from one further on. It flags those
+// bytes and no other (byteIs has no borrow between bytes). A letter's two
+// cases differ only in bit 5, which the lowered words set (and no other
+// byte becomes one of the pairs' letters so).
+func exampleWord(x, y uint64) uint64 {
+	lx, ly := x|swar.Ones*0x20, y|swar.Ones*0x20
+	return x&swar.Highs |
+		byteIs(lx, 'x')&byteIs(ly, 'a') | byteIs(lx, 'e')&byteIs(y, '.') |
+		byteIs(lx, 'u')&byteIs(ly, 'c') | byteIs(lx, 'n')&byteIs(ly, 's')
 }
 
-// Kinds of the bytes mayExample stops at.
-const (
-	anchorNonASCII = 1 + iota
-	anchorX
-	anchorDot
-	anchorU
-	anchorF
-)
+// byteIs flags each byte of w that is c, and only those: the low seven
+// bits of each byte of w^c plus 0x7f carry into its high bit unless they
+// are all 0, and never into the next byte.
+func byteIs(w uint64, c byte) uint64 {
+	const low7 = swar.Ones * 0x7f
+	v := w ^ swar.Ones*uint64(c)
+	return ^((v&low7 + low7) | v) & swar.Highs
+}
 
-// exampleAnchor is the kind of each byte for mayExample, 0 for a byte it
-// passes over.
-var exampleAnchor = func() (t [256]uint8) {
-	for c := 0x80; c < 256; c++ {
-		t[c] = anchorNonASCII
+// exampleAt reports whether the byte of text at i is non-ASCII or starts
+// one of mayExample's marker words' pairs where text holds that word.
+func exampleAt(text []byte, i int) bool {
+	switch c := text[i]; lowerASCII(c) {
+	case 'x':
+		return hasLower(text, i-1, "example")
+	case 'e':
+		k := i + 2 // after "e."
+		return hasLower(text, i, "e.") && k < len(text) &&
+			(lowerASCII(text[k]) == 'g' || (isSpace(text[k]) || text[k] == '\f') && k+1 < len(text) && lowerASCII(text[k+1]) == 'g')
+	case 'u':
+		return hasLower(text, i-1, "such as")
+	case 'n':
+		return hasLower(text, i-5, "for instance")
+	default:
+		return c >= 0x80
 	}
-	t['x'], t['X'], t['.'], t['u'], t['U'], t['f'], t['F'] = anchorX, anchorX, anchorDot, anchorU, anchorU, anchorF, anchorF
-	return t
-}()
+}
+
+// hasLower reports whether text holds word (lower case ASCII) at i, its
+// letters in either case.
+func hasLower(text []byte, i int, word string) bool {
+	if i < 0 || i+len(word) > len(text) {
+		return false
+	}
+	for k := 0; k < len(word); k++ {
+		if lowerASCII(text[i+k]) != word[k] {
+			return false
+		}
+	}
+	return true
+}
 
 // lowerASCII lowers an ASCII capital letter.
 func lowerASCII(c byte) byte {

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"strings"
 	"testing"
+
+	"github.com/skillet-go/skillet/internal/benchtree/tree"
 )
 
 // TestMayExample holds the prefilter to the expressions it guards: wherever
@@ -123,24 +125,78 @@ func TestMayExampleWords(t *testing.T) {
 	}
 }
 
-// TestExampleAnchorWord: mayExample's word test flags exactly the words
-// that hold a byte exampleAnchor marks, for every byte value at every
-// position among bytes it passes over.
-func TestExampleAnchorWord(t *testing.T) {
+// TestExampleWord: mayExample's word test flags exactly the bytes of a
+// word that are non-ASCII or start one of the pairs (with the byte after
+// it, which may be the next word's first), for every pair of byte values
+// at every position among bytes of several kinds.
+func TestExampleWord(t *testing.T) {
 	t.Parallel()
-	for _, fill := range []byte{'a', ' ', 'X' + 1, '.' - 1} {
+	starts := func(w []byte, i int) bool {
+		a, b := lowerASCII(w[i]), w[i+1]
+		return w[i] >= 0x80 || a == 'x' && lowerASCII(b) == 'a' || a == 'e' && b == '.' ||
+			a == 'u' && lowerASCII(b) == 'c' || a == 'n' && lowerASCII(b) == 's'
+	}
+	for _, fill := range []byte{'a', ' ', 'X' + 1, '.' - 1, 'x', 'E', 'S'} {
 		for p := range 8 {
-			for c := range 256 {
-				var w [8]byte
+			for c := range 256 * 256 {
+				var w [9]byte
 				for i := range w {
 					w[i] = fill
 				}
-				w[p] = byte(c)
-				want := exampleAnchor[c] != 0
-				if got := exampleAnchorWord(binary.LittleEndian.Uint64(w[:])) != 0; got != want {
-					t.Fatalf("byte %#x at %d among %#x: exampleAnchorWord says %v, want %v", c, p, fill, got, want)
+				w[p], w[p+1] = byte(c>>8), byte(c)
+				want := false
+				for i := range 8 {
+					want = want || starts(w[:], i)
+				}
+				m := exampleWord(binary.LittleEndian.Uint64(w[:]), binary.LittleEndian.Uint64(w[1:]))
+				if got := m != 0; got != want {
+					t.Fatalf("%q: exampleWord says %v, want %v", w, got, want)
+				}
+				for i := range 8 {
+					if flagged := m&(0x80<<(8*i)) != 0; flagged != starts(w[:], i) {
+						t.Fatalf("%q: exampleWord flags byte %d: %v, want %v", w, i, flagged, !flagged)
+					}
 				}
 			}
 		}
+	}
+}
+
+// BenchmarkMayExample runs mayExample, and comparing at every byte
+// (mayExampleEveryByte), over the paragraphs of the bodies of a generated
+// tree of 1,000 skills (most hold no marker, so are read to the end, as
+// the blocks around lint's references are), and reports the bytes read
+// per second (B/s).
+//
+//	go test ./lint -run '^$' -bench MayExample
+func BenchmarkMayExample(b *testing.B) {
+	gen := b.TempDir()
+	if _, err := tree.Generate(gen, &tree.Options{N: 1000, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	var paras [][]byte
+	size := 0
+	for _, body := range prefilterBodies(b, gen) {
+		for p := range strings.SplitSeq(body, "\n\n") {
+			paras = append(paras, []byte(p))
+			size += len(p)
+		}
+	}
+	for _, f := range []struct {
+		name string
+		fn   func([]byte) bool
+	}{{"pairs", mayExample}, {"everybyte", mayExampleEveryByte}} {
+		b.Run(f.name, func(b *testing.B) {
+			b.SetBytes(int64(size))
+			n := 0
+			for b.Loop() {
+				for _, p := range paras {
+					if f.fn(p) {
+						n++
+					}
+				}
+			}
+			b.ReportMetric(float64(n)/float64(b.N), "markers/op")
+		})
 	}
 }
