@@ -15,8 +15,10 @@ import (
 )
 
 // BenchmarkRun lints a generated tree (internal/benchtree, seed 1) as
-// skillet lint --json does: Run, then the JSON report. The tree is written
-// once per size into a temporary folder.
+// skillet lint --json does: Run, then the JSON report, and reports the
+// time, allocations and bytes allocated per skill (allocs/skill, B/skill:
+// what the checks' reused memory, such as runScratch's folder view, keeps
+// down). The tree is written once per size into a temporary folder.
 //
 //	go test ./lint -run '^$' -bench Run/10000 -benchtime 3x -cpuprofile /tmp/cpu.out
 func BenchmarkRun(b *testing.B) {
@@ -31,6 +33,8 @@ func BenchmarkRun(b *testing.B) {
 			}
 			opts := &Options{Catalog: &catalog.Options{Workspace: dir, NoUser: true, NoConfigFile: true}}
 			b.ReportAllocs()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
 			b.ResetTimer()
 			for b.Loop() {
 				r, err := Run(context.Background(), opts)
@@ -41,7 +45,12 @@ func BenchmarkRun(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/skill")
+			b.StopTimer()
+			runtime.ReadMemStats(&after)
+			per := float64(b.N) * float64(n)
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/per, "ns/skill")
+			b.ReportMetric(float64(after.Mallocs-before.Mallocs)/per, "allocs/skill")
+			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/per, "B/skill")
 		})
 	}
 }

@@ -51,6 +51,13 @@ func checkBundle(s *subject, view *folderView) []skill.Diagnostic {
 type folderView struct {
 	top  []string
 	seen []seenEntry
+	// spareTop and spareSeen are the memory of the last skill file's top
+	// and seen, cleared, which the next walk fills instead of making its
+	// own (runScratch.put keeps them; BenchmarkRun's allocs/skill). top
+	// stays nil until a walk reads the folder: nil means "ask the file
+	// system".
+	spareTop  []string
+	spareSeen []seenEntry
 }
 
 type seenEntry struct {

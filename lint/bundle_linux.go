@@ -91,14 +91,20 @@ func (w *bundleWalk) dir(fd int, rel string) bool {
 	// from the copy it was cut from, not written after the sort).
 	ents := w.sc.ents[from:]
 	defer func() { w.sc.ents = w.sc.ents[:from] }()
-	if rel == "" && w.view != nil {
-		names := make([]string, len(ents))
-		for i, e := range ents {
-			names[i] = e.name
+	if v := w.view; rel == "" && v != nil {
+		names := v.spareTop[:0]
+		if names == nil {
+			names = make([]string, 0, len(ents))
 		}
-		w.view.top = names
-		if w.view.seen == nil {
-			w.view.seen = make([]seenEntry, 0, min(maxSeen, 16))
+		for _, e := range ents {
+			names = append(names, e.name)
+		}
+		v.top = names
+		if v.seen == nil {
+			v.seen = v.spareSeen[:0]
+		}
+		if v.seen == nil {
+			v.seen = make([]seenEntry, 0, min(maxSeen, 16))
 		}
 	}
 	slices.SortFunc(ents, func(a, b bundleEntry) int { return strings.Compare(a.name, b.name) })

@@ -168,6 +168,53 @@ func TestRunChecks(t *testing.T) {
 	}
 }
 
+// TestRunFindingsViewAfterWalk: the room of a folder view is reused from
+// one skill file to the next (runScratch.put), and a skill whose folder
+// the walk cannot read, checked right after one it could, still finds no
+// names of the top level (the body check asks the file system), as when
+// the checks run one by one on a pass of their own.
+func TestRunFindingsViewAfterWalk(t *testing.T) {
+	ws := t.TempDir()
+	writeTree(t, ws, map[string]string{
+		"skills/a/SKILL.md":            "---\nname: a\ndescription: d\n---\n\nSee [g](references/guide.md) and [m](missing.md).\n",
+		"skills/a/references/guide.md": "",
+	})
+	o := &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true}
+	catx.KeepBodies(o)
+	c, err := catalog.New(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := c.List(context.Background())
+	if err != nil || len(l.Skills) != 1 {
+		t.Fatalf("list: %v, %d skills", err, len(l.Skills))
+	}
+	walked := about(l.Skills[0])
+	gone := *walked
+	gone.baseDir = filepath.Join(ws, "skills", "gone")
+	gone.location = filepath.Join(gone.baseDir, "SKILL.md")
+	for range 3 {
+		for _, s := range []*subject{walked, &gone} {
+			var want []skill.Diagnostic
+			for _, ch := range allChecks() {
+				f := findings{path: s.location, skill: s.name}
+				ch.run(&pass{s: s}, &f)
+				want = f.appendTo(want)
+			}
+			if diff := cmp.Diff(want, runChecks(s)); diff != "" {
+				t.Errorf("%s: runChecks differs from the checks on passes of their own (-want +got):\n%s", s.location, diff)
+			}
+		}
+	}
+	sc := runScratches.Get().(*runScratch)
+	sc.p.view = folderView{top: []string{"references"}, seen: []seenEntry{{rel: "references", dir: true}}}
+	sc.put()
+	if v := sc.p.view; v.top != nil || v.seen != nil || len(v.spareTop) != 0 || len(v.spareSeen) != 0 ||
+		v.spareTop[:1][0] != "" || v.spareSeen[:1][0] != (seenEntry{}) {
+		t.Errorf("after put the view is %+v, want no names and its room cleared", v)
+	}
+}
+
 func TestAbsentAt(t *testing.T) {
 	t.Parallel()
 	names := []string{"SKILL.md", "References", "scripts"}

@@ -194,7 +194,7 @@ func about(s *catalog.Skill) *subject {
 func runFindings(s *subject, sel *selection) *findings {
 	sc := runScratches.Get().(*runScratch)
 	defer sc.put()
-	sc.p = pass{s: s, sel: sel}
+	sc.p = pass{s: s, sel: sel, view: folderView{spareTop: sc.p.view.spareTop, spareSeen: sc.p.view.spareSeen}}
 	per := sc.each[:0]
 	if len(checks) > len(sc.each) {
 		per = make([]findings, 0, len(checks))
@@ -215,7 +215,9 @@ func runFindings(s *subject, sel *selection) *findings {
 
 // runScratch is the memory of one runFindings, reused from file to file:
 // the pass and each check's findings, whose slices f takes over (merge)
-// and which nothing reads after it returns.
+// and which nothing reads after it returns, and the room of the pass's
+// folder view (folderView.spareTop, spareSeen), which nothing keeps
+// either: the body check reads the view only while it runs.
 type runScratch struct {
 	p    pass
 	each [4]findings // one per check, in checks' order
@@ -224,7 +226,23 @@ type runScratch struct {
 var runScratches = sync.Pool{New: func() any { return new(runScratch) }}
 
 func (sc *runScratch) put() {
+	v := &sc.p.view
+	top, seen := v.top, v.seen
+	if top == nil {
+		top = v.spareTop
+	}
+	if seen == nil {
+		seen = v.spareSeen
+	}
+	// Cleared, so that the names of the walk's arena are not kept; a rare
+	// large folder's room is let go.
+	clear(top)
+	clear(seen)
+	if cap(top) > 1<<10 {
+		top = nil
+	}
 	*sc = runScratch{}
+	sc.p.view.spareTop, sc.p.view.spareSeen = top[:0], seen[:0]
 	runScratches.Put(sc)
 }
 
