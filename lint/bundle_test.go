@@ -174,6 +174,7 @@ func TestRunChecks(t *testing.T) {
 // names of the top level (the body check asks the file system), as when
 // the checks run one by one on a pass of their own.
 func TestRunFindingsViewAfterWalk(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	writeTree(t, ws, map[string]string{
 		"skills/a/SKILL.md":            "---\nname: a\ndescription: d\n---\n\nSee [g](references/guide.md) and [m](missing.md).\n",
@@ -206,12 +207,12 @@ func TestRunFindingsViewAfterWalk(t *testing.T) {
 			}
 		}
 	}
-	sc := runScratches.Get().(*runScratch)
+	sc := new(runScratch)
 	sc.p.view = folderView{top: []string{"references"}, seen: []seenEntry{{rel: "references", dir: true}}}
-	sc.put()
+	sc.reset()
 	if v := sc.p.view; v.top != nil || v.seen != nil || len(v.spareTop) != 0 || len(v.spareSeen) != 0 ||
 		v.spareTop[:1][0] != "" || v.spareSeen[:1][0] != (seenEntry{}) {
-		t.Errorf("after put the view is %+v, want no names and its room cleared", v)
+		t.Errorf("after reset the view is %+v, want no names and its room cleared", v)
 	}
 }
 

@@ -216,8 +216,8 @@ func runFindings(s *subject, sel *selection) *findings {
 // runScratch is the memory of one runFindings, reused from file to file:
 // the pass and each check's findings, whose slices f takes over (merge)
 // and which nothing reads after it returns, and the room of the pass's
-// folder view (folderView.spareTop, spareSeen), which nothing keeps
-// either: the body check reads the view only while it runs.
+// folder view (folderView.spareTop, spareSeen, which reset keeps), which
+// nothing keeps either: the body check reads the view only while it runs.
 type runScratch struct {
 	p    pass
 	each [4]findings // one per check, in checks' order
@@ -226,6 +226,12 @@ type runScratch struct {
 var runScratches = sync.Pool{New: func() any { return new(runScratch) }}
 
 func (sc *runScratch) put() {
+	sc.reset()
+	runScratches.Put(sc)
+}
+
+// reset clears sc for the next skill file, keeping the folder view's room.
+func (sc *runScratch) reset() {
 	v := &sc.p.view
 	top, seen := v.top, v.seen
 	if top == nil {
@@ -243,7 +249,6 @@ func (sc *runScratch) put() {
 	}
 	*sc = runScratch{}
 	sc.p.view.spareTop, sc.p.view.spareSeen = top[:0], seen[:0]
-	runScratches.Put(sc)
 }
 
 // findings are the findings of lint's checks of one skill file, kept small
