@@ -834,7 +834,7 @@ func applyBudget(d *profile.Disclosure, vs []hostVerdict) {
 	left := d.BudgetChars
 	for i := range vs {
 		if v := &vs[i]; v.Loaded && !v.Hidden {
-			left -= textLen(d.Units, "- "+v.Name) + 1
+			left -= len("- ") + textLen(d.Units, v.Name) + 1 // textLen of "- "+v.Name, not made (TestTextLenOfJoin)
 		}
 	}
 	for i := range vs {
@@ -842,7 +842,7 @@ func applyBudget(d *profile.Disclosure, vs []hostVerdict) {
 		if !v.Loaded || v.Hidden || v.Description == "" {
 			continue
 		}
-		if cost := textLen(d.Units, ": "+v.Description); cost <= left {
+		if cost := len(": ") + textLen(d.Units, v.Description); cost <= left {
 			left -= cost
 			continue
 		}

@@ -241,3 +241,18 @@ func FuzzNamePatternMatch(f *testing.F) {
 		}
 	})
 }
+
+// TestTextLenOfJoin: textLen of an ASCII prefix joined to a text is the
+// prefix's length and the text's, in both units, invalid UTF-8 and
+// characters beyond U+FFFF included (applyBudget counts the two apart).
+func TestTextLenOfJoin(t *testing.T) {
+	for _, s := range []string{"", "pdf", "é", "\xff", "\xe2\x80", "\x80abc", "😀 x", "a\U0010FFFF", "\xf0\x9f"} {
+		for _, pre := range []string{"- ", ": "} {
+			for _, units := range []string{"", "utf16"} {
+				if got, want := len(pre)+textLen(units, s), textLen(units, pre+s); got != want {
+					t.Errorf("textLen(%q, %q+%q) = %d, apart %d", units, pre, s, want, got)
+				}
+			}
+		}
+	}
+}
