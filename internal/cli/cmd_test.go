@@ -475,9 +475,13 @@ func TestREADMEFlags(t *testing.T) {
 // TestRunsUseTheirOptions calls each command's run function directly with
 // options whose catalog (or configuration) function fails: the run must
 // return that error and write nothing, so the work reads only what its
-// options inject, not the flags of some command line.
+// options inject, not the flags of some command line. Nor may a run
+// change the process: serve's memory limit is the command's to set
+// (setServeMemoryLimit), where serveRun set it on every test of the binary
+// after this one (192 MiB, the fixed overhead of a zero budget).
 func TestRunsUseTheirOptions(t *testing.T) {
 	t.Parallel()
+	limit := debug.SetMemoryLimit(-1)
 	errNoCatalog := errors.New("no catalog here")
 	noCatalog := func(context.Context) (*catalog.Catalog, error) { return nil, errNoCatalog }
 	noConfig := func() (*catalog.Options, error) { return nil, errNoCatalog }
@@ -513,6 +517,10 @@ func TestRunsUseTheirOptions(t *testing.T) {
 		}
 		if out.Len()+errb.Len() > 0 {
 			t.Errorf("%s: wrote %q and %q before it had a catalog", name, out.String(), errb.String())
+		}
+		if got := debug.SetMemoryLimit(-1); got != limit {
+			t.Errorf("%s: set the process's memory limit to %d bytes (was %d)", name, got, limit)
+			debug.SetMemoryLimit(limit)
 		}
 	}
 }

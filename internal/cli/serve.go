@@ -90,6 +90,9 @@ func NewCmdServe(f *Factory, runF func(context.Context, *ServeOptions) error) *c
 			if runF != nil {
 				return runF(cmd.Context(), opts)
 			}
+			if opts.PrintConfig == "" {
+				setServeMemoryLimit(opts.MaxServedBytes)
+			}
 			return serveRun(cmd.Context(), opts)
 		},
 	}
@@ -217,6 +220,20 @@ func (o *ServeOptions) parse(tool, logLevel string) error {
 	return nil
 }
 
+// setServeMemoryLimit sets the process's soft memory limit
+// (debug.SetMemoryLimit) to the one memory budget of maxServedBytes bytes
+// plus the server's fixed overhead (docs/serving.md#memory), unless
+// GOMEMLIMIT is set: the garbage collector works harder as the heap nears
+// it, so that what answers and reloads dropped is given back in time. The
+// command calls it before serveRun, not serveRun itself: the limit is the
+// whole process's, and a test calling serveRun would leave it on every
+// test of the binary after it.
+func setServeMemoryLimit(maxServedBytes int64) {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(maxServedBytes + mcpserver.MemoryOverhead)
+	}
+}
+
 // serveRun serves, or with PrintConfig prints the client's configuration.
 func serveRun(ctx context.Context, o *ServeOptions) error {
 	if o.PrintConfig != "" {
@@ -237,12 +254,6 @@ func serveRun(ctx context.Context, o *ServeOptions) error {
 		defer ln.Close()
 	}
 	logger := o.logger()
-	if os.Getenv("GOMEMLIMIT") == "" {
-		// The garbage collector works harder as the heap nears the one
-		// memory budget plus the fixed overhead (docs/serving.md#memory),
-		// so that what answers and reloads dropped is given back in time.
-		debug.SetMemoryLimit(o.MaxServedBytes + mcpserver.MemoryOverhead)
-	}
 
 	c, err := o.Catalog(ctx)
 	if err != nil {
