@@ -297,3 +297,88 @@ func TestSlug(t *testing.T) {
 		}
 	}
 }
+
+// mdLink is a Markdown link's target: [text](target).
+var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+
+// htmlID is an anchor made by an HTML id attribute, as <a id="x"></a>.
+var htmlID = regexp.MustCompile(`\bid="([^"]+)"`)
+
+// TestLinks fails on a relative link in README.md or a page under docs/
+// (outside fences and code spans) to a file that does not exist, or to a
+// Markdown file's anchor that is neither a heading's nor an HTML id's.
+func TestLinks(t *testing.T) {
+	t.Parallel()
+	root := repoRoot(t)
+	pages := []string{filepath.Join(root, "README.md")}
+	err := filepath.WalkDir(filepath.Join(root, "docs"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
+			pages = append(pages, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := regexp.MustCompile("`[^`]*`")
+	known := map[string]map[string]bool{}
+	checked := 0
+	for _, page := range pages {
+		data, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(root, page)
+		fence := false
+		for i, line := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(line, "```") {
+				fence = !fence
+			}
+			if fence {
+				continue
+			}
+			for _, m := range mdLink.FindAllStringSubmatch(code.ReplaceAllString(line, ""), -1) {
+				target := m[1]
+				if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+					continue
+				}
+				checked++
+				file, anchor, _ := strings.Cut(target, "#")
+				dest := page
+				if file != "" {
+					dest = filepath.Join(filepath.Dir(page), filepath.FromSlash(file))
+				}
+				if _, err := os.Stat(dest); err != nil {
+					t.Errorf("%s:%d: links to %s, which does not exist", rel, i+1, target)
+					continue
+				}
+				if anchor == "" || !strings.HasSuffix(dest, ".md") {
+					continue
+				}
+				if known[dest] == nil {
+					known[dest] = pageAnchors(t, dest)
+				}
+				if !known[dest][anchor] {
+					t.Errorf("%s:%d: links to %s, but the page has no such heading or id", rel, i+1, target)
+				}
+			}
+		}
+	}
+	if checked < 50 {
+		t.Fatalf("only %d links checked: is the scan broken?", checked)
+	}
+}
+
+// pageAnchors is anchors with the page's HTML ids added.
+func pageAnchors(t *testing.T, path string) map[string]bool {
+	t.Helper()
+	set := anchors(t, path)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range htmlID.FindAllStringSubmatch(string(data), -1) {
+		set[m[1]] = true
+	}
+	return set
+}
