@@ -110,7 +110,9 @@ func TestLoopbackChecksAllocateNothing(t *testing.T) {
 // where it would fail for want of a port, says what the SDK's rule says:
 // the host net.SplitHostPort finds, or the address without its brackets.
 func FuzzLoopbackAddr(f *testing.F) {
-	for _, s := range []string{"127.0.0.1:8080", "[::1]", "[::1]:80", "[a]:b]", "[a]b]", "localhost", "a:b]", "[::1%lo]", ":", "[", "]"} {
+	for _, s := range []string{"127.0.0.1:8080", "[::1]", "[::1]:80", "[a]:b]", "[a]b]", "localhost", "a:b]", "[::1%lo]", ":", "[", "]",
+		"127.0.0.1:", "127.0.0.1:x", "127.0.0.1:8080:1", "127.0.0.1:[1]", "127.0.0.1:]", "localhost:", "localhost:80:80",
+		"localhost:[", "127.0.0.10:80", "127.0.0.1", "localhost"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, addr string) {
