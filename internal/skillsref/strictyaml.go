@@ -210,6 +210,8 @@ func toParserText(s string) string {
 	return toParser.Replace(s)
 }
 
+// fromParserText is fromParser.Replace(s): s itself when it holds no EF,
+// the first byte of U+FDD0 and U+FDD1 (toParserText).
 func fromParserText(s string) string {
 	if strings.IndexByte(s, 0xEF) < 0 {
 		return s
