@@ -212,10 +212,7 @@ func openFDs(t *testing.T) int {
 // the walk holds skill files open, past the readers' window: Each returns
 // fn's error and no descriptor stays open.
 func TestEachStoppedClosesHeld(t *testing.T) {
-	ws := t.TempDir()
-	if _, err := tree.Generate(ws, &tree.Options{N: 2 * eachWindow, Seed: 3}); err != nil {
-		t.Fatal(err)
-	}
+	ws := benchTree(t, 300) // more than 2*eachWindow skills, shared with TestEachStops
 	before := openFDs(t)
 	c, err := New(context.Background(), &Options{Workspace: ws, NoUser: true, NoConfigFile: true})
 	if err != nil {

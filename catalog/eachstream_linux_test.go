@@ -8,8 +8,6 @@ import (
 	"runtime"
 	"testing"
 	"time"
-
-	"github.com/skillet-go/skillet/internal/benchtree/tree"
 )
 
 // TestEachCancelledMidWalk cancels Each while its walk is halfway through
@@ -21,10 +19,7 @@ import (
 func TestEachCancelledMidWalk(t *testing.T) {
 	defer func(f func(string)) { eachLockstep = f }(eachLockstep)
 	const n = 300
-	ws := t.TempDir()
-	if _, err := tree.Generate(ws, &tree.Options{N: n, Seed: 5, BrokenPercent: -1}); err != nil {
-		t.Fatal(err)
-	}
+	ws := benchTree(t, n) // read only, shared with TestEachStops
 	opts := &Options{Workspace: ws, NoUser: true, NoConfigFile: true}
 	fds, goroutines := openFDs(t), runtime.NumGoroutine()
 	for _, mode := range []string{"cancelled", "fn fails"} {

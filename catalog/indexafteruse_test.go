@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // TestIndexFixedStampsAfterUse: the files an index stamps as it is
@@ -73,7 +71,7 @@ func TestIndexFixedStampsAfterUse(t *testing.T) {
 				must(t, err)
 				l, err := c2.List(context.Background())
 				must(t, err)
-				if diff := cmp.Diff(cold, materialize(l), listingOpts); diff != "" {
+				if diff := diffListing(cold, materialize(l)); diff != "" {
 					t.Fatalf("the index answered with the listing of the file before its rewrite (-cold +index):\n%s", diff)
 				}
 			})

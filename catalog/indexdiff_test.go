@@ -232,7 +232,7 @@ func TestIndexOneSkillDifferential(t *testing.T) {
 					}
 				}
 				_, warmL, _ := indexed(t, e, idx, nil)
-				if diff := cmp.Diff(coldL, materialize(warmL), listingOpts); diff != "" {
+				if diff := diffListing(coldL, materialize(warmL)); diff != "" {
 					t.Fatalf("after %q, the listing differs (-full +index):\n%s", log, diff)
 				}
 				checkNamed(t, warmAt, coldL, diffNames, true)
@@ -277,7 +277,7 @@ func checkNamed(t *testing.T, newc func() *Catalog, full *Listing, names []strin
 			}
 			continue
 		}
-		if diff := cmp.Diff(want, materialize(got), listingOpts); diff != "" {
+		if diff := diffListing(want, materialize(got)); diff != "" {
 			t.Fatalf("%q: the narrowed read differs from the full listing's (-full +narrowed):\n%s", name, diff)
 		}
 	}

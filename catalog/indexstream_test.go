@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -44,7 +42,7 @@ func streamCheck(t *testing.T, e testEnv, o Options, name string, reads bool) []
 		if got != nil {
 			t.Fatalf("%q: the walk answered for a name the listing does not hold", name)
 		}
-	} else if diff := cmp.Diff(want, got, listingOpts); diff != "" {
+	} else if diff := diffListing(want, got); diff != "" {
 		t.Fatalf("%q: the walk's narrowed listing differs from a cold one's (-cold +walk):\n%s", name, diff)
 	}
 	files, err := filepath.Glob(filepath.Join(idx, "*.idx"))
@@ -60,7 +58,7 @@ func streamCheck(t *testing.T, e testEnv, o Options, name string, reads bool) []
 	if c.idx == nil || c.idx.listing != l {
 		t.Fatal("the index the walk wrote did not answer List")
 	}
-	if diff := cmp.Diff(cold, materialize(l), listingOpts); diff != "" {
+	if diff := diffListing(cold, materialize(l)); diff != "" {
 		t.Fatalf("the listing of the index the walk wrote differs from a cold one (-cold +index):\n%s", diff)
 	}
 	if !reads {

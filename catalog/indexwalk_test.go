@@ -162,7 +162,7 @@ func checkNames(t *testing.T, newc func() *Catalog, cold *Listing) {
 		t.Fatalf("the listing of names differs from the cold listing's (-cold +names):\n%s", diff)
 	}
 	want := &Listing{Workspace: cold.Workspace, Roots: cold.Roots, Diagnostics: cold.Diagnostics}
-	if diff := cmp.Diff(want, &Listing{Workspace: got.Workspace, Roots: got.Roots, Diagnostics: got.Diagnostics}, listingOpts); diff != "" {
+	if diff := diffListing(want, &Listing{Workspace: got.Workspace, Roots: got.Roots, Diagnostics: got.Diagnostics}); diff != "" {
 		t.Fatalf("the listing of names' workspace, roots or diagnostics differ from the cold listing's (-cold +names):\n%s", diff)
 	}
 	if _, names := newc().listNamedOrNames(context.Background(), "  ", nil); names {
@@ -197,7 +197,7 @@ func checkNameList(t *testing.T, newc func() *Catalog, cold *Listing) {
 		t.Fatalf("listNames differs from the cold listing (-cold +names):\n%s", diff)
 	}
 	want := &Listing{Workspace: cold.Workspace, Roots: cold.Roots}
-	if diff := cmp.Diff(want, &Listing{Workspace: got.Workspace, Roots: got.Roots}, listingOpts); diff != "" || len(got.Diagnostics) != 0 {
+	if diff := diffListing(want, &Listing{Workspace: got.Workspace, Roots: got.Roots}); diff != "" || len(got.Diagnostics) != 0 {
 		t.Fatalf("listNames' workspace or roots differ from the cold listing's, or it has %d diagnostics (-cold +names):\n%s", len(got.Diagnostics), diff)
 	}
 }
@@ -271,7 +271,7 @@ func checkPrefixed(t *testing.T, newc func() *Catalog, cold *Listing, prefix str
 	if len(got.Diagnostics) != 0 {
 		t.Fatalf("listPrefixed(%q) has %d diagnostics", prefix, len(got.Diagnostics))
 	}
-	if diff := cmp.Diff(materialize(want), materialize(&Listing{Workspace: got.Workspace, Roots: got.Roots, Skills: got.Skills}), listingOpts); diff != "" {
+	if diff := diffListing(materialize(want), materialize(&Listing{Workspace: got.Workspace, Roots: got.Roots, Skills: got.Skills})); diff != "" {
 		t.Fatalf("listPrefixed(%q) differs from the cold listing (-cold +prefixed):\n%s", prefix, diff)
 	}
 }
