@@ -127,3 +127,28 @@ func FuzzLoopbackAddr(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFoldedHost: foldedHost, which splits only a Host that starts with
+// an l or a bracket, folds as splitting every Host did.
+func FuzzFoldedHost(f *testing.F) {
+	for _, s := range []string{"LOCALHOST:8080", "LOCALHOST", "localhost:80", "[LOCALHOST]:80", "[LocalHost]", "Localhost:",
+		"127.0.0.1:8080", "LOCALHOST.evil.example:80", "lOcAlHoSt:1:2", "[::1]:80", "", "L", "["} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, hostport string) {
+		host, port, err := net.SplitHostPort(hostport)
+		if err != nil {
+			host, port = hostport, ""
+		}
+		want, wantOK := hostport, false
+		if host != "localhost" && strings.EqualFold(host, "localhost") {
+			want, wantOK = "localhost", true
+			if port != "" {
+				want = net.JoinHostPort("localhost", port)
+			}
+		}
+		if got, ok := foldedHost(hostport); got != want || ok != wantOK {
+			t.Fatalf("foldedHost(%q) = %q, %v; splitting every Host: %q, %v", hostport, got, ok, want, wantOK)
+		}
+	})
+}
