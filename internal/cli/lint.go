@@ -117,11 +117,11 @@ would not load where it ships.
 --fix rewrites what is mechanical and safe: a value that only parsed after
 quoting is quoted in the file (line endings and every other byte kept);
 --fix=name also makes each name equal its folder (the value goes after
-"=": in "--fix name" the word is a target). --diff prints the fixes as a
-unified diff instead of writing them, and exits 1 when there is one. --fix works the same with
---strict. A file is never replaced when it changed while skillet ran, is
-read-only or has several hard links; owner, mode and extended attributes are
-kept (docs/lint.md#fixes).
+"=": in "--fix name" the word is a PATH|NAME argument). --diff prints the
+fixes as a unified diff instead of writing them, and exits 1 when there is
+one. --fix works the same with --strict. A file is never replaced when it
+changed while skillet ran, is read-only or has several hard links; owner,
+mode and extended attributes are kept (docs/lint.md#fixes).
 
 Exit status: 1 when there is at least one error (with --fail-on warning, at
 least one warning; with --max-warnings N, more than N warnings) or when

@@ -44,13 +44,15 @@ file or folder of that name is never overwritten: skillet new then writes
 nothing and exits 1. What it writes passes skillet lint, lint --strict,
 validate and lint --target for every host with no finding, with two
 exceptions: lint --strict and validate report a --when field (not in the
-specification), and a --flat NAME.md is loaded by skillet and kestrel only,
-so lint --target for any other host reports it not-loaded. --triggers puts
-when to use the skill into the description ("Use when ..."), where every host
-reads it; --when writes the when-to-use field instead, which most hosts ignore
-(skillet says which). The description may have up to the specification's 1024
-characters; over maxDescriptionChars (240 by default) the catalog shows it cut,
-and skillet says so.`,
+specification), and a --flat NAME.md goes into the same folder, where of
+the hosts only kestrel loads a loose file (claude and copilot load loose
+files only from .claude/commands, pi only from .pi/skills), so lint
+--target for any other host reports it not-loaded. --triggers puts when to
+use the skill into the description ("Use when ..."), where every host reads
+it; --when writes the when-to-use field instead, which most hosts ignore
+(skillet says which). The description may have up to the specification's
+1024 characters; over maxDescriptionChars (240 by default) the catalog shows
+it cut, and skillet says so.`,
 		Args: exactArgs("NAME", "takes the name of the skill to write"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !cmd.Flags().Changed("description") {
