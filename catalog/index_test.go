@@ -516,11 +516,16 @@ func TestIndexForeignFile(t *testing.T) {
 
 // TestIndexFreshStampsNotWritten: files modified just now are not trusted
 // to an index (their stamp could survive one more change within the
-// clock's granularity).
+// clock's granularity). The skill file's mtime is set a minute ahead, so
+// that it is still within indexRacyWindow of the walk however long the
+// test waits for a core (it failed at load 17 when the walk began more
+// than 100 ms after the write).
 func TestIndexFreshStampsNotWritten(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{"skills/a/SKILL.md": skillMD("a")})
+	ahead := time.Now().Add(time.Minute)
+	must(t, os.Chtimes(filepath.Join(e.ws, "skills", "a", "SKILL.md"), ahead, ahead))
 	idx := t.TempDir()
 	indexed(t, e, idx, &Options{NoUser: true})
 	if files, _ := filepath.Glob(filepath.Join(idx, "*.idx")); len(files) != 0 {

@@ -161,9 +161,11 @@ func TestIndexStreamFresh(t *testing.T) {
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{"skills/a/SKILL.md": skillMD("a"), "skills/b/SKILL.md": skillMD("b")})
 	age(t, e.ws, e.home)
-	now := time.Now()
+	// A minute ahead: within the racy window of the walk however long
+	// the test waits for a core.
+	ahead := time.Now().Add(time.Minute)
 	p := filepath.Join(e.ws, "skills", "b", "SKILL.md")
-	must(t, os.Chtimes(p, now, now))
+	must(t, os.Chtimes(p, ahead, ahead))
 	idx := filepath.Join(t.TempDir(), "idx")
 	c, err := New(context.Background(), e.opts(&Options{index: idx}))
 	must(t, err)
