@@ -226,14 +226,15 @@ var baseSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 	return jsonschema.For[input](nil)
 })
 
-func (t *Tool) schemaFor(l *catalog.Listing) (*jsonschema.Schema, error) {
+// schemaFor returns the input schema for the names of the skills the
+// model may load (visibleNames).
+func (t *Tool) schemaFor(names []string) (*jsonschema.Schema, error) {
 	base, err := baseSchema()
 	if err != nil {
 		return nil, fmt.Errorf("inferring the tool's input schema: %w", err)
 	}
 	s := base.CloneSchemas()
 	name := s.Properties["name"]
-	names := t.visibleNames(l)
 	switch {
 	case len(names) == 0:
 		name.Description += " No skills are available now."
@@ -282,13 +283,19 @@ func (d *Definition) schemaMap() (map[string]any, error) {
 // schema the caller may modify. The error is ctx's.
 func (t *Tool) Definition(ctx context.Context) (*Definition, error) {
 	l := agentx.ListingFrom(ctx) // the MCP server's next snapshot
-	if l == nil {
-		var err error
-		if l, err = t.listing(ctx); err != nil {
-			return nil, err
+	var names []string
+	if visible, _, ok := agentx.NamesFrom(ctx); l == nil && ok {
+		names = t.onlyNames(visible) // skillet tool-schema's names
+	} else {
+		if l == nil {
+			var err error
+			if l, err = t.listing(ctx); err != nil {
+				return nil, err
+			}
 		}
+		names = t.visibleNames(l)
 	}
-	s, err := t.schemaFor(l)
+	s, err := t.schemaFor(names)
 	if err != nil {
 		return nil, err
 	}
@@ -400,6 +407,22 @@ func (t *Tool) visibleSkills(l *catalog.Listing) []*catalog.Skill {
 	return out
 }
 
+// onlyNames returns the names of visible (the names of the skills that
+// are not hidden, agentx.NamesFrom) that the model may see: those in the
+// caller's list when there is one, as visible reports.
+func (t *Tool) onlyNames(visible []string) []string {
+	if t.only == nil {
+		return visible
+	}
+	var names []string
+	for _, n := range visible {
+		if t.only[n] {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
 func (t *Tool) visibleNames(l *catalog.Listing) []string {
 	var names []string
 	for _, s := range t.visibleSkills(l) {
@@ -432,16 +455,22 @@ func (t *Tool) invoke(ctx context.Context, in input) Result {
 	if err := ctx.Err(); err != nil {
 		return errorResult("the call was cancelled: %v", err)
 	}
+	name := strings.TrimSpace(in.Name)
+	query := strings.TrimSpace(in.Query)
+	rel := strings.TrimSpace(in.Path)
 	l := agentx.ListingFrom(ctx) // skillet show's listing
+	if visible, hidden, ok := agentx.NamesFrom(ctx); l == nil && ok && name != "" && query == "" &&
+		!slices.Contains(visible, name) && !slices.Contains(hidden, name) {
+		// skillet show of a name no skill has: what unknown reads of the
+		// listing, which the names hold.
+		return t.unknownOf(t.onlyNames(visible), name)
+	}
 	if l == nil {
 		var err error
 		if l, err = t.listing(ctx); err != nil {
 			return errorResult("the skills could not be listed: %v", err)
 		}
 	}
-	name := strings.TrimSpace(in.Name)
-	query := strings.TrimSpace(in.Query)
-	rel := strings.TrimSpace(in.Path)
 	switch {
 	case query != "" && (name != "" || rel != ""):
 		return errorResult(`give either "query" to search, or "name" (with an optional "path") to load, not both. %s`, t.usage())
@@ -691,7 +720,11 @@ func (t *Tool) list(l *catalog.Listing) Result {
 
 // unknown returns the error result for a name that is not a visible skill.
 func (t *Tool) unknown(l *catalog.Listing, name string) Result {
-	names := t.visibleNames(l)
+	return t.unknownOf(t.visibleNames(l), name)
+}
+
+// unknownOf is unknown of names, the visible skills' names in order.
+func (t *Tool) unknownOf(names []string, name string) Result {
 	if len(names) == 0 {
 		return errorResult("unknown skill %q: no skills are available.", echo(name))
 	}

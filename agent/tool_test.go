@@ -741,3 +741,59 @@ func TestToolCallUsesListingFromContext(t *testing.T) {
 		t.Errorf("beta without a given listing: %s", r.Text)
 	}
 }
+
+// TestToolNamesAreTheListing: under agentx.WithNames (the names of a
+// listing's visible and hidden skills, skillet tool-schema's and show's
+// over the persistent index) the tool's definition and every call are
+// what they are under agentx.WithListing of that listing: a name no skill
+// has answered from the names, any other call from a listing. On the
+// examples (a hidden skill) and a corpus folder (many names to suggest
+// from), with a list of skills, enum caps and hidden skills allowed.
+func TestToolNamesAreTheListing(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	catalogs := map[string]*catalog.Catalog{"examples": examplesCatalog(t)}
+	if !testing.Short() {
+		catalogs["corpus"], _ = corpusCatalog(t, "github-awesome-copilot", nil)
+	}
+	for cname, c := range catalogs {
+		l, err := c.List(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var visible, hidden []string
+		for _, s := range l.Skills {
+			if s.Hidden() {
+				hidden = append(hidden, s.Name)
+			} else {
+				visible = append(visible, s.Name)
+			}
+		}
+		if len(visible) < 2 || (cname == "examples" && len(hidden) == 0) {
+			t.Fatalf("%s: %d visible and %d hidden skills; the test needs more", cname, len(visible), len(hidden))
+		}
+		calls := []string{`{"name": "zzz"}`, `{"name": " relase-checklist "}`, `{"name": "Release-Checklist"}`,
+			`{"name": "nonesuch", "path": "x.md"}`, `{}`, `{"query": "release"}`, `{"name": "x", "query": "y"}`,
+			`{"path": "x.md"}`, `{"name": "   "}`}
+		for _, n := range append(slices.Clone(visible[:2]), hidden...) {
+			calls = append(calls, fmt.Sprintf(`{"name": %q}`, n), fmt.Sprintf(`{"name": %q}`, n[:len(n)-1]), fmt.Sprintf(`{"name": %q}`, n+"s"))
+		}
+		for oname, opts := range map[string]*agent.ToolOptions{
+			"default": nil, "hidden allowed": {AllowHidden: true}, "enum of 1": {MaxEnum: 1}, "no enum": {MaxEnum: -1},
+			"a list": {Skills: l.Skills[len(l.Skills)/2:]}, "none": {Skills: []*catalog.Skill{}},
+		} {
+			tool := agent.NewTool(c, opts)
+			fromListing, fromNames := agentx.WithListing(ctx, l), agentx.WithNames(ctx, visible, hidden)
+			want, got := inputSchema(t, fromListing, tool), inputSchema(t, fromNames, tool)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s, %s: the definition from the names differs from the listing's (-listing +names):\n%s", cname, oname, diff)
+			}
+			for _, args := range calls {
+				want, got := tool.Call(fromListing, json.RawMessage(args)), tool.Call(fromNames, json.RawMessage(args))
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("%s, %s, %s: the call under the names differs from the listing's (-listing +names):\n%s", cname, oname, args, diff)
+				}
+			}
+		}
+	}
+}

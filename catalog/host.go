@@ -1022,13 +1022,13 @@ func init() {
 		Each: func(ctx context.Context, c *Catalog, fn func(*Listing, *Skill) error) (*Listing, error) {
 			return c.each(ctx, fn)
 		},
-		ListNamed: func(ctx context.Context, c *Catalog, name string, keep func(*skill.Diagnostic) bool) (*Listing, bool) {
+		ListNamed: func(ctx context.Context, c *Catalog, name string, keep func(*skill.Diagnostic) bool) (*Listing, *catalogx.Names) {
 			return c.listNamedOrNames(ctx, name, keep)
 		},
 		ListBrief: func(ctx context.Context, c *Catalog, keep func(*skill.Diagnostic) bool) (*Listing, []string) {
 			return c.listBrief(ctx, keep)
 		},
-		ListNames:    func(ctx context.Context, c *Catalog) *Listing { return c.listNames(ctx) },
+		ListNames:    func(ctx context.Context, c *Catalog) (*Listing, *catalogx.Names) { return c.listNames(ctx) },
 		ListPrefixed: func(ctx context.Context, c *Catalog, prefix string) *Listing { return c.listPrefixed(ctx, prefix) },
 		NewSkill:     newSkill,
 		WalkedDirs:   (*Catalog).walkedDirs,

@@ -5,12 +5,12 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/pool"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -65,15 +65,16 @@ func (c *Catalog) listPrefixed(ctx context.Context, prefix string) *Listing {
 }
 
 // listNamedOrNames returns the listing of c narrowed to name when the
-// persistent index answers (listNamedQ), with names false; where the
-// listing holds no skill of the name, it returns the listing of every name
-// (nameKeeper.listing, with every diagnostic) with names true, read from a
-// current index (its stamps checked) or kept by the walk that writes one:
-// what the load tool's answer to an unknown name and show's notes about it
-// read (catalogx.Hooks.ListNamed). A name of spaces alone gets no such
-// listing (the tool lists the skills then), and l is nil as when the index
-// does not answer: the caller lists the whole index then.
-func (c *Catalog) listNamedOrNames(ctx context.Context, name string, keep func(*skill.Diagnostic) bool) (l *Listing, names bool) {
+// persistent index answers (listNamedQ), with names nil; where the
+// listing holds no skill of the name, it returns its names
+// (nameKeeper.split) and a listing of its workspace, roots and the
+// diagnostics keep reports true for, no skill, read from a current index
+// (its stamps checked) or kept by the walk that writes one: what the load
+// tool's answer to an unknown name and show's notes about it read
+// (catalogx.Hooks.ListNamed). A name of spaces alone gets no names (the
+// tool lists the skills then), and l is nil as when the index does not
+// answer: the caller lists the whole index then.
+func (c *Catalog) listNamedOrNames(ctx context.Context, name string, keep func(*skill.Diagnostic) bool) (l *Listing, names *catalogx.Names) {
 	q := &namedQuery{raw: name, name: strings.TrimSpace(name), keep: keep}
 	q.names = q.name != ""
 	return c.listNamedQ(ctx, q)
@@ -94,14 +95,13 @@ func (c *Catalog) listNamedOrNames(ctx context.Context, name string, keep func(*
 // a host profile, other sources, files cached in memory): the caller lists
 // then (List), which says why where it should. It sets no snapshot (Get
 // and Load still list in full). When the index holds no skill of the name
-// and q.names asks, the listing of names is read from it with every
-// diagnostic (readNames), its stamps checked.
-func (c *Catalog) listNamedQ(ctx context.Context, q *namedQuery) (l *Listing, names bool) {
+// and q.names asks, the names are read from it with the diagnostics
+// q.keep reports true for (readNames), its stamps checked.
+func (c *Catalog) listNamedQ(ctx context.Context, q *namedQuery) (l *Listing, names *catalogx.Names) {
 	c.readMapped(ctx, func(data []byte, seed uint32, roots []byte) {
 		l = c.readNamed(data, seed, roots, q)
 		if l == nil && q.none && q.names {
-			l = c.readNames(data, seed, roots, func(*skill.Diagnostic) bool { return true })
-			names = l != nil
+			l, names = c.readNames(data, seed, roots, q.keep)
 		}
 	})
 	if l != nil || q.none {
@@ -116,9 +116,8 @@ func (c *Catalog) listNamedQ(ctx context.Context, q *namedQuery) (l *Listing, na
 // (eachIndexed), so a first run holds about what Each holds, not the whole
 // listing. nil when c may not write an index that way, or the listing
 // holds no skill of the name (the caller lists then: List reads the index
-// just written), unless q.names asks for the listing of every name then
-// (names true).
-func (c *Catalog) listNamedWalk(ctx context.Context, q *namedQuery) (*Listing, bool) {
+// just written), unless q.names asks for the names then.
+func (c *Catalog) listNamedWalk(ctx context.Context, q *namedQuery) (*Listing, *catalogx.Names) {
 	var kept []*Skill
 	var nk nameKeeper
 	l := c.walkIndexed(ctx, func(_ *Listing, s *Skill) error {
@@ -132,18 +131,15 @@ func (c *Catalog) listNamedWalk(ctx context.Context, q *namedQuery) (*Listing, b
 	}, nil)
 	switch {
 	case l == nil:
-		return nil, false
+		return nil, nil
 	case len(kept) == 0 && q.names:
-		// The walk's heap is garbage now: collected first, the skills
-		// made take its place and do not add to the peak.
-		runtime.GC()
-		return nk.listing(c, l), true
+		return nameListing(l, keptDiags(l.Diagnostics, q.keep)), nk.split()
 	case len(kept) == 0 && !q.prefix:
-		return nil, false
+		return nil, nil
 	}
 	out := &Listing{Workspace: l.Workspace, Roots: l.Roots, Skills: kept}
 	out.Diagnostics = keptDiags(l.Diagnostics, q.keep)
-	return out, false
+	return out, nil
 }
 
 // keptDiags returns the diagnostics of diags that keep reports true for

@@ -2,11 +2,11 @@ package catalog
 
 import (
 	"context"
-	"runtime"
 	"runtime/debug"
 	"strings"
 	"unsafe"
 
+	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -174,65 +174,69 @@ func (st *indexStream) record(c *Catalog, k int, table []string) *Skill {
 	return s
 }
 
-// nameKeeper keeps the name of each skill handed out and whether it is
-// hidden and Listed: the names copied into shared arrays, a byte of flags
-// a skill (about 20 bytes a skill with the name's bytes).
+// nameKeeper keeps the name of each skill handed out and which are hidden:
+// the names copied into shared arrays (a string header and the name's
+// bytes, about 36 bytes a skill), the hidden ones by their place. It gives
+// them as catalogx.Names, what the load tool reads of a listing, where
+// a listing of names held a Skill of 216 bytes for each.
 type nameKeeper struct {
-	names []string
-	flags []uint8
-	arena textArena
+	names  []string // every name, in order
+	hidden []int    // the places in names of the hidden skills, in order
+	arena  textArena
 }
-
-const (
-	keptHidden uint8 = 1 << iota
-	keptListed
-)
 
 func (nk *nameKeeper) add(s *Skill) {
-	var f uint8
 	if s.Hidden() {
-		f |= keptHidden
-	}
-	if s.Listed {
-		f |= keptListed
+		nk.hidden = append(nk.hidden, len(nk.names))
 	}
 	nk.names = append(nk.names, nk.arena.clone(s.Name))
-	nk.flags = append(nk.flags, f)
 }
 
-// listing is the listing of names of l (Workspace, Roots and Diagnostics
-// l's; Skills, in order, a skill for each name kept holding the name and
-// whether it is Listed alone, a hidden one as the brief read keeps it):
-// what the load tool's answer to an unknown name reads (every visible
-// name) and skillet show's notes about it (every skill's name and every
-// diagnostic). The skills are made at the end, one array for them all,
-// when the walk's own memory is given back.
-func (nk *nameKeeper) listing(c *Catalog, l *Listing) *Listing {
-	out := &Listing{Workspace: l.Workspace, Roots: l.Roots, Diagnostics: l.Diagnostics, Skills: make([]*Skill, len(nk.names))}
-	all := make([]Skill, len(nk.names))
+// cut keeps the first m names (m at most how many were added).
+func (nk *nameKeeper) cut(m int) {
+	nk.names = nk.names[:m]
+	for len(nk.hidden) > 0 && nk.hidden[len(nk.hidden)-1] >= m {
+		nk.hidden = nk.hidden[:len(nk.hidden)-1]
+	}
+}
+
+// split returns the names kept, the visible ones in order in the array
+// they were kept in (which nk gives up), the hidden ones in order in an
+// array of their own.
+func (nk *nameKeeper) split() *catalogx.Names {
+	out := &catalogx.Names{Visible: nk.names[:0], Hidden: make([]string, 0, len(nk.hidden))}
+	h := 0
 	for i, n := range nk.names {
-		listed := nk.flags[i]&keptListed != 0
-		if nk.flags[i]&keptHidden != 0 {
-			out.Skills[i] = hiddenByName(c, n, listed)
+		if h < len(nk.hidden) && nk.hidden[h] == i {
+			out.Hidden = append(out.Hidden, n)
+			h++
 			continue
 		}
-		all[i] = Skill{c: c, Name: n, Listed: listed}
-		out.Skills[i] = &all[i]
+		out.Visible = append(out.Visible, n)
 	}
+	*nk = nameKeeper{}
 	return out
 }
 
-// listNames returns the listing of every name of c (nameKeeper.listing,
-// with no diagnostics) when the persistent index answers as listBrief's
-// does (readNames), or, with no current index, from the walk that writes
-// it (walkIndexed); nil when neither answers (catalogx.Hooks.ListNames).
-func (c *Catalog) listNames(ctx context.Context) *Listing {
+// nameListing is the listing that goes with the names of l: its
+// workspace and roots, the diagnostics given, no skill.
+func nameListing(l *Listing, diags []skill.Diagnostic) *Listing {
+	return &Listing{Workspace: l.Workspace, Roots: l.Roots, Diagnostics: diags}
+}
+
+// listNames returns the names of c's listing (catalogx.Names) and a
+// listing of its workspace and roots with no diagnostic, when the
+// persistent index answers as listBrief's does (readNames), or, with no
+// current index, from the walk that writes it (walkIndexed); nil when
+// neither answers (catalogx.Hooks.ListNames).
+func (c *Catalog) listNames(ctx context.Context) (*Listing, *catalogx.Names) {
 	var l *Listing
+	var names *catalogx.Names
 	c.readMapped(ctx, func(data []byte, seed uint32, roots []byte) {
-		l = c.readNames(data, seed, roots, nil)
+		l, names = c.readNames(data, seed, roots, nil)
 	})
 	if l != nil {
-		return l
+		return l, names
 	}
 	var nk nameKeeper
 	wl := c.walkIndexed(ctx, func(_ *Listing, s *Skill) error {
@@ -240,14 +244,9 @@ func (c *Catalog) listNames(ctx context.Context) *Listing {
 		return nil
 	}, nil)
 	if wl == nil {
-		return nil
+		return nil, nil
 	}
-	// The walk's heap is garbage now: collected first, the skills made
-	// take its place and do not add to the peak.
-	runtime.GC()
-	out := nk.listing(c, wl)
-	out.Diagnostics = keptDiags(wl.Diagnostics, nil)
-	return out
+	return nameListing(wl, keptDiags(wl.Diagnostics, nil)), nk.split()
 }
 
 // readNames is listNames of the mapped index data (checksum beginning with
@@ -255,63 +254,62 @@ func (c *Catalog) listNames(ctx context.Context) *Listing {
 // (none when keep is nil); nil when the file fails its checksum, does not
 // decode, holds other roots, or a stamp no longer holds, and when a fault
 // reads data (the file cut short).
-func (c *Catalog) readNames(data []byte, seed uint32, roots []byte, keep func(*skill.Diagnostic) bool) (l *Listing) {
-	if !withoutFault(func() { l = c.namesMapped(data, seed, roots, keep) }) {
-		return nil
+func (c *Catalog) readNames(data []byte, seed uint32, roots []byte, keep func(*skill.Diagnostic) bool) (l *Listing, names *catalogx.Names) {
+	if !withoutFault(func() { l, names = c.namesMapped(data, seed, roots, keep) }) {
+		return nil, nil
 	}
-	return l
+	return l, names
 }
 
 // namesMapped is readNames without the fault handling: a fault reading
 // data panics.
-func (c *Catalog) namesMapped(data []byte, seed uint32, roots []byte, keep func(*skill.Diagnostic) bool) (l *Listing) {
+func (c *Catalog) namesMapped(data []byte, seed uint32, roots []byte, keep func(*skill.Diagnostic) bool) (*Listing, *catalogx.Names) {
 	mi := openMapped(data, seed, roots)
 	if mi == nil {
-		return nil
+		return nil, nil
 	}
 	sk := &skim{d: mi.d, data: data, q: &namedQuery{keep: keep}}
-	if l = sk.namesListing(c); l == nil || !mi.stampsHold(sk) {
-		return nil
+	l, names := sk.namesListing(c)
+	if l == nil || !mi.stampsHold(sk) {
+		return nil, nil
 	}
-	return l
+	return l, names
 }
 
 // namesListing decodes the listing part of a mapped index as idec.listing
-// does, keeping each skill's name and flags (nameKeeper); nil when it does
-// not decode, or when the listing's skills are not the table's first (as
-// ienc.listing writes them).
-func (sk *skim) namesListing(c *Catalog) *Listing {
+// does, keeping each skill's name and whether it is hidden (nameKeeper)
+// and the diagnostics sk.q keeps; nil when it does not decode, or when
+// the listing's skills are not the table's first (as ienc.listing writes
+// them).
+func (sk *skim) namesListing(c *Catalog) (*Listing, *catalogx.Names) {
 	d := sk.d
 	l := sk.head()
 	n := d.count()
 	if n > d.left()/minSkillBytes {
-		return nil
+		return nil, nil
 	}
-	var nk nameKeeper
+	// The table's length is known: one array for every name.
+	nk := nameKeeper{names: make([]string, 0, n)}
 	var scratch Skill
 	var lz lazyParsed
 	for range n {
 		d.skill(c, nil, &scratch, &lz)
 		if d.err != nil {
-			return nil
+			return nil, nil
 		}
 		nk.add(&scratch)
 		scratch = Skill{}
 		sk.release()
 	}
-	m, ok := d.optCount()
+	m, _ := d.optCount()
 	for k := range m {
 		if d.uint() != uint64(k) || k >= n {
-			return nil
+			return nil, nil
 		}
 	}
 	if !sk.briefRest(l, n) {
-		return nil
+		return nil, nil
 	}
-	nk.names, nk.flags = nk.names[:m], nk.flags[:m]
-	out := nk.listing(c, l)
-	if !ok {
-		out.Skills = nil
-	}
-	return out
+	nk.cut(m)
+	return nameListing(l, l.Diagnostics), nk.split()
 }

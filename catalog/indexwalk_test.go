@@ -13,8 +13,11 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/testcorpus"
+	"github.com/skillet-go/skillet/skill"
 )
 
 // walkCheck requires that the first runs of search, prompt and show of
@@ -148,57 +151,67 @@ func TestIndexWalkCorpus(t *testing.T) {
 }
 
 // checkNames requires that the first run of show for a name the listing
-// does not hold (listNamedOrNames) gives the listing of every name: the
-// cold listing's workspace, roots and diagnostics, and its skills' names,
-// hidden and Listed flags, in order; and that a name it holds, or one of
-// spaces alone, gives no such listing.
+// does not hold (listNamedOrNames) gives the listing's names: the cold
+// listing's workspace and roots, its diagnostics that keep reports true
+// for (every one, then the errors alone), and its skills' names, the
+// visible and the hidden ones, each in order, and no skill; and that a
+// name it holds, or one of spaces alone, gives no names.
 func checkNames(t *testing.T, newc func() *Catalog, cold *Listing) {
 	t.Helper()
-	got, names := newc().listNamedOrNames(context.Background(), "nonesuch-xyz", nil)
-	if got == nil || !names {
-		t.Fatalf("the walk for an unknown name gave %v, names %v; want the listing of names", got, names)
+	for _, keep := range []func(*skill.Diagnostic) bool{
+		func(*skill.Diagnostic) bool { return true },
+		func(d *skill.Diagnostic) bool { return d.Severity == skill.SeverityError },
+	} {
+		got, names := newc().listNamedOrNames(context.Background(), "nonesuch-xyz", keep)
+		if got == nil || names == nil {
+			t.Fatalf("the walk for an unknown name gave %v, names %v; want the listing of names", got, names)
+		}
+		if diff := cmp.Diff(coldNames(cold), names, cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("the names differ from the cold listing's (-cold +names):\n%s", diff)
+		}
+		want := &Listing{Workspace: cold.Workspace, Roots: cold.Roots, Diagnostics: keptDiags(cold.Diagnostics, keep)}
+		if diff := diffListing(want, got); diff != "" {
+			t.Fatalf("the listing of names' workspace, roots, skills or diagnostics differ from the cold listing's (-cold +names):\n%s", diff)
+		}
 	}
-	if diff := cmp.Diff(nameFlags(cold), nameFlags(got)); diff != "" {
-		t.Fatalf("the listing of names differs from the cold listing's (-cold +names):\n%s", diff)
-	}
-	want := &Listing{Workspace: cold.Workspace, Roots: cold.Roots, Diagnostics: cold.Diagnostics}
-	if diff := diffListing(want, &Listing{Workspace: got.Workspace, Roots: got.Roots, Diagnostics: got.Diagnostics}); diff != "" {
-		t.Fatalf("the listing of names' workspace, roots or diagnostics differ from the cold listing's (-cold +names):\n%s", diff)
-	}
-	if _, names := newc().listNamedOrNames(context.Background(), "  ", nil); names {
+	if _, names := newc().listNamedOrNames(context.Background(), "  ", nil); names != nil {
 		t.Fatal("a name of spaces alone gave the listing of names")
 	}
 	if len(cold.Skills) > 0 {
-		if l, names := newc().listNamedOrNames(context.Background(), cold.Skills[0].Name, nil); l == nil || names {
+		if l, names := newc().listNamedOrNames(context.Background(), cold.Skills[0].Name, nil); l == nil || names != nil {
 			t.Fatalf("the walk for %q, which the listing holds, gave %v, names %v", cold.Skills[0].Name, l, names)
 		}
 	}
 }
 
-// nameFlags is each skill of l by name, hidden and Listed, in order.
-func nameFlags(l *Listing) []string {
-	var out []string
+// coldNames is the names of l's skills as nameKeeper keeps them.
+func coldNames(l *Listing) *catalogx.Names {
+	out := &catalogx.Names{}
 	for _, s := range l.Skills {
-		out = append(out, fmt.Sprintf("%s hidden=%v listed=%v", s.Name, s.Hidden(), s.Listed))
+		if s.Hidden() {
+			out.Hidden = append(out.Hidden, s.Name)
+		} else {
+			out.Visible = append(out.Visible, s.Name)
+		}
 	}
 	return out
 }
 
 // checkNameList requires that listNames of newc's catalog gives the cold
-// listing's workspace, roots and skills by name, hidden and Listed, in
-// order, and no diagnostics.
+// listing's workspace and roots, no skill and no diagnostic, and its
+// skills' names, the visible and the hidden ones, each in order.
 func checkNameList(t *testing.T, newc func() *Catalog, cold *Listing) {
 	t.Helper()
-	got := newc().listNames(context.Background())
-	if got == nil {
+	got, names := newc().listNames(context.Background())
+	if got == nil || names == nil {
 		t.Fatal("listNames did not answer")
 	}
-	if diff := cmp.Diff(nameFlags(cold), nameFlags(got)); diff != "" {
+	if diff := cmp.Diff(coldNames(cold), names, cmpopts.EquateEmpty()); diff != "" {
 		t.Fatalf("listNames differs from the cold listing (-cold +names):\n%s", diff)
 	}
 	want := &Listing{Workspace: cold.Workspace, Roots: cold.Roots}
-	if diff := diffListing(want, &Listing{Workspace: got.Workspace, Roots: got.Roots}); diff != "" || len(got.Diagnostics) != 0 {
-		t.Fatalf("listNames' workspace or roots differ from the cold listing's, or it has %d diagnostics (-cold +names):\n%s", len(got.Diagnostics), diff)
+	if diff := diffListing(want, got); diff != "" || len(got.Diagnostics) != 0 {
+		t.Fatalf("listNames' workspace, roots or skills differ from the cold listing's, or it has %d diagnostics (-cold +names):\n%s", len(got.Diagnostics), diff)
 	}
 }
 
@@ -219,8 +232,8 @@ func BenchmarkIndexWalk(b *testing.B) {
 		{"list", func(c *Catalog) any { l, _ := c.List(ctx); return l }},
 		{"brief", func(c *Catalog) any { l, names := c.listBrief(ctx, nil); return []any{l, names} }},
 		{"search", func(c *Catalog) any { res, _ := c.searchIndexed(ctx, "release notes", 10); return res }},
-		{"names", func(c *Catalog) any { return c.listNames(ctx) }},
-		{"unknown", func(c *Catalog) any { l, _ := c.listNamedOrNames(ctx, "nonesuch", nil); return l }},
+		{"names", func(c *Catalog) any { _, names := c.listNames(ctx); return names }},
+		{"unknown", func(c *Catalog) any { l, names := c.listNamedOrNames(ctx, "nonesuch", nil); return []any{l, names} }},
 	}
 	for _, n := range []int{1000, 10000} {
 		ws := benchTree(b, n)
@@ -240,14 +253,62 @@ func BenchmarkIndexWalk(b *testing.B) {
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/skill")
 				c := newc()
-				var before, after runtime.MemStats
-				runtime.GC()
-				runtime.ReadMemStats(&before)
-				answer := k.run(c)
-				runtime.GC()
-				runtime.ReadMemStats(&after)
-				runtime.KeepAlive(answer)
-				b.ReportMetric(max(float64(after.HeapAlloc)-float64(before.HeapAlloc), 0)/float64(n), "answer-B/skill")
+				b.ReportMetric(heldPerSkill(func() any { return k.run(c) }, n), "answer-B/skill")
+			})
+		}
+	}
+}
+
+// heldPerSkill returns the heap the answer of run holds (after a
+// collection, beyond the heap before it) over n skills.
+func heldPerSkill(run func() any, n int) float64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	answer := run()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(answer)
+	return max(float64(after.HeapAlloc)-float64(before.HeapAlloc), 0) / float64(n)
+}
+
+// BenchmarkIndexNames measures what skillet tool-schema (listNames) and
+// show of an unknown name (listNamedOrNames, keeping the diagnostics about
+// the name) read of a warm persistent index, with the whole listing (List,
+// what they read before the listing of names) beside them: B/op is what a
+// new catalog allocates, answer-B/skill the heap the answer holds. The
+// names alone hold about 36 bytes a skill (a string header and the name's
+// bytes), where a listing of names held a Skill of 216 bytes for each.
+func BenchmarkIndexNames(b *testing.B) {
+	ctx := context.Background()
+	about := func(d *skill.Diagnostic) bool { return d.Skill == "nonesuch" }
+	kinds := []struct {
+		name string
+		run  func(c *Catalog) any
+	}{
+		{"list", func(c *Catalog) any { l, _ := c.List(ctx); return l }},
+		{"names", func(c *Catalog) any { _, names := c.listNames(ctx); return names }},
+		{"unknown", func(c *Catalog) any { l, names := c.listNamedOrNames(ctx, "nonesuch", about); return []any{l, names} }},
+	}
+	for _, n := range []int{1000, 10000} {
+		ws := benchTree(b, n)
+		c, _, _ := indexWriter(b, ws)
+		opts := c.opts
+		for _, k := range kinds {
+			b.Run(fmt.Sprintf("%s/%d", k.name, n), func(b *testing.B) {
+				newc := func() *Catalog {
+					c, err := New(ctx, &opts)
+					must(b, err)
+					return c
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					if k.run(newc()) == nil {
+						b.Fatal("no answer")
+					}
+				}
+				c := newc()
+				b.ReportMetric(heldPerSkill(func() any { return k.run(c) }, n), "answer-B/skill")
 			})
 		}
 	}

@@ -105,3 +105,31 @@ func BlockListingFrom(ctx context.Context) *BlockListing {
 	b, _ := ctx.Value(blockKey{}).(*BlockListing)
 	return b
 }
+
+type namesKey struct{}
+
+// names is what WithNames puts in a context.
+type names struct{ visible, hidden []string }
+
+// WithNames returns a context under which the load tool's Definition
+// reads its name enum from visible (the names of a listing's skills that
+// are not hidden, in the listing's order), and its Call answers a name
+// that neither visible nor hidden (the hidden skills' names) holds as a
+// name no skill has, from visible (the nearest names and the first
+// hundred), instead of listing: a listing holds a catalog.Skill of about
+// 220 bytes a name (catalogx's Names: skillet tool-schema, and skillet
+// show of an unknown name, at 100,000 skills). A listing WithListing
+// put in the context comes first; any other call lists as it would.
+func WithNames(ctx context.Context, visible, hidden []string) context.Context {
+	return context.WithValue(ctx, namesKey{}, &names{visible, hidden})
+}
+
+// NamesFrom returns the names WithNames put in ctx; ok is false when it
+// put none.
+func NamesFrom(ctx context.Context) (visible, hidden []string, ok bool) {
+	n, _ := ctx.Value(namesKey{}).(*names)
+	if n == nil {
+		return nil, nil, false
+	}
+	return n.visible, n.hidden, true
+}

@@ -185,12 +185,11 @@ type Hooks[C, O, L, S, F any] struct {
 	// at 100,000 skills (docs/performance.md#persistent-index). With no
 	// current index, a catalog that may write one lists as Each does and
 	// writes it meanwhile. When the listing, read either way, holds no
-	// skill of the name (not spaces alone), names is true and l is the
-	// listing of every name: List's workspace, roots and diagnostics, and
-	// a skill for each of List's, in order, holding its name, whether it
-	// is hidden and whether it is Listed alone (what the load tool's
-	// answer to an unknown name reads).
-	ListNamed func(ctx context.Context, c *C, name string, keep func(*skill.Diagnostic) bool) (l *L, names bool)
+	// skill of the name (not spaces alone), names is its names (Names)
+	// and l holds List's workspace, roots and the diagnostics keep
+	// reports true for, and no skill: what the load tool's answer to an
+	// unknown name reads.
+	ListNamed func(ctx context.Context, c *C, name string, keep func(*skill.Diagnostic) bool) (l *L, names *Names)
 	// ListBrief returns what the catalog block reads of c's listing when
 	// the persistent index answers, or when there is no current index and
 	// c may write one (a fresh catalog of the local file system alone: it
@@ -203,15 +202,14 @@ type Hooks[C, O, L, S, F any] struct {
 	// not the listing: skillet prompt at 100,000 skills
 	// (docs/performance.md#a-narrowed-search).
 	ListBrief func(ctx context.Context, c *C, keep func(*skill.Diagnostic) bool) (l *L, notListed []string)
-	// ListNames returns the listing of every name of c when the
+	// ListNames returns the names of c's listing (Names) when the
 	// persistent index answers, or when there is none and c may write one
-	// (it lists as Each does and writes it meanwhile), else nil (the
-	// caller lists then): List's workspace and roots, no diagnostics, and
-	// a skill for each of List's, in order, holding its name, whether it
-	// is hidden and whether it is Listed alone. What the load tool's
-	// definition reads: skillet tool-schema at 100,000 skills
+	// (it lists as Each does and writes it meanwhile), with a listing of
+	// List's workspace and roots, no skill and no diagnostic; else nil
+	// (the caller lists then). What the load tool's definition reads:
+	// skillet tool-schema at 100,000 skills
 	// (docs/performance.md#persistent-index).
-	ListNames func(ctx context.Context, c *C) *L
+	ListNames func(ctx context.Context, c *C) (l *L, names *Names)
 	// ListPrefixed returns the listing of c narrowed to the skills whose
 	// name begins with prefix, as ListNamed reads it (the index without
 	// its listing, or the walk that writes it; their frontmatter decoded,
@@ -247,6 +245,16 @@ type Hooks[C, O, L, S, F any] struct {
 	// false when it cannot (a path it cannot place, a skill whose name or
 	// diagnostics changed...): the caller then calls ListTouched.
 	ListEdited func(ctx context.Context, c *C, files []string) (l *L, ok bool, err error)
+}
+
+// Names is what the load tool reads of a listing to define its name
+// enum and to answer a name no skill has (its nearest names and the
+// first hundred): the names of List's skills that are not hidden
+// (disable-model-invocation), in List's order, and those of the hidden
+// ones, in order, where a listing holds a catalog.Skill of about 220
+// bytes for each (ListNames, ListNamed).
+type Names struct {
+	Visible, Hidden []string
 }
 
 // FileList is a skill's files as ListFiles finds them. F is catalog.File.

@@ -24,6 +24,12 @@ func TestIndexedCommands(t *testing.T) {
 		"skills/beta/SKILL.md":               "---\nname: beta\ndescription: Beta cuts a release tag.\nwhen-to-use: the user asks to tag\n---\nTag it.\n",
 		"skills/group/gamma/SKILL.md":        "---\nname: gamma\ndescription: Gamma has a bundled file.\n---\nSee references/x.md.\n",
 		"skills/group/gamma/references/x.md": "x\n",
+		// Files that do not load (show's notes name them), a hidden
+		// skill and one whose name is not its folder's.
+		"skills/broken/SKILL.md":   "---\nname: broken\n---\nNo description.\n",
+		"skills/unparsed/SKILL.md": "---\nname: [unclosed\ndescription: x\n---\nBody.\n",
+		"skills/quiet/SKILL.md":    "---\nname: quiet\ndescription: Quiet is hidden.\ndisable-model-invocation: true\n---\nQ.\n",
+		"skills/folder/SKILL.md":   "---\nname: other-name\ndescription: Named unlike its folder.\n---\nO.\n",
 	})
 	old := time.Now().Add(-time.Hour)
 	var paths []string
@@ -55,6 +61,10 @@ func TestIndexedCommands(t *testing.T) {
 		// nearest names).
 		{"show", "gamma"}, {"show", "GAMMA"}, {"show", "gamma", "--json"}, {"show", "gamma", "--file", "references/x.md"},
 		{"show", "gama"}, {"show", "gamma", "--file", "nonesuch.md"}, {"search", "release"}, {"prompt"}, {"prompt", "--format", "json"}, {"tool-schema"},
+		// Names no skill has: answered from the listing's names, with
+		// the notes about the files that would be the skill.
+		{"show", "broken"}, {"show", " Broken "}, {"show", "unparsed", "--json"}, {"show", "UNPARSED"}, {"show", "folder"},
+		{"show", "quiet"}, {"show", "quit"}, {"show", "other-nam"}, {"-q", "show", "broken"}, {"tool-schema", "--api", "gemini"},
 	} {
 		plain := run(append([]string{"--no-cache"}, args...)...)
 		if n := indexes(); n != 0 {

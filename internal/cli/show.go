@@ -13,6 +13,7 @@ import (
 	"github.com/skillet-go/skillet/agent"
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/agentx"
+	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/outfmt"
 	"github.com/skillet-go/skillet/internal/textsafe"
 	"github.com/skillet-go/skillet/skill"
@@ -82,24 +83,27 @@ func showRun(ctx context.Context, opts *ShowOptions) error {
 	// walk notes (catalogx.Hooks.ListNamed), one skill's records where the
 	// whole listing is 400 bytes a skill. An error result is asked again
 	// of the whole listing, since the tool's nearest names and
-	// notLoadedNotes read every skill and diagnostic; but for the listing
-	// of every name, given for a name the listing does not hold, which
-	// holds what those read.
+	// notLoadedNotes read every skill and diagnostic; but for a name the
+	// listing does not hold, answered from the listing's names and the
+	// diagnostics the notes print (catalogx.Names), which hold what those
+	// read.
 	var l *catalog.Listing
 	var lerr error
 	var res agent.Result
-	l, names := catx.ListNamed(ctx, c, opts.Name, isWalkNote)
+	l, names := catx.ListNamed(ctx, c, opts.Name, func(d *skill.Diagnostic) bool {
+		return isWalkNote(d) || notLoadedNote(d, opts.Name)
+	})
 	if l != nil {
-		if res, err = showCall(ctx, tool, l, nil, opts); err != nil {
+		if res, err = showCall(ctx, tool, l, names, nil, opts); err != nil {
 			return err
 		}
 	}
-	if l == nil || (res.IsError && !names) {
+	if l == nil || (res.IsError && names == nil) {
 		// One listing serves the name's letter case, the tool and the
 		// notes: over the persistent index each List stats every folder
 		// and skill file it covers.
 		l, lerr = c.List(ctx)
-		if res, err = showCall(ctx, tool, l, lerr, opts); err != nil {
+		if res, err = showCall(ctx, tool, l, nil, lerr, opts); err != nil {
 			return err
 		}
 	}
@@ -131,10 +135,15 @@ func showRun(ctx context.Context, opts *ShowOptions) error {
 // showCall calls the tool for opts's skill (its name in the letter case
 // of l's skill, foldName) and file with l in the context, as the tool's
 // listing; without l when lerr says the listing failed (the tool lists
-// then).
-func showCall(ctx context.Context, tool *agent.Tool, l *catalog.Listing, lerr error, opts *ShowOptions) (agent.Result, error) {
+// then). With names (catalogx.Hooks.ListNamed's, for a name no skill of
+// the listing has in any letter case) the tool answers from them instead
+// (agentx.WithNames).
+func showCall(ctx context.Context, tool *agent.Tool, l *catalog.Listing, names *catalogx.Names, lerr error, opts *ShowOptions) (agent.Result, error) {
 	name, toolCtx := opts.Name, ctx
-	if lerr == nil {
+	switch {
+	case names != nil:
+		toolCtx = agentx.WithNames(ctx, names.Visible, names.Hidden)
+	case lerr == nil:
 		name, toolCtx = foldName(l, name), agentx.WithListing(ctx, l)
 	}
 	args, err := json.Marshal(struct {
@@ -189,22 +198,30 @@ type showJSON struct {
 // case, and no listed skill has it. The tool's answer says only that the
 // skill is unknown; this says why.
 func notLoadedNotes(w io.Writer, l *catalog.Listing, name string) {
-	name = strings.TrimSpace(name)
 	for _, s := range l.Skills {
-		if strings.EqualFold(s.Name, name) {
+		if strings.EqualFold(s.Name, strings.TrimSpace(name)) {
 			return
 		}
 	}
-	for _, d := range l.Diagnostics {
-		if d.Severity == skill.SeverityNote || d.Path == "" {
-			continue
-		}
-		folder := filepath.Base(filepath.Dir(d.Path))
-		if b := filepath.Base(d.Path); !strings.EqualFold(b, "SKILL.md") {
-			folder = strings.TrimSuffix(b, filepath.Ext(b))
-		}
-		if strings.EqualFold(d.Skill, name) || strings.EqualFold(folder, name) {
+	for i := range l.Diagnostics {
+		if d := &l.Diagnostics[i]; notLoadedNote(d, name) {
 			fmt.Fprintln(w, textsafe.Escape(d.String()))
 		}
 	}
+}
+
+// notLoadedNote reports whether notLoadedNotes prints d about the skill
+// name when no skill has the name: an error or a warning about a skill
+// file whose skill name or folder's (a flat file's name without .md) is
+// name, spaces trimmed, in any letter case.
+func notLoadedNote(d *skill.Diagnostic, name string) bool {
+	if d.Severity == skill.SeverityNote || d.Path == "" {
+		return false
+	}
+	name = strings.TrimSpace(name)
+	folder := filepath.Base(filepath.Dir(d.Path))
+	if b := filepath.Base(d.Path); !strings.EqualFold(b, "SKILL.md") {
+		folder = strings.TrimSuffix(b, filepath.Ext(b))
+	}
+	return strings.EqualFold(d.Skill, name) || strings.EqualFold(folder, name)
 }

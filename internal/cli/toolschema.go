@@ -70,11 +70,11 @@ func toolSchemaRun(ctx context.Context, opts *ToolSchemaOptions) error {
 		return err
 	}
 	// The definition reads the skills' names alone: over the persistent
-	// index, or the walk that writes it on a first run, the listing of
-	// names (catalogx.Hooks.ListNames), where the whole listing is 400
+	// index, or the walk that writes it on a first run, the names of the
+	// listing (catalogx.Hooks.ListNames), where the whole listing is 400
 	// bytes a skill.
-	if l := catx.ListNames(ctx, c); l != nil {
-		ctx = agentx.WithListing(ctx, l)
+	if _, names := catx.ListNames(ctx, c); names != nil {
+		ctx = agentx.WithNames(ctx, names.Visible, names.Hidden)
 	}
 	def, err := agent.NewTool(c, nil).Definition(ctx)
 	if err != nil {
