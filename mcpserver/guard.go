@@ -555,87 +555,96 @@ func (b *bodyReader) Close() error { return b.r.Close() }
 func (s *Server) guard(h http.Handler, o *HTTPOptions, tokens *tokenSet, budget *atomic.Int64) http.Handler {
 	streams := &clientCounter{max: o.MaxStreamsPerClient, n: map[string]int{}}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		st := &request{stateless: !o.Stateful}
-		st.rc = *http.NewResponseController(w)
-		rc := &st.rc
-		ci, _ := r.Context().Value(connKey{}).(*connInfo)
-		if ci != nil && ci.overflow {
-			// A connection of the probe reserve: the probes only, and it
-			// closes after the answer.
-			w.Header().Set("Connection", "close")
-			if !isProbe(r) {
-				http.Error(w, "the server is busy: every connection is in use; try again", http.StatusServiceUnavailable)
-				return
-			}
-		}
-		client, authed := clientOf(r.RemoteAddr), tokens == nil
-		if tokens != nil && !isProbe(r) {
-			if tok, ok := bearerToken(r); ok {
-				if i := tokens.match(tok); i >= 0 {
-					client, authed = tokenClient(i), true
-				}
-			}
-			if authed && ci != nil && !s.rekeyConn(ci, client) {
-				w.Header().Set("Connection", "close")
-				w.Header().Set("Retry-After", "5")
-				http.Error(w, "too many connections for this token", http.StatusTooManyRequests)
-				return
-			}
-		}
-		stream := isStream(r)
-		if authed && stream {
-			if !streams.take(client) {
-				w.Header().Set("Retry-After", "5")
-				http.Error(w, "too many notification streams from this address", http.StatusTooManyRequests)
-				return
-			}
-			defer streams.give(client)
-		}
-		// The answers of the request hold their share of the one memory
-		// budget until they are written (memory.go).
-		st.client = client
-		defer func() { s.mem.give(st.hold.n.Load()) }()
-		// One copy of the request whose context is the guard's record (its
-		// body is replaced below; the caller's request is not). A
-		// notification stream's context is cancelled when the stream is
-		// dropped (guardedWriter.failLocked); any other request's is
-		// net/http's, which net/http cancels as the handler returns (the
-		// SDK's handler cancels its own on return too, cancelOnReturn), so
-		// it needs no cancellable context of its own: two allocations and
-		// a child registered in net/http's context saved a request.
-		st.Context = r.Context()
-		var cancel context.CancelCauseFunc
-		if stream {
-			st.Context, cancel = context.WithCancelCause(st.Context)
-		}
-		r = r.WithContext(st)
-		if r.Body != nil && r.Body != http.NoBody {
-			_ = rc.SetReadDeadline(time.Now().Add(o.ReadTimeout))
-			if ci != nil {
-				ci.body.Store(true)
-			}
-			st.body = bodyReader{r: r.Body, header: w.Header(), rc: rc, ci: ci, budget: budget, max: o.BodyBudget}
-			r.Body = &st.body
-			defer st.body.release()
-		} else {
-			// No body to read: the stream may stay open as long as the
-			// client keeps it.
-			_ = rc.SetReadDeadline(time.Time{})
-		}
-		st.g = guardedWriter{w: w, rc: rc, timeout: o.WriteTimeout, cancel: cancel}
-		g := &st.g
-		if cancel != nil {
-			defer cancel(nil)
-			g.stream = true
-			g.max = o.StreamQueueBytes
-			g.q = make(chan []byte, 256)
-			g.done = make(chan struct{})
-			g.onDrop = func() { s.streamsDropped.Add(1) }
-			go g.run()
-			defer g.close()
-		}
-		h.ServeHTTP(g, r)
+		s.guarded(w, r, h, o, tokens, budget, streams)
 	})
+}
+
+// guarded serves one request of guard's handler h: guard's checks and
+// bookkeeping, then h. It is a method of its own, not guard's closure,
+// so that the standard library's small helpers are inlined into it
+// (http.NewResponseController allocated where the closure was inlined
+// into the server's handler, a function too big to inline into).
+func (s *Server) guarded(w http.ResponseWriter, r *http.Request, h http.Handler, o *HTTPOptions, tokens *tokenSet, budget *atomic.Int64, streams *clientCounter) {
+	st := &request{stateless: !o.Stateful}
+	st.rc = *http.NewResponseController(w)
+	rc := &st.rc
+	ci, _ := r.Context().Value(connKey{}).(*connInfo)
+	if ci != nil && ci.overflow {
+		// A connection of the probe reserve: the probes only, and it
+		// closes after the answer.
+		w.Header().Set("Connection", "close")
+		if !isProbe(r) {
+			http.Error(w, "the server is busy: every connection is in use; try again", http.StatusServiceUnavailable)
+			return
+		}
+	}
+	client, authed := clientOf(r.RemoteAddr), tokens == nil
+	if tokens != nil && !isProbe(r) {
+		if tok, ok := bearerToken(r); ok {
+			if i := tokens.match(tok); i >= 0 {
+				client, authed = tokenClient(i), true
+			}
+		}
+		if authed && ci != nil && !s.rekeyConn(ci, client) {
+			w.Header().Set("Connection", "close")
+			w.Header().Set("Retry-After", "5")
+			http.Error(w, "too many connections for this token", http.StatusTooManyRequests)
+			return
+		}
+	}
+	stream := isStream(r)
+	if authed && stream {
+		if !streams.take(client) {
+			w.Header().Set("Retry-After", "5")
+			http.Error(w, "too many notification streams from this address", http.StatusTooManyRequests)
+			return
+		}
+		defer streams.give(client)
+	}
+	// The answers of the request hold their share of the one memory
+	// budget until they are written (memory.go).
+	st.client = client
+	defer func() { s.mem.give(st.hold.n.Load()) }()
+	// One copy of the request whose context is the guard's record (its
+	// body is replaced below; the caller's request is not). A
+	// notification stream's context is cancelled when the stream is
+	// dropped (guardedWriter.failLocked); any other request's is
+	// net/http's, which net/http cancels as the handler returns (the
+	// SDK's handler cancels its own on return too, cancelOnReturn), so
+	// it needs no cancellable context of its own: two allocations and
+	// a child registered in net/http's context saved a request.
+	st.Context = r.Context()
+	var cancel context.CancelCauseFunc
+	if stream {
+		st.Context, cancel = context.WithCancelCause(st.Context)
+	}
+	r = r.WithContext(st)
+	if r.Body != nil && r.Body != http.NoBody {
+		_ = rc.SetReadDeadline(time.Now().Add(o.ReadTimeout))
+		if ci != nil {
+			ci.body.Store(true)
+		}
+		st.body = bodyReader{r: r.Body, header: w.Header(), rc: rc, ci: ci, budget: budget, max: o.BodyBudget}
+		r.Body = &st.body
+		defer st.body.release()
+	} else {
+		// No body to read: the stream may stay open as long as the
+		// client keeps it.
+		_ = rc.SetReadDeadline(time.Time{})
+	}
+	st.g = guardedWriter{w: w, rc: rc, timeout: o.WriteTimeout, cancel: cancel}
+	g := &st.g
+	if cancel != nil {
+		defer cancel(nil)
+		g.stream = true
+		g.max = o.StreamQueueBytes
+		g.q = make(chan []byte, 256)
+		g.done = make(chan struct{})
+		g.onDrop = func() { s.streamsDropped.Add(1) }
+		go g.run()
+		defer g.close()
+	}
+	h.ServeHTTP(g, r)
 }
 
 // request is what the guard keeps of one HTTP request, made in one
