@@ -318,11 +318,12 @@ func (b *syncBuffer) String() string {
 // guard's own cancellable context was before every request had one.
 func TestRequestContext(t *testing.T) {
 	type key struct{}
+	type other struct{}
 	parent, cancelParent := context.WithCancel(context.WithValue(context.Background(), key{}, "v"))
 	st := &request{Context: parent, client: "c"}
 	child, cancelChild := context.WithCancel(st)
 	defer cancelChild()
-	for _, ctx := range []context.Context{st, child, context.WithValue(child, struct{}{}, 1)} {
+	for _, ctx := range []context.Context{st, child, context.WithValue(child, other{}, 1)} {
 		if got := requestFrom(ctx); got != st {
 			t.Fatalf("requestFrom(%v) = %p, want %p", ctx, got, st)
 		}
