@@ -560,43 +560,22 @@ func (s *Server) guard(h http.Handler, o *HTTPOptions, tokens *tokenSet, budget 
 }
 
 // guarded serves one request of guard's handler h: guard's checks and
-// bookkeeping, then h. It is a method of its own, not guard's closure,
-// so that the standard library's small helpers are inlined into it
+// bookkeeping (admit, takeStream), the request's context, body and
+// writer, then h. It is a method of its own, not guard's closure, so that
+// the standard library's small helpers are inlined into it
 // (http.NewResponseController allocated where the closure was inlined
 // into the server's handler, a function too big to inline into).
 func (s *Server) guarded(w http.ResponseWriter, r *http.Request, h http.Handler, o *HTTPOptions, tokens *tokenSet, budget *atomic.Int64, streams *clientCounter) {
 	st := &request{stateless: !o.Stateful}
 	st.rc = *http.NewResponseController(w)
-	rc := &st.rc
 	ci, _ := r.Context().Value(connKey{}).(*connInfo)
-	if ci != nil && ci.overflow {
-		// A connection of the probe reserve: the probes only, and it
-		// closes after the answer.
-		w.Header().Set("Connection", "close")
-		if !isProbe(r) {
-			http.Error(w, "the server is busy: every connection is in use; try again", http.StatusServiceUnavailable)
-			return
-		}
-	}
-	client, authed := clientOf(r.RemoteAddr), tokens == nil
-	if tokens != nil && !isProbe(r) {
-		if tok, ok := bearerToken(r); ok {
-			if i := tokens.match(tok); i >= 0 {
-				client, authed = tokenClient(i), true
-			}
-		}
-		if authed && ci != nil && !s.rekeyConn(ci, client) {
-			w.Header().Set("Connection", "close")
-			w.Header().Set("Retry-After", "5")
-			http.Error(w, "too many connections for this token", http.StatusTooManyRequests)
-			return
-		}
+	client, authed, ok := s.admit(w, r, ci, tokens)
+	if !ok {
+		return
 	}
 	stream := isStream(r)
 	if authed && stream {
-		if !streams.take(client) {
-			w.Header().Set("Retry-After", "5")
-			http.Error(w, "too many notification streams from this address", http.StatusTooManyRequests)
+		if !takeStream(w, streams, client) {
 			return
 		}
 		defer streams.give(client)
@@ -606,7 +585,7 @@ func (s *Server) guarded(w http.ResponseWriter, r *http.Request, h http.Handler,
 	st.client = client
 	defer func() { s.mem.give(st.hold.n.Load()) }()
 	// One copy of the request whose context is the guard's record (its
-	// body is replaced below; the caller's request is not). A
+	// body is replaced by guardBody; the caller's request is not). A
 	// notification stream's context is cancelled when the stream is
 	// dropped (guardedWriter.failLocked); any other request's is
 	// net/http's, which net/http cancels as the handler returns (the
@@ -619,32 +598,93 @@ func (s *Server) guarded(w http.ResponseWriter, r *http.Request, h http.Handler,
 		st.Context, cancel = context.WithCancelCause(st.Context)
 	}
 	r = r.WithContext(st)
-	if r.Body != nil && r.Body != http.NoBody {
-		_ = rc.SetReadDeadline(time.Now().Add(o.ReadTimeout))
-		if ci != nil {
-			ci.body.Store(true)
-		}
-		st.body = bodyReader{r: r.Body, header: w.Header(), rc: rc, ci: ci, budget: budget, max: o.BodyBudget}
-		r.Body = &st.body
+	if st.guardBody(w, r, o, ci, budget) {
 		defer st.body.release()
-	} else {
-		// No body to read: the stream may stay open as long as the
-		// client keeps it.
-		_ = rc.SetReadDeadline(time.Time{})
 	}
-	st.g = guardedWriter{w: w, rc: rc, timeout: o.WriteTimeout, cancel: cancel}
-	g := &st.g
+	st.g = guardedWriter{w: w, rc: &st.rc, timeout: o.WriteTimeout, cancel: cancel}
 	if cancel != nil {
 		defer cancel(nil)
-		g.stream = true
-		g.max = o.StreamQueueBytes
-		g.q = make(chan []byte, 256)
-		g.done = make(chan struct{})
-		g.onDrop = func() { s.streamsDropped.Add(1) }
-		go g.run()
-		defer g.close()
+		s.startStream(&st.g, o)
+		defer st.g.close()
 	}
-	h.ServeHTTP(g, r)
+	h.ServeHTTP(&st.g, r)
+}
+
+// admit runs guard's checks of who sends a request: a connection of the
+// probe reserve is answered the probes only (503 else), and with tokens
+// the request's token names its client, whose connection count may
+// refuse it (429, rekeyConn). client is the token's (tokenClient) or the
+// remote address's (clientOf); authed says the request may take
+// per-client slots (no tokens, or a valid one). ok false: the request was
+// refused and answered.
+func (s *Server) admit(w http.ResponseWriter, r *http.Request, ci *connInfo, tokens *tokenSet) (client string, authed, ok bool) {
+	if ci != nil && ci.overflow {
+		// A connection of the probe reserve: the probes only, and it
+		// closes after the answer.
+		w.Header().Set("Connection", "close")
+		if !isProbe(r) {
+			http.Error(w, "the server is busy: every connection is in use; try again", http.StatusServiceUnavailable)
+			return "", false, false
+		}
+	}
+	client, authed = clientOf(r.RemoteAddr), tokens == nil
+	if tokens != nil && !isProbe(r) {
+		if tok, ok := bearerToken(r); ok {
+			if i := tokens.match(tok); i >= 0 {
+				client, authed = tokenClient(i), true
+			}
+		}
+		if authed && ci != nil && !s.rekeyConn(ci, client) {
+			w.Header().Set("Connection", "close")
+			w.Header().Set("Retry-After", "5")
+			http.Error(w, "too many connections for this token", http.StatusTooManyRequests)
+			return "", false, false
+		}
+	}
+	return client, authed, true
+}
+
+// takeStream counts a notification stream for client, or answers 429
+// and reports false at the client's bound (MaxStreamsPerClient). The
+// caller gives it back (clientCounter.give) once the stream ends.
+func takeStream(w http.ResponseWriter, streams *clientCounter, client string) bool {
+	if streams.take(client) {
+		return true
+	}
+	w.Header().Set("Retry-After", "5")
+	http.Error(w, "too many notification streams from this address", http.StatusTooManyRequests)
+	return false
+}
+
+// guardBody bounds reading r's body (bodyReader: ReadTimeout for all of
+// it, a share of the body budget) and reports whether there is one, which
+// the caller releases (bodyReader.release) once the request is answered.
+// A request without a body has no read deadline: a notification stream
+// may stay open as long as its client keeps it.
+func (st *request) guardBody(w http.ResponseWriter, r *http.Request, o *HTTPOptions, ci *connInfo, budget *atomic.Int64) bool {
+	if r.Body == nil || r.Body == http.NoBody {
+		_ = st.rc.SetReadDeadline(time.Time{})
+		return false
+	}
+	_ = st.rc.SetReadDeadline(time.Now().Add(o.ReadTimeout))
+	if ci != nil {
+		ci.body.Store(true)
+	}
+	st.body = bodyReader{r: r.Body, header: w.Header(), rc: &st.rc, ci: ci, budget: budget, max: o.BodyBudget}
+	r.Body = &st.body
+	return true
+}
+
+// startStream puts g in stream mode (its writes queued, up to
+// StreamQueueBytes) and starts the goroutine that writes the queue; the
+// caller closes g (guardedWriter.close) as the request ends.
+func (s *Server) startStream(g *guardedWriter, o *HTTPOptions) {
+	g.stream = true
+	g.max = o.StreamQueueBytes
+	g.q = make(chan []byte, 256)
+	g.done = make(chan struct{})
+	g.onDrop = func() { s.streamsDropped.Add(1) }
+	go g.run()
 }
 
 // request is what the guard keeps of one HTTP request, made in one
