@@ -99,9 +99,7 @@ func plainText(b []byte) bool {
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i:])
-		// A byte below 0x20 borrows, one at 0x80 or above has its high
-		// bit already: ((x - 0x20..) | x) & highs flags both.
-		if ((x-swar.Ones*0x20)|x)&swar.Highs|swar.Zero(x^(swar.Ones*'\\')) != 0 {
+		if swar.ControlOrHigh(x)|swar.Zero(x^(swar.Ones*'\\')) != 0 {
 			break
 		}
 	}

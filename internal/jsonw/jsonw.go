@@ -125,9 +125,8 @@ func (w *Writer) quote(s string, html bool) {
 	for i := 0; i < len(s); {
 		for i+8 <= len(s) {
 			x := swar.Load(s, i)
-			// The bytes quote must look at (written out here: a function
-			// would not be inlined).
-			m := (x-swar.Ones*0x20)&^x&swar.Highs | swar.Zero(x^(swar.Ones*'"')) | swar.Zero(x^(swar.Ones*'\\')) | x&swar.Highs
+			// The bytes quote must look at.
+			m := swar.ControlOrHigh(x) | swar.Zero(x^(swar.Ones*'"')) | swar.Zero(x^(swar.Ones*'\\'))
 			if html {
 				m |= swar.Zero(x^(swar.Ones*'<')) | swar.Zero(x^(swar.Ones*'>')) | swar.Zero(x^(swar.Ones*'&'))
 			}

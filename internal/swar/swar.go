@@ -16,6 +16,13 @@ const (
 // Zero is nonzero when a byte of x is 0; Zero(x ^ Ones*c) when one is c.
 func Zero(x uint64) uint64 { return (x - Ones) & ^x & Highs }
 
+// ControlOrHigh is nonzero when a byte of x is a control byte (below 0x20)
+// or not ASCII (0x80 and above), which the frontmatter reader's first
+// pass, the JSON string writer and the MCP fast path's plainText must all
+// look at. A byte below 0x20 borrows in the
+// subtraction; one at 0x80 or above has its high bit already.
+func ControlOrHigh(x uint64) uint64 { return (x - Ones*0x20 | x) & Highs }
+
 // Load returns the eight bytes of s at i, little-endian; it panics unless
 // i+8 <= len(s).
 func Load(s string, i int) uint64 {

@@ -41,6 +41,7 @@ func TestTests(t *testing.T) {
 				x := word(w)
 				check(t, "Zero", w, Zero(x), func(b byte) bool { return b == 0 })
 				check(t, "Zero^c", w, Zero(x^Ones*uint64(c)), func(b byte) bool { return b == c })
+				check(t, "ControlOrHigh", w, ControlOrHigh(x), func(b byte) bool { return b < 0x20 || b >= 0x80 })
 				for _, n := range []byte{1, 0x20, 0x7f, 0x80} {
 					check(t, "Less", w, Less(x, n), func(b byte) bool { return b < n })
 				}
@@ -75,6 +76,7 @@ func FuzzTests(f *testing.F) {
 		copy(w[:], b)
 		x := word(w)
 		check(t, "Zero^c", w, Zero(x^Ones*uint64(c)), func(b byte) bool { return b == c })
+		check(t, "ControlOrHigh", w, ControlOrHigh(x), func(b byte) bool { return b < 0x20 || b >= 0x80 })
 		n = min(n, 128)
 		check(t, "Less", w, Less(x, n), func(b byte) bool { return b < n })
 		m := min(c, 127)

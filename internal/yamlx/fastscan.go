@@ -73,6 +73,6 @@ func fmScan(text []byte) (lines, items int, ok bool) {
 // only come from themselves or from control characters.
 func fmFlags(x uint64) uint64 {
 	v := x | 0x20*swar.Ones
-	return (x-0x20*swar.Ones)&^x&swar.Highs | x&swar.Highs |
+	return swar.ControlOrHigh(x) |
 		swar.Zero(v^('{'*swar.Ones)) | swar.Zero(v^('#'*swar.Ones)) | swar.Zero(v^(','*swar.Ones)) | swar.Zero(x^(0x7F*swar.Ones))
 }
