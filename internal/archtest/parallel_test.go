@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -36,6 +37,32 @@ type testPackage struct {
 	root  string                   // the module's folder
 	funcs map[string]*ast.FuncDecl // plain functions, not methods
 	vars  map[string]bool          // package-level variables
+	// imports is the names a function's file imports packages by.
+	imports map[*ast.FuncDecl]map[string]bool
+}
+
+// setters are the methods that change a variable of sync/atomic's types
+// (noOpenat2.Swap(true), yamlx.LibraryOnly.Store(true)).
+var setters = []string{"Store", "Swap", "CompareAndSwap", "Add", "And", "Or"}
+
+// importNames is the names f refers to its imports by: the import's own
+// name or the path's last element ("go.yaml.in/yaml/v4" is yaml).
+func importNames(f *ast.File) map[string]bool {
+	names := map[string]bool{}
+	for _, imp := range f.Imports {
+		if imp.Name != nil {
+			names[imp.Name.Name] = true
+			continue
+		}
+		path, _ := strconv.Unquote(imp.Path.Value)
+		elems := strings.Split(path, "/")
+		last := elems[len(elems)-1]
+		if len(elems) > 1 && len(last) > 1 && last[0] == 'v' && strings.Trim(last[1:], "0123456789") == "" {
+			last = elems[len(elems)-2]
+		}
+		names[last] = true
+	}
+	return names
 }
 
 // parallelPackages parses every package of the module under root, test
@@ -64,14 +91,17 @@ func parallelPackages(t *testing.T, root string) map[string]*testPackage {
 		key := filepath.Dir(path) + " " + f.Name.Name
 		p := pkgs[key]
 		if p == nil {
-			p = &testPackage{fset: fset, root: root, funcs: map[string]*ast.FuncDecl{}, vars: map[string]bool{}}
+			p = &testPackage{fset: fset, root: root, funcs: map[string]*ast.FuncDecl{}, vars: map[string]bool{},
+				imports: map[*ast.FuncDecl]map[string]bool{}}
 			pkgs[key] = p
 		}
+		imports := importNames(f)
 		for _, d := range f.Decls {
 			switch d := d.(type) {
 			case *ast.FuncDecl:
 				if d.Recv == nil && d.Body != nil {
 					p.funcs[d.Name.Name] = d
+					p.imports[d] = imports
 				}
 			case *ast.GenDecl:
 				if d.Tok == token.VAR {
@@ -102,10 +132,11 @@ func (p *testPackage) where(n ast.Node) string {
 
 // processUses lists what fn and the package's plain functions it calls,
 // transitively, do to the process: calls of processCalls that set (not
-// those that only read, asks) and assignments to package-level variables,
-// each with its place, except in a function that takes a lock or runs a
-// sync.Once (a shared cache or fixture, made once for every test). seen
-// stops cycles.
+// those that only read, asks), assignments to package-level variables of
+// its package or of one it imports, and, in a test file, calls of setters
+// on them, each with its place, except in a function that takes a lock or
+// runs a sync.Once (a shared cache or fixture, made once for every test).
+// seen stops cycles.
 func (p *testPackage) processUses(fn *ast.FuncDecl, seen map[string]bool) []string {
 	if seen[fn.Name.Name] {
 		return nil
@@ -131,9 +162,25 @@ func (p *testPackage) processUses(fn *ast.FuncDecl, seen map[string]bool) []stri
 		}
 	}
 	guarded := callsMethod(fn, "Lock") || callsMethod(fn, "Do")
+	// A non-test function's atomic counters (fsx's fdOpened) are made for
+	// concurrent use; a test file's setters turn a hook on for everyone.
+	inTest := strings.HasSuffix(p.fset.Position(fn.Pos()).Filename, "_test.go")
+	// packageVar names the package-level variable e is or is part of: one
+	// of this package (trees[o]) or of one it imports (yamlx.LibraryOnly).
+	packageVar := func(e ast.Expr) string {
+		id := root(e)
+		switch {
+		case id == nil || id.Name == "_" || guarded:
+		case p.vars[id.Name]:
+			return id.Name
+		case p.imports[fn][id.Name] && e != ast.Expr(id):
+			return types.ExprString(e)
+		}
+		return ""
+	}
 	assigned := func(e ast.Expr) {
-		if id := root(e); id != nil && id.Name != "_" && p.vars[id.Name] && !guarded {
-			uses = append(uses, p.where(id)+": assigns the package variable "+id.Name)
+		if v := packageVar(e); v != "" {
+			uses = append(uses, p.where(e)+": assigns the package variable "+v)
 		}
 	}
 	ast.Inspect(fn.Body, func(n ast.Node) bool {
@@ -149,6 +196,9 @@ func (p *testPackage) processUses(fn *ast.FuncDecl, seen map[string]bool) []stri
 		case *ast.CallExpr:
 			switch f := x.Fun.(type) {
 			case *ast.SelectorExpr:
+				if v := packageVar(f.X); v != "" && inTest && slices.Contains(setters, f.Sel.Name) {
+					uses = append(uses, p.where(f)+": sets the package variable "+v+" ("+f.Sel.Name+")")
+				}
 				if pkg, ok := f.X.(*ast.Ident); ok && slices.Contains(processCalls[pkg.Name], f.Sel.Name) {
 					if asks(f.Sel.Name, x.Args) {
 						break
@@ -217,7 +267,8 @@ func callsParallel(fn *ast.FuncDecl) bool {
 
 // TestParallelTestsLeaveTheProcess: no test that runs in parallel with
 // others (it or a subtest calls t.Parallel) changes or measures the whole
-// process (processCalls) or assigns a package-level variable, in its body
+// process (processCalls) or assigns a package-level variable (or, in a
+// test file, sets one of sync/atomic's types: yamlx.LibraryOnly), in its body
 // or in a plain function of its package it calls, followed by name
 // (methods and function values are not followed). Such a test runs alone:
 // the testing package runs the top-level tests without t.Parallel one at a

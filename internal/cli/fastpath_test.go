@@ -16,8 +16,10 @@ import (
 // and requires byte-identical stdout, stderr and exit codes. -short runs
 // only list --json on the corpus (skill's TestFastPathCorpus compares each
 // corpus file's frontmatter both ways); go test ./... runs all four there.
+//
+// It does not run in parallel: yamlx.LibraryOnly turns the fast path off
+// for every test of the binary while it is set.
 func TestFastPathOutputs(t *testing.T) {
-	t.Parallel()
 	gen := t.TempDir()
 	if _, err := tree.Generate(gen, &tree.Options{N: 120, Seed: 11, BrokenPercent: 10}); err != nil {
 		t.Fatal(err)
