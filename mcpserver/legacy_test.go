@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"encoding/json"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -51,21 +52,25 @@ func FuzzDropKeys(f *testing.F) {
 	})
 }
 
-// scanStringBytewise is scanString byte by byte: the reference the
-// word-at-a-time one is held to.
-func scanStringBytewise(data []byte, i int) (int, error) {
-	if i >= len(data) || data[i] != '"' {
+// jsonStringEnd is what scanString finds, said as a regular expression
+// (not the byte loop scanString ends with): a quote, then characters other
+// than a quote or a backslash and backslashes each with the character
+// after it, then a quote. The quote and the backslash are ASCII, never
+// part of another character, so matching characters where scanString
+// steps over bytes ends at the same quote.
+var jsonStringEnd = regexp.MustCompile(`(?s)^"(?:[^"\\]|\\.)*"`)
+
+// scanStringRule is scanString by jsonStringEnd: the index after the
+// string at data[i], or errJSON.
+func scanStringRule(data []byte, i int) (int, error) {
+	if i > len(data) {
 		return 0, errJSON
 	}
-	for i++; i < len(data); i++ {
-		switch data[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1, nil
-		}
+	m := jsonStringEnd.Find(data[i:])
+	if m == nil {
+		return 0, errJSON
 	}
-	return 0, errJSON
+	return i + len(m), nil
 }
 
 // scanStringSeeds are strings with and without escapes, cut short, with a
@@ -90,9 +95,9 @@ func TestScanString(t *testing.T) {
 	for _, s := range scanStringSeeds() {
 		for i := range len(s) + 1 {
 			got, gerr := scanString([]byte(s), i)
-			want, werr := scanStringBytewise([]byte(s), i)
+			want, werr := scanStringRule([]byte(s), i)
 			if got != want || (gerr == nil) != (werr == nil) {
-				t.Errorf("scanString(%q, %d) = %d, %v; byte by byte %d, %v", s, i, got, gerr, want, werr)
+				t.Errorf("scanString(%q, %d) = %d, %v; by the rule %d, %v", s, i, got, gerr, want, werr)
 			}
 		}
 	}
@@ -107,9 +112,9 @@ func FuzzScanString(f *testing.F) {
 			return
 		}
 		got, gerr := scanString(data, i)
-		want, werr := scanStringBytewise(data, i)
+		want, werr := scanStringRule(data, i)
 		if got != want || (gerr == nil) != (werr == nil) {
-			t.Fatalf("scanString(%q, %d) = %d, %v; byte by byte %d, %v", data, i, got, gerr, want, werr)
+			t.Fatalf("scanString(%q, %d) = %d, %v; by the rule %d, %v", data, i, got, gerr, want, werr)
 		}
 	})
 }
