@@ -165,13 +165,18 @@ func chars(s string) int { return utf8.RuneCountInString(s) }
 // of an unknown name allocated.
 type editDist struct{ prev, cur []int }
 
-// runes returns the edit distance between ra and rb.
-func (lv *editDist) runes(ra, rb []rune) int {
-	if len(ra) == 0 {
-		return len(rb)
+// within returns the edit distance between ra and rb when it is at most
+// k, else k+1: the distance is at least the lengths' difference, and no
+// less than the least of a row of the table (each row's least is no less
+// than the row before's), so neither is computed past k. closest needs a
+// distance only when it is within a bound
+// (docs/performance.md#one-skill-commands-warm-at-100000-6-december-1430-utc).
+func (lv *editDist) within(ra, rb []rune, k int) int {
+	if len(ra) == 0 || len(rb) == 0 {
+		return min(max(len(ra), len(rb)), k+1)
 	}
-	if len(rb) == 0 {
-		return len(ra)
+	if d := len(ra) - len(rb); d > k || -d > k {
+		return k + 1
 	}
 	if cap(lv.prev) < len(rb)+1 {
 		lv.prev, lv.cur = make([]int, len(rb)+1), make([]int, len(rb)+1)
@@ -182,16 +187,21 @@ func (lv *editDist) runes(ra, rb []rune) int {
 	}
 	for i := 1; i <= len(ra); i++ {
 		cur[0] = i
+		least := i
 		for j := 1; j <= len(rb); j++ {
 			cost := 1
 			if ra[i-1] == rb[j-1] {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			least = min(least, cur[j])
+		}
+		if least > k {
+			return k + 1
 		}
 		prev, cur = cur, prev
 	}
-	return prev[len(rb)]
+	return min(prev[len(rb)], k+1)
 }
 
 // maxEchoBytes is how much of a name or query a result repeats back.

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"encoding/xml"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -179,9 +180,42 @@ func TestLevenshtein(t *testing.T) {
 		{"relase", "release", 1},
 		{"héllo", "hello", 1},
 	}
+	var lv editDist
 	for _, tt := range tests {
 		if got := levenshtein(tt.a, tt.b); got != tt.want {
 			t.Errorf("levenshtein(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+		for k := range tt.want + 2 {
+			if got, want := lv.within([]rune(tt.a), []rune(tt.b), k), min(tt.want, k+1); got != want {
+				t.Errorf("within(%q, %q, %d) = %d, want %d", tt.a, tt.b, k, got, want)
+			}
+		}
+	}
+}
+
+// TestWithinSameAsPlain holds editDist.within, which stops past its bound
+// and reuses its rows, to the plain table (levenshtein) on random words
+// of a small alphabet, one of them non-ASCII, at every bound from 0 to
+// past the distance.
+func TestWithinSameAsPlain(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(2, 21))
+	letters := []rune("abcü-")
+	word := func() string {
+		w := make([]rune, rng.IntN(12))
+		for i := range w {
+			w[i] = letters[rng.IntN(len(letters))]
+		}
+		return string(w)
+	}
+	var lv editDist
+	for range 3000 {
+		a, b := word(), word()
+		d := levenshtein(a, b)
+		for k := range max(len(a), len(b)) + 2 {
+			if got, want := lv.within([]rune(a), []rune(b), k), min(d, k+1); got != want {
+				t.Fatalf("within(%q, %q, %d) = %d, want %d (distance %d)", a, b, k, got, want, d)
+			}
 		}
 	}
 }
@@ -240,8 +274,25 @@ func TestSample(t *testing.T) {
 }
 
 // levenshtein returns the edit distance between a and b, in code points:
-// editDist with fresh rows, the plain form closest's tests compare with.
+// the whole table, two rows allocated for each, the plain form
+// editDist.within and closestPlain compare with.
 func levenshtein(a, b string) int {
-	var lv editDist
-	return lv.runes([]rune(a), []rune(b))
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	cur := make([]int, len(rb)+1)
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
 }

@@ -772,20 +772,20 @@ func closest(name string, names []string, n int) []string {
 		nn := len(runes)
 		limit := min(max(2, nn/3), max(qn, nn)-1)
 		score := -1
-		if d := lv.runes(qr, runes); d <= limit {
+		if d := lv.within(qr, runes, limit); d <= limit {
 			score = d
 		} else if qn >= 3 {
 			// The start of the name, a little shorter or longer than q.
 			best := qn
 			for l := qn - 1; l <= qn+1; l++ {
 				if l > 0 && l <= len(runes) {
-					best = min(best, lv.runes(qr, runes[:l]))
+					best = min(best, lv.within(qr, runes[:l], partLimit))
 				}
 			}
 			// Each of its "-"-separated words.
 			for from, i := 0, 0; i <= len(runes); i++ {
 				if i == len(runes) || runes[i] == '-' {
-					best = min(best, lv.runes(qr, runes[from:i]))
+					best = min(best, lv.within(qr, runes[from:i], partLimit))
 					from = i + 1
 				}
 			}
