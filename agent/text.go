@@ -163,7 +163,98 @@ func chars(s string) int { return utf8.RuneCountInString(s) }
 // one call to the next: closest compares a name with every skill's, and
 // at 100,000 skills two rows a comparison were most of what skillet show
 // of an unknown name allocated.
-type editDist struct{ prev, cur []int }
+type editDist struct {
+	prev, cur []int
+	// q is the code points distances are taken to (setQuery); bits says
+	// it holds 1 to 64 of them, and then each code point of q has a bit
+	// mask, bit i set where q[i] is that code point: ascii for those
+	// below 128, other for the rest, in order of first place.
+	q     []rune
+	bits  bool
+	ascii [128]uint64
+	other []runeMask
+}
+
+// runeMask is the bit mask of a code point of editDist.q above ASCII.
+type runeMask struct {
+	r    rune
+	mask uint64
+}
+
+// setQuery makes q the code points toQuery measures from (kept, not
+// copied: q must not change while it is the query).
+func (lv *editDist) setQuery(q []rune) {
+	lv.q, lv.bits = q, len(q) > 0 && len(q) <= 64
+	lv.ascii, lv.other = [128]uint64{}, lv.other[:0]
+	if !lv.bits {
+		return
+	}
+	for i, r := range q {
+		if r >= 0 && r < 128 {
+			lv.ascii[r] |= 1 << i
+			continue
+		}
+		j := 0
+		for j < len(lv.other) && lv.other[j].r != r {
+			j++
+		}
+		if j == len(lv.other) {
+			lv.other = append(lv.other, runeMask{r: r})
+		}
+		lv.other[j].mask |= 1 << i
+	}
+}
+
+// eq is the bit mask of r in the query: the places of the query that
+// hold r.
+func (lv *editDist) eq(r rune) uint64 {
+	if r >= 0 && r < 128 {
+		return lv.ascii[r]
+	}
+	for _, o := range lv.other {
+		if o.r == r {
+			return o.mask
+		}
+	}
+	return 0
+}
+
+// toQuery is within(q, rb, k) for the query q (setQuery). A query of 1
+// to 64 code points is measured a column of the table at a time, the
+// column's differences from one row to the next as two bit vectors
+// (Myers' bit-parallel edit distance in Hyyrö's form, "A Bit-Vector
+// Algorithm for Computing Levenshtein and Damerau Edit Distances", 2003,
+// https://www.stringology.org/event/2002/p6.html): one pass over rb of
+// a few word operations a code point, where the table fills len(q) cells.
+func (lv *editDist) toQuery(rb []rune, k int) int {
+	m := len(lv.q)
+	if !lv.bits || len(rb) == 0 {
+		return lv.within(lv.q, rb, k)
+	}
+	if d := m - len(rb); d > k || -d > k {
+		return k + 1
+	}
+	last := uint64(1) << (m - 1)
+	pv, mv, score := ^uint64(0), uint64(0), m
+	for _, r := range rb {
+		eq := lv.eq(r)
+		xv := eq | mv
+		xh := (((eq & pv) + pv) ^ pv) | eq
+		ph := mv | ^(xh | pv)
+		mh := pv & xh
+		switch {
+		case ph&last != 0:
+			score++
+		case mh&last != 0:
+			score--
+		}
+		ph = ph<<1 | 1
+		mh <<= 1
+		pv = mh | ^(xv | ph)
+		mv = ph & xv
+	}
+	return min(score, k+1)
+}
 
 // within returns the edit distance between ra and rb when it is at most
 // k, else k+1: the distance is at least the lengths' difference, and no

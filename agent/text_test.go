@@ -194,27 +194,37 @@ func TestLevenshtein(t *testing.T) {
 }
 
 // TestWithinSameAsPlain holds editDist.within, which stops past its bound
-// and reuses its rows, to the plain table (levenshtein) on random words
-// of a small alphabet, one of them non-ASCII, at every bound from 0 to
-// past the distance.
+// and reuses its rows, and toQuery, bit-parallel for a query of 1 to 64
+// code points, to the plain table (levenshtein) on random words of a
+// small alphabet (two letters above ASCII, one of them outside the BMP)
+// of 0 to 70 code points, at every bound from 0 to past the distance.
 func TestWithinSameAsPlain(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(2, 21))
-	letters := []rune("abcü-")
-	word := func() string {
-		w := make([]rune, rng.IntN(12))
+	letters := []rune("abcü-\U0001F600")
+	word := func() []rune {
+		n := rng.IntN(14)
+		if rng.IntN(8) == 0 {
+			n = 60 + rng.IntN(11) // about the 64 code points a mask holds
+		}
+		w := make([]rune, n)
 		for i := range w {
 			w[i] = letters[rng.IntN(len(letters))]
 		}
-		return string(w)
+		return w
 	}
-	var lv editDist
+	var lv, lq editDist
 	for range 3000 {
 		a, b := word(), word()
-		d := levenshtein(a, b)
+		d := levenshtein(string(a), string(b))
+		lq.setQuery(a)
 		for k := range max(len(a), len(b)) + 2 {
-			if got, want := lv.within([]rune(a), []rune(b), k), min(d, k+1); got != want {
-				t.Fatalf("within(%q, %q, %d) = %d, want %d (distance %d)", a, b, k, got, want, d)
+			want := min(d, k+1)
+			if got := lv.within(a, b, k); got != want {
+				t.Fatalf("within(%q, %q, %d) = %d, want %d (distance %d)", string(a), string(b), k, got, want, d)
+			}
+			if got := lq.toQuery(b, k); got != want {
+				t.Fatalf("toQuery(%q) from %q, bound %d = %d, want %d (distance %d)", string(b), string(a), k, got, want, d)
 			}
 		}
 	}

@@ -760,9 +760,11 @@ func closest(name string, names []string, n int) []string {
 		score int
 	}
 	var cands []cand
-	// One buffer for every name's code points, one for the distances'
-	// rows: nothing is allocated a name but the candidates.
+	// One buffer for every name's code points, the query's bit masks
+	// (or the distances' rows): nothing is allocated a name but the
+	// candidates.
 	var lv editDist
+	lv.setQuery(qr)
 	var runes []rune
 	for _, nm := range names {
 		runes = runes[:0]
@@ -772,20 +774,20 @@ func closest(name string, names []string, n int) []string {
 		nn := len(runes)
 		limit := min(max(2, nn/3), max(qn, nn)-1)
 		score := -1
-		if d := lv.within(qr, runes, limit); d <= limit {
+		if d := lv.toQuery(runes, limit); d <= limit {
 			score = d
 		} else if qn >= 3 {
 			// The start of the name, a little shorter or longer than q.
 			best := qn
 			for l := qn - 1; l <= qn+1; l++ {
 				if l > 0 && l <= len(runes) {
-					best = min(best, lv.within(qr, runes[:l], partLimit))
+					best = min(best, lv.toQuery(runes[:l], partLimit))
 				}
 			}
 			// Each of its "-"-separated words.
 			for from, i := 0, 0; i <= len(runes); i++ {
 				if i == len(runes) || runes[i] == '-' {
-					best = min(best, lv.within(qr, runes[from:i], partLimit))
+					best = min(best, lv.toQuery(runes[from:i], partLimit))
 					from = i + 1
 				}
 			}
