@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/skillet-go/skillet/internal/benchtree/tree"
+	"github.com/skillet-go/skillet/internal/testtmp"
 )
 
 var (
@@ -64,8 +65,10 @@ func sharedTree(tb testing.TB, o tree.Options) string {
 	return dir
 }
 
+// TestMain lays the tests' temporary folders out on a memory file system
+// when there is one (internal/testtmp) and removes the shared trees.
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := testtmp.M(m).Run()
 	for _, dir := range atExit {
 		os.RemoveAll(dir)
 	}

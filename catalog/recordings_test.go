@@ -283,8 +283,8 @@ func generatedWorkspace(t *testing.T, r *hostws.Recording) *hostws.Workspace {
 
 // sandboxCache holds each workspace laid out once per test (profiles only
 // read it), for replays running at the same time, in folders of one
-// temporary folder (sandboxDir: a tmpfs where there is one). The corpus's
-// files are copied, never linked (hostws.copyTree).
+// temporary folder (on a tmpfs where there is one: internal/testtmp). The
+// corpus's files are copied, never linked (hostws.copyTree).
 type sandboxCache struct {
 	dir string
 	mu  sync.Mutex
@@ -304,7 +304,7 @@ type laidOut struct {
 // t ends, on the disk pool: removing the files of hundreds of sandboxes
 // one after another, as t.TempDir does, took longer than laying them out.
 func newSandboxCache(t *testing.T) *sandboxCache {
-	c := &sandboxCache{dir: sandboxDir(t), m: map[string]*laidOut{}}
+	c := &sandboxCache{dir: t.TempDir(), m: map[string]*laidOut{}}
 	t.Cleanup(func() {
 		var dirs []string
 		for _, lo := range c.m {

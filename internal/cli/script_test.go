@@ -12,12 +12,16 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/skillet-go/skillet/internal/testtmp"
 )
 
 // TestMain lets the test binary run as the skillet command inside
-// testscript scripts.
+// testscript scripts, and lays the tests' temporary folders out on a
+// memory file system when there is one (internal/testtmp): the scripts'
+// work folders too.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(testtmp.M(m), map[string]func(){
 		"skillet": func() { os.Exit(Main()) },
 	})
 }
