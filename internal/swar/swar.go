@@ -2,6 +2,7 @@ package swar
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -22,6 +23,24 @@ func Zero(x uint64) uint64 { return (x - Ones) & ^x & Highs }
 // look at. A byte below 0x20 borrows in the
 // subtraction; one at 0x80 or above has its high bit already.
 func ControlOrHigh(x uint64) uint64 { return (x - Ones*0x20 | x) & Highs }
+
+// Skip returns the index of the first byte of s, from i on, that flags
+// marks (a word test of this package, or several or-ed), reading whole
+// words of eight bytes; when fewer than eight bytes are left unmarked it
+// returns the index after the last whole word, from where the caller reads
+// byte by byte. The lowest byte marked is exact (see the package comment);
+// the caller looks at the byte found. flags should be a function the
+// compiler can see at the call (a function or a literal): Skip is inlined
+// and flags with it.
+func Skip(s string, i int, flags func(uint64) uint64) int {
+	for i+8 <= len(s) {
+		if m := flags(Load(s, i)); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	return i
+}
 
 // Load returns the eight bytes of s at i, little-endian; it panics unless
 // i+8 <= len(s).

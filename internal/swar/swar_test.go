@@ -83,3 +83,31 @@ func FuzzTests(f *testing.F) {
 		check(t, "Between", w, Between(x, m, n), func(b byte) bool { return b > m && b < n })
 	})
 }
+
+// TestSkip: Skip stops at the first byte the test marks, from any start,
+// with the byte at every offset of strings of 0 to 24 bytes (a whole word
+// before it, or not), and past the last whole word when none is marked.
+func TestSkip(t *testing.T) {
+	isX := func(x uint64) uint64 { return Zero(x ^ Ones*'x') }
+	for n := range 25 {
+		for pos := -1; pos < n; pos++ {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = 'a'
+			}
+			if pos >= 0 {
+				b[pos] = 'x'
+			}
+			s := string(b)
+			for from := 0; from <= n; from++ {
+				want := from + (n-from)/8*8 // past the last whole word
+				if pos >= from && pos < want {
+					want = pos
+				}
+				if got := Skip(s, from, isX); got != want {
+					t.Fatalf("Skip(%q, %d) = %d, want %d", s, from, got, want)
+				}
+			}
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package yamlx
 
 import (
-	"math/bits"
 	"unsafe"
 
 	"github.com/skillet-go/skillet/internal/swar"
@@ -20,16 +19,7 @@ func fmScan(text []byte) (lines, items int, ok bool) {
 	lines = 1
 	lineItems, flow := 0, false
 	for i := 0; i < len(s); i++ {
-		for i+8 <= len(s) {
-			m := fmFlags(swar.Load(s, i))
-			if m != 0 {
-				// The lowest byte flagged is exact (the borrows of the
-				// subtractions run only towards higher bytes).
-				i += bits.TrailingZeros64(m) >> 3
-				break
-			}
-			i += 8
-		}
+		i = swar.Skip(s, i, fmFlags)
 		if i >= len(s) {
 			break
 		}
