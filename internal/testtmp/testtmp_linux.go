@@ -20,10 +20,13 @@ const (
 	// stale is how long a dead process's folder is left alone: a process
 	// of another PID namespace that shares the mount may still use it.
 	stale = time.Hour
+	// mode is the folder's, /tmp's: a test that runs a step as another
+	// user (catalog's TestPermissionDenied, as nobody) reaches its folders.
+	mode = os.ModeSticky | 0o777
 )
 
 // memDir returns a new folder in shm named for this process
-// (skillet-test-PID-RANDOM), or "" when shm is not a tmpfs, has less than
+// (skillet-test-PID-RANDOM, mode 1777 as /tmp), or "" when shm is not a tmpfs, has less than
 // minFree bytes free or cannot be written. It first sweeps shm.
 func memDir() string {
 	var st syscall.Statfs_t
@@ -33,6 +36,10 @@ func memDir() string {
 	sweep(shm, time.Now())
 	dir, err := os.MkdirTemp(shm, fmt.Sprintf("%s%d-", prefix, os.Getpid()))
 	if err != nil {
+		return ""
+	}
+	if err := os.Chmod(dir, mode); err != nil {
+		os.Remove(dir)
 		return ""
 	}
 	return dir

@@ -18,7 +18,7 @@ func TestMain(m *testing.M) { os.Exit(M(m).Run()) }
 
 // TestTempDirInMemory: under M, with TMPDIR not set by the caller and
 // /dev/shm a tmpfs with room, t.TempDir is a folder of this process's on
-// the tmpfs.
+// the tmpfs, in a folder of mode 1777 as /tmp.
 func TestTempDirInMemory(t *testing.T) {
 	var st syscall.Statfs_t
 	if syscall.Statfs(shm, &st) != nil || st.Type != tmpfsMagic || st.Bavail*uint64(st.Bsize) < minFree {
@@ -34,6 +34,9 @@ func TestTempDirInMemory(t *testing.T) {
 	}
 	if err := syscall.Statfs(dir, &st); err != nil || st.Type != tmpfsMagic {
 		t.Errorf("t.TempDir %s is not on a tmpfs (%v, type %#x)", dir, err, st.Type)
+	}
+	if fi, err := os.Stat(os.TempDir()); err != nil || fi.Mode()&(os.ModeSticky|os.ModePerm) != mode {
+		t.Errorf("%s: %v, want mode %v as /tmp's (%v)", os.TempDir(), fi.Mode(), mode, err)
 	}
 }
 
