@@ -96,12 +96,13 @@ func (c *Catalog) listNamedOrNames(ctx context.Context, name string, keep func(*
 // then (List), which says why where it should. It sets no snapshot (Get
 // and Load still list in full). When the index holds no skill of the name
 // and q.names asks, the names are read from it with the diagnostics
-// q.keep reports true for (readNames), its stamps checked.
+// q.keep reports true for (readNames), its stamps checked; the mapping's
+// checksum, found right by readNamed (q.none), is not summed again.
 func (c *Catalog) listNamedQ(ctx context.Context, q *namedQuery) (l *Listing, names *catalogx.Names) {
 	c.readMapped(ctx, func(data []byte, seed uint32, roots []byte) {
 		l = c.readNamed(data, seed, roots, q)
 		if l == nil && q.none && q.names {
-			l, names = c.readNames(data, seed, roots, q.keep)
+			l, names = c.readNames(data, seed, true, roots, q.keep)
 		}
 	})
 	if l != nil || q.none {
@@ -240,10 +241,19 @@ type mappedIndex struct {
 // their paths are their own strings, outside the table (ienc.own), so the
 // listing decodes without them. nil when any of that fails.
 func openMapped(data []byte, seed uint32, roots []byte) *mappedIndex {
-	size := len(data)
 	if !namedSumOK(data, seed) {
 		return nil
 	}
+	return openSummed(data, roots)
+}
+
+// openSummed is openMapped of data whose checksum was found right: a
+// second read of the same mapping (readNames after readNamed). The bytes
+// are trusted no less than when one read decodes them after summing
+// them: an index is replaced by a rename, never written in place
+// (internal/filecache), and a file cut short faults (withoutFault).
+func openSummed(data []byte, roots []byte) *mappedIndex {
+	size := len(data)
 	head := data[len(indexMagic):indexHead]
 	version := binary.LittleEndian.Uint32(head)
 	stampsLen := int(binary.LittleEndian.Uint32(head[4:]))

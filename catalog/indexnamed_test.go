@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // BenchmarkIndexNamed measures skillet show NAME over a warm persistent
@@ -68,7 +70,8 @@ func mapped(tb testing.TB, p string, data []byte) []byte {
 
 // FuzzIndexNamed: no index bytes make the narrowed read (readNamed) panic,
 // and what it answers is what the whole decode of the same bytes holds of
-// the name. The checksum is made right for each input, so that the
+// the name; the names read without summing again (readNames, summed) are
+// those read summing. The checksum is made right for each input, so that the
 // decoder, not the checksum, meets the bytes; the seeds are a real index
 // and versions of it with a byte changed.
 func FuzzIndexNamed(f *testing.F) {
@@ -108,7 +111,15 @@ func FuzzIndexNamed(f *testing.F) {
 		binary.LittleEndian.PutUint32(data[end:], crc)
 		q := &namedQuery{raw: name, name: strings.TrimSpace(name)}
 		p := filepath.Join(t.TempDir(), filepath.Base(file))
-		got := c.readNamed(mapped(t, p, data), seed, enc, q)
+		md := mapped(t, p, data)
+		got := c.readNamed(md, seed, enc, q)
+		// The names read again from a mapping whose sum was found right
+		// (listNamedQ after readNamed) are the names read summing it.
+		l1, n1 := c.readNames(md, seed, false, enc, nil)
+		l2, n2 := c.readNames(md, seed, true, enc, nil)
+		if (l1 == nil) != (l2 == nil) || !cmp.Equal(n1, n2) || l1 != nil && !cmp.Equal(l1.Diagnostics, l2.Diagnostics) {
+			t.Fatalf("the names read without summing again differ: %v %v, want %v %v", l2, n2, l1, n1)
+		}
 		if got == nil {
 			return
 		}

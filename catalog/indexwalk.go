@@ -233,7 +233,7 @@ func (c *Catalog) listNames(ctx context.Context) (*Listing, *catalogx.Names) {
 	var l *Listing
 	var names *catalogx.Names
 	c.readMapped(ctx, func(data []byte, seed uint32, roots []byte) {
-		l, names = c.readNames(data, seed, roots, nil)
+		l, names = c.readNames(data, seed, false, roots, nil)
 	})
 	if l != nil {
 		return l, names
@@ -253,9 +253,10 @@ func (c *Catalog) listNames(ctx context.Context) (*Listing, *catalogx.Names) {
 // seed) for the encoded roots, with the diagnostics keep reports true for
 // (none when keep is nil); nil when the file fails its checksum, does not
 // decode, holds other roots, or a stamp no longer holds, and when a fault
-// reads data (the file cut short).
-func (c *Catalog) readNames(data []byte, seed uint32, roots []byte, keep func(*skill.Diagnostic) bool) (l *Listing, names *catalogx.Names) {
-	if !withoutFault(func() { l, names = c.namesMapped(data, seed, roots, keep) }) {
+// reads data (the file cut short). summed says a read of the same mapping
+// found the checksum right: it is not summed again (openSummed).
+func (c *Catalog) readNames(data []byte, seed uint32, summed bool, roots []byte, keep func(*skill.Diagnostic) bool) (l *Listing, names *catalogx.Names) {
+	if !withoutFault(func() { l, names = c.namesMapped(data, seed, summed, roots, keep) }) {
 		return nil, nil
 	}
 	return l, names
@@ -263,8 +264,13 @@ func (c *Catalog) readNames(data []byte, seed uint32, roots []byte, keep func(*s
 
 // namesMapped is readNames without the fault handling: a fault reading
 // data panics.
-func (c *Catalog) namesMapped(data []byte, seed uint32, roots []byte, keep func(*skill.Diagnostic) bool) (*Listing, *catalogx.Names) {
-	mi := openMapped(data, seed, roots)
+func (c *Catalog) namesMapped(data []byte, seed uint32, summed bool, roots []byte, keep func(*skill.Diagnostic) bool) (*Listing, *catalogx.Names) {
+	var mi *mappedIndex
+	if summed {
+		mi = openSummed(data, roots)
+	} else {
+		mi = openMapped(data, seed, roots)
+	}
 	if mi == nil {
 		return nil, nil
 	}
