@@ -241,11 +241,11 @@ func (h *hostSearch) dir(dir, real string, depth int, skipped, inSkill, viaLink 
 		}
 	}
 	for i, e := range entries {
-		name := e.Name()
+		name := e.Name
 		if name == ".git" || strings.EqualFold(name, SkillFile) {
 			continue
 		}
-		typ := e.Type()
+		typ := e.Type
 		if typ&fs.ModeSymlink == 0 && !typ.IsDir() && (!typ.IsRegular() || depth != 0 || !isFlatSkill(name)) {
 			// A file that is neither a folder to go into nor a flat skill
 			// here (most are a skill's bundled files): nothing below
@@ -286,7 +286,7 @@ func (h *hostSearch) dir(dir, real string, depth int, skipped, inSkill, viaLink 
 			h.dir(p, childReal, depth+1, sk, inSkill, link, esc)
 		case typ.IsRegular() && depth == 0 && isFlatSkill(name):
 			c := &hostCand{root: h.root, path: p, dir: dir, real: childReal, depth: 0, skipped: sk,
-				viaLink: viaLink, escapes: esc, flat: true, fileLink: e.Type()&fs.ModeSymlink != 0}
+				viaLink: viaLink, escapes: esc, flat: true, fileLink: e.Type&fs.ModeSymlink != 0}
 			h.cands = append(h.cands, c)
 		}
 	}
@@ -343,18 +343,18 @@ func (h *hostSearch) followLink(p string) (real string, typ fs.FileMode, escapes
 // may be a folder) are stat'ed, and lstat'ed by the search, where every
 // skill file was (13% of the host searches' CPU in lint --compat, pprof
 // of BenchmarkCompat/compat). s (nil: none) shares the stats.
-func (s *hostShare) skillFileAmong(dir string, entries []os.DirEntry) (skillHere string, regular bool) {
+func (s *hostShare) skillFileAmong(dir string, entries []catalogx.ListedEntry) (skillHere string, regular bool) {
 	for _, e := range entries {
-		if strings.EqualFold(e.Name(), SkillFile) && (e.Name() == SkillFile || skillHere == "") {
-			if e.Type().IsRegular() {
-				skillHere, regular = e.Name(), true
+		if strings.EqualFold(e.Name, SkillFile) && (e.Name == SkillFile || skillHere == "") {
+			if e.Type.IsRegular() {
+				skillHere, regular = e.Name, true
 				continue
 			}
-			fi, err := s.stat(filepath.Join(dir, e.Name()))
+			fi, err := s.stat(filepath.Join(dir, e.Name))
 			if err == nil && fi.IsDir() {
 				continue
 			}
-			skillHere, regular = e.Name(), false
+			skillHere, regular = e.Name, false
 		}
 	}
 	return skillHere, regular

@@ -243,8 +243,10 @@ func TestSkillFileAmongTypes(t *testing.T) {
 				}
 				entries, err := os.ReadDir(dir)
 				must(t, err)
+				listed, _, err := hostReadDir(dir, nil)
+				must(t, err)
 				for _, s := range []*hostShare{nil, {dirs: map[string]sharedDir{}}} {
-					got, regular := s.skillFileAmong(dir, entries)
+					got, regular := s.skillFileAmong(dir, listed)
 					if want := skillFileAmongStat(dir, entries); got != want {
 						t.Fatalf("%s (%s %s %s): %q, stat'ing each %q", dir, k1, k2, k3, got, want)
 					}

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"unsafe"
 
+	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/fsx"
 	"github.com/skillet-go/skillet/skill"
 )
@@ -29,16 +30,47 @@ import (
 // reused from walk to walk (bundleScratch), the names are cut from one
 // growing arena of the walk's own (the view keeps some of them), and a
 // path is joined only for a symlink.
+//
+// With --compat or --target the host searches have listed most of these
+// folders just before (s.listed): a folder they listed whole is read from
+// their listing, in the same order and with the same types, instead of
+// opened and read again (one listing of each folder where there were
+// two); the skill folder itself only when they saw it as a folder, not a
+// symlink. A folder they did not list is opened by its path.
+// TestWalkBundleListed holds the walk from the listings to the walk of
+// the file system.
 func walkBundle(s *subject, view *folderView) []skill.Diagnostic {
 	sc := bundleScratches.Get().(*bundleScratch)
 	defer sc.put()
+	w := &bundleWalk{links: bundleLinks{s: s}, seen: 1, sc: sc, view: view}
+	if ents, ok := w.listedAt(""); ok {
+		w.dir(-1, ents, "")
+		return w.links.result()
+	}
 	fd, err := sc.openDirAt(fsx.AtFDCWD, s.baseDir)
 	if err != nil {
 		return nil
 	}
-	w := &bundleWalk{links: bundleLinks{s: s}, seen: 1, sc: sc, view: view}
-	w.dir(fd, "")
+	w.dir(fd, nil, "")
 	return w.links.result()
+}
+
+// listedAt returns the host searches' listing of the folder rel below the
+// skill folder ("" for the folder itself; s.listed), false when there is
+// none to take.
+func (w *bundleWalk) listedAt(rel string) ([]catalogx.ListedEntry, bool) {
+	l, base := w.links.s.listed, w.links.s.baseDir
+	if l == nil {
+		return nil, false
+	}
+	if rel == "" {
+		if !l.folder(base) {
+			return nil, false
+		}
+		return l.listed(base)
+	}
+	w.sc.path = append(append(append(w.sc.path[:0], base...), filepath.Separator), rel...)
+	return l.listed(unsafe.String(unsafe.SliceData(w.sc.path), len(w.sc.path)))
 }
 
 type bundleWalk struct {
@@ -53,13 +85,15 @@ type bundleWalk struct {
 }
 
 // bundleScratch is the memory a walk reuses from the last: internal/fsx's
-// folder reader, the stack of the entries of the folders under way, and
-// the NUL-terminated name openDirAt passes to openat.
+// folder reader, the stack of the entries of the folders under way, the
+// NUL-terminated name openDirAt passes to openat, and the path of a
+// folder listedAt looks up.
 type bundleScratch struct {
 	dirents fsx.Dirents
 	ents    []bundleEntry
 	used    int // the most of ents the walk held at once: what put clears
 	name    []byte
+	path    []byte
 }
 
 var bundleScratches = sync.Pool{New: func() any { return new(bundleScratch) }}
@@ -79,9 +113,18 @@ type bundleEntry struct {
 }
 
 // dir walks the open folder fd (rel below the skill folder; "" for the
-// folder itself) and closes it; false means the walk stops.
-func (w *bundleWalk) dir(fd int, rel string) bool {
-	from, ok := w.readEntries(fd)
+// folder itself) and closes it; false means the walk stops. With fd -1 the
+// folder's entries are listed, the host searches' listing of it.
+func (w *bundleWalk) dir(fd int, listed []catalogx.ListedEntry, rel string) bool {
+	from, ok := len(w.sc.ents), true
+	if fd >= 0 {
+		from, ok = w.readEntries(fd)
+	} else {
+		for _, e := range listed {
+			w.sc.ents = append(w.sc.ents, bundleEntry{name: e.Name, typ: e.Type})
+		}
+		w.sc.used = max(w.sc.used, len(w.sc.ents))
+	}
 	if !ok {
 		syscall.Close(fd)
 		return true // as WalkDir: a folder that cannot be read is passed over
@@ -108,7 +151,9 @@ func (w *bundleWalk) dir(fd int, rel string) bool {
 		}
 	}
 	slices.SortFunc(ents, func(a, b bundleEntry) int { return strings.Compare(a.name, b.name) })
-	defer syscall.Close(fd)
+	if fd >= 0 {
+		defer syscall.Close(fd)
+	}
 	for _, e := range ents {
 		if w.seen++; w.seen > maxBundleEntries {
 			return false
@@ -118,9 +163,9 @@ func (w *bundleWalk) dir(fd int, rel string) bool {
 			erel = w.join(rel, e.name)
 		}
 		switch {
-		case e.typ == fsx.ModeUnknown:
+		case e.typ == fsx.ModeUnknown: // only from readEntries: a listing's types are known
 			var st syscall.Stat_t
-			if fsx.Fstatat(fd, w.sc.cName(e.name), &st, fsx.AtSymlinkNoFollow) != 0 {
+			if fd < 0 || fsx.Fstatat(fd, w.sc.cName(e.name), &st, fsx.AtSymlinkNoFollow) != 0 {
 				w.seen-- // os.ReadDir leaves out an entry that vanished
 				continue
 			}
@@ -134,11 +179,17 @@ func (w *bundleWalk) dir(fd int, rel string) bool {
 			if fsx.SkipDir(e.name) || depth(erel) >= maxBundleDepth {
 				continue
 			}
-			sub, err := w.sc.openDirAt(fd, e.name)
+			if sub, ok := w.listedAt(erel); ok {
+				if !w.dir(-1, sub, erel) {
+					return false
+				}
+				continue
+			}
+			sub, err := w.openSub(fd, e.name, erel)
 			if err != nil {
 				continue
 			}
-			if !w.dir(sub, erel) {
+			if !w.dir(sub, nil, erel) {
 				return false
 			}
 		case e.typ == fs.ModeSymlink:
@@ -151,6 +202,16 @@ func (w *bundleWalk) dir(fd int, rel string) bool {
 		}
 	}
 	return true
+}
+
+// openSub opens the subfolder name of the folder fd, or, when fd is -1
+// (a folder read from a listing), the folder rel below the skill folder
+// by its path; neither follows a symlink at the last step.
+func (w *bundleWalk) openSub(fd int, name, rel string) (int, error) {
+	if fd >= 0 {
+		return w.sc.openDirAt(fd, name)
+	}
+	return w.sc.openDirAt(fsx.AtFDCWD, filepath.Join(w.links.s.baseDir, rel))
 }
 
 // join is rel + the separator + name, cut from the arena.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/benchtree/tree"
+	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -22,7 +23,32 @@ import (
 // are not walked at all.
 func TestWalkBundle(t *testing.T) {
 	t.Parallel()
-	ws := t.TempDir()
+	ws, cases := bundleTree(t)
+	for _, tc := range cases {
+		base := filepath.Join(ws, tc.dir)
+		if strings.HasSuffix(tc.dir, "/") || strings.HasPrefix(tc.dir, "./") {
+			base = ws + "/" + tc.dir
+		}
+		s := &catalog.Skill{Name: "s", BaseDir: base, Location: filepath.Join(base, tc.file)}
+		want := walkBundleDir(about(s))
+		got := walkBundle(about(s), nil)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: walkBundle differs from the WalkDir walk (-want +got):\n%s", tc.dir, diff)
+		}
+		if tc.dir == "a" && tc.file == "SKILL.md" && len(want) != 5 {
+			t.Errorf("a: %d findings, want 5: %v", len(want), want)
+		}
+		if tc.dir == "big" && len(want) != maxBundleEntries-2 { // the folder and SKILL.md count too
+			t.Errorf("big: %d findings, want %d", len(want), maxBundleEntries-2)
+		}
+	}
+}
+
+// bundleTree writes TestWalkBundle's tree into a new temporary folder
+// and returns it with the skill folders and files to walk (a folder
+// ending in a separator or starting with "./" is joined as it is).
+func bundleTree(t *testing.T) (ws string, cases []struct{ dir, file string }) {
+	ws = t.TempDir()
 	files := map[string]string{
 		"outside.md":                        "x",
 		"out/dir/f.md":                      "y",
@@ -72,28 +98,115 @@ func TestWalkBundle(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.Chmod(filepath.Join(ws, "unreadable/locked"), 0o755) })
-	for _, tc := range []struct{ dir, file string }{
+	return ws, []struct{ dir, file string }{
 		{"a", "SKILL.md"}, {"a/", "SKILL.md"}, {"./a", "SKILL.md"}, {"big", "SKILL.md"}, {"plain", "SKILL.md"},
 		{"linked", "SKILL.md"}, {"deep", "SKILL.md"}, {"unreadable", "SKILL.md"}, {"linkfile", "SKILL.md"},
-		{"missing", "SKILL.md"}, {"outside.md", "SKILL.md"}, {"a", "broken.md"},
-	} {
-		base := filepath.Join(ws, tc.dir)
-		if strings.HasSuffix(tc.dir, "/") || strings.HasPrefix(tc.dir, "./") {
-			base = ws + "/" + tc.dir
-		}
-		s := &catalog.Skill{Name: "s", BaseDir: base, Location: filepath.Join(base, tc.file)}
-		want := walkBundleDir(about(s))
-		got := walkBundle(about(s), nil)
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("%s: walkBundle differs from the WalkDir walk (-want +got):\n%s", tc.dir, diff)
-		}
-		if tc.dir == "a" && tc.file == "SKILL.md" && len(want) != 5 {
-			t.Errorf("a: %d findings, want 5: %v", len(want), want)
-		}
-		if tc.dir == "big" && len(want) != maxBundleEntries-2 { // the folder and SKILL.md count too
-			t.Errorf("big: %d findings, want %d", len(want), maxBundleEntries-2)
+		{"missing", "SKILL.md"}, {"outside.md", "SKILL.md"}, {"a", "broken.md"}, {"a/Zed", "b.md"}, {"a/sibling", "SKILL.md"},
+	}
+}
+
+// TestWalkBundleListed holds the walk of a skill folder from the host
+// searches' listings (subject.listed) to the walk of the file system: the
+// same findings in the same order and the same folder view (the top
+// level's names in the file system's order, the folders and files seen),
+// on TestWalkBundle's tree, with the listings of the host searches of it
+// (catalogx.HostReads.Listed), with every folder listed by os (following
+// symlinks, as the searches do, each symlinked folder listed under the
+// link's path), and with every other folder left out (those are opened by
+// their path): a skill folder that is a link, or is reached by a path
+// that is not clean, is walked on the file system.
+func TestWalkBundleListed(t *testing.T) {
+	t.Parallel()
+	ws, cases := bundleTree(t)
+	hr, err := catx.HostSearch(context.Background(), hostProfiles(), &catalog.Options{Workspace: t.TempDir(),
+		NoUser: true, NoConfigFile: true, ExtraPaths: []string{ws}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, folders := osListings(ws)
+	half, n := map[string][]catalogx.ListedEntry{}, 0
+	for p, ents := range full {
+		if n++; n%2 == 0 {
+			half[p] = ents
 		}
 	}
+	fromMap := func(m map[string][]catalogx.ListedEntry) *listedDirs {
+		return &listedDirs{folder: func(p string) bool { return folders[p] }, listed: func(p string) ([]catalogx.ListedEntry, bool) {
+			ents, ok := m[p]
+			return ents, ok
+		}}
+	}
+	hits := 0
+	for name, l := range map[string]*listedDirs{"search": {folder: hr.Folder, listed: hr.Listed}, "os": fromMap(full), "half": fromMap(half)} {
+		if l.listed == nil || l.folder == nil {
+			t.Fatalf("%s: no listings", name)
+		}
+		counted := l.listed
+		l.listed = func(p string) ([]catalogx.ListedEntry, bool) {
+			ents, ok := counted(p)
+			if ok {
+				hits++
+			}
+			return ents, ok
+		}
+		for _, tc := range cases {
+			base := filepath.Join(ws, tc.dir)
+			if strings.HasSuffix(tc.dir, "/") || strings.HasPrefix(tc.dir, "./") {
+				base = ws + "/" + tc.dir
+			}
+			s := &catalog.Skill{Name: "s", BaseDir: base, Location: filepath.Join(base, tc.file)}
+			var wantView, gotView folderView
+			want := walkBundle(about(s), &wantView)
+			sub := about(s)
+			sub.listed = l
+			got := walkBundle(sub, &gotView)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s, %s: the walk from the listings differs (-want +got):\n%s", name, tc.dir, diff)
+			}
+			if diff := cmp.Diff(wantView, gotView, cmp.AllowUnexported(folderView{}, seenEntry{})); diff != "" {
+				t.Errorf("%s, %s: the view from the listings differs (-want +got):\n%s", name, tc.dir, diff)
+			}
+		}
+	}
+	if hits < len(full) {
+		t.Errorf("%d folders read from the listings, want at least %d: the walk does not take them", hits, len(full))
+	}
+}
+
+// osListings lists every folder below root as the host searches do, by
+// (*os.File).ReadDir in the file system's order, following symlinks (at
+// most 12 folders deep), each by its path joined below root; folders are
+// the paths whose entry in their parent's listing is a folder, not a link.
+func osListings(root string) (map[string][]catalogx.ListedEntry, map[string]bool) {
+	out, folders := map[string][]catalogx.ListedEntry{}, map[string]bool{}
+	var walk func(dir string, depth int)
+	walk = func(dir string, depth int) {
+		f, err := os.Open(dir)
+		if err != nil || depth > 12 {
+			return
+		}
+		ents, err := f.ReadDir(-1)
+		f.Close()
+		if err != nil {
+			return
+		}
+		var listed []catalogx.ListedEntry
+		for _, e := range ents {
+			listed = append(listed, catalogx.ListedEntry{Name: e.Name(), Type: e.Type()})
+		}
+		out[dir] = listed
+		for _, e := range ents {
+			p := dir + string(filepath.Separator) + e.Name()
+			if e.IsDir() {
+				folders[p] = true
+			}
+			if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+				walk(p, depth+1)
+			}
+		}
+	}
+	walk(root, 0)
+	return out, folders
 }
 
 // TestRunChecks holds runChecks, which reads a skill folder once for both

@@ -136,6 +136,9 @@ type subject struct {
 	// head is the file's bytes up to the body, when the listing's reader
 	// gave them (nil: frontmatter reads the file).
 	head []byte
+	// listed is the host searches' listings of folders, which the walk of
+	// the skill folder reads instead of the folders (nil: none).
+	listed *listedDirs
 }
 
 // frontmatter returns the bytes of the file up to its body: head, or

@@ -908,6 +908,7 @@ var earlyMismatch bool
 // mayReport), as its reader parses it, and hands the file to sr.
 func startEarly(c *catalog.Catalog, sel *selection, sr *sharedReads, scope []string) *earlyChecks {
 	ec := &earlyChecks{res: map[*skill.Skill]*earlyResult{}}
+	listed := sr.listedDirs()
 	catx.OnParsed(c, func(p catalogx.Parsed) {
 		sr.parsed(&p)
 		if scope != nil && !mayReport(p.Path, scope) {
@@ -919,7 +920,8 @@ func startEarly(c *catalog.Catalog, sel *selection, sr *sharedReads, scope []str
 		// file again, the budget and compatibility reports read the
 		// frontmatter).
 		r := &earlyResult{subject: subject{location: p.Path, baseDir: p.Dir, name: p.Skill.Name, flat: p.Flat, parsed: p.Skill,
-			body: bodyView(p.Data, p.Skill.BodyOffset), head: p.Data[:min(max(p.Skill.BodyOffset, 0), len(p.Data))]}}
+			body: bodyView(p.Data, p.Skill.BodyOffset), head: p.Data[:min(max(p.Skill.BodyOffset, 0), len(p.Data))],
+			listed: listed}}
 		if onChecks != nil {
 			onChecks(p.Path, true)
 		}

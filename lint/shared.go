@@ -102,6 +102,24 @@ func (sr *sharedReads) folders() func(string) bool {
 	return sr.hosts.Folder
 }
 
+// listedDirs is what the host searches listed of the folders they went
+// through (catalogx.HostReads.Folder and Listed): lint's walk of each
+// skill folder (walkBundle) reads a folder they listed from there. Its
+// functions are safe for concurrent use.
+type listedDirs struct {
+	folder func(string) bool
+	listed func(string) ([]catalogx.ListedEntry, bool)
+}
+
+// listedDirs returns the listings of sr's search, nil when none was made
+// or it gave none.
+func (sr *sharedReads) listedDirs() *listedDirs {
+	if sr == nil || sr.hosts == nil || sr.hosts.Folder == nil || sr.hosts.Listed == nil {
+		return nil
+	}
+	return &listedDirs{folder: sr.hosts.Folder, listed: sr.hosts.Listed}
+}
+
 // validator returns the reference validator's violations of the skill
 // folder of the file at path: CheckRead's when the listing's read of it
 // was shared, else skillsref.Check of the folder.

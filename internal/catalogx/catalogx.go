@@ -340,6 +340,24 @@ type HostReads struct {
 	// symlink: what os.Lstat of it said then. lint's file keys take it
 	// for their lstat of each folder (nil: none known).
 	Folder func(path string) bool
+	// Listed returns the entries of the folder at path (as the searches
+	// joined it: the root's path, a separator and the names below it) as
+	// the searches listed it, in the order the file system gave them,
+	// each with its type (an entry whose type the file system did not
+	// give lstat'ed, one that vanished meanwhile left out); false when
+	// they did not list it, could not read it whole, or it was given
+	// before (each listing is given once, then let go). lint's walk of
+	// each skill folder takes it for its own read of the folder
+	// (docs/ARCHITECTURE.md#second-paths). Safe for concurrent use; nil
+	// when none is known.
+	Listed func(path string) ([]ListedEntry, bool)
+}
+
+// ListedEntry is one entry of a folder HostReads.Listed gives: its name
+// and its type (fs.FileMode's type bits, as os.DirEntry.Type).
+type ListedEntry struct {
+	Name string
+	Type fs.FileMode
 }
 
 // FileKey identifies a skill file whatever path reached it: its folder
