@@ -264,23 +264,26 @@ func (c *Catalog) projectFolders() (project, dirs []string, plugins int) {
 // directory-escape error instead, and a parent's missing folder is left out.
 func (c *Catalog) projectRoots(rl *rootList) {
 	ws := c.workspace
-	wsReal := realPath(ws)
 	project, dirs, plugins := c.projectFolders()
+	// Each folder's boundary is resolved once, when a root first needs it,
+	// not once a project folder (tens of them a parent).
+	bounds := make([]string, len(dirs))
 	for i, d := range project {
-		for _, dir := range dirs {
+		for j, dir := range dirs {
 			p := c.env.expand(d, dir)
-			boundary := wsReal
-			if dir != ws {
-				boundary = realPath(dir)
+			if bounds[j] == "" {
+				bounds[j] = realPath(dir)
 			}
-			if !within(p, dir) || (pathExists(p) && !c.trusted(realPath(p)) && !within(realPath(p), boundary)) {
+			boundary := bounds[j]
+			exists := within(p, dir) && pathExists(p)
+			if !within(p, dir) || (exists && !c.trusted(realPath(p)) && !within(realPath(p), boundary)) {
 				rl.diags = append(rl.diags, skill.Diagnostic{
 					Code: diagcode.DirectoryEscape, Severity: skill.SeverityError, Path: p,
 					Message: fmt.Sprintf("the configured directory %q resolves to %s, outside the workspace %s; it is not scanned", d, realPath(p), dir),
 				})
 				continue
 			}
-			if dir != ws && !pathExists(p) {
+			if dir != ws && !exists {
 				continue // a parent's missing folder is no root worth listing
 			}
 			isPlugins := i >= len(project)-plugins
