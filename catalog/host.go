@@ -580,7 +580,7 @@ func resolveRootLink(r *hostRoot, cands []*hostCand) {
 // reads it (once, with Symlinks.SameFileOnce) and loads what it parses.
 func judgeCandidates(p *profile.Profile, cands []*hostCand, pending *[]pendingRead, memo *hostMemo) []hostVerdict {
 	verdicts := make([]hostVerdict, len(cands))
-	seenReal := map[string]int{}
+	var seenReal map[string]int // the real paths read, with Symlinks.SameFileOnce
 	for i, cd := range cands {
 		v := &verdicts[i]
 		*v = hostVerdict{Path: cd.path, Root: cd.root.Path, Scope: cd.root.Scope, flat: cd.flat}
@@ -607,6 +607,9 @@ func judgeCandidates(p *profile.Profile, cands []*hostCand, pending *[]pendingRe
 				v.excluded = true
 				v.Reason = fmt.Sprintf("it is the same file as %s, which it reads once", cands[j].path)
 				continue
+			}
+			if seenReal == nil {
+				seenReal = make(map[string]int, len(cands)-i)
 			}
 			seenReal[cd.real] = i
 		}

@@ -687,7 +687,7 @@ func (h *hostParser) description() (string, bool) {
 		desc += sep + strings.TrimSpace(h.f.whenToUse)
 		h.change("its when_to_use is appended to the description")
 	}
-	if max := pp.MaxDescriptionChars; max > 0 && utf8.RuneCountInString(desc) > max {
+	if max := pp.MaxDescriptionChars; max > 0 && len(desc) > max && utf8.RuneCountInString(desc) > max {
 		switch pp.LongDescription {
 		case "drop":
 			return "", h.refuse(fmt.Sprintf("the description is %d characters, over its limit of %d", utf8.RuneCountInString(desc), max))
@@ -700,7 +700,7 @@ func (h *hostParser) description() (string, bool) {
 		return "", h.refuse("nothing follows the frontmatter")
 	}
 	dc := &h.p.Disclosure
-	if max := dc.CatalogChars; max > 0 && textLen(dc.Units, desc) > max {
+	if max := dc.CatalogChars; max > 0 && len(desc) > max && textLen(dc.Units, desc) > max {
 		desc = cutText(dc.Units, desc, max-textLen(dc.Units, dc.CatalogSuffix)) + dc.CatalogSuffix
 		h.change(fmt.Sprintf("the catalog cuts the description at %d %s", max, unitName(dc.Units)))
 	}
@@ -792,7 +792,7 @@ func (h *hostParser) missingDescription() (string, bool) {
 // on one line with Parse.OneLine.
 func (h *hostParser) fallback(desc string) string {
 	pp := &h.p.Parse
-	if max := pp.FallbackChars; max > 0 && utf8.RuneCountInString(desc) > max {
+	if max := pp.FallbackChars; max > 0 && len(desc) > max && utf8.RuneCountInString(desc) > max {
 		desc = string([]rune(desc)[:max-utf8.RuneCountInString(pp.FallbackSuffix)]) + pp.FallbackSuffix
 		h.change(fmt.Sprintf("the description taken from the body is cut at %d characters", max))
 	}
@@ -1105,6 +1105,11 @@ func firstLine(body string) string {
 
 // textLen is the length of s in a profile's units (Disclosure.Units): code
 // points, or UTF-16 code units ("utf16").
+//
+// It is never more than len(s) (a character is at least a byte, and
+// only a character of four bytes is two UTF-16 units): a text of at most
+// max bytes is within a limit of max without being counted, as most
+// descriptions are (TestTextLenAtMostBytes).
 func textLen(units, s string) int {
 	n := utf8.RuneCountInString(s)
 	if units == "utf16" {

@@ -337,6 +337,12 @@ func searchHosts(ctx context.Context, ps []*profile.Profile, opts *Options) (*ho
 		}
 		h.cands, h.l = nil, nil // settle needs neither; hostListing, which does, is not run
 		hs.judged = append(hs.judged, h)
+		if len(hs.judged) == 1 {
+			// The profiles mostly read the same files: room for as many
+			// for each, not grown by doubling (1 MB a run over both
+			// corpus folders).
+			hs.pending = slices.Grow(hs.pending, len(hs.pending)*(len(ps)-1))
+		}
 	}
 	hs.byPath = make(map[string][]int, len(hs.pending)/max(len(ps), 1)+1)
 	for i := range hs.pending {
