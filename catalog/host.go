@@ -338,7 +338,7 @@ func (h *hostSearch) followLink(p string) (real string, typ fs.FileMode, escapes
 // skillFileAmong is the name of the skill file among a folder's entries:
 // SKILL.md, else the first that is SKILL.md in another letter case and not
 // a folder; "" when there is none. regular says the listing typed it as a
-// regular file (os.ReadDir's type is lstat's), which is then neither a
+// regular file (the listing's type is lstat's, as os.ReadDir's), which is then neither a
 // folder nor a symlink: only the other entries (a symlink, whose target
 // may be a folder) are stat'ed, and lstat'ed by the search, where every
 // skill file was (13% of the host searches' CPU in lint --compat, pprof

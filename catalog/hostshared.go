@@ -274,7 +274,7 @@ func hostSearchAll(ctx context.Context, ps []*profile.Profile, opts *Options) (*
 }
 
 // folders are the paths of the entries of the folders s listed that are
-// folders, not symlinks (os.ReadDir's type is lstat's), each the folder's
+// folders, not symlinks (the listing's type is lstat's, as os.ReadDir's), each the folder's
 // path, a separator and the name (filepath.Join's when the folder's path
 // is not clean): the folders whose lstat the searches already made.
 // lint --compat's file keys lstat'ed each folder on the path of each file
