@@ -322,7 +322,9 @@ func (hv *hostView) verdict(cf *compatFile) HostCompat {
 		h.Verdict, h.Name, h.Description = verdictLoads, v.Name, v.Description
 	}
 	if v.Loaded && v.Hidden {
-		h.Changes = append(h.Changes, "disable-model-invocation keeps it from the model")
+		// Clipped: v.Changes is the host's verdict's own slice, and an
+		// append into its spare room would write into the verdict.
+		h.Changes = append(slices.Clip(h.Changes), "disable-model-invocation keeps it from the model")
 		h.Verdict = verdictLoadsChanged
 	}
 	return h

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillet-go/skillet/catalog"
+	"github.com/skillet-go/skillet/internal/catalogx"
 	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/profile"
 	"github.com/skillet-go/skillet/skill"
@@ -189,5 +190,27 @@ func TestHostRuleDocs(t *testing.T) {
 	}
 	if d := HostRule("no-such-rule").Doc(); d != "" {
 		t.Errorf("an unknown rule has the Doc %q", d)
+	}
+}
+
+// TestVerdictLeavesHostVerdict: a hidden skill's verdict adds its change
+// to its own slice, never into the spare room of the host's verdict's
+// Changes, which every verdict of that file shares.
+func TestVerdictLeavesHostVerdict(t *testing.T) {
+	t.Parallel()
+	changes := make([]string, 1, 4)
+	changes[0] = "cut to its first line"
+	f := &catalogx.HostFile{Verdict: catalogx.Verdict{Loaded: true, Hidden: true, Name: "a", Changes: changes}}
+	hv := &hostView{p: profile.All()[0], files: map[string]*catalogx.HostFile{"k": f}}
+	h := hv.verdict(&compatFile{path: "a/SKILL.md", key: "k"})
+	if len(h.Changes) != 2 || h.Verdict != verdictLoadsChanged {
+		t.Fatalf("verdict = %+v, want two changes, %s", h, verdictLoadsChanged)
+	}
+	if spare := changes[:2][1]; spare != "" {
+		t.Errorf("the host verdict's spare room holds %q after verdict", spare)
+	}
+	h.Changes[0] = "x"
+	if f.Changes[0] != "cut to its first line" {
+		t.Errorf("the host verdict's changes are the report's: %q", f.Changes[0])
 	}
 }
