@@ -484,8 +484,9 @@ var (
 // the whole answer in one Write (each Write of the guarded writer sets a
 // deadline and reaches the connection on its own), and no Content-Length
 // of its own, so net/http frames it as it frames the SDK's: a
-// Content-Length it works out up to its 2 KiB buffer, chunked beyond, one
-// chunk per write deadline's share (TestFastPathWireIsTheSDKs).
+// Content-Length it works out up to its 2 KiB buffer, chunked beyond, in
+// one chunk on a connection Serve paces (paceConn), else one chunk per
+// write deadline's share of 64 KiB (TestFastPathWireIsTheSDKs).
 func writeFast(w http.ResponseWriter, id []byte, parts ...[]byte) error {
 	buf := fastBufs.Get().(*[]byte)
 	b := append((*buf)[:0], `{"jsonrpc":"2.0","id":`...)

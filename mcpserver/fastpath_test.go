@@ -550,7 +550,10 @@ func wireAnswer(t *testing.T, addr, req string) string {
 // \u003c, \u003e, \u0026 in a file's text), read twice (encoded, then
 // kept), go out on the wire as the SDK's do on every protocol: the same
 // status line, headers (chunked, no Content-Length of the fast path's
-// own), chunk framing and bytes; small ones too.
+// own), chunk framing and bytes; small ones too. Both through Handler on
+// a server of the caller's, where the guard writes each 64 KiB of an
+// answer apart (a chunk each), and through Serve, whose connections are
+// paced (paceConn), where an answer goes out in one chunk.
 func TestFastPathWireIsTheSDKs(t *testing.T) {
 	t.Parallel()
 	ws := newWorkspace(t)
@@ -560,15 +563,37 @@ func TestFastPathWireIsTheSDKs(t *testing.T) {
 		"skills/big/references/html.md": "<script>alert(1)</script> & more\n",
 		"skills/amp/SKILL.md":           "---\nname: amp\ndescription: Use for A & B, <x> and >y.\n---\nBody & <body>.\n",
 	})
-	fast := newServer(t, ws, &Options{Tool: ToolAlways})
-	sdk := newServer(t, ws, &Options{Tool: ToolAlways})
-	sdk.noFastPath = true
-	f := httptest.NewServer(fast.Handler(nil))
-	defer f.Close()
-	g := httptest.NewServer(sdk.Handler(nil))
-	defer g.Close()
-	fu, gu := strings.TrimPrefix(f.URL, "http://"), strings.TrimPrefix(g.URL, "http://")
+	for _, serve := range []bool{false, true} {
+		fast := newServer(t, ws, &Options{Tool: ToolAlways})
+		sdk := newServer(t, ws, &Options{Tool: ToolAlways})
+		sdk.noFastPath = true
+		var fu, gu string
+		if serve {
+			fu = strings.TrimSuffix(strings.TrimPrefix(serveHTTP(t, fast, nil), "http://"), Path)
+			gu = strings.TrimSuffix(strings.TrimPrefix(serveHTTP(t, sdk, nil), "http://"), Path)
+		} else {
+			f := httptest.NewServer(fast.Handler(nil))
+			defer f.Close()
+			g := httptest.NewServer(sdk.Handler(nil))
+			defer g.Close()
+			fu, gu = strings.TrimPrefix(f.URL, "http://"), strings.TrimPrefix(g.URL, "http://")
+		}
+		checkFastWire(t, fast, fu, gu, serve)
+	}
+}
+
+// checkFastWire is TestFastPathWireIsTheSDKs for the fast server at fu
+// and the SDK's at gu; paced says Serve serves them, so an answer over
+// 64 KiB is one chunk, else one a 64 KiB.
+func checkFastWire(t *testing.T, fast *Server, fu, gu string, paced bool) {
+	t.Helper()
 	tool := fast.snap.Load().tool.Name
+	big := 0
+	defer func() {
+		if big == 0 {
+			t.Errorf("no answer over %d bytes", writeChunk)
+		}
+	}()
 	for _, version := range []string{"2025-06-18", "2025-11-25", "2026-07-28"} {
 		for _, c := range []struct{ method, params, name string }{
 			{"resources/read", `"uri":"skill://alpha/references/guide.md"`, "skill://alpha/references/guide.md"},
@@ -597,8 +622,41 @@ func TestFastPathWireIsTheSDKs(t *testing.T) {
 				if fast.fastHits.Load() == hits {
 					t.Errorf("%s %s: not answered by the fast path", version, body)
 				}
+				if sizes := chunkSizes(got); sumInts(sizes) > writeChunk {
+					big++
+					if (len(sizes) == 1) != paced {
+						t.Errorf("%s %s: paced %v, the answer's chunks %v", version, body, paced, sizes)
+					}
+				}
 			}
 		}
+	}
+}
+
+func sumInts(xs []int) int {
+	n := 0
+	for _, x := range xs {
+		n += x
+	}
+	return n
+}
+
+// chunkSizes returns the sizes of the data chunks of an HTTP/1.1 answer
+// as it came over the wire, nil when it is not chunked.
+func chunkSizes(wire string) []int {
+	head, body, ok := strings.Cut(wire, "\r\n\r\n")
+	if !ok || !strings.Contains(head, "Transfer-Encoding: chunked") {
+		return nil
+	}
+	var sizes []int
+	for {
+		line, rest, ok := strings.Cut(body, "\r\n")
+		n, err := strconv.ParseInt(line, 16, 64)
+		if !ok || err != nil || n == 0 || int(n) > len(rest) {
+			return sizes
+		}
+		sizes = append(sizes, int(n))
+		body = strings.TrimPrefix(rest[n:], "\r\n")
 	}
 }
 

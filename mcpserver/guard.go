@@ -57,7 +57,9 @@ const (
 // other clients hold.
 const probeReserve = 16
 
-// writeChunk is how much of an answer one write deadline covers.
+// writeChunk is how much of an answer one write deadline covers: the
+// guard's writes of it (guardedWriter.writeNow), or on a connection Serve
+// paces the connection's own (paceConn).
 const writeChunk = 64 << 10
 
 // errStreamOverflow closes a notification stream whose client does not
@@ -74,6 +76,9 @@ type guardedWriter struct {
 	w       http.ResponseWriter
 	rc      *http.ResponseController
 	timeout time.Duration
+	// paced is the request's connection when Serve paces it (paceConn):
+	// an answer then goes to net/http in one write.
+	paced *paceConn
 
 	stream bool
 	cancel context.CancelCauseFunc
@@ -177,8 +182,14 @@ func (g *guardedWriter) deadline() time.Time {
 	return d
 }
 
-// writeNow writes p, each chunk of it under a fresh deadline.
+// writeNow writes p, each writeChunk of it under a fresh deadline: in
+// one write on a paced connection (paceConn, not a stream's, whose
+// deadlines stop at until), else in writes of writeChunk bytes.
 func (g *guardedWriter) writeNow(p []byte) (int, error) {
+	if g.paced != nil && !g.stream {
+		g.paced.pace(g.timeout)
+		return g.w.Write(p)
+	}
 	n := 0
 	for len(p) > 0 {
 		c := p[:min(len(p), writeChunk)]
@@ -602,6 +613,9 @@ func (s *Server) guarded(w http.ResponseWriter, r *http.Request, h http.Handler,
 		defer st.body.release()
 	}
 	st.g = guardedWriter{w: w, rc: &st.rc, timeout: o.WriteTimeout, cancel: cancel}
+	if ci != nil {
+		st.g.paced, _ = ci.conn.(*paceConn)
+	}
 	if cancel != nil {
 		defer cancel(nil)
 		s.startStream(&st.g, o)

@@ -491,7 +491,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, opts *HTTPOptions) 
 		ErrorLog:          log.New(io.Discard, "", 0),
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- hs.Serve(paceListener{ln}) }()
 	select {
 	case err := <-errc:
 		return err
