@@ -259,12 +259,21 @@ func (s *Server) fastRead(w http.ResponseWriter, r *http.Request, req fastReques
 		}
 	}
 	if perRequest {
-		return true, writeFast(w, req.id, prefix, []byte(`"contents":[`), elem, []byte(`],"resultType":"complete"}`))
+		return true, writeFast(w, req.id, prefix, contentsOpen, elem, contentsCloseComplete)
 	}
 	// Before: the contents alone, without the cache fields
 	// (withoutCacheFields).
-	return true, writeFast(w, req.id, []byte(`{"contents":[`), elem, []byte(`]}`))
+	return true, writeFast(w, req.id, resultContentsOpen, elem, resultContentsClose)
 }
+
+// The fixed parts of a read's answer around its contents element, made
+// once (writeFast's buffers recognise a part by where its bytes are).
+var (
+	contentsOpen          = []byte(`"contents":[`)
+	contentsCloseComplete = []byte(`],"resultType":"complete"}`)
+	resultContentsOpen    = []byte(`{"contents":[`)
+	resultContentsClose   = []byte(`]}`)
+)
 
 // fastList answers skills/list of the first page or of a page at a
 // cursor this server made.
@@ -487,31 +496,99 @@ var (
 // Content-Length it works out up to its 2 KiB buffer, chunked beyond, in
 // one chunk on a connection Serve paces (paceConn), else one chunk per
 // write deadline's share of 64 KiB (TestFastPathWireIsTheSDKs).
+//
+// The parts must not change once passed (they are answers the fast path
+// keeps encoded, or made for this request alone, and the fixed bytes
+// around them): the answer is made in a buffer kept for the next one
+// (answerBuf), and when that buffer last held the answer made of the same
+// parts, the same slices of the same bytes, for an id as long, only the
+// id is written anew (a skills/list page is about 100 KB).
 func writeFast(w http.ResponseWriter, id []byte, parts ...[]byte) error {
-	buf := fastBufs.Get().(*[]byte)
-	b := append((*buf)[:0], `{"jsonrpc":"2.0","id":`...)
-	b = append(b, id...)
-	b = append(b, `,"result":`...)
-	for _, p := range parts {
-		b = append(b, p...)
-	}
-	b = append(b, '}')
+	ab := fastBufs.Get().(*answerBuf)
+	b := ab.answer(id, parts)
 	h := w.Header()
 	h["Content-Type"] = headerJSON
 	h["Cache-Control"] = headerNoCache
 	w.WriteHeader(http.StatusOK)
 	_, err := w.Write(b)
 	if cap(b) <= maxPooledAnswer {
-		*buf = b
-		fastBufs.Put(buf)
+		fastBufs.Put(ab)
 	}
 	return err
+}
+
+// answerStart is the start of every answer writeFast writes, up to its id.
+const answerStart = `{"jsonrpc":"2.0","id":`
+
+// maxAnswerParts is how many parts an answer may have for answerBuf to
+// remember them.
+const maxAnswerParts = 4
+
+// answerBuf is a buffer writeFast makes answers in: the last answer it
+// made, the length of its id, and its parts, each by where its bytes are
+// and how many (the pointer keeps those bytes, so no other part can come
+// to stand there while it is remembered).
+type answerBuf struct {
+	b     []byte
+	idLen int
+	n     int // parts remembered; -1: none
+	parts [maxAnswerParts]struct {
+		p *byte
+		n int
+	}
+}
+
+// answer returns the answer of id made of parts in ab: the one ab holds
+// with id written over its own when ab last made it of the same parts for
+// an id as long, else made anew.
+func (ab *answerBuf) answer(id []byte, parts [][]byte) []byte {
+	if ab.holds(len(id), parts) {
+		copy(ab.b[len(answerStart):], id)
+		return ab.b
+	}
+	b := append(ab.b[:0], answerStart...)
+	b = append(b, id...)
+	b = append(b, `,"result":`...)
+	for _, p := range parts {
+		b = append(b, p...)
+	}
+	b = append(b, '}')
+	ab.b, ab.idLen, ab.n = b, len(id), -1
+	if len(parts) <= maxAnswerParts {
+		ab.n = len(parts)
+		for i, p := range parts {
+			ab.parts[i].p, ab.parts[i].n = firstByte(p), len(p)
+		}
+	}
+	return b
+}
+
+// holds reports whether ab holds the answer made of parts for an id of
+// idLen bytes.
+func (ab *answerBuf) holds(idLen int, parts [][]byte) bool {
+	if ab.n != len(parts) || ab.idLen != idLen {
+		return false
+	}
+	for i, p := range parts {
+		if ab.parts[i].p != firstByte(p) || ab.parts[i].n != len(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// firstByte is where p's bytes are: its first byte, nil when it has none.
+func firstByte(p []byte) *byte {
+	if len(p) == 0 {
+		return nil
+	}
+	return &p[0]
 }
 
 // maxPooledAnswer bounds the buffers kept for the next answer.
 const maxPooledAnswer = 1 << 20
 
-var fastBufs = sync.Pool{New: func() any { return new([]byte) }}
+var fastBufs = sync.Pool{New: func() any { return &answerBuf{n: -1} }}
 
 // Bounds of the fast path's encoded answers: a file's contents element,
 // a skills/list page or a tool answer is kept once made when it is at most
