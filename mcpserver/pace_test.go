@@ -16,10 +16,7 @@ import (
 func pacedPair(t *testing.T) (*paceConn, net.Conn) {
 	t.Helper()
 	small := func(_, _ string, c syscall.RawConn) error {
-		return c.Control(func(fd uintptr) {
-			_ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096)
-			_ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_SNDBUF, 4096)
-		})
+		return c.Control(smallBuffers)
 	}
 	lc := net.ListenConfig{Control: small}
 	ln, err := lc.Listen(t.Context(), "tcp", "127.0.0.1:0")

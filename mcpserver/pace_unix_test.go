@@ -1,0 +1,12 @@
+//go:build unix
+
+package mcpserver
+
+import "syscall"
+
+// smallBuffers sets a socket's receive and send buffers to 4 KiB (the
+// kernel may round them up), for pacedPair.
+func smallBuffers(fd uintptr) {
+	_ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096)
+	_ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_SNDBUF, 4096)
+}
