@@ -112,19 +112,50 @@ type bundleEntry struct {
 	typ  fs.FileMode
 }
 
+// entries puts the entries of a folder on w.sc.ents: read from fd, or
+// from listed (a host search's listing of it) when fd is negative. from is
+// where they start; ok is false when fd cannot be read.
+func (w *bundleWalk) entries(fd int, listed []catalogx.ListedEntry) (from int, ok bool) {
+	if fd >= 0 {
+		return w.readEntries(fd)
+	}
+	from = len(w.sc.ents)
+	for _, e := range listed {
+		w.sc.ents = append(w.sc.ents, bundleEntry{name: e.Name, typ: e.Type})
+	}
+	w.sc.used = max(w.sc.used, len(w.sc.ents))
+	return from, true
+}
+
+// noteTop gives the folder view, if any, the names of the skill folder's
+// own entries (ents, in the order read) and room for the entries seen,
+// reusing the last skill's (spareTop, spareSeen).
+func (w *bundleWalk) noteTop(ents []bundleEntry) {
+	v := w.view
+	if v == nil {
+		return
+	}
+	names := v.spareTop[:0]
+	if names == nil {
+		names = make([]string, 0, len(ents))
+	}
+	for _, e := range ents {
+		names = append(names, e.name)
+	}
+	v.top = names
+	if v.seen == nil {
+		v.seen = v.spareSeen[:0]
+	}
+	if v.seen == nil {
+		v.seen = make([]seenEntry, 0, min(maxSeen, 16))
+	}
+}
+
 // dir walks the open folder fd (rel below the skill folder; "" for the
 // folder itself) and closes it; false means the walk stops. With fd -1 the
 // folder's entries are listed, the host searches' listing of it.
 func (w *bundleWalk) dir(fd int, listed []catalogx.ListedEntry, rel string) bool {
-	from, ok := len(w.sc.ents), true
-	if fd >= 0 {
-		from, ok = w.readEntries(fd)
-	} else {
-		for _, e := range listed {
-			w.sc.ents = append(w.sc.ents, bundleEntry{name: e.Name, typ: e.Type})
-		}
-		w.sc.used = max(w.sc.used, len(w.sc.ents))
-	}
+	from, ok := w.entries(fd, listed)
 	if !ok {
 		syscall.Close(fd)
 		return true // as WalkDir: a folder that cannot be read is passed over
@@ -134,21 +165,8 @@ func (w *bundleWalk) dir(fd int, listed []catalogx.ListedEntry, rel string) bool
 	// from the copy it was cut from, not written after the sort).
 	ents := w.sc.ents[from:]
 	defer func() { w.sc.ents = w.sc.ents[:from] }()
-	if v := w.view; rel == "" && v != nil {
-		names := v.spareTop[:0]
-		if names == nil {
-			names = make([]string, 0, len(ents))
-		}
-		for _, e := range ents {
-			names = append(names, e.name)
-		}
-		v.top = names
-		if v.seen == nil {
-			v.seen = v.spareSeen[:0]
-		}
-		if v.seen == nil {
-			v.seen = make([]seenEntry, 0, min(maxSeen, 16))
-		}
+	if rel == "" {
+		w.noteTop(ents)
 	}
 	slices.SortFunc(ents, func(a, b bundleEntry) int { return strings.Compare(a.name, b.name) })
 	if fd >= 0 {
