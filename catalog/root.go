@@ -275,8 +275,9 @@ func (c *Catalog) projectRoots(rl *rootList) {
 				bounds[j] = realPath(dir)
 			}
 			boundary := bounds[j]
-			exists := within(p, dir) && pathExists(p)
-			if !within(p, dir) || (exists && !c.trusted(realPath(p)) && !within(realPath(p), boundary)) {
+			in := within(p, dir)
+			exists := in && pathExists(p)
+			if !in || (exists && !c.trusted(realPath(p)) && !within(realPath(p), boundary)) {
 				rl.diags = append(rl.diags, skill.Diagnostic{
 					Code: diagcode.DirectoryEscape, Severity: skill.SeverityError, Path: p,
 					Message: fmt.Sprintf("the configured directory %q resolves to %s, outside the workspace %s; it is not scanned", d, realPath(p), dir),

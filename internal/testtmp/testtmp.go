@@ -40,8 +40,6 @@ func (r memRunner) Run() int {
 		return r.m.Run()
 	}
 	defer os.RemoveAll(dir)
-	if err := os.Setenv("TMPDIR", dir); err != nil {
-		return r.m.Run()
-	}
+	os.Setenv("TMPDIR", dir) // only fails on an invalid name or value
 	return r.m.Run()
 }
