@@ -20,12 +20,28 @@ func TestWatch(t *testing.T) {
 	t.Parallel()
 	ws := t.TempDir()
 	root := filepath.Join(ws, ".agents", "skills")
+	scratch := t.TempDir() // on ws's file system, outside the workspace
+	// write lays the skill out in scratch and renames it into place
+	// (a new skill's folder, or an edited SKILL.md), so that Watch, which
+	// lists every millisecond, sees the skill whole or not at all, never
+	// a file cut short by the write.
 	write := func(name, desc string) {
 		t.Helper()
-		if err := os.MkdirAll(filepath.Join(root, name), 0o755); err != nil {
+		tmp, err := os.MkdirTemp(scratch, "new-")
+		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(root, name, "SKILL.md"), []byte("---\nname: "+name+"\ndescription: "+desc+"\n---\nBody.\n"), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(tmp, "SKILL.md"), []byte("---\nname: "+name+"\ndescription: "+desc+"\n---\nBody.\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		from, to := tmp, filepath.Join(root, name)
+		if _, err := os.Stat(to); err == nil {
+			from, to = filepath.Join(tmp, "SKILL.md"), filepath.Join(to, "SKILL.md")
+		}
+		if err := os.MkdirAll(root, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(from, to); err != nil {
 			t.Fatal(err)
 		}
 	}
