@@ -2,81 +2,108 @@ package agent
 
 import (
 	"math/rand/v2"
+	"regexp"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
-	"unicode/utf8"
-
-	"github.com/google/go-cmp/cmp"
 )
 
-// closestPlain is closest as it was written first, with a string
-// conversion, a split and two rows allocated per comparison: the
-// reference TestClosestSameAsPlain holds closest to.
-func closestPlain(name string, names []string, n int) []string {
+// closestRank is where closest's doc comment ranks a name: by rank (1 to
+// 3), then distance, then name. near says it is near at all.
+type closestRank struct {
+	near       bool
+	rank, dist int
+}
+
+// queryRuns are the runs of spaces and "_" a query's words are split at.
+var queryRuns = regexp.MustCompile(`[ _]+`)
+
+// rankByRule ranks name nm for query q (made as closest's doc says) by
+// the rule of the doc comment, every distance whole (levenshtein) and
+// every start of the name tried.
+func rankByRule(q, nm string) closestRank {
+	qn, c := len([]rune(q)), len([]rune(nm))
+	if d := levenshtein(q, nm); d <= max(2, c/3) && d < max(qn, c) {
+		return closestRank{true, 1, d}
+	}
+	if qn >= 3 {
+		best := -1
+		keep := func(d int) {
+			if best < 0 || d < best {
+				best = d
+			}
+		}
+		rs := []rune(nm)
+		for l := 1; l <= c; l++ {
+			if l >= qn-1 && l <= qn+1 {
+				keep(levenshtein(q, string(rs[:l])))
+			}
+		}
+		for _, w := range strings.Split(nm, "-") {
+			keep(levenshtein(q, w))
+		}
+		if best >= 0 && best <= qn/3 {
+			return closestRank{true, 2, best}
+		}
+	}
+	if qn >= 4 && strings.Contains(nm, q) || c >= 4 && strings.Contains(q, nm) {
+		return closestRank{true, 3, 0}
+	}
+	return closestRank{}
+}
+
+// closestByRule is closest as its doc comment states it, another way
+// than closest computes it: each name's (rank, distance, name) by brute
+// force (rankByRule), the near ones sorted by that tuple, the first n kept.
+func closestByRule(name string, names []string, n int) []string {
 	if len(name) > maxEchoBytes {
 		return nil
 	}
-	q := strings.ToLower(strings.Join(strings.FieldsFunc(name, func(r rune) bool {
-		return r == ' ' || r == '_'
-	}), "-"))
-	qn := utf8.RuneCountInString(q)
-	partLimit := max(1, qn/3)
-	type cand struct {
-		name  string
-		score int
+	q := strings.Trim(name, " _")
+	q = strings.ToLower(queryRuns.ReplaceAllString(q, "-"))
+	type ranked struct {
+		closestRank
+		name string
 	}
-	var cands []cand
+	var near []ranked
 	for _, nm := range names {
-		nn := utf8.RuneCountInString(nm)
-		limit := min(max(2, nn/3), max(qn, nn)-1)
-		score := -1
-		if d := levenshtein(q, nm); d <= limit {
-			score = d
-		} else if qn >= 3 {
-			runes := []rune(nm)
-			best := qn
-			for l := qn - 1; l <= qn+1; l++ {
-				if l > 0 && l <= len(runes) {
-					best = min(best, levenshtein(q, string(runes[:l])))
-				}
-			}
-			for _, w := range strings.Split(nm, "-") {
-				best = min(best, levenshtein(q, w))
-			}
-			switch {
-			case best <= partLimit:
-				score = 100 + best
-			case qn >= 4 && strings.Contains(nm, q), len(nm) >= 4 && strings.Contains(q, nm):
-				score = 200
-			}
-		}
-		if score >= 0 {
-			cands = append(cands, cand{nm, score})
+		if r := rankByRule(q, nm); r.near {
+			near = append(near, ranked{r, nm})
 		}
 	}
-	slices.SortStableFunc(cands, func(a, b cand) int {
-		if a.score != b.score {
-			return a.score - b.score
+	sort.SliceStable(near, func(i, j int) bool {
+		a, b := near[i], near[j]
+		if a.rank != b.rank {
+			return a.rank < b.rank
 		}
-		return strings.Compare(a.name, b.name)
+		if a.dist != b.dist {
+			return a.dist < b.dist
+		}
+		return a.name < b.name
 	})
 	var out []string
-	for _, c := range cands[:min(n, len(cands))] {
-		out = append(out, c.name)
+	for i := 0; i < n && i < len(near); i++ {
+		out = append(out, near[i].name)
 	}
 	return out
 }
 
-// TestClosestSameAsPlain holds closest, which reuses its buffers, to
-// closestPlain on random names and queries: words of a small pool joined
-// by "-", with letters dropped, doubled or changed, non-ASCII letters,
-// invalid UTF-8, empty words ("a--b") and spaces and "_" in queries.
-func TestClosestSameAsPlain(t *testing.T) {
+// TestClosestByRule holds closest to closestByRule, its doc comment's
+// rule, on random names and queries: words of a small pool joined by "-",
+// with letters dropped, doubled or changed, upper case, non-ASCII letters,
+// invalid UTF-8, empty words ("a--b"), spaces and "_" in queries (at their
+// ends too), pieces of names, words past the 64 code points closest's bit vectors hold, and
+// queries about maxEchoBytes long; many names tie. It checks that each
+// rank was seen, so that the inputs reach every rule.
+func TestClosestByRule(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 21))
-	pool := []string{"release", "notes", "pdf", "go", "a", "ü", "日本", "x\xff", "", "deploy", "review"}
+	pool := []string{"release", "notes", "pdf", "go", "a", "ü", "日本", "x\xff", "", "deploy", "review", "Notes", "GO"}
 	word := func() string {
+		if rng.IntN(40) == 0 {
+			return strings.Repeat(pool[rng.IntN(len(pool))], 1+rng.IntN(40))
+		}
 		w := []rune(pool[rng.IntN(len(pool))])
 		if len(w) > 1 && rng.IntN(3) == 0 {
 			i := rng.IntN(len(w))
@@ -98,18 +125,42 @@ func TestClosestSameAsPlain(t *testing.T) {
 		}
 		return strings.Join(ws, sep)
 	}
+	ends := []string{"", "", "", " ", "_", " _", "-"}
 	rounds := 2000
 	if testing.Short() {
-		rounds = 300
+		rounds = 1000
 	}
+	seen := map[int]int{}
 	for range rounds {
 		var names []string
 		for range rng.IntN(30) {
 			names = append(names, phrase("-"))
 		}
-		q := phrase([]string{"-", " ", "_"}[rng.IntN(3)])
-		if want, got := closestPlain(q, names, 3), closest(q, names, 3); !cmp.Equal(want, got) {
-			t.Fatalf("closest(%q, %q) = %q, the plain one %q", q, names, got, want)
+		q := phrase([]string{"-", " ", "_", "__", " - "}[rng.IntN(5)])
+		if len(names) > 0 && rng.IntN(4) == 0 {
+			// A piece of a name, as typed from memory.
+			nm := names[rng.IntN(len(names))]
+			i := rng.IntN(len(nm) + 1)
+			q = nm[i : i+rng.IntN(len(nm)-i+1)]
+		}
+		q = ends[rng.IntN(len(ends))] + q + ends[rng.IntN(len(ends))]
+		if rng.IntN(50) == 0 {
+			q = strings.Repeat("a", maxEchoBytes-1+rng.IntN(3))
+			names = append(names, q[:len(q)-1])
+		}
+		n := rng.IntN(5)
+		want, got := closestByRule(q, names, n), closest(q, names, n)
+		if !slices.Equal(want, got) || (want == nil) != (got == nil) {
+			t.Fatalf("closest(%q, %q, %d) = %q, the rule %q", q, names, n, got, want)
+		}
+		lq := strings.ToLower(queryRuns.ReplaceAllString(strings.Trim(q, " _"), "-"))
+		for _, nm := range want {
+			seen[rankByRule(lq, nm).rank]++
+		}
+	}
+	for rank := 1; rank <= 3; rank++ {
+		if seen[rank] < 5 {
+			t.Errorf("rank %d given %d times in all: the inputs barely reach its rule", rank, seen[rank])
 		}
 	}
 }

@@ -232,7 +232,7 @@ func TestWithinSameAsPlain(t *testing.T) {
 
 func TestClosest(t *testing.T) {
 	t.Parallel()
-	names := []string{"commit-message", "release-checklist", "release-notes", "pdf-processing", "pptx", "docx", "xlsx", "a", "go"}
+	names := []string{"commit-message", "release-checklist", "release-notes", "pdf-processing", "pptx", "docx", "xlsx", "a", "go", "日本"}
 	tests := []struct {
 		in   string
 		want []string
@@ -255,6 +255,10 @@ func TestClosest(t *testing.T) {
 		{"ab", []string{"a"}},
 		{"gp", []string{"go"}},
 		{"A", []string{"a"}},
+		// A name held in the query counts 4 code points or more, not
+		// bytes: "日本" is 6 bytes.
+		{"日本語-notes", nil},
+		{"xlsx-日本", []string{"xlsx"}},
 	}
 	for _, tt := range tests {
 		if diff := cmp.Diff(tt.want, closest(tt.in, names, 3)); diff != "" {
@@ -285,7 +289,7 @@ func TestSample(t *testing.T) {
 
 // levenshtein returns the edit distance between a and b, in code points:
 // the whole table, two rows allocated for each, the plain form
-// editDist.within and closestPlain compare with.
+// editDist.within and closestByRule compare with.
 func levenshtein(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	prev := make([]int, len(rb)+1)

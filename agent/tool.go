@@ -738,13 +738,25 @@ func (t *Tool) unknownOf(names []string, name string) Result {
 	return Result{Text: b.String(), IsError: true}
 }
 
-// closest returns up to n names near name, nearest first: names within an
-// edit distance of a third of their length (at least 2, but fewer edits
-// than the longer of the two has characters: rewriting every character of
-// "d6" into "a" makes no suggestion), names whose start
-// or one of whose "-"-separated words is within a third of the query's
-// length (at least 1) of it, and names that contain the query or are
-// contained in it.
+// closest returns up to n names near name, nearest first, or nil when
+// none is near or name is longer than maxEchoBytes. A name is compared as
+// given with the query: name lower-cased, each run of spaces and "_" in it
+// made one "-" (a run at either end dropped). Lengths and edit distances
+// (Levenshtein: one code point inserted, deleted or replaced an edit) are
+// in code points, an invalid byte one U+FFFD; q is the query's length and
+// c the name's. A name is near, in this order of rank:
+//
+//  1. when its edit distance d to the query is at most max(2, c/3) and
+//     less than max(q, c) (rewriting every character of "d6" into "a"
+//     makes no suggestion); ranked by d;
+//  2. else, for a query of 3 or more, when the least distance d from the
+//     query to a start of the name of q-1, q or q+1 code points or to one
+//     of its "-"-separated words is at most q/3; ranked by d;
+//  3. else when the name holds the query (q at least 4), or the query
+//     holds the name (c at least 4), byte for byte.
+//
+// Names of one rank and distance are in byte order (strings.Compare); a
+// name listed twice is given twice.
 func closest(name string, names []string, n int) []string {
 	if len(name) > maxEchoBytes {
 		return nil // no skill's name is near it, and comparing would cost len(name) × names
@@ -794,7 +806,7 @@ func closest(name string, names []string, n int) []string {
 			switch {
 			case best <= partLimit:
 				score = 100 + best
-			case qn >= 4 && strings.Contains(nm, q), len(nm) >= 4 && strings.Contains(q, nm):
+			case qn >= 4 && strings.Contains(nm, q), nn >= 4 && strings.Contains(q, nm):
 				score = 200
 			}
 		}
