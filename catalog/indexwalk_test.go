@@ -39,6 +39,9 @@ func walkCheck(t *testing.T, e testEnv, o Options, queries []string) {
 		must(t, err)
 		return c
 	}
+	if len(cold.Skills) > 0 { // and a name the listing holds (an exact match)
+		queries = append(slices.Clip(queries), cold.Skills[len(cold.Skills)/2].Name)
+	}
 	checkSearched(t, newc, cold, queries, true)
 	checkBrief(t, newc, cold, true)
 	checkNames(t, newc, cold)
@@ -139,15 +142,55 @@ func TestIndexWalkCorpus(t *testing.T) {
 				t.Skipf("%s not found beside the corpus (%s)", c.name, c.roots[0])
 			}
 			e := newEnv(t)
-			maxes, qs := []int{0, 20}, queries
-			if testing.Short() { // no cap, and three queries and the one that finds nothing
+			maxes, qs, roots := []int{0, 20}, queries, c.roots
+			if testing.Short() { // no cap, three queries and the one that finds nothing, a third of the skills
 				maxes, qs = maxes[:1], append(slices.Clone(queries[:3]), "nonesuch")
+				roots = sampleRoots(t, roots, 3)
 			}
 			for _, maxSkills := range maxes {
-				walkCheck(t, e, Options{NoUser: true, MaxSkills: maxSkills, ExtraPaths: c.roots}, qs)
+				walkCheck(t, e, Options{NoUser: true, MaxSkills: maxSkills, ExtraPaths: roots}, qs)
 			}
 		})
 	}
+}
+
+// sampleRoots copies one skill folder in stride of those under roots (the
+// folders holding a SKILL.md, in the order of their paths, a folder inside
+// one already copied going with it) into a temporary folder, each root to
+// a root of its own there, its files' times an hour old (old enough for
+// the index to be written), and returns the new roots.
+func sampleRoots(t *testing.T, roots []string, stride int) []string {
+	t.Helper()
+	var dirs [][2]string // root, skill folder
+	for _, r := range roots {
+		must(t, filepath.WalkDir(r, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && d.Name() == "SKILL.md" {
+				dirs = append(dirs, [2]string{r, filepath.Dir(p)})
+			}
+			return err
+		}))
+	}
+	base := t.TempDir()
+	out := make([]string, len(roots))
+	for i, r := range roots {
+		out[i] = filepath.Join(base, fmt.Sprint(i))
+		must(t, os.MkdirAll(out[i], 0o755))
+		for j, d := range dirs {
+			if d[0] != r || j%stride != 0 {
+				continue
+			}
+			rel, err := filepath.Rel(r, d[1])
+			must(t, err)
+			to := filepath.Join(out[i], rel)
+			if _, err := os.Lstat(to); err == nil {
+				continue // inside a folder already copied
+			}
+			must(t, os.MkdirAll(filepath.Dir(to), 0o755))
+			must(t, os.CopyFS(to, os.DirFS(d[1])))
+		}
+	}
+	age(t, base)
+	return out
 }
 
 // checkNames requires that the first run of show for a name the listing
