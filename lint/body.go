@@ -22,8 +22,8 @@ import (
 	"github.com/skillet-go/skillet/internal/spec"
 	"github.com/skillet-go/skillet/internal/swar"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 
 	"github.com/skillet-go/skillet/skill"
@@ -499,9 +499,22 @@ func referencesTo(buf []foundRef, slab *ctxSlab, body []byte, examples bool) []f
 	return parseReferences(bytes.Clone(body), examples)
 }
 
+// newMarkdownParser returns goldmark's default parser, as
+// goldmark.DefaultParser builds it (CommonMark, no extensions): what
+// goldmark.New().Parser() returned, without linking goldmark's own package
+// and its HTML renderer, whose package initialisation (a default converter,
+// the renderer's tables: 33 KB in 124 allocations, GODEBUG=inittrace=1)
+// ran at every start of every command, and without building a renderer
+// for every body parsed (docs/performance.md#start-up-6-december-1830-utc).
+func newMarkdownParser() parser.Parser {
+	return parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...))
+}
+
 // parseReferences finds the references of body with goldmark.
 func parseReferences(body []byte, examples bool) []foundRef {
-	doc := goldmark.New().Parser().Parse(text.NewReader(body))
+	doc := newMarkdownParser().Parse(text.NewReader(body))
 	var refs []foundRef
 	lines := lineStarts(body)
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {

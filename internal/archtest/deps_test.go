@@ -56,13 +56,17 @@ func TestLibraryDeps(t *testing.T) {
 	}
 }
 
-// notLinked are standard-library packages the skillet command must not
-// link, with why: every linked package's initialisation runs at every
+// notLinked are packages the skillet command must not link, with why: every linked package's initialisation runs at every
 // start, whichever command (docs/performance.md#start-up).
 var notLinked = map[string]string{
 	// 0.08 ms and 15 KB at every start; list's live heap is read from
 	// ReadMemStats instead (internal/cli/listgc.go).
 	"runtime/metrics": "internal/cli's liveHeap reads runtime.ReadMemStats",
+	// goldmark's own package builds a default converter at init, its HTML
+	// renderer tables: 33 KB in 124 allocations at every start; lint
+	// needs only the parser (lint/body.go's newMarkdownParser).
+	"github.com/yuin/goldmark":               "lint builds goldmark's parser alone",
+	"github.com/yuin/goldmark/renderer/html": "lint builds goldmark's parser alone",
 }
 
 // TestNotLinked keeps notLinked out of `go list -deps ./cmd/skillet`.
