@@ -40,19 +40,30 @@ func TestSlowReaderDoesNotStallOthers(t *testing.T) {
 	n := newNotes()
 	connectHTTP(t, endpoint, legacy, n.options())
 
-	// 5 MB of notifications to the slow client: far past its queue and any
-	// kernel buffer. Without the queue, ResourceUpdated blocks on the
-	// first write that does not fit.
-	sent := make(chan struct{})
+	// Notifications to the slow client until its stream is closed for not
+	// reading (its 16 KiB queue full: a hundred or two), then as many
+	// again, which must not block either; at most 5 MB of them, far past
+	// its queue and any kernel buffer. Without the queue, ResourceUpdated
+	// blocks on the first write that does not fit (the watchdog guards
+	// against that hang alone: the loop ends on the drop, however loaded
+	// the machine).
+	sent := make(chan int, 1)
 	go func() {
-		defer close(sent)
-		for range 50000 {
+		filled := -1
+		for i := range 50000 {
 			_ = s.mcp.ResourceUpdated(t.Context(), &mcp.ResourceUpdatedNotificationParams{URI: uri})
+			if filled < 0 && s.streamsDropped.Load() > 0 {
+				filled = i + 1
+			}
+			if filled >= 0 && i+1 >= 2*filled {
+				break
+			}
 		}
+		sent <- filled
 	}()
-	watchdog(t, sent, "sending notifications past a client that does not read")
-	if n := s.streamsDropped.Load(); n != 1 {
-		t.Errorf("%d streams closed for not reading, want 1", n)
+	filled := watchdog(t, sent, "sending notifications past a client that does not read")
+	if n := s.streamsDropped.Load(); n != 1 || filled < 0 {
+		t.Errorf("%d streams closed for not reading (after %d notifications), want 1", n, filled)
 	}
 
 	// Everybody else still hears reloads.
