@@ -2,28 +2,33 @@ package skillsref
 
 import (
 	"reflect"
+	"regexp"
 	"testing"
 )
 
-// splitLinesRef is splitLines as it was, each line grown rune by rune:
-// the reference the one-slice cut is held to.
+// ruamelBreaks are the characters ruamel's reader counts a new line at
+// (ruamel.yaml reader.py, Reader.forward: "\n", "\x85", "\u2028",
+// "\u2029", and "\r"), written out here, not taken from isBreak.
+var ruamelBreaks = regexp.MustCompile("[\n\r\u0085\u2028\u2029]")
+
+// splitLinesRef is what splitLines' doc comment says, another way than it
+// cuts them: the text split at every break (regexp.Split), each piece's
+// code points (an invalid byte one U+FFFD), an empty line nil.
 func splitLinesRef(text string) [][]rune {
 	var out [][]rune
-	var cur []rune
-	for _, r := range text {
-		if isBreak(r) {
-			out = append(out, cur)
-			cur = nil
-			continue
+	for _, piece := range ruamelBreaks.Split(text, -1) {
+		var line []rune
+		if piece != "" {
+			line = []rune(piece)
 		}
-		cur = append(cur, r)
+		out = append(out, line)
 	}
-	return append(out, cur)
+	return out
 }
 
 var splitLinesCases = []string{
 	"", "\n", "\n\n", "a", "a\n", "name: x\ndescription: y\n", "a\r\nb\rc\x85d\u2028e\u2029f",
-	"\xff\xfe\n\xc3", "é\n\nü", " \t\n\t ",
+	"\xff\xfe\n\xc3", "é\n\nü", " \t\n\t ", "\xe2\x80\n\xa8", "\xc2\u2029\x85", "\v\f\x1c\x1d\x1e",
 }
 
 func TestSplitLines(t *testing.T) {
