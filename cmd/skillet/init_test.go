@@ -19,6 +19,7 @@ type pkgInit struct {
 	ms     float64
 	bytes  int64
 	allocs int64
+	at     int // its place in the order of initialisation, from 0
 }
 
 // traceInit starts this test binary again with GODEBUG=inittrace=1 and
@@ -49,7 +50,7 @@ func traceInit(tb testing.TB) map[string]pkgInit {
 		if err1 != nil || err2 != nil || err3 != nil {
 			tb.Fatalf("unexpected inittrace line %q", sc.Text())
 		}
-		out[f[1]] = pkgInit{ms, b, a}
+		out[f[1]] = pkgInit{ms, b, a, len(out)}
 	}
 	if len(out) == 0 {
 		tb.Fatalf("no inittrace lines in %q", stderr.Bytes())
@@ -113,4 +114,26 @@ func BenchmarkStart(b *testing.B) {
 	}
 	b.ReportMetric(float64(all.allocs), "all-init-allocs")
 	b.ReportMetric(float64(all.bytes), "all-init-bytes")
+}
+
+// TestStackGrownFirst checks that internal/startstack, which grows the
+// main goroutine's stack to what the initialisation needs, is initialised
+// before any package that allocates in its initialisation (a package
+// that calls deep enough to grow the stack allocates on the way: the
+// growths the package saves were in mallocgc, reflect and regexp), and
+// so before goldmark/util, whose regular expression needs the 128 KiB.
+func TestStackGrownFirst(t *testing.T) {
+	inits := traceInit(t)
+	first, ok := inits[skilletPrefix+"internal/startstack"]
+	if !ok {
+		t.Fatal("internal/startstack is not initialised")
+	}
+	if u, ok := inits["github.com/yuin/goldmark/util"]; !ok || u.at < first.at {
+		t.Errorf("goldmark/util initialised at %d (linked: %v), internal/startstack at %d", u.at, ok, first.at)
+	}
+	for p, in := range inits {
+		if in.at < first.at && in.allocs > 0 {
+			t.Errorf("%s allocates (%d times) in its initialisation, before internal/startstack's", p, in.allocs)
+		}
+	}
 }

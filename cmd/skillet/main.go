@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/skillet-go/skillet/internal/cli"
+	_ "github.com/skillet-go/skillet/internal/startstack" // the main goroutine's stack grown once, first
 )
 
 func main() { os.Exit(cli.Main()) }
