@@ -333,9 +333,9 @@ func (d *discardWriter) SetReadDeadline(time.Time) error  { return nil }
 func (d *discardWriter) SetWriteDeadline(time.Time) error { return nil }
 
 // handlerFixture returns the stateless handler of the corpus and a
-// function that sends it the request of c once, failing on any status
-// but 200 and on an answer the fast path did not give.
-func handlerFixture(tb testing.TB, c handlerCase) func() {
+// function that sends it the requests of cs, one a call, in turn, failing
+// on any status but 200 and on an answer the fast path did not give.
+func handlerFixture(tb testing.TB, cs ...handlerCase) func() {
 	dir := testcorpus.Dir(tb)
 	cat, err := catalog.New(tb.Context(), &catalog.Options{Workspace: tb.TempDir(), NoUser: true, NoConfigFile: true, ExtraPaths: testcorpus.Roots(dir)})
 	if err != nil {
@@ -346,45 +346,60 @@ func handlerFixture(tb testing.TB, c handlerCase) func() {
 		tb.Fatal(err)
 	}
 	h := s.Handler(nil)
-	tool := s.tool.Name()
-	mcpName := strings.ReplaceAll(c.mcpName, "TOOL", tool)
-	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"` + c.method + `","params":{` + strings.ReplaceAll(c.params, "TOOL", tool) +
-		`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"b","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`)
-	rd := bytes.NewReader(body)
-	req := httptest.NewRequest("POST", "http://127.0.0.1:8080"+Path, io.NopCloser(rd))
-	req.ContentLength = int64(len(body))
-	req.RemoteAddr = "127.0.0.1:50000"
 	// As net/http's server hands it on, so that the loopback checks of
 	// every request (checkHostOrigin, fastAnswer) run as they do served:
 	// the local address in the context, and the context cancellable (a
 	// context derived from it registers with it). net/http makes that
 	// context anew for each request; this one is made once, so a first
 	// child's registration allocates once, not on every request.
-	ctx, cancel := context.WithCancel(context.WithValue(req.Context(), http.LocalAddrContextKey, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}))
+	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), http.LocalAddrContextKey, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}))
 	tb.Cleanup(cancel)
-	req = req.WithContext(ctx)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", c.method)
-	if mcpName != "" {
-		req.Header.Set("Mcp-Name", mcpName)
+	type sent struct {
+		name string
+		body []byte
+		rd   *bytes.Reader
+		req  *http.Request
+	}
+	reqs := make([]sent, len(cs))
+	for i, c := range cs {
+		tool := s.tool.Name()
+		mcpName := strings.ReplaceAll(c.mcpName, "TOOL", tool)
+		body := []byte(`{"jsonrpc":"2.0","id":1,"method":"` + c.method + `","params":{` + strings.ReplaceAll(c.params, "TOOL", tool) +
+			`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"b","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`)
+		rd := bytes.NewReader(body)
+		req := httptest.NewRequest("POST", "http://127.0.0.1:8080"+Path, io.NopCloser(rd))
+		req.ContentLength = int64(len(body))
+		req.RemoteAddr = "127.0.0.1:50000"
+		req = req.WithContext(ctx)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", c.method)
+		if mcpName != "" {
+			req.Header.Set("Mcp-Name", mcpName)
+		}
+		reqs[i] = sent{c.name, body, rd, req}
 	}
 	w := &discardWriter{h: http.Header{}}
+	next := 0
 	return func() {
-		rd.Reset(body)
+		r := &reqs[next]
+		next = (next + 1) % len(reqs)
+		r.rd.Reset(r.body)
 		clear(w.h)
 		w.code = 0
 		hits := s.fastHits.Load()
-		h.ServeHTTP(w, req)
+		h.ServeHTTP(w, r.req)
 		if w.code != http.StatusOK || s.fastHits.Load() != hits+1 {
-			tb.Fatalf("%s: HTTP %d, fast path answered %d", c.name, w.code, s.fastHits.Load()-hits)
+			tb.Fatalf("%s: HTTP %d, fast path answered %d", r.name, w.code, s.fastHits.Load()-hits)
 		}
 	}
 }
 
 // BenchmarkHandler sends each of handlerCases to the HTTP handler in
-// process: the CPU and allocations of skillet's code per request, without
+// process, and then (in-turn) the three one after another, as
+// bench/serve.sh's OPSETS=skills/list,resources/read,tools/call sends
+// them: the CPU and allocations of skillet's code per request, without
 // the connection's and net/http's, which a static server pays too
 // (bench/serve.sh measures the whole).
 func BenchmarkHandler(b *testing.B) {
@@ -397,6 +412,13 @@ func BenchmarkHandler(b *testing.B) {
 			}
 		})
 	}
+	b.Run("in-turn", func(b *testing.B) {
+		send := handlerFixture(b, handlerCases...)
+		b.ReportAllocs()
+		for b.Loop() {
+			send()
+		}
+	})
 }
 
 // maxHandlerAllocs is where TestHandlerAllocations fails. A request the
