@@ -37,7 +37,8 @@ import (
 //
 // from the snapshot in hand: a file's contents element, a page of
 // skills/list and a tool result are encoded once per snapshot and kept
-// (within maxEncodedBytes), and the envelope is written around them.
+// (within maxEncodedBytes) in the JSON-RPC answer around them (envelope),
+// into which a request writes only its id.
 // Everything else, and every request that is not exactly that (other
 // methods, other arguments, batches, session or unknown protocol headers,
 // a Host the SDK's DNS-rebinding check would refuse, odd ids, keys spelled
@@ -240,23 +241,25 @@ func (s *Server) fastRead(w http.ResponseWriter, r *http.Request, req fastReques
 	// request; 16 MiB are 21 MiB of JSON), so a burst of readers of a big
 	// file is refused before it allocates. A request handed to the SDK
 	// after all gives it back, to be charged there (memory.go).
-	if s.chargeAnswer(r.Context(), f.size, false) != nil {
-		return false, nil // the SDK refuses it
-	}
-	elem, ok := encodedContents(sn, f)
-	if !ok {
-		s.refundAnswer(r.Context(), f.size, false)
-		return false, nil
-	}
 	var prefix []byte
 	if perRequest {
 		// 2026-07-28: the server's identity, the cache fields and the
 		// result type around the contents, as the SDK and decorate write
 		// them.
 		if prefix = s.fastPrefix(sn); prefix == nil {
-			s.refundAnswer(r.Context(), f.size, false)
 			return false, nil
 		}
+	}
+	if s.chargeAnswer(r.Context(), f.size, false) != nil {
+		return false, nil // the SDK refuses it
+	}
+	elem, e, ok := encodedContents(sn, f, prefix, perRequest)
+	if !ok {
+		s.refundAnswer(r.Context(), f.size, false)
+		return false, nil
+	}
+	if e != nil {
+		return true, writeKept(w, req.id, e)
 	}
 	if perRequest {
 		return true, writeFast(w, req.id, prefix, contentsOpen, elem, contentsCloseComplete)
@@ -299,9 +302,12 @@ func (s *Server) fastList(w http.ResponseWriter, r *http.Request, req fastReques
 	}
 	sn := s.snap.Load()
 	i := sort.Search(len(sn.entries), func(i int) bool { return sn.entries[i].uri > after })
-	res, ok := s.listPage(sn, i, perRequest)
+	res, e, ok := s.listPage(sn, i, perRequest)
 	if !ok {
 		return false, nil
+	}
+	if e != nil {
+		return true, writeKept(w, req.id, e)
 	}
 	return true, writeFast(w, req.id, res)
 }
@@ -331,9 +337,12 @@ func (s *Server) fastCall(w http.ResponseWriter, r *http.Request, req fastReques
 	if sv == nil {
 		return false, nil
 	}
-	res, ok := s.toolAnswer(r.Context(), sn, sv.name, perRequest)
+	res, e, ok := s.toolAnswer(r.Context(), sn, sv.name, perRequest)
 	if !ok {
 		return false, nil
+	}
+	if e != nil {
+		return true, writeKept(w, req.id, e)
 	}
 	return true, writeFast(w, req.id, res)
 }
@@ -341,11 +350,11 @@ func (s *Server) fastCall(w http.ResponseWriter, r *http.Request, req fastReques
 // fastState is what the fast path keeps encoded for a snapshot: the
 // skills/list pages that start at a multiple of the page size and the
 // tool's answer for each served skill, each for protocol 2026-07-28
-// ([1]) and before ([0]).
+// ([1]) and before ([0]), each in its envelope.
 type fastState struct {
 	prefix []byte // the 2026-07-28 result's start, up to its contents
-	pages  [][2]atomic.Pointer[[]byte]
-	tools  map[string]*[2]atomic.Pointer[[]byte]
+	pages  [][2]atomic.Pointer[envelope]
+	tools  map[string]*[2]atomic.Pointer[envelope]
 	inits  initResults // initialize results, by kind (fastInit)
 }
 
@@ -353,11 +362,11 @@ type fastState struct {
 func (s *Server) fast(sn *snapshot) *fastState {
 	sn.fastOnce.Do(func() {
 		fs := &fastState{
-			pages: make([][2]atomic.Pointer[[]byte], len(sn.entries)/s.opts.PageSize+1),
-			tools: make(map[string]*[2]atomic.Pointer[[]byte], len(sn.byName)),
+			pages: make([][2]atomic.Pointer[envelope], len(sn.entries)/s.opts.PageSize+1),
+			tools: make(map[string]*[2]atomic.Pointer[envelope], len(sn.byName)),
 		}
 		for name := range sn.byName {
-			fs.tools[name] = new([2]atomic.Pointer[[]byte])
+			fs.tools[name] = new([2]atomic.Pointer[envelope])
 		}
 		// json.Marshal, as mcp.ReadResourceResult's MarshalJSON writes
 		// the serverInfo (<, > and & escaped).
@@ -381,18 +390,6 @@ func (s *Server) impl() *mcp.Implementation {
 	return &mcp.Implementation{Name: s.opts.Name, Version: s.opts.Version}
 }
 
-// keep stores out in *p when it is at most maxEncodedFile bytes and the
-// snapshot's kept bytes stay within maxEncodedBytes.
-func keepEncoded(sn *snapshot, p *atomic.Pointer[[]byte], out []byte) {
-	n := int64(len(out))
-	if n > maxEncodedFile {
-		return
-	}
-	if sn.encodedBytes.Add(n) > maxEncodedBytes || !p.CompareAndSwap(nil, &out) {
-		sn.encodedBytes.Add(-n)
-	}
-}
-
 // encodeResult encodes a result as the SDK does (encoding/json, HTML
 // characters unescaped but where a type's own MarshalJSON escapes them).
 func encodeResult(v any) ([]byte, bool) {
@@ -407,18 +404,18 @@ func encodeResult(v any) ([]byte, bool) {
 
 // listPage returns the skills/list result of the page starting at entry
 // i, as listSkills builds it and the SDK encodes it; a page at a multiple
-// of the page size is kept.
-func (s *Server) listPage(sn *snapshot, i int, perRequest bool) ([]byte, bool) {
+// of the page size is kept, in its envelope, returned too (nil: not kept).
+func (s *Server) listPage(sn *snapshot, i int, perRequest bool) ([]byte, *envelope, bool) {
 	v := 0
 	if perRequest {
 		v = 1
 	}
-	var slot *atomic.Pointer[[]byte]
+	var slot *atomic.Pointer[envelope]
 	if i%s.opts.PageSize == 0 {
 		fs := s.fast(sn)
 		slot = &fs.pages[i/s.opts.PageSize][v]
-		if p := slot.Load(); p != nil {
-			return *p, true
+		if e := slot.Load(); e != nil {
+			return e.result(), e, true
 		}
 	}
 	end := min(i+s.opts.PageSize, len(sn.entries))
@@ -436,9 +433,11 @@ func (s *Server) listPage(sn *snapshot, i int, perRequest bool) ([]byte, bool) {
 	}
 	out, ok := encodeResult(res)
 	if ok && slot != nil {
-		keepEncoded(sn, slot, out)
+		if e := keepEnvelope(sn, slot, newEnvelope(out)); e != nil {
+			return e.result(), e, true
+		}
 	}
-	return out, ok
+	return out, nil, ok
 }
 
 // toolResultComplete decodes into a CallToolResult with the result type
@@ -450,26 +449,26 @@ var toolResultComplete = []byte(`{"content":[],"resultType":"complete"}`)
 // snapshot. The tool reads only the snapshot, so its answer for a name is
 // the same for the snapshot's life; it is worked out under a context that
 // is not cancelled, so a client gone does not leave a "cancelled" answer
-// behind.
-func (s *Server) toolAnswer(ctx context.Context, sn *snapshot, name string, perRequest bool) ([]byte, bool) {
+// behind. The envelope it is kept in is returned too (nil: not kept).
+func (s *Server) toolAnswer(ctx context.Context, sn *snapshot, name string, perRequest bool) ([]byte, *envelope, bool) {
 	v := 0
 	if perRequest {
 		v = 1
 	}
 	slot := &s.fast(sn).tools[name][v]
-	if p := slot.Load(); p != nil {
-		return *p, true
+	if e := slot.Load(); e != nil {
+		return e.result(), e, true
 	}
 	args, err := json.Marshal(map[string]string{"name": name})
 	if err != nil {
-		return nil, false
+		return nil, nil, false
 	}
 	ctx = context.WithValue(context.WithoutCancel(ctx), snapKey{}, sn)
 	tr := s.tool.Call(ctx, args)
 	var res mcp.CallToolResult
 	if perRequest {
 		if json.Unmarshal(toolResultComplete, &res) != nil {
-			return nil, false
+			return nil, nil, false
 		}
 		res.Meta = mcp.Meta{mcp.MetaKeyServerInfo: s.impl()}
 	}
@@ -477,9 +476,11 @@ func (s *Server) toolAnswer(ctx context.Context, sn *snapshot, name string, perR
 	res.IsError = tr.IsError
 	out, ok := encodeResult(&res)
 	if ok {
-		keepEncoded(sn, slot, out)
+		if e := keepEnvelope(sn, slot, newEnvelope(out)); e != nil {
+			return e.result(), e, true
+		}
 	}
-	return out, ok
+	return out, nil, ok
 }
 
 // The answer's headers, as the SDK writes them.
@@ -496,6 +497,11 @@ var (
 // Content-Length it works out up to its 2 KiB buffer, chunked beyond, in
 // one chunk on a connection Serve paces (paceConn), else one chunk per
 // write deadline's share of 64 KiB (TestFastPathWireIsTheSDKs).
+//
+// writeKept writes an answer the fast path keeps in its envelope without
+// this copy; writeFast writes the others (a page at a cursor, an answer
+// not kept, a file read by another protocol's kind than the first, an
+// answer whose envelope another request holds).
 //
 // The parts must not change once passed (they are answers the fast path
 // keeps encoded, or made for this request alone, and the fixed bytes
@@ -605,23 +611,55 @@ const (
 // encodedContents returns the JSON of the contents element of file f (what
 // contents makes of it), as the SDK encodes it (mcp.ReadResourceResult's
 // MarshalJSON is json.Marshal: <, > and & in a file's text go out as
-// \u003c, \u003e and \u0026), kept on the file within the bounds above.
-func encodedContents(sn *snapshot, f *file) ([]byte, bool) {
-	if p := f.encoded.Load(); p != nil {
-		return *p, true
+// \u003c, \u003e and \u0026), kept on the file within the bounds above
+// in the envelope of the answer of the kind of the request that read it
+// first (perRequest, with prefix: fastRead's parts), which it returns when
+// the request is of that kind (nil: the answer is made of the parts). One
+// envelope a file, so a file keeps its element once, whatever the kinds
+// of the requests that read it.
+func encodedContents(sn *snapshot, f *file, prefix []byte, perRequest bool) ([]byte, *envelope, bool) {
+	if k := f.encoded.Load(); k != nil {
+		if k.perRequest != perRequest {
+			return k.elem, nil, true
+		}
+		return k.elem, k.e, true
 	}
 	c, _, err := contents(sn, f.uri)
 	if err != nil {
-		return nil, false
+		return nil, nil, false
 	}
 	out, err := json.Marshal(c)
 	if err != nil {
-		return nil, false
+		return nil, nil, false
 	}
-	if int64(len(out)) <= 2*f.size+int64(len(f.uri))+256 {
-		keepEncoded(sn, &f.encoded, out)
+	if n := int64(len(out)); n > 2*f.size+int64(len(f.uri))+256 || n > maxEncodedFile {
+		return out, nil, true
 	}
-	return out, true
+	var e *envelope
+	head := len(resultContentsOpen)
+	if perRequest {
+		e, head = newEnvelope(prefix, contentsOpen, out, contentsCloseComplete), len(prefix)+len(contentsOpen)
+	} else {
+		e = newEnvelope(resultContentsOpen, out, resultContentsClose)
+	}
+	if !chargeKept(sn, e.size()) {
+		return out, nil, true
+	}
+	k := &keptContents{e: e, elem: e.result()[head : head+len(out)], perRequest: perRequest}
+	if !f.encoded.CompareAndSwap(nil, k) {
+		sn.encodedBytes.Add(-e.size())
+		return encodedContents(sn, f, prefix, perRequest)
+	}
+	return k.elem, e, true
+}
+
+// keptContents is a file's contents element as the fast path keeps it: a
+// slice of the envelope of a resources/read answer, of protocol 2026-07-28
+// (perRequest) or before.
+type keptContents struct {
+	e          *envelope
+	elem       []byte
+	perRequest bool
 }
 
 // header returns the first value of the header key, as h.Get(key) does

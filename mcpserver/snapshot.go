@@ -137,9 +137,10 @@ type file struct {
 	// snapshot; nil when the file changed while it was read.
 	info     fs.FileInfo
 	resource *mcp.Resource
-	// encoded is the file's resources/read contents element as JSON,
-	// made by the fast path on first use (fastpath.go).
-	encoded atomic.Pointer[[]byte]
+	// encoded is the file's resources/read contents element as JSON, in
+	// the envelope of an answer, made by the fast path on first use
+	// (fastpath.go).
+	encoded atomic.Pointer[keptContents]
 	// counted is the last uniqueBytes pass that counted the file; only
 	// reloads (one at a time) touch it.
 	counted uint64
