@@ -31,21 +31,23 @@ func TestReloadEditedIsFull(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the differential test drives inotify")
 	}
-	seeds, steps := 4, 60
+	// -short: two trees of 30 skills, 25 steps each (a step lists and
+	// builds a snapshot twice, so its cost grows with the tree).
+	seeds, steps, size := 4, 60, 60
 	if testing.Short() {
-		seeds, steps = 2, 25
+		seeds, steps, size = 2, 25, 30
 	}
 	for seed := range uint64(seeds) {
 		t.Run(fmt.Sprint("seed", seed+1), func(t *testing.T) {
 			t.Parallel()
-			editedRun(t, seed+1, steps)
+			editedRun(t, seed+1, steps, size)
 		})
 	}
 }
 
-func editedRun(t *testing.T, seed uint64, steps int) {
+func editedRun(t *testing.T, seed uint64, steps, size int) {
 	ws := filepath.Join(t.TempDir(), "ws")
-	if _, err := tree.Generate(ws, &tree.Options{N: 60, Seed: seed}); err != nil {
+	if _, err := tree.Generate(ws, &tree.Options{N: size, Seed: seed}); err != nil {
 		t.Fatal(err)
 	}
 	g := &treeEdits{ws: ws, rng: rand.New(rand.NewPCG(seed, 17))}
