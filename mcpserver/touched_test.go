@@ -34,24 +34,25 @@ func TestReloadTouchedIsFull(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the differential test drives inotify")
 	}
-	// go test ./... runs six trees of 50 edits each; -short one of 30 (a
-	// step lists and builds a snapshot twice: 1.7 s of CPU a tree).
-	seeds, steps := 6, 50
+	// go test ./... runs six trees of 60 skills, 50 edits each; -short
+	// one of 30 skills, 30 edits (a step lists and builds a snapshot
+	// twice, so its cost grows with the tree: 1.7 s of CPU a tree of 60).
+	seeds, steps, size := 6, 50, 60
 	if testing.Short() {
-		seeds, steps = 1, 30
+		seeds, steps, size = 1, 30, 30
 	}
 	for seed := range uint64(seeds) {
 		t.Run(fmt.Sprint("seed", seed+1), func(t *testing.T) {
 			t.Parallel()
-			touchedRun(t, seed+1, steps)
+			touchedRun(t, seed+1, steps, size)
 		})
 	}
 }
 
-func touchedRun(t *testing.T, seed uint64, steps int) {
+func touchedRun(t *testing.T, seed uint64, steps, size int) {
 	base := t.TempDir()
 	ws, outside := filepath.Join(base, "ws"), filepath.Join(base, "outside")
-	if _, err := tree.Generate(ws, &tree.Options{N: 60, Seed: seed}); err != nil {
+	if _, err := tree.Generate(ws, &tree.Options{N: size, Seed: seed}); err != nil {
 		t.Fatal(err)
 	}
 	g := &treeEdits{ws: ws, outside: outside, rng: rand.New(rand.NewPCG(seed, 11))}
