@@ -305,8 +305,14 @@ func TestSymlinks(t *testing.T) {
 			diags:   []string{"path-escape ws/skills/evil/SKILL.md"},
 		},
 		{
-			name:    "escaping root is a directory-escape",
+			name:    "a preset root leading outside is a path-escape",
 			ws:      map[string]string{"skills": "-> ../outside/skills"},
+			outside: map[string]string{"skills/x/SKILL.md": skillMD("x")},
+			diags:   []string{"path-escape ws/skills"},
+		},
+		{
+			name:    "a configured directory leading outside is a directory-escape",
+			ws:      map[string]string{"skillet.yaml": "directories: [skills]\n", "skills": "-> ../outside/skills"},
 			outside: map[string]string{"skills/x/SKILL.md": skillMD("x")},
 			diags:   []string{"directory-escape ws/skills"},
 		},

@@ -208,7 +208,7 @@ find:
 }
 
 // TestProjectRootsByWalk holds the project roots resolveRoots lists (and
-// the directory-escape errors it gives instead) to the rule of
+// the path-escape errors it gives instead) to the rule of
 // docs/discovery.md#roots and #boundaries on random trees (newRootTree)
 // and random profiles (every walkUp, noGit and gitMarker, nearest or
 // farthest first), with the home folder the workspace, one of its
@@ -216,8 +216,8 @@ find:
 // workspace as written (Root.Path: symlinks not resolved). Each project
 // root of a folder is listed when it is a folder or a symlink to one
 // inside that folder, bounded by the folder's real path and labelled by
-// its path from the workspace; one leading outside is a directory-escape
-// error; a missing one is listed (as missing) in the workspace only.
+// its path from the workspace; one leading outside is a path-escape
+// error (a preset's root, not a configured directory); a missing one is listed (as missing) in the workspace only.
 func TestProjectRootsByWalk(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(22, 5))
@@ -288,7 +288,7 @@ func TestProjectRootsByWalk(t *testing.T) {
 			got[l] = append(got[l], root{r.Path, r.display, r.boundary, r.Exists})
 		}
 		for _, d := range diags {
-			if d.Code == diagcode.DirectoryEscape {
+			if d.Code == diagcode.PathEscape {
 				gotEsc = append(gotEsc, d.Path)
 			}
 		}
@@ -297,7 +297,7 @@ func TestProjectRootsByWalk(t *testing.T) {
 				round, tr.describe(p.Roots), tr.ws, home, strings.ReplaceAll(diff, tr.top, "TOP"))
 		}
 		if diff := cmp.Diff(wantEsc, gotEsc); diff != "" {
-			t.Fatalf("round %d: %s, workspace %s: directory-escape errors (-want +got):\n%s",
+			t.Fatalf("round %d: %s, workspace %s: path-escape errors (-want +got):\n%s",
 				round, tr.describe(p.Roots), tr.ws, strings.ReplaceAll(diff, tr.top, "TOP"))
 		}
 	}

@@ -259,12 +259,13 @@ func (c *Catalog) projectFolders() (project, dirs []string, plugins int) {
 	return project, dirs, plugins
 }
 
-// projectRoots adds the project roots of an existing workspace; a
-// configured directory that leaves its folder's boundary is a
-// directory-escape error instead, and a parent's missing folder is left out.
+// projectRoots adds the project roots of an existing workspace; a root
+// that leaves its folder's boundary is an error instead (escapeDiag), and
+// a parent's missing folder is left out.
 func (c *Catalog) projectRoots(rl *rootList) {
 	ws := c.workspace
 	project, dirs, plugins := c.projectFolders()
+	configured := c.cfg.Directories != nil || len(c.opts.Directories) > 0
 	// Each folder's boundary is resolved once, when a root first needs it,
 	// not once a project folder (tens of them a parent).
 	bounds := make([]string, len(dirs))
@@ -278,10 +279,7 @@ func (c *Catalog) projectRoots(rl *rootList) {
 			in := within(p, dir)
 			exists := in && pathExists(p)
 			if !in || (exists && !c.trusted(realPath(p)) && !within(realPath(p), boundary)) {
-				rl.diags = append(rl.diags, skill.Diagnostic{
-					Code: diagcode.DirectoryEscape, Severity: skill.SeverityError, Path: p,
-					Message: fmt.Sprintf("the configured directory %q resolves to %s, outside the workspace %s; it is not scanned", d, realPath(p), dir),
-				})
+				rl.diags = append(rl.diags, escapeDiag(configured, d, p, dir, boundary))
 				continue
 			}
 			if dir != ws && !exists {
@@ -290,6 +288,24 @@ func (c *Catalog) projectRoots(rl *rootList) {
 			isPlugins := i >= len(project)-plugins
 			rl.add(&Root{Path: p, Scope: ScopeProject, boundary: boundary, Flat: c.profile.Discovery.Flat && !isPlugins, Plugins: isPlugins, display: projectLabel(ws, dir, filepath.ToSlash(filepath.Clean(d)))})
 		}
+	}
+}
+
+// escapeDiag is the error for project root d (path p, read in folder dir,
+// whose real path is boundary) that resolves outside dir: a configured
+// directory (skillet.yaml's directories, Options.Directories) is
+// directory-escape, a preset's own root path-escape, as a user root's is
+// (docs/discovery.md#boundaries, docs/lint.md).
+func escapeDiag(configured bool, d, p, dir, boundary string) skill.Diagnostic {
+	if !configured {
+		return skill.Diagnostic{
+			Code: diagcode.PathEscape, Severity: skill.SeverityError, Path: p,
+			Message: fmt.Sprintf("the root resolves to %s, outside its boundary %s; it is not scanned", realPath(p), boundary),
+		}
+	}
+	return skill.Diagnostic{
+		Code: diagcode.DirectoryEscape, Severity: skill.SeverityError, Path: p,
+		Message: fmt.Sprintf("the configured directory %q resolves to %s, outside the workspace %s; it is not scanned", d, realPath(p), dir),
 	}
 }
 
