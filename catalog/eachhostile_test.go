@@ -355,10 +355,13 @@ func TestEachCancelledBetweenFiles(t *testing.T) {
 
 // settled waits for the goroutines of a listing that has returned to
 // exit (one that has done its work may not have yet: finishes' own, or a
-// reader past its last read), for a while at most, so that a test that
-// counts goroutines next is not misled, and returns how many are left.
+// reader past its last read), so that a test that counts goroutines next
+// is not misled, and returns how many are left. It returns as soon as they
+// are down to want; its bound (30 s, where it was 2,000 naps of a
+// millisecond, which a loaded machine could outlast) only ends the wait
+// for a goroutine that leaked and will never exit.
 func settled(want int) int {
-	for range 2000 {
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
 		if runtime.NumGoroutine() <= want {
 			break
 		}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"runtime"
 	"testing"
-	"time"
 )
 
 // TestEachCancelledMidWalk cancels Each while its walk is halfway through
@@ -61,13 +60,9 @@ func TestEachCancelledMidWalk(t *testing.T) {
 			t.Errorf("%s: %d descriptors open before Each, %d after", mode, fds, after)
 		}
 		// A goroutine that has said it is done may still be on its way
-		// out: give those a moment (this bounds the wait, it times nothing).
-		after := runtime.NumGoroutine()
-		for k := 0; k < 1000 && after > goroutines; k++ {
-			time.Sleep(time.Millisecond)
-			after = runtime.NumGoroutine()
-		}
-		if after > goroutines { // fewer: one from before has ended
+		// out: wait for those (settled: it times nothing, and only a leak
+		// reaches its bound).
+		if after := settled(goroutines); after > goroutines { // fewer: one from before has ended
 			t.Errorf("%s: %d goroutines before Each, %d after", mode, goroutines, after)
 		}
 	}
