@@ -13,7 +13,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
+	"github.com/skillet-go/skillet/internal/benchcpu"
 	"github.com/skillet-go/skillet/internal/benchtree/tree"
 	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/testcorpus"
@@ -321,5 +323,64 @@ func TestHeldLimitLeavesReaders(t *testing.T) {
 		if cur >= need+4*uint64(maxHeld) && got != maxHeld {
 			t.Errorf("RLIMIT_NOFILE %d: the walk holds up to %d files, want %d", cur, got, maxHeld)
 		}
+	}
+}
+
+// BenchmarkEarlyReads lists a generated tree of 10,000 skills
+// (internal/benchtree, seed 1) with List and with Each (as list --json
+// does) the plain way, each skill file opened by its reader by its path
+// (maxHeld 0) and no helper probing ahead (probeAheadMin past every
+// folder); with the walk opening SKILL.md beneath the open folder and
+// handing the descriptor on, no helper ("held"); and with both ("early":
+// the helper only in Each, List has none). first-ns
+// is the time until Each hands out its first skill; cpu-ns/op is the
+// process's CPU time a listing (internal/benchcpu).
+//
+// Six runs alternate the paths (-count would run each path its runs in a
+// row):
+//
+//	for i in 1 2 3 4 5 6; do go test ./catalog -run '^$' -bench EarlyReads -benchmem; done
+func BenchmarkEarlyReads(b *testing.B) {
+	ws := benchTree(b, 10000)
+	ctx := context.Background()
+	defer func(m int32, a int) { maxHeld, probeAheadMin = m, a }(maxHeld, probeAheadMin)
+	held, ahead := maxHeld, probeAheadMin
+	for _, mode := range []struct {
+		name  string
+		held  int32
+		ahead int
+	}{{"plain", 0, 1 << 30}, {"held", held, 1 << 30}, {"early", held, ahead}} {
+		b.Run("List/"+mode.name, func(b *testing.B) {
+			maxHeld, probeAheadMin = mode.held, mode.ahead
+			b.ReportAllocs()
+			cpu := benchcpu.Now()
+			for b.Loop() {
+				if _, err := newBenchCatalog(b, ws).List(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}
+			benchcpu.Report(b, cpu)
+		})
+		b.Run("Each/"+mode.name, func(b *testing.B) {
+			maxHeld, probeAheadMin = mode.held, mode.ahead
+			b.ReportAllocs()
+			var first time.Duration
+			cpu := benchcpu.Now()
+			for b.Loop() {
+				start, seen := time.Now(), false
+				_, err := newBenchCatalog(b, ws).each(ctx, func(*Listing, *Skill) error {
+					if !seen {
+						first += time.Since(start)
+						seen = true
+					}
+					return nil
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(first.Nanoseconds())/float64(b.N), "first-ns")
+			benchcpu.Report(b, cpu)
+		})
 	}
 }

@@ -1,12 +1,15 @@
 package catalog
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/skillet-go/skillet/internal/benchcpu"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -76,3 +79,70 @@ func randomDiags(r *rand.Rand, n int, fixed skill.Diagnostic) []skill.Diagnostic
 	}
 	return out
 }
+
+// BenchmarkDiagPack holds the diagnostics of a listing of a generated
+// tree of 10,000 skills (internal/benchtree, seed 1: 3% broken) until the
+// listing's end and gives them back in one slice, as Each does: "slice" is
+// the plain path (each name cloned, a slice grown by doubling, copied into
+// the listing's), "pack" the diagPack. held-B is what is kept until the
+// end: the slice's capacity and the texts it keeps alive (the clones,
+// the paths and messages), or the blocks and kinds.
+// cpu-ns/op is the process's CPU time an operation (internal/benchcpu).
+//
+// Six runs alternate the paths (-count would run each path its runs in a
+// row):
+//
+//	for i in 1 2 3 4 5 6; do go test ./catalog -run '^$' -bench DiagPack -benchmem; done
+func BenchmarkDiagPack(b *testing.B) {
+	ws := benchTree(b, 10000)
+	l, err := newBenchCatalog(b, ws).List(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := l.Diagnostics
+	b.Run("slice", func(b *testing.B) {
+		b.ReportAllocs()
+		var held int
+		cpu := benchcpu.Now()
+		for b.Loop() {
+			var kept []skill.Diagnostic
+			held = 0
+			for _, d := range in {
+				if d.Skill != "" {
+					d.Skill = strings.Clone(d.Skill)
+				}
+				held += len(d.Skill) + len(d.Path) + len(d.Message) + len(d.Related)
+				kept = append(kept, d)
+			}
+			held += cap(kept) * int(unsafe.Sizeof(skill.Diagnostic{}))
+			out := append([]skill.Diagnostic(nil), kept...)
+			sinkDiags = out
+		}
+		benchcpu.Report(b, cpu)
+		b.ReportMetric(float64(held), "held-B")
+		b.ReportMetric(float64(len(in)), "diags")
+	})
+	b.Run("pack", func(b *testing.B) {
+		b.ReportAllocs()
+		var held int
+		cpu := benchcpu.Now()
+		for b.Loop() {
+			var p diagPack
+			for _, d := range in {
+				p.add(d)
+			}
+			held = 0
+			for _, blk := range p.blocks {
+				held += cap(blk)
+			}
+			held += cap(p.kinds)*int(unsafe.Sizeof(diagKind{})) + cap(p.whole)*int(unsafe.Sizeof(skill.Diagnostic{}))
+			sinkDiags = p.appendTo(nil, 8)
+		}
+		benchcpu.Report(b, cpu)
+		b.ReportMetric(float64(held), "held-B")
+		b.ReportMetric(float64(len(in)), "diags")
+	})
+}
+
+// sinkDiags keeps a benchmark's result alive.
+var sinkDiags []skill.Diagnostic

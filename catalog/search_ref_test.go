@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/skillet-go/skillet/internal/benchcpu"
 	"github.com/skillet-go/skillet/internal/testcorpus"
 )
 
@@ -19,13 +21,24 @@ import (
 // every query term against every word of every skill, as a reference for
 // the indexed implementation.
 func naiveSearch(l *Listing, query string) []SearchResult {
+	return naiveSearchOf(l, query, freshTokens)
+}
+
+// freshTokens returns the stemmed words of s's name, when-to-use and
+// description, made anew.
+func freshTokens(s *Skill) [3][]string {
+	return [3][]string{tokens(s.Name), tokens(s.WhenToUse), tokens(s.Description)}
+}
+
+// naiveSearchOf is naiveSearch with each skill's words from words.
+func naiveSearchOf(l *Listing, query string, words func(*Skill) [3][]string) []SearchResult {
 	terms := queryTerms(query)
 	exact := strings.ToLower(strings.Join(strings.Fields(query), "-"))
 	weights := [3]float64{weightName, weightWhenToUse, weightDesc}
 	docs := make([][3][]string, len(l.Skills))
 	var total [3]float64
 	for i, s := range l.Skills {
-		docs[i] = [3][]string{tokens(s.Name), tokens(s.WhenToUse), tokens(s.Description)}
+		docs[i] = words(s)
 		for f := range 3 {
 			total[f] += float64(len(docs[i][f]))
 		}
@@ -205,5 +218,88 @@ func TestSearchIsBoundedInTerms(t *testing.T) {
 	}
 	if got, limit := alloc(huge), many+4*int64(len(huge)); got > limit {
 		t.Errorf("a 64 KB query allocates %d bytes a search, over %d", got, limit)
+	}
+}
+
+// BenchmarkSearchRanking ranks the published corpus's skills (every
+// root, as TestSearchMatchesNaive lists them) for queries of 1, 3 and 64
+// of its own words: "naive" is the plain path (naiveSearch: every query
+// term against every word of every skill, the skills' words made anew),
+// "naive-cached" the same with the words cached (docTokens), "indexed"
+// Listing.Search with the words cached, as a kept listing (the server's
+// load tool) has them, "indexed-cold" with a fresh copy of the skills
+// each time, as one `search --no-cache` has them.
+// cpu-ns/op is the process's CPU time an operation (internal/benchcpu;
+// with indexed-cold, the copy of the skills too).
+//
+// Six runs alternate the paths (-count would run each path its runs in a
+// row):
+//
+//	for i in 1 2 3 4 5 6; do go test ./catalog -run '^$' -bench SearchRanking -benchmem; done
+func BenchmarkSearchRanking(b *testing.B) {
+	dir := testcorpus.Dir(b)
+	c, err := New(context.Background(), &Options{Workspace: b.TempDir(), NoUser: true, NoConfigFile: true, ExtraPaths: testcorpus.Roots(dir)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	l, err := c.List(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	var vocab []string
+	for _, s := range l.Skills {
+		vocab = append(vocab, splitWords(s.Name+" "+s.Description)...)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, words := range []int{1, 3, 64} {
+		q := make([]string, words)
+		for i := range q {
+			q[i] = vocab[r.IntN(len(vocab))]
+		}
+		query := strings.Join(q, " ")
+		b.Run(fmt.Sprintf("words=%d/naive", words), func(b *testing.B) {
+			b.ReportAllocs()
+			cpu := benchcpu.Now()
+			for b.Loop() {
+				naiveSearch(l, query)
+			}
+			benchcpu.Report(b, cpu)
+		})
+		b.Run(fmt.Sprintf("words=%d/naive-cached", words), func(b *testing.B) {
+			b.ReportAllocs()
+			cpu := benchcpu.Now()
+			for b.Loop() {
+				naiveSearchOf(l, query, docTokens)
+			}
+			benchcpu.Report(b, cpu)
+		})
+		b.Run(fmt.Sprintf("words=%d/indexed", words), func(b *testing.B) {
+			b.ReportAllocs()
+			cpu := benchcpu.Now()
+			for b.Loop() {
+				if _, err := l.Search(query, 0); err != nil {
+					b.Fatal(err)
+				}
+			}
+			benchcpu.Report(b, cpu)
+		})
+		b.Run(fmt.Sprintf("words=%d/indexed-cold", words), func(b *testing.B) {
+			b.ReportAllocs()
+			cpu := benchcpu.Now()
+			for b.Loop() {
+				b.StopTimer()
+				fresh := *l
+				fresh.Skills = make([]*Skill, len(l.Skills))
+				for i, s := range l.Skills {
+					cp := *s
+					fresh.Skills[i] = &cp
+				}
+				b.StartTimer()
+				if _, err := fresh.Search(query, 0); err != nil {
+					b.Fatal(err)
+				}
+			}
+			benchcpu.Report(b, cpu)
+		})
 	}
 }
