@@ -8,8 +8,6 @@ package jsonw
 import (
 	"strconv"
 	"unicode/utf8"
-
-	"github.com/skillet-go/skillet/internal/swar"
 )
 
 // Writer holds the document being appended, B; the caller writes B out
@@ -113,38 +111,12 @@ var strClass = func() (t [256]uint8) {
 	return t
 }()
 
-// quoteFlags marks the bytes quote must look at: a control byte, a byte of
-// a multi-byte sequence, a quote and a backslash (internal/swar).
-func quoteFlags(x uint64) uint64 {
-	return swar.ControlOrHigh(x) | swar.Zero(x^(swar.Ones*'"')) | swar.Zero(x^(swar.Ones*'\\'))
-}
-
-// quoteHTMLFlags is quoteFlags with <, > and &, two bytes a test where
-// they differ in one bit: with 0x04 set in every byte, '"' (0x22) is '&'
-// (0x26), and with 0x02 set, '<' (0x3C) is '>' (0x3E); no other byte
-// becomes either (so that it stays within the inlining budget).
-func quoteHTMLFlags(x uint64) uint64 {
-	return swar.ControlOrHigh(x) | swar.Zero(x^(swar.Ones*'\\')) |
-		swar.Zero((x|swar.Ones*0x04)^(swar.Ones*'&')) | swar.Zero((x|swar.Ones*0x02)^(swar.Ones*'>'))
-}
-
-// Eight bytes at a time: quote skips a word of s that holds no byte it
-// must look at (a control character, a quote, a backslash, a byte of a
-// multi-byte sequence, and with html <, > and &). In a word that holds one,
-// the lowest byte flagged is exact (the borrows of the subtractions only
-// run towards higher bytes), so the word is skipped up to it.
+// quote appends s quoted, a byte at a time: a run of bytes written as
+// they are is copied at once, at the next byte to escape.
 func (w *Writer) quote(s string, html bool) {
 	b := append(w.B, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		if html {
-			i = swar.Skip(s, i, quoteHTMLFlags)
-		} else {
-			i = swar.Skip(s, i, quoteFlags)
-		}
-		if i >= len(s) {
-			break
-		}
 		c := s[i]
 		if k := strClass[c]; k == plainByte || k == htmlByte && !html {
 			i++

@@ -94,30 +94,6 @@ func TestStrHTML(t *testing.T) {
 	}
 }
 
-// TestStrWords puts every kind of byte quote stops at at every offset of
-// strings longer than a word, before and after other such bytes, so that
-// the eight-bytes-at-a-time skip is held to encoding/json at each place.
-func TestStrWords(t *testing.T) {
-	stops := []string{"\"", "\\", "\x00", "\x1f", "\n", "\x7f", "<", ">", "&", "é", "\xff", "\u2028", "漢", "\U0001F389", " ", "~"}
-	for _, a := range stops {
-		for _, c := range []string{"", "\t", "é", "&"} {
-			for i := range 20 {
-				s := strings.Repeat("a", i) + a + strings.Repeat("b", 19-i) + c + strings.Repeat("c", i%9)
-				var w Writer
-				w.Str(s)
-				if got, want := string(w.B), marshal(t, s); got != want {
-					t.Fatalf("Str(%q) = %s, want %s", s, got, want)
-				}
-				w.B = w.B[:0]
-				w.StrHTML(s)
-				if want, _ := json.Marshal(s); string(w.B) != string(want) {
-					t.Fatalf("StrHTML(%q) = %s, want %s", s, w.B, want)
-				}
-			}
-		}
-	}
-}
-
 // FuzzStrHTML checks StrHTML against json.Marshal on any string.
 func FuzzStrHTML(f *testing.F) {
 	f.Add("a\"b\\c\n\x00\xff\u2028<>&0123456789<")

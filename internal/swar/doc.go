@@ -1,7 +1,7 @@
 // Package swar holds the word-at-a-time byte tests that skillet's byte
 // scanners share: the frontmatter reader's first pass (internal/yamlx),
-// the JSON string writer (internal/jsonw), lint's line scanner and
-// example prefilter, and the MCP fast path's request scanner (mcpserver). Each test takes
+// lint's line scanner and example prefilter, and the MCP fast path's
+// request scanner (mcpserver). Each test takes
 // eight bytes as one little-endian uint64 and sets the high bit of every
 // byte that passes it, so a word with none set (a result of 0) can be
 // skipped at once.
