@@ -281,6 +281,12 @@ func TestSymlinks(t *testing.T) {
 			diags:  []string{"broken-link ws/skills/gone", "broken-link ws/skills/ok2/SKILL.md"},
 		},
 		{
+			name:   "a dangling root is absent, with a broken-link",
+			ws:     map[string]string{"skills": "-> gone", ".agents/skills/ok/SKILL.md": skillMD("ok")},
+			skills: []string{"ok"},
+			diags:  []string{"broken-link ws/skills"},
+		},
+		{
 			name:   "loop",
 			ws:     map[string]string{"skills/l1": "-> l2", "skills/l2": "-> l1", "skills/ok/SKILL.md": skillMD("ok")},
 			skills: []string{"ok"},
@@ -363,12 +369,13 @@ func TestUserRootBoundary(t *testing.T) {
 		".agents/skills":             "-> " + outside,
 		"dotfiles/skills/y/SKILL.md": skillMD("y"),
 		".config/skillet/skills":     "-> ../../dotfiles/skills",
+		".claude/skills":             "-> gone",
 	})
 	_, l := e.list(t, nil)
 	if diff := cmp.Diff([]string{"y"}, names(l)); diff != "" {
 		t.Errorf("skills (-want +got):\n%s", diff)
 	}
-	if got := codes(l, e.home); !cmp.Equal(got, []string{"path-escape .agents/skills"}) {
+	if got := codes(l, e.home); !cmp.Equal(got, []string{"path-escape .agents/skills", "broken-link .claude/skills"}) {
 		t.Errorf("diagnostics %v", got)
 	}
 }

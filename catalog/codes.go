@@ -51,7 +51,7 @@ var _ = skill.Register(
 		Summary: "a symlink whose target does not exist; skipped",
 		Remedy:  "remove the link or restore its target",
 		Source:  "docs/discovery.md#boundaries",
-		Help:    "A symlink in a skills root points to a target that does not exist; it is skipped. Remove the link or restore its target."},
+		Help:    "A symlink in a skills root, or a project or user root that is a symlink, points to a target that does not exist; it is skipped (a root: nothing is discovered there). Remove the link or restore its target."},
 	skill.CodeInfo{Code: diagcode.SymlinkLoop, Severity: skill.SeverityWarning, Spec: false,
 		Summary: "a symlink loop; skipped",
 		Remedy:  "remove the symlink that loops",

@@ -41,7 +41,8 @@ type rootLevel struct {
 	git string
 	// roots is each project root's kind: "" missing, "dir" a folder, "in"
 	// a symlink to a folder inside this level's folder (outside the
-	// chain below it), "out" a symlink to a folder outside the tree.
+	// chain below it), "out" a symlink to a folder outside the tree,
+	// "gone" a dangling symlink.
 	roots map[string]string
 }
 
@@ -70,7 +71,7 @@ func newRootTree(t *testing.T, rng *rand.Rand) *rootTree {
 			lv.git = []string{"dir", "dirlink", "file", "broken"}[rng.IntN(4)]
 		}
 		for _, l := range rootLabels {
-			lv.roots[l] = []string{"", "", "dir", "in", "out"}[rng.IntN(5)]
+			lv.roots[l] = []string{"", "", "dir", "in", "out", "gone"}[rng.IntN(6)]
 		}
 		tr.levels = append(tr.levels, lv)
 	}
@@ -120,6 +121,8 @@ func (tr *rootTree) build(t *testing.T, i int, lv rootLevel) {
 			target = filepath.Join(dir, fmt.Sprintf("in%d", j))
 		case "out":
 			target = filepath.Join(tr.outside, fmt.Sprintf("out%d-%d", i, j))
+		case "gone":
+			mustDo(t, os.Symlink(fmt.Sprintf("gone%d", j), p))
 		}
 		if target != "" {
 			mustDo(t, os.Mkdir(target, 0o755))
@@ -217,7 +220,9 @@ find:
 // root of a folder is listed when it is a folder or a symlink to one
 // inside that folder, bounded by the folder's real path and labelled by
 // its path from the workspace; one leading outside is a path-escape
-// error (a preset's root, not a configured directory); a missing one is listed (as missing) in the workspace only.
+// error (a preset's root, not a configured directory); a dangling one is
+// a broken-link warning and absent, as a missing one is but in the
+// workspace, where it is listed as missing.
 func TestProjectRootsByWalk(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(22, 5))
@@ -261,7 +266,7 @@ func TestProjectRootsByWalk(t *testing.T) {
 			Exists                bool
 		}
 		want, got := map[string][]root{}, map[string][]root{}
-		var wantEsc, gotEsc []string
+		var wantEsc, gotEsc, wantBroken, gotBroken []string
 		for _, l := range rootLabels {
 			for _, i := range take {
 				pth := filepath.Join(paths[i], filepath.FromSlash(l))
@@ -272,8 +277,11 @@ func TestProjectRootsByWalk(t *testing.T) {
 				switch {
 				case kind == "out":
 					wantEsc = append(wantEsc, pth)
-				case kind != "" || i == 0:
-					want[l] = append(want[l], root{pth, strings.Repeat("../", i) + l, reals[i], kind != ""})
+				case kind == "gone":
+					wantBroken = append(wantBroken, pth)
+				}
+				if kind == "dir" || kind == "in" || kind != "out" && i == 0 {
+					want[l] = append(want[l], root{pth, strings.Repeat("../", i) + l, reals[i], kind == "dir" || kind == "in"})
 				}
 			}
 		}
@@ -288,13 +296,20 @@ func TestProjectRootsByWalk(t *testing.T) {
 			got[l] = append(got[l], root{r.Path, r.display, r.boundary, r.Exists})
 		}
 		for _, d := range diags {
-			if d.Code == diagcode.PathEscape {
+			switch d.Code {
+			case diagcode.PathEscape:
 				gotEsc = append(gotEsc, d.Path)
+			case diagcode.BrokenLink:
+				gotBroken = append(gotBroken, d.Path)
 			}
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("round %d: %s, workspace %s, home %s: project roots by label (-want +got):\n%s",
 				round, tr.describe(p.Roots), tr.ws, home, strings.ReplaceAll(diff, tr.top, "TOP"))
+		}
+		if diff := cmp.Diff(wantBroken, gotBroken); diff != "" {
+			t.Fatalf("round %d: %s, workspace %s: broken-link warnings (-want +got):\n%s",
+				round, tr.describe(p.Roots), tr.ws, strings.ReplaceAll(diff, tr.top, "TOP"))
 		}
 		if diff := cmp.Diff(wantEsc, gotEsc); diff != "" {
 			t.Fatalf("round %d: %s, workspace %s: path-escape errors (-want +got):\n%s",

@@ -1,7 +1,9 @@
 package catalog
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -277,7 +279,7 @@ func (c *Catalog) projectRoots(rl *rootList) {
 			}
 			boundary := bounds[j]
 			in := within(p, dir)
-			exists := in && pathExists(p)
+			exists := in && rl.rootExists(p)
 			if !in || (exists && !c.trusted(realPath(p)) && !within(realPath(p), boundary)) {
 				rl.diags = append(rl.diags, escapeDiag(configured, d, p, dir, boundary))
 				continue
@@ -289,6 +291,25 @@ func (c *Catalog) projectRoots(rl *rootList) {
 			rl.add(&Root{Path: p, Scope: ScopeProject, boundary: boundary, Flat: c.profile.Discovery.Flat && !isPlugins, Plugins: isPlugins, display: projectLabel(ws, dir, filepath.ToSlash(filepath.Clean(d)))})
 		}
 	}
+}
+
+// rootExists reports whether root p exists, following a symlink: a
+// dangling link is no root (the hosts stat a root through its link), and
+// it gets a broken-link warning (docs/discovery.md#boundaries). One lstat
+// unless p is a link.
+func (rl *rootList) rootExists(p string) bool {
+	fi, err := os.Lstat(p)
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return err == nil
+	}
+	if _, err = os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+		target, _ := os.Readlink(p)
+		rl.diags = append(rl.diags, skill.Diagnostic{
+			Code: diagcode.BrokenLink, Severity: skill.SeverityWarning, Path: p,
+			Message: fmt.Sprintf("the root is a symlink to %q, which does not exist; nothing is discovered there", target),
+		})
+	}
+	return err == nil
 }
 
 // escapeDiag is the error for project root d (path p, read in folder dir,
@@ -327,6 +348,9 @@ func (c *Catalog) userRoots(rl *rootList) {
 			// absolute userRoots entry, or $XDG_CONFIG_HOME elsewhere)
 			// is its own boundary.
 			boundary = p
+		}
+		if !rl.seen[p] {
+			rl.rootExists(p) // a dangling link's broken-link warning
 		}
 		rl.add(&Root{Path: p, Scope: ScopeUser, boundary: realPath(boundary), Flat: c.profile.Discovery.Flat, display: u})
 	}
