@@ -272,25 +272,18 @@ func tokenHits(skills []*Skill, terms []string) ([]hit, []float64) {
 }
 
 // termCounter counts the query's terms in one skill's words after
-// another. Each word of a skill is looked up in the query's terms, and
-// each of its prefixes as long as a term of three or more characters, so
-// the work grows with the skills' words, not with skills × query words,
-// and memory with the matches only.
+// another: every term against every word of each field, as a word (1) or,
+// for a term of minPrefix bytes or more, as a word's proper prefix
+// (prefixFactor). queryTerms keeps at most maxQueryTerms distinct terms,
+// so a skill costs at most that many passes over its words.
 type termCounter struct {
-	index      map[string]int // term → its position in the query
-	prefixLens []int          // the lengths of the terms of minPrefix bytes or more
-	counts     [3][]float64   // by field and term: the current skill's counts
-	touched    []int          // the terms the current skill holds
+	terms   []string
+	counts  [3][]float64 // by field and term: the current skill's counts
+	touched []int        // the terms the current skill holds
 }
 
 func newTermCounter(terms []string) *termCounter {
-	tc := &termCounter{index: make(map[string]int, len(terms))}
-	for t, term := range terms {
-		tc.index[term] = t
-		if len(term) >= minPrefix && !slices.Contains(tc.prefixLens, len(term)) {
-			tc.prefixLens = append(tc.prefixLens, len(term))
-		}
-	}
+	tc := &termCounter{terms: terms}
 	for f := range 3 {
 		tc.counts[f] = make([]float64, len(terms))
 	}
@@ -301,28 +294,24 @@ func newTermCounter(terms []string) *termCounter {
 // returns those it holds, in query order (valid until the next call).
 func (tc *termCounter) count(doc *[3][]string) []int {
 	tc.touched = tc.touched[:0]
-	add := func(f, t int, by float64) {
-		if tc.counts[0][t] == 0 && tc.counts[1][t] == 0 && tc.counts[2][t] == 0 {
+	for t, term := range tc.terms {
+		held := false
+		for f := range 3 {
+			for _, w := range doc[f] {
+				switch {
+				case w == term:
+					tc.counts[f][t]++
+					held = true
+				case len(term) >= minPrefix && strings.HasPrefix(w, term):
+					tc.counts[f][t] += prefixFactor
+					held = true
+				}
+			}
+		}
+		if held {
 			tc.touched = append(tc.touched, t)
 		}
-		tc.counts[f][t] += by
 	}
-	for f := range 3 {
-		for _, w := range doc[f] {
-			if t, ok := tc.index[w]; ok {
-				add(f, t, 1)
-			}
-			for _, pl := range tc.prefixLens {
-				if pl >= len(w) {
-					continue
-				}
-				if t, ok := tc.index[w[:pl]]; ok {
-					add(f, t, prefixFactor)
-				}
-			}
-		}
-	}
-	slices.Sort(tc.touched)
 	return tc.touched
 }
 
