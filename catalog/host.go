@@ -170,7 +170,7 @@ func projectLabel(cwd, d, label string) string {
 	if d == filepath.Clean(cwd) {
 		return label
 	}
-	rel, err := filepath.Rel(cwd, d)
+	rel, err := filepath.Rel(realPath(cwd), d) // d is a real parent (projectDirs)
 	if err != nil {
 		return filepath.ToSlash(filepath.Join(d, label))
 	}

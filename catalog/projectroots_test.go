@@ -136,25 +136,20 @@ func (tr *rootTree) path(i int) string {
 	return filepath.Join(tr.top, filepath.FromSlash(tr.levels[i].rel))
 }
 
-// parents are the workspace and its parents as the path is written, one
-// folder at a time up to the file system root, each with its level (-1
-// above top) and its real path.
+// parents are the workspace as written and the parents of its real path,
+// one folder at a time up to the file system root, each with its level
+// (-1 above top) and its real path.
 func (tr *rootTree) parents() (paths []string, levels []int, reals []string) {
 	k := len(tr.levels) - 1
 	for i := k; i >= 0; i-- {
-		if tr.linkAt > 0 && i < tr.linkAt {
-			// top/link is levels[linkAt]; its parent is top.
-			i = 0
+		real := filepath.Join(tr.real, filepath.FromSlash(tr.levels[i].rel))
+		p := real
+		if i == k {
+			p = tr.ws
 		}
-		p := filepath.Join(tr.top, filepath.FromSlash(tr.levels[i].rel))
-		if tr.linkAt > 0 && i >= tr.linkAt {
-			below, _ := strings.CutPrefix(tr.levels[i].rel, tr.levels[tr.linkAt].rel)
-			p = filepath.Join(tr.top, "link", filepath.FromSlash(below))
-		}
-		paths, levels = append(paths, p), append(levels, i)
-		reals = append(reals, filepath.Join(tr.real, filepath.FromSlash(tr.levels[i].rel)))
+		paths, levels, reals = append(paths, p), append(levels, i), append(reals, real)
 	}
-	for d := filepath.Dir(tr.top); ; d = filepath.Dir(d) {
+	for d := filepath.Dir(tr.real); ; d = filepath.Dir(d) {
 		paths, levels, reals = append(paths, d), append(levels, -1), append(reals, "")
 		if filepath.Dir(d) == d {
 			return paths, levels, reals
@@ -216,7 +211,8 @@ find:
 // and random profiles (every walkUp, noGit and gitMarker, nearest or
 // farthest first), with the home folder the workspace, one of its
 // parents, a folder beside them or "/". The parents are those of the
-// workspace as written (Root.Path: symlinks not resolved). Each project
+// workspace's real path (symlinks resolved, as git and the agents walk),
+// the workspace itself as written. Each project
 // root of a folder is listed when it is a folder or a symlink to one
 // inside that folder, bounded by the folder's real path and labelled by
 // its path from the workspace; one leading outside is a path-escape

@@ -97,19 +97,24 @@ func realPath(p string) string {
 func within(p, dir string) bool { return fsx.Within(p, dir) }
 
 // projectDirs are the folders whose project roots profile p reads from the
-// working folder cwd, highest precedence first: the working folder, and
-// the parents its Roots.WalkUp (in a git repository) or Roots.NoGit (in
-// none) name. The git root is the nearest folder holding a .git that
+// working folder cwd, highest precedence first: the working folder (as
+// written), and the parents its Roots.WalkUp (in a git repository) or
+// Roots.NoGit (in none) name. The parents are those of cwd's real path,
+// symlinks resolved: git looks for the repository from getcwd(3), and so
+// do the agents, whose working folder is getcwd's whatever $PWD says
+// (Node's process.cwd() is libuv's uv_cwd, Rust's std::env::current_dir
+// is getcwd; pi 0.73.1 package-manager.ts collectAncestorAgentsSkillDirs
+// and Codex 0.171.0 core-skills/src/loader.rs find_project_root walk up
+// from it; Claude Code resolves its working folder before looking in
+// parents: github.com/anthropics/claude-code/issues/17732 and /44456). The git root is the nearest folder holding a .git that
 // Roots.GitMarker accepts; home bounds the NoGit "home" walk. skillet's
 // own default and every host preset read their roots through it
 // (docs/discovery.md#roots, docs/hosts.md).
 func projectDirs(p *profile.Profile, cwd, home string) []string {
-	var chain []string // cwd, its parent, ..., "/"
-	for d := filepath.Clean(cwd); ; d = filepath.Dir(d) {
+	chain := []string{filepath.Clean(cwd)} // cwd, its real parent, ..., "/"
+	for d := realPath(chain[0]); filepath.Dir(d) != d; {
+		d = filepath.Dir(d)
 		chain = append(chain, d)
-		if filepath.Dir(d) == d {
-			break
-		}
 	}
 	git := -1
 	for i, d := range chain {
@@ -139,7 +144,11 @@ func projectDirs(p *profile.Profile, cwd, home string) []string {
 		dirs = chain
 	case "home":
 		dirs = chain
-		if h := slices.Index(chain, filepath.Clean(home)); h > 0 {
+		h := slices.Index(chain, filepath.Clean(home))
+		if h < 0 { // a home path through a symlink: the chain is real
+			h = slices.Index(chain, realPath(home))
+		}
+		if h > 0 {
 			dirs = chain[:h]
 		}
 	}
