@@ -125,9 +125,8 @@ func mustWrite(t *testing.T, path, data string) {
 
 // TestHeldFilesAgree lists the published corpus and a generated tree with
 // the skill files opened by the walk and handed to the readers (as many as
-// the bound allows, one at a time), without openat2, and with Each's
-// probing helper in every folder, and requires every listing, by List and
-// by Each, to be the one read without held files and without a helper: the
+// the bound allows, one at a time) and without openat2, and requires every
+// listing, by List and by Each, to be the one read without held files: the
 // same skills, fields, parsed frontmatter and diagnostics. -short lists a
 // generated tree of 100 skills (the fewest with broken, grouped and bundled
 // ones); go test ./... lists the corpus and a tree of 300.
@@ -140,8 +139,7 @@ func TestHeldFilesAgree(t *testing.T) {
 	if _, err := tree.Generate(gen, &tree.Options{N: n, Seed: 7}); err != nil {
 		t.Fatal(err)
 	}
-	defer func(m int32, a int) { maxHeld, probeAheadMin = m, a }(maxHeld, probeAheadMin)
-	helper := probeAheadMin
+	defer func(m int32) { maxHeld = m }(maxHeld)
 	type source struct {
 		name string
 		opts *Options
@@ -154,10 +152,9 @@ func TestHeldFilesAgree(t *testing.T) {
 	for _, src := range sources {
 		t.Run(src.name, func(t *testing.T) {
 			before := openFDs(t)
-			maxHeld, probeAheadMin = 0, 1<<30
+			maxHeld = 0
 			want := listOf(t, src.opts)
 			checkEach(t, src.opts, want)
-			probeAheadMin = helper
 			if len(want.Skills) < n/2 {
 				t.Fatalf("only %d skills listed", len(want.Skills))
 			}
@@ -329,10 +326,8 @@ func TestHeldLimitLeavesReaders(t *testing.T) {
 // BenchmarkEarlyReads lists a generated tree of 10,000 skills
 // (internal/benchtree, seed 1) with List and with Each (as list --json
 // does) the plain way, each skill file opened by its reader by its path
-// (maxHeld 0) and no helper probing ahead (probeAheadMin past every
-// folder); with the walk opening SKILL.md beneath the open folder and
-// handing the descriptor on, no helper ("held"); and with both ("early":
-// the helper only in Each, List has none). first-ns
+// (maxHeld 0), and with the walk opening SKILL.md beneath the open folder
+// and handing the descriptor on ("held"). first-ns
 // is the time until Each hands out its first skill; cpu-ns/op is the
 // process's CPU time a listing (internal/benchcpu).
 //
@@ -343,15 +338,14 @@ func TestHeldLimitLeavesReaders(t *testing.T) {
 func BenchmarkEarlyReads(b *testing.B) {
 	ws := benchTree(b, 10000)
 	ctx := context.Background()
-	defer func(m int32, a int) { maxHeld, probeAheadMin = m, a }(maxHeld, probeAheadMin)
-	held, ahead := maxHeld, probeAheadMin
+	defer func(m int32) { maxHeld = m }(maxHeld)
+	held := maxHeld
 	for _, mode := range []struct {
-		name  string
-		held  int32
-		ahead int
-	}{{"plain", 0, 1 << 30}, {"held", held, 1 << 30}, {"early", held, ahead}} {
+		name string
+		held int32
+	}{{"plain", 0}, {"held", held}} {
 		b.Run("List/"+mode.name, func(b *testing.B) {
-			maxHeld, probeAheadMin = mode.held, mode.ahead
+			maxHeld = mode.held
 			b.ReportAllocs()
 			cpu := benchcpu.Now()
 			for b.Loop() {
@@ -362,7 +356,7 @@ func BenchmarkEarlyReads(b *testing.B) {
 			benchcpu.Report(b, cpu)
 		})
 		b.Run("Each/"+mode.name, func(b *testing.B) {
-			maxHeld, probeAheadMin = mode.held, mode.ahead
+			maxHeld = mode.held
 			b.ReportAllocs()
 			var first time.Duration
 			cpu := benchcpu.Now()

@@ -189,11 +189,10 @@ func relLink(from, to string) string {
 // with List and Each (e.list compares them: every skill and field, the
 // order and the diagnostics, as Each runs and in lockstep with its walk)
 // under each limit (maxSkills, depth, file size, folders), with one, two
-// and four processors, with and without the look-ahead helper and the
-// files the walk holds open.
+// and four processors, with and without the files the walk holds open.
 func TestEachAgreesOnHostileTrees(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	defer func(a int, m int32) { probeAheadMin, maxHeld = a, m }(probeAheadMin, maxHeld)
+	defer func(m int32) { maxHeld = m }(maxHeld)
 	seeds := 12
 	if testing.Short() {
 		seeds = 4
@@ -202,9 +201,9 @@ func TestEachAgreesOnHostileTrees(t *testing.T) {
 		e := newEnv(t)
 		extra := hostileTree(t, e, seed, seed%2 == 1)
 		runtime.GOMAXPROCS([]int{1, 2, 4}[seed%3])
-		// The look-ahead helper in every folder, or the walk opening no
-		// file itself (it lstats them), in turn.
-		probeAheadMin, maxHeld = []int{2, 1 << 30}[seed/3%2], []int32{32, 0}[seed/6%2]
+		// The walk opening the files it finds, or none (it lstats them),
+		// in turn.
+		maxHeld = []int32{32, 0}[seed/3%2]
 		for _, o := range []Options{
 			{},
 			{MaxSkills: 3},

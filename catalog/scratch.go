@@ -12,8 +12,7 @@ package catalog
 // (lastWalk), until the next List walks.
 type listScratch struct {
 	// oneShot says no folder state is kept (Each): folders are not
-	// stamped, and a large folder's subfolders may be probed ahead
-	// (ahead.go).
+	// stamped.
 	oneShot bool
 	// stream, when set (a one-shot listing that writes the persistent
 	// index: indexStream), stamps every folder read and is given it.

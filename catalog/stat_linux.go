@@ -41,10 +41,6 @@ func (at dirAt) close() {
 	}
 }
 
-func lstatAt(at dirAt, ref pathRef) (stamp, fs.FileMode, error) {
-	return fstatatIn(at, ref, fsx.AtSymlinkNoFollow)
-}
-
 func statAt(at dirAt, ref pathRef) (stamp, fs.FileMode, error) { return fstatatIn(at, ref, 0) }
 
 func fstatatIn(at dirAt, ref pathRef, flags int) (stamp, fs.FileMode, error) {
@@ -52,8 +48,8 @@ func fstatatIn(at dirAt, ref pathRef, flags int) (stamp, fs.FileMode, error) {
 	return st, mode, err
 }
 
-// lstatLinksAt is lstatAt that also returns the file's link count
-// (st_nlink).
+// lstatLinksAt is an lstat(2) of ref from at that also returns the
+// file's link count (st_nlink).
 func lstatLinksAt(at dirAt, ref pathRef) (stamp, fs.FileMode, uint64, error) {
 	return fstatatLinks(at, ref, fsx.AtSymlinkNoFollow)
 }

@@ -36,13 +36,13 @@ var noDir = dirAt{fd: -1}
 
 func (dirAt) close() {}
 
-func lstatAt(_ dirAt, ref pathRef) (stamp, fs.FileMode, error) { return lstatRef(ref) }
-func statAt(_ dirAt, ref pathRef) (stamp, fs.FileMode, error)  { return statRef(ref) }
+func statAt(_ dirAt, ref pathRef) (stamp, fs.FileMode, error) { return statRef(ref) }
 
-// lstatLinksAt is lstatAt with the link count, which these platforms do
-// not report here: 0, so a file is never trusted unstat'ed (listTouched).
-func lstatLinksAt(at dirAt, ref pathRef) (stamp, fs.FileMode, uint64, error) {
-	st, mode, err := lstatAt(at, ref)
+// lstatLinksAt is an lstat of ref with the link count, which these
+// platforms do not report here: 0, so a file is never trusted unstat'ed
+// (listTouched).
+func lstatLinksAt(_ dirAt, ref pathRef) (stamp, fs.FileMode, uint64, error) {
+	st, mode, err := lstatRef(ref)
 	return st, mode, 0, err
 }
 

@@ -390,7 +390,7 @@ func (w *walker) walkRoot() {
 	}
 	w.onStack = w.s.onStack
 	clear(w.onStack)
-	w.visit(newRef(r.Path), newRef(filepath.Join(r.Path, SkillFile)), "", real, 0, nil)
+	w.visit(newRef(r.Path), newRef(filepath.Join(r.Path, SkillFile)), "", real, 0)
 }
 
 // visit looks at one folder: a skill folder when it holds SKILL.md (or
@@ -398,7 +398,7 @@ func (w *walker) walkRoot() {
 // folder's symlink-free path is linkReal when it is a root or was reached
 // through a symlink, else its name below parentReal, its parent's
 // (realBelow).
-func (w *walker) visit(dir, skillFile pathRef, parentReal, linkReal string, depth int, pre *probeResult) {
+func (w *walker) visit(dir, skillFile pathRef, parentReal, linkReal string, depth int) {
 	if walkVisit != nil {
 		walkVisit(dir.path)
 	}
@@ -417,12 +417,8 @@ func (w *walker) visit(dir, skillFile pathRef, parentReal, linkReal string, dept
 		return // a folder of a plugins root that is no plugin (docs/discovery.md#plugins)
 	}
 	// A skill folder is one whose SKILL.md the walk can open (or, where
-	// it cannot open it, lstat; or a helper lstat'ed it ahead: pre).
-	if pre != nil {
-		if w.addStat(dir, skillFile, pre.st, pre.mode, false, pre.err) {
-			return
-		}
-	} else if held, found, ok := w.openSkill(skillFile); ok {
+	// it cannot open it, lstat).
+	if held, found, ok := w.openSkill(skillFile); ok {
 		if found {
 			w.addRef(candidate{via: w.rootVia(), path: skillFile.path, held: held, opened: true}, skillFile.z)
 			return
@@ -603,13 +599,8 @@ func readDirEntries(dir string, size func(int), add func(name string, typ fs.Fil
 // entries walks the children of a grouping folder (or root). It reports
 // whether the folder holds at least one regular, non-ignored file.
 func (w *walker) entries(dir, real string, depth int, children []child) (hasFile bool) {
-	ahead := w.probeAhead(children)
-	defer ahead.stop()
-	var res probeResult
 	for i := range children {
 		e := &children[i]
-		// Every entry is taken from the helper, in order (prober.take).
-		pre := ahead.take(i, &res)
 		typ := e.typ
 		path := e.path()
 		linkReal := ""
@@ -644,7 +635,7 @@ func (w *walker) entries(dir, real string, depth int, children []child) (hasFile
 		}
 		switch {
 		case typ.IsDir():
-			w.visit(e.ref(), e.skill(), real, linkReal, depth+1, pre)
+			w.visit(e.ref(), e.skill(), real, linkReal, depth+1)
 		case typ.IsRegular():
 			hasFile = true
 			if depth == 0 && w.root.Flat && isFlatSkill(e.name()) {
