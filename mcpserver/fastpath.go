@@ -503,22 +503,25 @@ var (
 // not kept, a file read by another protocol's kind than the first, an
 // answer whose envelope another request holds).
 //
-// The parts must not change once passed (they are answers the fast path
-// keeps encoded, or made for this request alone, and the fixed bytes
-// around them): the answer is made in a buffer kept for the next one
-// (answerBuf), and when that buffer last held the answer made of the same
-// parts, the same slices of the same bytes, for an id as long, only the
-// id is written anew (a skills/list page is about 100 KB).
+// The answer is made in a pooled buffer (a skills/list page is about 100
+// KB, so the buffer is kept for the next answer up to maxPooledAnswer).
 func writeFast(w http.ResponseWriter, id []byte, parts ...[]byte) error {
-	ab := fastBufs.Get().(*answerBuf)
-	b := ab.answer(id, parts)
+	bp := fastBufs.Get().(*[]byte)
+	b := append((*bp)[:0], answerStart...)
+	b = append(b, id...)
+	b = append(b, `,"result":`...)
+	for _, p := range parts {
+		b = append(b, p...)
+	}
+	b = append(b, '}')
 	h := w.Header()
 	h["Content-Type"] = headerJSON
 	h["Cache-Control"] = headerNoCache
 	w.WriteHeader(http.StatusOK)
 	_, err := w.Write(b)
 	if cap(b) <= maxPooledAnswer {
-		fastBufs.Put(ab)
+		*bp = b
+		fastBufs.Put(bp)
 	}
 	return err
 }
@@ -526,75 +529,10 @@ func writeFast(w http.ResponseWriter, id []byte, parts ...[]byte) error {
 // answerStart is the start of every answer writeFast writes, up to its id.
 const answerStart = `{"jsonrpc":"2.0","id":`
 
-// maxAnswerParts is how many parts an answer may have for answerBuf to
-// remember them.
-const maxAnswerParts = 4
-
-// answerBuf is a buffer writeFast makes answers in: the last answer it
-// made, the length of its id, and its parts, each by where its bytes are
-// and how many (the pointer keeps those bytes, so no other part can come
-// to stand there while it is remembered).
-type answerBuf struct {
-	b     []byte
-	idLen int
-	n     int // parts remembered; -1: none
-	parts [maxAnswerParts]struct {
-		p *byte
-		n int
-	}
-}
-
-// answer returns the answer of id made of parts in ab: the one ab holds
-// with id written over its own when ab last made it of the same parts for
-// an id as long, else made anew.
-func (ab *answerBuf) answer(id []byte, parts [][]byte) []byte {
-	if ab.holds(len(id), parts) {
-		copy(ab.b[len(answerStart):], id)
-		return ab.b
-	}
-	b := append(ab.b[:0], answerStart...)
-	b = append(b, id...)
-	b = append(b, `,"result":`...)
-	for _, p := range parts {
-		b = append(b, p...)
-	}
-	b = append(b, '}')
-	ab.b, ab.idLen, ab.n = b, len(id), -1
-	if len(parts) <= maxAnswerParts {
-		ab.n = len(parts)
-		for i, p := range parts {
-			ab.parts[i].p, ab.parts[i].n = firstByte(p), len(p)
-		}
-	}
-	return b
-}
-
-// holds reports whether ab holds the answer made of parts for an id of
-// idLen bytes.
-func (ab *answerBuf) holds(idLen int, parts [][]byte) bool {
-	if ab.n != len(parts) || ab.idLen != idLen {
-		return false
-	}
-	for i, p := range parts {
-		if ab.parts[i].p != firstByte(p) || ab.parts[i].n != len(p) {
-			return false
-		}
-	}
-	return true
-}
-
-// firstByte is where p's bytes are: its first byte, nil when it has none.
-func firstByte(p []byte) *byte {
-	if len(p) == 0 {
-		return nil
-	}
-	return &p[0]
-}
-
 // maxPooledAnswer bounds the buffers kept for the next answer.
 const maxPooledAnswer = 1 << 20
 
-var fastBufs = sync.Pool{New: func() any { return &answerBuf{n: -1} }}
+var fastBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // Bounds of the fast path's encoded answers: a file's contents element,
 // a skills/list page or a tool answer is kept once made when it is at most
