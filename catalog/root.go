@@ -289,7 +289,7 @@ func (c *Catalog) projectRoots(rl *rootList) {
 			boundary := bounds[j]
 			in := within(p, dir)
 			exists := in && rl.rootExists(p)
-			if !in || (exists && !c.trusted(realPath(p)) && !within(realPath(p), boundary)) {
+			if !in || (exists && outside(realPath(p), boundary, c.trusted)) {
 				rl.diags = append(rl.diags, escapeDiag(configured, d, p, dir, boundary))
 				continue
 			}
@@ -300,6 +300,12 @@ func (c *Catalog) projectRoots(rl *rootList) {
 			rl.add(&Root{Path: p, Scope: ScopeProject, boundary: boundary, Flat: c.profile.Discovery.Flat && !isPlugins, Plugins: isPlugins, display: projectLabel(ws, dir, filepath.ToSlash(filepath.Clean(d)))})
 		}
 	}
+}
+
+// outside reports whether real (a real path) is outside boundary and no
+// trusted path holds it.
+func outside(real, boundary string, trusted func(string) bool) bool {
+	return !within(real, boundary) && !trusted(real)
 }
 
 // rootExists reports whether root p exists, following a symlink: a
@@ -349,19 +355,26 @@ func (c *Catalog) userRoots(rl *rootList) {
 	if len(c.opts.UserRoots) > 0 {
 		user = c.opts.UserRoots
 	}
+	home := "" // the home folder's real path, resolved once
 	for _, u := range user {
 		p := c.env.expand(u, c.env.home)
-		boundary := c.env.home
-		if !within(p, c.env.home) {
+		var boundary string
+		switch {
+		case !within(p, c.env.home):
 			// A user root configured outside the home folder (an
 			// absolute userRoots entry, or $XDG_CONFIG_HOME elsewhere)
 			// is its own boundary.
-			boundary = p
+			boundary = realPath(p)
+		case home != "":
+			boundary = home
+		default:
+			home = realPath(c.env.home)
+			boundary = home
 		}
 		if !rl.seen[p] {
 			rl.rootExists(p) // a dangling link's broken-link warning
 		}
-		rl.add(&Root{Path: p, Scope: ScopeUser, boundary: realPath(boundary), Flat: c.profile.Discovery.Flat, display: u})
+		rl.add(&Root{Path: p, Scope: ScopeUser, boundary: boundary, Flat: c.profile.Discovery.Flat, display: u})
 	}
 }
 
