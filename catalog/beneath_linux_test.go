@@ -13,9 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
-	"github.com/skillet-go/skillet/internal/benchcpu"
 	"github.com/skillet-go/skillet/internal/benchtree/tree"
 	"github.com/skillet-go/skillet/internal/diagcode"
 	"github.com/skillet-go/skillet/internal/testcorpus"
@@ -123,14 +121,14 @@ func mustWrite(t *testing.T, path, data string) {
 	}
 }
 
-// TestHeldFilesAgree lists the published corpus and a generated tree with
-// the skill files opened by the walk and handed to the readers (as many as
-// the bound allows, one at a time) and without openat2, and requires every
-// listing, by List and by Each, to be the one read without held files: the
-// same skills, fields, parsed frontmatter and diagnostics. -short lists a
+// TestOpenat2Agrees lists the published corpus and a generated tree with
+// the skill files read beneath the open root (openat2) and without openat2
+// (each opened by its path), and requires every listing, by List and by
+// Each, to be the same: the same skills, fields, parsed frontmatter and
+// diagnostics. -short lists a
 // generated tree of 100 skills (the fewest with broken, grouped and bundled
 // ones); go test ./... lists the corpus and a tree of 300.
-func TestHeldFilesAgree(t *testing.T) {
+func TestOpenat2Agrees(t *testing.T) {
 	n := 300
 	if testing.Short() {
 		n = 100
@@ -139,7 +137,6 @@ func TestHeldFilesAgree(t *testing.T) {
 	if _, err := tree.Generate(gen, &tree.Options{N: n, Seed: 7}); err != nil {
 		t.Fatal(err)
 	}
-	defer func(m int32) { maxHeld = m }(maxHeld)
 	type source struct {
 		name string
 		opts *Options
@@ -152,24 +149,16 @@ func TestHeldFilesAgree(t *testing.T) {
 	for _, src := range sources {
 		t.Run(src.name, func(t *testing.T) {
 			before := openFDs(t)
-			maxHeld = 0
 			want := listOf(t, src.opts)
 			checkEach(t, src.opts, want)
 			if len(want.Skills) < n/2 {
 				t.Fatalf("only %d skills listed", len(want.Skills))
 			}
-			for _, mode := range []struct {
-				name  string
-				held  int32
-				noAt2 bool
-			}{{"held", 4096, false}, {"one-held", 1, false}, {"no-openat2", 4096, true}} {
-				maxHeld = mode.held
-				was := noOpenat2.Swap(mode.noAt2)
-				got := listOf(t, src.opts)
-				sameListing(t, mode.name, got, want)
-				checkEach(t, src.opts, want)
-				noOpenat2.Store(was)
-			}
+			was := noOpenat2.Swap(true)
+			got := listOf(t, src.opts)
+			sameListing(t, "no-openat2", got, want)
+			checkEach(t, src.opts, want)
+			noOpenat2.Store(was)
 			if after := openFDs(t); after != before {
 				t.Errorf("%d descriptors open before the listings, %d after", before, after)
 			}
@@ -207,10 +196,10 @@ func openFDs(t *testing.T) int {
 	return len(ents)
 }
 
-// TestEachStoppedClosesHeld stops Each at its first skill (fn fails) while
-// the walk holds skill files open, past the readers' window: Each returns
+// TestEachStoppedClosesFiles stops Each at its first skill (fn fails) while
+// the readers have skill files to read past their window: Each returns
 // fn's error and no descriptor stays open.
-func TestEachStoppedClosesHeld(t *testing.T) {
+func TestEachStoppedClosesFiles(t *testing.T) {
 	ws := benchTree(t, 300) // more than 2*eachWindow skills, shared with TestEachStops
 	before := openFDs(t)
 	c, err := New(context.Background(), &Options{Workspace: ws, NoUser: true, NoConfigFile: true})
@@ -229,9 +218,9 @@ func TestEachStoppedClosesHeld(t *testing.T) {
 }
 
 // TestListUnderFileLimit lists a generated tree in a child process whose
-// RLIMIT_NOFILE is 64: the files the walk holds open stay within their
-// bound (a quarter of the limit), so no read fails for want of a
-// descriptor and the listing is the one of an unlimited process.
+// RLIMIT_NOFILE is 64: the walk's open folders and each reader's file stay
+// within it, so no read fails for want of a descriptor and the listing is
+// the one of an unlimited process.
 func TestListUnderFileLimit(t *testing.T) {
 	if ws := os.Getenv("SKILLET_TEST_NOFILE_TREE"); ws != "" {
 		rl := syscall.Rlimit{Cur: 64, Max: 64}
@@ -242,7 +231,7 @@ func TestListUnderFileLimit(t *testing.T) {
 		return
 	}
 	// -short lists 150 skills, go test ./... 400: either is many times the
-	// 16 files the walk may hold under the limit.
+	// limit.
 	n := 400
 	if testing.Short() {
 		n = 150
@@ -290,91 +279,4 @@ func listingSummary(t *testing.T, opts *Options) string {
 		fmt.Fprintf(&b, "each-diag %s %s %s\n", d.Code, d.Path, d.Message)
 	}
 	return strings.TrimSuffix(b.String(), "\n")
-}
-
-// TestHeldLimitLeavesReaders holds the files the walk keeps open for the
-// readers to what the file limit leaves once every reader has its own
-// descriptors and the listing its roots and folders: under a small limit
-// the walk holds none (a held file would take the descriptor a reader
-// needs, and its skill be reported unreadable: too many open files, as
-// `ulimit -n 20` did at 3,000 skills), under an ordinary one it holds some.
-func TestHeldLimitLeavesReaders(t *testing.T) {
-	var saved syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &saved); err != nil {
-		t.Fatal(err)
-	}
-	defer syscall.Setrlimit(syscall.RLIMIT_NOFILE, &saved)
-	need := uint64(2*readWorkers() + 16) // each reader's file and the general path's, streams, runtime, roots, folders
-	for _, cur := range []uint64{20, 40, need, need + 4, 64, 1024} {
-		if cur > saved.Max {
-			continue
-		}
-		rl := syscall.Rlimit{Cur: cur, Max: saved.Max}
-		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil {
-			t.Fatal(err)
-		}
-		got := heldLimit()
-		if got < 0 || uint64(got)+need > max(cur, need) || got > maxHeld {
-			t.Errorf("RLIMIT_NOFILE %d: the walk holds up to %d files; with %d for the rest that is over the limit", cur, got, need)
-		}
-		if cur >= need+4*uint64(maxHeld) && got != maxHeld {
-			t.Errorf("RLIMIT_NOFILE %d: the walk holds up to %d files, want %d", cur, got, maxHeld)
-		}
-	}
-}
-
-// BenchmarkEarlyReads lists a generated tree of 10,000 skills
-// (internal/benchtree, seed 1) with List and with Each (as list --json
-// does) the plain way, each skill file opened by its reader by its path
-// (maxHeld 0), and with the walk opening SKILL.md beneath the open folder
-// and handing the descriptor on ("held"). first-ns
-// is the time until Each hands out its first skill; cpu-ns/op is the
-// process's CPU time a listing (internal/benchcpu).
-//
-// Six runs alternate the paths (-count would run each path its runs in a
-// row):
-//
-//	for i in 1 2 3 4 5 6; do go test ./catalog -run '^$' -bench EarlyReads -benchmem; done
-func BenchmarkEarlyReads(b *testing.B) {
-	ws := benchTree(b, 10000)
-	ctx := context.Background()
-	defer func(m int32) { maxHeld = m }(maxHeld)
-	held := maxHeld
-	for _, mode := range []struct {
-		name string
-		held int32
-	}{{"plain", 0}, {"held", held}} {
-		b.Run("List/"+mode.name, func(b *testing.B) {
-			maxHeld = mode.held
-			b.ReportAllocs()
-			cpu := benchcpu.Now()
-			for b.Loop() {
-				if _, err := newBenchCatalog(b, ws).List(ctx); err != nil {
-					b.Fatal(err)
-				}
-			}
-			benchcpu.Report(b, cpu)
-		})
-		b.Run("Each/"+mode.name, func(b *testing.B) {
-			maxHeld = mode.held
-			b.ReportAllocs()
-			var first time.Duration
-			cpu := benchcpu.Now()
-			for b.Loop() {
-				start, seen := time.Now(), false
-				_, err := newBenchCatalog(b, ws).each(ctx, func(*Listing, *Skill) error {
-					if !seen {
-						first += time.Since(start)
-						seen = true
-					}
-					return nil
-				})
-				if err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(first.Nanoseconds())/float64(b.N), "first-ns")
-			benchcpu.Report(b, cpu)
-		})
-	}
 }

@@ -111,9 +111,8 @@ func (c *Catalog) startEachWalk(ctx context.Context, roots []*Root, st *indexStr
 
 // stop ends the walk and the readers, in this order: cancel (which stops
 // the walk and lifts the window), wait for the walk (the last to open a
-// file), close the queue (which wakes the readers), wait for the readers
-// (which close every file the walk held open), and close the roots they
-// read beneath.
+// file), close the queue (which wakes the readers), wait for the readers,
+// and close the roots they read beneath.
 func (w *eachWalk) stop(cancel context.CancelFunc) {
 	cancel()
 	w.pl.unstep()

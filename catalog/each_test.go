@@ -123,8 +123,8 @@ func TestEachAfterLettingGo(t *testing.T) {
 func TestOwnRank(t *testing.T) {
 	t.Parallel()
 	var cands []candidate
-	for k := range 16 {
-		c := candidate{ignored: k&1 != 0, flat: k&2 != 0, opened: k&8 != 0}
+	for k := range 8 {
+		c := candidate{ignored: k&1 != 0, flat: k&2 != 0}
 		if k&4 != 0 {
 			c.stamp = stamp{ino: 1}
 		}
@@ -146,19 +146,16 @@ func TestOwnRank(t *testing.T) {
 
 // TestSymlinkedSkillFileGivesWay: a SKILL.md that is a symlink to another
 // skill's SKILL.md gives way to that file's own path, found after it, in
-// Each as in List, whether the walk opened the file (held) or lstat'ed it.
+// Each as in List.
 func TestSymlinkedSkillFileGivesWay(t *testing.T) {
 	e := newEnv(t)
 	writeTree(t, e.ws, map[string]string{
 		"skills/a/SKILL.md": "-> ../b/SKILL.md",
 		"skills/b/SKILL.md": skillMD("b"),
 	})
-	for _, held := range []int32{32, 0} {
-		maxHeld = held
-		_, l := e.list(t, &Options{NoUser: true}) // and Each, against List
-		if len(l.Skills) != 1 || l.Skills[0].Location != filepath.Join(e.ws, "skills", "b", SkillFile) {
-			t.Errorf("held %d: skills %v, want b's own SKILL.md", held, l.Skills)
-		}
+	_, l := e.list(t, &Options{NoUser: true}) // and Each, against List
+	if len(l.Skills) != 1 || l.Skills[0].Location != filepath.Join(e.ws, "skills", "b", SkillFile) {
+		t.Errorf("skills %v, want b's own SKILL.md", l.Skills)
 	}
 }
 

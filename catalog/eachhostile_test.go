@@ -189,10 +189,9 @@ func relLink(from, to string) string {
 // with List and Each (e.list compares them: every skill and field, the
 // order and the diagnostics, as Each runs and in lockstep with its walk)
 // under each limit (maxSkills, depth, file size, folders), with one, two
-// and four processors, with and without the files the walk holds open.
+// and four processors.
 func TestEachAgreesOnHostileTrees(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	defer func(m int32) { maxHeld = m }(maxHeld)
 	seeds := 12
 	if testing.Short() {
 		seeds = 4
@@ -201,9 +200,6 @@ func TestEachAgreesOnHostileTrees(t *testing.T) {
 		e := newEnv(t)
 		extra := hostileTree(t, e, seed, seed%2 == 1)
 		runtime.GOMAXPROCS([]int{1, 2, 4}[seed%3])
-		// The walk opening the files it finds, or none (it lstats them),
-		// in turn.
-		maxHeld = []int32{32, 0}[seed/3%2]
 		for _, o := range []Options{
 			{},
 			{MaxSkills: 3},

@@ -237,7 +237,7 @@ func (c *Catalog) reread(w *lastWalk, i int) (*entry, bool) {
 	if st == old.stamp {
 		return old, true
 	}
-	cand.stamp, cand.single, cand.held, cand.relOff = st, true, 0, 0
+	cand.stamp, cand.single, cand.relOff = st, true, 0
 	e := c.readOne(cand)
 	if e.readErr != nil || e.skill == nil || old.skill == nil || old.listed == nil || e.truncated || old.truncated ||
 		e.stamp.ino != st.ino || !reflect.DeepEqual(e.diags, old.diags) {

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -510,10 +509,6 @@ type pipeline struct {
 	// With a window, no reader starts on a candidate window or more
 	// places after the first one not yet taken.
 	window, taken int
-	// held counts the skill files the walk opened that no reader has
-	// closed yet; the walk opens no more than maxHeld (openSkill).
-	held    atomic.Int32
-	maxHeld int32
 	// idle counts the readers waiting on work and taking whether one
 	// waits on stored, so that a push or a read wakes no one when no one
 	// could go on (a wake-up is a futex call and a thread switch).
@@ -533,24 +528,12 @@ type pipeline struct {
 	rootEnds []int
 }
 
-// maxHeld is the most skill files the walk holds open for the readers (the
-// file limit lowers it: heldLimit). It is small on purpose: a process
-// starts with room for 64 descriptors, and Linux grows the table (to 128,
-// 256, ...) in a process of several threads only after an RCU grace period,
-// 5 to 30 ms each on the machine of docs/performance.md, which a walk
-// holding thousands of files paid several times over. Tests change it.
-var maxHeld int32 = 32
-
-// mayHold reports whether the walk may open one more skill file for the
-// readers.
-func (p *pipeline) mayHold() bool { return p.held.Load() < p.maxHeld }
-
 // skippedEntry marks a candidate a reader skipped because ctx was done.
 var skippedEntry = &entry{}
 
 // startPipeline starts workers readers.
 func (c *Catalog) startPipeline(ctx context.Context, workers int) *pipeline {
-	p := &pipeline{c: c, ctx: ctx, maxHeld: heldLimit(), waiting: -1}
+	p := &pipeline{c: c, ctx: ctx, waiting: -1}
 	p.work.L, p.stored.L, p.stepped.L = &p.mu, &p.mu, &p.mu
 	p.start(workers)
 	return p
@@ -584,8 +567,7 @@ func (p *pipeline) reader() {
 
 // ready reports whether a reader may take the next candidate; p.mu is held.
 // A cancelled listing lifts the window, so that once the queue is closed the
-// readers run through what is left (skipping it), closing the files the walk
-// opened.
+// readers run through what is left (skipping it).
 func (p *pipeline) ready() bool {
 	return p.next < p.cands.n && (p.window == 0 || p.next < p.taken+p.window || p.ctx.Err() != nil)
 }
@@ -597,16 +579,10 @@ func (p *pipeline) readNext() {
 	p.next++
 	cp := p.cands.at(i)
 	cand := *cp
-	cp.held = 0 // this reader closes it
 	p.mu.Unlock()
 	e := skippedEntry
 	if p.ctx.Err() == nil {
 		e = p.c.readOne(cand)
-	} else if cand.held != 0 {
-		closeHeld(cand.held)
-	}
-	if cand.held != 0 {
-		p.held.Add(-1)
 	}
 	p.mu.Lock()
 	if i >= len(p.out) {
@@ -780,15 +756,7 @@ func (c *Catalog) cached(cand *candidate) *entry {
 
 // readOne reads and parses a skill file.
 func (c *Catalog) readOne(cand candidate) *entry {
-	var rf readResult
-	var err error
-	ok := false
-	if cand.held != 0 {
-		rf, err = readHeld(&cand, c.settings.MaxSkillBytes)
-		ok = true
-	} else {
-		rf, err, ok = readBeneath(cand.rootFD(), cand.rel(), cand.path, c.settings.MaxSkillBytes, cand.stamp)
-	}
+	rf, err, ok := readBeneath(cand.rootFD(), cand.rel(), cand.path, c.settings.MaxSkillBytes, cand.stamp)
 	if !ok {
 		root := cand.root()
 		rf, err = readSkillFile(cand.path, c.settings.MaxSkillBytes, func(real string) bool {

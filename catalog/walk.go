@@ -32,21 +32,12 @@ type candidate struct {
 	via   *candVia
 	path  string // absolute path as found; the base directory is its folder (dir)
 	stamp stamp  // from the walk's lstat; zero when unknown (symlinks)
-	// held is the skill file the walk opened (its descriptor plus one; 0
-	// when none), for the reader to read and close (readOne): one lookup
-	// of the path instead of the walk's lstat and the reader's open. Only
-	// the pipeline's copy of a candidate handed to a reader holds it.
-	held int32
 	// relOff is where the path below the open root begins in path (0
 	// when the root is not open or the path is not below it): rel.
 	relOff   int32
 	flat     bool
 	fileCase bool // named skill.md in another letter case
 	ignored  bool // below an entry starting with "_" or "." (Catalog.ignored)
-	// opened says the walk opened the file beneath the root without
-	// following a final symlink: it is not a symlink, though its stamp is
-	// not known until it is read.
-	opened bool
 	// throughLink says the walk reached the file through a folder symlink
 	// below the root (alias -> real): the path is not the file's own.
 	throughLink bool
@@ -120,9 +111,8 @@ func (c *candidate) rel() []byte {
 
 // linked reports whether the candidate's path may not be the file's own:
 // it was reached through a folder symlink, or it may be a symlink itself
-// (or is not known to be a regular file: neither stamped by the walk's
-// lstat nor opened by it).
-func (c *candidate) linked() bool { return c.throughLink || c.stamp == (stamp{}) && !c.opened }
+// (or is not known to be a regular file: not stamped by the walk's lstat).
+func (c *candidate) linked() bool { return c.throughLink || c.stamp == (stamp{}) }
 
 // pathRef is a path with its NUL-terminated bytes prebuilt, so the warm
 // walk can stat it without allocating.
@@ -416,14 +406,8 @@ func (w *walker) visit(dir, skillFile pathRef, parentReal, linkReal string, dept
 	if w.root.Plugins && depth == 1 && !pathExists(filepath.Join(dir.path, pluginManifest)) {
 		return // a folder of a plugins root that is no plugin (docs/discovery.md#plugins)
 	}
-	// A skill folder is one whose SKILL.md the walk can open (or, where
-	// it cannot open it, lstat).
-	if held, found, ok := w.openSkill(skillFile); ok {
-		if found {
-			w.addRef(candidate{via: w.rootVia(), path: skillFile.path, held: held, opened: true}, skillFile.z)
-			return
-		}
-	} else if w.statSkill(dir, skillFile) {
+	// A skill folder is one whose SKILL.md the walk can lstat.
+	if w.statSkill(dir, skillFile) {
 		return
 	}
 	ds, open := w.readDir(dir)
