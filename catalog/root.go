@@ -106,7 +106,8 @@ func within(p, dir string) bool { return fsx.Within(p, dir) }
 // is getcwd; pi 0.73.1 package-manager.ts collectAncestorAgentsSkillDirs
 // and Codex 0.171.0 core-skills/src/loader.rs find_project_root walk up
 // from it; Claude Code resolves its working folder before looking in
-// parents: github.com/anthropics/claude-code/issues/17732 and /44456). The git root is the nearest folder holding a .git that
+// parents: github.com/anthropics/claude-code/issues/17732 and /44456).
+// The git root is the nearest folder holding a .git that
 // Roots.GitMarker accepts; home bounds the NoGit "home" walk. skillet's
 // own default and every host preset read their roots through it
 // (docs/discovery.md#roots, docs/hosts.md).

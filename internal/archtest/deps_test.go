@@ -56,8 +56,9 @@ func TestLibraryDeps(t *testing.T) {
 	}
 }
 
-// notLinked are packages the skillet command must not link, with why: every linked package's initialisation runs at every
-// start, whichever command (docs/performance.md#start-up).
+// notLinked are packages the skillet command must not link, with why:
+// every linked package's initialisation runs at every start, whichever
+// command (docs/performance.md#start-up).
 var notLinked = map[string]string{
 	// 0.08 ms and 15 KB at every start; list's live heap is read from
 	// ReadMemStats instead (internal/cli/listgc.go).
