@@ -114,7 +114,9 @@ func bundleTree(t *testing.T) (ws string, cases []struct{ dir, file string }) {
 // symlinks, as the searches do, each symlinked folder listed under the
 // link's path), and with every other folder left out (those are opened by
 // their path): a skill folder that is a link, or is reached by a path
-// that is not clean, is walked on the file system.
+// that is not clean, is walked on the file system. Under -short the
+// folder of 5,000 links (the entry cap) is walked from the searches'
+// listings only, not from os's or half of them.
 func TestWalkBundleListed(t *testing.T) {
 	t.Parallel()
 	ws, cases := bundleTree(t)
@@ -150,6 +152,9 @@ func TestWalkBundleListed(t *testing.T) {
 			return ents, ok
 		}
 		for _, tc := range cases {
+			if testing.Short() && tc.dir == "big" && name != "search" {
+				continue // -short: the entry cap from the host searches' listings only
+			}
 			base := filepath.Join(ws, tc.dir)
 			if strings.HasSuffix(tc.dir, "/") || strings.HasPrefix(tc.dir, "./") {
 				base = ws + "/" + tc.dir
