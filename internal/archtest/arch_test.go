@@ -189,6 +189,18 @@ var (
 	outside = regexp.MustCompile(`DESIGN\.md|\bseed 00[0-9]\b|reference/[a-z0-9-]+\.md|\bpeers\.md\b|agent-skills-spec\.md|\bD(1[01]|[1-9])\.[0-9]\b`)
 )
 
+// mayCite tells whether line holds a substring that every match of
+// citation holds ("docs/") and one that every match of outside holds
+// (".md", "seed 00", or a "D" before a digit), so that the lines without
+// either, nearly all, skip the regular expressions.
+func mayCite(line string) (docs, out bool) {
+	out = strings.Contains(line, ".md") || strings.Contains(line, "seed 00")
+	for i := 0; !out && i+1 < len(line); i++ {
+		out = line[i] == 'D' && '0' <= line[i+1] && line[i+1] <= '9'
+	}
+	return strings.Contains(line, "docs/"), out
+}
+
 // anchors returns the GitHub-style anchors of a Markdown file's headings.
 func anchors(t *testing.T, path string) map[string]bool {
 	t.Helper()
@@ -261,10 +273,14 @@ func TestCitations(t *testing.T) {
 		}
 		checked++
 		for i, line := range strings.Split(string(data), "\n") {
-			if m := outside.FindString(line); m != "" {
+			docs, out := mayCite(line)
+			if !docs && !out {
+				continue
+			}
+			if m := outside.FindString(line); out && m != "" {
 				t.Errorf("%s:%d: cites %q, which is not in the repository; cite a docs/ page or the specification's URL", rel, i+1, m)
 			}
-			for _, m := range citation.FindAllStringSubmatch(line, -1) {
+			for _, m := range citation.FindAllStringSubmatch(line, -1) { // none unless docs
 				page := m[1]
 				set, ok := pages[page]
 				if !ok {
