@@ -29,7 +29,7 @@ var _ = skill.Register(
 		Summary: "a file resolves outside the boundary of its root (for example through a symlink)",
 		Remedy:  "copy the files into the root, or add the target to trustedPaths in skillet.yaml",
 		Source:  "Kestrel, docs/discovery.md#boundaries",
-		Help: "The file or folder is a symlink whose target lies outside the boundary of its root (the workspace for project roots, the home folder for user roots). It is skipped. " +
+		Help: "The file or folder, or a project or user root itself, is a symlink whose target lies outside the boundary of its root (the workspace for its project roots, a parent folder for that parent's, the home folder for user roots). It is skipped. " +
 			"Copy the skill into the root, or add the target folder to trustedPaths in skillet.yaml."},
 	skill.CodeInfo{Code: diagcode.DuplicateName, Severity: skill.SeverityError, Spec: false,
 		Summary: "two files claim the same skill name in one scope; only one is loaded",
