@@ -81,7 +81,8 @@ type hostRoot struct {
 // hostRoots lists the roots of profile p for a working folder, in
 // precedence order.
 func hostRoots(p *profile.Profile, cwd string, e env, noUser bool, cfg *Config) []*hostRoot {
-	dirs := projectDirs(p, cwd, e.home)
+	m := newPathMemo()
+	dirs := projectDirs(m, p, cwd, e.home)
 	project, user, explicit := p.Roots.Project, p.Roots.User, p.Precedence.Order
 	if cfg != nil && cfg.Directories != nil {
 		project, explicit = cfg.Directories, nil
@@ -120,7 +121,7 @@ func hostRoots(p *profile.Profile, cwd string, e env, noUser bool, cfg *Config) 
 			return
 		}
 		seen[r.Path] = true
-		fi, err := os.Stat(r.Path)
+		fi, err := m.stat(r.Path)
 		r.Exists = err == nil && fi.IsDir()
 		roots = append(roots, r)
 	}
@@ -136,14 +137,14 @@ func hostRoots(p *profile.Profile, cwd string, e env, noUser bool, cfg *Config) 
 			}
 			for _, d := range dirs {
 				pth := filepath.Join(d, filepath.FromSlash(o.label))
-				add(&hostRoot{Root: Root{Path: pth, Scope: ScopeProject, boundary: realPath(d), Flat: p.Discovery.FlatIn(o.label), display: projectLabel(cwd, d, o.label)}, label: o.label})
+				add(&hostRoot{Root: Root{Path: pth, Scope: ScopeProject, boundary: m.realPath(d), Flat: p.Discovery.FlatIn(o.label), display: projectLabel(m, cwd, d, o.label)}, label: o.label})
 			}
 		case ScopeUser:
 			if noUser {
 				continue
 			}
 			for _, pth := range userRootPaths(e.expand(o.label, e.home)) {
-				add(&hostRoot{Root: Root{Path: pth, Scope: ScopeUser, boundary: realPath(e.home), Flat: p.Discovery.FlatIn(o.label), display: o.label}, label: o.label})
+				add(&hostRoot{Root: Root{Path: pth, Scope: ScopeUser, boundary: m.realPath(e.home), Flat: p.Discovery.FlatIn(o.label), display: o.label}, label: o.label})
 			}
 		}
 	}
@@ -166,11 +167,11 @@ func userRootPaths(pth string) []string {
 
 // projectLabel labels a project root of folder d (the working folder or a
 // parent of it): "../../.claude/skills" for a root two folders up.
-func projectLabel(cwd, d, label string) string {
+func projectLabel(m *pathMemo, cwd, d, label string) string {
 	if d == filepath.Clean(cwd) {
 		return label
 	}
-	rel, err := filepath.Rel(realPath(cwd), d) // d is a real parent (projectDirs)
+	rel, err := filepath.Rel(m.realPath(cwd), d) // d is a real parent (projectDirs)
 	if err != nil {
 		return filepath.ToSlash(filepath.Join(d, label))
 	}

@@ -55,7 +55,7 @@ func (c *Catalog) hostFolders(p *profile.Profile) []string {
 // what would still keep the file from loading there (hostVerdictFor).
 func (c *Catalog) hostWhere(p *profile.Profile, file, root string) (reason, remedy string) {
 	ws := c.workspace
-	dirs := projectDirs(p, ws, c.env.home)
+	dirs := projectDirs(nil, p, ws, c.env.home)
 	show := func(x string) string { return c.shortPath(x) }
 	into := ""
 	if len(p.Roots.Project) > 0 && c.wsExists {

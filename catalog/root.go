@@ -111,9 +111,11 @@ func within(p, dir string) bool { return fsx.Within(p, dir) }
 // Roots.GitMarker accepts; home bounds the NoGit "home" walk. skillet's
 // own default and every host preset read their roots through it
 // (docs/discovery.md#roots, docs/hosts.md).
-func projectDirs(p *profile.Profile, cwd, home string) []string {
+//
+// m remembers what the file system said (nil: ask it every time).
+func projectDirs(m *pathMemo, p *profile.Profile, cwd, home string) []string {
 	chain := []string{filepath.Clean(cwd)} // cwd, its real parent, ..., "/"
-	for d := realPath(chain[0]); filepath.Dir(d) != d; {
+	for d := m.realPath(chain[0]); filepath.Dir(d) != d; {
 		d = filepath.Dir(d)
 		chain = append(chain, d)
 	}
@@ -147,7 +149,7 @@ func projectDirs(p *profile.Profile, cwd, home string) []string {
 		dirs = chain
 		h := slices.Index(chain, filepath.Clean(home))
 		if h < 0 { // a home path through a symlink: the chain is real
-			h = slices.Index(chain, realPath(home))
+			h = slices.Index(chain, m.realPath(home))
 		}
 		if h > 0 {
 			dirs = chain[:h]
@@ -208,7 +210,7 @@ func gitdirExists(dotgit string) bool {
 // and options, and the diagnostics of docs/discovery.md#boundaries for configured directories that
 // leave the workspace.
 func (c *Catalog) resolveRoots() ([]*Root, []skill.Diagnostic) {
-	rl := &rootList{seen: map[string]bool{}}
+	rl := &rootList{seen: map[string]bool{}, memo: newPathMemo()}
 	if c.wsExists {
 		c.projectRoots(rl)
 	}
@@ -225,6 +227,7 @@ type rootList struct {
 	roots []*Root
 	diags []skill.Diagnostic
 	seen  map[string]bool
+	memo  *pathMemo // what the file system said of each path, this resolution
 }
 
 // add appends r unless a root of its path is there already, noting
@@ -234,7 +237,7 @@ func (rl *rootList) add(r *Root) {
 		return
 	}
 	rl.seen[r.Path] = true
-	fi, err := os.Stat(r.Path)
+	fi, err := rl.memo.stat(r.Path)
 	r.Exists = err == nil
 	if err == nil && !fi.IsDir() {
 		r.File = true
@@ -247,7 +250,7 @@ func (rl *rootList) add(r *Root) {
 // folders they are read in (the workspace, and with the profile's roots
 // the parents its walk-up names: docs/discovery.md#roots), and how many of
 // the roots at the end are the profile's plugin roots.
-func (c *Catalog) projectFolders() (project, dirs []string, plugins int) {
+func (c *Catalog) projectFolders(m *pathMemo) (project, dirs []string, plugins int) {
 	ws := c.workspace
 	project = c.profile.Roots.Project
 	dirs = []string{filepath.Clean(ws)}
@@ -256,7 +259,7 @@ func (c *Catalog) projectFolders() (project, dirs []string, plugins int) {
 	} else {
 		// A parent's roots are labelled by their path from the workspace
 		// ("../.claude/skills") and bounded by that parent.
-		dirs = projectDirs(c.profile, ws, c.env.home)
+		dirs = projectDirs(m, c.profile, ws, c.env.home)
 	}
 	if len(c.opts.Directories) > 0 {
 		project = c.opts.Directories
@@ -276,7 +279,7 @@ func (c *Catalog) projectFolders() (project, dirs []string, plugins int) {
 // a parent's missing folder is left out.
 func (c *Catalog) projectRoots(rl *rootList) {
 	ws := c.workspace
-	project, dirs, plugins := c.projectFolders()
+	project, dirs, plugins := c.projectFolders(rl.memo)
 	configured := c.cfg.Directories != nil || len(c.opts.Directories) > 0
 	// Each folder's boundary is resolved once, when a root first needs it,
 	// not once a project folder (tens of them a parent).
@@ -285,12 +288,12 @@ func (c *Catalog) projectRoots(rl *rootList) {
 		for j, dir := range dirs {
 			p := c.env.expand(d, dir)
 			if bounds[j] == "" {
-				bounds[j] = realPath(dir)
+				bounds[j] = rl.memo.realPath(dir)
 			}
 			boundary := bounds[j]
 			in := within(p, dir)
 			exists := in && rl.rootExists(p)
-			if !in || (exists && outside(realPath(p), boundary, c.trusted)) {
+			if !in || (exists && outside(rl.memo.realPath(p), boundary, c.trusted)) {
 				rl.diags = append(rl.diags, escapeDiag(configured, d, p, dir, boundary))
 				continue
 			}
@@ -298,7 +301,7 @@ func (c *Catalog) projectRoots(rl *rootList) {
 				continue // a parent's missing folder is no root worth listing
 			}
 			isPlugins := i >= len(project)-plugins
-			rl.add(&Root{Path: p, Scope: ScopeProject, boundary: boundary, Flat: c.profile.Discovery.Flat && !isPlugins, Plugins: isPlugins, display: projectLabel(ws, dir, filepath.ToSlash(filepath.Clean(d)))})
+			rl.add(&Root{Path: p, Scope: ScopeProject, boundary: boundary, Flat: c.profile.Discovery.Flat && !isPlugins, Plugins: isPlugins, display: projectLabel(rl.memo, ws, dir, filepath.ToSlash(filepath.Clean(d)))})
 		}
 	}
 }
@@ -314,11 +317,11 @@ func outside(real, boundary string, trusted func(string) bool) bool {
 // it gets a broken-link warning (docs/discovery.md#boundaries). One lstat
 // unless p is a link.
 func (rl *rootList) rootExists(p string) bool {
-	fi, err := os.Lstat(p)
+	fi, err := rl.memo.lstat(p)
 	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		return err == nil
 	}
-	if _, err = os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+	if _, err = rl.memo.stat(p); errors.Is(err, fs.ErrNotExist) {
 		target, _ := os.Readlink(p)
 		rl.diags = append(rl.diags, skill.Diagnostic{
 			Code: diagcode.BrokenLink, Severity: skill.SeverityWarning, Path: p,
@@ -365,11 +368,11 @@ func (c *Catalog) userRoots(rl *rootList) {
 			// A user root configured outside the home folder (an
 			// absolute userRoots entry, or $XDG_CONFIG_HOME elsewhere)
 			// is its own boundary.
-			boundary = realPath(p)
+			boundary = rl.memo.realPath(p)
 		case home != "":
 			boundary = home
 		default:
-			home = realPath(c.env.home)
+			home = rl.memo.realPath(c.env.home)
 			boundary = home
 		}
 		if !rl.seen[p] {
@@ -383,7 +386,7 @@ func (c *Catalog) userRoots(rl *rootList) {
 // an unreadable warning, at its line of skillet.yaml when it comes from there.
 func (c *Catalog) extraRoots(rl *rootList) {
 	for i, p := range c.extraPaths() {
-		r := &Root{Path: p, Scope: ScopeExtra, boundary: realPath(p), Flat: true, display: p}
+		r := &Root{Path: p, Scope: ScopeExtra, boundary: rl.memo.realPath(p), Flat: true, display: p}
 		rl.add(r)
 		if r.Exists {
 			continue

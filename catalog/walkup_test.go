@@ -52,7 +52,7 @@ func TestProjectDirs(t *testing.T) {
 			}
 			p := &profile.Profile{Roots: profile.Roots{WalkUp: tt.walkUp, NoGit: tt.noGit, GitMarker: tt.marker, NearestFirst: true}}
 			cwd := filepath.Join(top, tt.cwd)
-			got := projectDirs(p, cwd, filepath.Join(top, "home"))
+			got := projectDirs(nil, p, cwd, filepath.Join(top, "home"))
 			var want []string
 			for d := cwd; ; d = filepath.Dir(d) {
 				want = append(want, d)
