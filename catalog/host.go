@@ -947,17 +947,22 @@ func hostRead(p string, max int) ([]byte, error) {
 // preset, configuration directories and user roots of opts are not used:
 // the profile's own are) and returns what the host does with every skill
 // file under its roots, in precedence order, and the catalog that listed
-// them. lint reads it for its compatibility report (hostFiles).
+// them. lint reads it for its compatibility report (hostFiles). The
+// verdicts are hostList's, settled without building its listing
+// (hostListing changes no verdict): the listing's own diagnostics read and
+// parsed every loaded file again, and the unread folders were searched, for
+// a listing no caller saw (a sixth of TestProfilesMatchRecordings' CPU,
+// pprof); TestHostVerdictsAreHostList holds the two together.
 func hostVerdicts(ctx context.Context, p *profile.Profile, opts *Options) (*Catalog, []hostVerdict, error) {
 	c, err := hostCatalog(ctx, p, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	_, vs, err := c.hostList(ctx)
+	h, err := c.hostJudge(ctx, nil, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	return c, notExcluded(vs), nil
+	return c, notExcluded(h.settle()), nil
 }
 
 // hostCatalog is the catalog that applies profile p to the workspace and

@@ -455,10 +455,35 @@ func (m *yamlMemo) givenParse(p *catalogx.Parsed, data []byte) {
 	m.parses = append(m.parses, yamlParse{src: unsafe.String(unsafe.SliceData(data), len(data)), path: p.Path, flat: p.Flat, given: true, s: p.Skill, diags: p.Diags})
 }
 
-// finish is HostReads.Finish: the files give did not hand over are read
-// (readPending), then each profile's verdicts are settled into its
+// finish is HostReads.Finish: each profile's verdicts (settled) in its
 // listing.
 func (hs *hostSearched) finish() []*catalogx.HostListing {
+	vss := hs.settled()
+	out := make([]*catalogx.HostListing, 0, len(hs.ps))
+	for i, h := range hs.judged {
+		out = append(out, hostListingOf(h.c, hs.ps[i], vss[i]))
+	}
+	return out
+}
+
+// hostVerdictsAll is hostVerdicts for each profile of ps, in order, made
+// as hostFilesAll makes them (each folder listed and each file read once
+// for all); the verdicts keep no parsed skill (Skill is nil).
+// TestProfilesMatchRecordings compares them with the hosts' recordings,
+// TestHostVerdictsAreHostList with hostVerdicts.
+func hostVerdictsAll(ctx context.Context, ps []*profile.Profile, opts *Options) ([][]hostVerdict, error) {
+	hs, err := searchHosts(ctx, ps, opts)
+	if err != nil {
+		return nil, err
+	}
+	hs.share = nil
+	return hs.settled(), nil
+}
+
+// settled reads the files give did not hand over (readPending) and
+// settles each profile's verdicts, in the order of hs.ps, the copies read
+// once left out.
+func (hs *hostSearched) settled() [][]hostVerdict {
 	rest := hs.pending
 	if slices.Contains(hs.given, true) {
 		rest = nil
@@ -470,9 +495,9 @@ func (hs *hostSearched) finish() []*catalogx.HostListing {
 	}
 	readPending(rest)
 	hs.pending, hs.byPath = nil, nil
-	out := make([]*catalogx.HostListing, 0, len(hs.ps))
-	for i, h := range hs.judged {
-		out = append(out, hostListingOf(h.c, hs.ps[i], notExcluded(h.settle())))
+	out := make([][]hostVerdict, 0, len(hs.judged))
+	for _, h := range hs.judged {
+		out = append(out, notExcluded(h.settle()))
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -46,11 +47,13 @@ func TestProfilesMatchRecordings(t *testing.T) {
 	}
 	replays := pickReplays(t, sets, recordingFilter(t))
 	// The replays wait on the file system (laying out sandboxes) more than
-	// they compute: they run on the disk pool, and are reported in order.
+	// they compute: the workspaces run on the disk pool, and the replays
+	// are reported in order.
 	outcomes := make([]replayOutcome, len(replays))
+	groups := groupReplays(t, replays, outcomes)
 	sbs := newSandboxCache(t)
-	if err := pool.Each(t.Context(), len(replays), pool.Disk, func(i int) {
-		outcomes[i] = replays[i].run(t, sbs)
+	if err := pool.Each(t.Context(), len(groups), pool.Disk, func(i int) {
+		groups[i].run(replays, outcomes, sbs)
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -165,20 +168,83 @@ func pickReplays(t *testing.T, sets []string, only *recordingPick) []replay {
 	return replays
 }
 
-// run lays out the recording's workspace (once for every recording of it)
-// and compares what the profile loads there with what the host listed.
-func (rp replay) run(t *testing.T, sbs *sandboxCache) replayOutcome {
-	ws := rp.ws
-	if rp.r.Generator != 0 {
-		if ws = generatedWorkspace(t, rp.r); ws == nil {
-			return replayOutcome{err: fmt.Errorf("the recording has no workspace")}
+// workspaceReplays are the replays of the recordings made on one
+// workspace (by index), replayed together: the workspace is laid out once,
+// and every recorded host's profile applied to it at once
+// (catalog.HostVerdictsAll: its folders listed and its files read once
+// for all the profiles, as lint --compat reads them;
+// TestHostVerdictsAreHostList holds that to each host's own listing).
+type workspaceReplays struct {
+	key     string
+	ws      func() *hostws.Workspace // made when laid out
+	replays []int
+}
+
+// groupReplays groups the replays by workspace, in order of their first
+// replay; a generated recording whose workspace cannot be made again gets
+// its outcome (an error) at once, in no group.
+func groupReplays(t *testing.T, replays []replay, outcomes []replayOutcome) []*workspaceReplays {
+	var groups []*workspaceReplays
+	byKey := map[string]*workspaceReplays{}
+	for i, rp := range replays {
+		key, ws := "", func() *hostws.Workspace { return rp.ws }
+		switch {
+		case rp.r.Generator == 0:
+			key = rp.ws.Name + "\x00" + rp.ws.Describe
+		case generatedOK(t, rp.r):
+			// Generated again once for every host recorded on it.
+			key, ws = "\x00generated "+rp.r.Workspace, func() *hostws.Workspace { return hostws.Generate(rp.r.Seed) }
+		default:
+			outcomes[i] = replayOutcome{err: fmt.Errorf("the recording has no workspace")}
+			continue
+		}
+		g := byKey[key]
+		if g == nil {
+			g = &workspaceReplays{key: key, ws: ws}
+			byKey[key] = g
+			groups = append(groups, g)
+		}
+		g.replays = append(g.replays, i)
+	}
+	return groups
+}
+
+// run lays out the workspace and compares what each recording's profile
+// loads there with what its host listed, into outcomes.
+func (g *workspaceReplays) run(replays []replay, outcomes []replayOutcome, sbs *sandboxCache) {
+	fail := func(err error) {
+		for _, i := range g.replays {
+			outcomes[i] = replayOutcome{err: err}
 		}
 	}
-	sb, err := sbs.get(ws)
+	sb, w, err := sbs.get(g.key, g.ws)
 	if err != nil {
-		return replayOutcome{err: err}
+		fail(err)
+		return
 	}
-	got, groups, err := profileListing(rp.p, sb)
+	var ps []*profile.Profile
+	at := map[*profile.Profile]int{}
+	for _, i := range g.replays {
+		if p := replays[i].p; !slices.Contains(ps, p) {
+			at[p] = len(ps)
+			ps = append(ps, p)
+		}
+	}
+	vss, err := catalog.HostVerdictsAll(context.Background(), ps, catalog.WithHome(&catalog.Options{Workspace: sb.Cwd}, sb.Home))
+	if err != nil {
+		fail(err)
+		return
+	}
+	for _, i := range g.replays {
+		rp := replays[i]
+		outcomes[i] = rp.compare(sb, w, vss[at[rp.p]])
+	}
+}
+
+// compare compares what the profile loads in sandbox sb of workspace w
+// (its verdicts vs) with what the host listed.
+func (rp replay) compare(sb *hostws.Sandbox, w *hostws.Workspace, vs []catalog.HostVerdict) replayOutcome {
+	got, groups, err := profileListing(rp.p, sb, vs)
 	if err != nil {
 		return replayOutcome{err: err}
 	}
@@ -188,7 +254,7 @@ func (rp replay) run(t *testing.T, sbs *sandboxCache) replayOutcome {
 		// every list it was seen to give must be one the profile allows.
 		ok, diff = matchAny(rp.r, got, groups)
 	}
-	return replayOutcome{ok: ok, diff: diff, cells: max(len(got), len(rp.r.Observed[0].Skills), 1), describe: ws.Describe}
+	return replayOutcome{ok: ok, diff: diff, cells: max(len(got), len(rp.r.Observed[0].Skills), 1), describe: w.Describe}
 }
 
 // gap is the profile's known gap on the recording's workspace (nil for
@@ -270,19 +336,20 @@ func loadRecordingSet(t *testing.T, set string) ([]*hostws.Recording, map[string
 	return recs, byName
 }
 
-// generatedWorkspace is the workspace a generated recording was made on,
-// generated again from its seed (nil, with an error, when the recording
-// is of another generator version or names another workspace).
-func generatedWorkspace(t *testing.T, r *hostws.Recording) *hostws.Workspace {
+// generatedOK reports whether the workspace a generated recording was
+// made on can be generated again from its seed (hostws.Generate(r.Seed),
+// named r.Workspace); when the recording is of another generator version
+// or names another workspace, it is an error.
+func generatedOK(t *testing.T, r *hostws.Recording) bool {
 	if r.Generator != hostws.GenVersion || r.Workspace != hostws.GenName(r.Generator, r.Seed) {
 		t.Errorf("%s/%s: generated by version %d from seed %d; this generator is version %d", r.Host, r.Workspace, r.Generator, r.Seed, hostws.GenVersion)
-		return nil
+		return false
 	}
-	return hostws.Generate(r.Seed)
+	return true
 }
 
 // sandboxCache holds each workspace laid out once per test (profiles only
-// read it), for replays running at the same time, in folders of one
+// read it), for the workspaces replayed at the same time, in folders of one
 // temporary folder (on a tmpfs where there is one: internal/testtmp). The
 // corpus's files are copied, never linked (hostws.copyTree).
 type sandboxCache struct {
@@ -291,10 +358,11 @@ type sandboxCache struct {
 	m   map[string]*laidOut
 }
 
-// laidOut is one workspace's sandbox, laid out by the first replay that
-// asks for it.
+// laidOut is one workspace (ws) and its sandbox, laid out by the first
+// replay that asks for it.
 type laidOut struct {
 	once sync.Once
+	ws   *hostws.Workspace
 	sb   *hostws.Sandbox
 	dir  string
 	err  error
@@ -306,14 +374,14 @@ type laidOut struct {
 func newSandboxCache(t *testing.T) *sandboxCache {
 	c := &sandboxCache{dir: t.TempDir(), m: map[string]*laidOut{}}
 	t.Cleanup(func() {
-		var dirs []string
+		var los []*laidOut
 		for _, lo := range c.m {
 			if lo.dir != "" {
-				dirs = append(dirs, lo.dir)
+				los = append(los, lo)
 			}
 		}
-		if err := pool.Each(context.Background(), len(dirs), pool.Disk, func(i int) {
-			if err := os.RemoveAll(dirs[i]); err != nil {
+		if err := pool.Each(context.Background(), len(los), pool.Disk, func(i int) {
+			if err := los[i].remove(); err != nil {
 				t.Errorf("removing a sandbox: %v", err)
 			}
 		}); err != nil {
@@ -323,10 +391,9 @@ func newSandboxCache(t *testing.T) *sandboxCache {
 	return c
 }
 
-// get returns workspace w laid out (once per test): the working folder is
-// w's, HOME the sandbox's.
-func (c *sandboxCache) get(w *hostws.Workspace) (*hostws.Sandbox, error) {
-	key := w.Name + "\x00" + w.Describe
+// get returns the workspace of key, made by ws, and laid out (each once
+// per test): the working folder is the workspace's, HOME the sandbox's.
+func (c *sandboxCache) get(key string, ws func() *hostws.Workspace) (*hostws.Sandbox, *hostws.Workspace, error) {
 	c.mu.Lock()
 	lo := c.m[key]
 	if lo == nil {
@@ -334,8 +401,24 @@ func (c *sandboxCache) get(w *hostws.Workspace) (*hostws.Sandbox, error) {
 		c.m[key] = lo
 	}
 	c.mu.Unlock()
-	lo.once.Do(func() { lo.sb, lo.err = lo.layOut(c.dir, w) })
-	return lo.sb, lo.err
+	lo.once.Do(func() {
+		lo.ws = ws()
+		lo.sb, lo.err = lo.layOut(c.dir, lo.ws)
+	})
+	return lo.sb, lo.ws, lo.err
+}
+
+// remove removes the sandbox's folder: the sandbox by its workspace's
+// paths (hostws.Workspace.Remove; os.RemoveAll read every folder of it,
+// after trying it as a file, for a third of this test's system calls),
+// then the folder that held it.
+func (lo *laidOut) remove() error {
+	if lo.sb != nil {
+		if err := lo.ws.Remove(lo.sb); err != nil {
+			return err
+		}
+	}
+	return os.RemoveAll(lo.dir)
 }
 
 // layOut lays workspace w out in a new folder of parent.
@@ -359,15 +442,11 @@ func (lo *laidOut) layOut(parent string, w *hostws.Workspace) (*hostws.Sandbox, 
 	return w.Materialize(root, opt)
 }
 
-// profileListing is what profile p shows the model in sandbox sb.
-// groups holds, for a host that picks one of several copies of a name
-// (Duplicates "any"), every copy it may pick, by name; got then holds the
-// profile's own pick.
-func profileListing(p *profile.Profile, sb *hostws.Sandbox) (got []hostws.Skill, groups map[string][]hostws.Skill, err error) {
-	_, vs, err := catalog.HostVerdicts(context.Background(), p, catalog.WithHome(&catalog.Options{Workspace: sb.Cwd}, sb.Home))
-	if err != nil {
-		return nil, nil, err
-	}
+// profileListing is what profile p shows the model in sandbox sb, by its
+// verdicts vs. groups holds, for a host that picks one of several copies
+// of a name (Duplicates "any"), every copy it may pick, by name; got then
+// holds the profile's own pick.
+func profileListing(p *profile.Profile, sb *hostws.Sandbox, vs []catalog.HostVerdict) (got []hostws.Skill, groups map[string][]hostws.Skill, err error) {
 	got = []hostws.Skill{}
 	for _, v := range vs {
 		if v.Hidden || (!v.Loaded && !v.Any) {
@@ -381,13 +460,12 @@ func profileListing(p *profile.Profile, sb *hostws.Sandbox) (got []hostws.Skill,
 		if rel == "" {
 			return nil, nil, fmt.Errorf("%s lies outside the sandbox", v.Path)
 		}
+		// A copy not loaded keeps the name and description it parsed to
+		// (disclosure and budgets change only the loaded ones).
 		s := hostws.Skill{Name: v.Name, Description: v.Description, Path: rel}
 		if v.Any {
 			if groups == nil {
 				groups = map[string][]hostws.Skill{}
-			}
-			if !v.Loaded {
-				s.Name, s.Description = v.Skill.Name, v.Skill.Description
 			}
 			groups[s.Name] = append(groups[s.Name], s)
 		}
