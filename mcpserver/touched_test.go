@@ -73,45 +73,60 @@ func touchedRun(t *testing.T, seed uint64, steps, size int) {
 		w.take(t, filepath.Join(markers, fmt.Sprint(step)))
 		w.reload(ctx) // even when nothing called for it: the catalog is told nothing changed
 		got := s.snap.Load()
-		c2, err := catalog.New(ctx, opts())
-		if err != nil {
-			t.Fatal(err)
-		}
-		cold, err := c2.List(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, b := listingJSON(t, got.listing), listingJSON(t, cold)
+		cold := coldSnapshot(t, opts()) // the listing is its server's: one cold listing, not two
+		a, b := listingJSON(t, got.listing), listingJSON(t, cold.listing)
 		if !bytes.Equal(a, b) {
-			t.Fatalf("seed %d step %d (%s): the listing is not a cold listing's:\n%s\nwant\n%s\nlog:\n%s", seed, step, what, a, b, strings.Join(g.log, "\n"))
+			t.Fatalf("seed %d step %d (%s): the listing is not a cold listing's:\n%s\nwant\n%s\nlog:\n%s", seed, step, what, indented(a), indented(b), strings.Join(g.log, "\n"))
 		}
 		if kept(got) {
 			continue
 		}
-		fresh, err := New(ctx, c2, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := snapDiff(got, fresh.snap.Load()); d != "" {
+		if d := snapDiff(got, cold); d != "" {
 			t.Fatalf("seed %d step %d (%s): the snapshot is not a new server's: %s\nlog:\n%s", seed, step, what, d, strings.Join(g.log, "\n"))
 		}
 	}
 }
 
+// coldSnapshot is the first snapshot of a new server on a new catalog with
+// options opts: its listing is that catalog's cold listing.
+func coldSnapshot(t *testing.T, opts *catalog.Options) *snapshot {
+	t.Helper()
+	c, err := catalog.New(t.Context(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(t.Context(), c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.snap.Load()
+}
+
 // listingJSON is the listing as JSON: every exported field, then its
 // skills and every skill file it read (catalogx.Candidates), with every
-// exported field of each.
+// exported field of each. It is compact (indented only to be shown, by
+// indented): the tests compare it byte for byte at every step.
 func listingJSON(t *testing.T, l *catalog.Listing) []byte {
 	t.Helper()
-	data, err := json.MarshalIndent(struct {
+	data, err := json.Marshal(struct {
 		*catalog.Listing
 		Skills     []*catalog.Skill
 		Candidates any
-	}{l, l.Skills, catx.Candidates(l)}, "", " ")
+	}{l, l.Skills, catx.Candidates(l)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// indented is data, JSON, indented by one space a level, for a failure
+// message.
+func indented(data []byte) string {
+	var b bytes.Buffer
+	if json.Indent(&b, data, "", " ") != nil {
+		return string(data)
+	}
+	return b.String()
 }
 
 // treeEdits makes random changes to a generated tree and logs them.
