@@ -79,9 +79,12 @@ type hostRoot struct {
 }
 
 // hostRoots lists the roots of profile p for a working folder, in
-// precedence order.
-func hostRoots(p *profile.Profile, cwd string, e env, noUser bool, cfg *Config) []*hostRoot {
-	m := newPathMemo()
+// precedence order. m remembers what the file system said of each path
+// (nil: a memo of this call's own).
+func hostRoots(m *pathMemo, p *profile.Profile, cwd string, e env, noUser bool, cfg *Config) []*hostRoot {
+	if m == nil {
+		m = newPathMemo()
+	}
 	dirs := projectDirs(m, p, cwd, e.home)
 	project, user, explicit := p.Roots.Project, p.Roots.User, p.Precedence.Order
 	if cfg != nil && cfg.Directories != nil {
@@ -189,6 +192,7 @@ type hostSearch struct {
 	onStack map[string]bool
 	diags   []skill.Diagnostic
 	share   *hostShare // nil: each folder read here
+	paths   *pathMemo  // the roots' real paths (nil: asked each time)
 	// clean says the root's path and real path are clean, and so every
 	// folder's below them: an entry's path is then the folder's, a
 	// separator and its name (join), without filepath.Join's Clean, a
@@ -209,7 +213,7 @@ func (h *hostSearch) run() {
 	if !h.root.Exists {
 		return
 	}
-	real := realPath(h.root.Path)
+	real := h.paths.realPath(h.root.Path)
 	h.clean = h.root.Path == filepath.Clean(h.root.Path) && real == filepath.Clean(real)
 	h.onStack = map[string]bool{}
 	h.dir(h.root.Path, real, 0, "", "", "", false)
@@ -447,11 +451,12 @@ type hostJudged struct {
 func (c *Catalog) hostJudge(ctx context.Context, share *hostShare, pending *[]pendingRead) (*hostJudged, error) {
 	p := c.profile
 	l := &Listing{Workspace: c.workspace}
-	roots := c.hostListRoots(p)
+	m := share.pathMemo()
+	roots := c.hostListRoots(m, p)
 	for _, r := range roots {
 		l.Roots = append(l.Roots, r.Root)
 	}
-	cands, diags := hostCandidates(ctx, p, roots, share)
+	cands, diags := hostCandidates(ctx, p, roots, share, m)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -489,7 +494,7 @@ func (h *hostJudged) settle() []hostVerdict {
 // hostListRoots are the roots profile p reads for the catalog, in
 // precedence order: its project roots (when the workspace exists) and
 // user roots, then the catalog's extra paths.
-func (c *Catalog) hostListRoots(p *profile.Profile) []*hostRoot {
+func (c *Catalog) hostListRoots(m *pathMemo, p *profile.Profile) []*hostRoot {
 	// Options' folders replace the configuration's, as without a host
 	// preset (resolveRoots): the preset chooses how the host reads and shows
 	// skills, the program which folders are read.
@@ -504,14 +509,14 @@ func (c *Catalog) hostListRoots(p *profile.Profile) []*hostRoot {
 		cfg.UserRoots = c.opts.UserRoots
 	}
 	var roots []*hostRoot
-	for _, r := range hostRoots(p, c.workspace, c.env, c.opts.NoUser, &cfg) {
+	for _, r := range hostRoots(m, p, c.workspace, c.env, c.opts.NoUser, &cfg) {
 		if c.wsExists || r.Scope == ScopeUser {
 			roots = append(roots, r)
 		}
 	}
 	for _, x := range c.extraPaths() {
-		fi, err := os.Stat(x)
-		r := &hostRoot{Root: Root{Path: x, Scope: ScopeExtra, boundary: realPath(x), Exists: err == nil, display: x}, label: x}
+		fi, err := m.stat(x)
+		r := &hostRoot{Root: Root{Path: x, Scope: ScopeExtra, boundary: m.realPath(x), Exists: err == nil, display: x}, label: x}
 		r.File = err == nil && !fi.IsDir()
 		roots = append(roots, r)
 	}
@@ -521,16 +526,16 @@ func (c *Catalog) hostListRoots(p *profile.Profile) []*hostRoot {
 // hostCandidates searches every root for skill files: in root order, and
 // by path within a root (the order the engine takes them in). A root that
 // is a file is its one candidate.
-func hostCandidates(ctx context.Context, p *profile.Profile, roots []*hostRoot, share *hostShare) ([]*hostCand, []skill.Diagnostic) {
+func hostCandidates(ctx context.Context, p *profile.Profile, roots []*hostRoot, share *hostShare, m *pathMemo) ([]*hostCand, []skill.Diagnostic) {
 	var cands []*hostCand
 	var diags []skill.Diagnostic
 	for _, r := range roots {
 		if r.File {
-			cands = append(cands, &hostCand{root: r, path: r.Path, dir: filepath.Dir(r.Path), real: realPath(r.Path),
+			cands = append(cands, &hostCand{root: r, path: r.Path, dir: filepath.Dir(r.Path), real: m.realPath(r.Path),
 				depth: 1, flat: filepath.Base(r.Path) != SkillFile})
 			continue
 		}
-		h := &hostSearch{ctx: ctx, p: p, root: r, share: share}
+		h := &hostSearch{ctx: ctx, p: p, root: r, share: share, paths: m}
 		share.search(h)
 		if p.Symlinks.ResolveRoot && r.Exists {
 			resolveRootLink(r, h.cands)

@@ -35,6 +35,22 @@ type hostShare struct {
 	stats, lstats map[string]sharedStat
 	searches      map[searchKey][]hostCand // each root's candidates, by what they depend on
 	kids          map[string][]string      // by folder: its entries' paths (childPaths)
+	// paths is what the profiles' roots asked of the file system (the
+	// roots' stats, real paths and the .git of each parent), asked once
+	// for all the profiles of one run: most read the same folders.
+	paths *pathMemo
+}
+
+// pathMemo is the memo of the roots of the searches through s: s's own,
+// or with s nil a new one (one listing's).
+func (s *hostShare) pathMemo() *pathMemo {
+	if s == nil {
+		return newPathMemo()
+	}
+	if s.paths == nil {
+		s.paths = newPathMemo()
+	}
+	return s.paths
 }
 
 // childPaths returns the paths of the n entries of the folder dir, as

@@ -38,7 +38,7 @@ func hostListingOf(c *Catalog, p *profile.Profile, vs []hostVerdict) *catalogx.H
 // catalog's workspace (catalogx.Hooks.HostFolders), in the host's order.
 func (c *Catalog) hostFolders(p *profile.Profile) []string {
 	var out []string
-	for _, r := range hostRoots(p, c.workspace, c.env, true, nil) {
+	for _, r := range hostRoots(nil, p, c.workspace, c.env, true, nil) {
 		if r.Scope == ScopeProject {
 			out = append(out, r.Path)
 		}

@@ -66,7 +66,8 @@ func (m *pathMemo) stat(p string) (fs.FileInfo, error) {
 	return r.fi, r.err
 }
 
-// realPath is realPath(p) (p absolute and clean), built from the real path
+// realPath is realPath(p) (a path not absolute or not clean is asked of
+// realPath itself), built from the real path
 // of p's folder and one lstat of p: a path that is no symlink (or does not
 // exist, or cannot be looked at) is its folder's real path and its name,
 // which is what filepath.EvalSymlinks (or realPath's fallback to the
@@ -89,7 +90,9 @@ func (m *pathMemo) realPath(p string) string {
 func (m *pathMemo) resolve(p string) string {
 	dir, base := filepath.Split(p)
 	dir = filepath.Clean(dir)
-	if !filepath.IsAbs(p) || dir == p || base == "" || base == "." || base == ".." {
+	if !filepath.IsAbs(p) || dir == p || base == "" || base == "." || base == ".." || p != filepath.Clean(p) {
+		// Not clean: a ".." after a symlink leads up from the link's
+		// target (EvalSymlinks), not from the link's folder.
 		return realPath(p)
 	}
 	if fi, err := m.lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {

@@ -12,7 +12,8 @@ import (
 // TestPathMemoIsRealPath holds pathMemo.realPath to realPath (which asks
 // filepath.EvalSymlinks) on newRootTree's random trees, with more links
 // beside them (a relative one leading up, a link to a link, a dangling
-// link's child, a file's child), for every path in the tree, a child
+// link's child, a file's child), for every path in the tree, paths that
+// are not clean through each link, a child
 // that does not exist of each, and a path through each link. One memo
 // answers every path of a tree, in random order, so its answers built
 // from ones it remembered are checked too.
@@ -48,6 +49,17 @@ func TestPathMemoIsRealPath(t *testing.T) {
 			if d, err := os.ReadDir(filepath.Join(tr.top, via)); err == nil {
 				for _, e := range d {
 					paths = append(paths, filepath.Join(tr.top, via, e.Name(), "x"), filepath.Join(tr.top, via, e.Name()))
+				}
+			}
+			// Not clean: ".." after the link leads up from its target,
+			// to an entry beside the target.
+			link := filepath.Join(tr.top, via)
+			paths = append(paths, link+"/../x", link+"/./x")
+			if r, err := filepath.EvalSymlinks(link); err == nil {
+				if d, err := os.ReadDir(filepath.Dir(r)); err == nil {
+					for _, e := range d {
+						paths = append(paths, link+"/../"+e.Name())
+					}
 				}
 			}
 		}

@@ -121,7 +121,7 @@ func projectDirs(m *pathMemo, p *profile.Profile, cwd, home string) []string {
 	}
 	git := -1
 	for i, d := range chain {
-		if root, broken := gitRoot(p, d); root {
+		if root, broken := gitRoot(m, p, d); root {
 			git = i
 			break
 		} else if broken {
@@ -166,15 +166,16 @@ func projectDirs(m *pathMemo, p *profile.Profile, cwd, home string) []string {
 // profile p (Roots.GitMarker): a folder, or (unless GitMarker is "dir")
 // any other entry, as the .git file of a linked worktree or a submodule;
 // with "git" only a file whose gitdir exists, and broken says a .git file
-// names none (git then finds no repository at all).
-func gitRoot(p *profile.Profile, d string) (root, broken bool) {
+// names none (git then finds no repository at all). m remembers what
+// the file system said (nil: ask it every time).
+func gitRoot(m *pathMemo, p *profile.Profile, d string) (root, broken bool) {
 	dotgit := filepath.Join(d, ".git")
-	if _, err := os.Lstat(dotgit); err != nil {
+	if _, err := m.lstat(dotgit); err != nil {
 		return false, false
 	}
 	switch p.Roots.GitMarker {
 	case "dir", "git":
-		fi, err := os.Stat(dotgit)
+		fi, err := m.stat(dotgit)
 		if err == nil && fi.IsDir() {
 			return true, false
 		}
