@@ -213,9 +213,10 @@ func (g *edits) skillFiles() []string {
 	return g.existing(func(rel string, d fs.DirEntry) bool { return d.Name() == "SKILL.md" })
 }
 
-func (g *edits) skillDirs() []string {
+// dirsOf returns the folders of the skill files skills.
+func dirsOf(skills []string) []string {
 	var out []string
-	for _, f := range g.skillFiles() {
+	for _, f := range skills {
 		out = append(out, filepath.ToSlash(filepath.Dir(f)))
 	}
 	return out
@@ -249,7 +250,8 @@ func (g *edits) writeSkill() string {
 
 // step makes one random change and says what it was.
 func (g *edits) step() string {
-	skills, dirs := g.skillFiles(), g.skillDirs()
+	skills := g.skillFiles()
+	dirs := dirsOf(skills) // one walk of the workspace, not two
 	if len(skills) == 0 {
 		return g.writeSkill()
 	}
