@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -51,7 +52,11 @@ func sameAsGoldmark(t *testing.T, name string, body []byte) bool {
 			return false
 		}
 		want := parseReferences(body, examples)
-		if diff := cmp.Diff(flatten(body, want), flatten(body, got), cmp.AllowUnexported(bspan{}, scanned{})); diff != "" {
+		w, g := flatten(body, want), flatten(body, got)
+		if reflect.DeepEqual(w, g) { // plain values: equal as cmp.Diff finds them, without its cost
+			continue
+		}
+		if diff := cmp.Diff(w, g, cmp.AllowUnexported(bspan{}, scanned{})); diff != "" {
 			t.Fatalf("%s: the scanner and goldmark differ (-goldmark +scanner):\n%s\nbody: %q", name, diff, body)
 		}
 	}
