@@ -929,23 +929,29 @@ const hostReadLimit = 4 << 20
 // marks a longer file Truncated), or with max 0 the whole file, which must
 // be at most hostReadLimit bytes (else ErrTooLarge: never cut silently).
 func hostRead(p string, max int) ([]byte, error) {
+	data, _, err := hostReadStat(p, max)
+	return data, err
+}
+
+// hostReadStat is hostRead, with the stat of the file opened, taken
+// before it was read.
+func hostReadStat(p string, max int) ([]byte, fs.FileInfo, error) {
 	f, err := fsx.Open(p)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	if max <= 0 {
-		data, _, err := fsx.ReadOpen(f, "", hostReadLimit)
-		return data, err
+		return fsx.ReadOpen(f, "", hostReadLimit)
 	}
 	data, fi, err := fsx.ReadHead(f, "", int64(max))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if fi.Size() > int64(max) {
 		data = cutRune(data)
 	}
-	return data, nil
+	return data, fi, nil
 }
 
 // hostVerdicts applies profile p to the workspace and home of opts (the

@@ -66,18 +66,26 @@ func (m *hostMemo) keep(cands []*hostCand) {
 
 // readVerdict is the package's readVerdict through the cache: a file
 // whose stamp is unchanged since it was parsed for profile p is not read
-// again. A file that cannot be stat'ed or read is not cached.
+// again. A file the cache does not hold is read without a stat first (a
+// catalog's first List, as every list --preset: one system call fewer a
+// file), its stamp the opened file's; a file that cannot be stat'ed or
+// read is not cached.
 func (m *hostMemo) readVerdict(p *profile.Profile, v *hostVerdict, file string, flat bool) {
-	st, err := statStamp(file)
-	if err != nil {
-		readVerdict(p, v, file, flat)
-		return
+	m.mu.Lock()
+	held := m.files[file] != nil
+	m.mu.Unlock()
+	if held {
+		st, err := statStamp(file)
+		if err != nil {
+			readVerdict(p, v, file, flat)
+			return
+		}
+		if e := m.entry(file, st); e != nil && e.p == p {
+			setVerdict(v, e.res)
+			return
+		}
 	}
-	if e := m.entry(file, st); e != nil && e.p == p {
-		setVerdict(v, e.res)
-		return
-	}
-	data, err := hostRead(file, p.Parse.MaxSkillBytes)
+	data, fi, err := hostReadStat(file, p.Parse.MaxSkillBytes)
 	if err != nil {
 		parseVerdict(p, v, file, flat, nil, err, nil)
 		return
@@ -86,7 +94,7 @@ func (m *hostMemo) readVerdict(p *profile.Profile, v *hostVerdict, file string, 
 	m.mu.Lock()
 	m.parses++
 	m.mu.Unlock()
-	m.put(file, &hostMemoEntry{st: st, p: p, res: res})
+	m.put(file, &hostMemoEntry{st: stampOf(fi), p: p, res: res})
 	setVerdict(v, res)
 }
 
