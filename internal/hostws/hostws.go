@@ -250,7 +250,7 @@ func (w *Workspace) Materialize(dir string, opt *Options) (*Sandbox, error) {
 		if err := mkdirMade(filepath.Dir(p), made); err != nil {
 			return nil, err
 		}
-		if err := writeFile(p, f.Data); err != nil {
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
 			return nil, err
 		}
 	}
@@ -364,7 +364,7 @@ func (w *Workspace) Remove(sb *Sandbox) error {
 	// A folder's path is longer than its parent's.
 	sort.Slice(order, func(i, j int) bool { return len(order[i]) > len(order[j]) })
 	for _, d := range order {
-		rmdir(d) // a folder not empty is left to os.RemoveAll
+		os.Remove(d) // a folder not empty is left to os.RemoveAll
 	}
 	return os.RemoveAll(sb.Root)
 }
