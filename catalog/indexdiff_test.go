@@ -203,27 +203,28 @@ func TestIndexOneSkillDifferential(t *testing.T) {
 			age(t, e.ws, e.home)
 			idx := filepath.Join(t.TempDir(), "idx")
 			indexed(t, e, idx, nil)
+			warmAt := func() *Catalog {
+				c, err := New(context.Background(), e.opts(&Options{index: idx}))
+				must(t, err)
+				return c
+			}
 			var log []string
 			for k := range edits {
 				if _, _, hit := indexed(t, e, idx, nil); !hit {
 					t.Fatalf("after %q: the index was not used before the next edit", log)
 				}
+				before := indexBytes(t, warmAt())
 				log = append(log, d.edit())
 				// A second's difference, so an edit is never
 				// hidden by a time set back to the one before.
 				d.old = d.old.Add(time.Duration(k+1) * time.Second)
 				cold, coldL := e.list(t, nil)
-				// Before any catalog writes the index again: a narrowed
-				// read of the index the edit made stale answers as the
-				// full listing or not at all.
-				warmAt := func() *Catalog {
-					c, err := New(context.Background(), e.opts(&Options{index: idx}))
-					must(t, err)
-					return c
-				}
-				checkNamed(t, warmAt, coldL, diffNames, false)
-				checkSearched(t, warmAt, coldL, namedQueries(diffNames), false)
-				checkBrief(t, warmAt, coldL, false)
+				// A narrowed read of the index the edit made stale
+				// answers as the full listing or not at all: each kind
+				// of read is given that index back (staleAt).
+				checkNamed(t, staleAt(t, warmAt, before), coldL, diffNames, false)
+				checkSearched(t, staleAt(t, warmAt, before), coldL, namedQueries(diffNames), false)
+				checkBrief(t, staleAt(t, warmAt, before), coldL, false)
 				for _, name := range diffNames {
 					warm, err := New(context.Background(), e.opts(&Options{index: idx}))
 					must(t, err)
@@ -244,43 +245,123 @@ func TestIndexOneSkillDifferential(t *testing.T) {
 	}
 }
 
+// indexBytes is the index file of c (its path, its bytes).
+func indexBytes(t *testing.T, c *Catalog) [2]string {
+	t.Helper()
+	file := c.indexFile()
+	data, err := os.ReadFile(file)
+	must(t, err)
+	return [2]string{file, string(data)}
+}
+
+// staleAt puts the index file of before back (as the catalog writes it: a
+// new file renamed onto it) and returns a maker of catalogs of it, warmAt's,
+// that returns nil once that file was replaced: a read found the index
+// stale and the walk it answered from wrote the index again, so what is
+// asked after that is a read of the current index, which the test asks
+// once the listing has used it. Of a read that does not find the index
+// stale, every read is asked of it.
+func staleAt(t *testing.T, warmAt func() *Catalog, before [2]string) func() *Catalog {
+	t.Helper()
+	file := before[0]
+	must(t, indexCache(filepath.Dir(file)).Put(filepath.Base(file), func(f *os.File) error {
+		_, err := f.WriteString(before[1])
+		return err
+	}))
+	put, err := os.Stat(file)
+	must(t, err)
+	return func() *Catalog {
+		if fi, err := os.Stat(file); err != nil || !os.SameFile(put, fi) {
+			return nil
+		}
+		return warmAt()
+	}
+}
+
 // checkNamed requires that a narrowed read of the index (listNamed), by a
 // catalog newc makes, gives for each name and the name in other letter
 // cases and with spaces what full holds of it (namedOf), keeping the
 // diagnostics about the name and the errors, or does not answer when full
 // holds no skill of the name; must says that the index is current, so
 // that the read has to answer for a name it holds.
+//
+// Each name is asked of a new catalog (the whole command) in one of its
+// three spellings, in turn. -short asks the other two spellings of one
+// name in eight, each of a new catalog too; the full run asks them of
+// every name, of one mapping of the index by one more catalog (readNamed,
+// every stamp checked at each read), as checkSearched asks its other
+// limits. A nil catalog from newc ends the check.
 func checkNamed(t *testing.T, newc func() *Catalog, full *Listing, names []string, must bool) {
 	t.Helper()
-	var all []string
+	ctx := context.Background()
+	var own, mapped []string // asked of a catalog each; of one mapping
 	for i, n := range names {
-		all = append(all, n)
-		// -short asks for the other spellings of one name in eight (each
-		// check lists and compares); go test ./... asks for every one.
-		if !testing.Short() || i%8 == 0 {
-			all = append(all, strings.ToUpper(n), " "+n+" ")
+		sp := []string{n, strings.ToUpper(n), " " + n + " "}
+		switch {
+		case testing.Short() && i%8 == 0:
+			own = append(own, sp...)
+		case testing.Short():
+			own = append(own, n)
+		default:
+			own = append(own, sp[i%3])
+			mapped = append(mapped, slices.Delete(sp, i%3, i%3+1)...)
 		}
 	}
-	for _, name := range append(all, "nonesuch", "") {
-		keep := func(d *skill.Diagnostic) bool {
-			return strings.EqualFold(d.Skill, strings.TrimSpace(name)) || d.Severity == skill.SeverityError
+	own = append(own, "nonesuch", "")
+	for _, name := range own {
+		c := newc()
+		if c == nil {
+			return // newc's index is no longer the one to ask
 		}
-		got, want := newc().listNamed(context.Background(), name, keep), namedOf(full, name, keep)
-		if len(want.Skills) == 0 {
-			if got != nil {
-				t.Fatalf("%q: the narrowed read answered for a name the listing does not hold", name)
+		keep := namedKeep(name)
+		checkNamedOne(t, full, name, keep, c.listNamed(ctx, name, keep), must)
+	}
+	if len(mapped) == 0 {
+		return
+	}
+	c := newc()
+	if c == nil {
+		return
+	}
+	c.readMapped(ctx, func(data []byte, seed uint32, roots []byte) {
+		for _, name := range mapped {
+			q := &namedQuery{raw: name, name: strings.TrimSpace(name), keep: namedKeep(name)}
+			got := c.readNamed(data, seed, roots, q)
+			if got == nil && !q.none && !must {
+				continue // the index is stale: the command would walk
 			}
-			continue
+			checkNamedOne(t, full, name, q.keep, got, must)
 		}
-		if got == nil {
-			if must {
-				t.Fatalf("%q: the narrowed read of a current index did not answer", name)
-			}
-			continue
+	})
+}
+
+// namedKeep keeps the diagnostics about name (spaces trimmed, in any
+// letter case) and the errors.
+func namedKeep(name string) func(d *skill.Diagnostic) bool {
+	return func(d *skill.Diagnostic) bool {
+		return strings.EqualFold(d.Skill, strings.TrimSpace(name)) || d.Severity == skill.SeverityError
+	}
+}
+
+// checkNamedOne requires that got, a narrowed read of name (nil: it did
+// not answer), is what full holds of it (namedOf).
+func checkNamedOne(t *testing.T, full *Listing, name string, keep func(*skill.Diagnostic) bool, got *Listing, must bool) {
+	t.Helper()
+	want := namedOf(full, name, keep)
+	if len(want.Skills) == 0 {
+		if got != nil {
+			t.Fatalf("%q: the narrowed read answered for a name the listing does not hold", name)
 		}
-		if diff := diffListing(want, materialize(got)); diff != "" {
-			t.Fatalf("%q: the narrowed read differs from the full listing's (-full +narrowed):\n%s", name, diff)
+		return
+	}
+	if got == nil {
+		if must {
+			t.Fatalf("%q: the narrowed read of a current index did not answer", name)
 		}
+		return
+	}
+	if diff := diffListing(want, materialize(got)); diff != "" {
+		t.Fatalf("%q: the narrowed read differs from the full listing's (-full +narrowed):\n%s", name, diff)
 	}
 }
 

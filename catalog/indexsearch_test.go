@@ -42,37 +42,87 @@ func searchAnswers(res []SearchResult) []searchAnswer {
 // listing (searchIndexed), by a catalog newc makes, ranks each query as
 // full's Listing.Search does (every field the command prints, the score
 // bit for bit), at limits 0, 1 and 10, or does not answer; must says that
-// the index is current, so that it has to answer. -short asks each query
-// at one of the three limits, in turn (each search is a new catalog's).
+// the index is current, so that it has to answer. A query asked twice is
+// asked once (the same read of the same index).
+//
+// Each query is asked of a new catalog (the whole command: roots
+// resolved, the index opened and mapped, or the walk that writes it) at
+// one of the three limits, in turn; -short asks no more. The full run
+// asks the other two limits too, of one mapping of the index by one more
+// catalog (readSearch, every stamp checked at each read): the command
+// differs from that only by what it does before it reads the mapping,
+// which is the same at each limit. A catalog with no index to map (a
+// walk's, of a new folder) asks nothing more; a nil catalog from newc
+// ends the check.
 func checkSearched(t *testing.T, newc func() *Catalog, full *Listing, queries []string, must bool) {
 	t.Helper()
+	ctx := context.Background()
 	limits := []int{0, 1, 10}
-	for i, q := range queries {
-		if testing.Short() {
-			limits = []int{[]int{0, 1, 10}[i%3]}
+	seen := map[string]bool{}
+	var asked []string
+	for _, q := range queries {
+		if !seen[q] {
+			seen[q] = true
+			asked = append(asked, q)
 		}
-		for _, limit := range limits {
-			got, ok := newc().searchIndexed(context.Background(), q, limit)
-			want, err := full.Search(q, limit)
-			if err != nil {
+	}
+	for i, q := range asked {
+		c := newc()
+		if c == nil {
+			return // newc's index is no longer the one to ask
+		}
+		limit := limits[i%3]
+		got, ok := c.searchIndexed(ctx, q, limit)
+		checkSearch(t, full, q, limit, got, ok, must)
+	}
+	if testing.Short() {
+		return
+	}
+	c := newc()
+	if c == nil {
+		return
+	}
+	c.readMapped(ctx, func(data []byte, seed uint32, roots []byte) {
+		for i, q := range asked {
+			terms := queryTerms(q)
+			for k, limit := range limits {
+				if k == i%3 {
+					continue // asked of its own catalog above
+				}
+				var got []SearchResult
+				ok := len(terms) > 0
 				if ok {
-					t.Fatalf("%q: the narrowed search answered a query the listing refuses (%v)", q, err)
+					got, ok = c.readSearch(data, seed, roots, terms, exactQuery(q), limit)
 				}
-				continue
+				checkSearch(t, full, q, limit, got, ok, must)
 			}
-			if !ok {
-				if must {
-					t.Fatalf("%q, limit %d: the narrowed search of a current index did not answer", q, limit)
-				}
-				continue
-			}
-			// reflect.DeepEqual first: cmp.Diff of equal answers was a
-			// quarter of TestIndexSameListing's CPU.
-			if w, g := searchAnswers(want), searchAnswers(got); reflect.DeepEqual(w, g) {
-				continue
-			} else if diff := cmp.Diff(w, g); diff != "" {
-				t.Fatalf("%q, limit %d: the narrowed search differs from the listing's (-listing +narrowed):\n%s", q, limit, diff)
-			}
+		}
+	})
+}
+
+// checkSearch requires that got (ok: answered) is what full's
+// Listing.Search answers for q at limit; must says that the read had to
+// answer.
+func checkSearch(t *testing.T, full *Listing, q string, limit int, got []SearchResult, ok, must bool) {
+	t.Helper()
+	want, err := full.Search(q, limit)
+	if err != nil {
+		if ok {
+			t.Fatalf("%q: the narrowed search answered a query the listing refuses (%v)", q, err)
+		}
+		return
+	}
+	if !ok {
+		if must {
+			t.Fatalf("%q, limit %d: the narrowed search of a current index did not answer", q, limit)
+		}
+		return
+	}
+	// reflect.DeepEqual first: cmp.Diff of equal answers was a quarter
+	// of TestIndexSameListing's CPU.
+	if w, g := searchAnswers(want), searchAnswers(got); !reflect.DeepEqual(w, g) {
+		if diff := cmp.Diff(w, g); diff != "" {
+			t.Fatalf("%q, limit %d: the narrowed search differs from the listing's (-listing +narrowed):\n%s", q, limit, diff)
 		}
 	}
 }
@@ -80,8 +130,9 @@ func checkSearched(t *testing.T, newc func() *Catalog, full *Listing, queries []
 // namedQueries are queries for a listing of names: each name (an exact
 // match), its words, a prefix, words of the descriptions, none that
 // matches, and one of no words. -short asks for the prefix and the words
-// around the name for one name in eight (each query is three searches
-// compared); go test ./... asks for them for every name.
+// around the name for one name in eight (each query is a new catalog's
+// search, and in the full run two more of one mapping: checkSearched);
+// go test ./... asks for them for every name.
 func namedQueries(names []string) []string {
 	qs := []string{"the skill", "thing", "release notes", "nonesuch", "  ", "do"}
 	for i, n := range names {
@@ -208,11 +259,15 @@ func FuzzIndexSearch(f *testing.F) {
 // workspace and roots, the Listed skills whole and the hidden ones by name
 // (in order), the others' names in order, and the diagnostics keep takes;
 // or does not answer; must says that the index is current, so that it
-// has to answer.
+// has to answer. A nil catalog from newc asks nothing.
 func checkBrief(t *testing.T, newc func() *Catalog, full *Listing, must bool) {
 	t.Helper()
 	keep := func(d *skill.Diagnostic) bool { return d.Severity == skill.SeverityError }
-	got, gotNames := newc().listBrief(context.Background(), keep)
+	c := newc()
+	if c == nil {
+		return
+	}
+	got, gotNames := c.listBrief(context.Background(), keep)
 	if got == nil {
 		if must {
 			t.Fatal("the block's read of a current index did not answer")

@@ -24,8 +24,9 @@ import (
 // an unknown name (a fresh
 // catalog, no index: searchWalk and listBriefWalk, which list as Each does
 // and write the index meanwhile) answer, and as the cold listing does:
-// Listing.Search for each query at limits 0, 1 and 10, the block's
-// listing, and the listing of names (checkNames). Each answer comes from a catalog of a new, empty index folder,
+// Listing.Search for each query at one of the limits 0, 1 and 10 in turn
+// (checkSearched: a walk answers each), the block's listing, and the
+// listing of names (checkNames). Each answer comes from a catalog of a new, empty index folder,
 // and each walk must leave an index there.
 func walkCheck(t *testing.T, e testEnv, o Options, queries []string) {
 	t.Helper()
