@@ -215,6 +215,10 @@ func TestIndexSameListing(t *testing.T) {
 		checkNamed(t, newc, cold, append(names, "draft", "broken"), true)
 		checkSearched(t, newc, cold, namedQueries(append(names, "draft", "broken")), true)
 		checkBrief(t, newc, cold, true)
+		if !ignored { // TestIndexStreamSameListing's reads at maxSkills 50
+			checkNameList(t, newc, cold)
+			checkPrefixed(t, newc, cold, "co")
+		}
 	}
 }
 

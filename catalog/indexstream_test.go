@@ -98,14 +98,17 @@ func TestIndexStreamSameListing(t *testing.T) {
 	t.Parallel()
 	e := indexFixture(t)
 	// The narrowed reads of the written index (checkNamed, checkSearched,
-	// checkBrief) are checked after the first name of each maxSkills:
+	// checkBrief) are checked after the first name of maxSkills 0 and 1:
 	// every name's index is held byte for byte (but the checksum) to
 	// List's, so the same reads of it give the same answers; checking them
-	// for all five names took 85-132 s of the full run at load 15.
+	// for all five names took 85-132 s of the full run at load 15. At
+	// maxSkills 50 that index is the one TestIndexSameListing reads (List's
+	// of the same workspace and options, without ignored files), whose
+	// reads it asks: 1.0 s of this test's 3.8 s CPU.
 	//
 	// -short checks every other name of each maxSkills, by a stride that
 	// starts one name further at each (so every name is checked, at
-	// some cap, and every cap with the reads): 9 of the 15 checks.
+	// some cap, and caps 0 and 1 with the reads): 9 of the 15 checks.
 	for m, maxSkills := range []int{0, 50, 1} {
 		t.Run(fmt.Sprint("maxSkills=", maxSkills), func(t *testing.T) {
 			o := Options{MaxSkills: maxSkills}
@@ -113,7 +116,7 @@ func TestIndexStreamSameListing(t *testing.T) {
 				if testing.Short() && i > 0 && (i+m)%2 == 1 {
 					continue
 				}
-				streamed := streamCheck(t, e, o, name, i == 0)
+				streamed := streamCheck(t, e, o, name, i == 0 && maxSkills != 50)
 				// The index folder is part of the key: the file names
 				// and so the checksums differ, nothing else.
 				if want := listIndexBytes(t, e, o); !bytes.Equal(streamed[:len(streamed)-indexSumSize], want) {
