@@ -138,6 +138,22 @@ func TestWalkBundleListed(t *testing.T) {
 			return ents, ok
 		}}
 	}
+	// The walk of the file system, the same for every listing: made once
+	// a case.
+	base := func(dir string) string {
+		if strings.HasSuffix(dir, "/") || strings.HasPrefix(dir, "./") {
+			return ws + "/" + dir
+		}
+		return filepath.Join(ws, dir)
+	}
+	skillOf := func(dir, file string) *catalog.Skill {
+		return &catalog.Skill{Name: "s", BaseDir: base(dir), Location: filepath.Join(base(dir), file)}
+	}
+	wants := make([][]skill.Diagnostic, len(cases))
+	wantViews := make([]folderView, len(cases))
+	for i, tc := range cases {
+		wants[i] = walkBundle(about(skillOf(tc.dir, tc.file)), &wantViews[i])
+	}
 	hits := 0
 	for name, l := range map[string]*listedDirs{"search": {folder: hr.Folder, listed: hr.Listed}, "os": fromMap(full), "half": fromMap(half)} {
 		if l.listed == nil || l.folder == nil {
@@ -151,18 +167,13 @@ func TestWalkBundleListed(t *testing.T) {
 			}
 			return ents, ok
 		}
-		for _, tc := range cases {
+		for i, tc := range cases {
 			if testing.Short() && tc.dir == "big" && name != "search" {
 				continue // -short: the entry cap from the host searches' listings only
 			}
-			base := filepath.Join(ws, tc.dir)
-			if strings.HasSuffix(tc.dir, "/") || strings.HasPrefix(tc.dir, "./") {
-				base = ws + "/" + tc.dir
-			}
-			s := &catalog.Skill{Name: "s", BaseDir: base, Location: filepath.Join(base, tc.file)}
-			var wantView, gotView folderView
-			want := walkBundle(about(s), &wantView)
-			sub := about(s)
+			var gotView folderView
+			want, wantView := wants[i], wantViews[i]
+			sub := about(skillOf(tc.dir, tc.file))
 			sub.listed = l
 			got := walkBundle(sub, &gotView)
 			if diff := cmp.Diff(want, got); diff != "" {
