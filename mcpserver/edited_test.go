@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/skillet-go/skillet/catalog"
 	"github.com/skillet-go/skillet/internal/benchtree/tree"
+	"github.com/skillet-go/skillet/mcpserver/skillsext"
 )
 
 // TestReloadEditedIsFull is the differential test of the patched reload
@@ -93,7 +95,7 @@ func patchDiff(a, b *snapshot) string {
 	if d := snapDiff(a, b); d != "" {
 		return d
 	}
-	keys := func(sn *snapshot) (names, files, entries, tool, prompts, diags []string) {
+	keys := func(sn *snapshot) (names, files, tool, prompts, diags []string) {
 		for name, sv := range sn.byName {
 			names = append(names, name+"="+sv.fp)
 			if sv.prompt != nil {
@@ -102,9 +104,6 @@ func patchDiff(a, b *snapshot) string {
 		}
 		for uri, f := range sn.files {
 			files = append(files, uri+"="+f.digest)
-		}
-		for _, sv := range sn.entries {
-			entries = append(entries, fmt.Sprintf("%s %+v", sv.uri, *sv.entry))
 		}
 		for _, cs := range sn.toolListing.Skills {
 			tool = append(tool, cs.Name+"@"+cs.Location)
@@ -117,13 +116,25 @@ func patchDiff(a, b *snapshot) string {
 		slices.Sort(prompts)
 		return
 	}
-	an, af, ae, at, ap, ad := keys(a)
-	bn, bf, be, bt, bp, bd := keys(b)
+	an, af, at, ap, ad := keys(a)
+	bn, bf, bt, bp, bd := keys(b)
+	// The extension's entries, in URI order, as "URI %+v" of each would
+	// show them; compared field by field, formatted only to be shown.
+	sameEntries := slices.EqualFunc(a.entries, b.entries, func(x, y *served) bool { return x.uri == y.uri && sameEntry(x.entry, y.entry) })
+	entries := func(sn *snapshot) (out []string) {
+		if !sameEntries {
+			for _, sv := range sn.entries {
+				out = append(out, fmt.Sprintf("%s %+v", sv.uri, *sv.entry))
+			}
+		}
+		return out
+	}
+	ae, be := entries(a), entries(b)
 	for _, c := range []struct {
 		what string
 		x, y []string
 	}{{"skills by name", an, bn}, {"files by URI", af, bf}, {"extension entries", ae, be}, {"tool listing", at, bt}, {"prompts", ap, bp}, {"diagnostics", ad, bd}} {
-		if !slices.Equal(c.x, c.y) {
+		if !slices.Equal(c.x, c.y) || c.what == "extension entries" && !sameEntries {
 			return fmt.Sprintf("%s\n  %q\nwant\n  %q", c.what, c.x, c.y)
 		}
 	}
@@ -131,6 +142,24 @@ func patchDiff(a, b *snapshot) string {
 		return fmt.Sprintf("%d bytes, want %d", a.bytes, b.bytes)
 	}
 	return ""
+}
+
+// sameEntry reports whether two extension entries hold the same values:
+// what "%+v" prints of each (a nil and an empty slice alike), field by
+// field; by "%+v" itself when the types have fields it does not know.
+func sameEntry(x, y *skillsext.SkillEntry) bool {
+	if reflect.TypeFor[skillsext.SkillEntry]().NumField() != 4 || reflect.TypeFor[skillsext.Manifest]().NumField() != 2 ||
+		reflect.TypeFor[skillsext.SkillResource]().NumField() != 3 {
+		return fmt.Sprintf("%+v", *x) == fmt.Sprintf("%+v", *y)
+	}
+	return x.URI == y.URI && bytes.Equal(x.Frontmatter, y.Frontmatter) && slices.Equal(x.Resources.Files, y.Resources.Files) &&
+		x.Resources.Dynamic == y.Resources.Dynamic && bytes.Equal(sealed(x), sealed(y))
+}
+
+// sealed is e's encoding kept by Seal (its unexported field raw, read as
+// fmt reads it).
+func sealed(e *skillsext.SkillEntry) []byte {
+	return reflect.ValueOf(e).Elem().FieldByName("raw").Bytes()
 }
 
 // editStep makes one random change, mostly a write a reload patches, and
