@@ -4,7 +4,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
+
+	"github.com/skillet-go/skillet/internal/fsx"
 )
 
 // pathMemo remembers, for one resolution of the roots, what the file
@@ -18,13 +19,16 @@ import (
 // read, spent 58% of their CPU there (pprof of
 // TestIndexOneSkillDifferential; 10.6 s of CPU before, 7.9 s after).
 //
+// The real paths are fsx.RealPaths' (the one home of that memo, which
+// lint --compat's file keys use too), asking this memo's lstat.
+//
 // The zero value is not ready; newPathMemo makes one. A nil *pathMemo asks
 // the file system every time. It lives for one call (resolveRoots,
 // hostRoots): what a path was is not what it is a minute later.
 type pathMemo struct {
 	lstats map[string]statResult
 	stats  map[string]statResult
-	reals  map[string]string
+	reals  fsx.RealPaths
 }
 
 type statResult struct {
@@ -33,7 +37,15 @@ type statResult struct {
 }
 
 func newPathMemo() *pathMemo {
-	return &pathMemo{lstats: map[string]statResult{}, stats: map[string]statResult{}, reals: map[string]string{}}
+	m := &pathMemo{lstats: map[string]statResult{}, stats: map[string]statResult{}}
+	m.reals.Mode = func(p string) (fs.FileMode, error) {
+		fi, err := m.lstat(p)
+		if err != nil {
+			return 0, err
+		}
+		return fi.Mode(), nil
+	}
+	return m
 }
 
 // lstat is os.Lstat(p), asked once.
@@ -66,37 +78,21 @@ func (m *pathMemo) stat(p string) (fs.FileInfo, error) {
 	return r.fi, r.err
 }
 
-// realPath is realPath(p) (a path not absolute or not clean is asked of
-// realPath itself), built from the real path
-// of p's folder and one lstat of p: a path that is no symlink (or does not
-// exist, or cannot be looked at) is its folder's real path and its name,
-// which is what filepath.EvalSymlinks (or realPath's fallback to the
-// longest existing prefix) gives; a symlink is resolved by realPath
-// itself. TestPathMemoIsRealPath holds the two together on generated trees.
+// realPath is realPath(p): the real path of p (fsx.RealPaths.Eval), or,
+// when p does not exist, the real path of its longest existing prefix
+// joined with the rest. TestPathMemoIsRealPath holds the two together on
+// generated trees.
 func (m *pathMemo) realPath(p string) string {
-	if m == nil || runtime.GOOS == "windows" {
-		// Windows's EvalSymlinks also normalises each element's
-		// letter case and short name: ask it every time.
+	if m == nil {
 		return realPath(p)
 	}
-	if r, ok := m.reals[p]; ok {
+	if r, err := m.reals.Eval(p); err == nil {
 		return r
 	}
-	r := m.resolve(p)
-	m.reals[p] = r
-	return r
-}
-
-func (m *pathMemo) resolve(p string) string {
 	dir, base := filepath.Split(p)
 	dir = filepath.Clean(dir)
-	if !filepath.IsAbs(p) || dir == p || base == "" || base == "." || base == ".." || p != filepath.Clean(p) {
-		// Not clean: a ".." after a symlink leads up from the link's
-		// target (EvalSymlinks), not from the link's folder.
-		return realPath(p)
-	}
-	if fi, err := m.lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		return realPath(p)
+	if dir == p || dir == "." || dir == "" {
+		return p
 	}
 	return filepath.Join(m.realPath(dir), base)
 }

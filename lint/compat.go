@@ -184,41 +184,32 @@ type hostView struct {
 // symlinks of every folder on the path (a lstat a path element): --compat
 // asks for the key of each file once per host profile and once more per
 // verdict, the same answer each time within a run. The folders are
-// resolved once each too (realDir), a lstat a folder, where each file's
-// key lstat'ed every element of its path (the corpus folders' files have
-// six to nine): 5% of what lint --compat adds to lint's CPU (pprof of
-// BenchmarkCompat/compat diffed against plain). TestFileKeysAreFileKey
-// holds it to catalogx.FileKey. A folder the host searches listed as a
-// folder, not a symlink (listed: catalogx.HostReads.Folder), is not
-// lstat'ed again. Not safe for concurrent use.
+// resolved once each too, by fsx.RealPaths (a lstat a folder, from its
+// parent's real path), where each file's key lstat'ed every element of
+// its path (the corpus folders' files have six to nine): 5% of what lint
+// --compat adds to lint's CPU (pprof of BenchmarkCompat/compat diffed
+// against plain). TestFileKeysAreFileKey holds it to catalogx.FileKey. A
+// folder the host searches listed as a folder, not a symlink (listed:
+// catalogx.HostReads.Folder), is not lstat'ed again. Not safe for
+// concurrent use.
 type fileKeys struct {
-	files  map[string]string
-	dirs   map[string]realDir
-	listed func(string) bool // nil: none
-}
-
-// realDir is filepath.EvalSymlinks of a folder: the path, and whether it
-// resolved (ok false: the error's, which catalogx.FileKey ignores).
-type realDir struct {
-	path string
-	ok   bool
+	files map[string]string
+	dirs  *fsx.RealPaths
 }
 
 // newFileKeys returns the keys of a run; listed (nil: none) says which
 // folders the host searches found to be folders, not symlinks.
 func newFileKeys(listed func(string) bool) fileKeys {
-	return fileKeys{files: map[string]string{}, dirs: map[string]realDir{}, listed: listed}
-}
-
-// notLink reports whether lstat of the clean absolute path c says it is
-// there and no symlink: the host searches' listing of its parent, else
-// os.Lstat.
-func (k fileKeys) notLink(c string) bool {
-	if k.listed != nil && k.listed(c) {
-		return true
-	}
-	fi, err := keyLstat(c)
-	return err == nil && fi.Mode()&fs.ModeSymlink == 0
+	return fileKeys{files: map[string]string{}, dirs: &fsx.RealPaths{Mode: func(c string) (fs.FileMode, error) {
+		if listed != nil && listed(c) {
+			return fs.ModeDir, nil
+		}
+		fi, err := keyLstat(c)
+		if err != nil {
+			return 0, err
+		}
+		return fi.Mode(), nil
+	}}}
 }
 
 // keyLstat is os.Lstat for fileKeys; tests count the calls.
@@ -228,41 +219,19 @@ func (k fileKeys) of(p string) string {
 	key, ok := k.files[p]
 	if !ok {
 		dir, base := filepath.Split(p)
-		if r := k.real(dir); r.ok {
-			dir = r.path
+		// Split leaves the separator on: "/a/b/" resolves as "/a/b"
+		// does, and only a clean path is resolved from its parent.
+		d := dir
+		if len(d) > 1 && os.IsPathSeparator(d[len(d)-1]) {
+			d = d[:len(d)-1]
+		}
+		if r, err := k.dirs.Eval(d); err == nil {
+			dir = r
 		}
 		key = filepath.Join(dir, base)
 		k.files[p] = key
 	}
 	return key
-}
-
-// real is filepath.EvalSymlinks(dir), remembered. A clean absolute folder
-// that is not a symlink and whose parent resolved is its parent's real
-// path joined with its name, which is what EvalSymlinks makes of it
-// (lstat of the folder through its parent's path says what lstat of it
-// through the parent's real path says); any other is EvalSymlinks'.
-func (k fileKeys) real(dir string) realDir {
-	if r, ok := k.dirs[dir]; ok {
-		return r
-	}
-	var r realDir
-	c := filepath.Clean(dir)
-	parent := filepath.Dir(c)
-	if filepath.IsAbs(c) && parent != c {
-		if k.notLink(c) {
-			if pr := k.real(parent); pr.ok {
-				r = realDir{path: filepath.Join(pr.path, filepath.Base(c)), ok: true}
-			}
-		}
-	}
-	if !r.ok {
-		if p, err := filepath.EvalSymlinks(dir); err == nil {
-			r = realDir{path: p, ok: true}
-		}
-	}
-	k.dirs[dir] = r
-	return r
 }
 
 // hostViews lists the workspace of copts as each profile of ps does, the
