@@ -482,20 +482,6 @@ func (hs *hostSearched) finish() []*catalogx.HostListing {
 	return out
 }
 
-// hostVerdictsAll is hostVerdicts for each profile of ps, in order, made
-// as hostFilesAll makes them (each folder listed and each file read once
-// for all); the verdicts keep no parsed skill (Skill is nil).
-// TestProfilesMatchRecordings compares them with the hosts' recordings,
-// TestHostVerdictsAreHostList with hostVerdicts.
-func hostVerdictsAll(ctx context.Context, ps []*profile.Profile, opts *Options) ([][]hostVerdict, error) {
-	hs, err := searchHosts(ctx, ps, opts)
-	if err != nil {
-		return nil, err
-	}
-	hs.share = nil
-	return hs.settled(), nil
-}
-
 // settled reads the files give did not hand over (readPending) and
 // settles each profile's verdicts, in the order of hs.ps, the copies read
 // once left out.

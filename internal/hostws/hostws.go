@@ -322,53 +322,6 @@ func mkdirMade(d string, made map[string]bool) error {
 	return nil
 }
 
-// Remove removes the sandbox sb that Materialize laid w out in, its root
-// folder included: the files and symlinks w names one by one, then their
-// folders, deepest first, without reading any, and last whatever is left
-// (what a test wrote) as os.RemoveAll does. os.RemoveAll alone tries each
-// folder as a file first, then opens and reads it: three times the system
-// calls for a generated catalog of a folder a file. A sandbox with copies
-// of the corpus is removed by os.RemoveAll alone (its copies' symlinks
-// could lie on a path; os.RemoveAll never follows one). Materialize writes
-// each file before any symlink, and a symlink never where a folder is, so
-// no path w names goes through a symlink.
-func (w *Workspace) Remove(sb *Sandbox) error {
-	if len(w.Corpus) > 0 {
-		return os.RemoveAll(sb.Root)
-	}
-	dirs := map[string]bool{sb.Root: true}
-	note := func(p string) {
-		for d := filepath.Dir(p); len(d) > len(sb.Root) && !dirs[d]; d = filepath.Dir(d) {
-			dirs[d] = true
-		}
-	}
-	note(filepath.Join(sb.Home, "x"))
-	note(filepath.Join(sb.Cwd, "x"))
-	for _, f := range w.Files {
-		p := filepath.Join(sb.Root, filepath.FromSlash(f.Name))
-		os.Remove(p) // an error leaves it to os.RemoveAll
-		note(p)
-	}
-	for _, l := range w.Symlinks {
-		p := filepath.Join(sb.Root, filepath.FromSlash(l.Link))
-		os.Remove(p)
-		note(p)
-	}
-	for _, g := range w.Git {
-		note(filepath.Join(sb.Root, filepath.FromSlash(g), ".git", "x"))
-	}
-	order := make([]string, 0, len(dirs))
-	for d := range dirs {
-		order = append(order, d)
-	}
-	// A folder's path is longer than its parent's.
-	sort.Slice(order, func(i, j int) bool { return len(order[i]) > len(order[j]) })
-	for _, d := range order {
-		os.Remove(d) // a folder not empty is left to os.RemoveAll
-	}
-	return os.RemoveAll(sb.Root)
-}
-
 // copyTree copies the regular files and folders below src to dst; symlinks
 // are copied as links. A file is always copied, never hard-linked: a later
 // copy onto the same path, or a test writing into its sandbox, would write

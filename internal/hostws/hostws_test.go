@@ -145,49 +145,6 @@ func TestMaterialize(t *testing.T) {
 	}
 }
 
-// TestRemove: Remove leaves nothing of a sandbox, the files a test wrote
-// into it besides included, and nothing outside it changes: not the folder
-// a symlink of the sandbox leads to, nor a file there of the name of one
-// of the workspace's.
-func TestRemove(t *testing.T) {
-	t.Parallel()
-	handmade, err := Parse("walkup", []byte(sample+"-- proj/.claude/skills/one/extra/notes.md --\nnotes\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// A link to a folder beside the sandbox's (SB/../out), holding a file
-	// of the name of one of the workspace's.
-	handmade.Symlinks = append(handmade.Symlinks, Link{Link: "proj/.codex/skills", Target: "../../../out"})
-	ws := []*Workspace{handmade}
-	for seed := uint64(1); seed <= 40; seed++ {
-		ws = append(ws, Generate(seed))
-	}
-	for _, w := range ws {
-		base := t.TempDir()
-		kept := filepath.Join(base, "out", "one", "SKILL.md")
-		os.MkdirAll(filepath.Dir(kept), 0o755)
-		os.WriteFile(kept, []byte("outside"), 0o644)
-		dir := filepath.Join(base, "sb")
-		sb, err := w.Materialize(dir, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// What a test wrote: a file in a folder of the workspace's, and a
-		// folder of its own.
-		os.WriteFile(filepath.Join(sb.Cwd, "written.txt"), []byte("x"), 0o644)
-		os.MkdirAll(filepath.Join(sb.Home, "made", "deeper"), 0o755)
-		if err := w.Remove(sb); err != nil {
-			t.Fatalf("%s: %v", w.Name, err)
-		}
-		if _, err := os.Lstat(dir); !errors.Is(err, os.ErrNotExist) {
-			t.Errorf("%s: the sandbox is still there (%v)", w.Name, err)
-		}
-		if got, err := os.ReadFile(kept); err != nil || string(got) != "outside" {
-			t.Errorf("%s: the file outside the sandbox: %q, %v", w.Name, got, err)
-		}
-	}
-}
-
 // TestMaterializeLeavesCorpus: a sandbox's files are copies of the
 // corpus's, never the same file, even when two copies land on one path
 // (the second overwrites the first in the sandbox): hard links once wrote
