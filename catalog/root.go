@@ -282,16 +282,10 @@ func (c *Catalog) projectRoots(rl *rootList) {
 	ws := c.workspace
 	project, dirs, plugins := c.projectFolders(rl.memo)
 	configured := c.cfg.Directories != nil || len(c.opts.Directories) > 0
-	// Each folder's boundary is resolved once, when a root first needs it,
-	// not once a project folder (tens of them a parent).
-	bounds := make([]string, len(dirs))
 	for i, d := range project {
-		for j, dir := range dirs {
+		for _, dir := range dirs {
 			p := c.env.expand(d, dir)
-			if bounds[j] == "" {
-				bounds[j] = rl.memo.realPath(dir)
-			}
-			boundary := bounds[j]
+			boundary := rl.memo.realPath(dir) // resolved once a folder, by the memo
 			in := within(p, dir)
 			exists := in && rl.rootExists(p)
 			if !in || (exists && outside(rl.memo.realPath(p), boundary, c.trusted)) {
@@ -360,21 +354,16 @@ func (c *Catalog) userRoots(rl *rootList) {
 	if len(c.opts.UserRoots) > 0 {
 		user = c.opts.UserRoots
 	}
-	home := "" // the home folder's real path, resolved once
 	for _, u := range user {
 		p := c.env.expand(u, c.env.home)
+		// A user root configured outside the home folder (an absolute
+		// userRoots entry, or $XDG_CONFIG_HOME elsewhere) is its own
+		// boundary; the memo resolves the home folder once.
 		var boundary string
-		switch {
-		case !within(p, c.env.home):
-			// A user root configured outside the home folder (an
-			// absolute userRoots entry, or $XDG_CONFIG_HOME elsewhere)
-			// is its own boundary.
+		if within(p, c.env.home) {
+			boundary = rl.memo.realPath(c.env.home)
+		} else {
 			boundary = rl.memo.realPath(p)
-		case home != "":
-			boundary = home
-		default:
-			home = rl.memo.realPath(c.env.home)
-			boundary = home
 		}
 		if !rl.seen[p] {
 			rl.rootExists(p) // a dangling link's broken-link warning
