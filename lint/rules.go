@@ -411,20 +411,34 @@ func (fi *fileIgnores) covers(d *skill.Diagnostic) bool {
 	return d.Path == fi.path || !fi.flat && d.Skill == fi.skill && fsx.Within(d.Path, fi.dir)
 }
 
+// dropKey is what processSelect's verdict on a finding depends on: its
+// code, path and skill.
+type dropKey struct {
+	code        skill.Code
+	path, skill string
+}
+
 // processSelect drops the findings of rules that are not selected, those
 // a per-path ignore covers and those a skill's inline ignore covers, and
 // reports each inline entry that suppressed nothing (suppression-unused).
 func processSelect(st *state) {
 	sel := st.sel
 	byPath := map[string]*fileIgnores{}
+	// The folder-form ignores by skill, in candidate order: those that
+	// may cover a finding of that skill about a path none is about.
+	bySkill := map[string][]*fileIgnores{}
 	for _, fi := range st.ignores {
 		fi.used = make([]bool, len(fi.entries))
 		byPath[fi.path] = fi
+		if !fi.flat && fi.skill != "" {
+			bySkill[fi.skill] = append(bySkill[fi.skill], fi)
+		}
 	}
 	inline := func(d *skill.Diagnostic) bool {
 		fi := byPath[d.Path]
-		if fi == nil && len(st.ignores) > 0 && d.Skill != "" {
-			for _, x := range st.ignores {
+		if fi == nil && d.Skill != "" {
+			// The first that covers d (no ignore is about d.Path).
+			for _, x := range bySkill[d.Skill] {
 				if x.covers(d) {
 					fi = x
 					break
@@ -443,11 +457,20 @@ func processSelect(st *state) {
 		return hit
 	}
 	ws := st.r.Workspace
+	// Whether a finding goes depends on its code, path and skill alone,
+	// and marking an inline ignore used twice is marking it once: a
+	// finding like the one before (a file's broken references come in
+	// runs) gets its answer (dropKey).
+	var last dropKey
+	lastDrop, any := false, false
 	st.diags = slices.DeleteFunc(st.diags, func(d skill.Diagnostic) bool {
-		if d.Code == diagcode.ConfigInvalid {
-			return false
+		k := dropKey{d.Code, d.Path, d.Skill}
+		if any && k == last {
+			return lastDrop
 		}
-		return !sel.reported(d.Code) || sel.ignoredAt(d.Code, d.Path, ws) || inline(&d)
+		drop := d.Code != diagcode.ConfigInvalid && (!sel.reported(d.Code) || sel.ignoredAt(d.Code, d.Path, ws) || inline(&d))
+		last, lastDrop, any = k, drop, true
+		return drop
 	})
 	if !sel.reported(diagcode.SuppressionUnused) {
 		return
