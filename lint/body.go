@@ -149,8 +149,10 @@ func checkBodyTo(sc *bodyScratch, s *subject, view *folderView, wantRefs bool) [
 // name there matches, even in letter case, is missing without a look
 // (absentAt). A body often names one file many times: what the file
 // system says about a target, and the message for it, are found once per
-// skill (seen: the index of its verdict in vs; both are memory a body
-// check reuses from the last, bodyScratch).
+// skill (find: its verdict in vs, whose targets are compared one by one
+// while there are at most smallVerdicts, and then looked up in seen, the
+// index of each; both are memory a body check reuses from the last,
+// bodyScratch).
 type refCheck struct {
 	s    *subject
 	view *folderView
@@ -166,8 +168,45 @@ type refKey struct {
 	code   bool
 }
 
+// smallVerdicts is how many targets a body's verdicts are compared with
+// one by one before they are indexed in a map (refCheck.find): most
+// bodies name one to three files (a generated body names
+// references/guide.md about eleven times), and comparing a few targets
+// costs less than hashing each reference's.
+const smallVerdicts = 8
+
+// find returns the index in rc.vs of k's verdict, false when there is none.
+func (rc *refCheck) find(k refKey) (int, bool) {
+	if len(rc.vs) > smallVerdicts {
+		i, ok := rc.seen[k]
+		return i, ok
+	}
+	for i := range rc.vs {
+		if rc.vs[i].key == k {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// keep appends v, the verdict of k, to rc.vs, indexing every verdict in
+// rc.seen once there are more than smallVerdicts.
+func (rc *refCheck) keep(k refKey, v refVerdict) {
+	v.key = k
+	rc.vs = append(rc.vs, v)
+	switch n := len(rc.vs); {
+	case n == smallVerdicts+1:
+		for i := range rc.vs {
+			rc.seen[rc.vs[i].key] = i
+		}
+	case n > smallVerdicts+1:
+		rc.seen[k] = n - 1
+	}
+}
+
 // refVerdict is what a skill's folder says about one reference target.
 type refVerdict struct {
+	key     refKey // the target and whether a code span named it
 	ok      bool   // a placeholder, or the file is there
 	problem string // what checkReference says
 	missing bool
@@ -197,7 +236,7 @@ func (rc *refCheck) close() {
 // rc.vs: valid until the next call.
 func (rc *refCheck) verdict(ref *foundRef) (*refVerdict, bool) {
 	k := refKey{ref.Target, ref.Code}
-	if i, ok := rc.seen[k]; ok {
+	if i, ok := rc.find(k); ok {
 		return &rc.vs[i], true
 	}
 	var v refVerdict
@@ -221,8 +260,7 @@ func (rc *refCheck) verdict(ref *foundRef) (*refVerdict, bool) {
 		v.problem, v.missing = checkReference(rc.root, rc.s.baseDir, ref.Target, ref.Code)
 		v.ok = v.problem == ""
 	}
-	rc.seen[k] = len(rc.vs)
-	rc.vs = append(rc.vs, v)
+	rc.keep(k, v)
 	return &rc.vs[len(rc.vs)-1], true
 }
 
