@@ -192,7 +192,7 @@ type hostSearch struct {
 	onStack map[string]bool
 	diags   []skill.Diagnostic
 	share   *hostShare // nil: each folder read here
-	paths   *pathMemo  // the roots' real paths (nil: asked each time)
+	paths   *pathMemo  // the stats and real paths (share's, or one listing's; nil: asked each time)
 	// clean says the root's path and real path are clean, and so every
 	// folder's below them: an entry's path is then the folder's, a
 	// separator and its name (join), without filepath.Join's Clean, a
@@ -235,7 +235,7 @@ func (h *hostSearch) dir(dir, real string, depth int, skipped, inSkill, viaLink 
 	if h.clean && dir != "" && !os.IsPathSeparator(dir[len(dir)-1]) {
 		kids = h.share.childPaths(dir, len(entries))
 	}
-	if skillHere, regular := h.share.skillFileAmong(dir, entries); skillHere != "" {
+	if skillHere, regular := h.paths.skillFileAmong(dir, entries); skillHere != "" {
 		p := h.join(dir, skillHere)
 		c := &hostCand{root: h.root, path: p, dir: dir, depth: depth, skipped: skipped, inSkill: inSkill,
 			viaLink: viaLink, escapes: escapes, fileCase: skillHere != SkillFile}
@@ -305,7 +305,7 @@ func (h *hostSearch) dir(dir, real string, depth int, skipped, inSkill, viaLink 
 // be resolved).
 func (h *hostSearch) skillFileReal(c *hostCand, real, name string, regular bool) {
 	if !regular {
-		if fi, err := h.share.lstat(c.path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if fi, err := h.paths.lstat(c.path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 			c.fileLink = true
 			r, err := filepath.EvalSymlinks(c.path)
 			if err != nil {
@@ -329,7 +329,7 @@ func (h *hostSearch) skillFileReal(c *hostCand, real, name string, regular bool)
 // whether that leaves the root's boundary; ok is false when p's target
 // cannot be stat'ed or resolved (the search passes it over).
 func (h *hostSearch) followLink(p string) (real string, typ fs.FileMode, escapes, ok bool) {
-	fi, err := h.share.stat(p)
+	fi, err := h.paths.stat(p)
 	if err != nil {
 		return "", 0, false, false
 	}
@@ -347,15 +347,15 @@ func (h *hostSearch) followLink(p string) (real string, typ fs.FileMode, escapes
 // folder nor a symlink: only the other entries (a symlink, whose target
 // may be a folder) are stat'ed, and lstat'ed by the search, where every
 // skill file was (13% of the host searches' CPU in lint --compat, pprof
-// of BenchmarkCompat/compat). s (nil: none) shares the stats.
-func (s *hostShare) skillFileAmong(dir string, entries []catalogx.ListedEntry) (skillHere string, regular bool) {
+// of BenchmarkCompat/compat). m (nil: none) remembers the stats.
+func (m *pathMemo) skillFileAmong(dir string, entries []catalogx.ListedEntry) (skillHere string, regular bool) {
 	for _, e := range entries {
 		if strings.EqualFold(e.Name, SkillFile) && (e.Name == SkillFile || skillHere == "") {
 			if e.Type.IsRegular() {
 				skillHere, regular = e.Name, true
 				continue
 			}
-			fi, err := s.stat(filepath.Join(dir, e.Name))
+			fi, err := m.stat(filepath.Join(dir, e.Name))
 			if err == nil && fi.IsDir() {
 				continue
 			}
@@ -451,7 +451,7 @@ type hostJudged struct {
 func (c *Catalog) hostJudge(ctx context.Context, share *hostShare, pending *[]pendingRead) (*hostJudged, error) {
 	p := c.profile
 	l := &Listing{Workspace: c.workspace}
-	m := share.pathMemo()
+	m := share.memo()
 	roots := c.hostListRoots(m, p)
 	for _, r := range roots {
 		l.Roots = append(l.Roots, r.Root)

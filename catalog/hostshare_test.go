@@ -29,14 +29,20 @@ func hostShareTree(tb testing.TB, n int) *Options {
 	return &Options{Workspace: ws, NoUser: true, NoConfigFile: true, ExtraPaths: []string{extra}}
 }
 
-// countStats counts the calls of hostStat and hostLstat until the test
-// ends.
+// countStats counts the pathMemo's stats and lstats of skill files (a
+// path named SKILL.md in any letter case) until the test ends; the
+// roots' stats are not counted.
 func countStats(tb testing.TB) *int {
 	n := new(int)
-	stat, lstat := hostStat, hostLstat
-	hostStat = func(p string) (fs.FileInfo, error) { *n++; return stat(p) }
-	hostLstat = func(p string) (fs.FileInfo, error) { *n++; return lstat(p) }
-	tb.Cleanup(func() { hostStat, hostLstat = stat, lstat })
+	stat, lstat := memoStat, memoLstat
+	count := func(p string) {
+		if strings.EqualFold(filepath.Base(p), SkillFile) {
+			*n++
+		}
+	}
+	memoStat = func(p string) (fs.FileInfo, error) { count(p); return stat(p) }
+	memoLstat = func(p string) (fs.FileInfo, error) { count(p); return lstat(p) }
+	tb.Cleanup(func() { memoStat, memoLstat = stat, lstat })
 	return n
 }
 
@@ -245,8 +251,8 @@ func TestSkillFileAmongTypes(t *testing.T) {
 				must(t, err)
 				listed, _, err := hostReadDir(dir, nil)
 				must(t, err)
-				for _, s := range []*hostShare{nil, {dirs: map[string]sharedDir{}}} {
-					got, regular := s.skillFileAmong(dir, listed)
+				for _, m := range []*pathMemo{nil, newPathMemo()} {
+					got, regular := m.skillFileAmong(dir, listed)
 					if want := skillFileAmongStat(dir, entries); got != want {
 						t.Fatalf("%s (%s %s %s): %q, stat'ing each %q", dir, k1, k2, k3, got, want)
 					}

@@ -3,8 +3,6 @@ package catalog
 import (
 	"bytes"
 	"context"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -27,23 +25,27 @@ import (
 // several profiles' rules make alike (yamlMemo).
 
 // hostShare holds the folders the profiles' searches listed (hostReadDir)
-// and what os.Stat and os.Lstat said of the paths they looked up, by path.
-// Not safe for concurrent use: the searches run one after another.
+// and what the file system said of the paths the profiles' roots and
+// searches looked up (paths). Not safe for concurrent use: the searches
+// run one after another.
 type hostShare struct {
-	dirs          map[string]sharedDir
-	dirents       direntScratch // hostReadDir's reused memory
-	stats, lstats map[string]sharedStat
-	searches      map[searchKey][]hostCand // each root's candidates, by what they depend on
-	kids          map[string][]string      // by folder: its entries' paths (childPaths)
-	// paths is what the profiles' roots asked of the file system (the
-	// roots' stats, real paths and the .git of each parent), asked once
-	// for all the profiles of one run: most read the same folders.
+	dirs     map[string]sharedDir
+	dirents  direntScratch            // hostReadDir's reused memory
+	searches map[searchKey][]hostCand // each root's candidates, by what they depend on
+	kids     map[string][]string      // by folder: its entries' paths (childPaths)
+	// paths is what the profiles' roots and searches asked of the file
+	// system (the roots' stats, real paths and the .git of each parent;
+	// the stats of skill files and links the searches find), asked once
+	// for all the profiles of one run: most read the same folders, and
+	// each profile's search stats each skill file it finds (eleven times
+	// the same path in a --compat run, where about a tenth of its CPU went
+	// to the searches: pprof; TestHostShareStatsOnce, BenchmarkHostFilesAll).
 	paths *pathMemo
 }
 
-// pathMemo is the memo of the roots of the searches through s: s's own,
-// or with s nil a new one (one listing's).
-func (s *hostShare) pathMemo() *pathMemo {
+// memo is the memo of the roots and searches through s: s's own, or with
+// s nil a new one (one listing's).
+func (s *hostShare) memo() *pathMemo {
 	if s == nil {
 		return newPathMemo()
 	}
@@ -124,47 +126,6 @@ func (s *hostShare) search(h *hostSearch) {
 // hostRunSearch is hostSearch.run for a shared search; tests count the
 // calls.
 var hostRunSearch = (*hostSearch).run
-
-// sharedStat is what os.Stat or os.Lstat said of a path.
-type sharedStat struct {
-	fi  fs.FileInfo
-	err error
-}
-
-// stat is os.Stat, once per path when s is not nil: each profile's search
-// stats each skill file it finds (skillFileAmong), eleven times the same
-// path in a --compat run, where about a tenth of its CPU went to the
-// searches (pprof; TestHostShareStatsOnce, BenchmarkHostFilesAll).
-func (s *hostShare) stat(p string) (fs.FileInfo, error) {
-	if s == nil {
-		return os.Stat(p)
-	}
-	return s.memo(&s.stats, p, hostStat)
-}
-
-// lstat is os.Lstat, once per path when s is not nil.
-func (s *hostShare) lstat(p string) (fs.FileInfo, error) {
-	if s == nil {
-		return os.Lstat(p)
-	}
-	return s.memo(&s.lstats, p, hostLstat)
-}
-
-// hostStat and hostLstat are os.Stat and os.Lstat of a shared search;
-// tests count the calls.
-var hostStat, hostLstat = os.Stat, os.Lstat
-
-func (s *hostShare) memo(m *map[string]sharedStat, p string, stat func(string) (fs.FileInfo, error)) (fs.FileInfo, error) {
-	if *m == nil {
-		*m = map[string]sharedStat{}
-	}
-	r, ok := (*m)[p]
-	if !ok {
-		r.fi, r.err = stat(p)
-		(*m)[p] = r
-	}
-	return r.fi, r.err
-}
 
 // sharedDir is a folder's listing: its entries in name order, as
 // os.ReadDir lists them, and in the order the file system gave them

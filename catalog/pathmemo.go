@@ -23,13 +23,19 @@ import (
 // lint --compat's file keys use too), asking this memo's lstat.
 //
 // The zero value is not ready; newPathMemo makes one. A nil *pathMemo asks
-// the file system every time. It lives for one call (resolveRoots,
-// hostRoots): what a path was is not what it is a minute later.
+// the file system every time. It lives for one resolution (resolveRoots),
+// one host listing's roots and search (hostJudge without a share), or one
+// searchHosts (hostShare.paths: every profile's roots and searches in a
+// lint --compat run): what a path was is not what it is a minute later.
 type pathMemo struct {
 	lstats map[string]statResult
 	stats  map[string]statResult
 	reals  fsx.RealPaths
 }
+
+// memoStat and memoLstat are os.Stat and os.Lstat of a pathMemo; tests
+// count the calls.
+var memoStat, memoLstat = os.Stat, os.Lstat
 
 type statResult struct {
 	fi  fs.FileInfo
@@ -55,7 +61,7 @@ func (m *pathMemo) lstat(p string) (fs.FileInfo, error) {
 	}
 	r, ok := m.lstats[p]
 	if !ok {
-		r.fi, r.err = os.Lstat(p)
+		r.fi, r.err = memoLstat(p)
 		m.lstats[p] = r
 	}
 	return r.fi, r.err
@@ -72,7 +78,7 @@ func (m *pathMemo) stat(p string) (fs.FileInfo, error) {
 	}
 	r, ok := m.stats[p]
 	if !ok {
-		r.fi, r.err = os.Stat(p)
+		r.fi, r.err = memoStat(p)
 		m.stats[p] = r
 	}
 	return r.fi, r.err
