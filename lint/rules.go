@@ -418,63 +418,88 @@ type dropKey struct {
 	path, skill string
 }
 
+// ignoreIndex holds a run's inline ignores (fileIgnores), found for a
+// finding by its path (byPath) or, for a folder-form ignore, by its skill
+// in candidate order (bySkill: those that may cover a finding of that
+// skill about a path no ignore is about).
+type ignoreIndex struct {
+	byPath  map[string]*fileIgnores
+	bySkill map[string][]*fileIgnores
+}
+
+// newIgnoreIndex indexes ignores and clears each one's used marks.
+func newIgnoreIndex(ignores []*fileIgnores) *ignoreIndex {
+	in := &ignoreIndex{byPath: map[string]*fileIgnores{}, bySkill: map[string][]*fileIgnores{}}
+	for _, fi := range ignores {
+		fi.used = make([]bool, len(fi.entries))
+		in.byPath[fi.path] = fi
+		if !fi.flat && fi.skill != "" {
+			in.bySkill[fi.skill] = append(in.bySkill[fi.skill], fi)
+		}
+	}
+	return in
+}
+
+// suppresses reports whether an inline ignore covering d names d's code,
+// marking each entry that does used.
+func (in *ignoreIndex) suppresses(d *skill.Diagnostic) bool {
+	fi := in.byPath[d.Path]
+	if fi == nil && d.Skill != "" {
+		// The first that covers d (no ignore is about d.Path).
+		for _, x := range in.bySkill[d.Skill] {
+			if x.covers(d) {
+				fi = x
+				break
+			}
+		}
+	}
+	if fi == nil || !fi.covers(d) {
+		return false
+	}
+	hit := false
+	for i, e := range fi.entries {
+		if slices.Contains(e.codes, d.Code) {
+			fi.used[i], hit = true, true
+		}
+	}
+	return hit
+}
+
 // processSelect drops the findings of rules that are not selected, those
 // a per-path ignore covers and those a skill's inline ignore covers, and
 // reports each inline entry that suppressed nothing (suppression-unused).
 func processSelect(st *state) {
-	sel := st.sel
-	byPath := map[string]*fileIgnores{}
-	// The folder-form ignores by skill, in candidate order: those that
-	// may cover a finding of that skill about a path none is about.
-	bySkill := map[string][]*fileIgnores{}
-	for _, fi := range st.ignores {
-		fi.used = make([]bool, len(fi.entries))
-		byPath[fi.path] = fi
-		if !fi.flat && fi.skill != "" {
-			bySkill[fi.skill] = append(bySkill[fi.skill], fi)
-		}
-	}
-	inline := func(d *skill.Diagnostic) bool {
-		fi := byPath[d.Path]
-		if fi == nil && d.Skill != "" {
-			// The first that covers d (no ignore is about d.Path).
-			for _, x := range bySkill[d.Skill] {
-				if x.covers(d) {
-					fi = x
-					break
-				}
-			}
-		}
-		if fi == nil || !fi.covers(d) {
-			return false
-		}
-		hit := false
-		for i, e := range fi.entries {
-			if slices.Contains(e.codes, d.Code) {
-				fi.used[i], hit = true, true
-			}
-		}
-		return hit
-	}
-	ws := st.r.Workspace
+	sel, ws := st.sel, st.r.Workspace
+	inline := newIgnoreIndex(st.ignores)
 	// Whether a finding goes depends on its code, path and skill alone,
 	// and marking an inline ignore used twice is marking it once: a
 	// finding like the one before (a file's broken references come in
 	// runs) gets its answer (dropKey).
 	var last dropKey
-	lastDrop, any := false, false
+	lastDrop, primed := false, false
 	st.diags = slices.DeleteFunc(st.diags, func(d skill.Diagnostic) bool {
 		k := dropKey{d.Code, d.Path, d.Skill}
-		if any && k == last {
+		if primed && k == last {
 			return lastDrop
 		}
-		drop := d.Code != diagcode.ConfigInvalid && (!sel.reported(d.Code) || sel.ignoredAt(d.Code, d.Path, ws) || inline(&d))
-		last, lastDrop, any = k, drop, true
+		drop := d.Code != diagcode.ConfigInvalid && (!sel.reported(d.Code) || sel.ignoredAt(d.Code, d.Path, ws) || inline.suppresses(&d))
+		last, lastDrop, primed = k, drop, true
 		return drop
 	})
 	if !sel.reported(diagcode.SuppressionUnused) {
 		return
 	}
+	if unused := unusedIgnores(st); len(unused) > 0 {
+		st.diags = sortFindings([][]skill.Diagnostic{st.diags, unused})
+	}
+}
+
+// unusedIgnores returns a suppression-unused finding for each inline
+// ignore entry of st that suppressed nothing (processSelect marked the
+// used ones), unless the entry may hold in another run: a specification
+// rule's outside strict mode, or a rule that never ran on a refused file.
+func unusedIgnores(st *state) []skill.Diagnostic {
+	sel, ws := st.sel, st.r.Workspace
 	strict := st.r.Settings.Mode == skill.Strict
 	var unused []skill.Diagnostic
 	for _, fi := range st.ignores {
@@ -499,9 +524,7 @@ func processSelect(st *state) {
 				Path: fi.path, Line: e.line, Column: e.column, Message: msg, Skill: fi.skill})
 		}
 	}
-	if len(unused) > 0 {
-		st.diags = sortFindings([][]skill.Diagnostic{st.diags, unused})
-	}
+	return unused
 }
 
 // processSeverity sets the level of the findings of each rule the
