@@ -220,9 +220,11 @@ func (k fileKeys) of(p string) string {
 	if !ok {
 		dir, base := filepath.Split(p)
 		// Split leaves the separator on: "/a/b/" resolves as "/a/b"
-		// does, and only a clean path is resolved from its parent.
+		// does, and only a clean path is resolved from its parent. A
+		// root ("/", `C:\`) keeps its separator: "C:" is the current
+		// folder of drive C.
 		d := dir
-		if len(d) > 1 && os.IsPathSeparator(d[len(d)-1]) {
+		if len(d) > len(filepath.VolumeName(d))+1 && os.IsPathSeparator(d[len(d)-1]) {
 			d = d[:len(d)-1]
 		}
 		if r, err := k.dirs.Eval(d); err == nil {
