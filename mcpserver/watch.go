@@ -32,9 +32,13 @@ const maxHintPaths = 1000
 // returns nil. It watches, with fsnotify (which is not recursive), the
 // folders the catalog's walk reads (roots and grouping folders, not past
 // the walk's depth and folder limits, docs/discovery.md#shapes), the
-// folder of every skill file found, and the folders of every served
-// skill but those never served (dot-folders, node_modules...). A folder
-// created later is watched when it appears. Once changes have been quiet
+// folder of every skill file found, the folders of every served skill
+// but those never served (dot-folders, node_modules...), the folder of
+// the file a symlinked skill file leads to (an event there is noted as
+// the skill file's) and the parent of a root that is a symlink
+// (docs/mcp.md#live-reload). A folder created later is watched when it
+// appears, and one created where a watched one was (a symlink renamed
+// over) is watched anew. Once changes have been quiet
 // for Options.Debounce it reloads, reading again only the skills a
 // changed path touches (the catalog lists again, with no stat of a skill
 // file of one link in a folder watched since before the last reload that
@@ -84,7 +88,8 @@ type watchRole uint8
 const (
 	roleWalked watchRole = 1 << iota // a root or grouping folder the walk reads
 	roleSkill                        // a skill folder or a folder below a served skill's
-	roleOther                        // a parent of a missing root, or a folder just created
+	roleOther                        // a parent of a missing or linked root, or a folder just created
+	roleTarget                       // the folder of the file a symlinked skill file leads to
 )
 
 // fileID is a folder's device and inode: two paths to one folder (through
@@ -97,7 +102,7 @@ type fileID struct {
 
 func newWatcher(s *Server) *watcher {
 	return &watcher{s: s, watched: map[string]*watchDir{}, ids: map[fileID][]string{},
-		skillDirs: map[string][]string{}, poll: s.opts.Poll}
+		skillDirs: map[string][]string{}, targets: map[string][]string{}, poll: s.opts.Poll}
 }
 
 type watcher struct {
@@ -118,6 +123,11 @@ type watcher struct {
 	// skillDirs are the folders watched for each served skill, by its
 	// folder.
 	skillDirs map[string][]string
+	// links are, for each skill file found, the path a symlink leads to
+	// ("" for a file that is no symlink), as the last sync found them;
+	// targets are the skill files that lead to each such path.
+	links   map[string]string
+	targets map[string][]string
 	// pass counts the reloads begun.
 	pass int
 	// added are the folders watched since the last reload began its sync.
@@ -254,6 +264,10 @@ func (w *watcher) event(ev fsnotify.Event) bool {
 	}
 	if ev.Op.Has(fsnotify.Create) {
 		w.structural = true
+		// A path created over one watched (a symlink renamed over a
+		// symlink to a folder) names another folder now: the old watch
+		// would keep the old one's events.
+		w.unwatchTree(ev.Name)
 		if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() {
 			// Watched at once, so that files made in it before the reload
 			// are seen; the reload's sync drops what the walk does not go to.
@@ -322,7 +336,7 @@ func (w *watcher) watchMoved(dir string) {
 // aliases returns p and the same path under every other path watched for
 // its folder (or for p, a watched folder).
 func (w *watcher) aliases(p string) []string {
-	out := []string{p}
+	out := append([]string{p}, w.targets[p]...)
 	dir, rest := p, ""
 	wd := w.watched[p]
 	if wd == nil {

@@ -44,6 +44,7 @@ func (w *watcher) sync(hint *reloadHint) {
 			bases[sv.cat.BaseDir] = true
 		}
 	}
+	w.wantTargets(want, sn, hint)
 	for base := range bases {
 		dirs, ok := w.skillDirs[base]
 		if !ok || hint.touchesDir(base) {
@@ -73,6 +74,32 @@ func (w *watcher) sync(hint *reloadHint) {
 	}
 }
 
+// wantTargets adds to want the folder of the file each skill file that is
+// a symlink leads to (docs/discovery.md#boundaries: it may lead anywhere
+// inside its root's boundary), and notes in w.targets which skill files
+// lead to each target, so that an edit of the target is noted as theirs.
+// A skill file is lstat'ed again when hint is nil or touches its folder;
+// otherwise the last sync's answer stands.
+func (w *watcher) wantTargets(want map[string]watchRole, sn *snapshot, hint *reloadHint) {
+	links := map[string]string{}
+	clear(w.targets)
+	for _, c := range catx.Candidates(sn.listing) {
+		target, ok := w.links[c.Path]
+		if !ok || hint.touchesDir(filepath.Dir(c.Path)) {
+			target = ""
+			if fi, err := os.Lstat(c.Path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+				target, _ = filepath.EvalSymlinks(c.Path)
+			}
+		}
+		links[c.Path] = target
+		if target != "" {
+			want[filepath.Dir(target)] |= roleTarget
+			w.targets[target] = append(w.targets[target], c.Path)
+		}
+	}
+	w.links = links
+}
+
 // wantRoot adds to want the folder watched for root r: for a root that
 // does not exist yet (or a file), the nearest existing parent, so that
 // its creation is seen; with all, every folder below r too.
@@ -80,6 +107,11 @@ func (w *watcher) wantRoot(want map[string]watchRole, r catalog.Root, all bool) 
 	p := r.Path
 	if r.File {
 		p = filepath.Dir(p)
+	}
+	if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		// A root that is a symlink: its parent, so that the link's
+		// replacement (ln -sfn, a deploy) is seen.
+		want[filepath.Dir(p)] |= roleOther
 	}
 	if !r.Exists || r.File {
 		for range maxWatchClimb + 1 {
