@@ -257,9 +257,10 @@ func (w *watcher) event(ev fsnotify.Event) bool {
 	if w.unread(ev) {
 		return false
 	}
-	w.note(w.aliases(ev.Name)...)
+	names := w.aliases(ev.Name)
+	w.note(names...)
 	if ev.Op.Has(fsnotify.Remove) || ev.Op.Has(fsnotify.Rename) {
-		w.unwatchTree(ev.Name) // the kernel dropped the watch, or it names the old path
+		w.unwatchPaths(names) // the kernel dropped the watch, or it names the old path
 		w.structural = true
 	}
 	if ev.Op.Has(fsnotify.Create) {
@@ -267,7 +268,7 @@ func (w *watcher) event(ev fsnotify.Event) bool {
 		// A path created over one watched (a symlink renamed over a
 		// symlink to a folder) names another folder now: the old watch
 		// would keep the old one's events.
-		w.unwatchTree(ev.Name)
+		w.unwatchPaths(names)
 		if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() {
 			// Watched at once, so that files made in it before the reload
 			// are seen; the reload's sync drops what the walk does not go to.
@@ -275,6 +276,15 @@ func (w *watcher) event(ev fsnotify.Event) bool {
 		}
 	}
 	return true
+}
+
+// unwatchPaths is unwatchTree of each of names: one path under every
+// watched path to its folder (aliases), since a root reached twice (a
+// symlink to another root) has its events named under one of them.
+func (w *watcher) unwatchPaths(names []string) {
+	for _, n := range names {
+		w.unwatchTree(n)
+	}
 }
 
 // unread reports whether ev is a write to a file the catalog never reads,

@@ -56,9 +56,9 @@ func TestWatchFollowsLinks(t *testing.T) {
 // linkOptions are the catalog options of a links workspace: four project
 // roots, "linked" a symlink, "mirror" a symlink to the root "skills" (as
 // .claude/skills often links to .agents/skills: one folder, watched once,
-// under two paths) and "late" missing at first.
+// under two paths) and "other/late" missing at first.
 func linkOptions(ws string) *catalog.Options {
-	return &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true, Directories: []string{"skills", "linked", "late", "mirror"}}
+	return &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true, Directories: []string{"skills", "linked", "other/late", "mirror"}}
 }
 
 func linksRun(t *testing.T, seed uint64, steps int) {
@@ -155,7 +155,8 @@ type linkEdits struct {
 // newLinkEdits writes the workspace: skills/ with plain skills, a skill
 // folder symlink (skills/alias to store/alias-a or -b) and a SKILL.md
 // symlink (skills/linkmd/SKILL.md to shared/linkmd-a.md or -b.md); the
-// root linked, a symlink to store/r1 or store/r2; the root late missing.
+// root linked, a symlink to store/r1 or store/r2; the root other/late
+// missing, in a folder no other root makes the watcher watch.
 func newLinkEdits(t *testing.T, seed uint64) *linkEdits {
 	g := &linkEdits{t: t, ws: t.TempDir(), rng: rand.New(rand.NewPCG(seed, 22))}
 	files := map[string]string{
@@ -171,6 +172,7 @@ func newLinkEdits(t *testing.T, seed uint64) *linkEdits {
 		"store/r1/rooted-one/SKILL.md":       linkSkill("rooted-one", 0),
 		"store/r2/rooted-two/SKILL.md":       linkSkill("rooted-two", 0),
 		"store/r2/rooted-three/SKILL.md":     linkSkill("rooted-three", 0),
+		"other/README.txt":                   "not a root\n",
 	}
 	writeTree(t, g.ws, files)
 	g.must(os.MkdirAll(g.path("skills/linkmd"), 0o755))
@@ -321,15 +323,15 @@ func (g *linkEdits) retarget(rel, a, b string) string {
 	return g.note("retarget %s to %s", rel, target)
 }
 
-// late creates the root late with a skill, adds one to it, or removes it.
+// late creates the root other/late with a skill, adds one to it, or removes it.
 func (g *linkEdits) late() string {
 	name := fmt.Sprintf("late-%d", g.n)
-	if _, err := os.Stat(g.path("late")); err != nil || g.rng.IntN(3) > 0 {
-		writeTree(g.t, g.ws, map[string]string{"late/" + name + "/SKILL.md": linkSkill(name, g.n)})
-		return g.note("new skill late/%s", name)
+	if _, err := os.Stat(g.path("other/late")); err != nil || g.rng.IntN(3) > 0 {
+		writeTree(g.t, g.ws, map[string]string{"other/late/" + name + "/SKILL.md": linkSkill(name, g.n)})
+		return g.note("new skill other/late/%s", name)
 	}
-	g.must(os.RemoveAll(g.path("late")))
-	return g.note("remove the root late")
+	g.must(os.RemoveAll(g.path("other/late")))
+	return g.note("remove the root other/late")
 }
 
 // move moves a skill folder out of the roots (to store/moved), or the one
