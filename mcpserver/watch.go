@@ -34,8 +34,7 @@ const maxHintPaths = 1000
 // the walk's depth and folder limits, docs/discovery.md#shapes), the
 // folder of every skill file found, the folders of every served skill
 // but those never served (dot-folders, node_modules...), the folder of
-// the file a symlinked skill file leads to (an event there is noted as
-// the skill file's) and the parent of a root that is a symlink
+// the file a symlinked skill file leads to and the parent of a root that is a symlink
 // (docs/mcp.md#live-reload). A folder created later is watched when it
 // appears, and one created where a watched one was (a symlink renamed
 // over) is watched anew. Once changes have been quiet
@@ -102,7 +101,7 @@ type fileID struct {
 
 func newWatcher(s *Server) *watcher {
 	return &watcher{s: s, watched: map[string]*watchDir{}, ids: map[fileID][]string{},
-		skillDirs: map[string][]string{}, targets: map[string][]string{}, poll: s.opts.Poll}
+		skillDirs: map[string][]string{}, poll: s.opts.Poll}
 }
 
 type watcher struct {
@@ -124,10 +123,8 @@ type watcher struct {
 	// folder.
 	skillDirs map[string][]string
 	// links are, for each skill file found, the path a symlink leads to
-	// ("" for a file that is no symlink), as the last sync found them;
-	// targets are the skill files that lead to each such path.
-	links   map[string]string
-	targets map[string][]string
+	// ("" for a file that is no symlink), as the last sync found them.
+	links map[string]string
 	// pass counts the reloads begun.
 	pass int
 	// added are the folders watched since the last reload began its sync.
@@ -346,7 +343,7 @@ func (w *watcher) watchMoved(dir string) {
 // aliases returns p and the same path under every other path watched for
 // its folder (or for p, a watched folder).
 func (w *watcher) aliases(p string) []string {
-	out := append([]string{p}, w.targets[p]...)
+	out := []string{p}
 	dir, rest := p, ""
 	wd := w.watched[p]
 	if wd == nil {

@@ -76,13 +76,13 @@ func (w *watcher) sync(hint *reloadHint) {
 
 // wantTargets adds to want the folder of the file each skill file that is
 // a symlink leads to (docs/discovery.md#boundaries: it may lead anywhere
-// inside its root's boundary), and notes in w.targets which skill files
-// lead to each target, so that an edit of the target is noted as theirs.
-// A skill file is lstat'ed again when hint is nil or touches its folder;
-// otherwise the last sync's answer stands.
+// inside its root's boundary): an edit there brings a reload, and the
+// catalog lstats a symlinked skill file at every listing (its stamp is
+// never trusted), so it is read again. A skill file is lstat'ed here when
+// hint is nil or touches its folder; otherwise the last sync's answer
+// stands.
 func (w *watcher) wantTargets(want map[string]watchRole, sn *snapshot, hint *reloadHint) {
 	links := map[string]string{}
-	clear(w.targets)
 	for _, c := range catx.Candidates(sn.listing) {
 		target, ok := w.links[c.Path]
 		if !ok || hint.touchesDir(filepath.Dir(c.Path)) {
@@ -94,7 +94,6 @@ func (w *watcher) wantTargets(want map[string]watchRole, sn *snapshot, hint *rel
 		links[c.Path] = target
 		if target != "" {
 			want[filepath.Dir(target)] |= roleTarget
-			w.targets[target] = append(w.targets[target], c.Path)
 		}
 	}
 	w.links = links
