@@ -256,10 +256,19 @@ func (d *diskList) applyPrecedence() {
 		skills: make([]*Skill, 0, len(cands)), cdBuf: make([]candidateFile, 0, len(cands))}
 	l.candidates = make([]*candidateFile, 0, len(cands))
 	p.cands = &l.candidates
-	for i := range cands {
-		e := entries[i]
-		loaded := e == nil || e.readErr != nil || e.stamp.ino == 0 || seenFile[stamp{ino: e.stamp.ino, dev: e.stamp.dev}] == i
-		p.add(&cands[i], e, loaded)
+	// The candidates withheld or ignored come after the others, in
+	// order, as Each settles them (eachRun.run), so that the index the
+	// first show writes as it lists holds the candidates and
+	// diagnostics in List's order: they never change what loads.
+	for _, ignored := range []bool{false, true} {
+		for i := range cands {
+			if cands[i].ignored != ignored {
+				continue
+			}
+			e := entries[i]
+			loaded := e == nil || e.readErr != nil || e.stamp.ino == 0 || seenFile[stamp{ino: e.stamp.ino, dev: e.stamp.dev}] == i
+			p.add(&cands[i], e, loaded)
+		}
 	}
 	l.Skills = p.skills
 	c.cache, s.nextCache = next, c.cache
