@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -276,31 +277,35 @@ func (d *diskList) applyPrecedence() {
 }
 
 // applyMaxSkills marks the visible skills past maxSkills as not listed
-// (docs/discovery.md#limits) and adds catalog-truncated to d.diags.
-// Skills are never changed once handed out: one whose Listed flag changes
-// is copied (and the catalog's cache entry given the copy).
+// (docs/discovery.md#limits) and adds catalog-truncated to d.diags; a
+// candidate's skill that is not in the listing (shadowed, a duplicate,
+// withheld) is not listed either, though the previous List, whose skill
+// this one reuses, listed it. Skills are never changed once handed out:
+// one whose Listed flag changes is copied (and the catalog's cache entry
+// given the copy).
 func (d *diskList) applyMaxSkills() {
 	c, l := d.c, d.l
-	var copied map[*Skill]*Skill
+	copied := map[*Skill]*Skill{}
+	relist := func(s *Skill, want bool) *Skill {
+		if cp, ok := copied[s]; ok || s.Listed == want {
+			return cmp.Or(cp, s)
+		}
+		cp := *s
+		cp.Listed = want
+		if e := c.cache[s.Location]; e != nil && e.listed == s {
+			e.listed = &cp
+		}
+		copied[s] = &cp
+		return &cp
+	}
 	lim := limit{max: c.settings.MaxSkills}
 	for i, s := range l.Skills {
-		want := lim.take(s, s.Name)
-		if s.Listed != want {
-			cp := *s
-			cp.Listed = want
-			l.Skills[i] = &cp
-			if e := c.cache[s.Location]; e != nil {
-				e.listed = &cp
-			}
-			if copied == nil {
-				copied = map[*Skill]*Skill{}
-			}
-			copied[s] = &cp
-		}
+		l.Skills[i] = relist(s, lim.take(s, s.Name))
+		copied[l.Skills[i]] = l.Skills[i]
 	}
 	for _, cd := range l.candidates {
-		if cp, ok := copied[cd.Skill]; ok {
-			cd.Skill = cp
+		if cd.Skill != nil {
+			cd.Skill = relist(cd.Skill, false)
 		}
 	}
 	d.diags = lim.truncated(d.diags, c.workspace)
