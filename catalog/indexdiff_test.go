@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/skillet-go/skillet/internal/ignore"
 	"github.com/skillet-go/skillet/skill"
 )
 
@@ -38,6 +39,18 @@ type diffTree struct {
 	rng  *rand.Rand
 	base string
 	old  time.Time // the time every edited path is set back to
+	// more, when set, makes edit take every kind of diffEdits in turn,
+	// from the first-th on, where it takes the first five at random.
+	more         bool
+	first, edits int
+	// configured says the last edit changed the configuration file,
+	// which a catalog reads once (New).
+	configured bool
+	// fresh is when an edit last changed a file the index stamps after
+	// the listing read it (an ignore file, the configuration), whose
+	// change time must be older than indexRacyWindow for an index to be
+	// written (stampedAfterUse).
+	fresh time.Time
 }
 
 // skillDirs is every skill folder of the tree, sorted.
@@ -99,6 +112,10 @@ func (d *diffTree) grow() {
 	for range 4 + d.rng.IntN(8) {
 		d.addSkill()
 	}
+	if d.more && d.first%2 == 1 {
+		// A configuration file to edit in place (configFile).
+		d.writeKept(filepath.Join(d.base, "ws", "skillet.yaml"), "maxSkills: 50\n")
+	}
 }
 
 func (d *diffTree) addSkill() string {
@@ -115,21 +132,40 @@ func (d *diffTree) addSkill() string {
 	return fmt.Sprintf("add %s as %s", dir, name)
 }
 
-// edit makes one random edit and says which.
+// edit makes one random edit and says which: one of the first five kinds
+// of diffEdits at random, or, with d.more, the next kind in turn.
 func (d *diffTree) edit() string {
 	dirs := d.skillDirs()
 	if len(dirs) == 0 {
 		return d.addSkill()
 	}
 	dir := randOf(d.rng, dirs)
-	switch d.rng.IntN(5) {
-	case 0:
-		return d.addSkill()
-	case 1:
+	k := (d.first + d.edits) % len(diffEdits)
+	if d.more {
+		d.edits++
+	} else {
+		k = d.rng.IntN(5)
+	}
+	return diffEdits[k](d, dir)
+}
+
+// diffEdits are the kinds of edit of a diffTree, each given a random skill
+// folder. Those after the fifth reach what only some stamps see: a file
+// rewritten with its size and times put back (its change time), links
+// (a target that is missing and appears outside every folder the walk
+// read, a retargeted link), a root removed then made again (the resolved
+// roots), the roots' ignore files and the configuration file edited in
+// place (the stamps taken after use), a folder's entries changed with its
+// times put back (its change time). A kind that needs the one before it
+// (a link's target made, a missing root made) follows it.
+var diffEdits = []func(d *diffTree, dir string) string{
+	func(d *diffTree, _ string) string { return d.addSkill() },
+	func(d *diffTree, dir string) string {
 		must(d.t, os.RemoveAll(dir))
 		d.setBack(filepath.Dir(dir))
 		return "remove " + dir
-	case 2:
+	},
+	func(d *diffTree, dir string) string {
 		to := filepath.Join(filepath.Dir(dir), randOf(d.rng, diffNames))
 		if _, err := os.Stat(to); err == nil {
 			return "rename " + dir + " onto an existing folder: skipped"
@@ -137,12 +173,14 @@ func (d *diffTree) edit() string {
 		must(d.t, os.Rename(dir, to))
 		d.setBack(filepath.Dir(dir))
 		return "rename " + dir + " to " + to
-	case 3:
+	},
+	func(d *diffTree, dir string) string {
 		// The name edited in place: no folder's stamp moves.
 		name := randOf(d.rng, diffNames)
 		d.write(dir, name)
 		return "rename in place " + dir + " to " + name
-	default:
+	},
+	func(d *diffTree, dir string) string {
 		// The same name in another root, most often the first.
 		root := diffRoots[0]
 		if d.rng.IntN(2) == 0 {
@@ -151,7 +189,180 @@ func (d *diffTree) edit() string {
 		to := filepath.Join(d.base, root, filepath.Base(dir))
 		d.write(to, filepath.Base(dir))
 		return "copy " + dir + " to " + to
+	},
+	(*diffTree).rewriteKept,
+	(*diffTree).addKept,
+	func(d *diffTree, _ string) string { return d.link(false) },
+	func(d *diffTree, _ string) string { return d.link(true) },
+	(*diffTree).makeTarget,
+	(*diffTree).removeRoot,
+	(*diffTree).makeRoot,
+	(*diffTree).ignoreFile,
+	(*diffTree).configFile,
+}
+
+// diffOut is the folder, relative to base, of the links' targets: in the
+// workspace (the boundary of its roots), in no root.
+const diffOut = "ws/out"
+
+// rewriteKept rewrites dir's SKILL.md with one letter of its description
+// in the other case, and its size and modification time put back (cp -p,
+// unzip -o): only its change time moves.
+func (d *diffTree) rewriteKept(dir string) string {
+	d.t.Helper()
+	p := filepath.Join(dir, "SKILL.md")
+	fi, err := os.Stat(p)
+	must(d.t, err)
+	data, err := os.ReadFile(p)
+	must(d.t, err)
+	i := strings.Index(string(data), "description: ") + len("description: ")
+	data[i] ^= 0x20 // "T" <-> "t"
+	must(d.t, os.WriteFile(p, data, 0o644))
+	must(d.t, os.Chtimes(p, fi.ModTime(), fi.ModTime()))
+	return "rewrite " + p + " with its size and times kept"
+}
+
+// addKept adds a skill folder beside dir and puts the times of the
+// folder that holds them back (rsync -t, unzip): only its change time
+// moves.
+func (d *diffTree) addKept(dir string) string {
+	d.t.Helper()
+	parent := filepath.Dir(dir)
+	fi, err := os.Stat(parent)
+	must(d.t, err)
+	to := filepath.Join(parent, randOf(d.rng, diffNames))
+	if _, err := os.Stat(to); err == nil {
+		to = filepath.Join(parent, filepath.Base(to)+"-2")
 	}
+	d.write(to, filepath.Base(to))
+	must(d.t, os.Chtimes(parent, fi.ModTime(), fi.ModTime()))
+	return "add " + to + " with its folder's times kept"
+}
+
+// link adds a symlink to a folder of diffOut to one of the workspace's
+// roots, or points one of them elsewhere (add false, when there is one).
+// A new link's target is one that does not exist when there is one.
+func (d *diffTree) link(add bool) string {
+	d.t.Helper()
+	links := d.links()
+	var at string
+	if add || len(links) == 0 {
+		at = filepath.Join(d.base, randOf(d.rng, diffRoots[:3]), randOf(d.rng, diffNames)+"-l")
+		if fi, err := os.Lstat(at); err == nil && fi.Mode()&fs.ModeSymlink == 0 {
+			return "link " + at + " over a folder: skipped"
+		}
+	} else {
+		at = randOf(d.rng, links)
+	}
+	to := filepath.Join(d.base, diffOut, randOf(d.rng, diffNames))
+	for _, n := range diffNames {
+		if _, err := os.Stat(filepath.Join(d.base, diffOut, n)); add && err != nil {
+			to = filepath.Join(d.base, diffOut, n)
+			break
+		}
+	}
+	os.Remove(at)
+	must(d.t, os.MkdirAll(filepath.Dir(at), 0o755))
+	must(d.t, os.Symlink(to, at))
+	d.setBack(filepath.Dir(at))
+	return "link " + at + " to " + to
+}
+
+// links is every symlink directly in a root of the workspace.
+func (d *diffTree) links() []string {
+	var out []string
+	for _, r := range diffRoots[:3] {
+		entries, _ := os.ReadDir(filepath.Join(d.base, r))
+		for _, e := range entries {
+			if e.Type()&fs.ModeSymlink != 0 {
+				out = append(out, filepath.Join(d.base, r, e.Name()))
+			}
+		}
+	}
+	return out
+}
+
+// makeTarget makes the missing target of a link a skill folder (outside
+// every folder the walk reads), or, with no such link, a skill in
+// diffOut.
+func (d *diffTree) makeTarget(string) string {
+	to := filepath.Join(d.base, diffOut, randOf(d.rng, diffNames))
+	for _, l := range d.links() {
+		if _, err := os.Stat(l); err != nil {
+			to, _ = os.Readlink(l)
+			break
+		}
+	}
+	d.write(to, filepath.Base(to))
+	return "make " + to
+}
+
+// removeRoot removes a root, links and all.
+func (d *diffTree) removeRoot(string) string {
+	root := filepath.Join(d.base, randOf(d.rng, diffRoots))
+	must(d.t, os.RemoveAll(root))
+	d.setBack(filepath.Dir(root))
+	return "remove the root " + root
+}
+
+// makeRoot adds a skill to a root that does not exist, when there is one,
+// else to any.
+func (d *diffTree) makeRoot(string) string {
+	for _, r := range d.rng.Perm(len(diffRoots)) {
+		root := filepath.Join(d.base, diffRoots[r])
+		if _, err := os.Stat(root); err != nil {
+			dir := filepath.Join(root, randOf(d.rng, diffNames))
+			d.write(dir, filepath.Base(dir))
+			return "make the root " + root + " with " + dir
+		}
+	}
+	return d.addSkill()
+}
+
+// ignoreFile writes a root's .skilletignore, withholding a name or a
+// grouping folder, or nothing.
+func (d *diffTree) ignoreFile(string) string {
+	root := filepath.Join(d.base, randOf(d.rng, diffRoots))
+	if _, err := os.Stat(root); err != nil {
+		return "ignore file in the missing root " + root + ": skipped"
+	}
+	text := randOf(d.rng, []string{randOf(d.rng, diffNames) + "\n", "group/\n", "# none\n"})
+	d.writeKept(filepath.Join(root, ignore.FileName), text)
+	return fmt.Sprintf("ignore %q in %s", text, root)
+}
+
+// configFile writes the workspace's skillet.yaml, with an unknown key
+// (a warning of the listing) or none: another text than it holds, so that
+// one that exists is edited in place, the settings and so the index's
+// key the same (its removal, like its making, changes the key).
+func (d *diffTree) configFile(string) string {
+	p := filepath.Join(d.base, "ws", "skillet.yaml")
+	d.configured = true
+	was, _ := os.ReadFile(p)
+	texts := slices.DeleteFunc([]string{"maxSkills: 50\n", "maxSkills: 50\nbogus: 1\n", "maxSkills: 50\nother: 1\n"},
+		func(s string) bool { return s == string(was) })
+	text := randOf(d.rng, texts)
+	d.writeKept(p, text)
+	return fmt.Sprintf("configure %q", text)
+}
+
+// writeKept writes text to p, a file the index stamps after the listing
+// read it, and notes when (d.fresh).
+func (d *diffTree) writeKept(p, text string) {
+	d.t.Helper()
+	_, err := os.Stat(p)
+	must(d.t, os.WriteFile(p, []byte(text), 0o644))
+	d.setBack(p)
+	if err != nil {
+		d.setBack(filepath.Dir(p))
+	}
+	d.fresh = time.Now()
+}
+
+// settle waits until what the last edit wrote (d.fresh) is old enough to
+// be stamped in an index.
+func (d *diffTree) settle() {
+	time.Sleep(time.Until(d.fresh.Add(indexRacyWindow)))
 }
 
 // answer is what a one-skill command shows of name: the skill's path,
@@ -188,21 +399,29 @@ func oneSkill(t *testing.T, c *Catalog, name string) answer {
 
 func TestIndexOneSkillDifferential(t *testing.T) {
 	t.Parallel()
-	// -short: two of the full run's twelve seeds, by a stride of six.
+	// Each seed's edits take the kinds of diffEdits in turn from the
+	// seed-th. -short: two of the full run's twelve seeds, by a stride of
+	// seven, whose seven edits each make every kind (fourteen) once.
 	seeds, stride, edits := uint64(12), uint64(1), 8
 	if testing.Short() {
-		stride, edits = 6, 6
+		stride, edits = 7, 7
 	}
 	for seed := uint64(0); seed < seeds; seed += stride {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t)
 			d := &diffTree{t: t, rng: rand.New(rand.NewPCG(seed, 1)), base: filepath.Dir(e.ws),
-				old: time.Now().Add(-time.Hour).Truncate(time.Second)}
+				old: time.Now().Add(-time.Hour).Truncate(time.Second), more: true, first: int(seed)}
 			d.grow()
 			age(t, e.ws, e.home)
 			idx := filepath.Join(t.TempDir(), "idx")
+			d.settle()
 			indexed(t, e, idx, nil)
+			// live lists again after each edit, as a long-running
+			// process (the MCP server) does: from the index, then from
+			// the folders it read before.
+			live, err := New(context.Background(), e.opts(&Options{index: idx}))
+			must(t, err)
 			warmAt := func() *Catalog {
 				c, err := New(context.Background(), e.opts(&Options{index: idx}))
 				must(t, err)
@@ -233,9 +452,22 @@ func TestIndexOneSkillDifferential(t *testing.T) {
 						t.Fatalf("after %q, %s differs from a full listing's (-full +index):\n%s", log, name, diff)
 					}
 				}
+				d.settle()
 				_, warmL, _ := indexed(t, e, idx, nil)
 				if diff := diffListing(coldL, materialize(warmL)); diff != "" {
 					t.Fatalf("after %q, the listing differs (-full +index):\n%s", log, diff)
+				}
+				if d.configured {
+					// A catalog reads its configuration once: the
+					// process that holds it makes another.
+					live, err = New(context.Background(), e.opts(&Options{index: idx}))
+					must(t, err)
+					d.configured = false
+				}
+				liveL, err := live.List(context.Background())
+				must(t, err)
+				if diff := diffListing(coldL, materialize(liveL)); diff != "" {
+					t.Fatalf("after %q, the listing of a catalog listing again differs (-full +again):\n%s", log, diff)
 				}
 				checkNamed(t, warmAt, coldL, diffNames, true)
 				checkSearched(t, warmAt, coldL, namedQueries(diffNames), true)

@@ -77,6 +77,34 @@ func TestCheckStamps(t *testing.T) {
 			}
 		})
 	}
+	// A stamp recorded with any one field other than the path's now (a
+	// file replaced by one of the same size and times, where the system
+	// keeps no change time, has another inode; a rewrite within the same
+	// second has another mtime in nanoseconds) is a change, for a folder
+	// opened for the paths below it as for a file; and so is a present
+	// path recorded missing. Caught: any field left out of the comparison,
+	// mtime compared to the second, an opened folder's stamp not compared.
+	fields := map[string]func(*stamp){
+		"size": func(s *stamp) { s.size++ }, "mtime": func(s *stamp) { s.mtime++ },
+		"ctime": func(s *stamp) { s.ctime++ }, "ino": func(s *stamp) { s.ino++ }, "dev": func(s *stamp) { s.dev++ },
+	}
+	for i, ps := range stampsOf() {
+		if ps.missing {
+			continue
+		}
+		for name, bump := range fields {
+			st := stampsOf()
+			bump(&st[i].stamp)
+			if check(st) {
+				t.Errorf("%s recorded with another %s: not seen", ps.path, name)
+			}
+		}
+		st := stampsOf()
+		st[i] = pathStamp{path: ps.path, missing: true}
+		if check(st) {
+			t.Errorf("%s recorded missing: not seen", ps.path)
+		}
+	}
 }
 
 // TestLazyParsed: a skill read from the index decodes its frontmatter on
