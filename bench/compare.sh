@@ -27,7 +27,8 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
 echo "building skillet, the floor walker and the runner..." >&2
-go build -o "$out/skillet" ./cmd/skillet
+# skillet as the README installs it: a static binary, no dynamic loader.
+CGO_ENABLED=0 go build -o "$out/skillet" ./cmd/skillet
 go build -o "$out/floor" ./bench/floor
 go build -o "$out/abrun" ./bench/abrun
 go build -o "$out/benchtree" ./internal/benchtree
