@@ -156,10 +156,15 @@ func sameEntry(x, y *skillsext.SkillEntry) bool {
 		x.Resources.Dynamic == y.Resources.Dynamic && bytes.Equal(sealed(x), sealed(y))
 }
 
-// sealed is e's encoding kept by Seal (its unexported field raw, read as
-// fmt reads it).
+// sealed is the bytes e goes on the wire as: the encoding Seal kept, when
+// it was sealed, so an entry whose fields were patched but whose kept
+// encoding was not differs from a new server's.
 func sealed(e *skillsext.SkillEntry) []byte {
-	return reflect.ValueOf(e).Elem().FieldByName("raw").Bytes()
+	b, err := e.MarshalJSON()
+	if err != nil {
+		return []byte("error: " + err.Error())
+	}
+	return b
 }
 
 // editStep makes one random change, mostly a write a reload patches, and
