@@ -345,58 +345,78 @@ const maxNested = 100
 // folder is discovered (docs/discovery.md#shapes): while the outer skill
 // loads they are its bundled files, but when it does not, they would
 // vanish without a word. The folders searched are few, so they are
-// walked on every List.
+// walked on every List; each is read once (nestedWalk).
 func (c *Catalog) nestedDiags(ctx context.Context, lost []*candidate) []skill.Diagnostic {
 	var out []skill.Diagnostic
 	for _, cand := range lost {
 		if cand.flat || cand.ignored || ctx.Err() != nil {
 			continue
 		}
-		n := 0
-		var walk func(dir string, depth int)
-		walk = func(dir string, depth int) {
-			if depth > c.settings.MaxDepth || n >= maxNested {
-				return
-			}
-			ents, err := os.ReadDir(dir)
-			if err != nil {
-				return
-			}
-			for _, e := range ents {
-				if !e.IsDir() || ignored(e.Name()) || n >= maxNested {
-					continue // symlinks are not followed
-				}
-				sub := filepath.Join(dir, e.Name())
-				if f := skillFileIn(sub); f != "" {
-					n++
-					out = append(out, skill.Diagnostic{Code: diagcode.NestedSkill, Severity: skill.SeverityWarning,
-						Path: f, Related: cand.path,
-						Message: fmt.Sprintf("this skill is inside the skill folder %s, whose own skill does not load (see its diagnostic); nothing below a skill folder is discovered, so this one does not load either: move it out, or fix the outer skill", cand.dir())})
-				}
-				walk(sub, depth+1)
-			}
+		w := nestedWalk{maxDepth: c.settings.MaxDepth}
+		w.visit(cand.dir(), 1, false)
+		for _, f := range w.found {
+			out = append(out, skill.Diagnostic{Code: diagcode.NestedSkill, Severity: skill.SeverityWarning,
+				Path: f, Related: cand.path,
+				Message: fmt.Sprintf("this skill is inside the skill folder %s, whose own skill does not load (see its diagnostic); nothing below a skill folder is discovered, so this one does not load either: move it out, or fix the outer skill", cand.dir())})
 		}
-		walk(cand.dir(), 1)
 	}
 	return out
 }
 
-// skillFileIn returns the skill file of dir (SKILL.md, or skill.md in
-// another letter case), or "".
-func skillFileIn(dir string) string {
-	if fi, err := os.Lstat(filepath.Join(dir, SkillFile)); err == nil && !fi.IsDir() {
-		return filepath.Join(dir, SkillFile)
+// nestedWalk finds the skill files below one skill folder, at most
+// maxNested of them, in the order of a walk that reads each folder once.
+// Symlinks are not followed.
+type nestedWalk struct {
+	maxDepth int
+	found    []string
+}
+
+// visit reads dir, at depth (the skill folder is 1), and when check is
+// set notes its skill file; below maxDepth it visits the subfolders.
+func (w *nestedWalk) visit(dir string, depth int, check bool) {
+	if len(w.found) >= maxNested {
+		return
 	}
 	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return ""
-	}
-	for _, e := range ents {
-		if !e.IsDir() && strings.EqualFold(e.Name(), SkillFile) {
-			return filepath.Join(dir, e.Name())
+	if check {
+		if f := skillFileIn(dir, ents, err); f != "" {
+			w.found = append(w.found, f)
 		}
 	}
-	return ""
+	if err != nil || depth > w.maxDepth {
+		return
+	}
+	for _, e := range ents {
+		if e.IsDir() && !ignored(e.Name()) {
+			w.visit(filepath.Join(dir, e.Name()), depth+1, true)
+		}
+	}
+}
+
+// skillFileIn returns the skill file of dir (SKILL.md, or skill.md in
+// another letter case) among ents, its entries as os.ReadDir read them
+// (with err), or "". A folder that cannot be listed is asked for
+// SKILL.md by name.
+func skillFileIn(dir string, ents []os.DirEntry, err error) string {
+	if err != nil {
+		if fi, err := os.Lstat(filepath.Join(dir, SkillFile)); err == nil && !fi.IsDir() {
+			return filepath.Join(dir, SkillFile)
+		}
+		return ""
+	}
+	other := ""
+	for _, e := range ents {
+		if e.IsDir() || !strings.EqualFold(e.Name(), SkillFile) {
+			continue
+		}
+		if e.Name() == SkillFile {
+			return filepath.Join(dir, SkillFile)
+		}
+		if other == "" {
+			other = filepath.Join(dir, e.Name())
+		}
+	}
+	return other
 }
 
 // ownPath reports whether candidate a is a better path to a file than b,
