@@ -33,19 +33,8 @@ go build -o "$out/floor" ./bench/floor
 go build -o "$out/abrun" ./bench/abrun
 go build -o "$out/benchtree" ./internal/benchtree
 
-# tree N: the path of a generated tree of N skills (made once, same seed).
-tree() {
-  local t="$out/tree-$1"
-  if [ ! -f "$t/.done" ]; then
-    rm -rf "$t"
-    "$out/benchtree" -n "$1" -out "$t" -seed 1 >&2
-    mkdir -p "$t/skills"
-    touch "$t/.done"
-  fi
-  # Warm the page cache.
-  "$out/floor" -full "$t" >/dev/null
-  echo "$t"
-}
+# shellcheck source=bench/tree.sh
+. bench/tree.sh
 
 echo "# $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || uptime), $(go env GOVERSION), runs=$runs"
 header=true

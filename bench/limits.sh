@@ -54,17 +54,8 @@ go build -o "$out/benchtree" ./internal/benchtree
 A=$out/after
 B=$out/before
 
-tree() { # tree N: a generated tree of N skills, made once, warmed.
-  local t="$out/tree-$1"
-  if [ ! -f "$t/.done" ]; then
-    rm -rf "$t"
-    "$out/benchtree" -n "$1" -out "$t" -seed 1 >&2
-    mkdir -p "$t/skills"
-    touch "$t/.done"
-  fi
-  "$out/floor" -full "$t" >/dev/null
-  echo "$t"
-}
+# shellcheck source=bench/tree.sh
+. bench/tree.sh
 
 load() { echo "# $1: load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%H:%M:%S) UTC"; }
 
