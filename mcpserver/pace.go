@@ -62,6 +62,12 @@ func (c *paceConn) Write(p []byte) (int, error) {
 	if c.window <= 0 {
 		return c.TCPConn.Write(p)
 	}
+	return c.writePaced(p)
+}
+
+// writeChunks is writePaced in one write system call each writeChunk:
+// each chunk's write under a deadline set as it begins.
+func (c *paceConn) writeChunks(p []byte) (int, error) {
 	n := 0
 	for len(p) > 0 {
 		if c.left <= 0 {
