@@ -22,13 +22,15 @@ func (l paceListener) Accept() (net.Conn, error) {
 // paceConn is a TCP connection whose writes pace can hold to one write
 // deadline each writeChunk (64 KiB) bytes: the deadline pace sets covers
 // the next writeChunk bytes written, and each writeChunk after them gets
-// a fresh one as far off, set before the write system call that carries
-// them. A client must so take each 64 KiB within WriteTimeout, as when
-// the guard wrote an answer in writes of 64 KiB each under a fresh
-// deadline, but net/http gets the answer in one write and frames it as one
-// chunk, where each 64 KiB was a chunk of its own in two system calls: a
-// 100 KB skills/list page goes out in 4 writes, not 5
-// (docs/performance.md).
+// a fresh one as far off, set as the kernel takes the last byte of the
+// chunk before it. A client must so take each 64 KiB within WriteTimeout,
+// as when the guard wrote an answer in writes of 64 KiB each under a
+// fresh deadline, but net/http gets the answer in one write and frames it
+// as one chunk, where each 64 KiB was a chunk of its own in two system
+// calls; and on Unix systems the connection hands the kernel all that is
+// left in each call (writePaced), so an answer the socket's buffer takes
+// at once is one call: a 100 KB skills/list page goes out in 3 writes,
+// not 5 (docs/performance.md).
 //
 // SetWriteDeadline ends the pacing: the deadline set holds every write
 // after it, as on any connection. The writes, pace and SetWriteDeadline
