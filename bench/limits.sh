@@ -27,7 +27,8 @@
 #            (and from 0fba115^, which keyed them by -w as typed)
 #
 # RUNS (default 9), RUNS_BIG (100,000 rows, default 5), RUNS_FIRST (3),
-# RUNS_START (41) set the runs per command.
+# RUNS_START (41) set the runs per command; SERVE_ROUNDS (3) and
+# SERVE_DURATION (2s) bench/serve.sh's rounds and their length.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -40,6 +41,8 @@ runs=${RUNS:-9}
 runs_big=${RUNS_BIG:-5}
 runs_first=${RUNS_FIRST:-3}
 runs_start=${RUNS_START:-41}
+serve_rounds=${SERVE_ROUNDS:-3}
+serve_duration=${SERVE_DURATION:-2s}
 
 echo "building after (this tree), before ($before), the floor walker and the runner..." >&2
 CGO_ENABLED=0 go build -o "$out/after" ./cmd/skillet
@@ -113,9 +116,9 @@ for row in $rows; do
   serve)
     for bin in "$B" "$A" "$B" "$A"; do
       load "serve $(basename "$bin")"
-      OPSETS=initialize ROUNDS=3 DURATION=2s CLIENTS=16 SKILLET=$bin BENCH_OUT=$out bash bench/serve.sh 2>/dev/null |
+      OPSETS=initialize ROUNDS=$serve_rounds DURATION=$serve_duration CLIENTS=16 SKILLET=$bin BENCH_OUT=$out bash bench/serve.sh 2>/dev/null |
         grep -E '^(## |skillet: CPU|static: CPU|CPU per request)' || true
-      ROUNDS=3 DURATION=2s SKILLET=$bin BENCH_OUT=$out bash bench/serve.sh 2>/dev/null |
+      ROUNDS=$serve_rounds DURATION=$serve_duration SKILLET=$bin BENCH_OUT=$out bash bench/serve.sh 2>/dev/null |
         grep -E '^(## |skillet: CPU|static: CPU|CPU per request)' || true
     done
     ;;
