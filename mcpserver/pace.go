@@ -29,8 +29,8 @@ func (l paceListener) Accept() (net.Conn, error) {
 // as one chunk, where each 64 KiB was a chunk of its own in two system
 // calls; and on Unix systems the connection hands the kernel all that is
 // left in each call (writePaced), so an answer the socket's buffer takes
-// at once is one call: a 100 KB skills/list page goes out in 3 writes,
-// not 5 (docs/performance.md).
+// at once is one call: to one client, a 100 KB skills/list page goes out
+// in 3 writes, not 5 (docs/performance.md).
 //
 // SetWriteDeadline ends the pacing: the deadline set holds every write
 // after it, as on any connection. The writes, pace and SetWriteDeadline

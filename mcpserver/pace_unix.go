@@ -4,6 +4,7 @@ package mcpserver
 
 import (
 	"errors"
+	"io"
 	"net"
 	"os"
 	"syscall"
@@ -43,6 +44,9 @@ func (c *paceConn) writePaced(p []byte) (int, error) {
 		if err == nil {
 			err = werr
 		}
+		if err == nil && m == 0 {
+			err = io.ErrUnexpectedEOF // as net's own writes: no progress, no error
+		}
 		if m > 0 {
 			n += m
 			c.advance(m)
@@ -79,11 +83,18 @@ func taken(left, m int) (int, bool) {
 	return writeChunk - over, true
 }
 
-// opError wraps a write's error as net's own writes do, so that callers
-// see a *net.OpError whose Timeout reports a deadline passed.
+// opError wraps a write's error as net's own writes do: a
+// *net.OpError "write" whose Err is what the poller gave (a deadline
+// passed, the connection closed) as it is, a system call's error as an
+// *os.SyscallError; RawConn.Write's own *net.OpError ("raw-write") is
+// unwrapped first.
 func (c *paceConn) opError(err error) error {
-	if !errors.Is(err, os.ErrDeadlineExceeded) {
-		err = os.NewSyscallError("write", err)
+	var raw *net.OpError
+	if errors.As(err, &raw) {
+		err = raw.Err
+	}
+	if errno, ok := err.(syscall.Errno); ok {
+		err = os.NewSyscallError("write", errno)
 	}
 	return &net.OpError{Op: "write", Net: "tcp", Source: c.LocalAddr(), Addr: c.RemoteAddr(), Err: err}
 }

@@ -3,8 +3,11 @@
 package mcpserver
 
 import (
+	"net"
+	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // smallBuffers sets a socket's receive and send buffers to 4 KiB (the
@@ -40,5 +43,52 @@ func TestTaken(t *testing.T) {
 		if got != c.want || fresh != c.fresh {
 			t.Errorf("taken(%d, %d) = %d, %v; want %d, %v", c.left, c.m, got, fresh, c.want, c.fresh)
 		}
+	}
+}
+
+// TestPacedErrorsAreNets: a paced write's error reads as the same write's
+// through net's own TCPConn.Write, for a deadline passed, the connection
+// closed here, and the peer gone (EPIPE or ECONNRESET). Mutations it
+// catches: RawConn.Write's "raw-write" error wrapped again, a poller error
+// taken for a system call's.
+func TestPacedErrorsAreNets(t *testing.T) {
+	data := make([]byte, 4<<20)
+	for _, c := range []struct {
+		name  string
+		setup func(pc *paceConn, client net.Conn)
+	}{
+		{"deadline passed", func(pc *paceConn, _ net.Conn) { pc.pace(50 * time.Millisecond) }},
+		{"closed here", func(pc *paceConn, _ net.Conn) { pc.pace(time.Minute); pc.Close() }},
+		{"peer gone", func(pc *paceConn, client net.Conn) {
+			pc.pace(time.Minute)
+			client.(*net.TCPConn).SetLinger(0)
+			client.Close()
+			time.Sleep(20 * time.Millisecond)
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var msgs [2]string
+			for i, paced := range []bool{false, true} {
+				pc, client := pacedPair(t)
+				c.setup(pc, client)
+				var err error
+				if paced {
+					_, err = pc.Write(data)
+				} else {
+					_, err = pc.TCPConn.Write(data)
+				}
+				if err == nil {
+					t.Fatalf("paced %v: no error", paced)
+				}
+				msgs[i] = strings.ReplaceAll(err.Error(), pc.LocalAddr().String(), "A")
+				msgs[i] = strings.ReplaceAll(msgs[i], pc.RemoteAddr().String(), "B")
+				if _, ok := err.(*net.OpError); !ok {
+					t.Errorf("paced %v: %T, want *net.OpError", paced, err)
+				}
+			}
+			if msgs[0] != msgs[1] {
+				t.Errorf("net's write: %q\npaced write: %q", msgs[0], msgs[1])
+			}
+		})
 	}
 }
