@@ -47,10 +47,11 @@ serve_duration=${SERVE_DURATION:-2s}
 echo "building after (this tree), before ($before), the floor walker and the runner..." >&2
 CGO_ENABLED=0 go build -o "$out/after" ./cmd/skillet
 src=$(mktemp -d)
+# The scratch worktrees go whatever happens (a build that fails included).
+trap 'git worktree remove --force "$src/before" 2>/dev/null || true; git worktree remove --force "$src/typed" 2>/dev/null || true; rm -rf "$src"' EXIT
 git worktree add -q --detach "$src/before" "$before"
 (cd "$src/before" && CGO_ENABLED=0 go build -o "$out/before" ./cmd/skillet)
 git worktree remove --force "$src/before"
-rm -rf "$src"
 go build -o "$out/floor" ./bench/floor
 go build -o "$out/abrun" ./bench/abrun
 go build -o "$out/benchtree" ./internal/benchtree
@@ -116,10 +117,18 @@ for row in $rows; do
   serve)
     for bin in "$B" "$A" "$B" "$A"; do
       load "serve $(basename "$bin")"
-      OPSETS=initialize ROUNDS=$serve_rounds DURATION=$serve_duration CLIENTS=16 SKILLET=$bin BENCH_OUT=$out bash bench/serve.sh 2>/dev/null |
-        grep -E '^(## |skillet: CPU|static: CPU|CPU per request)' || true
-      ROUNDS=$serve_rounds DURATION=$serve_duration SKILLET=$bin BENCH_OUT=$out bash bench/serve.sh 2>/dev/null |
-        grep -E '^(## |skillet: CPU|static: CPU|CPU per request)' || true
+      for ops in initialize default; do
+        if [ "$ops" = initialize ]; then
+          set -- env OPSETS=initialize CLIENTS=16
+        else
+          set -- env
+        fi
+        if ! "$@" ROUNDS="$serve_rounds" DURATION="$serve_duration" SKILLET="$bin" BENCH_OUT="$out" \
+          bash bench/serve.sh >"$out/serve-row.txt" 2>"$out/serve-row.err"; then
+          echo "# serve $ops: bench/serve.sh failed, its errors in $out/serve-row.err"
+        fi
+        grep -E '^(## |skillet: CPU|static: CPU|CPU per request)' "$out/serve-row.txt" || true
+      done
     done
     ;;
   startup)
@@ -133,11 +142,9 @@ for row in $rows; do
   index)
     # The index was keyed by -w as typed until 0fba115, before BEFORE's
     # default: the row builds its parent as well.
-    src=$(mktemp -d)
     git worktree add -q --detach "$src/typed" 0fba115^
     (cd "$src/typed" && CGO_ENABLED=0 go build -o "$out/typed" ./cmd/skillet)
     git worktree remove --force "$src/typed"
-    rm -rf "$src"
     t=$(tree 1000)
     name=$(sed -n 's/^name: *//p' "$(find "$t/skills" -name SKILL.md | sort | head -1)" | head -1)
     for bin in "$out/typed" "$B" "$A"; do

@@ -139,7 +139,10 @@ func (t *tracer) start(pid int) error {
 }
 
 // wait waits for any traced thread and resumes it; it returns ECHILD when
-// none is left.
+// none is left. It waits for any child of the test process (pid -1, so
+// that threads the tracee clones are seen): no test that traces may run
+// in parallel with one that starts other children, which
+// TestListSyscalls and BenchmarkListSyscalls, not parallel, keep.
 func (t *tracer) wait() error {
 	var ws unix.WaitStatus
 	tid, err := unix.Wait4(-1, &ws, unix.WALL, nil)
