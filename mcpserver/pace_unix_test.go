@@ -3,7 +3,9 @@
 package mcpserver
 
 import (
+	"errors"
 	"net"
+	"os"
 	"strings"
 	"syscall"
 	"testing"
@@ -90,5 +92,37 @@ func TestPacedErrorsAreNets(t *testing.T) {
 				t.Errorf("net's write: %q\npaced write: %q", msgs[0], msgs[1])
 			}
 		})
+	}
+}
+
+// TestPacedDeadlineAfterExactChunk: when a write ends exactly at a 64 KiB
+// boundary, the next chunk's deadline is set as the next write begins,
+// not left at the one before: to a client that took the first 64 KiB and
+// then stalls, a write begun 0.6 of a deadline later is given up a whole
+// deadline after it began. A deadline never fires early, so the bound
+// cannot fail on a loaded machine. Mutation it catches: the refresh at a
+// write's start dropped (the write given up 0.4 of a deadline after it
+// began, at the old deadline).
+func TestPacedDeadlineAfterExactChunk(t *testing.T) {
+	t.Parallel()
+	const window = 500 * time.Millisecond
+	pc, client := pacedPair(t)
+	read := readPaced(client, writeChunk, writeChunk, 0)
+	pc.pace(window)
+	if n, err := pc.Write(make([]byte, writeChunk)); err != nil || n != writeChunk {
+		t.Fatalf("first 64 KiB: %d, %v", n, err)
+	}
+	if r := <-read; r.n != writeChunk {
+		t.Fatalf("the client read %d, want %d", r.n, writeChunk)
+	}
+	time.Sleep(window * 6 / 10)
+	start := time.Now()
+	_, err := pc.Write(make([]byte, 1<<20))
+	took := time.Since(start)
+	if !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("write to a stalled client: %v, want a deadline exceeded", err)
+	}
+	if took < window*9/10 {
+		t.Fatalf("the write after an exact chunk was given up after %v, want a fresh deadline of %v", took, window)
 	}
 }
