@@ -414,6 +414,10 @@ func TestIndexOneSkillDifferential(t *testing.T) {
 				old: time.Now().Add(-time.Hour).Truncate(time.Second), more: true, first: int(seed)}
 			d.grow()
 			age(t, e.ws, e.home)
+			// age moves every change time, the configuration file's
+			// (grow, odd seeds) included, which is stamped after use:
+			// the racy window is waited from now, not from grow's write.
+			d.fresh = time.Now()
 			idx := filepath.Join(t.TempDir(), "idx")
 			d.settle()
 			indexed(t, e, idx, nil)
