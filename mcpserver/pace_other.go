@@ -2,6 +2,6 @@
 
 package mcpserver
 
-// writePaced is writeChunks where the system has no write system call
-// that takes part of a buffer (pace_unix.go).
+// writePaced is writeChunks off Unix: the one-call write of pace_unix.go
+// calls the Unix write system call on the socket's descriptor.
 func (c *paceConn) writePaced(p []byte) (int, error) { return c.writeChunks(p) }

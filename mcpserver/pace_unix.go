@@ -19,10 +19,10 @@ import (
 // a chunk is set when the chunk before it was taken, which is when the
 // call that took its last byte returned, and a chunk begun by no call yet
 // gets its deadline as the next call begins. Where the raw connection
-// cannot be had, it is writeChunks.
+// could not be had when the connection was accepted (c.raw nil), it is
+// writeChunks.
 func (c *paceConn) writePaced(p []byte) (int, error) {
-	rc, err := c.TCPConn.SyscallConn()
-	if err != nil {
+	if c.raw == nil {
 		return c.writeChunks(p)
 	}
 	n := 0
@@ -33,7 +33,7 @@ func (c *paceConn) writePaced(p []byte) (int, error) {
 		}
 		var m int
 		var werr error
-		err := rc.Write(func(fd uintptr) bool {
+		err := c.raw.Write(func(fd uintptr) bool {
 			for {
 				m, werr = syscall.Write(int(fd), p[n:])
 				if werr != syscall.EINTR {
