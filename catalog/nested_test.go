@@ -140,3 +140,65 @@ func plainSkillFileIn(dir string) string {
 	}
 	return ""
 }
+
+// TestSkillFileIn: the skill file of a folder among its entries, SKILL.md
+// before another letter case, a folder of the name never; and for a
+// folder that could not be listed (the tests run as root here, where a
+// mode does not stop a read, so the listing's error is given), SKILL.md
+// asked by name: a file or a link is it, a folder or another case is not.
+// The cases that hold two names in two letter cases, or ask one name in
+// another case, are for a file system that tells letter cases apart.
+func TestSkillFileIn(t *testing.T) {
+	t.Parallel()
+	unreadable := &os.PathError{Op: "open", Path: "x", Err: os.ErrPermission}
+	caseSensitive := caseSensitiveAt(t, t.TempDir())
+	for _, tc := range []struct {
+		name   string
+		files  map[string]string
+		err    error
+		want   string // under the folder; "" none
+		byCase bool   // needs a file system that tells letter cases apart
+	}{
+		// SKILL.MD lists before SKILL.md.
+		{"exact over other case", map[string]string{"SKILL.MD": "b", "SKILL.md": "a", "skill.md": "c"}, nil, "SKILL.md", true},
+		{"other case", map[string]string{"Skill.md": "a", "README.md": "r"}, nil, "Skill.md", false},
+		{"folder of the name skipped", map[string]string{"SKILL.md/x": "a", "skill.md": "b"}, nil, "skill.md", true},
+		{"none", map[string]string{"README.md": "r", "sub/SKILL.md": "s"}, nil, "", false},
+		{"link of the name", map[string]string{"SKILL.md": "-> missing"}, nil, "SKILL.md", false},
+		{"unreadable, file", map[string]string{"SKILL.md": "a"}, unreadable, "SKILL.md", false},
+		{"unreadable, link", map[string]string{"SKILL.md": "-> missing"}, unreadable, "SKILL.md", false},
+		{"unreadable, folder", map[string]string{"SKILL.md/x": "a"}, unreadable, "", false},
+		{"unreadable, other case", map[string]string{"skill.md": "a"}, unreadable, "", true},
+		{"unreadable, none", map[string]string{"README.md": "r"}, unreadable, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.byCase && !caseSensitive {
+				t.Skip("the file system does not tell letter cases apart")
+			}
+			dir := t.TempDir()
+			writeTree(t, dir, tc.files)
+			var ents []os.DirEntry
+			if tc.err == nil {
+				var err error
+				ents, err = os.ReadDir(dir)
+				must(t, err)
+			}
+			want := ""
+			if tc.want != "" {
+				want = filepath.Join(dir, tc.want)
+			}
+			if got := skillFileIn(dir, ents, tc.err); got != want {
+				t.Errorf("skillFileIn = %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+// caseSensitiveAt reports whether the file system of dir tells two names
+// that differ in letter case apart.
+func caseSensitiveAt(t *testing.T, dir string) bool {
+	t.Helper()
+	must(t, os.WriteFile(filepath.Join(dir, "case.md"), nil, 0o644))
+	_, err := os.Lstat(filepath.Join(dir, "CASE.MD"))
+	return err != nil
+}
