@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"net"
-	"syscall"
 	"time"
 )
 
@@ -15,10 +14,7 @@ type paceListener struct{ net.Listener }
 func (l paceListener) Accept() (net.Conn, error) {
 	c, err := l.Listener.Accept()
 	if tc, ok := c.(*net.TCPConn); ok {
-		// The raw connection writePaced writes through, asked once: nil
-		// where it cannot be had, and then writes are writeChunks'.
-		raw, _ := tc.SyscallConn()
-		return &paceConn{TCPConn: tc, raw: raw}, nil
+		return &paceConn{TCPConn: tc}, nil
 	}
 	return c, err
 }
@@ -43,9 +39,8 @@ func (l paceListener) Accept() (net.Conn, error) {
 // waits for it).
 type paceConn struct {
 	*net.TCPConn
-	raw    syscall.RawConn // the connection's descriptor, for writePaced; or nil
-	window time.Duration   // what a deadline is set off by; 0: no pacing
-	left   int             // bytes the current deadline still covers
+	window time.Duration // what a deadline is set off by; 0: no pacing
+	left   int           // bytes the current deadline still covers
 }
 
 // pace sets the write deadline d from now for the next writeChunk bytes,

@@ -3,9 +3,7 @@
 package mcpserver
 
 import (
-	"bytes"
 	"errors"
-	"io"
 	"net"
 	"os"
 	"strings"
@@ -126,49 +124,5 @@ func TestPacedDeadlineAfterExactChunk(t *testing.T) {
 	}
 	if took < window*9/10 {
 		t.Fatalf("the write after an exact chunk was given up after %v, want a fresh deadline of %v", took, window)
-	}
-}
-
-// countedRaw counts the writes made through a raw connection.
-type countedRaw struct {
-	syscall.RawConn
-	writes *int
-}
-
-func (r countedRaw) Write(f func(fd uintptr) bool) error {
-	*r.writes++
-	return r.RawConn.Write(f)
-}
-
-// TestPacedWritesThroughRaw: the connection paceListener accepts has its
-// descriptor, asked once, and a paced write goes through it, whole and in
-// order, to a client that reads. Mutation it catches: the raw connection
-// not kept at Accept (every paced write falls back to writeChunks).
-func TestPacedWritesThroughRaw(t *testing.T) {
-	pc, client := pacedPair(t)
-	if pc.raw == nil {
-		t.Fatal("the accepted connection has no raw connection: paced writes are writeChunks")
-	}
-	var writes int
-	pc.raw = countedRaw{pc.raw, &writes}
-	data := make([]byte, 3*writeChunk+123)
-	for i := range data {
-		data[i] = byte(i * 7)
-	}
-	got := make(chan []byte, 1)
-	go func() {
-		b := make([]byte, len(data))
-		n, _ := io.ReadFull(client, b)
-		got <- b[:n]
-	}()
-	pc.pace(time.Minute)
-	if n, err := pc.Write(data); n != len(data) || err != nil {
-		t.Fatalf("Write = %d, %v; want %d, nil", n, err, len(data))
-	}
-	if b := <-got; !bytes.Equal(b, data) {
-		t.Fatalf("the client read %d bytes, not the %d written in order", len(b), len(data))
-	}
-	if writes == 0 {
-		t.Fatal("the paced write did not go through the raw connection")
 	}
 }
