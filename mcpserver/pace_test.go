@@ -13,7 +13,7 @@ import (
 // pacedPair returns a paceConn accepted by paceListener and the client's
 // end of its connection, both with small socket buffers, so that a write
 // of a few hundred KiB waits for the client to read.
-func pacedPair(t *testing.T) (*paceConn, net.Conn) {
+func pacedPair(t testing.TB) (*paceConn, net.Conn) {
 	t.Helper()
 	small := func(_, _ string, c syscall.RawConn) error {
 		return c.Control(smallBuffers)
