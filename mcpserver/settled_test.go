@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -145,4 +146,83 @@ func watchedFolderA(t *testing.T, ws string) (*Server, *watcher, string) {
 	}
 	w, markers := startWatcher(t, s)
 	return s, w, markers
+}
+
+// TestEditDuringHandoverIsSeen holds the reload that follows one whose
+// sync moved a folder's watch from one path to another path to the same
+// folder: the root mirror is a link to the root skills, and its path
+// holds the watch; the link is removed and the notifications are lost (an
+// overflow), so the sync after the full reload drops the path. Between
+// the removal of the watch and its addition under the other path a change
+// raises no event, so the reload must call for a follow-up, and after it
+// a skill made in between (handover) is served. Mutation it catches: the
+// moved watch not noted (unwatch's w.added), which with a watch set
+// during the last pass trusted (watchedSince's <) no test caught.
+func TestEditDuringHandoverIsSeen(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("a root that is a symlink to another needs symlinks a test can make")
+	}
+	ws := t.TempDir()
+	writeTree(t, ws, map[string]string{"skills/one/SKILL.md": skillMD("one", "The first skill.", "One.\n")})
+	if err := os.Symlink("skills", filepath.Join(ws, "mirror")); err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	c, err := catalog.New(ctx, &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true, Directories: []string{"skills", "mirror"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(ctx, c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, markers := startWatcher(t, s)
+	real, linked := filepath.Join(ws, "skills"), filepath.Join(ws, "mirror")
+	wd := w.watched[real]
+	if wd == nil || w.watched[linked] == nil || len(w.ids[wd.id]) != 2 {
+		t.Fatalf("the root folder is not watched under its two paths: %v", w.ids)
+	}
+	// The sync watched the paths in map order: the watch is put under
+	// the link's path, as a sync that met it first does.
+	if w.ids[wd.id][0] == real {
+		role := wd.role
+		w.unwatch(real)
+		w.add(real, role)
+		w.added = w.added[:0]
+	}
+	handed := false
+	w.handover = func(from, to string) {
+		if from == linked && to == real {
+			writeTree(t, ws, map[string]string{"skills/two/SKILL.md": skillMD("two", "The second skill.", "Two.\n")})
+			handed = true
+		}
+	}
+	if err := os.Remove(linked); err != nil {
+		t.Fatal(err)
+	}
+	w.lose(t, filepath.Join(markers, "m1"))
+	w.full = "the file notification queue overflowed"
+	recheck := w.reload(ctx)
+	if !handed {
+		t.Fatal("the watch was not handed from the link's path to the folder's: the test no longer sets its scene")
+	}
+	if _, ok := s.snap.Load().byName["two"]; ok {
+		t.Fatal("the reload served two, made after its walk: the test no longer makes it after the walk")
+	}
+	if !recheck {
+		t.Fatal("a reload whose sync moved a watch calls for no follow-up: two, made meanwhile, waits for another change")
+	}
+	w.reload(ctx)
+	got := s.snap.Load()
+	if _, ok := got.byName["two"]; !ok {
+		t.Fatal("two, made while the watch moved, is not served after the follow-up reload")
+	}
+	full, err := s.build(ctx, got, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := snapDiff(got, full); d != "" {
+		t.Fatalf("the follow-up reload differs from a full one: %s", d)
+	}
 }

@@ -135,6 +135,10 @@ type watcher struct {
 	// built, when set (tests), runs after a reload's snapshot is built
 	// and before its watches are synced.
 	built func()
+	// handover, when set (tests), runs in unwatch between the removal of
+	// a folder's watch under the path from and its watch under to,
+	// another path to the folder: a change then raises no event.
+	handover func(from, to string)
 }
 
 // run handles events until ctx is done; with recheck, a reload follows

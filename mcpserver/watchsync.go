@@ -230,6 +230,9 @@ func (w *watcher) unwatch(dir string) {
 	if holder {
 		_ = w.fw.Remove(dir) // fails when the kernel already dropped it
 		if len(paths) > 0 {
+			if w.handover != nil {
+				w.handover(dir, paths[0])
+			}
 			if err := w.fw.Add(paths[0]); err != nil {
 				w.unwatch(paths[0])
 			} else if nw := w.watched[paths[0]]; nw != nil {
