@@ -136,7 +136,15 @@ func TestFolderWatchedAfterReloadIsReadAgain(t *testing.T) {
 // configuration file) and starts its watcher (startWatcher).
 func watchedFolderA(t *testing.T, ws string) (*Server, *watcher, string) {
 	t.Helper()
-	c, err := catalog.New(t.Context(), &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true, Directories: []string{"a"}})
+	return watchedRoots(t, ws, "a")
+}
+
+// watchedRoots serves the skills of the project roots dirs of ws alone
+// (no user root, no configuration file) and starts its watcher
+// (startWatcher).
+func watchedRoots(t *testing.T, ws string, dirs ...string) (*Server, *watcher, string) {
+	t.Helper()
+	c, err := catalog.New(t.Context(), &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true, Directories: dirs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,15 +177,7 @@ func TestEditDuringHandoverIsSeen(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := t.Context()
-	c, err := catalog.New(ctx, &catalog.Options{Workspace: ws, NoUser: true, NoConfigFile: true, Directories: []string{"skills", "mirror"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(ctx, c, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, markers := startWatcher(t, s)
+	s, w, markers := watchedRoots(t, ws, "skills", "mirror")
 	real, linked := filepath.Join(ws, "skills"), filepath.Join(ws, "mirror")
 	wd := w.watched[real]
 	if wd == nil || w.watched[linked] == nil || len(w.ids[wd.id]) != 2 {
