@@ -178,22 +178,22 @@ func TestEditDuringHandoverIsSeen(t *testing.T) {
 	}
 	ctx := t.Context()
 	s, w, markers := watchedRoots(t, ws, "skills", "mirror")
-	real, linked := filepath.Join(ws, "skills"), filepath.Join(ws, "mirror")
-	wd := w.watched[real]
+	folder, linked := filepath.Join(ws, "skills"), filepath.Join(ws, "mirror")
+	wd := w.watched[folder]
 	if wd == nil || w.watched[linked] == nil || len(w.ids[wd.id]) != 2 {
 		t.Fatalf("the root folder is not watched under its two paths: %v", w.ids)
 	}
 	// The sync watched the paths in map order: the watch is put under
 	// the link's path, as a sync that met it first does.
-	if w.ids[wd.id][0] == real {
+	if w.ids[wd.id][0] == folder {
 		role := wd.role
-		w.unwatch(real)
-		w.add(real, role)
+		w.unwatch(folder)
+		w.add(folder, role)
 		w.added = w.added[:0]
 	}
 	handed := false
 	w.handover = func(from, to string) {
-		if from == linked && to == real {
+		if from == linked && to == folder {
 			writeTree(t, ws, map[string]string{"skills/two/SKILL.md": skillMD("two", "The second skill.", "Two.\n")})
 			handed = true
 		}
